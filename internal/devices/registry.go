@@ -1,0 +1,81 @@
+package devices
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/gnmi"
+)
+
+// Registry holds the resolved devices and their sessions. Sessions open on first use, never at
+// construction, and are shared by every resource of the provider process.
+type Registry struct {
+	devices map[string]Device
+	logger  gnmi.Logger
+
+	mu   sync.Mutex
+	gnmi map[string]*gnmi.Client
+}
+
+// NewRegistry returns a registry over resolved devices.
+func NewRegistry(devs map[string]Device, logger gnmi.Logger) *Registry {
+	return &Registry{devices: devs, logger: logger, gnmi: map[string]*gnmi.Client{}}
+}
+
+// Device returns a configured device by name.
+func (r *Registry) Device(name string) (Device, bool) {
+	d, ok := r.devices[name]
+	return d, ok
+}
+
+// Names lists the configured devices, sorted.
+func (r *Registry) Names() []string { return sortedKeys(r.devices) }
+
+// UnknownDeviceDetail explains a reference to a device that is not configured.
+func (r *Registry) UnknownDeviceDetail(name string) string {
+	names := r.Names()
+	if len(names) == 0 {
+		return fmt.Sprintf("Device %q is not in the provider's `devices` map, which is empty. Add it there with its address and platform.", name)
+	}
+	return fmt.Sprintf("Device %q is not in the provider's `devices` map (configured: %s). Add it there, or fix the name.", name, strings.Join(names, ", "))
+}
+
+// GNMI returns the shared gNMI client of a gNMI device.
+func (r *Registry) GNMI(name string) (*gnmi.Client, error) {
+	d, ok := r.devices[name]
+	if !ok {
+		return nil, fmt.Errorf("%s", r.UnknownDeviceDetail(name))
+	}
+	if Transport(d.Platform) != "gnmi" {
+		return nil, fmt.Errorf("device %q has platform %s, which is not reached over gNMI", name, d.Platform)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if c, ok := r.gnmi[name]; ok {
+		return c, nil
+	}
+	c := gnmi.New(gnmi.Config{
+		Device: name, Address: d.Address, Username: d.Username, Password: d.Password,
+		CACertificate: []byte(d.CACertificate), Insecure: d.Insecure, Target: d.GNMITarget,
+		Timeout: d.Timeout, Retries: d.Retries, Logger: r.logger,
+	})
+	r.gnmi[name] = c
+	return c, nil
+}
+
+// Close closes every open session.
+func (r *Registry) Close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	names := make([]string, 0, len(r.gnmi))
+	for n := range r.gnmi {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		_ = r.gnmi[n].Close()
+	}
+	r.gnmi = map[string]*gnmi.Client{}
+}

@@ -1,0 +1,153 @@
+// Package provider is the Terraform glue: schemas, models and CRUD that translate between
+// Terraform values and the plain packages (fabric intent, platforms, device sessions).
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/devices"
+)
+
+var _ provider.Provider = (*roceProvider)(nil)
+
+// New returns the provider factory used by main and by acceptance tests.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider { return &roceProvider{version: version, getenv: os.Getenv} }
+}
+
+type roceProvider struct {
+	version string
+	getenv  func(string) string
+}
+
+// providerData is handed to every resource and data source.
+type providerData struct {
+	// known is false while the provider configuration holds unknown values (first plan of a
+	// configuration whose devices come from other resources): plan-time device checks wait.
+	known    bool
+	registry *devices.Registry
+}
+
+func (p *roceProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "roce"
+	resp.Version = p.version
+}
+
+func (p *roceProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Declarative RoCEv2 lossless QoS for switches (OpenConfig and SONiC over gNMI, Arista EOS and Cisco NX-OS over SSH CLI) and NVIDIA mlx5 NIC hosts (over SSH).",
+		Attributes: map[string]schema.Attribute{
+			"username": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "Default username for every device. Falls back to the `ROCE_USERNAME` environment variable."},
+			"password": schema.StringAttribute{Optional: true, Sensitive: true,
+				MarkdownDescription: "Default password for every device. Falls back to `ROCE_PASSWORD`."},
+			"private_key": schema.StringAttribute{Optional: true, Sensitive: true,
+				MarkdownDescription: "Default SSH private key (PEM/OpenSSH) for SSH devices. Falls back to `ROCE_PRIVATE_KEY`."},
+			"known_hosts_file": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "known_hosts file against which SSH host keys are verified (default `~/.ssh/known_hosts`). A device's `host_key` pins its key instead."},
+			"ca_certificate": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "PEM trust roots for gNMI TLS. The system roots are used when unset."},
+			"insecure": schema.BoolAttribute{Optional: true,
+				MarkdownDescription: "Skip TLS certificate and SSH host-key verification. Default `false`; `true` produces a warning on every run."},
+			"timeout": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "Timeout of one device operation, as a Go duration. Default `30s`."},
+			"retries": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "Retries, with exponential backoff, of transient transport errors (gNMI: Unavailable, DeadlineExceeded, ResourceExhausted, Aborted). A change the device rejects is never retried. Default `3`."},
+			"devices": schema.MapNestedAttribute{Optional: true,
+				MarkdownDescription: "The devices this provider manages, keyed by device name (letters, digits, `_`, `.`, `:`, `-`; no `/`).",
+				Validators: []validator.Map{mapvalidator.KeysAre(stringvalidator.RegexMatches(devices.NamePattern,
+					"must start with a letter or digit and hold only letters, digits, '_', '.', ':' and '-' (no '/')"))},
+				NestedObject: schema.NestedAttributeObject{Attributes: deviceSchema()},
+			},
+		},
+	}
+}
+
+func deviceSchema() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"address": schema.StringAttribute{Required: true,
+			MarkdownDescription: "`host:port` of the device's gNMI or SSH endpoint."},
+		"platform": schema.StringAttribute{Required: true,
+			MarkdownDescription: "One of `" + strings.Join(devices.Platforms, "`, `") + "`. It chooses the transport: gNMI for `openconfig` and `sonic`, SSH CLI for `eos` and `nxos`, SSH for `mlx5` hosts.",
+			Validators:          []validator.String{stringvalidator.OneOf(devices.Platforms...)}},
+		"username":       schema.StringAttribute{Optional: true, MarkdownDescription: "Overrides the provider's `username`."},
+		"password":       schema.StringAttribute{Optional: true, Sensitive: true, MarkdownDescription: "Overrides the provider's `password`."},
+		"private_key":    schema.StringAttribute{Optional: true, Sensitive: true, MarkdownDescription: "Overrides the provider's `private_key`."},
+		"ca_certificate": schema.StringAttribute{Optional: true, MarkdownDescription: "Overrides the provider's `ca_certificate`."},
+		"host_key": schema.StringAttribute{Optional: true,
+			MarkdownDescription: "Pinned SSH host key in authorized_keys form (`ssh-ed25519 AAAA...`), checked instead of `known_hosts_file`."},
+		"insecure":    schema.BoolAttribute{Optional: true, MarkdownDescription: "Overrides the provider's `insecure`."},
+		"gnmi_target": schema.StringAttribute{Optional: true, MarkdownDescription: "gNMI path target sent with every request (gNMI devices)."},
+		"sudo": schema.BoolAttribute{Optional: true,
+			MarkdownDescription: "mlx5 hosts: run privileged reads and writes through `sudo -n`."},
+	}
+}
+
+func (p *roceProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var m providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !m.known() {
+		// Values from other resources are not known yet: resources plan without device
+		// checks and Terraform configures the provider again before applying.
+		pd := &providerData{known: false, registry: devices.NewRegistry(nil, nil)}
+		resp.ResourceData, resp.DataSourceData = pd, pd
+		return
+	}
+	settings, specs := m.toSettings()
+	devs, probs := devices.Resolve(settings, specs, p.getenv)
+	for _, pr := range probs {
+		at := path.Root(pr.Attr)
+		if pr.Device != "" {
+			at = at.AtMapKey(pr.Device)
+			if pr.Field != "" {
+				at = at.AtName(pr.Field)
+			}
+		}
+		resp.Diagnostics.AddAttributeError(at, pr.Summary, pr.Detail)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if insecure := devices.InsecureDevices(devs); len(insecure) > 0 {
+		resp.Diagnostics.AddWarning("TLS and SSH host-key verification are off",
+			fmt.Sprintf("insecure = true for %s: the provider does not verify these devices' identity, so anyone on the path can impersonate them and read their credentials. Set ca_certificate (gNMI) or host_key / known_hosts_file (SSH) and remove insecure.",
+				strings.Join(insecure, ", ")))
+	}
+	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "password", "private_key")
+	tflog.Debug(ctx, "roce provider configured", map[string]any{"devices": len(devs)})
+	pd := &providerData{known: true, registry: devices.NewRegistry(devs, tfLogger{subsystem: "gnmi"})}
+	resp.ResourceData, resp.DataSourceData = pd, pd
+}
+
+func (p *roceProvider) Resources(context.Context) []func() resource.Resource {
+	return []func() resource.Resource{}
+}
+
+func (p *roceProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{}
+}
+
+// tfLogger bridges transport events into tflog under a subsystem, credentials masked.
+type tfLogger struct{ subsystem string }
+
+func (l tfLogger) Debug(ctx context.Context, msg string, fields map[string]any) {
+	ctx = tflog.NewSubsystem(ctx, l.subsystem)
+	ctx = tflog.SubsystemMaskFieldValuesWithFieldKeys(ctx, l.subsystem, "password", "private_key")
+	tflog.SubsystemDebug(ctx, l.subsystem, msg, fields)
+}

@@ -1,0 +1,137 @@
+package gnmi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// Error is a failed gNMI operation on one device.
+type Error struct {
+	Device   string
+	Address  string
+	Op       string // connect, get, set, capabilities
+	Attempts int
+	Err      error
+}
+
+func (e *Error) Error() string {
+	msg := fmt.Sprintf("gNMI %s on device %q (%s)", e.Op, e.Device, e.Address)
+	if e.Attempts > 1 {
+		msg += fmt.Sprintf(" after %d attempts", e.Attempts)
+	}
+	return msg + ": " + describe(e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Code is the gRPC status code of the failure (codes.Unknown for non-gRPC errors).
+func (e *Error) Code() codes.Code { return status.Code(e.Err) }
+
+// Rejected reports whether the device refused the request itself (as opposed to the transport
+// failing): such a change is never retried.
+func Rejected(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	switch e.Code() {
+	case codes.InvalidArgument, codes.FailedPrecondition, codes.PermissionDenied, codes.NotFound,
+		codes.AlreadyExists, codes.OutOfRange, codes.Unimplemented:
+		return true
+	}
+	return false
+}
+
+// NotFound reports whether a Get found nothing at the path.
+func NotFound(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code() == codes.NotFound
+}
+
+func describe(err error) string {
+	s, ok := status.FromError(err)
+	if !ok {
+		return err.Error()
+	}
+	switch s.Code() {
+	case codes.Unauthenticated:
+		return "authentication failed (check username and password): " + s.Message()
+	case codes.Unavailable:
+		return "device unreachable: " + s.Message()
+	case codes.DeadlineExceeded:
+		return "timed out: " + s.Message()
+	}
+	return fmt.Sprintf("%s: %s", s.Code(), s.Message())
+}
+
+// transient are the gRPC codes worth retrying: the request may not have reached the device or
+// the device asked us to come back. Anything else (a rejected change) is final.
+func transient(err error) bool {
+	switch status.Code(err) {
+	case codes.Unavailable, codes.DeadlineExceeded, codes.ResourceExhausted, codes.Aborted:
+		return true
+	}
+	return false
+}
+
+// do runs call with the per-attempt timeout, retrying transient failures with exponential
+// backoff.
+func (c *Client) do(ctx context.Context, op string, call func(context.Context, gpb.GNMIClient) error) error {
+	gc, err := c.client()
+	if err != nil {
+		return err
+	}
+	delay := c.cfg.Backoff
+	for attempt := 1; ; attempt++ {
+		actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+		start := time.Now()
+		err = call(actx, gc)
+		cancel()
+		if c.cfg.Logger != nil {
+			c.cfg.Logger.Debug(ctx, "gNMI "+op, map[string]any{
+				"device": c.cfg.Device, "address": c.cfg.Address, "attempt": attempt,
+				"duration_ms": time.Since(start).Milliseconds(), "code": status.Code(err).String(),
+			})
+		}
+		if err == nil {
+			return nil
+		}
+		if !transient(err) || attempt > c.cfg.Retries || ctx.Err() != nil {
+			return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: op, Attempts: attempt, Err: err}
+		}
+		select {
+		case <-ctx.Done():
+			return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: op, Attempts: attempt, Err: err}
+		case <-time.After(delay):
+		}
+		delay = min(delay*2, c.cfg.MaxBackoff)
+	}
+}
+
+func scalarJSON(v *gpb.TypedValue) ([]byte, error) {
+	var x any
+	switch t := v.GetValue().(type) {
+	case *gpb.TypedValue_StringVal:
+		x = t.StringVal
+	case *gpb.TypedValue_IntVal:
+		x = t.IntVal
+	case *gpb.TypedValue_UintVal:
+		x = t.UintVal
+	case *gpb.TypedValue_BoolVal:
+		x = t.BoolVal
+	case *gpb.TypedValue_DoubleVal:
+		x = t.DoubleVal
+	case *gpb.TypedValue_AsciiVal:
+		x = t.AsciiVal
+	default:
+		return nil, fmt.Errorf("unsupported value encoding %T", t)
+	}
+	return json.Marshal(x)
+}
