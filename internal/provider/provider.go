@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -102,14 +103,23 @@ func (p *roceProvider) Configure(ctx context.Context, req provider.ConfigureRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !m.known() {
+	var devModels map[string]deviceModel
+	if !m.Devices.IsUnknown() {
+		var diags diag.Diagnostics
+		devModels, diags = m.devices(ctx)
+		resp.Diagnostics.Append(diags...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	if m.Devices.IsUnknown() || !m.known(devModels) {
 		// Values from other resources are not known yet: resources plan without device
 		// checks and Terraform configures the provider again before applying.
 		pd := &providerData{known: false, registry: devices.NewRegistry(nil, nil)}
 		resp.ResourceData, resp.DataSourceData = pd, pd
 		return
 	}
-	settings, specs := m.toSettings()
+	settings, specs := m.toSettings(devModels)
 	devs, probs := devices.Resolve(settings, specs, p.getenv)
 	for _, pr := range probs {
 		at := path.Root(pr.Attr)

@@ -1,6 +1,9 @@
 package provider
 
 import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
@@ -15,7 +18,7 @@ type providerModel struct {
 	Insecure       types.Bool             `tfsdk:"insecure"`
 	Timeout        types.String           `tfsdk:"timeout"`
 	Retries        types.Int64            `tfsdk:"retries"`
-	Devices        map[string]deviceModel `tfsdk:"devices"`
+	Devices        types.Map              `tfsdk:"devices"`
 }
 
 type deviceModel struct {
@@ -33,12 +36,20 @@ type deviceModel struct {
 
 type unknowable interface{ IsUnknown() bool }
 
-// known reports whether every value of the configuration is known. A map that is itself
-// unknown cannot be decoded into a Go map, so Configure sees that as a decode error first;
-// this catches unknown values inside it.
-func (m providerModel) known() bool {
+// devices decodes the devices map; call it only when the map itself is known.
+func (m providerModel) devices(ctx context.Context) (map[string]deviceModel, diag.Diagnostics) {
+	out := map[string]deviceModel{}
+	if m.Devices.IsNull() {
+		return out, nil
+	}
+	diags := m.Devices.ElementsAs(ctx, &out, false)
+	return out, diags
+}
+
+// known reports whether every value of the configuration is known.
+func (m providerModel) known(devs map[string]deviceModel) bool {
 	vals := []unknowable{m.Username, m.Password, m.PrivateKey, m.KnownHostsFile, m.CACertificate, m.Insecure, m.Timeout, m.Retries}
-	for _, d := range m.Devices {
+	for _, d := range devs {
 		vals = append(vals, d.Address, d.Platform, d.Username, d.Password, d.PrivateKey, d.CACertificate, d.HostKey, d.Insecure, d.GNMITarget, d.Sudo)
 	}
 	for _, v := range vals {
@@ -49,7 +60,7 @@ func (m providerModel) known() bool {
 	return true
 }
 
-func (m providerModel) toSettings() (devices.Settings, map[string]devices.Spec) {
+func (m providerModel) toSettings(devs map[string]deviceModel) (devices.Settings, map[string]devices.Spec) {
 	s := devices.Settings{
 		Username: strPtr(m.Username), Password: strPtr(m.Password), PrivateKey: strPtr(m.PrivateKey),
 		KnownHostsFile: strPtr(m.KnownHostsFile), CACertificate: strPtr(m.CACertificate),
@@ -59,8 +70,8 @@ func (m providerModel) toSettings() (devices.Settings, map[string]devices.Spec) 
 		r := m.Retries.ValueInt64()
 		s.Retries = &r
 	}
-	specs := make(map[string]devices.Spec, len(m.Devices))
-	for name, d := range m.Devices {
+	specs := make(map[string]devices.Spec, len(devs))
+	for name, d := range devs {
 		specs[name] = devices.Spec{
 			Address: d.Address.ValueString(), Platform: d.Platform.ValueString(),
 			Username: strPtr(d.Username), Password: strPtr(d.Password), PrivateKey: strPtr(d.PrivateKey),

@@ -1,0 +1,158 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// configure runs the provider's Configure on a configuration given as Go values (string,
+// bool, int64, map[string]map[string]any for devices); absent attributes are null.
+func configure(t *testing.T, env map[string]string, attrs map[string]any) (*providerData, diag.Diagnostics) {
+	t.Helper()
+	ctx := context.Background()
+	p := &roceProvider{version: "test", getenv: func(k string) string { return env[k] }}
+	var sresp provider.SchemaResponse
+	p.Schema(ctx, provider.SchemaRequest{}, &sresp)
+	typ, ok := sresp.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	if !ok {
+		t.Fatal("provider schema is not an object")
+	}
+	raw := tfValue(t, typ, attrs)
+	var resp provider.ConfigureResponse
+	p.Configure(ctx, provider.ConfigureRequest{Config: tfsdk.Config{Schema: sresp.Schema, Raw: raw}}, &resp)
+	pd, _ := resp.ResourceData.(*providerData)
+	return pd, resp.Diagnostics
+}
+
+func tfValue(t *testing.T, typ tftypes.Type, v any) tftypes.Value {
+	t.Helper()
+	if v == unknown {
+		return tftypes.NewValue(typ, tftypes.UnknownValue)
+	}
+	switch typ := typ.(type) {
+	case tftypes.Object:
+		m, _ := v.(map[string]any)
+		vals := map[string]tftypes.Value{}
+		for name, at := range typ.AttributeTypes {
+			if x, ok := m[name]; ok {
+				vals[name] = tfValue(t, at, x)
+			} else {
+				vals[name] = tftypes.NewValue(at, nil)
+			}
+		}
+		return tftypes.NewValue(typ, vals)
+	case tftypes.Map:
+		m, _ := v.(map[string]map[string]any)
+		vals := map[string]tftypes.Value{}
+		for k, x := range m {
+			vals[k] = tfValue(t, typ.ElementType, x)
+		}
+		return tftypes.NewValue(typ, vals)
+	}
+	return tftypes.NewValue(typ, v)
+}
+
+var unknown = new(int)
+
+func leaf(extra map[string]any) map[string]any {
+	m := map[string]any{"address": "127.0.0.1:9339", "platform": "openconfig"}
+	for k, v := range extra {
+		m[k] = v
+	}
+	return m
+}
+
+func TestConfigureEnvDefaultsAndOverrides(t *testing.T) {
+	pd, diags := configure(t, map[string]string{"ROCE_USERNAME": "env-admin", "ROCE_PASSWORD": "env-secret"}, map[string]any{
+		"timeout": "5s",
+		"devices": map[string]map[string]any{
+			"leaf-1": leaf(nil),
+			"leaf-2": leaf(map[string]any{"username": "ops", "password": "own"}),
+		},
+	})
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	if len(diags) != 0 {
+		t.Errorf("verified TLS must not warn, got %v", diags)
+	}
+	if !pd.known {
+		t.Fatal("a fully known configuration must be marked known")
+	}
+	d1, _ := pd.registry.Device("leaf-1")
+	d2, _ := pd.registry.Device("leaf-2")
+	if d1.Username != "env-admin" || d1.Password != "env-secret" || d1.Timeout.String() != "5s" || d1.Retries != 3 {
+		t.Errorf("leaf-1 = %+v", d1)
+	}
+	if d2.Username != "ops" || d2.Password != "own" {
+		t.Errorf("leaf-2 overrides lost: %+v", d2)
+	}
+}
+
+func TestConfigureInsecureWarns(t *testing.T) {
+	_, diags := configure(t, nil, map[string]any{
+		"devices": map[string]map[string]any{"leaf-1": leaf(map[string]any{"insecure": true}), "leaf-2": leaf(nil)},
+	})
+	if diags.HasError() || diags.WarningsCount() != 1 {
+		t.Fatalf("want exactly one warning, got %v", diags)
+	}
+	w := diags.Warnings()[0]
+	if !strings.Contains(w.Summary(), "verification are off") || !strings.Contains(w.Detail(), "leaf-1") || strings.Contains(w.Detail(), "leaf-2") {
+		t.Errorf("warning should name leaf-1 only: %s / %s", w.Summary(), w.Detail())
+	}
+}
+
+func TestConfigureRejectsBadValuesOnTheAttribute(t *testing.T) {
+	_, diags := configure(t, nil, map[string]any{"timeout": "fast",
+		"devices": map[string]map[string]any{"leaf-1": leaf(nil)}})
+	if !diags.HasError() {
+		t.Fatal("want an error for timeout = fast")
+	}
+	var found bool
+	for _, d := range diags.Errors() {
+		if wp, ok := d.(diag.DiagnosticWithPath); ok && wp.Path().String() == "timeout" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("error not attached to timeout: %v", diags)
+	}
+}
+
+func TestConfigureUnknownValuesDeferChecks(t *testing.T) {
+	pd, diags := configure(t, nil, map[string]any{
+		"devices": map[string]map[string]any{"leaf-1": {"address": unknown, "platform": "openconfig"}},
+	})
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	if pd == nil || pd.known {
+		t.Fatal("a configuration with unknown values must be marked unknown so plan-time device checks wait")
+	}
+}
+
+func TestConfigureOpensNoConnection(t *testing.T) {
+	// An address nothing listens on: Configure must still succeed, connections are lazy.
+	_, diags := configure(t, nil, map[string]any{
+		"devices": map[string]map[string]any{"leaf-1": {"address": "127.0.0.1:1", "platform": "openconfig"}},
+	})
+	if diags.HasError() {
+		t.Fatalf("Configure must not dial devices: %v", diags)
+	}
+}
+
+func TestConfigureUnknownDevicesMap(t *testing.T) {
+	pd, diags := configure(t, nil, map[string]any{"devices": unknown})
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	if pd == nil || pd.known {
+		t.Fatal("an unknown devices map must defer plan-time device checks")
+	}
+}
