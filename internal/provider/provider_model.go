@@ -10,15 +10,15 @@ import (
 )
 
 type providerModel struct {
-	Username       types.String           `tfsdk:"username"`
-	Password       types.String           `tfsdk:"password"`
-	PrivateKey     types.String           `tfsdk:"private_key"`
-	KnownHostsFile types.String           `tfsdk:"known_hosts_file"`
-	CACertificate  types.String           `tfsdk:"ca_certificate"`
-	Insecure       types.Bool             `tfsdk:"insecure"`
-	Timeout        types.String           `tfsdk:"timeout"`
-	Retries        types.Int64            `tfsdk:"retries"`
-	Devices        types.Map              `tfsdk:"devices"`
+	Username       types.String `tfsdk:"username"`
+	Password       types.String `tfsdk:"password"`
+	PrivateKey     types.String `tfsdk:"private_key"`
+	KnownHostsFile types.String `tfsdk:"known_hosts_file"`
+	CACertificate  types.String `tfsdk:"ca_certificate"`
+	Insecure       types.Bool   `tfsdk:"insecure"`
+	Timeout        types.String `tfsdk:"timeout"`
+	Retries        types.Int64  `tfsdk:"retries"`
+	Devices        types.Map    `tfsdk:"devices"`
 }
 
 type deviceModel struct {
