@@ -1,0 +1,195 @@
+// Command rocelab runs the simulated RoCE fabric of package lab until it is
+// interrupted, for `make demo`, `make lab` and manual exploration.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab"
+)
+
+// version is set at release time with -ldflags "-X main.version=...".
+var version = ""
+
+// PIDFile is written into --dir while the lab runs, so a Makefile can stop it.
+const PIDFile = "rocelab.pid"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usageText = `usage:
+  rocelab up --dir DIR [--switches openconfig=1] [--hosts PLATFORM=N] [--ports 8] [--latency 0ms]
+      start the lab, write DIR/inventory.json once every device listens,
+      serve until SIGINT or SIGTERM
+  rocelab version
+  rocelab help
+
+Switch platforms: openconfig (sonic, eos and nxos are not in the lab yet).
+Host platforms: none yet (mlx5 is not in the lab yet).
+`
+
+// run is main without the process: it returns the exit status, and ctx
+// cancellation plays the role of SIGINT/SIGTERM.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usageText)
+		return 2
+	}
+	switch args[0] {
+	case "up":
+		return up(ctx, args[1:], stdout, stderr)
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, "rocelab", buildVersion())
+		return 0
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usageText)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "rocelab: unknown command %q\n\n%s", args[0], usageText)
+		return 2
+	}
+}
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+func up(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("rocelab up", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usageText, "\nflags of up:\n"); fs.PrintDefaults() }
+	dir := fs.String("dir", "", "directory for inventory.json, ca.pem, "+PIDFile+" and logs (required)")
+	switches := platformCounts{"openconfig": 1}
+	hosts := platformCounts{}
+	fs.Var(&switches, "switches", "switches to start, as `PLATFORM=N,...`")
+	fs.Var(&hosts, "hosts", "hosts to start, as `PLATFORM=N,...`")
+	ports := fs.Int("ports", lab.DefaultPorts, "interfaces per switch")
+	latency := fs.Duration("latency", 0, "delay added to every RPC, e.g. 5ms")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	switch {
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "rocelab up: unexpected arguments %q\n", fs.Args())
+		return 2
+	case *dir == "":
+		fmt.Fprintln(stderr, "rocelab up: --dir is required")
+		return 2
+	}
+	if err := serve(ctx, *dir, lab.Options{Switches: switches, Hosts: hosts, Ports: *ports, Latency: *latency, Dir: *dir}, stdout); err != nil {
+		fmt.Fprintln(stderr, "rocelab up:", err)
+		return 1
+	}
+	return 0
+}
+
+func serve(ctx context.Context, dir string, opts lab.Options, stdout io.Writer) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	pidPath := filepath.Join(dir, PIDFile)
+	if pid, ok := runningPID(pidPath); ok {
+		return fmt.Errorf("a lab is already running in %s (pid %d)", dir, pid)
+	}
+	// A waiter polls for inventory.json; one left by an earlier run would
+	// hand it stale addresses and passwords.
+	if err := os.Remove(filepath.Join(dir, lab.InventoryFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	// Route the datastore's glog output into the lab dir instead of /tmp.
+	_ = flag.Set("log_dir", dir)
+
+	if err := os.WriteFile(pidPath, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644); err != nil {
+		return err
+	}
+	defer os.Remove(pidPath)
+
+	start := time.Now()
+	l, err := lab.Start(ctx, opts)
+	if err != nil {
+		return err
+	}
+	defer l.Stop()
+	inv := l.Inventory()
+	for _, name := range l.Devices() {
+		d := inv.Devices[name]
+		fmt.Fprintf(stdout, "%-14s %-10s %-21s %d interfaces\n", name, d.Platform, d.Address, len(inv.Interfaces[name]))
+	}
+	fmt.Fprintf(stdout, "inventory %s (ready in %s); stop with kill %d\n",
+		filepath.Join(dir, lab.InventoryFile), time.Since(start).Round(time.Millisecond), os.Getpid())
+	<-ctx.Done()
+	fmt.Fprintln(stdout, "rocelab: stopping")
+	return nil
+}
+
+// runningPID reports a live process recorded in the pid file: two labs in one
+// directory would overwrite each other's inventory.
+func runningPID(path string) (int, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 || pid == os.Getpid() {
+		return 0, false
+	}
+	return pid, syscall.Kill(pid, 0) == nil
+}
+
+// platformCounts is a flag.Value of PLATFORM=N pairs. Setting the flag
+// replaces the default rather than adding to it.
+type platformCounts map[string]int
+
+func (p *platformCounts) String() string {
+	if p == nil {
+		return ""
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(*p)) {
+		parts = append(parts, fmt.Sprintf("%s=%d", k, (*p)[k]))
+	}
+	return strings.Join(parts, ",")
+}
+
+func (p *platformCounts) Set(s string) error {
+	out := platformCounts{}
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		name, count, ok := strings.Cut(part, "=")
+		n, err := strconv.Atoi(count)
+		if !ok || name == "" || err != nil || n < 0 {
+			return fmt.Errorf("want PLATFORM=N, got %q", part)
+		}
+		out[name] = n
+	}
+	*p = out
+	return nil
+}

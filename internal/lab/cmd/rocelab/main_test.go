@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab"
+)
+
+func runArgs(args ...string) (int, string, string) {
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		args     []string
+		code     int
+		inOutput string
+	}{
+		{nil, 2, "usage:"},
+		{[]string{"help"}, 0, "rocelab up --dir DIR"},
+		{[]string{"version"}, 0, "rocelab "},
+		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{[]string{"up"}, 2, "--dir is required"},
+		{[]string{"up", "--dir", dir, "--switches", "openconfig"}, 2, "want PLATFORM=N"},
+		{[]string{"up", "--dir", dir, "extra"}, 2, "unexpected arguments"},
+		{[]string{"up", "--dir", dir, "--hosts", "mlx5=2"}, 1, "platform mlx5 is not in the lab yet"},
+		{[]string{"up", "--dir", dir, "--switches", "openconfig=1,sonic=1"}, 1, "platform sonic is not in the lab yet"},
+	}
+	for _, tc := range cases {
+		code, out, errOut := runArgs(tc.args...)
+		if code != tc.code || !strings.Contains(out+errOut, tc.inOutput) {
+			t.Errorf("rocelab %q: exit %d, output %q; want exit %d with %q", tc.args, code, out+errOut, tc.code, tc.inOutput)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, PIDFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a failed start left its pid file: %v", err)
+	}
+}
+
+// TestUpServesUntilSIGTERM runs the real binary: signals, the pid file and the
+// exit status are the contract with the Makefile.
+func TestUpServesUntilSIGTERM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the rocelab binary")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool on PATH")
+	}
+	bin := filepath.Join(t.TempDir(), "rocelab")
+	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := filepath.Join(t.TempDir(), "lab")
+	var stdout bytes.Buffer
+	cmd := exec.Command(bin, "up", "--dir", dir, "--ports", "4")
+	cmd.Stdout, cmd.Stderr = &stdout, os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+
+	invPath := filepath.Join(dir, lab.InventoryFile)
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		if _, err := os.Stat(invPath); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("inventory.json did not appear")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	pid, err := os.ReadFile(filepath.Join(dir, PIDFile))
+	if err != nil || strings.TrimSpace(string(pid)) != strconv.Itoa(cmd.Process.Pid) {
+		t.Errorf("pid file %q (%v), want %d", pid, err, cmd.Process.Pid)
+	}
+	var inv lab.Inventory
+	raw, err := os.ReadFile(invPath)
+	if err != nil || json.Unmarshal(raw, &inv) != nil {
+		t.Fatalf("inventory: %v %s", err, raw)
+	}
+	if got := inv.Interfaces["openconfig-1"]; len(got) != 4 {
+		t.Errorf("--ports 4 gave %v", got)
+	}
+	capabilities(t, inv.Devices["openconfig-1"])
+
+	if code, _, errOut := runArgs("up", "--dir", dir); code != 1 || !strings.Contains(errOut, "already running") {
+		t.Errorf("second up in the same dir: exit %d, %q", code, errOut)
+	}
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("after SIGTERM: %v (want exit 0)", err)
+	}
+	if !strings.Contains(stdout.String(), "openconfig-1") {
+		t.Errorf("stdout lacks the device line:\n%s", stdout.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, PIDFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("pid file not removed: %v", err)
+	}
+	if _, err := os.Stat(invPath); err != nil {
+		t.Errorf("inventory.json should stay: %v", err)
+	}
+}
+
+type login struct{ u, p string }
+
+func (l login) GetRequestMetadata(context.Context, ...string) (map[string]string, error) {
+	return map[string]string{"username": l.u, "password": l.p}, nil
+}
+func (login) RequireTransportSecurity() bool { return true }
+
+func capabilities(t *testing.T, d lab.DeviceEntry) {
+	t.Helper()
+	roots := x509.NewCertPool()
+	roots.AppendCertsFromPEM([]byte(d.CACertificate))
+	conn, err := grpc.NewClient(d.Address,
+		grpc.WithTransportCredentials(credentials.NewTLS(&tls.Config{RootCAs: roots})),
+		grpc.WithPerRPCCredentials(login{d.Username, d.Password}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := gpb.NewGNMIClient(conn).Capabilities(ctx, &gpb.CapabilityRequest{}); err != nil {
+		t.Fatalf("Capabilities on the inventory's device: %v", err)
+	}
+}

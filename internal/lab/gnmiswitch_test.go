@@ -1,0 +1,156 @@
+package lab
+
+import (
+	"strings"
+	"testing"
+
+	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"google.golang.org/grpc/codes"
+)
+
+func TestCapabilities(t *testing.T) {
+	c := dial(t, entry(t, sharedLab(t), "openconfig-1"))
+	resp, err := c.Capabilities(ctxT(t), &gpb.CapabilityRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.GetGNMIVersion() != "0.10.0" {
+		t.Errorf("gNMI version %q, want 0.10.0", resp.GetGNMIVersion())
+	}
+	models := map[string]*gpb.ModelData{}
+	for _, m := range resp.GetSupportedModels() {
+		models[m.GetName()] = m
+	}
+	for _, name := range []string{"openconfig-qos", "openconfig-interfaces"} {
+		m, ok := models[name]
+		if !ok {
+			t.Fatalf("model %s not announced in %v", name, resp.GetSupportedModels())
+		}
+		if m.GetOrganization() != "OpenConfig working group" || m.GetVersion() == "" {
+			t.Errorf("model %s: organization %q version %q", name, m.GetOrganization(), m.GetVersion())
+		}
+	}
+	var ietf bool
+	for _, e := range resp.GetSupportedEncodings() {
+		ietf = ietf || e == gpb.Encoding_JSON_IETF
+	}
+	if !ietf {
+		t.Errorf("encodings %v lack JSON_IETF", resp.GetSupportedEncodings())
+	}
+}
+
+// rocePolicy is a small RoCE QoS policy: a queue, its forwarding group, an ECN
+// profile and a DSCP classifier, written as list entries the way gNMI
+// clients write OpenConfig.
+func rocePolicy(t *testing.T) *gpb.SetRequest {
+	return setReq(
+		update(t, "/qos/queues/queue[name=tc3]", `{"name":"tc3","config":{"name":"tc3"}}`),
+		update(t, "/qos/forwarding-groups/forwarding-group[name=fg-tc3]",
+			`{"name":"fg-tc3","config":{"name":"fg-tc3","output-queue":"tc3"}}`),
+		update(t, "/qos/queue-management-profiles/queue-management-profile[name=ecn-tc3]",
+			`{"name":"ecn-tc3","config":{"name":"ecn-tc3"},"wred":{"uniform":{"config":
+			 {"min-threshold":"153600","max-threshold":"1536000","enable-ecn":true,"max-drop-probability-percent":5}}}}`),
+		update(t, "/qos/classifiers/classifier[name=dscp]",
+			`{"name":"dscp","config":{"name":"dscp","type":"IPV4"},"terms":{"term":[{"id":"3","config":{"id":"3"},
+			 "conditions":{"ipv4":{"config":{"dscp-set":[26]}}},"actions":{"config":{"target-group":"fg-tc3"}}}]}}`),
+	)
+}
+
+func TestSetThenGetAndSubscribe(t *testing.T) {
+	// openconfig-2 is this test's alone, so /qos holds exactly what it set.
+	c := dial(t, entry(t, sharedLab(t), "openconfig-2"))
+	resp, err := c.Set(ctxT(t), rocePolicy(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.GetResponse()) != 4 || resp.GetResponse()[1].GetOp() != gpb.UpdateResult_UPDATE {
+		t.Errorf("SetResponse results %v, want 4 UPDATEs", resp.GetResponse())
+	}
+
+	fg := "/qos/forwarding-groups/forwarding-group[name=fg-tc3]"
+	jsonEqual(t, mustGet(t, c, fg),
+		`{"openconfig-qos:config":{"name":"fg-tc3","output-queue":"tc3"},"openconfig-qos:name":"fg-tc3"}`)
+	// uint64 leaves are JSON strings in RFC 7951.
+	jsonEqual(t, mustGet(t, c, "/qos/queue-management-profiles/queue-management-profile[name=ecn-tc3]/wred/uniform/config/min-threshold"), `"153600"`)
+	jsonEqual(t, mustGet(t, c, "/qos"), `{
+	  "openconfig-qos:classifiers": {"classifier": [{"config": {"name": "dscp", "type": "IPV4"}, "name": "dscp",
+	    "terms": {"term": [{"actions": {"config": {"target-group": "fg-tc3"}},
+	      "conditions": {"ipv4": {"config": {"dscp-set": [26]}}}, "config": {"id": "3"}, "id": "3"}]}}]},
+	  "openconfig-qos:forwarding-groups": {"forwarding-group": [{"config": {"name": "fg-tc3", "output-queue": "tc3"}, "name": "fg-tc3"}]},
+	  "openconfig-qos:queue-management-profiles": {"queue-management-profile": [{"config": {"name": "ecn-tc3"}, "name": "ecn-tc3",
+	    "red": {"uniform": {"config": {"drop": false, "enable-ecn": false}}},
+	    "wred": {"uniform": {"config": {"drop": false, "enable-ecn": true, "max-drop-probability-percent": 5,
+	      "max-threshold": "1536000", "min-threshold": "153600"}}}}]},
+	  "openconfig-qos:queues": {"queue": [{"config": {"name": "tc3"}, "name": "tc3"}]}
+	}`)
+
+	want := map[string]string{
+		fg + "/name":                "fg-tc3",
+		fg + "/config/name":         "fg-tc3",
+		fg + "/config/output-queue": "tc3",
+	}
+	got := subscribeOnce(t, c, fg)
+	if len(got) != len(want) {
+		t.Fatalf("Subscribe ONCE leaves %v, want %v", got, want)
+	}
+	for p, v := range want {
+		if got[p] != v {
+			t.Errorf("Subscribe ONCE %s = %q, want %q", p, got[p], v)
+		}
+	}
+}
+
+func TestGetRoot(t *testing.T) {
+	c := dial(t, entry(t, sharedLab(t), "openconfig-1"))
+	root := mustGet(t, c, "/")
+	for _, member := range []string{`"openconfig-interfaces:interfaces":`, `"iana-if-type:ethernetCsmacd"`} {
+		if !strings.Contains(root, member) {
+			t.Errorf("Get / lacks %s", member)
+		}
+	}
+}
+
+func TestInterfacesExistAtStart(t *testing.T) {
+	c := dial(t, entry(t, sharedLab(t), "openconfig-1"))
+	var cfg map[string]any
+	mustUnmarshal(t, mustGet(t, c, "/interfaces/interface[name=Ethernet8]/config"), &cfg)
+	for k, want := range map[string]any{
+		"openconfig-interfaces:name":    "Ethernet8",
+		"openconfig-interfaces:type":    "iana-if-type:ethernetCsmacd",
+		"openconfig-interfaces:enabled": true,
+	} {
+		if cfg[k] != want {
+			t.Errorf("%s = %v, want %v", k, cfg[k], want)
+		}
+	}
+	_, err := get(ctxT(t), c, gpath(t, "/interfaces/interface[name=Ethernet9]"))
+	wantCode(t, err, codes.NotFound)
+}
+
+func TestGetErrors(t *testing.T) {
+	c := dial(t, entry(t, sharedLab(t), "openconfig-1"))
+	ctx := ctxT(t)
+	_, err := get(ctx, c, gpath(t, "/qos/queues/queue[name=absent]"))
+	wantCode(t, err, codes.NotFound)
+	_, err = get(ctx, c, gpath(t, "/interfaces/interface[name=*]"))
+	wantCode(t, err, codes.Unimplemented)
+	_, err = c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{gpath(t, "/interfaces")}, Encoding: gpb.Encoding_PROTO})
+	wantCode(t, err, codes.Unimplemented)
+	_, err = c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{{Origin: "cli", Elem: gpath(t, "/interfaces").Elem}}})
+	wantCode(t, err, codes.InvalidArgument)
+}
+
+func TestGetPlainJSON(t *testing.T) {
+	c := dial(t, entry(t, sharedLab(t), "openconfig-1"))
+	resp, err := c.Get(ctxT(t), &gpb.GetRequest{
+		Prefix:   &gpb.Path{Origin: "openconfig", Elem: gpath(t, "/interfaces/interface[name=Ethernet1]").Elem},
+		Path:     []*gpb.Path{gpath(t, "/config/name")},
+		Encoding: gpb.Encoding_JSON,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(resp.GetNotification()[0].GetUpdate()[0].GetVal().GetJsonVal()); got != `"Ethernet1"` {
+		t.Errorf("JSON value %q, want \"Ethernet1\" (prefix + path)", got)
+	}
+}

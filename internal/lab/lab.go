@@ -1,0 +1,199 @@
+// Package lab runs a simulated RoCE fabric on 127.0.0.1 for the demo, the
+// acceptance tests and the benchmarks. Devices speak the same protocols as
+// real ones (gNMI over TLS for `openconfig` switches) so that any standard
+// client, not only the provider, can configure and read them.
+//
+// Logging: the gNMI datastore (openconfig/lemming and openconfig/gnmi's
+// subscribe server) logs through glog, which writes files under os.TempDir()
+// unless the process sets glog's -log_dir flag; rocelab points it at the lab
+// directory.
+package lab
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Options says which devices to start.
+type Options struct {
+	Switches map[string]int // platform -> count, e.g. {"openconfig": 2}
+	Hosts    map[string]int // platform -> count, e.g. {"mlx5": 2}
+	Ports    int            // interfaces per switch; 0 means 8
+	Latency  time.Duration  // added before every RPC, to model a remote device
+	Dir      string         // if set, Start writes inventory.json and ca.pem there
+}
+
+// DefaultPorts is the number of switch interfaces when Options.Ports is 0.
+const DefaultPorts = 8
+
+// Username is the login of every lab device.
+const Username = "admin"
+
+// Lab is a running set of simulated devices.
+type Lab struct {
+	ca       *authority
+	names    []string // sorted
+	devices  map[string]device
+	stopOnce sync.Once
+}
+
+// Start starts every requested device on 127.0.0.1 with an OS-chosen port and
+// returns once all of them accept connections. ctx bounds the start only; the
+// devices run until Stop. Either every device starts or none is left running.
+func Start(ctx context.Context, opts Options) (*Lab, error) {
+	specs, err := plan(opts)
+	if err != nil {
+		return nil, err
+	}
+	ca, err := newAuthority()
+	if err != nil {
+		return nil, err
+	}
+	password, err := newPassword()
+	if err != nil {
+		return nil, err
+	}
+	l := &Lab{ca: ca, devices: make(map[string]device, len(specs))}
+
+	// Devices start in parallel: a gNMI switch spends seconds building its
+	// OpenConfig schema, and a lab of several switches should not pay that
+	// serially.
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		errs []error
+	)
+	for _, s := range specs {
+		s.spec.ca, s.spec.username, s.spec.password = ca, Username, password
+		wg.Go(func() {
+			d, err := s.start(s.spec)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", s.spec.name, err))
+				return
+			}
+			l.devices[s.spec.name] = d
+		})
+	}
+	wg.Wait()
+	l.names = slices.Sorted(maps.Keys(l.devices))
+	if err := errors.Join(errs...); err != nil {
+		l.Stop()
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		l.Stop()
+		return nil, err
+	}
+	if opts.Dir != "" {
+		if err := writeFiles(opts.Dir, l.Inventory(), ca.pem); err != nil {
+			l.Stop()
+			return nil, err
+		}
+	}
+	return l, nil
+}
+
+type plannedDevice struct {
+	spec  deviceSpec
+	start func(deviceSpec) (device, error)
+}
+
+// plan validates the whole request before anything starts, so a typo in the
+// last platform does not leave half a lab behind.
+func plan(opts Options) ([]plannedDevice, error) {
+	ports := opts.Ports
+	switch {
+	case ports == 0:
+		ports = DefaultPorts
+	case ports < 0:
+		return nil, fmt.Errorf("ports must be positive, got %d", ports)
+	}
+	if opts.Latency < 0 {
+		return nil, fmt.Errorf("latency must not be negative, got %s", opts.Latency)
+	}
+	var out []plannedDevice
+	for _, group := range []struct {
+		role   deviceRole
+		counts map[string]int
+	}{{roleSwitch, opts.Switches}, {roleHost, opts.Hosts}} {
+		for _, platform := range slices.Sorted(maps.Keys(group.counts)) {
+			count := group.counts[platform]
+			if count < 0 {
+				return nil, fmt.Errorf("platform %s: count must not be negative, got %d", platform, count)
+			}
+			if count == 0 {
+				continue
+			}
+			start, err := lookupPlatform(platform, group.role)
+			if err != nil {
+				return nil, err
+			}
+			for n := 1; n <= count; n++ {
+				out = append(out, plannedDevice{start: start, spec: deviceSpec{
+					name:     fmt.Sprintf("%s-%d", platform, n),
+					platform: platform,
+					ports:    ports,
+					latency:  opts.Latency,
+				}})
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no devices requested: set Switches or Hosts")
+	}
+	return out, nil
+}
+
+// newPassword is random per lab start so that an inventory from an old lab
+// never logs into a new one.
+func newPassword() (string, error) {
+	b := make([]byte, 8)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("password: %w", err)
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// Stop stops every device. It is safe to call more than once.
+func (l *Lab) Stop() {
+	l.stopOnce.Do(func() {
+		for _, d := range l.devices {
+			d.stop()
+		}
+	})
+}
+
+// Inventory describes the running devices in the contract's inventory.json
+// shape.
+func (l *Lab) Inventory() Inventory {
+	inv := Inventory{
+		Devices:    make(map[string]DeviceEntry, len(l.devices)),
+		Interfaces: make(map[string][]string, len(l.devices)),
+	}
+	for name, d := range l.devices {
+		inv.Devices[name] = d.entry()
+		inv.Interfaces[name] = d.interfaces()
+	}
+	return inv
+}
+
+// Devices returns the device names, sorted.
+func (l *Lab) Devices() []string { return slices.Clone(l.names) }
+
+// CAPEM returns the PEM certificate of the CA that signed every TLS device.
+func (l *Lab) CAPEM() []byte { return slices.Clone(l.ca.pem) }
+
+// Switch returns the gNMI switch with that name, or nil if there is none.
+func (l *Lab) Switch(name string) *GNMISwitch {
+	sw, _ := l.devices[name].(*GNMISwitch)
+	return sw
+}

@@ -1,0 +1,80 @@
+package lab
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// device is what the lab needs from every simulated device, whatever its
+// protocol. Each platform adds one constructor to platforms below.
+type device interface {
+	entry() DeviceEntry
+	interfaces() []string
+	stop()
+}
+
+// deviceSpec is everything a constructor gets: identity, credentials and the
+// lab-wide knobs. Constructors listen before returning.
+type deviceSpec struct {
+	name     string // <platform>-<n>
+	platform string
+	ports    int
+	latency  time.Duration
+	username string
+	password string
+	ca       *authority
+}
+
+type deviceRole string
+
+const (
+	roleSwitch deviceRole = "switch"
+	roleHost   deviceRole = "host"
+)
+
+type platformDef struct {
+	role deviceRole
+	// start is nil for platforms the contract names but the lab does not
+	// simulate yet, so the error can say "not yet" rather than "unknown".
+	start func(deviceSpec) (device, error)
+}
+
+var platforms = map[string]platformDef{
+	"openconfig": {role: roleSwitch, start: startGNMISwitch},
+	"sonic":      {role: roleSwitch},
+	"eos":        {role: roleSwitch},
+	"nxos":       {role: roleSwitch},
+	"mlx5":       {role: roleHost},
+}
+
+// lookupPlatform resolves a platform requested in the given role (the
+// Switches or Hosts option) to its constructor.
+func lookupPlatform(name string, role deviceRole) (func(deviceSpec) (device, error), error) {
+	def, ok := platforms[name]
+	switch {
+	case !ok:
+		known := make([]string, 0, len(platforms))
+		for p := range platforms {
+			known = append(known, p)
+		}
+		slices.Sort(known)
+		return nil, fmt.Errorf("unknown platform %q (known: %s)", name, strings.Join(known, ", "))
+	case def.role != role:
+		return nil, fmt.Errorf("platform %s is a %s platform, not a %s one", name, def.role, role)
+	case def.start == nil:
+		return nil, fmt.Errorf("platform %s is not in the lab yet", name)
+	}
+	return def.start, nil
+}
+
+// ethernetNames is the front-panel naming of platforms that call ports
+// Ethernet1..EthernetN.
+func ethernetNames(n int) []string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("Ethernet%d", i+1)
+	}
+	return names
+}
