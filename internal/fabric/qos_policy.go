@@ -189,3 +189,17 @@ func (p QoSPolicy) ClassByTC(tc int) (name string, c Class, ok bool) {
 	}
 	return "", Class{}, false
 }
+
+// ListsAllDSCPs reports whether the classes list every DSCP 0-63, leaving none for
+// DefaultTrafficClass.
+func (p QoSPolicy) ListsAllDSCPs() bool {
+	seen := map[int]bool{}
+	for _, c := range p.Classes {
+		for _, d := range c.DSCP {
+			if d >= 0 && d <= 63 {
+				seen[d] = true
+			}
+		}
+	}
+	return len(seen) == 64
+}

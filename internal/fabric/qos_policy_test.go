@@ -176,3 +176,18 @@ func TestTrustValid(t *testing.T) {
 		}
 	}
 }
+
+func TestListsAllDSCPs(t *testing.T) {
+	all := make([]int, 0, 64)
+	for d := 0; d < 63; d++ {
+		all = append(all, d)
+	}
+	p := QoSPolicy{Classes: map[string]Class{"a": {DSCP: all}, "b": {DSCP: []int{10}}}}
+	if p.ListsAllDSCPs() {
+		t.Fatal("DSCP 63 is unlisted")
+	}
+	p.Classes["b"] = Class{DSCP: []int{63}}
+	if !p.ListsAllDSCPs() {
+		t.Fatal("all 64 DSCPs are listed")
+	}
+}

@@ -1,0 +1,18 @@
+# Devices from an inventory file (here the one `rocelab up` writes), credentials per device.
+provider "roce" {
+  devices = jsondecode(file("${path.module}/.lab/inventory.json")).devices
+}
+
+# Or written out, with provider-wide credentials from ROCE_USERNAME / ROCE_PASSWORD.
+provider "roce" {
+  alias            = "prod"
+  known_hosts_file = "~/.ssh/known_hosts"
+  ca_certificate   = file("fabric-ca.pem")
+  timeout          = "30s"
+  retries          = 3
+
+  devices = {
+    "leaf-1" = { address = "10.0.0.1:9339", platform = "openconfig" }
+    "leaf-2" = { address = "10.0.0.2:9339", platform = "openconfig", gnmi_target = "leaf-2" }
+  }
+}

@@ -1,0 +1,91 @@
+// Package driver joins a platform's pure translation (internal/platform/<name>) to the device
+// session that carries it (internal/transport/...). Resources talk to one interface per
+// resource type and never branch on platform or transport themselves.
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/devices"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+// Prior is what a resource recorded about a device before changing it (the values it must put
+// back on destroy). It is opaque JSON kept in the resource's private state.
+type Prior []byte
+
+// QoSPolicy manages roce_qos_policy on one device.
+type QoSPolicy interface {
+	// Read returns the policy named name as the device has it, or nil when it is absent.
+	Read(ctx context.Context, name string) (*fabric.QoSPolicy, error)
+	// Create writes p in one atomic operation; it fails with ErrExists when the device
+	// already has a policy of that name.
+	Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error)
+	// Update moves the device from old to next in one atomic operation (a rename included).
+	Update(ctx context.Context, old, next fabric.QoSPolicy, prior Prior) (Prior, error)
+	// Delete removes what the policy created and restores what it changed.
+	Delete(ctx context.Context, old fabric.QoSPolicy, prior Prior) error
+}
+
+// ErrExists reports a create over an object the device already has.
+var ErrExists = errors.New("already exists on the device")
+
+// qosPlatforms lists the platforms with a roce_qos_policy driver: the plan-time check and
+// the constructor below both read it, so they cannot disagree.
+var qosPlatforms = map[string]struct {
+	check func(fabric.QoSPolicy) fabric.Problems
+	open  func(*devices.Registry, string) (QoSPolicy, error)
+}{
+	"openconfig": {check: checkOpenConfigQoS, open: openOpenConfigQoS},
+}
+
+// CheckQoSPolicy returns, at plan time and without touching the device, what the device's
+// platform cannot express, each problem on its attribute and naming device and platform.
+func CheckQoSPolicy(dev devices.Device, p fabric.QoSPolicy) fabric.Problems {
+	d, ok := qosPlatforms[dev.Platform]
+	if !ok {
+		var probs fabric.Problems
+		probs.Add(fabric.Root("device"), "Platform does not support roce_qos_policy",
+			fmt.Sprintf("Device %q has platform %s, which %s. roce_qos_policy is available on: %s.",
+				dev.Name, dev.Platform, whyNot(dev.Platform), strings.Join(supported(), ", ")))
+		return probs
+	}
+	probs := d.check(p)
+	for i := range probs {
+		probs[i].Detail = fmt.Sprintf("Device %q (platform %s): %s", dev.Name, dev.Platform, probs[i].Detail)
+	}
+	return probs
+}
+
+// ForQoSPolicy returns the driver of a configured device.
+func ForQoSPolicy(reg *devices.Registry, device string) (QoSPolicy, error) {
+	dev, ok := reg.Device(device)
+	if !ok {
+		return nil, errors.New(reg.UnknownDeviceDetail(device))
+	}
+	d, ok := qosPlatforms[dev.Platform]
+	if !ok {
+		return nil, fmt.Errorf("device %q has platform %s, which %s", device, dev.Platform, whyNot(dev.Platform))
+	}
+	return d.open(reg, device)
+}
+
+func whyNot(platform string) string {
+	if platform == "mlx5" {
+		return "is a NIC host (roce_qos_policy configures switches; use roce_nic_qos)"
+	}
+	return "this provider version cannot configure yet"
+}
+
+func supported() []string {
+	var out []string
+	for _, p := range devices.Platforms {
+		if _, ok := qosPlatforms[p]; ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}

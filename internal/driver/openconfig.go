@@ -1,0 +1,161 @@
+package driver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/devices"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/openconfig"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/gnmi"
+)
+
+func checkOpenConfigQoS(p fabric.QoSPolicy) fabric.Problems {
+	var probs fabric.Problems
+	for _, u := range openconfig.CheckSupported(p) {
+		probs.Add(attrPath(u.Attr), "Not supported on platform openconfig", u.Reason+".")
+	}
+	return probs
+}
+
+// attrPath turns ["classes", "roce", "lossless"] into classes["roce"].lossless: the element
+// after a map attribute is a key.
+func attrPath(elems []string) fabric.Path {
+	var p fabric.Path
+	for i, e := range elems {
+		if i > 0 && elems[i-1] == "classes" {
+			p = p.Key(e)
+		} else {
+			p = p.Attr(e)
+		}
+	}
+	return p
+}
+
+type openConfigQoS struct{ c *gnmi.Client }
+
+func openOpenConfigQoS(reg *devices.Registry, device string) (QoSPolicy, error) {
+	c, err := reg.GNMI(device)
+	if err != nil {
+		return nil, err
+	}
+	return &openConfigQoS{c: c}, nil
+}
+
+// ocPrior is what an openconfig policy keeps in private state: each bound interface's
+// bindings before the policy took it over.
+type ocPrior struct {
+	Bindings map[string]openconfig.Binding `json:"bindings"`
+}
+
+func (d *openConfigQoS) tree(ctx context.Context) (*openconfig.Tree, error) {
+	ups, err := d.c.Get(ctx, openconfig.ReadPaths()...)
+	if gnmi.NotFound(err) {
+		return openconfig.ParseQoS([]byte("{}"))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(ups) != 1 {
+		return nil, fmt.Errorf("device %q answered a Get of /qos with %d values, want 1", d.c.Config().Device, len(ups))
+	}
+	t, err := openconfig.ParseQoS(ups[0].JSON)
+	if err != nil {
+		return nil, fmt.Errorf("device %q: reading /qos: %w", d.c.Config().Device, err)
+	}
+	return t, nil
+}
+
+func (d *openConfigQoS) Read(ctx context.Context, name string) (*fabric.QoSPolicy, error) {
+	t, err := d.tree(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, ok := t.Policy(name)
+	if !ok {
+		return nil, nil
+	}
+	return p, nil
+}
+
+func (d *openConfigQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error) {
+	t, err := d.tree(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := t.Policy(p.Name); ok {
+		return nil, ErrExists
+	}
+	prior := ocPrior{Bindings: map[string]openconfig.Binding{}}
+	for _, ifname := range p.Interfaces {
+		prior.Bindings[ifname] = t.Bindings(ifname)
+	}
+	if err := d.set(ctx, nil, &p, nil); err != nil {
+		return nil, err
+	}
+	return json.Marshal(prior)
+}
+
+func (d *openConfigQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw Prior) (Prior, error) {
+	prior, err := decodeOCPrior(raw)
+	if err != nil {
+		return nil, err
+	}
+	var added []string
+	for _, ifname := range next.Interfaces {
+		if !slices.Contains(old.Interfaces, ifname) {
+			added = append(added, ifname)
+		}
+	}
+	if len(added) > 0 {
+		t, err := d.tree(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, ifname := range added {
+			prior.Bindings[ifname] = t.Bindings(ifname)
+		}
+	}
+	if err := d.set(ctx, &old, &next, prior.Bindings); err != nil {
+		return nil, err
+	}
+	kept := ocPrior{Bindings: map[string]openconfig.Binding{}}
+	for _, ifname := range next.Interfaces {
+		kept.Bindings[ifname] = prior.Bindings[ifname]
+	}
+	return json.Marshal(kept)
+}
+
+func (d *openConfigQoS) Delete(ctx context.Context, old fabric.QoSPolicy, raw Prior) error {
+	prior, err := decodeOCPrior(raw)
+	if err != nil {
+		return err
+	}
+	return d.set(ctx, &old, nil, prior.Bindings)
+}
+
+func (d *openConfigQoS) set(ctx context.Context, old, next *fabric.QoSPolicy, restore map[string]openconfig.Binding) error {
+	req, err := openconfig.BuildSet(old, next, restore)
+	if err != nil {
+		return err
+	}
+	return d.c.Set(ctx, req)
+}
+
+// decodeOCPrior reads private state; an imported policy has none, and then destroy removes our
+// bindings instead of restoring earlier ones.
+func decodeOCPrior(raw Prior) (ocPrior, error) {
+	p := ocPrior{Bindings: map[string]openconfig.Binding{}}
+	if len(raw) == 0 {
+		return p, nil
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return p, fmt.Errorf("private state %q is unreadable: %w", string(raw), err)
+	}
+	if p.Bindings == nil {
+		p.Bindings = map[string]openconfig.Binding{}
+	}
+	return p, nil
+}

@@ -1,0 +1,62 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/devices"
+)
+
+// deviceResource is embedded by every resource that lives on one device: it receives the
+// provider data and holds the device checks all of them share.
+type deviceResource struct{ pd *providerData }
+
+func (r *deviceResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	if req.ProviderData == nil {
+		return // validation before the provider is configured
+	}
+	pd, ok := req.ProviderData.(*providerData)
+	if !ok {
+		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("got %T; this is a bug in the provider", req.ProviderData))
+		return
+	}
+	r.pd = pd
+}
+
+func (r *deviceResource) registry() *devices.Registry {
+	if r.pd == nil {
+		return devices.NewRegistry(nil, nil)
+	}
+	return r.pd.registry
+}
+
+// plannedDevice returns the device a plan names, or adds an error on `device` when the
+// provider knows its devices and this one is not among them. ok is false when there is
+// nothing to check yet (unknown values) or the device is unknown.
+func (r *deviceResource) plannedDevice(name types.String, diags *diag.Diagnostics) (devices.Device, bool) {
+	if r.pd == nil || !r.pd.known || name.IsUnknown() || name.IsNull() {
+		return devices.Device{}, false
+	}
+	dev, ok := r.pd.registry.Device(name.ValueString())
+	if !ok {
+		diags.AddAttributeError(path.Root("device"), "Unknown device", r.pd.registry.UnknownDeviceDetail(name.ValueString()))
+	}
+	return dev, ok
+}
+
+// checkDeviceForDestroy refuses to destroy a resource whose device has left `devices`: without
+// the device's address and credentials the objects on it cannot be removed.
+func (r *deviceResource) checkDeviceForDestroy(name types.String, diags *diag.Diagnostics) {
+	if r.pd == nil || !r.pd.known || name.IsNull() || name.IsUnknown() {
+		return
+	}
+	if _, ok := r.pd.registry.Device(name.ValueString()); !ok {
+		diags.AddAttributeError(path.Root("device"), "Device removed while its resources remain",
+			fmt.Sprintf("Device %q is no longer in the provider's `devices` map, but this resource lives on it. Keep the device in `devices` until its resources are destroyed, then remove it.", name.ValueString()))
+	}
+}

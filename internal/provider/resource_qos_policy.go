@@ -1,0 +1,259 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/driver"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+var (
+	_ resource.ResourceWithConfigure      = (*qosPolicyResource)(nil)
+	_ resource.ResourceWithImportState    = (*qosPolicyResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*qosPolicyResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*qosPolicyResource)(nil)
+)
+
+// privateKeyPrior is the private-state key holding what the device had before we changed it.
+const privateKeyPrior = "prior.v1"
+
+func newQoSPolicyResource() resource.Resource { return &qosPolicyResource{} }
+
+type qosPolicyResource struct{ deviceResource }
+
+func (r *qosPolicyResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_qos_policy"
+}
+
+func (r *qosPolicyResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	// Ranges and enumerations are checked by the intent's validation (ValidateConfig), one
+	// message per mistake; the schema only describes them.
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A switch's RoCE QoS policy: DSCP classification into traffic classes (all 64 DSCPs written, unlisted ones to `default_traffic_class`), ETS scheduling (bandwidth shares or strict priority), ECN/WRED marking per class, lossless (PFC no-drop) classes, bound to a set of ports. The whole policy is written in one atomic device operation.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "`<device>/<name>`."},
+			"device": schema.StringAttribute{Required: true,
+				MarkdownDescription: "Name of the switch in the provider's `devices` map. Changing it replaces the resource.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+			"name": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(fabric.DefaultPolicyName),
+				MarkdownDescription: "Policy name, carried in the names of the device objects the policy creates. Default `ROCE`. A change renames the objects in place, in one atomic operation."},
+			"trust": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(string(fabric.TrustDSCP)),
+				MarkdownDescription: "Field the switch classifies on: `dscp`, `pcp` or `dscp_pcp`. Default `dscp`."},
+			"default_traffic_class": schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(0),
+				MarkdownDescription: "Traffic class of every DSCP no class lists. Default `0`."},
+			"classes": schema.MapNestedAttribute{Required: true,
+				MarkdownDescription: "Traffic classes keyed by class name.",
+				NestedObject:        schema.NestedAttributeObject{Attributes: classSchema()}},
+			"interfaces": schema.SetAttribute{Optional: true, Computed: true, ElementType: types.StringType,
+				Default:             setdefault.StaticValue(types.SetValueMust(types.StringType, []attr.Value{})),
+				MarkdownDescription: "Ports the policy is bound to. Default: none."},
+		},
+	}
+}
+
+func classSchema() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"traffic_class": schema.Int64Attribute{Required: true,
+			MarkdownDescription: "Traffic class 0-7, unique across classes: the internal class, the 802.1p priority used for PFC and the egress queue."},
+		"dscp": schema.SetAttribute{Optional: true, Computed: true, ElementType: types.Int64Type,
+			Default:             setdefault.StaticValue(types.SetValueMust(types.Int64Type, []attr.Value{})),
+			MarkdownDescription: "DSCP values 0-63 classified into this class; disjoint across classes."},
+		"pcp": schema.SetAttribute{Optional: true, ElementType: types.Int64Type,
+			MarkdownDescription: "802.1p values 0-7 classified into this class (with `trust = pcp|dscp_pcp`). Not on `openconfig`."},
+		"bandwidth_percent": schema.Int64Attribute{Optional: true,
+			MarkdownDescription: "ETS minimum bandwidth share. Exactly one of `bandwidth_percent` and `strict_priority`; the shares of non-strict classes sum to 100."},
+		"strict_priority": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+			MarkdownDescription: "Schedule this class strictly before the others (CNP traffic). Default `false`."},
+		"lossless": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+			MarkdownDescription: "PFC no-drop priority. At most 2 lossless classes. Not on `openconfig` (no PFC model)."},
+		"mtu": schema.Int64Attribute{Optional: true,
+			MarkdownDescription: "Per-class MTU, on platforms that have one (NX-OS network-qos)."},
+		"ecn": schema.SingleNestedAttribute{Optional: true,
+			MarkdownDescription: "WRED/ECN marking on this class's queue. Unmanaged while unset.",
+			Attributes: map[string]schema.Attribute{
+				"min_threshold_bytes": schema.Int64Attribute{Required: true,
+					MarkdownDescription: "Queue depth, in bytes, where marking starts (Kmin)."},
+				"max_threshold_bytes": schema.Int64Attribute{Required: true,
+					MarkdownDescription: "Queue depth, in bytes, where marking reaches `mark_probability_percent` (Kmax); at least the minimum."},
+				"mark_probability_percent": schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(100),
+					MarkdownDescription: "Marking probability at the maximum threshold, 1-100. Default `100`."},
+			}},
+	}
+}
+
+func (r *qosPolicyResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m qosPolicyModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !m.known() {
+		return
+	}
+	p, diags := m.intent(ctx)
+	resp.Diagnostics.Append(diags...)
+	addProblems(&resp.Diagnostics, p.Validate())
+}
+
+func (r *qosPolicyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		var st qosPolicyModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+		r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
+		return
+	}
+	var plan qosPolicyModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !plan.Device.IsUnknown() && !plan.Name.IsUnknown() {
+		plan.ID = types.StringValue(plan.Device.ValueString() + "/" + plan.Name.ValueString())
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), plan.ID)...)
+	}
+	dev, ok := r.plannedDevice(plan.Device, &resp.Diagnostics)
+	if !ok || !plan.known() {
+		return
+	}
+	p, diags := plan.intent(ctx)
+	resp.Diagnostics.Append(diags...)
+	addProblems(&resp.Diagnostics, driver.CheckQoSPolicy(dev, p))
+}
+
+func (r *qosPolicyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan qosPolicyModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	p, diags := plan.intent(ctx)
+	resp.Diagnostics.Append(diags...)
+	drv, err := driver.ForQoSPolicy(r.registry(), plan.Device.ValueString())
+	if resp.Diagnostics.HasError() || r.failed(&resp.Diagnostics, "create", plan.Device, p.Name, err) {
+		return
+	}
+	prior, err := drv.Create(ctx, p)
+	if errors.Is(err, driver.ErrExists) {
+		resp.Diagnostics.AddAttributeError(path.Root("name"), "QoS policy already exists",
+			fmt.Sprintf("Device %q already has a QoS policy named %q. Import it (terraform import %s %s/%s) or choose another name.",
+				plan.Device.ValueString(), p.Name, "roce_qos_policy.NAME", plan.Device.ValueString(), p.Name))
+		return
+	}
+	if r.failed(&resp.Diagnostics, "create", plan.Device, p.Name, err) {
+		return
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyPrior, prior)...)
+	plan.ID = types.StringValue(plan.Device.ValueString() + "/" + p.Name)
+	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+}
+
+func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var st qosPolicyModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	drv, err := driver.ForQoSPolicy(r.registry(), st.Device.ValueString())
+	if r.failed(&resp.Diagnostics, "read", st.Device, st.Name.ValueString(), err) {
+		return
+	}
+	got, err := drv.Read(ctx, st.Name.ValueString())
+	if r.failed(&resp.Diagnostics, "read", st.Device, st.Name.ValueString(), err) {
+		return
+	}
+	if got == nil {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	prior := &st
+	if st.Classes.IsNull() { // import: everything the resource would manage
+		prior = nil
+	} else if got.ListsAllDSCPs() {
+		// Every DSCP is in a class, so default_traffic_class has no effect on the device and
+		// some platforms keep no trace of it: keep the configured value.
+		got.DefaultTrafficClass = int(st.DefaultTrafficClass.ValueInt64())
+	}
+	m, diags := fromIntent(ctx, st.Device.ValueString(), *got, prior)
+	resp.Diagnostics.Append(diags...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+func (r *qosPolicyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, st qosPolicyModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	next, d1 := plan.intent(ctx)
+	old, d2 := st.intent(ctx)
+	resp.Diagnostics.Append(d1...)
+	resp.Diagnostics.Append(d2...)
+	prior, d3 := req.Private.GetKey(ctx, privateKeyPrior)
+	resp.Diagnostics.Append(d3...)
+	drv, err := driver.ForQoSPolicy(r.registry(), plan.Device.ValueString())
+	if resp.Diagnostics.HasError() || r.failed(&resp.Diagnostics, "update", plan.Device, old.Name, err) {
+		return
+	}
+	newPrior, err := drv.Update(ctx, old, next, prior)
+	if r.failed(&resp.Diagnostics, "update", plan.Device, old.Name, err) {
+		return
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyPrior, newPrior)...)
+	plan.ID = types.StringValue(plan.Device.ValueString() + "/" + next.Name)
+	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+}
+
+func (r *qosPolicyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var st qosPolicyModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	old, diags := st.intent(ctx)
+	resp.Diagnostics.Append(diags...)
+	prior, d := req.Private.GetKey(ctx, privateKeyPrior)
+	resp.Diagnostics.Append(d...)
+	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	drv, err := driver.ForQoSPolicy(r.registry(), st.Device.ValueString())
+	if r.failed(&resp.Diagnostics, "delete", st.Device, old.Name, err) {
+		return
+	}
+	r.failed(&resp.Diagnostics, "delete", st.Device, old.Name, drv.Delete(ctx, old, prior))
+}
+
+func (r *qosPolicyResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	device, name, ok := strings.Cut(req.ID, "/")
+	if !ok || device == "" || name == "" {
+		resp.Diagnostics.AddError("Invalid import ID",
+			fmt.Sprintf("Import ID %q must be <device>/<name>, for example leaf-1/ROCE.", req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("device"), device)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
+}
+
+func (r *qosPolicyResource) failed(diags *diag.Diagnostics, op string, device types.String, name string, err error) bool {
+	if err == nil {
+		return false
+	}
+	diags.AddError(fmt.Sprintf("Cannot %s QoS policy %q on device %q", op, name, device.ValueString()), err.Error())
+	return true
+}
