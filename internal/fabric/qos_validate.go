@@ -153,12 +153,12 @@ func checkECN(ps *Problems, at Path, e ECN) {
 		"Set mark_probability_percent to a value from 1 to 100 (the default is 100).")
 }
 
-// checkMembers checks a DSCP or PCP set: each value in 0..max and claimed by one class only.
-func checkMembers(ps *Problems, at Path, what string, values []int, max int, owners classOwners, class string) {
+// checkMembers checks a DSCP or PCP set: each value in 0..limit and claimed by one class only.
+func checkMembers(ps *Problems, at Path, what string, values []int, limit int, owners classOwners, class string) {
 	for _, v := range sortedSet(values) {
-		if v < 0 || v > max {
-			ps.Add(at, fmt.Sprintf("%s %d out of range 0-%d", what, v, max),
-				fmt.Sprintf("Class %q lists %s %d; use values from 0 to %d.", class, what, v, max))
+		if v < 0 || v > limit {
+			ps.Add(at, fmt.Sprintf("%s %d out of range 0-%d", what, v, limit),
+				fmt.Sprintf("Class %q lists %s %d; use values from 0 to %d.", class, what, v, limit))
 			continue
 		}
 		if first, dup := owners.claim(v, class); dup {
@@ -178,16 +178,16 @@ func checkRange(ps *Problems, at Path, attr string, v, lo, hi int, detail string
 	return false
 }
 
-// checkName checks a policy or class name: non-empty, at most max characters, restricted
+// checkName checks a policy or class name: non-empty, at most limit characters, restricted
 // characters.
-func checkName(ps *Problems, at Path, what, name string, max int) {
+func checkName(ps *Problems, at Path, what, name string, limit int) {
 	if name == "" {
-		ps.Add(at, what+" is empty", fmt.Sprintf("Give a name of 1-%d characters: %s.", max, nameChars))
+		ps.Add(at, what+" is empty", fmt.Sprintf("Give a name of 1-%d characters: %s.", limit, nameChars))
 		return
 	}
-	if n := utf8.RuneCountInString(name); n > max {
-		ps.Add(at, fmt.Sprintf("%s longer than %d characters", what, max),
-			fmt.Sprintf("%q has %d characters; device object names allow at most %d. Use a shorter name.", name, n, max))
+	if n := utf8.RuneCountInString(name); n > limit {
+		ps.Add(at, fmt.Sprintf("%s longer than %d characters", what, limit),
+			fmt.Sprintf("%q has %d characters; device object names allow at most %d. Use a shorter name.", name, n, limit))
 	}
 	if !namePattern.MatchString(name) {
 		ps.Add(at, what+" has invalid characters",

@@ -50,7 +50,7 @@ func TestMissingCredentialsAreRejected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	defer func() { _ = conn.Close() }()
 	_, err = gpb.NewGNMIClient(conn).Capabilities(ctxT(t), &gpb.CapabilityRequest{})
 	wantCode(t, err, codes.Unauthenticated)
 }
@@ -86,7 +86,7 @@ func TestTLS(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer conn.Close()
+		defer func() { _ = conn.Close() }()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_, err = gpb.NewGNMIClient(conn).Capabilities(ctx, &gpb.CapabilityRequest{})

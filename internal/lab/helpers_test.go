@@ -37,8 +37,8 @@ func TestMain(m *testing.M) {
 	if shared.lab != nil {
 		shared.lab.Stop()
 	}
-	os.RemoveAll(shared.dir)
-	os.RemoveAll(logs)
+	_ = os.RemoveAll(shared.dir)
+	_ = os.RemoveAll(logs)
 	os.Exit(code)
 }
 
@@ -55,7 +55,7 @@ var shared struct {
 func sharedLab(t *testing.T) *Lab {
 	t.Helper()
 	shared.once.Do(func() {
-		shared.dir, shared.err = os.MkdirTemp("", "lab-test")
+		shared.dir, shared.err = os.MkdirTemp("", "lab-test") //nolint:usetesting // shared by many tests, removed in TestMain
 		if shared.err != nil {
 			return
 		}
@@ -93,7 +93,7 @@ func dial(t *testing.T, d DeviceEntry, opts ...grpc.DialOption) gpb.GNMIClient {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { conn.Close() })
+	t.Cleanup(func() { _ = conn.Close() })
 	return gpb.NewGNMIClient(conn)
 }
 

@@ -154,7 +154,7 @@ func (d *deviceStream) Send(resp *gpb.SubscribeResponse) error {
 	if n := resp.GetUpdate(); n != nil {
 		// The notification is the one held in the datastore's cache: copy
 		// before changing it.
-		n = proto.Clone(n).(*gpb.Notification)
+		n, _ = proto.Clone(n).(*gpb.Notification)
 		if n.Prefix == nil {
 			n.Prefix = &gpb.Path{}
 		}

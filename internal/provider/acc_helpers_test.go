@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -86,18 +85,4 @@ provider "roce" {
   devices = jsondecode(file(%q)).devices
 }
 `, filepath.Join(l.dir, lab.InventoryFile))
-}
-
-// inventoryJSON is the inventory as written to disk (for tests that edit it).
-func (l *accLab) inventoryJSON(t *testing.T) map[string]any {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(l.dir, lab.InventoryFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
