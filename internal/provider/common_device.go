@@ -49,8 +49,9 @@ func (r *deviceResource) plannedDevice(name types.String, diags *diag.Diagnostic
 	return dev, ok
 }
 
-// checkDeviceForDestroy refuses to destroy a resource whose device has left `devices`: without
-// the device's address and credentials the objects on it cannot be removed.
+// checkDeviceForDestroy refuses to refresh or destroy a resource whose device has left
+// `devices`: without the device's address and credentials the objects on it can be neither
+// read nor removed.
 func (r *deviceResource) checkDeviceForDestroy(name types.String, diags *diag.Diagnostics) {
 	if r.pd == nil || !r.pd.known || name.IsNull() || name.IsUnknown() {
 		return

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"math/big"
 	"strings"
 	"testing"
 
@@ -48,12 +49,28 @@ func tfValue(t *testing.T, typ tftypes.Type, v any) tftypes.Value {
 		}
 		return tftypes.NewValue(typ, vals)
 	case tftypes.Map:
-		m, _ := v.(map[string]map[string]any)
 		vals := map[string]tftypes.Value{}
-		for k, x := range m {
-			vals[k] = tfValue(t, typ.ElementType, x)
+		switch m := v.(type) {
+		case map[string]map[string]any:
+			for k, x := range m {
+				vals[k] = tfValue(t, typ.ElementType, x)
+			}
+		case map[string]any:
+			for k, x := range m {
+				vals[k] = tfValue(t, typ.ElementType, x)
+			}
 		}
 		return tftypes.NewValue(typ, vals)
+	case tftypes.Set:
+		var vals []tftypes.Value
+		xs, _ := v.([]any)
+		for _, x := range xs {
+			vals = append(vals, tfValue(t, typ.ElementType, x))
+		}
+		return tftypes.NewValue(typ, vals)
+	}
+	if i, ok := v.(int); ok {
+		return tftypes.NewValue(typ, big.NewFloat(float64(i)))
 	}
 	return tftypes.NewValue(typ, v)
 }

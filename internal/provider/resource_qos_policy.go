@@ -163,6 +163,7 @@ func (r *qosPolicyResource) Create(ctx context.Context, req resource.CreateReque
 func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var st qosPolicyModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

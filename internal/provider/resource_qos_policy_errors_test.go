@@ -124,3 +124,33 @@ func TestAccQoSPolicyDeviceRejects(t *testing.T) {
 		},
 	})
 }
+
+// Destroying a resource whose device left `devices` fails at plan time, telling the user to
+// keep the device until its resources are gone; nothing on the device changes.
+func TestAccQoSPolicyDeviceRemovedBeforeDestroy(t *testing.T) {
+	l := startLab(t, lab.Options{})
+	oob := l.oob(t, "openconfig-1")
+	withPolicy := l.providerHCL() + policyHCL("ROCE", 153600, 1536000, "", `"Ethernet1"`)
+	withoutDevice := strings.Replace(l.providerHCL(), "devices = jsondecode(",
+		`devices = { for k, v in jsondecode(`, 1)
+	withoutDevice = strings.Replace(withoutDevice, ").devices\n", `).devices : k => v if k != "openconfig-1" }`+"\n", 1)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		Steps: []resource.TestStep{
+			{Config: withPolicy},
+			{
+				Config:      withoutDevice,
+				ExpectError: regexp.MustCompile(`(?s)Device removed while its resources remain.*Keep the device in\s+.devices. until its resources are\s+destroyed`),
+			},
+			{
+				PreConfig: func() {
+					if oob.get("/qos/classifiers/classifier[name=ROCE]") == nil {
+						t.Error("the refused destroy removed the policy from the device")
+					}
+				},
+				Config:   withPolicy,
+				PlanOnly: true,
+			},
+		},
+	})
+}
