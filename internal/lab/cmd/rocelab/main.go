@@ -38,8 +38,20 @@ const usageText = `usage:
   rocelab up --dir DIR [--switches openconfig=1] [--hosts PLATFORM=N] [--ports 8] [--latency 0ms]
       start the lab, write DIR/inventory.json once every device listens,
       serve until SIGINT or SIGTERM
+  rocelab down --dir DIR
+      stop the lab running in DIR (SIGTERM to DIR/rocelab.pid) and wait for it
+  rocelab get --dir DIR DEVICE PATH
+      print the JSON_IETF value at PATH on DEVICE, e.g.
+      rocelab get --dir .lab openconfig-1 /qos/queue-management-profiles
+  rocelab set --dir DIR DEVICE PATH JSON
+      one gNMI Update of PATH with the JSON_IETF value JSON (an out-of-band
+      change), e.g. rocelab set --dir .lab openconfig-1 \
+        '/qos/queue-management-profiles/queue-management-profile[name=ROCE-roce]/wred/uniform/config/min-threshold' '"100000"'
   rocelab version
   rocelab help
+
+Paths are /a/b[key=value]/c with origin openconfig; get and set use the
+device's address, CA and credentials from DIR/inventory.json.
 
 Switch platforms: openconfig (sonic, eos and nxos are not in the lab yet).
 Host platforms: none yet (mlx5 is not in the lab yet).
@@ -55,6 +67,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "up":
 		return up(ctx, args[1:], stdout, stderr)
+	case "down":
+		return down(args[1:], stdout, stderr)
+	case "get":
+		return get(ctx, args[1:], stdout, stderr)
+	case "set":
+		return set(ctx, args[1:], stdout, stderr)
 	case "version", "-version", "--version":
 		fmt.Fprintln(stdout, "rocelab", buildVersion())
 		return 0
@@ -125,10 +143,10 @@ func serve(ctx context.Context, dir string, opts lab.Options, stdout io.Writer) 
 	// Route the datastore's glog output into the lab dir instead of /tmp.
 	_ = flag.Set("log_dir", dir)
 
-	if err := os.WriteFile(pidPath, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(pidPath, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {
 		return err
 	}
-	defer os.Remove(pidPath)
+	defer func() { _ = os.Remove(pidPath) }()
 
 	start := time.Now()
 	l, err := lab.Start(ctx, opts)
@@ -151,7 +169,7 @@ func serve(ctx context.Context, dir string, opts lab.Options, stdout io.Writer) 
 // runningPID reports a live process recorded in the pid file: two labs in one
 // directory would overwrite each other's inventory.
 func runningPID(path string) (int, bool) {
-	b, err := os.ReadFile(path)
+	b, err := os.ReadFile(filepath.Clean(path))
 	if err != nil {
 		return 0, false
 	}

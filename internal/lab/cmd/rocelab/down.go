@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// downTimeout is how long down waits for the lab to exit after SIGTERM.
+const downTimeout = 10 * time.Second
+
+func down(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("rocelab down", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usageText, "\nflags of down:\n"); fs.PrintDefaults() }
+	dir := fs.String("dir", "", "directory of the lab to stop (required)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	switch {
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "rocelab down: unexpected arguments %q\n", fs.Args())
+		return 2
+	case *dir == "":
+		fmt.Fprintln(stderr, "rocelab down: --dir is required")
+		return 2
+	}
+	msg, err := stopLab(*dir, downTimeout)
+	if err != nil {
+		fmt.Fprintln(stderr, "rocelab down:", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, msg)
+	return 0
+}
+
+// stopLab sends SIGTERM to the lab recorded in dir's pid file and waits for
+// it to exit. Nothing running is not an error: down is idempotent, so a
+// script can call it from an EXIT trap whatever happened before.
+func stopLab(dir string, timeout time.Duration) (string, error) {
+	pidPath := filepath.Join(dir, PIDFile)
+	b, err := os.ReadFile(filepath.Clean(pidPath))
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Sprintf("rocelab: no lab is running in %s", dir), nil
+	}
+	if err != nil {
+		return "", err
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 {
+		return "", fmt.Errorf("%s does not hold a process id: %q", pidPath, b)
+	}
+	if pid == os.Getpid() {
+		return "", fmt.Errorf("%s names this process (%d)", pidPath, pid)
+	}
+	if exited(pid) {
+		// The lab was killed without cleaning up.
+		_ = os.Remove(pidPath)
+		return fmt.Sprintf("rocelab: no lab is running in %s (removed a stale %s)", dir, PIDFile), nil
+	}
+	if name, ok := processName(pid); ok && name != "rocelab" {
+		return "", fmt.Errorf("pid %d in %s is %q, not rocelab: stale pid file? not stopping it", pid, pidPath, name)
+	}
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		if errors.Is(err, syscall.ESRCH) {
+			return fmt.Sprintf("rocelab: lab (pid %d) had already stopped", pid), nil
+		}
+		return "", fmt.Errorf("signal pid %d: %w", pid, err)
+	}
+	deadline := time.Now().Add(timeout)
+	for !exited(pid) {
+		if time.Now().After(deadline) {
+			return "", fmt.Errorf("lab (pid %d) did not exit within %s of SIGTERM", pid, timeout)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return fmt.Sprintf("rocelab: lab in %s (pid %d) stopped", dir, pid), nil
+}
+
+// exited reports that pid is gone, or is a zombie whose parent has not
+// reaped it yet (it has exited all the same).
+func exited(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return true
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// "pid (comm) S ...": the state follows the last ')'.
+	if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) {
+		return stat[i+2] == 'Z' || stat[i+2] == 'X'
+	}
+	return false
+}
+
+// processName is the base name of pid's executable as started, where /proc
+// tells it (Linux); ok is false elsewhere.
+func processName(pid int) (string, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil || len(b) == 0 {
+		return "", false
+	}
+	argv0, _, _ := bytes.Cut(b, []byte{0})
+	return filepath.Base(string(argv0)), true
+}
