@@ -14,6 +14,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"flag"
 	"fmt"
 	"maps"
 	"slices"
@@ -196,4 +197,10 @@ func (l *Lab) CAPEM() []byte { return slices.Clone(l.ca.pem) }
 func (l *Lab) Switch(name string) *GNMISwitch {
 	sw, _ := l.devices[name].(*GNMISwitch)
 	return sw
+}
+
+// KeepLogsIn points the OpenConfig datastore's glog output at dir instead of the system temp
+// directory. Call it before Start (test mains and rocelab do).
+func KeepLogsIn(dir string) {
+	_ = flag.Set("log_dir", dir)
 }

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -30,7 +29,7 @@ func TestMain(m *testing.M) {
 	// told otherwise.
 	logs, err := os.MkdirTemp("", "roce-provider-test-logs")
 	if err == nil {
-		_ = flag.Set("log_dir", logs)
+		lab.KeepLogsIn(logs)
 	}
 	code := m.Run()
 	if logs != "" {

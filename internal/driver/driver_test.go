@@ -1,0 +1,70 @@
+package driver
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/devices"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+func policy() fabric.QoSPolicy {
+	return fabric.QoSPolicy{Name: "ROCE", Trust: fabric.TrustDSCP, Classes: map[string]fabric.Class{
+		"roce": {TrafficClass: 3, DSCP: []int{26}, BandwidthPercent: fabric.Ptr(100), Lossless: true},
+	}}
+}
+
+func TestCheckQoSPolicyNamesDevicePlatformAndAttribute(t *testing.T) {
+	probs := CheckQoSPolicy(devices.Device{Name: "leaf-1", Platform: "openconfig"}, policy())
+	if len(probs) != 1 {
+		t.Fatalf("want one problem (lossless), got %v", probs)
+	}
+	p := probs[0]
+	if p.Path.String() != `classes["roce"].lossless` {
+		t.Errorf("path = %s", p.Path)
+	}
+	for _, want := range []string{`"leaf-1"`, "openconfig", "PFC", "sonic, eos and nxos"} {
+		if !strings.Contains(p.Detail, want) {
+			t.Errorf("detail %q does not mention %s", p.Detail, want)
+		}
+	}
+}
+
+func TestCheckQoSPolicyOnPlatformsWithoutADriver(t *testing.T) {
+	for platform, want := range map[string]string{
+		"mlx5":  "NIC host",
+		"sonic": "cannot configure yet",
+	} {
+		probs := CheckQoSPolicy(devices.Device{Name: "d", Platform: platform}, policy())
+		if len(probs) != 1 || probs[0].Path.String() != "device" {
+			t.Fatalf("%s: want one problem on device, got %v", platform, probs)
+		}
+		if !strings.Contains(probs[0].Detail, want) || !strings.Contains(probs[0].Detail, "available on: openconfig") {
+			t.Errorf("%s: detail %q", platform, probs[0].Detail)
+		}
+	}
+}
+
+func TestForQoSPolicyUnknownDevice(t *testing.T) {
+	reg := devices.NewRegistry(map[string]devices.Device{"leaf-1": {Name: "leaf-1", Platform: "openconfig", Address: "127.0.0.1:1"}}, nil)
+	if _, err := ForQoSPolicy(reg, "leaf-2"); err == nil || !strings.Contains(err.Error(), "leaf-1") {
+		t.Errorf("unknown device: %v", err)
+	}
+	if _, err := ForQoSPolicy(reg, "leaf-1"); err != nil {
+		t.Errorf("openconfig device: %v", err)
+	}
+}
+
+func TestDecodeOCPrior(t *testing.T) {
+	p, err := decodeOCPrior(nil)
+	if err != nil || p.Bindings == nil || len(p.Bindings) != 0 {
+		t.Fatalf("no private state (import) must mean no bindings to restore: %+v %v", p, err)
+	}
+	p, err = decodeOCPrior(Prior(`{"bindings":{"Ethernet3":{"Classifier":"LEGACY"}}}`))
+	if err != nil || p.Bindings["Ethernet3"].Classifier != "LEGACY" {
+		t.Fatalf("got %+v %v", p, err)
+	}
+	if _, err := decodeOCPrior(Prior(`{`)); err == nil {
+		t.Fatal("corrupt private state must be an error, not a silent reset")
+	}
+}
