@@ -1,0 +1,101 @@
+package ssh
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"syscall"
+)
+
+// Error is a failed SSH operation on one device: the transport failed, or the command's outcome
+// is unknown. A command that ran and exited non-zero is not an Error (see Result.ExitCode).
+type Error struct {
+	Device   string
+	Address  string
+	Op       string // connect, session, run
+	Attempts int
+	Err      error
+}
+
+func (e *Error) Error() string {
+	msg := fmt.Sprintf("SSH to device %q (%s)", e.Device, e.Address)
+	if e.Attempts > 1 {
+		msg += fmt.Sprintf(" after %d attempts", e.Attempts)
+	}
+	return msg + ": " + e.Err.Error()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// configError is a setting that cannot work (a bad key, no credentials); never retried.
+type configError struct{ msg string }
+
+func (e *configError) Error() string { return e.msg }
+
+// timeoutError is a step that outlived Config.Timeout. It matches context.DeadlineExceeded.
+type timeoutError struct {
+	what string
+	err  error
+}
+
+func (e *timeoutError) Error() string        { return e.what }
+func (e *timeoutError) Unwrap() error        { return e.err }
+func (e *timeoutError) Timeout() bool        { return true }
+func (e *timeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
+
+type retryKind int
+
+const (
+	final     retryKind = iota // the command ran (or may have), or retrying cannot help
+	transient                  // a transport failure before the command ran: retry after a backoff
+	stale                      // the shared connection was found dead before the command ran: reconnect
+)
+
+type failure struct {
+	op   string
+	err  error
+	kind retryKind
+}
+
+// dialFailure classifies a failed connect: unreachable hosts and handshake timeouts are
+// transient; host key, credential and configuration problems are final.
+func (c *Client) dialFailure(ctx context.Context, err error) *failure {
+	f := &failure{op: "connect", err: err, kind: final}
+	var hostKey *HostKeyError
+	var tmo *timeoutError
+	switch {
+	case errors.As(err, &hostKey):
+		f.err = hostKey // without the library's "ssh: handshake failed:" prefix
+	case ctx.Err() != nil:
+	case errors.As(err, &tmo):
+		f.kind = transient
+	case strings.Contains(err.Error(), "unable to authenticate"):
+		f.err = fmt.Errorf("authentication as %q failed (check username, password and private_key): %w", c.cfg.Username, err)
+	case transientNet(err):
+		f.kind = transient
+	}
+	return f
+}
+
+// transientNet reports network failures worth another try: refused, reset, unreachable, timed
+// out, or closed by the peer (sshd drops connections beyond MaxStartups).
+func transientNet(err error) bool {
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return dns.IsTemporary || dns.IsTimeout
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return true
+	}
+	for _, target := range []error{io.EOF, io.ErrUnexpectedEOF, net.ErrClosed, syscall.ECONNREFUSED,
+		syscall.ECONNRESET, syscall.ECONNABORTED, syscall.EHOSTUNREACH, syscall.ENETUNREACH, syscall.EPIPE} {
+		if errors.Is(err, target) {
+			return true
+		}
+	}
+	return false
+}
