@@ -114,3 +114,23 @@ func TestRegistryUnknownDeviceAndLazyClients(t *testing.T) {
 		t.Error("one client per device per process: got two")
 	}
 }
+
+func TestRegistrySSHClients(t *testing.T) {
+	r := NewRegistry(map[string]Device{
+		"gpu-1":  {Name: "gpu-1", Address: "127.0.0.1:2", Platform: "mlx5", HostKey: "ssh-ed25519 AAAA"},
+		"leaf-1": {Name: "leaf-1", Address: "127.0.0.1:1", Platform: "openconfig"},
+	}, nil)
+	if _, err := r.SSH("leaf-1"); err == nil || !strings.Contains(err.Error(), "not a host reached over SSH") {
+		t.Errorf("gNMI device over SSH: %v", err)
+	}
+	a, err := r.SSH("gpu-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := r.SSH("gpu-1"); a != b {
+		t.Error("one SSH client per host per process: got two")
+	}
+	if a.Config().KnownHostsFile != "" {
+		t.Errorf("a pinned host_key must be used instead of known_hosts, got %q", a.Config().KnownHostsFile)
+	}
+}

@@ -1,27 +1,36 @@
 package devices
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/gnmi"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
 )
 
 // Registry holds the resolved devices and their sessions. Sessions open on first use, never at
 // construction, and are shared by every resource of the provider process.
 type Registry struct {
 	devices map[string]Device
-	logger  gnmi.Logger
+	logger  Logger
 
 	mu   sync.Mutex
 	gnmi map[string]*gnmi.Client
+	ssh  map[string]*ssh.Client
+}
+
+// Logger receives transport events (the provider bridges it to tflog); it satisfies both
+// transports' logger interfaces.
+type Logger interface {
+	Debug(ctx context.Context, msg string, fields map[string]any)
 }
 
 // NewRegistry returns a registry over resolved devices.
-func NewRegistry(devs map[string]Device, logger gnmi.Logger) *Registry {
-	return &Registry{devices: devs, logger: logger, gnmi: map[string]*gnmi.Client{}}
+func NewRegistry(devs map[string]Device, logger Logger) *Registry {
+	return &Registry{devices: devs, logger: logger, gnmi: map[string]*gnmi.Client{}, ssh: map[string]*ssh.Client{}}
 }
 
 // Device returns a configured device by name.
@@ -65,6 +74,33 @@ func (r *Registry) GNMI(name string) (*gnmi.Client, error) {
 	return c, nil
 }
 
+// SSH returns the shared SSH client of a host reached over SSH (platform mlx5).
+func (r *Registry) SSH(name string) (*ssh.Client, error) {
+	d, ok := r.devices[name]
+	if !ok {
+		return nil, fmt.Errorf("%s", r.UnknownDeviceDetail(name))
+	}
+	if Transport(d.Platform) != "ssh" {
+		return nil, fmt.Errorf("device %q has platform %s, which is not a host reached over SSH", name, d.Platform)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if c, ok := r.ssh[name]; ok {
+		return c, nil
+	}
+	known := d.KnownHostsFile
+	if known == "" && d.HostKey == "" {
+		known = "~/.ssh/known_hosts"
+	}
+	c := ssh.New(ssh.Config{
+		Device: name, Address: d.Address, Username: d.Username, Password: d.Password,
+		PrivateKey: []byte(d.PrivateKey), HostKey: d.HostKey, KnownHostsFile: known,
+		Insecure: d.Insecure, Timeout: d.Timeout, Retries: d.Retries, Logger: r.logger,
+	})
+	r.ssh[name] = c
+	return c, nil
+}
+
 // Close closes every open session.
 func (r *Registry) Close() {
 	r.mu.Lock()
@@ -78,4 +114,8 @@ func (r *Registry) Close() {
 		_ = r.gnmi[n].Close()
 	}
 	r.gnmi = map[string]*gnmi.Client{}
+	for _, c := range r.ssh {
+		_ = c.Close()
+	}
+	r.ssh = map[string]*ssh.Client{}
 }
