@@ -1,0 +1,77 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/devices"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+// NICQoS manages roce_nic_qos on one host.
+type NICQoS interface {
+	// Check reads the host and reports what would make an apply fail: a missing netdev (the
+	// error lists those the host has), firmware-controlled DCBX, a running lldpad.
+	Check(ctx context.Context, ifname string) error
+	// Read returns the host's settings shaped like managed (nil on import: everything), or
+	// nil when the netdev is gone.
+	Read(ctx context.Context, ifname string, managed *fabric.NICQoS) (*fabric.NICQoS, error)
+	Create(ctx context.Context, n fabric.NICQoS) (Prior, error)
+	Update(ctx context.Context, old, next fabric.NICQoS, prior Prior) (Prior, error)
+	Delete(ctx context.Context, old fabric.NICQoS, prior Prior) error
+}
+
+// DCQCN manages roce_dcqcn_profile on one host.
+type DCQCN interface {
+	Check(ctx context.Context, ifname string) error
+	Read(ctx context.Context, ifname string, managed *fabric.DCQCN) (*fabric.DCQCN, error)
+	Create(ctx context.Context, d fabric.DCQCN) (Prior, error)
+	Update(ctx context.Context, old, next fabric.DCQCN, prior Prior) (Prior, error)
+	Delete(ctx context.Context, old fabric.DCQCN, prior Prior) error
+}
+
+// hostPlatforms lists the platforms with host-resource drivers.
+var hostPlatforms = map[string]func(*devices.Registry, string) (*mlx5Host, error){
+	"mlx5": openMLX5,
+}
+
+// CheckHostDevice reports, at plan time, a host resource placed on a device that is not a host.
+func CheckHostDevice(dev devices.Device, resourceType string) fabric.Problems {
+	var probs fabric.Problems
+	if _, ok := hostPlatforms[dev.Platform]; !ok {
+		probs.Add(fabric.Root("device"), "Platform does not support "+resourceType,
+			fmt.Sprintf("Device %q has platform %s: %s configures NIC hosts (platform mlx5), not switches.", dev.Name, dev.Platform, resourceType))
+	}
+	return probs
+}
+
+func openHost(reg *devices.Registry, device string) (*mlx5Host, error) {
+	dev, ok := reg.Device(device)
+	if !ok {
+		return nil, errors.New(reg.UnknownDeviceDetail(device))
+	}
+	open, ok := hostPlatforms[dev.Platform]
+	if !ok {
+		return nil, fmt.Errorf("device %q has platform %s, which is not a NIC host", device, dev.Platform)
+	}
+	return open(reg, device)
+}
+
+// ForNICQoS returns the roce_nic_qos driver of a configured host.
+func ForNICQoS(reg *devices.Registry, device string) (NICQoS, error) {
+	h, err := openHost(reg, device)
+	if err != nil {
+		return nil, err
+	}
+	return nicDriver{h}, nil
+}
+
+// ForDCQCN returns the roce_dcqcn_profile driver of a configured host.
+func ForDCQCN(reg *devices.Registry, device string) (DCQCN, error) {
+	h, err := openHost(reg, device)
+	if err != nil {
+		return nil, err
+	}
+	return dcqcnDriver{h}, nil
+}

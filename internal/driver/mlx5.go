@@ -1,0 +1,273 @@
+package driver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/devices"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/mlx5"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
+)
+
+// ValidNetdev reports whether name is a netdev name the host drivers accept.
+func ValidNetdev(name string) bool { return mlx5.ValidNetdev(name) }
+
+// mlx5Host runs one host's reads and writes: each a single command over the shared SSH
+// connection.
+type mlx5Host struct {
+	c      *ssh.Client
+	sudo   bool
+	device string
+}
+
+func openMLX5(reg *devices.Registry, device string) (*mlx5Host, error) {
+	c, err := reg.SSH(device)
+	if err != nil {
+		return nil, err
+	}
+	dev, _ := reg.Device(device)
+	return &mlx5Host{c: c, sudo: dev.Sudo, device: device}, nil
+}
+
+// read fetches everything both host resources need for ifname in one command.
+func (h *mlx5Host) read(ctx context.Context, ifname string) (*mlx5.HostState, error) {
+	if !mlx5.ValidNetdev(ifname) {
+		return nil, fmt.Errorf("interface %q is not a valid netdev name", ifname)
+	}
+	res, err := h.c.Run(ctx, mlx5.ReadScript(ifname, h.sudo), nil)
+	if err != nil {
+		return nil, err
+	}
+	st, err := mlx5.ParseRead(ifname, append(res.Stdout, res.Stderr...))
+	if err != nil {
+		return nil, fmt.Errorf("device %q: reading %s: %w", h.device, ifname, err)
+	}
+	return st, nil
+}
+
+func (h *mlx5Host) present(st *mlx5.HostState, ifname string) bool {
+	return slices.Contains(st.Netdevs, ifname)
+}
+
+// apply writes nic and/or dcqcn, then reads back to verify. On a failed write or a failed
+// verification it writes back the values read before (prior) and says what it restored.
+func (h *mlx5Host) apply(ctx context.Context, ifname string, prior *mlx5.HostState, nic *fabric.NICQoS, dcqcn *fabric.DCQCN) error {
+	res, err := h.c.Run(ctx, mlx5.ApplyScript(ifname, prior, nic, dcqcn, h.sudo), nil)
+	var cause error
+	switch {
+	case err != nil:
+		cause = err
+	case res.ExitCode != 0:
+		cause = fmt.Errorf("the host refused the change (exit %d): %s", res.ExitCode, strings.TrimSpace(string(append(res.Stdout, res.Stderr...))))
+	default:
+		after, err := h.read(ctx, ifname)
+		switch {
+		case err != nil:
+			cause = fmt.Errorf("verifying the change: %w", err)
+		case nic != nil && !mlx5.NICEqual(*nic, after.NICQoSLike(*nic)):
+			cause = fmt.Errorf("the host accepted the change but reads back different NIC QoS on %s", ifname)
+		case dcqcn != nil && !mlx5.DCQCNEqual(*dcqcn, after.DCQCNLike(*dcqcn)):
+			cause = fmt.Errorf("the host accepted the change but reads back different DCQCN settings on %s", ifname)
+		default:
+			return nil
+		}
+	}
+	rres, rerr := h.c.Run(ctx, mlx5.RestoreScript(ifname, prior, nic, dcqcn, h.sudo), nil)
+	switch {
+	case rerr != nil:
+		return fmt.Errorf("%w; restoring the values read before the change also failed: %v (%s may be partly changed)", cause, rerr, ifname)
+	case rres.ExitCode != 0:
+		return fmt.Errorf("%w; restoring the values read before the change also failed: %s (%s may be partly changed)",
+			cause, strings.TrimSpace(string(append(rres.Stdout, rres.Stderr...))), ifname)
+	}
+	return fmt.Errorf("%w; the values read before the change were restored on %s", cause, ifname)
+}
+
+func (h *mlx5Host) restore(ctx context.Context, ifname string, raw Prior, what string) error {
+	if len(raw) == 0 {
+		return nil // imported: nothing was recorded before our first change
+	}
+	var snap mlx5.Snapshot
+	if err := json.Unmarshal(raw, &snap); err != nil {
+		return fmt.Errorf("private state is unreadable: %w", err)
+	}
+	st, err := h.read(ctx, ifname)
+	if err != nil {
+		return err
+	}
+	if !h.present(st, ifname) {
+		return nil // the netdev is gone: nothing to restore
+	}
+	res, err := h.c.Run(ctx, mlx5.RestoreFromSnapshot(ifname, snap, st, h.sudo), nil)
+	if err != nil {
+		return err
+	}
+	if res.ExitCode != 0 {
+		return fmt.Errorf("restoring the %s values recorded before create failed (exit %d): %s",
+			what, res.ExitCode, strings.TrimSpace(string(append(res.Stdout, res.Stderr...))))
+	}
+	return nil
+}
+
+// mergeSnapshot keeps old's values (recorded before create) and takes from fresh only what
+// old lacks: settings an update manages for the first time.
+func mergeSnapshot(old Prior, fresh mlx5.Snapshot) (Prior, error) {
+	if len(old) == 0 {
+		return json.Marshal(fresh)
+	}
+	var snap mlx5.Snapshot
+	if err := json.Unmarshal(old, &snap); err != nil {
+		return nil, fmt.Errorf("private state is unreadable: %w", err)
+	}
+	if snap.NIC == nil {
+		snap.NIC = fresh.NIC
+	} else if fresh.NIC != nil {
+		n := snap.NIC
+		n.DSCP2Prio = first(n.DSCP2Prio, fresh.NIC.DSCP2Prio)
+		n.PrioTC = first(n.PrioTC, fresh.NIC.PrioTC)
+		n.TSA = first(n.TSA, fresh.NIC.TSA)
+		n.BW = first(n.BW, fresh.NIC.BW)
+		n.RoCEToS = first(n.RoCEToS, fresh.NIC.RoCEToS)
+	}
+	if snap.DCQCN == nil {
+		snap.DCQCN = fresh.DCQCN
+	} else if fresh.DCQCN != nil {
+		cc := maps.Clone(fresh.DCQCN.CC)
+		if cc == nil {
+			cc = map[string]uint32{}
+		}
+		maps.Copy(cc, snap.DCQCN.CC)
+		snap.DCQCN.CC = cc
+	}
+	return json.Marshal(snap)
+}
+
+func first[T any](a, b *T) *T {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+type nicDriver struct{ h *mlx5Host }
+
+func (d nicDriver) Check(ctx context.Context, ifname string) error {
+	st, err := d.h.read(ctx, ifname)
+	if err != nil {
+		return err
+	}
+	return st.CheckNIC()
+}
+
+func (d nicDriver) Read(ctx context.Context, ifname string, managed *fabric.NICQoS) (*fabric.NICQoS, error) {
+	st, err := d.h.read(ctx, ifname)
+	if err != nil {
+		return nil, err
+	}
+	if !d.h.present(st, ifname) {
+		return nil, nil
+	}
+	if st.QoSError != nil {
+		return nil, st.QoSError
+	}
+	var n fabric.NICQoS
+	if managed == nil {
+		n = st.NICQoS()
+	} else {
+		n = st.NICQoSLike(*managed)
+	}
+	return &n, nil
+}
+
+func (d nicDriver) write(ctx context.Context, oldPrior Prior, n fabric.NICQoS) (Prior, error) {
+	st, err := d.h.read(ctx, n.Interface)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.CheckNICIntent(n); err != nil {
+		return nil, err
+	}
+	prior, err := mergeSnapshot(oldPrior, st.Snapshot(&n, nil))
+	if err != nil {
+		return nil, err
+	}
+	if err := d.h.apply(ctx, n.Interface, st, &n, nil); err != nil {
+		return nil, err
+	}
+	return prior, nil
+}
+
+func (d nicDriver) Create(ctx context.Context, n fabric.NICQoS) (Prior, error) {
+	return d.write(ctx, nil, n)
+}
+
+func (d nicDriver) Update(ctx context.Context, _, next fabric.NICQoS, prior Prior) (Prior, error) {
+	return d.write(ctx, prior, next)
+}
+
+func (d nicDriver) Delete(ctx context.Context, old fabric.NICQoS, prior Prior) error {
+	return d.h.restore(ctx, old.Interface, prior, "NIC QoS")
+}
+
+type dcqcnDriver struct{ h *mlx5Host }
+
+func (d dcqcnDriver) Check(ctx context.Context, ifname string) error {
+	st, err := d.h.read(ctx, ifname)
+	if err != nil {
+		return err
+	}
+	return st.CheckDCQCN(fabric.DCQCN{Interface: ifname})
+}
+
+func (d dcqcnDriver) Read(ctx context.Context, ifname string, managed *fabric.DCQCN) (*fabric.DCQCN, error) {
+	st, err := d.h.read(ctx, ifname)
+	if err != nil {
+		return nil, err
+	}
+	if !d.h.present(st, ifname) {
+		return nil, nil
+	}
+	var out fabric.DCQCN
+	if managed == nil {
+		out = st.DCQCN(append(slices.Clone(fabric.ReactionPointParams), fabric.NotificationPointParams...)...)
+	} else {
+		out = st.DCQCNLike(*managed)
+	}
+	return &out, nil
+}
+
+func (d dcqcnDriver) write(ctx context.Context, oldPrior Prior, p fabric.DCQCN) (Prior, error) {
+	st, err := d.h.read(ctx, p.Interface)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.CheckDCQCN(p); err != nil {
+		return nil, err
+	}
+	prior, err := mergeSnapshot(oldPrior, st.Snapshot(nil, &p))
+	if err != nil {
+		return nil, err
+	}
+	if err := d.h.apply(ctx, p.Interface, st, nil, &p); err != nil {
+		return nil, err
+	}
+	return prior, nil
+}
+
+func (d dcqcnDriver) Create(ctx context.Context, p fabric.DCQCN) (Prior, error) {
+	return d.write(ctx, nil, p)
+}
+
+func (d dcqcnDriver) Update(ctx context.Context, _, next fabric.DCQCN, prior Prior) (Prior, error) {
+	return d.write(ctx, prior, next)
+}
+
+func (d dcqcnDriver) Delete(ctx context.Context, old fabric.DCQCN, prior Prior) error {
+	return d.h.restore(ctx, old.Interface, prior, "DCQCN")
+}
+

@@ -1,0 +1,102 @@
+package mlx5
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// fixture reads testdata/name without its leading "#" header lines (source notes).
+func fixture(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	for len(lines) > 0 && strings.HasPrefix(lines[0], "#") {
+		lines = lines[1:]
+	}
+	return []byte(strings.Join(lines, ""))
+}
+
+// golden compares got with testdata/golden/name, rewriting it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n got: %s\nwant: %s", name, got, want)
+	}
+}
+
+// parseReport parses a bare mlnx_qos report (no markers) for ifname.
+func parseReport(t *testing.T, ifname string, report []byte) (*HostState, error) {
+	t.Helper()
+	s := &HostState{Interface: ifname}
+	err := parseMlnxQoS(s, strings.Split(string(report), "\n"))
+	return s, err
+}
+
+// readFixture parses a read-script fixture.
+func readFixture(t *testing.T, name string) *HostState {
+	t.Helper()
+	s, err := ParseRead("eth0", fixture(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// contractNIC and contractDCQCN are the contract's examples for eth0.
+func contractNIC() fabric.NICQoS {
+	return fabric.NICQoS{
+		Interface: "eth0", Trust: fabric.TrustDSCP, PFCPriorities: []int{3},
+		DSCPToPriority: map[int]int{26: 3, 48: 6},
+		PriorityToTC:   map[int]int{3: 3, 6: 6},
+		ETS: map[int]fabric.ETSClass{
+			0: {BandwidthPercent: fabric.Ptr(50)}, 3: {BandwidthPercent: fabric.Ptr(50)}, 6: {StrictPriority: true},
+		},
+		RoCEToS: fabric.Ptr(106),
+	}
+}
+
+func contractDCQCN() fabric.DCQCN {
+	return fabric.DCQCN{
+		Interface: "eth0", Priorities: []int{3}, CNPDSCP: 48, CNPPriority: 6,
+		ReactionPoint: map[string]int64{
+			"time_reset_us": 300, "byte_reset": 32767, "threshold": 1, "ai_rate_mbps": 5, "hai_rate_mbps": 50,
+			"min_rate_mbps": 1, "max_rate_mbps": 0, "dce_tcp_g": 1019, "dce_tcp_rtt_us": 1, "initial_alpha": 1023,
+			"rate_reduce_monitor_period_us": 4, "min_dec_factor_percent": 50, "gd": 11,
+			"rate_to_set_on_first_cnp_mbps": 0, "clamp_target_rate": 0, "clamp_target_rate_after_time_inc": 1,
+		},
+		NotificationPoint: map[string]int64{"min_time_between_cnps_us": 4},
+	}
+}
+
+// defaultDSCP is mlx5's stock map, dscp>>3.
+func defaultDSCP() [64]int {
+	var a [64]int
+	for d := range a {
+		a[d] = d >> 3
+	}
+	return a
+}

@@ -1,0 +1,252 @@
+package mlx5
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// DCBX modes as mlnx_qos prints them ("DCBX mode: OS controlled" / "Firmware controlled").
+const (
+	DCBXOS       = "os"
+	DCBXFirmware = "firmware"
+)
+
+// HostState is what the read script found for one netdev: everything roce_nic_qos and
+// roce_dcqcn_profile manage, plus what their checks need.
+type HostState struct {
+	Interface string
+	Netdevs   []string // ls /sys/class/net, in the order printed
+	LLDPad    bool     // lldpad runs (pgrep, or mlnx_qos's own warning)
+
+	// From mlnx_qos -i IF -a. QoSError is set when mlnx_qos failed or printed something this
+	// package cannot read; the fields below are then incomplete.
+	QoSError        error
+	DCBX            string    // DCBXOS, DCBXFirmware, "" when not printed
+	Trust           string    // dscp, pcp, none
+	DSCP2PrioShown  bool      // the dscp2prio block was printed (trust dscp only)
+	DSCP2Prio       [64]int   // meaningful when DSCP2PrioShown; unlisted DSCPs read as 0
+	DefaultPriority *int      // "default priority:" of mlnx_qos <= 2024-10, when set
+	BufferSize      []int     // Receive buffer size (bytes), nil when not printed
+	MaxBufferSize   *int      // the total_size= / max_buffer_size= suffix, when printed
+	CableLen        int       // Cable len
+	PFC             [8]bool   // PFC enabled per priority
+	Prio2Buffer     []int     // the PFC "buffer" row, nil when omitted
+	PrioTC          [8]int    // priority -> TC
+	TSA             [8]string // per TC: ets, strict, vendor, unknown; "" when the TC was not printed
+	BW              [8]int    // per TC: bandwidth percent of ETS TCs, else 0
+
+	PCIAddress string // PCI_SLOT_NAME from the netdev's device uevent
+	RDMADev    string // the RDMA device of the netdev, e.g. mlx5_0
+
+	// RoCE ToS: the MLNX_OFED global traffic class of RDMADev port 1.
+	ToSSupported bool // the traffic_class file exists
+	RoCEToS      *int // "Global tclass=N"; nil when unset
+
+	ECN bool   // the MLNX_OFED ecn tree exists (values were read for roce_rp and roce_np)
+	RP  [8]int // roce_rp/enable/<prio>: 0, 1, or -1 when not read
+	NP  [8]int // roce_np/enable/<prio>
+
+	CCParams map[string]uint32 // cc_params of PCIAddress by file name; nil when none were read
+	Errors   map[string]string // per path (as printed, globs literal): the error text
+}
+
+// Marker lines separating the sections of the read script's output.
+const (
+	markQoS     = "@@mlnx_qos"
+	markFailed  = "@@failed" // inside the mlnx_qos section: mlnx_qos exited non-zero
+	markUevent  = "@@uevent"
+	markIB      = "@@infiniband"
+	markValues  = "@@values"
+	markLLDPad  = "@@lldpad"
+	markNetdevs = "@@netdevs"
+	markEnd     = "@@end"
+)
+
+var markers = []string{markQoS, markUevent, markIB, markValues, markLLDPad, markNetdevs, markEnd}
+
+// ReadScript returns the one command that reads everything both resources need for ifname.
+// Validate ifname first (ValidNetdev); it is quoted anyway.
+func ReadScript(ifname string, sudo bool) string {
+	q := shQuote(ifname)
+	glob := func(path string) string { return shQuote(path) + "*" }
+	values := []string{
+		glob(netPath(ifname, "/ecn/roce_rp/enable/")),
+		glob(netPath(ifname, "/ecn/roce_np/enable/")),
+		glob(sysRoot+"/sys/kernel/debug/mlx5/") + "/cc_params/*",
+		glob(netPath(ifname, "/device/infiniband/")) + "/tc/1/traffic_class",
+	}
+	script := []string{
+		"echo " + markQoS, "mlnx_qos -i " + q + " -a 2>&1 || echo " + markFailed,
+		"echo " + markUevent, "cat " + shQuote(netPath(ifname, "/device/uevent")) + " 2>&1",
+		"echo " + markIB, "ls " + shQuote(netPath(ifname, "/device/infiniband")) + " 2>&1",
+		"echo " + markValues, "grep -H . " + strings.Join(values, " ") + " 2>&1",
+		"echo " + markLLDPad, "pgrep -x lldpad",
+		"echo " + markNetdevs, "ls " + shQuote(sysRoot+"/sys/class/net") + " 2>&1",
+		"echo " + markEnd,
+	}
+	return shWrap(strings.Join(script, "; "), sudo)
+}
+
+// ParseRead parses the output (stdout and stderr together) of ReadScript(ifname, ...). It fails
+// only when out is not such an output at all (e.g. sudo refused to run it); what a section
+// reports (mlnx_qos errors, missing or unreadable files) is recorded in the state for the
+// checks.
+func ParseRead(ifname string, out []byte) (*HostState, error) {
+	sections, err := splitSections(string(out))
+	if err != nil {
+		return nil, err
+	}
+	s := &HostState{Interface: ifname, Errors: map[string]string{}}
+	for i := range s.RP {
+		s.RP[i], s.NP[i] = -1, -1
+	}
+	s.Netdevs = strings.Fields(strings.Join(sections[markNetdevs], "\n"))
+	for _, l := range sections[markLLDPad] {
+		if strings.TrimSpace(l) != "" {
+			s.LLDPad = true
+		}
+	}
+	for _, l := range sections[markUevent] {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "PCI_SLOT_NAME="); ok {
+			s.PCIAddress = v
+		}
+		s.toolError(l)
+	}
+	for _, f := range sections[markIB] {
+		if f = strings.TrimSpace(f); rdmaDevPattern.MatchString(f) && s.RDMADev == "" {
+			s.RDMADev = f
+		}
+		s.toolError(f)
+	}
+	s.QoSError = parseMlnxQoS(s, sections[markQoS])
+	s.parseValues(sections[markValues])
+	return s, nil
+}
+
+var (
+	rdmaDevPattern = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+	reToolError    = regexp.MustCompile(`^(?:cat|ls): (?:cannot access )?'?(/.+?)'?: ([^:]+)$`)
+)
+
+// toolError records an error line of cat or ls ("cat: PATH: ERROR", "ls: cannot access 'PATH':
+// ERROR") in s.Errors.
+func (s *HostState) toolError(l string) {
+	if m := reToolError.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
+		s.Errors[strings.TrimPrefix(m[1], sysRoot)] = m[2]
+	}
+}
+
+// splitSections cuts out at the marker lines. A marker glued to the end of a line whose command
+// printed no final newline is split off.
+func splitSections(out string) (map[string][]string, error) {
+	out = strings.ReplaceAll(out, "\r\n", "\n")
+	sections := map[string][]string{}
+	current := ""
+	for _, line := range strings.Split(out, "\n") {
+		mark := ""
+		for _, m := range markers {
+			if strings.HasSuffix(line, m) {
+				mark, line = m, strings.TrimSuffix(line, m)
+				break
+			}
+		}
+		if current != "" && (line != "" || mark == "") {
+			sections[current] = append(sections[current], line)
+		}
+		if mark != "" {
+			if _, dup := sections[mark]; dup || mark == markEnd && current == "" {
+				break
+			}
+			sections[mark], current = []string{}, mark
+		}
+	}
+	for _, m := range markers {
+		if _, ok := sections[m]; !ok {
+			return nil, readScriptError(out, m)
+		}
+	}
+	return sections, nil
+}
+
+func readScriptError(out, missing string) error {
+	text := strings.TrimSpace(out)
+	if i := strings.IndexByte(text, '\n'); i >= 0 && missing == markQoS {
+		text = text[:i]
+	}
+	switch {
+	case strings.HasPrefix(text, "sudo:"):
+		return fmt.Errorf("sudo -n refused to run the read script (%s): allow this user to run sh, mlnx_qos and tee "+
+			"through sudo without a password, or set sudo = false for the device", text)
+	case text == "":
+		return errors.New("the read script printed nothing: the host's shell did not run it")
+	case missing == markQoS:
+		return fmt.Errorf("the read script's output does not start with %s: %q", markQoS, text)
+	}
+	return fmt.Errorf("the read script's output ends before the %s marker (the host cut it short)", missing)
+}
+
+var (
+	reECNValue = regexp.MustCompile(`^/sys/class/net/([^/]+)/ecn/(roce_rp|roce_np)/enable/([0-7]):(.*)$`)
+	reCCValue  = regexp.MustCompile(`^/sys/kernel/debug/mlx5/([^/]+)/cc_params/([^/:]+):(.*)$`)
+	reToSValue = regexp.MustCompile(`^/sys/class/net/([^/]+)/device/infiniband/([^/]+)/tc/1/traffic_class:(.*)$`)
+	reGlobalTC = regexp.MustCompile(`^Global tclass=(\d+)$`)
+	reGrepErr  = regexp.MustCompile(`^grep: (.+): ([^:]+)$`)
+)
+
+// parseValues reads the grep -H lines: "path:value", or "grep: path: error" for a path (a glob
+// left literal when nothing matched) that could not be read.
+func (s *HostState) parseValues(lines []string) {
+	tosMissing := false
+	for _, l := range lines {
+		l = strings.TrimRight(l, " \t")
+		if m := reGrepErr.FindStringSubmatch(l); m != nil {
+			path := strings.TrimPrefix(m[1], sysRoot)
+			s.Errors[path] = m[2]
+			tosMissing = tosMissing || strings.HasSuffix(path, "/traffic_class") && m[2] == "No such file or directory"
+			continue
+		}
+		l = strings.TrimPrefix(l, sysRoot)
+		if m := reECNValue.FindStringSubmatch(l); m != nil && m[1] == s.Interface {
+			s.setECN(m[2], m[3], m[4])
+		} else if m := reCCValue.FindStringSubmatch(l); m != nil && m[1] == s.PCIAddress && s.PCIAddress != "" {
+			s.setCC(m[2], m[3])
+		} else if m := reToSValue.FindStringSubmatch(l); m != nil && m[1] == s.Interface {
+			if g := reGlobalTC.FindStringSubmatch(strings.TrimSpace(m[3])); g != nil {
+				v, _ := strconv.Atoi(g[1])
+				s.RoCEToS = &v
+			}
+		}
+	}
+	s.ToSSupported = s.RDMADev != "" && !tosMissing
+	unread := [8]int{-1, -1, -1, -1, -1, -1, -1, -1}
+	s.ECN = s.RP != unread && s.NP != unread
+}
+
+func (s *HostState) setECN(point, prio, value string) {
+	p, _ := strconv.Atoi(prio) // [0-7] by the pattern
+	v, err := strconv.Atoi(strings.TrimSpace(value))
+	if err != nil || v < 0 || v > 1 {
+		s.Errors[ecnPath(s.Interface, point, p)[len(sysRoot):]] = fmt.Sprintf("unexpected value %q", value)
+		return
+	}
+	if point == pointRP {
+		s.RP[p] = v
+	} else {
+		s.NP[p] = v
+	}
+}
+
+func (s *HostState) setCC(file, value string) {
+	v, err := strconv.ParseUint(strings.TrimSpace(value), 10, 32)
+	if err != nil {
+		s.Errors[ccDir(s.PCIAddress)[len(sysRoot):]+"/"+file] = fmt.Sprintf("unexpected value %q", value)
+		return
+	}
+	if s.CCParams == nil {
+		s.CCParams = map[string]uint32{}
+	}
+	s.CCParams[file] = uint32(v)
+}

@@ -1,0 +1,222 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/devices"
+	"github.com/rocefabric/terraform-provider-roce/internal/driver"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+// hostModel is a host resource's Terraform model.
+type hostModel[I any] interface {
+	intent(ctx context.Context) (I, diag.Diagnostics)
+	known() bool
+	ids() (device, ifname types.String)
+	// imported reports a state that holds only the import ID's parts.
+	imported() bool
+}
+
+// validatable is an intent that checks itself.
+type validatable interface{ Validate() fabric.Problems }
+
+// hostOps is what a host resource needs from its driver.
+type hostOps[I any] interface {
+	Check(ctx context.Context, ifname string) error
+	Read(ctx context.Context, ifname string, managed *I) (*I, error)
+	Create(ctx context.Context, n I) (driver.Prior, error)
+	Update(ctx context.Context, old, next I, prior driver.Prior) (driver.Prior, error)
+	Delete(ctx context.Context, old I, prior driver.Prior) error
+}
+
+// hostResource is the CRUD shared by the resources that own one netdev's settings on a host.
+type hostResource[M hostModel[I], I validatable] struct {
+	deviceResource
+	typeName, what string
+	open           func(*devices.Registry, string) (hostOps[I], error)
+	fromIntent     func(device string, got I, prior *M) M
+}
+
+func (r *hostResource[M, I]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(r.typeName, "roce")
+}
+
+func (r *hostResource[M, I]) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m M
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !m.known() {
+		return
+	}
+	in, diags := m.intent(ctx)
+	resp.Diagnostics.Append(diags...)
+	addProblems(&resp.Diagnostics, in.Validate())
+}
+
+func (r *hostResource[M, I]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		var st M
+		resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+		device, _ := st.ids()
+		r.checkDeviceForDestroy(device, &resp.Diagnostics)
+		return
+	}
+	var plan M
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	device, ifname := plan.ids()
+	if !device.IsUnknown() && !ifname.IsUnknown() {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), device.ValueString()+"/"+ifname.ValueString())...)
+	}
+	dev, ok := r.plannedDevice(device, &resp.Diagnostics)
+	if !ok || ifname.IsUnknown() {
+		return
+	}
+	if probs := driver.CheckHostDevice(dev, r.typeName); len(probs) > 0 {
+		addProblems(&resp.Diagnostics, probs)
+		return
+	}
+	if !driver.ValidNetdev(ifname.ValueString()) {
+		return // ValidateConfig reported it
+	}
+	drv, err := r.open(r.registry(), device.ValueString())
+	if err == nil {
+		err = drv.Check(ctx, ifname.ValueString())
+	}
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("interface"),
+			fmt.Sprintf("Cannot use %q on device %q", ifname.ValueString(), device.ValueString()), err.Error())
+	}
+}
+
+func (r *hostResource[M, I]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan M
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	in, diags := plan.intent(ctx)
+	resp.Diagnostics.Append(diags...)
+	device, ifname := plan.ids()
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	drv, err := r.open(r.registry(), device.ValueString())
+	if r.failed(&resp.Diagnostics, "create", device, ifname, err) {
+		return
+	}
+	prior, err := drv.Create(ctx, in)
+	if r.failed(&resp.Diagnostics, "create", device, ifname, err) {
+		return
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyPrior, prior)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+}
+
+func (r *hostResource[M, I]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var st M
+	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	device, ifname := st.ids()
+	r.checkDeviceForDestroy(device, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var managed *I
+	if !st.imported() {
+		m, diags := st.intent(ctx)
+		resp.Diagnostics.Append(diags...)
+		managed = &m
+	}
+	drv, err := r.open(r.registry(), device.ValueString())
+	if r.failed(&resp.Diagnostics, "read", device, ifname, err) {
+		return
+	}
+	got, err := drv.Read(ctx, ifname.ValueString(), managed)
+	if r.failed(&resp.Diagnostics, "read", device, ifname, err) {
+		return
+	}
+	if got == nil {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	prior := &st
+	if st.imported() {
+		prior = nil
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, r.fromIntent(device.ValueString(), *got, prior))...)
+}
+
+func (r *hostResource[M, I]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, st M
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	next, d1 := plan.intent(ctx)
+	old, d2 := st.intent(ctx)
+	prior, d3 := req.Private.GetKey(ctx, privateKeyPrior)
+	resp.Diagnostics.Append(append(append(d1, d2...), d3...)...)
+	device, ifname := plan.ids()
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	drv, err := r.open(r.registry(), device.ValueString())
+	if r.failed(&resp.Diagnostics, "update", device, ifname, err) {
+		return
+	}
+	newPrior, err := drv.Update(ctx, old, next, prior)
+	if r.failed(&resp.Diagnostics, "update", device, ifname, err) {
+		return
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyPrior, newPrior)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+}
+
+func (r *hostResource[M, I]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var st M
+	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	old, diags := st.intent(ctx)
+	prior, d := req.Private.GetKey(ctx, privateKeyPrior)
+	resp.Diagnostics.Append(append(diags, d...)...)
+	device, ifname := st.ids()
+	r.checkDeviceForDestroy(device, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	drv, err := r.open(r.registry(), device.ValueString())
+	if r.failed(&resp.Diagnostics, "delete", device, ifname, err) {
+		return
+	}
+	r.failed(&resp.Diagnostics, "delete", device, ifname, drv.Delete(ctx, old, prior))
+}
+
+func (r *hostResource[M, I]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	device, ifname, ok := strings.Cut(req.ID, "/")
+	if !ok || device == "" || ifname == "" {
+		resp.Diagnostics.AddError("Invalid import ID",
+			fmt.Sprintf("Import ID %q must be <device>/<interface>, for example gpu-1/eth0.", req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("device"), device)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("interface"), ifname)...)
+}
+
+// failed reports a failed host operation naming the operation, the resource, the device and
+// the interface.
+func (r *hostResource[M, I]) failed(diags *diag.Diagnostics, op string, device, ifname types.String, err error) bool {
+	if err == nil {
+		return false
+	}
+	diags.AddError(fmt.Sprintf("Cannot %s %s of %q on device %q", op, r.what, ifname.ValueString(), device.ValueString()), err.Error())
+	return true
+}

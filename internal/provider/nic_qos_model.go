@@ -1,0 +1,169 @@
+package provider
+
+import (
+	"context"
+	"sort"
+	"strconv"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+type nicQoSModel struct {
+	ID             types.String `tfsdk:"id"`
+	Device         types.String `tfsdk:"device"`
+	Interface      types.String `tfsdk:"interface"`
+	Trust          types.String `tfsdk:"trust"`
+	PFCPriorities  types.Set    `tfsdk:"pfc_priorities"`
+	DSCPToPriority types.Map    `tfsdk:"dscp_to_priority"`
+	PriorityToTC   types.Map    `tfsdk:"priority_to_tc"`
+	ETS            types.Map    `tfsdk:"ets"`
+	RoCEToS        types.Int64  `tfsdk:"roce_tos"`
+}
+
+type etsModel struct {
+	BandwidthPercent types.Int64 `tfsdk:"bandwidth_percent"`
+	StrictPriority   types.Bool  `tfsdk:"strict_priority"`
+}
+
+var etsAttrTypes = map[string]attr.Type{"bandwidth_percent": types.Int64Type, "strict_priority": types.BoolType}
+
+func (m nicQoSModel) known() bool {
+	for _, v := range []attr.Value{m.Device, m.Interface, m.Trust, m.PFCPriorities, m.DSCPToPriority, m.PriorityToTC, m.ETS, m.RoCEToS} {
+		if !fullyKnown(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// intMap converts a map(number) with numeric keys; key problems are added to diags on the key.
+func intMap(ctx context.Context, attrName string, m types.Map, parse func(string) (int, error), diags *diag.Diagnostics) map[int]int {
+	if m.IsNull() || m.IsUnknown() {
+		return nil
+	}
+	raw := map[string]int64{}
+	diags.Append(m.ElementsAs(ctx, &raw, false)...)
+	parsed, probs := fabric.ParseKeys(fabric.Root(attrName), raw, parse)
+	addProblems(diags, probs)
+	out := make(map[int]int, len(parsed))
+	for k, v := range parsed {
+		out[k] = int(v)
+	}
+	return out
+}
+
+func (m nicQoSModel) intent(ctx context.Context) (fabric.NICQoS, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	n := fabric.NICQoS{
+		Interface:      m.Interface.ValueString(),
+		Trust:          fabric.Trust(stringOr(m.Trust, string(fabric.TrustDSCP))),
+		PFCPriorities:  ints(ctx, m.PFCPriorities, &diags),
+		DSCPToPriority: intMap(ctx, "dscp_to_priority", m.DSCPToPriority, fabric.ParseDSCPKey, &diags),
+		PriorityToTC:   intMap(ctx, "priority_to_tc", m.PriorityToTC, fabric.ParsePriorityKey, &diags),
+	}
+	if n.DSCPToPriority == nil {
+		n.DSCPToPriority = map[int]int{}
+	}
+	if !m.ETS.IsNull() && !m.ETS.IsUnknown() {
+		raw := map[string]etsModel{}
+		diags.Append(m.ETS.ElementsAs(ctx, &raw, false)...)
+		parsed, probs := fabric.ParseKeys(fabric.Root("ets"), raw, fabric.ParseTCKey)
+		addProblems(&diags, probs)
+		n.ETS = map[int]fabric.ETSClass{}
+		for tc, e := range parsed {
+			c := fabric.ETSClass{StrictPriority: e.StrictPriority.ValueBool()}
+			if !e.BandwidthPercent.IsNull() {
+				c.BandwidthPercent = fabric.Ptr(int(e.BandwidthPercent.ValueInt64()))
+			}
+			n.ETS[tc] = c
+		}
+	}
+	if !m.RoCEToS.IsNull() {
+		n.RoCEToS = fabric.Ptr(int(m.RoCEToS.ValueInt64()))
+	}
+	return n, diags
+}
+
+// nicFromIntent builds the model of what a host has. n holds whole maps as the host has them
+// (64 DSCPs, 8 priorities, 8 TCs); the model lists, like a configuration, the entries that
+// differ from the neutral value (priority 0, TC 0, 0 % and not strict) plus any entry prior
+// lists. Attributes unmanaged in prior (null) stay null, except on import (prior nil), which
+// reads everything.
+func nicFromIntent(device string, n fabric.NICQoS, prior *nicQoSModel) nicQoSModel {
+	var keepDSCP, keepPrio, keepTC map[string]bool
+	if prior != nil {
+		keepDSCP = mapKeys(prior.DSCPToPriority)
+		keepPrio = mapKeys(prior.PriorityToTC)
+		keepTC = mapKeys(prior.ETS)
+	}
+	m := nicQoSModel{
+		ID:             types.StringValue(device + "/" + n.Interface),
+		Device:         types.StringValue(device),
+		Interface:      types.StringValue(n.Interface),
+		Trust:          types.StringValue(string(n.Trust)),
+		PFCPriorities:  intSet(n.PFCPriorities),
+		DSCPToPriority: numMap(n.DSCPToPriority, keepDSCP),
+		PriorityToTC:   types.MapNull(types.Int64Type),
+		ETS:            types.MapNull(types.ObjectType{AttrTypes: etsAttrTypes}),
+		RoCEToS:        types.Int64Null(),
+	}
+	if n.PriorityToTC != nil && (prior == nil || !prior.PriorityToTC.IsNull()) {
+		m.PriorityToTC = numMap(n.PriorityToTC, keepPrio)
+	}
+	if n.ETS != nil && (prior == nil || !prior.ETS.IsNull()) {
+		els := map[string]attr.Value{}
+		for tc, e := range n.ETS {
+			neutral := !e.StrictPriority && (e.BandwidthPercent == nil || *e.BandwidthPercent == 0)
+			if neutral && !keepTC[strconv.Itoa(tc)] {
+				continue
+			}
+			bw := types.Int64Null()
+			if e.BandwidthPercent != nil && !e.StrictPriority {
+				bw = types.Int64Value(int64(*e.BandwidthPercent))
+			}
+			els[strconv.Itoa(tc)] = types.ObjectValueMust(etsAttrTypes, map[string]attr.Value{
+				"bandwidth_percent": bw, "strict_priority": types.BoolValue(e.StrictPriority)})
+		}
+		m.ETS = types.MapValueMust(types.ObjectType{AttrTypes: etsAttrTypes}, els)
+	}
+	if n.RoCEToS != nil && (prior == nil || !prior.RoCEToS.IsNull()) {
+		m.RoCEToS = types.Int64Value(int64(*n.RoCEToS))
+	}
+	return m
+}
+
+// numMap renders a whole map sparsely: entries with a non-zero value, and those keep names.
+func numMap(m map[int]int, keep map[string]bool) types.Map {
+	els := map[string]attr.Value{}
+	for k, v := range m {
+		if v != 0 || keep[strconv.Itoa(k)] {
+			els[strconv.Itoa(k)] = types.Int64Value(int64(v))
+		}
+	}
+	return types.MapValueMust(types.Int64Type, els)
+}
+
+// mapKeys returns the keys of a known map value.
+func mapKeys(m types.Map) map[string]bool {
+	out := map[string]bool{}
+	if m.IsNull() || m.IsUnknown() {
+		return out
+	}
+	for k := range m.Elements() {
+		out[k] = true
+	}
+	return out
+}
+
+func sortedStrings[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

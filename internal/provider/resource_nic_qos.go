@@ -1,0 +1,78 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/devices"
+	"github.com/rocefabric/terraform-provider-roce/internal/driver"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+func newNICQoSResource() resource.Resource {
+	return &nicQoSResource{hostResource[nicQoSModel, fabric.NICQoS]{
+		typeName: "roce_nic_qos", what: "NIC QoS",
+		open: func(reg *devices.Registry, device string) (hostOps[fabric.NICQoS], error) {
+			return driver.ForNICQoS(reg, device)
+		},
+		fromIntent: nicFromIntent,
+	}}
+}
+
+type nicQoSResource struct {
+	hostResource[nicQoSModel, fabric.NICQoS]
+}
+
+func (m nicQoSModel) ids() (types.String, types.String) { return m.Device, m.Interface }
+func (m nicQoSModel) imported() bool                    { return m.Trust.IsNull() }
+
+// hostIdentity are the device and interface attributes every host resource has.
+func hostIdentity(what string) map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"id": schema.StringAttribute{Computed: true, MarkdownDescription: "`<device>/<interface>`.",
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+		"device": schema.StringAttribute{Required: true,
+			MarkdownDescription: "Name of the host (platform `mlx5`) in the provider's `devices` map. Changing it replaces the resource.",
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+		"interface": schema.StringAttribute{Required: true,
+			MarkdownDescription: "The NIC's netdev, e.g. `eth0` or `ens1f0np0`, whose " + what + " this resource owns. Letters, digits, `_`, `.`, `-`, at most 15 characters. Changing it replaces the resource.",
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+	}
+}
+
+func (r *nicQoSResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	attrs := hostIdentity("QoS")
+	attrs["trust"] = schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("dscp"),
+		MarkdownDescription: "`dscp` or `pcp`: the field the NIC classifies received packets on (`mlnx_qos --trust`). Default `dscp`."}
+	attrs["pfc_priorities"] = schema.SetAttribute{Optional: true, Computed: true, ElementType: types.Int64Type,
+		Default:             setdefault.StaticValue(types.SetValueMust(types.Int64Type, []attr.Value{})),
+		MarkdownDescription: "Priorities 0-7 with PFC enabled (`mlnx_qos --pfc`); PFC is off on every other priority. Must equal the switches' lossless traffic classes."}
+	attrs["dscp_to_priority"] = schema.MapAttribute{Optional: true, Computed: true, ElementType: types.Int64Type,
+		Default:             mapdefault.StaticValue(types.MapValueMust(types.Int64Type, map[string]attr.Value{})),
+		MarkdownDescription: "DSCP (keys `\"0\"`..`\"63\"`, no leading zeros) to priority 0-7 (`mlnx_qos --dscp2prio`). Written whole: unlisted DSCPs go to priority 0, so the NIC's stock map (dscp>>3) never leaks through."}
+	attrs["priority_to_tc"] = schema.MapAttribute{Optional: true, ElementType: types.Int64Type,
+		MarkdownDescription: "Priority (keys `\"0\"`..`\"7\"`) to traffic class 0-7 (`mlnx_qos -p`); unlisted priorities map to TC 0. Unmanaged while unset."}
+	attrs["ets"] = schema.MapNestedAttribute{Optional: true,
+		MarkdownDescription: "ETS per traffic class (keys `\"0\"`..`\"7\"`; `mlnx_qos -s/-t`), owned whole: unlisted TCs get 0 % and no strict priority. Non-strict shares sum to 100. Unmanaged while unset.",
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"bandwidth_percent": schema.Int64Attribute{Optional: true, MarkdownDescription: "Minimum bandwidth share, 1-100."},
+			"strict_priority": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "Strict priority (CNP traffic). Exactly one of this and `bandwidth_percent`."},
+		}}}
+	attrs["roce_tos"] = schema.Int64Attribute{Optional: true,
+		MarkdownDescription: "Default ToS byte (0-255) of RoCE connections made through RDMA-CM (`cma_roce_tos`), e.g. 106 = DSCP 26 << 2 | ECT(0). It affects RDMA-CM connections only: NCCL sets its own traffic class (`NCCL_IB_TC`). Unmanaged while unset."}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "QoS of one NIC netdev on an NVIDIA mlx5 host: trust, DSCP to priority map, PFC priorities, priority to TC map, ETS and the RoCE ToS. Host settings made with `mlnx_qos` and sysfs do not survive a reboot: the next refresh shows the drift and the next apply restores them.",
+		Attributes:          attrs,
+	}
+}
