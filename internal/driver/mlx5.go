@@ -270,4 +270,3 @@ func (d dcqcnDriver) Update(ctx context.Context, _, next fabric.DCQCN, prior Pri
 func (d dcqcnDriver) Delete(ctx context.Context, old fabric.DCQCN, prior Prior) error {
 	return d.h.restore(ctx, old.Interface, prior, "DCQCN")
 }
-
