@@ -27,6 +27,7 @@ type Options struct {
 	Switches map[string]int // platform -> count, e.g. {"openconfig": 2}
 	Hosts    map[string]int // platform -> count, e.g. {"mlx5": 2}
 	Ports    int            // interfaces per switch; 0 means 8
+	NICPorts int            // netdevs per NIC host; 0 means 2
 	Latency  time.Duration  // added before every RPC, to model a remote device
 	Dir      string         // if set, Start writes inventory.json and ca.pem there
 }
@@ -111,12 +112,14 @@ type plannedDevice struct {
 // plan validates the whole request before anything starts, so a typo in the
 // last platform does not leave half a lab behind.
 func plan(opts Options) ([]plannedDevice, error) {
-	ports := opts.Ports
-	switch {
-	case ports == 0:
-		ports = DefaultPorts
-	case ports < 0:
-		return nil, fmt.Errorf("ports must be positive, got %d", ports)
+	ports := map[deviceRole]int{roleSwitch: opts.Ports, roleHost: opts.NICPorts}
+	for role, def := range map[deviceRole]int{roleSwitch: DefaultPorts, roleHost: DefaultNICPorts} {
+		switch {
+		case ports[role] == 0:
+			ports[role] = def
+		case ports[role] < 0:
+			return nil, fmt.Errorf("ports must be positive, got %d", ports[role])
+		}
 	}
 	if opts.Latency < 0 {
 		return nil, fmt.Errorf("latency must not be negative, got %s", opts.Latency)
@@ -142,7 +145,7 @@ func plan(opts Options) ([]plannedDevice, error) {
 				out = append(out, plannedDevice{start: start, spec: deviceSpec{
 					name:     fmt.Sprintf("%s-%d", platform, n),
 					platform: platform,
-					ports:    ports,
+					ports:    ports[group.role],
 					latency:  opts.Latency,
 				}})
 			}
@@ -197,6 +200,12 @@ func (l *Lab) CAPEM() []byte { return slices.Clone(l.ca.pem) }
 func (l *Lab) Switch(name string) *GNMISwitch {
 	sw, _ := l.devices[name].(*GNMISwitch)
 	return sw
+}
+
+// Host returns the NIC host with that name, or nil if there is none.
+func (l *Lab) Host(name string) *Host {
+	h, _ := l.devices[name].(*Host)
+	return h
 }
 
 // KeepLogsIn points the OpenConfig datastore's glog output at dir instead of the system temp

@@ -20,7 +20,7 @@ type device interface {
 type deviceSpec struct {
 	name     string // <platform>-<n>
 	platform string
-	ports    int
+	ports    int // switch front-panel ports, or a NIC host's netdevs
 	latency  time.Duration
 	username string
 	password string
@@ -46,7 +46,7 @@ var platforms = map[string]platformDef{
 	"sonic":      {role: roleSwitch},
 	"eos":        {role: roleSwitch},
 	"nxos":       {role: roleSwitch},
-	"mlx5":       {role: roleHost},
+	"mlx5":       {role: roleHost, start: startMLX5Host},
 }
 
 // lookupPlatform resolves a platform requested in the given role (the

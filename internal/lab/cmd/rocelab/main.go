@@ -47,14 +47,19 @@ const usageText = `usage:
       one gNMI Update of PATH with the JSON_IETF value JSON (an out-of-band
       change), e.g. rocelab set --dir .lab openconfig-1 \
         '/qos/queue-management-profiles/queue-management-profile[name=ROCE-roce]/wred/uniform/config/min-threshold' '"100000"'
+  rocelab reboot --dir DIR DEVICE
+      reset NIC host DEVICE's settings to the driver defaults, as a real
+      reboot loses what mlnx_qos, sysfs and debugfs were told, e.g.
+      rocelab reboot --dir .lab mlx5-1
   rocelab version
   rocelab help
 
 Paths are /a/b[key=value]/c with origin openconfig; get and set use the
-device's address, CA and credentials from DIR/inventory.json.
+device's address, CA and credentials from DIR/inventory.json. reboot asks
+the lab running in DIR over its control socket DIR/rocelab.sock.
 
 Switch platforms: openconfig (sonic, eos and nxos are not in the lab yet).
-Host platforms: none yet (mlx5 is not in the lab yet).
+Host platforms: mlx5 (SSH as user roce with sudo; netdevs eth0 and eth1).
 `
 
 // run is main without the process: it returns the exit status, and ctx
@@ -73,6 +78,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return get(ctx, args[1:], stdout, stderr)
 	case "set":
 		return set(ctx, args[1:], stdout, stderr)
+	case "reboot":
+		return reboot(args[1:], stdout, stderr)
 	case "version", "-version", "--version":
 		fmt.Fprintln(stdout, "rocelab", buildVersion())
 		return 0
@@ -120,14 +127,14 @@ func up(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "rocelab up: --dir is required")
 		return 2
 	}
-	if err := serve(ctx, *dir, lab.Options{Switches: switches, Hosts: hosts, Ports: *ports, Latency: *latency, Dir: *dir}, stdout); err != nil {
+	if err := serve(ctx, *dir, lab.Options{Switches: switches, Hosts: hosts, Ports: *ports, Latency: *latency, Dir: *dir}, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "rocelab up:", err)
 		return 1
 	}
 	return 0
 }
 
-func serve(ctx context.Context, dir string, opts lab.Options, stdout io.Writer) error {
+func serve(ctx context.Context, dir string, opts lab.Options, stdout, stderr io.Writer) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
@@ -154,6 +161,11 @@ func serve(ctx context.Context, dir string, opts lab.Options, stdout io.Writer) 
 		return err
 	}
 	defer l.Stop()
+	if stopControl, err := serveControl(dir, l); err != nil {
+		fmt.Fprintf(stderr, "rocelab up: no control socket, so `rocelab reboot` will not work: %v\n", err)
+	} else {
+		defer stopControl()
+	}
 	inv := l.Inventory()
 	for _, name := range l.Devices() {
 		d := inv.Devices[name]

@@ -43,7 +43,10 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"up"}, 2, "--dir is required"},
 		{[]string{"up", "--dir", dir, "--switches", "openconfig"}, 2, "want PLATFORM=N"},
 		{[]string{"up", "--dir", dir, "extra"}, 2, "unexpected arguments"},
-		{[]string{"up", "--dir", dir, "--hosts", "mlx5=2"}, 1, "platform mlx5 is not in the lab yet"},
+		{[]string{"up", "--dir", dir, "--hosts", "mlx6=2"}, 1, `unknown platform "mlx6"`},
+		{[]string{"reboot"}, 2, "--dir is required"},
+		{[]string{"reboot", "--dir", dir}, 2, "want 1 arguments (DEVICE)"},
+		{[]string{"reboot", "--dir", dir, "mlx5-1"}, 1, "no lab is running in " + dir},
 		{[]string{"up", "--dir", dir, "--switches", "openconfig=1,sonic=1"}, 1, "platform sonic is not in the lab yet"},
 	}
 	for _, tc := range cases {

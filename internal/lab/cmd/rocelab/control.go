@@ -1,0 +1,124 @@
+package main
+
+// The control channel of a running lab: `rocelab up` listens on the unix
+// socket DIR/rocelab.sock for one-line requests ("reboot DEVICE") and
+// answers "ok" or "error MESSAGE"; `rocelab reboot` is its client. A
+// reboot must happen inside the process that owns the simulated devices.
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab"
+)
+
+// ControlSocket is the unix socket `up` serves in --dir.
+const ControlSocket = "rocelab.sock"
+
+// controlTimeout bounds one request, connection included.
+const controlTimeout = 10 * time.Second
+
+// serveControl listens on dir's control socket until the returned stop is
+// called. A stale socket of a lab that died is removed first: serve has
+// already made sure no other lab runs in dir.
+func serveControl(dir string, l *lab.Lab) (stop func(), err error) {
+	path := filepath.Join(dir, ControlSocket)
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	lis, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, err
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			c, err := lis.Accept()
+			if err != nil {
+				return
+			}
+			go handleControl(c, l)
+		}
+	}()
+	return func() {
+		_ = lis.Close() // removes the socket file
+		<-done
+	}, nil
+}
+
+func handleControl(c net.Conn, l *lab.Lab) {
+	defer func() { _ = c.Close() }()
+	_ = c.SetDeadline(time.Now().Add(controlTimeout))
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil {
+		return
+	}
+	_, _ = io.WriteString(c, controlAnswer(l, strings.Fields(line))+"\n")
+}
+
+func controlAnswer(l *lab.Lab, req []string) string {
+	if len(req) != 2 || req[0] != "reboot" {
+		return fmt.Sprintf("error unknown request %q (want: reboot DEVICE)", strings.Join(req, " "))
+	}
+	name := req[1]
+	h := l.Host(name)
+	if h == nil {
+		if d, ok := l.Inventory().Devices[name]; ok {
+			return fmt.Sprintf("error %s is a %s switch; only NIC hosts reboot", name, d.Platform)
+		}
+		return fmt.Sprintf("error no device %q in this lab (devices: %s)", name, strings.Join(l.Devices(), ", "))
+	}
+	h.Reboot()
+	return "ok"
+}
+
+// sendControl sends one request to the lab running in dir.
+func sendControl(dir, request string) error {
+	path := filepath.Join(dir, ControlSocket)
+	c, err := net.DialTimeout("unix", path, controlTimeout)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED) {
+			return fmt.Errorf("no lab is running in %s (nothing listens on %s): start one with `rocelab up --dir %s`", dir, path, dir)
+		}
+		return err
+	}
+	defer func() { _ = c.Close() }()
+	_ = c.SetDeadline(time.Now().Add(controlTimeout))
+	if _, err := io.WriteString(c, request+"\n"); err != nil {
+		return err
+	}
+	answer, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil {
+		return fmt.Errorf("no answer from the lab in %s within %s: %w", dir, controlTimeout, err)
+	}
+	answer = strings.TrimSpace(answer)
+	if msg, ok := strings.CutPrefix(answer, "error "); ok {
+		return errors.New(msg)
+	}
+	if answer != "ok" {
+		return fmt.Errorf("unexpected answer from the lab: %q", answer)
+	}
+	return nil
+}
+
+func reboot(args []string, stdout, stderr io.Writer) int {
+	dir, pos, code := clientCommand("reboot", args, []string{"DEVICE"}, stderr)
+	if code >= 0 {
+		return code
+	}
+	if err := sendControl(dir, "reboot "+pos[0]); err != nil {
+		fmt.Fprintln(stderr, "rocelab reboot:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "rocelab: %s rebooted: its NIC settings are back to the driver defaults\n", pos[0])
+	return 0
+}

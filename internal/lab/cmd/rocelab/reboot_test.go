@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab"
+)
+
+// TestRebootARunningLab: `rocelab reboot` reaches the `up` serving the
+// directory and resets the host's NIC settings, as a real reboot does.
+func TestRebootARunningLab(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lab")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	var upOut, upErr bytes.Buffer
+	go func() {
+		done <- run(ctx, []string{"up", "--dir", dir, "--switches", "", "--hosts", "mlx5=2"}, &upOut, &upErr)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("up exited %d: %s", code, upErr.String())
+		}
+	})
+	inv := waitInventory(t, dir)
+	d := inv.Devices["mlx5-2"]
+	if d.Platform != "mlx5" || d.HostKey == "" || len(inv.Interfaces["mlx5-2"]) != 2 {
+		t.Fatalf("inventory entry %+v, interfaces %v", d, inv.Interfaces["mlx5-2"])
+	}
+	const file = "/sys/class/net/eth1/ecn/roce_np/enable/3"
+	sshRun(t, d, "sudo -n sh -c 'echo 0 > "+file+"' && mlnx_qos -i eth1 >/dev/null")
+	if got := sshRun(t, d, "cat "+file); got != "0\n" {
+		t.Fatalf("write did not stick: %q", got)
+	}
+
+	code, out, errOut := runArgs("reboot", "--dir", dir, "mlx5-2")
+	if code != 0 || !strings.Contains(out, "mlx5-2 rebooted") {
+		t.Fatalf("reboot: exit %d, %q %q", code, out, errOut)
+	}
+	if got := sshRun(t, d, "cat "+file); got != "1\n" {
+		t.Errorf("after rocelab reboot %s = %q, want the default 1", file, got)
+	}
+	if code, _, errOut := runArgs("reboot", "--dir", dir, "mlx5-9"); code != 1 || !strings.Contains(errOut, `no device "mlx5-9" in this lab (devices: mlx5-1, mlx5-2)`) {
+		t.Errorf("reboot of an unknown device: exit %d, %q", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ControlSocket)); err != nil {
+		t.Errorf("control socket: %v", err)
+	}
+}
+
+func waitInventory(t *testing.T, dir string) lab.Inventory {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		raw, err := os.ReadFile(filepath.Join(dir, lab.InventoryFile))
+		if err == nil {
+			var inv lab.Inventory
+			if err := json.Unmarshal(raw, &inv); err != nil {
+				t.Fatal(err)
+			}
+			return inv
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("inventory.json did not appear")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// sshRun runs a command on a host with a plain SSH client configured from
+// the inventory entry (pinned host key, password).
+func sshRun(t *testing.T, d lab.DeviceEntry, cmd string) string {
+	t.Helper()
+	key, _, _, _, err := ssh.ParseAuthorizedKey([]byte(d.HostKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ssh.Dial("tcp", d.Address, &ssh.ClientConfig{
+		User: d.Username, Auth: []ssh.AuthMethod{ssh.Password(d.Password)},
+		HostKeyCallback: ssh.FixedHostKey(key), Timeout: 10 * time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = c.Close() }()
+	s, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Close() }()
+	out, err := s.CombinedOutput(cmd)
+	if err != nil {
+		t.Fatalf("%q: %v: %s", cmd, err, out)
+	}
+	return string(out)
+}

@@ -1,0 +1,240 @@
+package lab
+
+// The emulated filesystem of an mlx5 host: only the parts a QoS tool reads
+// or writes (sysfs, debugfs, /dev/null), with the permissions and error
+// numbers a real kernel gives a non-root login user and root.
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// errno is a Linux error number; Error gives the C library's strerror text,
+// which is what shells and coreutils print (Go's syscall texts are lower case).
+type errno int
+
+const (
+	ePERM   errno = 1
+	eNOENT  errno = 2
+	eIO     errno = 5
+	eACCES  errno = 13
+	eNODEV  errno = 19
+	eNOTDIR errno = 20
+	eISDIR  errno = 21
+	eINVAL  errno = 22
+	eEXIST  errno = 17
+	eRANGE  errno = 34
+)
+
+func (e errno) Error() string {
+	switch e {
+	case ePERM:
+		return "Operation not permitted"
+	case eNOENT:
+		return "No such file or directory"
+	case eIO:
+		return "Input/output error"
+	case eACCES:
+		return "Permission denied"
+	case eNODEV:
+		return "No such device"
+	case eNOTDIR:
+		return "Not a directory"
+	case eISDIR:
+		return "Is a directory"
+	case eINVAL:
+		return "Invalid argument"
+	case eEXIST:
+		return "File exists"
+	case eRANGE:
+		return "Numerical result out of range"
+	}
+	return "Unknown error"
+}
+
+// fsNode is a directory or a file. Every node is owned by root, so a
+// non-root user gets the "other" permission bits and root gets everything
+// except writing a file without a store method (kernfs refuses that with
+// EACCES even to root).
+type fsNode struct {
+	mode     uint32 // permission bits
+	dir      bool
+	children map[string]*fsNode
+	devNull  bool
+	// read renders the file; write stores one write(2) call's bytes. Both
+	// run with the host lock held.
+	read  func() string
+	write func(data string) error
+}
+
+func newDir(mode uint32) *fsNode {
+	return &fsNode{mode: mode, dir: true, children: map[string]*fsNode{}}
+}
+
+// mkdirs returns the directory at rel below n, creating 0755 directories.
+func (n *fsNode) mkdirs(rel string) *fsNode {
+	cur := n
+	for _, part := range strings.Split(strings.Trim(rel, "/"), "/") {
+		if part == "" {
+			continue
+		}
+		next, ok := cur.children[part]
+		if !ok {
+			next = newDir(0o755)
+			cur.children[part] = next
+		}
+		cur = next
+	}
+	return cur
+}
+
+// add places a file at rel below n, creating the directories on the way.
+func (n *fsNode) add(rel string, f *fsNode) {
+	dir, name := path.Split(strings.Trim(rel, "/"))
+	n.mkdirs(dir).children[name] = f
+}
+
+func (n *fsNode) names() []string {
+	out := make([]string, 0, len(n.children))
+	for name := range n.children {
+		out = append(out, name)
+	}
+	slices.Sort(out) // strcmp order, as dash sorts glob results
+	return out
+}
+
+func (n *fsNode) canRead(root bool) bool  { return root || n.mode&0o004 != 0 }
+func (n *fsNode) canWrite(root bool) bool { return root || n.mode&0o002 != 0 }
+func (n *fsNode) canExec(root bool) bool  { return root || n.mode&0o001 != 0 }
+
+// fsys is one host's tree. Its methods take the host lock.
+type fsys struct {
+	h    *Host
+	root *fsNode
+	cwd  string
+}
+
+// abs makes p absolute against the login directory, cleaned lexically (the
+// emulated tree has no symbolic links).
+func (fs *fsys) abs(p string) string {
+	if !strings.HasPrefix(p, "/") {
+		p = fs.cwd + "/" + p
+	}
+	return path.Clean(p)
+}
+
+// lookup walks to p, checking search permission on every directory on the
+// way, as path resolution does.
+func (fs *fsys) lookup(p string, root bool) (*fsNode, error) {
+	n := fs.root
+	for _, part := range strings.Split(strings.TrimPrefix(fs.abs(p), "/"), "/") {
+		if part == "" {
+			continue
+		}
+		if !n.dir {
+			return nil, eNOTDIR
+		}
+		if !n.canExec(root) {
+			return nil, eACCES
+		}
+		next, ok := n.children[part]
+		if !ok {
+			return nil, eNOENT
+		}
+		n = next
+	}
+	return n, nil
+}
+
+// stat reports whether p exists and is a directory.
+func (fs *fsys) stat(p string, root bool) (isDir bool, err error) {
+	fs.h.mu.Lock()
+	defer fs.h.mu.Unlock()
+	n, err := fs.lookup(p, root)
+	if err != nil {
+		return false, err
+	}
+	return n.dir, nil
+}
+
+// readFile is open(O_RDONLY) plus read: a directory fails at read time
+// with EISDIR, as cat and grep report it.
+func (fs *fsys) readFile(p string, root bool) (string, error) {
+	fs.h.mu.Lock()
+	defer fs.h.mu.Unlock()
+	n, err := fs.lookup(p, root)
+	switch {
+	case err != nil:
+		return "", err
+	case !n.canRead(root):
+		return "", eACCES
+	case n.dir:
+		return "", eISDIR
+	case n.devNull || n.read == nil:
+		return "", nil
+	}
+	return n.read(), nil
+}
+
+// readDir lists a directory the user may read.
+func (fs *fsys) readDir(p string, root bool) ([]string, error) {
+	fs.h.mu.Lock()
+	defer fs.h.mu.Unlock()
+	n, err := fs.lookup(p, root)
+	switch {
+	case err != nil:
+		return nil, err
+	case !n.dir:
+		return nil, eNOTDIR
+	case !n.canRead(root):
+		return nil, eACCES
+	}
+	return n.names(), nil
+}
+
+// openWrite is open(O_WRONLY|O_CREAT|O_TRUNC): it fails the way the
+// shell's "cannot create" or tee's message reports. sysfs and debugfs cannot
+// create files, not even for root.
+func (fs *fsys) openWrite(p string, root bool) (*writeHandle, error) {
+	fs.h.mu.Lock()
+	defer fs.h.mu.Unlock()
+	n, err := fs.lookup(p, root)
+	if err == eNOENT {
+		parent, perr := fs.lookup(path.Dir(fs.abs(p)), root)
+		switch {
+		case perr != nil:
+			return nil, perr
+		case !parent.dir:
+			return nil, eNOTDIR
+		}
+		return nil, eACCES
+	}
+	switch {
+	case err != nil:
+		return nil, err
+	case n.dir:
+		return nil, eISDIR
+	case !n.canWrite(root):
+		return nil, eACCES
+	case !n.devNull && n.write == nil:
+		return nil, eACCES
+	}
+	return &writeHandle{fs: fs, node: n}, nil
+}
+
+// writeHandle is an open file; each write is one write(2), which a sysfs
+// store method sees whole.
+type writeHandle struct {
+	fs   *fsys
+	node *fsNode
+}
+
+func (w *writeHandle) write(data string) error {
+	if w.node.devNull || data == "" {
+		return nil
+	}
+	w.fs.h.mu.Lock()
+	defer w.fs.h.mu.Unlock()
+	return w.node.write(data)
+}

@@ -1,0 +1,280 @@
+package lab
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
+	"fmt"
+	"net"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// HostUsername is the login of every lab NIC host: an ordinary user whose
+// privileged reads and writes go through `sudo -n`, as the provider's
+// `sudo` device setting expects.
+const HostUsername = "roce"
+
+// DefaultNICPorts is the number of netdevs per host when Options.NICPorts
+// is 0: one dual-port ConnectX adapter.
+const DefaultNICPorts = 2
+
+// Host is an `mlx5` NIC host: an SSH server (password or
+// keyboard-interactive login, exec requests only) whose commands run in an
+// emulated Linux userland with MLNX_OFED's tools and sysfs/debugfs trees
+// for N ConnectX ports. Settings are volatile: Reboot restores the driver
+// and firmware defaults, as a real reboot does.
+type Host struct {
+	name     string
+	addr     string
+	inv      DeviceEntry
+	user     string
+	password string
+	latency  time.Duration
+	config   *ssh.ServerConfig
+
+	// mu guards the NIC state, the emulated tree and the knobs below.
+	mu           sync.Mutex
+	ports        []*nicPort
+	fs           *fsys
+	firmwareDCBX bool
+	lldpad       bool
+	sudoPassword bool
+	noECN        bool
+
+	lis      net.Listener
+	wg       sync.WaitGroup
+	connMu   sync.Mutex
+	conns    map[net.Conn]struct{}
+	closing  bool
+	counters struct{ exec, connections atomic.Int64 }
+}
+
+// HostCounters are the exec requests and TCP connections a host received.
+type HostCounters struct {
+	Exec        int64
+	Connections int64
+}
+
+func startMLX5Host(spec deviceSpec) (device, error) {
+	_, key, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	signer, err := ssh.NewSignerFromKey(key)
+	if err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	h := &Host{
+		name:     spec.name,
+		user:     HostUsername,
+		password: spec.password,
+		latency:  spec.latency,
+		conns:    map[net.Conn]struct{}{},
+	}
+	h.fs = &fsys{h: h, cwd: "/home/" + h.user}
+	for i := range spec.ports {
+		p := &nicPort{
+			ifname: fmt.Sprintf("eth%d", i),
+			rdma:   fmt.Sprintf("mlx5_%d", i),
+			pci:    fmt.Sprintf("0000:%02x:00.%d", 8+i/2, i%2),
+		}
+		p.reset(false)
+		h.ports = append(h.ports, p)
+	}
+	h.buildTree()
+	h.config = h.sshConfig()
+	h.config.AddHostKey(signer)
+
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	h.lis = lis
+	h.addr = lis.Addr().String()
+	h.inv = DeviceEntry{
+		Address:  h.addr,
+		Platform: spec.platform,
+		Username: h.user,
+		Password: spec.password,
+		HostKey:  strings.TrimSpace(string(ssh.MarshalAuthorizedKey(signer.PublicKey()))),
+		Sudo:     true,
+	}
+	h.wg.Add(1)
+	go h.serve()
+	return h, nil
+}
+
+func (h *Host) entry() DeviceEntry { return h.inv }
+
+func (h *Host) interfaces() []string {
+	out := make([]string, len(h.ports))
+	for i, p := range h.ports {
+		out[i] = p.ifname
+	}
+	return out
+}
+
+// Name is the device name, e.g. "mlx5-1".
+func (h *Host) Name() string { return h.name }
+
+// Address is the host:port of the SSH server.
+func (h *Host) Address() string { return h.addr }
+
+// Interfaces are the host's netdevs, eth0..ethN-1 (RDMA devices mlx5_0..).
+func (h *Host) Interfaces() []string { return h.interfaces() }
+
+// Reboot resets every port to what a fresh boot gives: trust pcp, no
+// DSCP map entries, PFC off, vendor ETS, firmware DCQCN parameters with
+// ECN on every priority, no global traffic class, RDMA-CM ToS 0. Knobs
+// (firmware DCBX, lldpad, sudo, a missing ecn tree) describe the host's
+// installation and survive.
+func (h *Host) Reboot() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, p := range h.ports {
+		p.reset(h.firmwareDCBX)
+	}
+}
+
+// SetDCBXFirmware makes DCBX firmware-controlled (the adapter's
+// non-volatile setting, so it survives Reboot), or OS-controlled again.
+func (h *Host) SetDCBXFirmware(on bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.firmwareDCBX = on
+	for _, p := range h.ports {
+		p.dcbxHost = !on
+	}
+}
+
+// SetLLDPad starts or stops the host's lldpad service: `mlnx_qos` then
+// warns, and `pgrep -x lldpad` finds it.
+func (h *Host) SetLLDPad(running bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.lldpad = running
+}
+
+// RequireSudoPassword makes sudo ask for a password (no NOPASSWD rule), so
+// `sudo -n` fails with "sudo: a password is required".
+func (h *Host) RequireSudoPassword(on bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.sudoPassword = on
+}
+
+// RemoveECNTree makes the host look like an upstream kernel without
+// MLNX_OFED: no /sys/class/net/IF/ecn directories. It lasts for the life
+// of the lab.
+func (h *Host) RemoveECNTree() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.noECN = true
+	h.buildTreeLocked()
+}
+
+// Run runs a script as the login user, as an SSH exec request would,
+// without the network: for tests and for out-of-band changes.
+func (h *Host) Run(script string) (stdout, stderr string, status int) {
+	var out, errOut bytes.Buffer
+	status = h.runScript(script, false, strings.NewReader(""), &out, &errOut)
+	return out.String(), errOut.String(), status
+}
+
+// Counters returns how many exec requests and connections the host served.
+func (h *Host) Counters() HostCounters {
+	return HostCounters{Exec: h.counters.exec.Load(), Connections: h.counters.connections.Load()}
+}
+
+// ResetCounters sets every counter back to zero.
+func (h *Host) ResetCounters() {
+	h.counters.exec.Store(0)
+	h.counters.connections.Store(0)
+}
+
+func (h *Host) port(ifname string) *nicPort {
+	for _, p := range h.ports {
+		if p.ifname == ifname {
+			return p
+		}
+	}
+	return nil
+}
+
+func (h *Host) rdmaPort(dev string) *nicPort {
+	for _, p := range h.ports {
+		if p.rdma == dev {
+			return p
+		}
+	}
+	return nil
+}
+
+func (h *Host) buildTree() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.buildTreeLocked()
+}
+
+// buildTreeLocked lays out the parts of the tree a QoS tool touches. The
+// PCI function of netdev i is 0000:(08+i/2):00.(i%2), a dual-port
+// ConnectX-5 (15b3:1017) per two netdevs.
+func (h *Host) buildTreeLocked() {
+	root := newDir(0o755)
+	root.add("dev/null", &fsNode{mode: 0o666, devNull: true})
+	root.mkdirs("home/" + h.user)
+	root.mkdirs("sys/class/net/lo")
+	for _, p := range h.ports {
+		netdev := root.mkdirs("sys/class/net/" + p.ifname)
+		netdev.add("device/uevent", ueventFile(p))
+		netdev.mkdirs("device/infiniband/" + p.rdma)
+		netdev.mkdirs("device/net/" + p.ifname)
+		if !h.noECN {
+			for _, proto := range []string{"roce_rp", "roce_np"} {
+				dir := netdev.mkdirs("ecn/" + proto)
+				for prio := range 8 {
+					dir.add(fmt.Sprintf("enable/%d", prio), h.ecnEnable(p, proto, prio))
+				}
+				for i, c := range ccParams {
+					if c.ecnDir == proto {
+						dir.children[c.ecnName] = h.ecnFile(p, i)
+					}
+				}
+			}
+		}
+		ib := root.mkdirs("sys/class/infiniband/" + p.rdma)
+		ib.add("tc/1/traffic_class", h.trafficClassFile(p))
+		ib.add("device/uevent", ueventFile(p))
+		ib.mkdirs("device/net/" + p.ifname)
+		cc := root.mkdirs("sys/kernel/debug/mlx5/" + p.pci + "/cc_params")
+		for i, c := range ccParams {
+			cc.children[c.name] = h.ccFile(p, i)
+		}
+	}
+	root.mkdirs("sys/kernel/debug").mode = 0o700 // debugfs is root's only
+	h.fs.root = root
+}
+
+// ueventFile is the PCI function's uevent as the kernel renders it; root
+// may write an action to it (a no-op here), anything else is EINVAL.
+func ueventFile(p *nicPort) *fsNode {
+	const vendor, device, subsys = 0x15b3, 0x1017, 0x0007
+	body := fmt.Sprintf("DRIVER=mlx5_core\nPCI_CLASS=20000\nPCI_ID=%04X:%04X\nPCI_SUBSYS_ID=%04X:%04X\n"+
+		"PCI_SLOT_NAME=%s\nMODALIAS=pci:v%08Xd%08Xsv%08Xsd%08Xbc02sc00i00\n",
+		vendor, device, vendor, subsys, p.pci, vendor, device, vendor, subsys)
+	return &fsNode{mode: 0o644,
+		read: func() string { return body },
+		write: func(data string) error {
+			action, _, _ := strings.Cut(strings.TrimSpace(data), " ")
+			if !slices.Contains([]string{"add", "remove", "change", "move", "online", "offline", "bind", "unbind"}, action) {
+				return eINVAL
+			}
+			return nil
+		}}
+}

@@ -1,0 +1,288 @@
+package lab
+
+// The commands of a lab host, each with the options, messages and exit
+// statuses of the real program (dash builtins, coreutils, GNU grep,
+// procps pgrep, sudo) for the cases the provider and an operator use.
+
+import (
+	"fmt"
+	"io"
+	"path"
+	"strings"
+)
+
+type cmdEnv struct {
+	sh      *shell
+	root    bool
+	line    int
+	builtin bool // run by dash itself rather than a program in /usr/bin
+	stdin   io.Reader
+	stdout  io.Writer
+	stderr  io.Writer
+}
+
+type command func(e *cmdEnv, args []string) int
+
+// isShellBuiltin: dash runs these itself when named without a path.
+func isShellBuiltin(name string) bool {
+	return name == "echo" || name == "true" || name == "false"
+}
+
+// lookupCommand resolves a command name the way PATH does on the host
+// (/usr/sbin is on a login user's PATH on Ubuntu and RHEL alike).
+func (h *Host) lookupCommand(name string) command {
+	bin := map[string]command{
+		"echo": cmdEcho, "cat": cmdCat, "tee": cmdTee, "ls": cmdLs, "grep": cmdGrep,
+		"pgrep": cmdPgrep, "true": cmdTrue, "false": cmdFalse, "sh": cmdSh, "sudo": cmdSudo,
+		"mlnx_qos": cmdMlnxQos,
+	}
+	sbin := map[string]command{"cma_roce_tos": cmdCmaRoceTos}
+	dir, base := path.Split(name)
+	switch dir {
+	case "":
+		if c, ok := bin[base]; ok {
+			return c
+		}
+		return sbin[base]
+	case "/bin/", "/usr/bin/":
+		return bin[base]
+	case "/sbin/", "/usr/sbin/":
+		return sbin[base]
+	}
+	return nil
+}
+
+func (sh *shell) dispatch(args []string, line int, in io.Reader, out, errw io.Writer) int {
+	c := sh.h.lookupCommand(args[0])
+	if c == nil {
+		fmt.Fprintf(errw, "%s: %d: %s: not found\n", sh.name, line, args[0])
+		return 127
+	}
+	e := &cmdEnv{sh: sh, root: sh.root, line: line, builtin: isShellBuiltin(args[0]),
+		stdin: in, stdout: out, stderr: errw}
+	return c(e, args)
+}
+
+func cmdTrue(*cmdEnv, []string) int  { return 0 }
+func cmdFalse(*cmdEnv, []string) int { return 1 }
+
+// cmdEcho is dash's echo (only -n, escapes always on) or, run through a
+// path or sudo, coreutils' (-n, -e, -E).
+func cmdEcho(e *cmdEnv, args []string) int {
+	args = args[1:]
+	newline, escapes := true, e.builtin
+	if e.builtin {
+		if len(args) > 0 && args[0] == "-n" {
+			newline, args = false, args[1:]
+		}
+	} else {
+		for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "neE") == "" {
+			for _, f := range args[0][1:] {
+				switch f {
+				case 'n':
+					newline = false
+				case 'e':
+					escapes = true
+				case 'E':
+					escapes = false
+				}
+			}
+			args = args[1:]
+		}
+	}
+	var b strings.Builder
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if !escapes {
+			b.WriteString(a)
+			continue
+		}
+		s, stop := echoEscapes(a)
+		b.WriteString(s)
+		if stop {
+			_, _ = io.WriteString(e.stdout, b.String())
+			return 0
+		}
+	}
+	if newline {
+		b.WriteByte('\n')
+	}
+	_, _ = io.WriteString(e.stdout, b.String())
+	return 0
+}
+
+func echoEscapes(a string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(a); i++ {
+		if a[i] != '\\' || i+1 == len(a) {
+			b.WriteByte(a[i])
+			continue
+		}
+		i++
+		switch a[i] {
+		case 'a':
+			b.WriteByte('\a')
+		case 'b':
+			b.WriteByte('\b')
+		case 'c':
+			return b.String(), true
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'v':
+			b.WriteByte('\v')
+		case '\\':
+			b.WriteByte('\\')
+		case '0':
+			v, n := 0, 0
+			for n < 3 && i+1 < len(a) && a[i+1] >= '0' && a[i+1] <= '7' {
+				i++
+				v = v*8 + int(a[i]-'0')
+				n++
+			}
+			b.WriteByte(byte(v)) //nolint:gosec // three octal digits at most
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(a[i])
+		}
+	}
+	return b.String(), false
+}
+
+// options splits leading "-xyz" clusters from operands; bad is the first
+// letter not in allowed.
+func options(args []string, allowed string) (flags map[byte]bool, operands []string, bad byte) {
+	flags = map[byte]bool{}
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			i++
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			break
+		}
+		for j := 1; j < len(a); j++ {
+			if !strings.ContainsRune(allowed, rune(a[j])) {
+				return nil, nil, a[j]
+			}
+			flags[a[j]] = true
+		}
+	}
+	return flags, args[i:], 0
+}
+
+func invalidOption(e *cmdEnv, prog string, bad byte, status int) int {
+	fmt.Fprintf(e.stderr, "%s: invalid option -- '%c'\nTry '%s --help' for more information.\n", prog, bad, prog)
+	return status
+}
+
+func cmdCat(e *cmdEnv, args []string) int {
+	_, files, bad := options(args[1:], "u")
+	if bad != 0 {
+		return invalidOption(e, "cat", bad, 1)
+	}
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	status := 0
+	for _, f := range files {
+		if f == "-" {
+			_, _ = io.Copy(e.stdout, e.stdin)
+			continue
+		}
+		data, err := e.sh.h.fs.readFile(f, e.root)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "cat: %s: %s\n", f, err)
+			status = 1
+			continue
+		}
+		_, _ = io.WriteString(e.stdout, data)
+	}
+	return status
+}
+
+// cmdTee opens every file first, then copies standard input to standard
+// output and each file; a sysfs store sees the input in one write.
+func cmdTee(e *cmdEnv, args []string) int {
+	_, files, bad := options(args[1:], "aip")
+	if bad != 0 {
+		return invalidOption(e, "tee", bad, 1)
+	}
+	status := 0
+	var outs []*writeHandle
+	var names []string
+	for _, f := range files {
+		w, err := e.sh.h.fs.openWrite(f, e.root)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "tee: %s: %s\n", f, err)
+			status = 1
+			continue
+		}
+		outs, names = append(outs, w), append(names, f)
+	}
+	data, _ := io.ReadAll(e.stdin)
+	_, _ = e.stdout.Write(data)
+	for i, w := range outs {
+		if err := w.write(string(data)); err != nil {
+			fmt.Fprintf(e.stderr, "tee: %s: %s\n", names[i], err)
+			status = 1
+		}
+	}
+	return status
+}
+
+// cmdLs lists one name per line, as ls does when its output is not a
+// terminal (an exec session has none).
+func cmdLs(e *cmdEnv, args []string) int {
+	flags, ops, bad := options(args[1:], "1aAd")
+	if bad != 0 {
+		return invalidOption(e, "ls", bad, 2)
+	}
+	if len(ops) == 0 {
+		ops = []string{"."}
+	}
+	status := 0
+	var files, dirs []string
+	for _, op := range ops {
+		isDir, err := e.sh.h.fs.stat(op, e.root)
+		switch {
+		case err != nil:
+			fmt.Fprintf(e.stderr, "ls: cannot access '%s': %s\n", op, err)
+			status = 2
+		case isDir && !flags['d']:
+			dirs = append(dirs, op)
+		default:
+			files = append(files, op)
+		}
+	}
+	for _, f := range files {
+		fmt.Fprintln(e.stdout, f)
+	}
+	for i, d := range dirs {
+		names, err := e.sh.h.fs.readDir(d, e.root)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ls: cannot open directory '%s': %s\n", d, err)
+			status = 2
+			continue
+		}
+		if len(ops) > 1 {
+			if i > 0 || len(files) > 0 {
+				fmt.Fprintln(e.stdout)
+			}
+			fmt.Fprintf(e.stdout, "%s:\n", d)
+		}
+		for _, n := range names {
+			fmt.Fprintln(e.stdout, n)
+		}
+	}
+	return status
+}

@@ -1,0 +1,159 @@
+package lab
+
+// GNU grep and procps pgrep, for the options a QoS script uses.
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+)
+
+// bre turns a POSIX basic regular expression into RE2 syntax.
+func bre(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p) && strings.IndexByte("(){}|+?", p[i+1]) >= 0:
+			i++
+			b.WriteByte(p[i])
+		case c == '\\' && i+1 < len(p):
+			i++
+			b.WriteByte('\\')
+			b.WriteByte(p[i])
+		case strings.IndexByte("(){}|+?", c) >= 0:
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func cmdGrep(e *cmdEnv, args []string) int {
+	flags, ops, bad := options(args[1:], "HhsqvicE")
+	if bad != 0 {
+		fmt.Fprintf(e.stderr, "grep: invalid option -- '%c'\nUsage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n", bad)
+		return 2
+	}
+	if len(ops) == 0 {
+		fmt.Fprint(e.stderr, "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n")
+		return 2
+	}
+	pat := ops[0]
+	if !flags['E'] {
+		pat = bre(pat)
+	}
+	if flags['i'] {
+		pat = "(?i)" + pat
+	}
+	re, err := regexp.Compile(pat)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "grep: %s\n", err)
+		return 2
+	}
+	files := ops[1:]
+	withName := (flags['H'] || len(files) > 1) && !flags['h']
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	matched, failed := false, false
+	for _, f := range files {
+		var data string
+		name := f
+		if f == "-" {
+			b, _ := io.ReadAll(e.stdin)
+			data, name = string(b), "(standard input)"
+		} else if data, err = e.sh.h.fs.readFile(f, e.root); err != nil {
+			if !flags['s'] {
+				fmt.Fprintf(e.stderr, "grep: %s: %s\n", f, err)
+			}
+			failed = true
+			continue
+		}
+		count := 0
+		for _, line := range strings.SplitAfter(data, "\n") {
+			if line == "" {
+				continue
+			}
+			line = strings.TrimSuffix(line, "\n")
+			if re.MatchString(line) == flags['v'] {
+				continue
+			}
+			matched = true
+			count++
+			if flags['q'] || flags['c'] {
+				continue
+			}
+			if withName {
+				fmt.Fprintf(e.stdout, "%s:", name)
+			}
+			fmt.Fprintln(e.stdout, line)
+		}
+		if flags['c'] && !flags['q'] {
+			if withName {
+				fmt.Fprintf(e.stdout, "%s:", name)
+			}
+			fmt.Fprintln(e.stdout, count)
+		}
+	}
+	switch {
+	case failed && (!flags['q'] || !matched):
+		return 2
+	case matched:
+		return 0
+	}
+	return 1
+}
+
+// cmdPgrep matches the host's process names (an extended regex, whole
+// name with -x).
+func cmdPgrep(e *cmdEnv, args []string) int {
+	flags, ops, bad := options(args[1:], "xl")
+	if bad != 0 {
+		fmt.Fprintf(e.stderr, "pgrep: invalid option -- '%c'\nUsage:\n pgrep [options] <pattern>\n\nFor more details see pgrep(1).\n", bad)
+		return 2
+	}
+	if len(ops) == 0 {
+		fmt.Fprint(e.stderr, "pgrep: no matching criteria specified\nTry `pgrep --help' for more information.\n")
+		return 2
+	}
+	pat := ops[0]
+	if flags['x'] {
+		pat = "^(" + pat + ")$"
+	}
+	re, err := regexp.Compile(pat)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "pgrep: cannot compile regular expression '%s': %s\n", ops[0], err)
+		return 2
+	}
+	status := 1
+	for _, p := range e.sh.h.processes() {
+		if re.MatchString(p.name) {
+			status = 0
+			if flags['l'] {
+				fmt.Fprintf(e.stdout, "%d %s\n", p.pid, p.name)
+			} else {
+				fmt.Fprintln(e.stdout, p.pid)
+			}
+		}
+	}
+	return status
+}
+
+type process struct {
+	pid  int
+	name string
+}
+
+func (h *Host) processes() []process {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ps := []process{{1, "systemd"}, {598, "cron"}, {641, "sshd"}}
+	if h.lldpad {
+		ps = append(ps, process{812, "lldpad"})
+	}
+	return ps
+}

@@ -1,0 +1,181 @@
+package lab
+
+// The lexer of the sh subset: words with per-rune quoting, operators,
+// io numbers ("2>"), comments and line continuations. Expansions and the
+// operators of unsupported constructs become an error token where they
+// appear, so the lines before them still run.
+
+import (
+	"fmt"
+	"strings"
+)
+
+const opChars = ";&|<>()"
+
+func lex(script string) []token {
+	src := []rune(script)
+	var toks []token
+	line := 1
+	i := 0
+	for {
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t' || (src[i] == '\\' && i+1 < len(src) && src[i+1] == '\n')) {
+			if src[i] == '\\' {
+				i++
+				line++
+			}
+			i++
+		}
+		if i >= len(src) {
+			return append(toks, token{kind: tEOF, line: line})
+		}
+		c := src[i]
+		switch {
+		case c == '#':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		case c == '\n':
+			toks = append(toks, token{kind: tNewline, line: line})
+			line++
+			i++
+		case strings.ContainsRune(opChars, c):
+			op := string(c)
+			if i+1 < len(src) {
+				two := string(src[i : i+2])
+				switch two {
+				case "&&", "||", ";;", ">>", ">&", ">|", "<&", "<<", "<>":
+					op = two
+				}
+			}
+			i += len([]rune(op))
+			switch op {
+			case "(", ")", "&", ";;", "<<", "<>":
+				return append(toks, unsupported(line, fmt.Sprintf("%q", op)))
+			case ">|":
+				op = ">"
+			}
+			toks = append(toks, token{kind: tOp, op: op, ioNr: -1, line: line})
+		default:
+			tok, next, lines := lexWord(src, i, line)
+			if tok.kind == tErr {
+				return append(toks, tok)
+			}
+			i, line = next, line+lines
+			if i < len(src) && (src[i] == '>' || src[i] == '<') && tok.word.plain() && isDigits(tok.word.String()) {
+				n := 0
+				_, _ = fmt.Sscan(tok.word.String(), &n)
+				op := string(src[i])
+				if i+1 < len(src) && (src[i+1] == '>' || src[i+1] == '&' || src[i+1] == '|') {
+					op += string(src[i+1])
+				}
+				i += len(op)
+				if op == ">|" {
+					op = ">"
+				}
+				if op == "<<" || op == "<>" || op == "<|" {
+					return append(toks, unsupported(line, fmt.Sprintf("%q", op)))
+				}
+				toks = append(toks, token{kind: tOp, op: op, ioNr: n, line: line})
+				continue
+			}
+			toks = append(toks, tok)
+		}
+	}
+}
+
+func isDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// lexWord reads one word starting at i; lines counts the newlines it
+// spans (inside quotes or after a backslash).
+func lexWord(src []rune, i, line int) (tok token, next, lines int) {
+	var w shWord
+	add := func(r rune, quoted bool) {
+		w.runes = append(w.runes, r)
+		w.quoted = append(w.quoted, quoted)
+	}
+	start := line
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || strings.ContainsRune(opChars, c):
+			return token{kind: tWord, word: w, ioNr: -1, line: start}, i, lines
+		case c == '\\':
+			if i+1 >= len(src) {
+				add('\\', false)
+				i++
+				continue
+			}
+			if src[i+1] == '\n' {
+				lines++
+			} else {
+				add(src[i+1], true)
+			}
+			i += 2
+		case c == '\'':
+			end := indexRune(src, i+1, '\'')
+			if end < 0 {
+				return token{kind: tErr, line: start, err: "Syntax error: Unterminated quoted string"}, 0, 0
+			}
+			for _, r := range src[i+1 : end] {
+				if r == '\n' {
+					lines++
+				}
+				add(r, true)
+			}
+			i = end + 1
+		case c == '"':
+			i++
+			closed := false
+			for i < len(src) {
+				d := src[i]
+				if d == '"' {
+					closed = true
+					i++
+					break
+				}
+				if d == '$' && i+1 < len(src) && isExpansionStart(src[i+1]) || d == '`' {
+					return unsupported(line+lines, "expansion in "+string(src[i:min(i+2, len(src))])), 0, 0
+				}
+				if d == '\\' && i+1 < len(src) && strings.ContainsRune("$`\"\\\n", src[i+1]) {
+					if src[i+1] == '\n' {
+						lines++
+					} else {
+						add(src[i+1], true)
+					}
+					i += 2
+					continue
+				}
+				if d == '\n' {
+					lines++
+				}
+				add(d, true)
+				i++
+			}
+			if !closed {
+				return token{kind: tErr, line: start, err: "Syntax error: Unterminated quoted string"}, 0, 0
+			}
+		case c == '$' && i+1 < len(src) && isExpansionStart(src[i+1]), c == '`':
+			return unsupported(line+lines, "expansion "+string(src[i:min(i+2, len(src))])), 0, 0
+		default:
+			add(c, false)
+			i++
+		}
+	}
+	return token{kind: tWord, word: w, ioNr: -1, line: start}, i, lines
+}
+
+func isExpansionStart(r rune) bool {
+	return r == '{' || r == '(' || r == '_' || r == '@' || r == '*' || r == '#' || r == '?' ||
+		r == '$' || r == '!' || r == '-' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
+}
+
+func indexRune(src []rune, from int, r rune) int {
+	for j := from; j < len(src); j++ {
+		if src[j] == r {
+			return j
+		}
+	}
+	return -1
+}

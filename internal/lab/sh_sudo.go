@@ -1,0 +1,134 @@
+package lab
+
+// sudo (the login user has a NOPASSWD rule unless the host says otherwise)
+// and sh (dash) as commands.
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+const sudoUsage = "usage: sudo -h | -K | -k | -V\n" +
+	"usage: sudo -v [-ABkNnS] [-g group] [-h host] [-p prompt] [-u user]\n" +
+	"usage: sudo -l [-ABkNnS] [-g group] [-h host] [-p prompt] [-U user] [-u user] [command [arg ...]]\n" +
+	"usage: sudo [-ABbEHkNnPS] [-C num] [-D directory] [-g group] [-h host] [-p prompt] [-R directory] [-T timeout] [-u user] [VAR=value] [-i | -s] [command [arg ...]]\n" +
+	"usage: sudo -e [-ABkNnS] [-C num] [-D directory] [-g group] [-h host] [-p prompt] [-R directory] [-T timeout] [-u user] file ...\n"
+
+func cmdSudo(e *cmdEnv, args []string) int {
+	nonInteractive, asRoot := false, true
+	i := 1
+	for ; i < len(args) && strings.HasPrefix(args[i], "-"); i++ {
+		a := args[i]
+		if a == "--" {
+			i++
+			break
+		}
+		switch a {
+		case "--non-interactive":
+			nonInteractive = true
+			continue
+		case "--preserve-env", "--set-home":
+			continue
+		case "-u", "--user":
+			if i+1 >= len(args) {
+				fmt.Fprintf(e.stderr, "sudo: option requires an argument -- 'u'\n%s", sudoUsage)
+				return 1
+			}
+			i++
+			switch args[i] {
+			case "root", "#0":
+			case e.sh.h.user:
+				asRoot = false
+			default:
+				fmt.Fprintf(e.stderr, "sudo: unknown user %s\n", args[i])
+				return 1
+			}
+			continue
+		}
+		for _, f := range a[1:] {
+			switch f {
+			case 'n':
+				nonInteractive = true
+			case 'E', 'H':
+			default:
+				fmt.Fprintf(e.stderr, "sudo: invalid option -- '%c'\n%s", f, sudoUsage)
+				return 1
+			}
+		}
+	}
+	if i >= len(args) {
+		fmt.Fprint(e.stderr, sudoUsage)
+		return 1
+	}
+	e.sh.h.mu.Lock()
+	needPassword := e.sh.h.sudoPassword
+	e.sh.h.mu.Unlock()
+	if needPassword && !e.root {
+		if !nonInteractive {
+			fmt.Fprintln(e.stderr, "sudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper")
+		}
+		fmt.Fprintln(e.stderr, "sudo: a password is required")
+		return 1
+	}
+	c := e.sh.h.lookupCommand(args[i])
+	if c == nil {
+		fmt.Fprintf(e.stderr, "sudo: %s: command not found\n", args[i])
+		return 1
+	}
+	inner := *e
+	inner.root = asRoot
+	inner.builtin = false
+	inner.sh = &shell{h: e.sh.h, root: inner.root, name: e.sh.name, stdin: e.stdin, stdout: e.stdout, stderr: e.stderr}
+	return c(&inner, args[i:])
+}
+
+// cmdSh is dash: sh -c SCRIPT [NAME], sh FILE, or the script on standard
+// input; -e exits on the first failing command.
+func cmdSh(e *cmdEnv, args []string) int {
+	cflag, errexit := false, false
+	i := 1
+	for ; i < len(args) && len(args[i]) > 1 && (args[i][0] == '-' || args[i][0] == '+'); i++ {
+		if args[i] == "--" {
+			i++
+			break
+		}
+		for _, f := range args[i][1:] {
+			switch f {
+			case 'c':
+				cflag = true
+			case 'e':
+				errexit = args[i][0] == '-'
+			case 'u':
+			default:
+				fmt.Fprintf(e.stderr, "sh: 0: %s\n", unsupported(0, fmt.Sprintf("option -%c", f)).err)
+				return 2
+			}
+		}
+	}
+	name := "sh"
+	var script string
+	switch {
+	case cflag:
+		if i >= len(args) {
+			fmt.Fprintln(e.stderr, "sh: 0: -c requires an argument")
+			return 2
+		}
+		script = args[i]
+		if i+1 < len(args) {
+			name = args[i+1]
+		}
+	case i < len(args):
+		data, err := e.sh.h.fs.readFile(args[i], e.root)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "sh: 0: cannot open %s: %s\n", args[i], errmsg(err, false))
+			return 2
+		}
+		script = data
+	default:
+		b, _ := io.ReadAll(e.stdin)
+		script = string(b)
+	}
+	nested := &shell{h: e.sh.h, root: e.root, name: name, stdin: e.stdin, stdout: e.stdout, stderr: e.stderr, errexit: errexit}
+	return nested.run(script)
+}
