@@ -233,7 +233,6 @@ func (h *Host) buildTreeLocked() {
 	for _, p := range h.ports {
 		netdev := root.mkdirs("sys/class/net/" + p.ifname)
 		netdev.add("device/uevent", ueventFile(p))
-		netdev.mkdirs("device/infiniband/" + p.rdma)
 		netdev.mkdirs("device/net/" + p.ifname)
 		if !h.noECN {
 			for _, proto := range []string{"roce_rp", "roce_np"} {
@@ -252,6 +251,9 @@ func (h *Host) buildTreeLocked() {
 		ib.add("tc/1/traffic_class", h.trafficClassFile(p))
 		ib.add("device/uevent", ueventFile(p))
 		ib.mkdirs("device/net/" + p.ifname)
+		// In sysfs both paths are the one IB device directory under the PCI function
+		// (/sys/class/infiniband/DEV is a symlink to .../<pci>/infiniband/DEV).
+		netdev.mkdirs("device/infiniband").children[p.rdma] = ib
 		cc := root.mkdirs("sys/kernel/debug/mlx5/" + p.pci + "/cc_params")
 		for i, c := range ccParams {
 			cc.children[c.name] = h.ccFile(p, i)

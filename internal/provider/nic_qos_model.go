@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"sort"
 	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -156,14 +155,5 @@ func mapKeys(m types.Map) map[string]bool {
 	for k := range m.Elements() {
 		out[k] = true
 	}
-	return out
-}
-
-func sortedStrings[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }

@@ -70,7 +70,7 @@ func (r *nicQoSResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				MarkdownDescription: "Strict priority (CNP traffic). Exactly one of this and `bandwidth_percent`."},
 		}}}
 	attrs["roce_tos"] = schema.Int64Attribute{Optional: true,
-		MarkdownDescription: "Default ToS byte (0-255) of RoCE connections made through RDMA-CM (`cma_roce_tos`), e.g. 106 = DSCP 26 << 2 | ECT(0). It affects RDMA-CM connections only: NCCL sets its own traffic class (`NCCL_IB_TC`). Unmanaged while unset."}
+		MarkdownDescription: "ToS byte (0-255) of the NIC's RoCE traffic, e.g. 106 = DSCP 26 << 2 | ECT(0), written to the RDMA device's global traffic class (`/sys/class/infiniband/<dev>/tc/1/traffic_class`, MLNX_OFED). It covers RDMA-CM connections and, on MLNX_OFED, the device's other RoCE connections too, whatever an application such as NCCL (`NCCL_IB_TC`) asks for. Unmanaged while unset."}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "QoS of one NIC netdev on an NVIDIA mlx5 host: trust, DSCP to priority map, PFC priorities, priority to TC map, ETS and the RoCE ToS. Host settings made with `mlnx_qos` and sysfs do not survive a reboot: the next refresh shows the drift and the next apply restores them.",
 		Attributes:          attrs,

@@ -1,0 +1,138 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab"
+)
+
+const nicRes = "roce_nic_qos.gpu"
+
+func nicHCL(ifname, pfc, ets string) string {
+	return fmt.Sprintf(`
+resource "roce_nic_qos" "gpu" {
+  device           = "mlx5-1"
+  interface        = %q
+  trust            = "dscp"
+  pfc_priorities   = [%s]
+  dscp_to_priority = { "26" = 3, "48" = 6 }
+  priority_to_tc   = { "3" = 3, "6" = 6 }
+  ets = {
+    %s
+  }
+  roce_tos = 106
+}
+`, ifname, pfc, ets)
+}
+
+const ets5050 = `"0" = { bandwidth_percent = 50 }
+    "3" = { bandwidth_percent = 50 }
+    "6" = { strict_priority = true }`
+
+const ets4060 = `"0" = { bandwidth_percent = 40 }
+    "3" = { bandwidth_percent = 60 }
+    "6" = { strict_priority = true }`
+
+func hostLab(t *testing.T) *accLab {
+	return startLab(t, lab.Options{Switches: map[string]int{}, Hosts: map[string]int{"mlx5": 1}})
+}
+
+func TestAccNICQoSLifecycle(t *testing.T) {
+	l := hostLab(t)
+	sh := l.shell(t, "mlx5-1")
+	before := sh.run("mlnx_qos -i eth0 -a")
+	tosBefore := sh.run("cat /sys/class/infiniband/mlx5_0/tc/1/traffic_class")
+	v1 := l.providerHCL() + nicHCL("eth0", "3", ets5050)
+	v2 := l.providerHCL() + nicHCL("eth0", "3, 4", ets4060)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		CheckDestroy: func(*terraform.State) error {
+			if after := sh.run("mlnx_qos -i eth0 -a"); after != before {
+				return fmt.Errorf("destroy did not restore the NIC:\nbefore:\n%s\nafter:\n%s", before, after)
+			}
+			if after := sh.run("cat /sys/class/infiniband/mlx5_0/tc/1/traffic_class"); after != tosBefore {
+				return fmt.Errorf("destroy did not restore the traffic class: %q, want %q", after, tosBefore)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: v1,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(nicRes, tfjsonpath.New("id"), knownvalue.StringExact("mlx5-1/eth0")),
+				},
+				Check: func(*terraform.State) error {
+					out := sh.run("mlnx_qos -i eth0")
+					for _, want := range []string{"Priority trust state: dscp", "\tenabled     0   0   0   1   0   0   0   0   ", "prio:3 dscp:26,", "tsa: strict"} {
+						if !strings.Contains(out, want) {
+							return fmt.Errorf("mlnx_qos on the host lacks %q:\n%s", want, out)
+						}
+					}
+					if tos := sh.run("cat /sys/class/infiniband/mlx5_0/tc/1/traffic_class"); !strings.Contains(tos, "106") {
+						return fmt.Errorf("traffic class = %q", tos)
+					}
+					return nil
+				},
+			},
+			{ResourceName: nicRes, ImportState: true, ImportStateId: "mlx5-1/eth0", ImportStateVerify: true},
+			{
+				Config: v2,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nicRes, plancheck.ResourceActionUpdate),
+				}},
+				Check: func(*terraform.State) error {
+					if out := sh.run("mlnx_qos -i eth0"); !strings.Contains(out, "\tenabled     0   0   0   1   1   0   0   0   ") {
+						return fmt.Errorf("PFC on 3 and 4 not applied:\n%s", out)
+					}
+					return nil
+				},
+			},
+			{ // a reboot loses everything mlnx_qos and sysfs set: the plan shows it, apply repairs it
+				PreConfig: func() { l.Host("mlx5-1").Reboot() },
+				Config:    v2,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nicRes, plancheck.ResourceActionUpdate),
+				}},
+			},
+		},
+	})
+}
+
+func TestAccNICQoSPlanTimeErrors(t *testing.T) {
+	l := hostLab(t)
+	host := l.Host("mlx5-1")
+	cases := []struct {
+		name, config string
+		pre          func()
+		want         string
+	}{
+		{"DSCP 64", strings.Replace(nicHCL("eth0", "3", ets5050), `"26" = 3`, `"64" = 3`, 1), nil, `(?s)dscp_to_priority.*64`},
+		{"priority 8", nicHCL("eth0", "8", ets5050), nil, `(?s)pfc_priorities.*8`},
+		{"missing netdev", nicHCL("eth9", "3", ets5050), nil, `(?s)eth9.*eth0.*eth1`},
+		{"shell metacharacters", nicHCL("eth0;reboot", "3", ets5050), nil, `(?s)interface.*eth0;reboot`},
+		{"firmware DCBX", nicHCL("eth0", "3", ets5050), func() { host.SetDCBXFirmware(true) }, `(?s)firmware-controlled`},
+		{"switch resource on a host", l.providerHCL() + classesHCL("mlx5-1", "", `a = { traffic_class = 3, dscp = [26], bandwidth_percent = 100 }`), nil, `(?s)mlx5.*NIC host`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := c.config
+			if !strings.Contains(cfg, `provider "roce"`) {
+				cfg = l.providerHCL() + cfg
+			}
+			resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: protoV6Factories, Steps: []resource.TestStep{{
+				PreConfig: c.pre, Config: cfg, PlanOnly: true, ExpectError: regexp.MustCompile(c.want),
+			}}})
+			host.SetDCBXFirmware(false)
+		})
+	}
+}
