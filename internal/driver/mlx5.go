@@ -77,7 +77,14 @@ func (h *mlx5Host) apply(ctx context.Context, ifname string, prior *mlx5.HostSta
 			return nil
 		}
 	}
-	rres, rerr := h.c.Run(ctx, mlx5.RestoreScript(ifname, prior, nic, dcqcn, h.sudo), nil)
+	// Write back what the failed change altered. With a fresh read, values still as they were
+	// are left alone, so a setting the host refuses to write is not written again.
+	snap := prior.Snapshot(nic, dcqcn)
+	cur := prior
+	if after, err := h.read(ctx, ifname); err == nil {
+		snap, cur = trimSnapshot(snap, after), after
+	}
+	rres, rerr := h.c.Run(ctx, mlx5.RestoreFromSnapshot(ifname, snap, cur, h.sudo), nil)
 	switch {
 	case rerr != nil:
 		return fmt.Errorf("%w; restoring the values read before the change also failed: %v (%s may be partly changed)", cause, rerr, ifname)
@@ -86,6 +93,38 @@ func (h *mlx5Host) apply(ctx context.Context, ifname string, prior *mlx5.HostSta
 			cause, strings.TrimSpace(string(append(rres.Stdout, rres.Stderr...))), ifname)
 	}
 	return fmt.Errorf("%w; the values read before the change were restored on %s", cause, ifname)
+}
+
+// trimSnapshot drops from snap the DCQCN values cur still has, so a restore writes only what
+// changed. (NIC QoS is one mlnx_qos call and is written back whole.)
+func trimSnapshot(snap mlx5.Snapshot, cur *mlx5.HostState) mlx5.Snapshot {
+	if snap.DCQCN == nil {
+		return snap
+	}
+	d := *snap.DCQCN
+	for i := range d.RP {
+		if d.RP[i] == cur.RP[i] {
+			d.RP[i] = -1
+		}
+		if d.NP[i] == cur.NP[i] {
+			d.NP[i] = -1
+		}
+	}
+	cc := map[string]uint32{}
+	for f, v := range d.CC {
+		if now, ok := cur.CCParams[f]; !ok || now != v {
+			cc[f] = v
+		}
+	}
+	// Writing np_cnp_prio resets np_cnp_prio_mode: when one is written, so is the other.
+	if mode, ok := d.CC["np_cnp_prio_mode"]; ok {
+		if _, prio := cc["np_cnp_prio"]; prio {
+			cc["np_cnp_prio_mode"] = mode
+		}
+	}
+	d.CC = cc
+	snap.DCQCN = &d
+	return snap
 }
 
 func (h *mlx5Host) restore(ctx context.Context, ifname string, raw Prior, what string) error {

@@ -220,7 +220,7 @@ func (fs *fsys) openWrite(p string, root bool) (*writeHandle, error) {
 	case !n.devNull && n.write == nil:
 		return nil, eACCES
 	}
-	return &writeHandle{fs: fs, node: n}, nil
+	return &writeHandle{fs: fs, node: n, path: fs.abs(p)}, nil
 }
 
 // writeHandle is an open file; each write is one write(2), which a sysfs
@@ -228,6 +228,7 @@ func (fs *fsys) openWrite(p string, root bool) (*writeHandle, error) {
 type writeHandle struct {
 	fs   *fsys
 	node *fsNode
+	path string
 }
 
 func (w *writeHandle) write(data string) error {
@@ -236,5 +237,8 @@ func (w *writeHandle) write(data string) error {
 	}
 	w.fs.h.mu.Lock()
 	defer w.fs.h.mu.Unlock()
+	if f := w.fs.h.failWrites; f != "" && strings.Contains(w.path, f) {
+		return eIO // the firmware command behind the file failed
+	}
 	return w.node.write(data)
 }

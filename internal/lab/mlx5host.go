@@ -46,6 +46,7 @@ type Host struct {
 	lldpad       bool
 	sudoPassword bool
 	noECN        bool
+	failWrites   string
 
 	lis      net.Listener
 	wg       sync.WaitGroup
@@ -167,6 +168,14 @@ func (h *Host) RequireSudoPassword(on bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.sudoPassword = on
+}
+
+// FailWrites makes every later write to a file whose path contains substr fail with EIO, as
+// when the firmware refuses a command; "" clears it.
+func (h *Host) FailWrites(substr string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.failWrites = substr
 }
 
 // RemoveECNTree makes the host look like an upstream kernel without

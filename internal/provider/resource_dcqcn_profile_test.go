@@ -117,3 +117,37 @@ func TestAccDCQCNProfileErrors(t *testing.T) {
 		})
 	}
 }
+
+// A write the host refuses half way leaves nothing half-applied: the values read before the
+// apply are written back, the error says so, and no resource is recorded. Once the host
+// accepts, the next apply converges.
+func TestAccDCQCNProfileRefusedWriteIsRolledBack(t *testing.T) {
+	l := hostLab(t)
+	host := l.Host("mlx5-1")
+	sh := l.shell(t, "mlx5-1")
+	state := func() string {
+		return sh.run("sudo -n sh -c 'grep -H . /sys/class/net/eth0/ecn/roce_rp/enable/* /sys/class/net/eth0/ecn/roce_np/enable/* /sys/kernel/debug/mlx5/*/cc_params/*'")
+	}
+	before := state()
+	cfg := l.providerHCL() + dcqcnHCL("3", 10)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig:   func() { host.FailWrites("cc_params/rp_ai_rate") },
+				Config:      cfg,
+				ExpectError: regexp.MustCompile(`(?s)Cannot create DCQCN profile of "eth0" on device "mlx5-1".*rp_ai_rate.*values read before the change were\s+restored`),
+			},
+			{
+				PreConfig: func() {
+					if after := state(); after != before {
+						t.Errorf("the refused apply left the host changed:\nbefore:\n%s\nafter:\n%s", before, after)
+					}
+					host.FailWrites("")
+				},
+				Config:           cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}
