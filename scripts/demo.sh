@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # make demo: the provider against the simulated fabric, end to end, on a machine with only Go.
-# Builds the provider and the lab, starts the lab, applies examples/quickstart, changes the
-# switch behind Terraform's back, shows that `terraform plan` detects the drift and that
-# `terraform apply` repairs it, then destroys everything and stops the lab.
+# Builds the provider and the lab, starts the lab (one openconfig switch and one mlx5 NIC host),
+# applies examples/quickstart (a QoS policy on the switch, NIC QoS and DCQCN on the host), changes
+# the switch behind Terraform's back, shows that `terraform plan` detects the drift and that
+# `terraform apply` repairs it, then reboots the host (which drops its mlnx_qos and sysfs
+# settings) and shows the same detection and repair, then destroys everything and stops the lab.
 #
 # Works in .demo/ (a copy of examples/quickstart, its state and the Terraform CLI config) and
 # .lab/ (the lab's inventory and logs), both started afresh on every run.
@@ -16,9 +18,12 @@ lab_dir=$root/.lab
 work=$root/.demo
 tf_dir=$work/quickstart
 device=openconfig-1
+host=mlx5-1
+nic_qos=roce_nic_qos.gpu1_eth0
+dcqcn=roce_dcqcn_profile.gpu1_eth0
 profile="/qos/queue-management-profiles/queue-management-profile[name=ROCE-roce]"
 min_threshold="$profile/wred/uniform/config/min-threshold"
-steps=12
+steps=17
 n=0
 
 step() {
@@ -64,8 +69,8 @@ export TF_CLI_CONFIG_FILE=$work/terraformrc
 export CHECKPOINT_DISABLE=1
 echo "Terraform config $TF_CLI_CONFIG_FILE; no terraform init needed with dev_overrides"
 
-step "Starting the simulated fabric (bin/rocelab up --dir .lab)"
-"$bin/rocelab" up --dir "$lab_dir" >"$work/rocelab.log" 2>&1 &
+step "Starting the simulated fabric: switch $device and NIC host $host (bin/rocelab up --dir .lab)"
+"$bin/rocelab" up --dir "$lab_dir" --switches openconfig=1 --hosts mlx5=1 >"$work/rocelab.log" 2>&1 &
 lab_pid=$!
 # Whatever happens from here on, the lab is stopped on exit.
 stop_lab() {
@@ -93,7 +98,7 @@ if [ ! -f "$lab_dir/inventory.json" ]; then
 fi
 cat "$work/rocelab.log"
 
-step "terraform apply: creating the RoCE QoS policy on $device"
+step "terraform apply: creating the RoCE QoS policy on $device and the NIC QoS and DCQCN profile on $host"
 tf apply -auto-approve
 
 step "Reading the switch with an independent gNMI client: the ECN profile the policy created"
@@ -127,7 +132,51 @@ if [ "$code" -ne 0 ]; then
 fi
 echo "no drift: plan exit code 0"
 
-step "terraform destroy: removing the policy from the switch"
+# rocelab has no command that runs something on a host (get and set speak gNMI to switches), and
+# ssh would need an OpenSSH client (a Go-only machine may have none) fed the lab password: the
+# host's settings are shown as Terraform read them back from the host in the apply above.
+step "Reading $host's NIC settings as Terraform last read them (terraform state show)"
+echo "\$ terraform state show $nic_qos"
+"$terraform" -chdir="$tf_dir" state show -no-color "$nic_qos"
+echo "\$ terraform state show $dcqcn"
+"$terraform" -chdir="$tf_dir" state show -no-color "$dcqcn"
+
+step "Rebooting the host: a reboot drops mlnx_qos and sysfs settings"
+echo "\$ rocelab reboot --dir .lab $host"
+"$bin/rocelab" reboot --dir "$lab_dir" "$host"
+
+step "terraform plan: does Terraform notice the reboot?"
+code=0
+tf plan -detailed-exitcode | tee "$work/plan-after-reboot.txt" || code=$?
+if [ "$code" -ne 2 ]; then
+  echo "expected drift after the reboot (plan exit code 2), got exit code $code" >&2
+  exit 1
+fi
+for r in "$nic_qos" "$dcqcn"; do
+  if ! grep -qF "# $r will be updated in-place" "$work/plan-after-reboot.txt"; then
+    echo "expected the plan to update $r after the reboot" >&2
+    exit 1
+  fi
+done
+if grep -qF "# roce_qos_policy." "$work/plan-after-reboot.txt"; then
+  echo "expected the reboot of $host to leave the switch policy on $device alone" >&2
+  exit 1
+fi
+echo "drift detected after reboot: plan exit code 2, $nic_qos and $dcqcn to be restored"
+
+step "terraform apply: restoring the host's NIC settings"
+tf apply -auto-approve
+
+step "terraform plan: checking the host matches the configuration again"
+code=0
+tf plan -detailed-exitcode || code=$?
+if [ "$code" -ne 0 ]; then
+  echo "expected no drift after restoring the host (plan exit code 0), got exit code $code" >&2
+  exit 1
+fi
+echo "no drift: plan exit code 0"
+
+step "terraform destroy: removing the policy from the switch, restoring the host's NIC settings from before create"
 tf destroy -auto-approve
 if "$bin/rocelab" get --dir "$lab_dir" "$device" "$profile" >/dev/null 2>&1; then
   echo "destroy left the ECN profile on the switch" >&2
@@ -140,6 +189,9 @@ trap - EXIT
 "$bin/rocelab" down --dir "$lab_dir"
 
 echo
-echo "Demo complete: apply, out-of-band drift detected by plan, repaired by apply, destroyed."
-echo "Try it yourself: make lab (starts the fabric in .lab/), then, in another shell,"
+echo "Demo complete: apply; an out-of-band switch change and a host reboot, each detected by"
+echo "plan and repaired by apply; destroyed."
+echo "Try it yourself: start the fabric in .lab/ with"
+echo "  go run ./internal/lab/cmd/rocelab up --dir .lab --switches openconfig=1 --hosts mlx5=1"
+echo "then, in another shell,"
 echo "  TF_CLI_CONFIG_FILE=\$PWD/.demo/terraformrc $terraform -chdir=examples/quickstart apply"

@@ -1,18 +1,22 @@
-# Quickstart: one RoCE QoS policy on one switch of the simulated fabric.
+# Quickstart: one RoCE QoS policy on one switch of the simulated fabric, and the matching NIC
+# QoS and DCQCN profile on one GPU host's NIC.
 #
-#   make demo                      # does all of this for you, drift included
+#   make demo                      # does all of this for you, drift and host reboot included
 #
 # or by hand, from the repository root:
 #
-#   make lab          # the fabric, in the foreground; writes .lab/inventory.json
+#   # the fabric (switch openconfig-1 and host mlx5-1), in the foreground; writes
+#   # .lab/inventory.json (`make lab` starts the switch only, not enough for this file)
+#   go run ./internal/lab/cmd/rocelab up --dir .lab --switches openconfig=1 --hosts mlx5=1
 #   # in another shell; .demo/terraformrc (written by make demo) maps "rocefabric/roce" to bin/
 #   # with dev_overrides, so there is no `terraform init`:
 #   export TF_CLI_CONFIG_FILE=$PWD/.demo/terraformrc
 #   terraform -chdir=examples/quickstart apply
 #   go run ./internal/lab/cmd/rocelab get --dir .lab openconfig-1 /qos/queue-management-profiles
+#   go run ./internal/lab/cmd/rocelab reboot --dir .lab mlx5-1   # then plan shows the drift
 #
-# Against real switches, point var.inventory at your own inventory file (same shape) or write
-# the devices map out as in examples/provider/provider.tf.
+# Against real switches and hosts, point var.inventory at your own inventory file (same shape)
+# or write the devices map out as in examples/provider/provider.tf.
 
 terraform {
   required_version = ">= 1.5.0"
@@ -68,7 +72,51 @@ resource "roce_qos_policy" "leaf1" {
   interfaces = ["Ethernet1", "Ethernet2"]
 }
 
+# The host side of the same policy, on the lab's NVIDIA mlx5 host (device "mlx5-1", reached over
+# SSH). RoCE only works end to end when the NIC and the switches agree on every number:
+#   - the NIC trusts DSCP and maps DSCP 26 -> priority 3 and DSCP 48 -> priority 6, the same DSCPs
+#     the switch classifies into traffic classes 3 (roce) and 6 (cnp) above;
+#   - PFC is on priority 3 only: the RoCE class is the lossless one. The openconfig switch cannot
+#     say so (no PFC model); on sonic, eos or nxos the roce class would carry `lossless = true`
+#     and pfc_priorities must equal the switches' lossless classes;
+#   - ETS mirrors the switch's scheduler: 50/50 between TCs 0 and 3, TC 6 strict for CNPs;
+#   - roce_tos 106 = DSCP 26 << 2 | ECT(0): the NIC sends RoCE with the DSCP the switch expects,
+#     ECN-capable so the switch's ECN profile (ROCE-roce) can mark it.
+# These settings (mlnx_qos and sysfs) do not survive a reboot of the host: `make demo` reboots
+# it and shows that `terraform plan` detects the drift and `terraform apply` restores them.
+resource "roce_nic_qos" "gpu1_eth0" {
+  device           = "mlx5-1" # a host (platform mlx5) in the provider's devices map
+  interface        = "eth0"
+  trust            = "dscp"
+  pfc_priorities   = [3]
+  dscp_to_priority = { "26" = 3, "48" = 6 }
+  priority_to_tc   = { "3" = 3, "6" = 6 }
+  ets = {
+    "0" = { bandwidth_percent = 50 }
+    "3" = { bandwidth_percent = 50 }
+    "6" = { strict_priority = true }
+  }
+  roce_tos = 106 # DSCP 26 << 2 | ECT(0)
+}
+
+# DCQCN on the same NIC: the rate control that reacts to the switch's ECN marks. It runs on the
+# lossless RoCE priority 3, and the receiver answers marked packets with CNPs sent on DSCP 48,
+# priority 6: the switch's strict-priority cnp class, so congestion feedback is never queued
+# behind the traffic it is about.
+resource "roce_dcqcn_profile" "gpu1_eth0" {
+  device       = "mlx5-1"
+  interface    = "eth0"
+  priorities   = [3]
+  cnp_dscp     = 48
+  cnp_priority = 6
+}
+
 output "policy_id" {
   description = "The policy's id, <device>/<name>: the import ID too."
   value       = roce_qos_policy.leaf1.id
+}
+
+output "nic_id" {
+  description = "The NIC QoS's id, <device>/<interface>: the import ID too."
+  value       = roce_nic_qos.gpu1_eth0.id
 }
