@@ -6,8 +6,8 @@
 # or by hand, from the repository root:
 #
 #   # the fabric (switch openconfig-1 and host mlx5-1), in the foreground; writes
-#   # .lab/inventory.json (`make lab` starts the switch only, not enough for this file)
-#   go run ./internal/lab/cmd/rocelab up --dir .lab --switches openconfig=1 --hosts mlx5=1
+#   # .lab/inventory.json
+#   make lab
 #   # in another shell; .demo/terraformrc (written by make demo) maps "rocefabric/roce" to bin/
 #   # with dev_overrides, so there is no `terraform init`:
 #   export TF_CLI_CONFIG_FILE=$PWD/.demo/terraformrc
