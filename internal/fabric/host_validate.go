@@ -198,7 +198,7 @@ var dcqcnRanges = map[string]dcqcnRange{
 	"dce_tcp_rtt_us":                   {1, 131071, "alpha update period in microseconds: 1-131071 (rp_dce_tcp_rtt)"},
 	"initial_alpha":                    {1, 1023, "initial alpha, a fraction of 1024: 1-1023 (rp_initial_alpha_value)"},
 	"rate_reduce_monitor_period_us":    {1, MaxU32, "microseconds between rate reductions, at least 1 (rp_rate_reduce_monitor_period)"},
-	"min_dec_factor_percent":           {0, 100, "largest single rate cut in percent: 0-100 (rp_min_dec_fac)"},
+	"min_dec_factor_percent":           {0, 100, "floor of a single rate cut, percent of the current rate kept: 0-100 (rp_min_dec_fac; 100 disables cuts)"},
 	"gd":                               {0, MaxU32, "alpha to rate-cut shift, log2 (rp_gd)"},
 	"rate_to_set_on_first_cnp_mbps":    {0, MaxU32, "rate on the first CNP in Mbps, 0 = unchanged (rp_rate_to_set_on_first_cnp)"},
 	"clamp_target_rate":                {0, 1, "a boolean (rp_clamp_tgt_rate)"},

@@ -159,31 +159,15 @@ func fromIntent(ctx context.Context, device string, p fabric.QoSPolicy, prior *q
 	for name, c := range p.Classes {
 		pc, had := priorClasses[name]
 		manage := func(v attr.Value) bool { return prior == nil || !had || !v.IsNull() }
-		cm := classModel{
-			TrafficClass:     types.Int64Value(int64(c.TrafficClass)),
-			DSCP:             intSet(c.DSCP),
-			PCP:              types.SetNull(types.Int64Type),
-			BandwidthPercent: types.Int64Null(),
-			StrictPriority:   types.BoolValue(c.StrictPriority),
-			Lossless:         types.BoolValue(c.Lossless),
-			MTU:              types.Int64Null(),
-			ECN:              types.ObjectNull(ecnAttrTypes),
+		cm := classModelOf(c)
+		if !manage(pc.PCP) {
+			cm.PCP = types.SetNull(types.Int64Type)
 		}
-		if c.PCP != nil && manage(pc.PCP) {
-			cm.PCP = intSet(c.PCP)
+		if !manage(pc.MTU) {
+			cm.MTU = types.Int64Null()
 		}
-		if c.BandwidthPercent != nil {
-			cm.BandwidthPercent = types.Int64Value(int64(*c.BandwidthPercent))
-		}
-		if c.MTU != nil && manage(pc.MTU) {
-			cm.MTU = types.Int64Value(int64(*c.MTU))
-		}
-		if c.ECN != nil && manage(pc.ECN) {
-			cm.ECN = types.ObjectValueMust(ecnAttrTypes, map[string]attr.Value{
-				"min_threshold_bytes":      types.Int64Value(c.ECN.MinThresholdBytes),
-				"max_threshold_bytes":      types.Int64Value(c.ECN.MaxThresholdBytes),
-				"mark_probability_percent": types.Int64Value(int64(c.ECN.MarkProbabilityPercent)),
-			})
+		if !manage(pc.ECN) {
+			cm.ECN = types.ObjectNull(ecnAttrTypes)
 		}
 		obj, d := types.ObjectValueFrom(ctx, classAttrTypes, cm)
 		diags.Append(d...)
@@ -204,6 +188,37 @@ func fromIntent(ctx context.Context, device string, p fabric.QoSPolicy, prior *q
 		Classes:             cmap,
 		Interfaces:          types.SetValueMust(types.StringType, ifs),
 	}, diags
+}
+
+// classModelOf renders a class with every attribute it sets.
+func classModelOf(c fabric.Class) classModel {
+	cm := classModel{
+		TrafficClass:     types.Int64Value(int64(c.TrafficClass)),
+		DSCP:             intSet(c.DSCP),
+		PCP:              types.SetNull(types.Int64Type),
+		BandwidthPercent: types.Int64Null(),
+		StrictPriority:   types.BoolValue(c.StrictPriority),
+		Lossless:         types.BoolValue(c.Lossless),
+		MTU:              types.Int64Null(),
+		ECN:              types.ObjectNull(ecnAttrTypes),
+	}
+	if c.PCP != nil {
+		cm.PCP = intSet(c.PCP)
+	}
+	if c.BandwidthPercent != nil {
+		cm.BandwidthPercent = types.Int64Value(int64(*c.BandwidthPercent))
+	}
+	if c.MTU != nil {
+		cm.MTU = types.Int64Value(int64(*c.MTU))
+	}
+	if c.ECN != nil {
+		cm.ECN = types.ObjectValueMust(ecnAttrTypes, map[string]attr.Value{
+			"min_threshold_bytes":      types.Int64Value(c.ECN.MinThresholdBytes),
+			"max_threshold_bytes":      types.Int64Value(c.ECN.MaxThresholdBytes),
+			"mark_probability_percent": types.Int64Value(int64(c.ECN.MarkProbabilityPercent)),
+		})
+	}
+	return cm
 }
 
 func stringOr(v types.String, def string) string {

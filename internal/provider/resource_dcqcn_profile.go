@@ -45,7 +45,7 @@ var paramDocs = map[string]string{
 	"dce_tcp_rtt_us":                   "Alpha update period, microseconds (`rp_dce_tcp_rtt`, default 1).",
 	"initial_alpha":                    "Initial alpha, in 1/1024 (`rp_initial_alpha_value`, default 1023).",
 	"rate_reduce_monitor_period_us":    "Minimum time between rate cuts, microseconds (`rp_rate_reduce_monitor_period`, default 4).",
-	"min_dec_factor_percent":           "Largest single rate cut, percent (`rp_min_dec_fac`, default 50).",
+	"min_dec_factor_percent":           "Floor of a single rate cut: the rate after one cut is at least this percent of the rate before (`rp_min_dec_fac`, default 50; 100 disables cuts).",
 	"gd":                               "Rate-cut granularity as a power of two (`rp_gd`, default 11).",
 	"rate_to_set_on_first_cnp_mbps":    "Rate set on the first CNP, Mbps; 0 keeps the current rate (`rp_rate_to_set_on_first_cnp`, default 0).",
 	"clamp_target_rate":                "Clamp the target rate on a CNP (`rp_clamp_tgt_rate`, default false).",

@@ -1,0 +1,262 @@
+package fabric
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// SwitchPolicy is a roce_qos_policy on a switch, as roce_fabric_check receives it.
+type SwitchPolicy struct {
+	Device string
+	Policy QoSPolicy
+}
+
+// SwitchPFC is a roce_pfc_interface on a switch port.
+type SwitchPFC struct {
+	Device string
+	PFC    PFCInterface
+}
+
+// HostNIC is a roce_nic_qos on a host.
+type HostNIC struct {
+	Device string
+	NIC    NICQoS
+}
+
+// HostDCQCN is a roce_dcqcn_profile on a host.
+type HostDCQCN struct {
+	Device string
+	DCQCN  DCQCN
+}
+
+// Fabric is everything roce_fabric_check compares: the intents of many devices at once. Each
+// element is expected to pass its own Validate; Check looks only at how they fit together.
+type Fabric struct {
+	Policies []SwitchPolicy
+	PFC      []SwitchPFC
+	NICs     []HostNIC
+	DCQCN    []HostDCQCN
+}
+
+// Severities of a Finding.
+const (
+	SeverityError   = "error"
+	SeverityWarning = "warning"
+)
+
+// Finding is one inconsistency between devices. Rule is "R1".."R11" (see Check); Device is the
+// device to change, or "" when the finding is about the fabric as a whole (R8).
+type Finding struct {
+	Severity string
+	Rule     string
+	Device   string
+	Message  string
+}
+
+// Check compares the devices of f with each other and returns one finding per violated rule
+// instance, ordered by rule number, then device, then message. The rules:
+//
+//	R1  error   each NIC's pfc_priorities equal the switches' lossless traffic classes
+//	R2  error   a trust-dscp NIC maps every DSCP of a switch class to that class's traffic class
+//	R3  error   NIC trust matches switch trust (a dscp_pcp switch accepts either)
+//	R4  error   CNP DSCP lands in a strict, non-lossless class with TC = cnp_priority on every
+//	            switch; every host uses the same cnp_dscp and cnp_priority
+//	R5  error   lossless classes have ECN, with min_threshold_bytes strictly below the maximum
+//	R6  error   DCQCN runs on every lossless priority
+//	R7  error   roce_tos carries a lossless class's DSCP (warning: its ECN bits are not ECT)
+//	R8  error   at most 2 lossless priorities fabric-wide
+//	R9  error   PFC on only on ports bound to a lossless policy, never with link pause
+//	            (warning: a lossless port without PFC on)
+//	R10 error   switches agree on DSCP -> traffic class for the lossless and CNP classes
+//	R11 warning a lossless port has no PFC watchdog
+//
+// Rules comparing switches with hosts run only when both are given, so a fabric with only
+// switches is checked by the switch rules alone and empty inputs produce no findings (R9's
+// "PFC on an unbound port" needs at least one policy too). DSCP rules (R2, R4, R7, R10) look
+// only at policies that classify on DSCP (trust dscp or dscp_pcp): a trust-pcp switch never
+// reads the DSCP. Every policy given is taken to carry RoCE, so pass the RoCE policies only.
+//
+// Findings name the device to change: the host for R1, R2, R3, R6, R7 and a host whose CNP
+// setting differs from the most common one (R4; ties go to the lowest DSCP, then priority);
+// the switch for R4 (one finding per switch and CNP setting, naming the hosts), R5, R9, R10
+// and R11 (R9's missing-PFC warning and R11 list all ports of a switch in one finding); ""
+// for R8, which is about the fabric as a whole. The inputs are not modified.
+func Check(f Fabric) []Finding {
+	c := newChecker(f)
+	for _, rule := range []func(){
+		c.r1PFCPriorities, c.r2DSCPMap, c.r3Trust, c.r4CNP, c.r5ECN, c.r6DCQCNPriorities,
+		c.r7RoCEToS, c.r8LosslessCount, c.r9PFCPorts, c.r10SwitchAgreement, c.r11Watchdog,
+	} {
+		rule()
+	}
+	slices.SortFunc(c.out, func(a, b Finding) int {
+		return cmp.Or(cmp.Compare(ruleNumber(a.Rule), ruleNumber(b.Rule)),
+			cmp.Compare(a.Device, b.Device), cmp.Compare(a.Message, b.Message))
+	})
+	return c.out
+}
+
+// OK reports whether findings hold no error (warnings do not fail a plan).
+func OK(findings []Finding) bool {
+	return !slices.ContainsFunc(findings, func(f Finding) bool { return f.Severity == SeverityError })
+}
+
+func ruleNumber(rule string) int {
+	n, err := strconv.Atoi(strings.TrimPrefix(rule, "R"))
+	if err != nil {
+		return 1 << 30
+	}
+	return n
+}
+
+// checker holds the fabric in a deterministic order plus what several rules derive from it.
+type checker struct {
+	policies []SwitchPolicy // by device, then policy name
+	pfc      []SwitchPFC    // by device, then interface
+	nics     []HostNIC      // by device, then interface
+	dcqcn    []HostDCQCN    // by device, then interface
+	// lossless maps each lossless traffic class of any policy to where it comes from.
+	lossless map[int][]string
+	out      []Finding
+}
+
+func newChecker(f Fabric) *checker {
+	c := &checker{
+		policies: slices.Clone(f.Policies), pfc: slices.Clone(f.PFC),
+		nics: slices.Clone(f.NICs), dcqcn: slices.Clone(f.DCQCN),
+		lossless: map[int][]string{},
+	}
+	slices.SortStableFunc(c.policies, func(a, b SwitchPolicy) int {
+		return cmp.Or(cmp.Compare(a.Device, b.Device), cmp.Compare(a.Policy.Name, b.Policy.Name))
+	})
+	slices.SortStableFunc(c.pfc, func(a, b SwitchPFC) int {
+		return cmp.Or(cmp.Compare(a.Device, b.Device), cmp.Compare(a.PFC.Interface, b.PFC.Interface))
+	})
+	slices.SortStableFunc(c.nics, func(a, b HostNIC) int {
+		return cmp.Or(cmp.Compare(a.Device, b.Device), cmp.Compare(a.NIC.Interface, b.NIC.Interface))
+	})
+	slices.SortStableFunc(c.dcqcn, func(a, b HostDCQCN) int {
+		return cmp.Or(cmp.Compare(a.Device, b.Device), cmp.Compare(a.DCQCN.Interface, b.DCQCN.Interface))
+	})
+	for _, sp := range c.policies {
+		for _, name := range sp.Policy.ClassNames() {
+			if cl := sp.Policy.Classes[name]; cl.Lossless {
+				c.lossless[cl.TrafficClass] = appendUnique(c.lossless[cl.TrafficClass],
+					fmt.Sprintf("class %q on %s", name, sp.Device))
+			}
+		}
+	}
+	return c
+}
+
+func (c *checker) add(severity, rule, device, format string, args ...any) {
+	c.out = append(c.out, Finding{Severity: severity, Rule: rule, Device: device, Message: fmt.Sprintf(format, args...)})
+}
+
+// losslessTCs returns the lossless traffic classes of all policies, sorted.
+func (c *checker) losslessTCs() []int { return sortedKeys(c.lossless) }
+
+// losslessSources describes where the lossless traffic classes come from.
+func (c *checker) losslessSources() string {
+	var parts []string
+	for _, tc := range c.losslessTCs() {
+		parts = append(parts, fmt.Sprintf("traffic class %d: %s", tc, summarize(c.lossless[tc])))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// dscpPolicies returns the policies that classify on DSCP.
+func (c *checker) dscpPolicies() []SwitchPolicy {
+	var out []SwitchPolicy
+	for _, sp := range c.policies {
+		if sp.Policy.Trust == TrustDSCP || sp.Policy.Trust == TrustDSCPPCP {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+// classOfDSCP returns the class DSCP d lands in on p (listed DSCPs go to their class, others to
+// default_traffic_class), with ok false when no class uses that traffic class.
+func classOfDSCP(p QoSPolicy, d int) (tc int, name string, cl Class, ok bool) {
+	if d < 0 || d > MaxDSCP {
+		return p.DefaultTrafficClass, "", Class{}, false
+	}
+	tc = p.DSCPMap()[d]
+	name, cl, ok = p.ClassByTC(tc)
+	return tc, name, cl, ok
+}
+
+// describeLanding says where DSCP d lands on p, e.g. `class "default" (traffic class 0)`.
+func describeLanding(p QoSPolicy, d int) string {
+	tc, name, _, ok := classOfDSCP(p, d)
+	if !ok {
+		return fmt.Sprintf("traffic class %d, which no class of the policy uses", tc)
+	}
+	return fmt.Sprintf("class %q (traffic class %d)", name, tc)
+}
+
+func policyLabel(sp SwitchPolicy) string {
+	return fmt.Sprintf("%s (policy %s)", sp.Device, sp.Policy.Name)
+}
+
+func hostLabel(device, iface string) string { return fmt.Sprintf("%s on %s", iface, device) }
+
+func hasLossless(p QoSPolicy) bool {
+	for _, cl := range p.Classes {
+		if cl.Lossless {
+			return true
+		}
+	}
+	return false
+}
+
+// intList renders a set of ints as HCL would: [3, 4]; [] when empty.
+func intList(vs []int) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = strconv.Itoa(v)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// summarize joins names, naming at most four and counting the rest, so a finding about a large
+// fabric stays readable.
+func summarize(names []string) string {
+	const show = 4
+	if len(names) <= show {
+		return joinAnd(names)
+	}
+	return joinAnd(append(slices.Clone(names[:show]), fmt.Sprintf("%d more", len(names)-show)))
+}
+
+func joinAnd(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+func appendUnique(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// setDiff returns the elements of a not in b, sorted.
+func setDiff(a, b []int) []int {
+	var out []int
+	for _, v := range sortedSet(a) {
+		if !slices.Contains(b, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}

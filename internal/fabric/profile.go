@@ -1,0 +1,148 @@
+package fabric
+
+import (
+	"fmt"
+	"maps"
+)
+
+// Workloads of the roce_profile data source.
+const (
+	WorkloadAITraining = "ai-training"
+	WorkloadStorage    = "storage"
+	WorkloadLossy      = "lossy"
+)
+
+// Defaults and limits of roce_profile's optional inputs (domain section 2: NVIDIA Cumulus
+// `nv set qos roce` and mlx5 firmware conventions).
+const (
+	DefaultRoCEDSCP      = 26
+	DefaultCNPDSCP       = 48
+	DefaultRoCEPriority  = 3
+	DefaultCNPPriority   = 6
+	DefaultLinkSpeedGbps = 100
+	MinLinkSpeedGbps     = 10
+	MaxLinkSpeedGbps     = 800
+)
+
+// ProfileInput is what roce_profile takes. A zero field means "unset" and WithDefaults fills it
+// in; DSCP 0 and priority 0 belong to the profile's default class, so no valid value is lost,
+// but the provider must refuse an explicit 0 in its schema rather than let it become a default.
+type ProfileInput struct {
+	Workload      string // ai-training | storage | lossy
+	RoCEDSCP      int
+	CNPDSCP       int
+	RoCEPriority  int
+	CNPPriority   int
+	LinkSpeedGbps int
+}
+
+// Profile is a consistent set of settings for one workload: the switch classes (shaped like
+// roce_qos_policy.classes), the NIC's PFC priorities, DSCP map and roce_tos, and DCQCN
+// parameters keyed like ReactionPointParams and NotificationPointParams. Fed to a
+// roce_qos_policy, roce_pfc_interface, roce_nic_qos and roce_dcqcn_profile (DCQCN priorities =
+// [roce_priority]), they pass each resource's validation and Check without error.
+type Profile struct {
+	SwitchClasses     map[string]Class
+	PFCPriorities     []int // empty (not nil) for lossy
+	NICDSCPToPriority map[int]int
+	RoCEToS           int
+	ReactionPoint     map[string]int64
+	NotificationPoint map[string]int64
+}
+
+// Class names of a profile's switch classes.
+const (
+	ProfileClassRoCE    = "roce"
+	ProfileClassCNP     = "cnp"
+	ProfileClassDefault = "default"
+)
+
+// WithDefaults returns in with every unset (zero) optional field set to its default.
+func (in ProfileInput) WithDefaults() ProfileInput {
+	def := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&in.RoCEDSCP, DefaultRoCEDSCP)
+	def(&in.CNPDSCP, DefaultCNPDSCP)
+	def(&in.RoCEPriority, DefaultRoCEPriority)
+	def(&in.CNPPriority, DefaultCNPPriority)
+	def(&in.LinkSpeedGbps, DefaultLinkSpeedGbps)
+	return in
+}
+
+// Validate checks in, defaults applied, and returns every problem at its attribute.
+func (in ProfileInput) Validate() Problems {
+	var ps Problems
+	if _, ok := presets[in.Workload]; !ok {
+		ps.Add(Root("workload"), fmt.Sprintf("Invalid workload %q", in.Workload),
+			"Set workload to ai-training, storage or lossy.")
+	}
+	const zeroDSCP = "DSCP 0 is best-effort traffic, the profile's default class"
+	okRoCE := checkRange(&ps, Root("roce_dscp"), "roce_dscp", in.RoCEDSCP, 1, MaxDSCP,
+		fmt.Sprintf("Set roce_dscp to the DSCP of RoCE data, 1-63 (the default is %d); %s.", DefaultRoCEDSCP, zeroDSCP))
+	okCNP := checkRange(&ps, Root("cnp_dscp"), "cnp_dscp", in.CNPDSCP, 1, MaxDSCP,
+		fmt.Sprintf("Set cnp_dscp to the DSCP of congestion notification packets, 1-63 (the default is %d); %s.", DefaultCNPDSCP, zeroDSCP))
+	if okRoCE && okCNP && in.RoCEDSCP == in.CNPDSCP {
+		ps.Add(Root("cnp_dscp"), fmt.Sprintf("cnp_dscp %d equals roce_dscp", in.CNPDSCP),
+			"CNPs need their own strict-priority class, apart from the RoCE data they throttle. Use two different DSCPs (e.g. 26 and 48).")
+	}
+	const zeroPrio = "priority 0 is the default class's"
+	okRoCE = checkRange(&ps, Root("roce_priority"), "roce_priority", in.RoCEPriority, 1, MaxPriority,
+		fmt.Sprintf("Set roce_priority to the traffic class of RoCE data, 1-7 (the default is %d); %s.", DefaultRoCEPriority, zeroPrio))
+	okCNP = checkRange(&ps, Root("cnp_priority"), "cnp_priority", in.CNPPriority, 1, MaxPriority,
+		fmt.Sprintf("Set cnp_priority to the traffic class of CNPs, 1-7 (the default is %d); %s.", DefaultCNPPriority, zeroPrio))
+	if okRoCE && okCNP && in.RoCEPriority == in.CNPPriority {
+		ps.Add(Root("cnp_priority"), fmt.Sprintf("cnp_priority %d equals roce_priority", in.CNPPriority),
+			"CNPs must not wait behind (or be paused with) the RoCE data they throttle. Use two different priorities (e.g. 3 and 6).")
+	}
+	checkRange(&ps, Root("link_speed_gbps"), "link_speed_gbps", in.LinkSpeedGbps, MinLinkSpeedGbps, MaxLinkSpeedGbps,
+		fmt.Sprintf("Set link_speed_gbps to the port speed in Gbit/s, %d-%d (the default is %d); ECN thresholds scale with it.",
+			MinLinkSpeedGbps, MaxLinkSpeedGbps, DefaultLinkSpeedGbps))
+	return ps
+}
+
+// BuildProfile applies the defaults to in, validates it and returns the workload's settings.
+// The error is a Problems when the input is invalid. Every call returns new maps and slices.
+func BuildProfile(in ProfileInput) (Profile, error) {
+	in = in.WithDefaults()
+	if err := in.Validate().Err(); err != nil {
+		return Profile{}, err
+	}
+	ps := presets[in.Workload]
+	roce := Class{
+		TrafficClass: in.RoCEPriority, DSCP: []int{in.RoCEDSCP},
+		BandwidthPercent: Ptr(ps.roceBandwidthPercent), Lossless: ps.lossless,
+		ECN: Ptr(ps.ecn(in.LinkSpeedGbps)),
+	}
+	pfc := []int{}
+	if ps.lossless {
+		pfc = []int{in.RoCEPriority}
+	}
+	return Profile{
+		SwitchClasses: map[string]Class{
+			ProfileClassRoCE: roce,
+			ProfileClassCNP:  {TrafficClass: in.CNPPriority, DSCP: []int{in.CNPDSCP}, StrictPriority: true},
+			ProfileClassDefault: {
+				TrafficClass: 0, DSCP: []int{0}, BandwidthPercent: Ptr(100 - ps.roceBandwidthPercent),
+			},
+		},
+		PFCPriorities:     pfc,
+		NICDSCPToPriority: map[int]int{in.RoCEDSCP: in.RoCEPriority, in.CNPDSCP: in.CNPPriority},
+		RoCEToS:           in.RoCEDSCP<<2 | ectZero,
+		ReactionPoint:     merge(nvidiaReactionPoint, ps.reactionPoint),
+		NotificationPoint: merge(notificationPoint, nil),
+	}, nil
+}
+
+// ectZero is the ECN field ECT(0), binary 10: RoCE packets are ECN-capable, so switches mark CE
+// instead of dropping (RFC 3168). 106 = 26 << 2 | 2 is the conventional RoCE ToS.
+const ectZero = 2
+
+// merge returns a new map holding base overridden by over.
+func merge(base, over map[string]int64) map[string]int64 {
+	out := maps.Clone(base)
+	maps.Copy(out, over)
+	return out
+}
