@@ -24,9 +24,9 @@ func dsBool(computed bool, desc string) schema.BoolAttribute {
 	return schema.BoolAttribute{Optional: o, Computed: c, MarkdownDescription: d}
 }
 
-func dsString(computed bool, desc string) schema.StringAttribute {
-	o, c, d := dsAttr(computed, desc)
-	return schema.StringAttribute{Optional: o, Computed: c, MarkdownDescription: d}
+// dsOptString is an optional string input.
+func dsOptString(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Optional: true, MarkdownDescription: desc}
 }
 
 func dsIntSet(computed bool, desc string) schema.SetAttribute {

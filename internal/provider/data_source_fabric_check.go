@@ -1,0 +1,256 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+var _ datasource.DataSource = (*fabricCheckDataSource)(nil)
+
+func newFabricCheckDataSource() datasource.DataSource { return &fabricCheckDataSource{} }
+
+// fabricCheckDataSource checks that switches and hosts agree. It reads no device: its inputs
+// are the values that feed the resources, known at plan time.
+type fabricCheckDataSource struct{}
+
+type fabricCheckModel struct {
+	SwitchPolicies types.List `tfsdk:"switch_policies"`
+	PFCInterfaces  types.List `tfsdk:"pfc_interfaces"`
+	NICQoS         types.List `tfsdk:"nic_qos"`
+	DCQCNProfiles  types.List `tfsdk:"dcqcn_profiles"`
+	Findings       types.List `tfsdk:"findings"`
+	OK             types.Bool `tfsdk:"ok"`
+}
+
+type policyElem struct {
+	Device              types.String `tfsdk:"device"`
+	Name                types.String `tfsdk:"name"`
+	Trust               types.String `tfsdk:"trust"`
+	DefaultTrafficClass types.Int64  `tfsdk:"default_traffic_class"`
+	Classes             types.Map    `tfsdk:"classes"`
+	Interfaces          types.Set    `tfsdk:"interfaces"`
+}
+
+type pfcElem struct {
+	Device    types.String `tfsdk:"device"`
+	Interface types.String `tfsdk:"interface"`
+	Mode      types.String `tfsdk:"mode"`
+	LinkPause types.Bool   `tfsdk:"link_pause"`
+	Buffer    types.Object `tfsdk:"buffer"`
+	Watchdog  types.Object `tfsdk:"watchdog"`
+}
+
+type nicElem struct {
+	Device         types.String `tfsdk:"device"`
+	Interface      types.String `tfsdk:"interface"`
+	Trust          types.String `tfsdk:"trust"`
+	PFCPriorities  types.Set    `tfsdk:"pfc_priorities"`
+	DSCPToPriority types.Map    `tfsdk:"dscp_to_priority"`
+	PriorityToTC   types.Map    `tfsdk:"priority_to_tc"`
+	ETS            types.Map    `tfsdk:"ets"`
+	RoCEToS        types.Int64  `tfsdk:"roce_tos"`
+}
+
+type dcqcnElem struct {
+	Device            types.String `tfsdk:"device"`
+	Interface         types.String `tfsdk:"interface"`
+	Priorities        types.Set    `tfsdk:"priorities"`
+	CNPDSCP           types.Int64  `tfsdk:"cnp_dscp"`
+	CNPPriority       types.Int64  `tfsdk:"cnp_priority"`
+	ReactionPoint     types.Object `tfsdk:"reaction_point"`
+	NotificationPoint types.Object `tfsdk:"notification_point"`
+}
+
+var findingAttrTypes = map[string]attr.Type{
+	"severity": types.StringType, "rule": types.StringType, "device": types.StringType, "message": types.StringType,
+}
+
+func (d *fabricCheckDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_fabric_check"
+}
+
+func identity(what string) map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"device":    schema.StringAttribute{Required: true, MarkdownDescription: "Device name, as in the resource."},
+		"interface": schema.StringAttribute{Required: true, MarkdownDescription: what},
+	}
+}
+
+func (d *fabricCheckDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	policy := map[string]schema.Attribute{
+		"device":                schema.StringAttribute{Required: true, MarkdownDescription: "Switch name."},
+		"name":                  dsOptString("Policy name. Default `ROCE`."),
+		"trust":                 dsOptString("`dscp`, `pcp` or `dscp_pcp`. Default `dscp`."),
+		"default_traffic_class": dsInt(false, "Default 0."),
+		"classes": schema.MapNestedAttribute{Required: true, MarkdownDescription: "As `roce_qos_policy.classes`.",
+			NestedObject: schema.NestedAttributeObject{Attributes: classDataSchema(false)}},
+		"interfaces": schema.SetAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Bound ports."},
+	}
+	pfc := identity("Switch port.")
+	pfc["mode"] = dsOptString("`on`, `off` or `auto`. Default `on`.")
+	pfc["link_pause"] = dsBool(false, "Default false.")
+	pfc["buffer"] = schema.SingleNestedAttribute{Optional: true, Attributes: map[string]schema.Attribute{
+		"xoff_bytes": dsInt(false, "XOFF threshold."), "xon_bytes": dsInt(false, "XON threshold."), "cable_length_m": dsInt(false, "Cable length."),
+	}}
+	pfc["watchdog"] = schema.SingleNestedAttribute{Optional: true, Attributes: map[string]schema.Attribute{
+		"action": dsOptString("`drop`, `forward` or `alert`."), "detection_time_ms": dsInt(false, "Detection time."),
+		"restoration_time_ms": dsInt(false, "Restoration time."),
+	}}
+	nic := identity("Netdev.")
+	nic["trust"] = dsOptString("`dscp` or `pcp`. Default `dscp`.")
+	nic["pfc_priorities"] = dsIntSet(false, "PFC priorities.")
+	nic["dscp_to_priority"] = dsIntMap(false, "DSCP to priority.")
+	nic["priority_to_tc"] = dsIntMap(false, "Priority to TC.")
+	nic["ets"] = schema.MapNestedAttribute{Optional: true, NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+		"bandwidth_percent": dsInt(false, "ETS share."), "strict_priority": dsBool(false, "Strict priority."),
+	}}}
+	nic["roce_tos"] = dsInt(false, "RoCE ToS byte.")
+	dcqcn := identity("Netdev.")
+	dcqcn["priorities"] = dsIntSet(false, "DCQCN priorities.")
+	dcqcn["cnp_dscp"] = dsInt(false, "Default 48.")
+	dcqcn["cnp_priority"] = dsInt(false, "Default 6.")
+	dcqcn["reaction_point"] = schema.SingleNestedAttribute{Optional: true, Attributes: paramDataSchema(fabric.ReactionPointParams, false)}
+	dcqcn["notification_point"] = schema.SingleNestedAttribute{Optional: true, Attributes: paramDataSchema(fabric.NotificationPointParams, false)}
+	list := func(desc string, attrs map[string]schema.Attribute) schema.ListNestedAttribute {
+		return schema.ListNestedAttribute{Optional: true, MarkdownDescription: desc, NestedObject: schema.NestedAttributeObject{Attributes: attrs}}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Checks a whole fabric for the inconsistencies that break RoCE (NIC PFC priorities against switch lossless classes, DSCP maps, trust, CNP class, ECN on lossless classes, DCQCN priorities, RoCE ToS, PFC on bound ports, switch agreement, PFC watchdogs). It reads no device: pass the same values (locals) that feed the resources. Use `ok` in a `lifecycle.precondition` to fail the plan, or a `check` block to warn.",
+		Attributes: map[string]schema.Attribute{
+			"switch_policies": list("`roce_qos_policy` arguments, one element per switch policy.", policy),
+			"pfc_interfaces":  list("`roce_pfc_interface` arguments.", pfc),
+			"nic_qos":         list("`roce_nic_qos` arguments.", nic),
+			"dcqcn_profiles":  list("`roce_dcqcn_profile` arguments.", dcqcn),
+			"findings": schema.ListNestedAttribute{Computed: true,
+				MarkdownDescription: "One finding per violated rule instance: `severity` (`error` or `warning`), `rule` (`R1`..`R11`), `device` and a `message` saying what to change.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"severity": schema.StringAttribute{Computed: true}, "rule": schema.StringAttribute{Computed: true},
+					"device": schema.StringAttribute{Computed: true}, "message": schema.StringAttribute{Computed: true},
+				}}},
+			"ok": schema.BoolAttribute{Computed: true, MarkdownDescription: "False when any finding is an error."},
+		},
+	}
+}
+
+func (d *fabricCheckDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m fabricCheckModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	f, diags := m.fabric(ctx)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	findings := fabric.Check(f)
+	vals := make([]attr.Value, 0, len(findings))
+	for _, fi := range findings {
+		vals = append(vals, types.ObjectValueMust(findingAttrTypes, map[string]attr.Value{
+			"severity": types.StringValue(fi.Severity), "rule": types.StringValue(fi.Rule),
+			"device": types.StringValue(fi.Device), "message": types.StringValue(fi.Message),
+		}))
+	}
+	m.Findings = types.ListValueMust(types.ObjectType{AttrTypes: findingAttrTypes}, vals)
+	m.OK = types.BoolValue(fabric.OK(findings))
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+// fabric converts the inputs with the resources' own conversions, so defaults and key rules
+// are the same; an invalid element is reported on its attribute.
+func (m fabricCheckModel) fabric(ctx context.Context) (fabric.Fabric, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	var f fabric.Fabric
+	var policies []policyElem
+	diags.Append(m.SwitchPolicies.ElementsAs(ctx, &policies, true)...)
+	for i, e := range policies {
+		p, d := qosPolicyModel{Device: e.Device, Name: e.Name, Trust: e.Trust, DefaultTrafficClass: e.DefaultTrafficClass,
+			Classes: e.Classes, Interfaces: e.Interfaces}.intent(ctx)
+		diags.Append(d...)
+		reportAt(&diags, path.Root("switch_policies").AtListIndex(i), p.Validate())
+		f.Policies = append(f.Policies, fabric.SwitchPolicy{Device: e.Device.ValueString(), Policy: p})
+	}
+	var pfcs []pfcElem
+	diags.Append(m.PFCInterfaces.ElementsAs(ctx, &pfcs, true)...)
+	for i, e := range pfcs {
+		p := pfcIntent(e)
+		reportAt(&diags, path.Root("pfc_interfaces").AtListIndex(i), p.Validate())
+		f.PFC = append(f.PFC, fabric.SwitchPFC{Device: e.Device.ValueString(), PFC: p})
+	}
+	var nics []nicElem
+	diags.Append(m.NICQoS.ElementsAs(ctx, &nics, true)...)
+	for i, e := range nics {
+		n, d := nicQoSModel{Device: e.Device, Interface: e.Interface, Trust: e.Trust, PFCPriorities: e.PFCPriorities,
+			DSCPToPriority: e.DSCPToPriority, PriorityToTC: e.PriorityToTC, ETS: e.ETS, RoCEToS: e.RoCEToS}.intent(ctx)
+		diags.Append(d...)
+		reportAt(&diags, path.Root("nic_qos").AtListIndex(i), n.Validate())
+		f.NICs = append(f.NICs, fabric.HostNIC{Device: e.Device.ValueString(), NIC: n})
+	}
+	var dcqcns []dcqcnElem
+	diags.Append(m.DCQCNProfiles.ElementsAs(ctx, &dcqcns, true)...)
+	for i, e := range dcqcns {
+		dm := dcqcnModel{Device: e.Device, Interface: e.Interface, Priorities: e.Priorities, CNPDSCP: int64Or(e.CNPDSCP, 48),
+			CNPPriority: int64Or(e.CNPPriority, 6), ReactionPoint: e.ReactionPoint, NotificationPoint: e.NotificationPoint}
+		p, d := dm.intent(ctx)
+		diags.Append(d...)
+		reportAt(&diags, path.Root("dcqcn_profiles").AtListIndex(i), p.Validate())
+		f.DCQCN = append(f.DCQCN, fabric.HostDCQCN{Device: e.Device.ValueString(), DCQCN: p})
+	}
+	return f, diags
+}
+
+func pfcIntent(e pfcElem) fabric.PFCInterface {
+	p := fabric.PFCInterface{Interface: e.Interface.ValueString(), Mode: stringOr(e.Mode, fabric.PFCModeOn), LinkPause: e.LinkPause.ValueBool()}
+	if !e.Buffer.IsNull() {
+		b := &fabric.PFCBuffer{}
+		a := e.Buffer.Attributes()
+		if v, ok := a["xoff_bytes"].(types.Int64); ok && !v.IsNull() {
+			b.XoffBytes = fabric.Ptr(v.ValueInt64())
+		}
+		if v, ok := a["xon_bytes"].(types.Int64); ok && !v.IsNull() {
+			b.XonBytes = fabric.Ptr(v.ValueInt64())
+		}
+		if v, ok := a["cable_length_m"].(types.Int64); ok && !v.IsNull() {
+			b.CableLengthM = fabric.Ptr(int(v.ValueInt64()))
+		}
+		p.Buffer = b
+	}
+	if !e.Watchdog.IsNull() {
+		a := e.Watchdog.Attributes()
+		w := &fabric.PFCWatchdog{Action: fabric.WatchdogDrop}
+		if v, ok := a["action"].(types.String); ok && !v.IsNull() {
+			w.Action = v.ValueString()
+		}
+		if v, ok := a["detection_time_ms"].(types.Int64); ok {
+			w.DetectionTimeMs = int(v.ValueInt64())
+		}
+		if v, ok := a["restoration_time_ms"].(types.Int64); ok {
+			w.RestorationTimeMs = int(v.ValueInt64())
+		}
+		p.Watchdog = w
+	}
+	return p
+}
+
+func int64Or(v types.Int64, def int64) types.Int64 {
+	if v.IsNull() || v.IsUnknown() {
+		return types.Int64Value(def)
+	}
+	return v
+}
+
+// reportAt attaches an element's validation problems under its list element.
+func reportAt(diags *diag.Diagnostics, base path.Path, probs fabric.Problems) {
+	for _, pr := range probs {
+		diags.AddAttributeError(tfPath(base, pr.Path), pr.Summary, fmt.Sprintf("%s (%s)", pr.Detail, base))
+	}
+}
