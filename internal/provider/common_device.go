@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -60,4 +61,18 @@ func (r *deviceResource) checkDeviceForDestroy(name types.String, diags *diag.Di
 		diags.AddAttributeError(path.Root("device"), "Device removed while its resources remain",
 			fmt.Sprintf("Device %q is no longer in the provider's `devices` map, but this resource lives on it. Keep the device in `devices` until its resources are destroyed, then remove it.", name.ValueString()))
 	}
+}
+
+// importDeviceID splits an import ID `<device>/<rest>` on the first "/" (interface names may
+// hold "/") and sets device and the attribute second.
+func importDeviceID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse, second, example string) {
+	device, rest, ok := strings.Cut(req.ID, "/")
+	if !ok || device == "" || rest == "" {
+		resp.Diagnostics.AddError("Invalid import ID",
+			fmt.Sprintf("Import ID %q must be <device>/<%s>, for example %s.", req.ID, second, example))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("device"), device)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(second), rest)...)
 }

@@ -200,15 +200,7 @@ func (r *hostResource[M, I]) Delete(ctx context.Context, req resource.DeleteRequ
 }
 
 func (r *hostResource[M, I]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	device, ifname, ok := strings.Cut(req.ID, "/")
-	if !ok || device == "" || ifname == "" {
-		resp.Diagnostics.AddError("Invalid import ID",
-			fmt.Sprintf("Import ID %q must be <device>/<interface>, for example gpu-1/eth0.", req.ID))
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("device"), device)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("interface"), ifname)...)
+	importDeviceID(ctx, req, resp, "interface", "gpu-1/eth0")
 }
 
 // failed reports a failed host operation naming the operation, the resource, the device and

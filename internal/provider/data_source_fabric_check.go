@@ -31,15 +31,6 @@ type fabricCheckModel struct {
 	OK             types.Bool `tfsdk:"ok"`
 }
 
-type policyElem struct {
-	Device              types.String `tfsdk:"device"`
-	Name                types.String `tfsdk:"name"`
-	Trust               types.String `tfsdk:"trust"`
-	DefaultTrafficClass types.Int64  `tfsdk:"default_traffic_class"`
-	Classes             types.Map    `tfsdk:"classes"`
-	Interfaces          types.Set    `tfsdk:"interfaces"`
-}
-
 type pfcElem struct {
 	Device    types.String `tfsdk:"device"`
 	Interface types.String `tfsdk:"interface"`
@@ -47,17 +38,6 @@ type pfcElem struct {
 	LinkPause types.Bool   `tfsdk:"link_pause"`
 	Buffer    types.Object `tfsdk:"buffer"`
 	Watchdog  types.Object `tfsdk:"watchdog"`
-}
-
-type nicElem struct {
-	Device         types.String `tfsdk:"device"`
-	Interface      types.String `tfsdk:"interface"`
-	Trust          types.String `tfsdk:"trust"`
-	PFCPriorities  types.Set    `tfsdk:"pfc_priorities"`
-	DSCPToPriority types.Map    `tfsdk:"dscp_to_priority"`
-	PriorityToTC   types.Map    `tfsdk:"priority_to_tc"`
-	ETS            types.Map    `tfsdk:"ets"`
-	RoCEToS        types.Int64  `tfsdk:"roce_tos"`
 }
 
 type dcqcnElem struct {
@@ -170,11 +150,10 @@ func (d *fabricCheckDataSource) Read(ctx context.Context, req datasource.ReadReq
 func (m fabricCheckModel) fabric(ctx context.Context) (fabric.Fabric, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	var f fabric.Fabric
-	var policies []policyElem
+	var policies []qosPolicyArgs
 	diags.Append(m.SwitchPolicies.ElementsAs(ctx, &policies, true)...)
 	for i, e := range policies {
-		p, d := qosPolicyModel{Device: e.Device, Name: e.Name, Trust: e.Trust, DefaultTrafficClass: e.DefaultTrafficClass,
-			Classes: e.Classes, Interfaces: e.Interfaces}.intent(ctx)
+		p, d := e.intent(ctx)
 		diags.Append(d...)
 		reportAt(&diags, path.Root("switch_policies").AtListIndex(i), p.Validate())
 		f.Policies = append(f.Policies, fabric.SwitchPolicy{Device: e.Device.ValueString(), Policy: p})
@@ -186,11 +165,10 @@ func (m fabricCheckModel) fabric(ctx context.Context) (fabric.Fabric, diag.Diagn
 		reportAt(&diags, path.Root("pfc_interfaces").AtListIndex(i), p.Validate())
 		f.PFC = append(f.PFC, fabric.SwitchPFC{Device: e.Device.ValueString(), PFC: p})
 	}
-	var nics []nicElem
+	var nics []nicQoSArgs
 	diags.Append(m.NICQoS.ElementsAs(ctx, &nics, true)...)
 	for i, e := range nics {
-		n, d := nicQoSModel{Device: e.Device, Interface: e.Interface, Trust: e.Trust, PFCPriorities: e.PFCPriorities,
-			DSCPToPriority: e.DSCPToPriority, PriorityToTC: e.PriorityToTC, ETS: e.ETS, RoCEToS: e.RoCEToS}.intent(ctx)
+		n, d := e.intent(ctx)
 		diags.Append(d...)
 		reportAt(&diags, path.Root("nic_qos").AtListIndex(i), n.Validate())
 		f.NICs = append(f.NICs, fabric.HostNIC{Device: e.Device.ValueString(), NIC: n})

@@ -12,7 +12,12 @@ import (
 )
 
 type nicQoSModel struct {
-	ID             types.String `tfsdk:"id"`
+	ID types.String `tfsdk:"id"`
+	nicQoSArgs
+}
+
+// nicQoSArgs are the resource's arguments; roce_fabric_check takes the same shape.
+type nicQoSArgs struct {
 	Device         types.String `tfsdk:"device"`
 	Interface      types.String `tfsdk:"interface"`
 	Trust          types.String `tfsdk:"trust"`
@@ -30,7 +35,7 @@ type etsModel struct {
 
 var etsAttrTypes = map[string]attr.Type{"bandwidth_percent": types.Int64Type, "strict_priority": types.BoolType}
 
-func (m nicQoSModel) known() bool {
+func (m nicQoSArgs) known() bool {
 	for _, v := range []attr.Value{m.Device, m.Interface, m.Trust, m.PFCPriorities, m.DSCPToPriority, m.PriorityToTC, m.ETS, m.RoCEToS} {
 		if !fullyKnown(v) {
 			return false
@@ -55,7 +60,7 @@ func intMap(ctx context.Context, attrName string, m types.Map, parse func(string
 	return out
 }
 
-func (m nicQoSModel) intent(ctx context.Context) (fabric.NICQoS, diag.Diagnostics) {
+func (m nicQoSArgs) intent(ctx context.Context) (fabric.NICQoS, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	n := fabric.NICQoS{
 		Interface:      m.Interface.ValueString(),
@@ -99,8 +104,7 @@ func nicFromIntent(device string, n fabric.NICQoS, prior *nicQoSModel) nicQoSMod
 		keepPrio = mapKeys(prior.PriorityToTC)
 		keepTC = mapKeys(prior.ETS)
 	}
-	m := nicQoSModel{
-		ID:             types.StringValue(device + "/" + n.Interface),
+	m := nicQoSModel{ID: types.StringValue(device + "/" + n.Interface), nicQoSArgs: nicQoSArgs{
 		Device:         types.StringValue(device),
 		Interface:      types.StringValue(n.Interface),
 		Trust:          types.StringValue(string(n.Trust)),
@@ -109,7 +113,7 @@ func nicFromIntent(device string, n fabric.NICQoS, prior *nicQoSModel) nicQoSMod
 		PriorityToTC:   types.MapNull(types.Int64Type),
 		ETS:            types.MapNull(types.ObjectType{AttrTypes: etsAttrTypes}),
 		RoCEToS:        types.Int64Null(),
-	}
+	}}
 	if n.PriorityToTC != nil && (prior == nil || !prior.PriorityToTC.IsNull()) {
 		m.PriorityToTC = numMap(n.PriorityToTC, keepPrio)
 	}

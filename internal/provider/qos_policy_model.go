@@ -14,7 +14,12 @@ import (
 )
 
 type qosPolicyModel struct {
-	ID                  types.String `tfsdk:"id"`
+	ID types.String `tfsdk:"id"`
+	qosPolicyArgs
+}
+
+// qosPolicyArgs are the resource's arguments; roce_fabric_check takes the same shape.
+type qosPolicyArgs struct {
 	Device              types.String `tfsdk:"device"`
 	Name                types.String `tfsdk:"name"`
 	Trust               types.String `tfsdk:"trust"`
@@ -85,7 +90,7 @@ func fullyKnown(v attr.Value) bool {
 	return true
 }
 
-func (m qosPolicyModel) known() bool {
+func (m qosPolicyArgs) known() bool {
 	for _, v := range []attr.Value{m.Device, m.Name, m.Trust, m.DefaultTrafficClass, m.Classes, m.Interfaces} {
 		if !fullyKnown(v) {
 			return false
@@ -96,7 +101,7 @@ func (m qosPolicyModel) known() bool {
 
 // intent converts a fully known model into the fabric intent. Null values that have schema
 // defaults are filled with those defaults, so config (before defaults) converts too.
-func (m qosPolicyModel) intent(ctx context.Context) (fabric.QoSPolicy, diag.Diagnostics) {
+func (m qosPolicyArgs) intent(ctx context.Context) (fabric.QoSPolicy, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	p := fabric.QoSPolicy{
 		Name:                stringOr(m.Name, fabric.DefaultPolicyName),
@@ -180,14 +185,15 @@ func fromIntent(ctx context.Context, device string, p fabric.QoSPolicy, prior *q
 		ifs = append(ifs, types.StringValue(i))
 	}
 	return qosPolicyModel{
-		ID:                  types.StringValue(device + "/" + p.Name),
-		Device:              types.StringValue(device),
-		Name:                types.StringValue(p.Name),
-		Trust:               types.StringValue(string(p.Trust)),
-		DefaultTrafficClass: types.Int64Value(int64(p.DefaultTrafficClass)),
-		Classes:             cmap,
-		Interfaces:          types.SetValueMust(types.StringType, ifs),
-	}, diags
+		ID: types.StringValue(device + "/" + p.Name),
+		qosPolicyArgs: qosPolicyArgs{
+			Device:              types.StringValue(device),
+			Name:                types.StringValue(p.Name),
+			Trust:               types.StringValue(string(p.Trust)),
+			DefaultTrafficClass: types.Int64Value(int64(p.DefaultTrafficClass)),
+			Classes:             cmap,
+			Interfaces:          types.SetValueMust(types.StringType, ifs),
+		}}, diags
 }
 
 // classModelOf renders a class with every attribute it sets.

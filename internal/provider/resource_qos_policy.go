@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -240,15 +239,7 @@ func (r *qosPolicyResource) Delete(ctx context.Context, req resource.DeleteReque
 }
 
 func (r *qosPolicyResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	device, name, ok := strings.Cut(req.ID, "/")
-	if !ok || device == "" || name == "" {
-		resp.Diagnostics.AddError("Invalid import ID",
-			fmt.Sprintf("Import ID %q must be <device>/<name>, for example leaf-1/ROCE.", req.ID))
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("device"), device)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
+	importDeviceID(ctx, req, resp, "name", "leaf-1/ROCE")
 }
 
 func (r *qosPolicyResource) failed(diags *diag.Diagnostics, op string, device types.String, name string, err error) bool {
