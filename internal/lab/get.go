@@ -28,7 +28,9 @@ import (
 //
 // A path with nothing under it is codes.NotFound, as on EOS and SR Linux: an
 // empty value would let a client mistake a missing object for an empty one.
-// The lab holds configuration only, so every GetRequest data type reads it.
+// The request's type is honoured (get_type.go): CONFIG reads configuration
+// only, STATE and OPERATIONAL the `state` containers (traffic counters,
+// refreshed from the switch's clock before the read), ALL both.
 // A path ending at a list without keys returns the array of its entries.
 // Wildcards are not supported (Subscribe takes them).
 func (s *gnmiService) Get(_ context.Context, req *gpb.GetRequest) (*gpb.GetResponse, error) {
@@ -40,20 +42,32 @@ func (s *gnmiService) Get(_ context.Context, req *gpb.GetRequest) (*gpb.GetRespo
 	if err := checkOrigin(prefix.GetOrigin()); err != nil {
 		return nil, err
 	}
+	dataType := req.GetType()
+	if err := checkDataType(dataType); err != nil {
+		return nil, err
+	}
 	paths := req.GetPath()
 	if len(paths) == 0 {
 		paths = []*gpb.Path{{}} // the prefix alone names the data
 	}
 
-	s.sw.mu.RLock()
-	defer s.sw.mu.RUnlock()
+	if dataType == gpb.GetRequest_CONFIG {
+		s.sw.mu.RLock()
+		defer s.sw.mu.RUnlock()
+	} else {
+		s.sw.mu.Lock()
+		defer s.sw.mu.Unlock()
+		if err := s.refreshCounters(); err != nil {
+			return nil, status.Errorf(codes.Internal, "refresh counters: %v", err)
+		}
+	}
 	resp := &gpb.GetResponse{}
 	for _, p := range paths {
 		if err := checkOrigin(p.GetOrigin()); err != nil {
 			return nil, err
 		}
 		elems := append(slices.Clone(prefix.GetElem()), p.GetElem()...)
-		body, err := s.read(elems)
+		body, err := s.read(elems, dataType)
 		if err != nil {
 			return nil, err
 		}
@@ -77,7 +91,7 @@ func (s *gnmiService) Get(_ context.Context, req *gpb.GetRequest) (*gpb.GetRespo
 // module, so uint64 becomes a string and identities get their module), the
 // tree is marshalled to RFC 7951 and the requested node is picked out of the
 // uncompressed JSON, where every path element has its own member.
-func (s *gnmiService) read(elems []*gpb.PathElem) ([]byte, error) {
+func (s *gnmiService) read(elems []*gpb.PathElem, dataType gpb.GetRequest_DataType) ([]byte, error) {
 	where := pathString(elems)
 	if err := noWildcards(elems); err != nil {
 		return nil, err
@@ -86,6 +100,7 @@ func (s *gnmiService) read(elems []*gpb.PathElem) ([]byte, error) {
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "read %s: %v", where, err)
 	}
+	leaves = filterLeaves(leaves, dataType, len(elems))
 	if len(leaves) == 0 {
 		return nil, status.Errorf(codes.NotFound, "no data at %s", where)
 	}
@@ -96,6 +111,9 @@ func (s *gnmiService) read(elems []*gpb.PathElem) ([]byte, error) {
 	node, module, ok := descend(tree, elems)
 	if !ok {
 		return nil, status.Errorf(codes.NotFound, "no data at %s", where)
+	}
+	if dataType == gpb.GetRequest_STATE || dataType == gpb.GetRequest_OPERATIONAL {
+		node = dropConfig(node)
 	}
 	return json.Marshal(qualify(node, module))
 }

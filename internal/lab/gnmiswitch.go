@@ -34,6 +34,7 @@ type GNMISwitch struct {
 	mu       sync.RWMutex
 	failNext atomic.Pointer[string]
 	counters rpcCounters
+	traffic  switchCounters // interface and queue counters (gnmicounters.go), under mu
 }
 
 func startGNMISwitch(spec deviceSpec) (device, error) {
@@ -53,6 +54,7 @@ func startGNMISwitch(spec deviceSpec) (device, error) {
 		store:   store,
 		stopped: make(chan struct{}),
 	}
+	sw.traffic = newSwitchCounters(sw.ports)
 	if err := sw.addInterfaces(); err != nil {
 		return nil, err
 	}

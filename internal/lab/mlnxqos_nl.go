@@ -68,6 +68,7 @@ func (q *qosRun) setPFC(en uint8, delay uint16) *nlErr {
 	if err := q.nlSet(); err != nil {
 		return err
 	}
+	q.p.ctr.account(q.h.now(), q.p.pfcEn) // pauses so far count for the old PFC set
 	q.p.setPFC(en, delay)
 	return nil
 }

@@ -47,6 +47,7 @@ type Host struct {
 	sudoPassword bool
 	noECN        bool
 	failWrites   string
+	clock        func() time.Time // drives the traffic counters (now)
 
 	lis      net.Listener
 	wg       sync.WaitGroup
@@ -77,6 +78,7 @@ func startMLX5Host(spec deviceSpec) (device, error) {
 		password: spec.password,
 		latency:  spec.latency,
 		conns:    map[net.Conn]struct{}{},
+		clock:    time.Now,
 	}
 	h.fs = &fsys{h: h, cwd: "/home/" + h.user}
 	for i := range spec.ports {
@@ -86,6 +88,7 @@ func startMLX5Host(spec deviceSpec) (device, error) {
 			pci:    fmt.Sprintf("0000:%02x:00.%d", 8+i/2, i%2),
 		}
 		p.reset(false)
+		p.ctr.reset(h.now())
 		h.ports = append(h.ports, p)
 	}
 	h.buildTree()
@@ -132,16 +135,21 @@ func (h *Host) Interfaces() []string { return h.interfaces() }
 
 // Reboot resets every port to what a fresh boot gives: trust pcp, no
 // DSCP map entries, PFC off, vendor ETS, firmware DCQCN parameters with
-// ECN on every priority, no global traffic class, RDMA-CM ToS 0. Knobs
-// (firmware DCBX, lldpad, sudo, a missing ecn tree) describe the host's
-// installation and survive.
+// ECN on every priority, no global traffic class, RDMA-CM ToS 0, every
+// traffic counter back to zero and no storm. Knobs (firmware DCBX, lldpad,
+// sudo, a missing ecn tree) describe the host's installation and survive.
 func (h *Host) Reboot() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	now := h.now()
 	for _, p := range h.ports {
 		p.reset(h.firmwareDCBX)
+		p.ctr.reset(now)
 	}
 }
+
+// now reads the host's clock; callers hold h.mu (tests swap the clock under it).
+func (h *Host) now() time.Time { return h.clock() }
 
 // SetDCBXFirmware makes DCBX firmware-controlled (the adapter's
 // non-volatile setting, so it survives Reboot), or OS-controlled again.
@@ -258,6 +266,7 @@ func (h *Host) buildTreeLocked() {
 		}
 		ib := root.mkdirs("sys/class/infiniband/" + p.rdma)
 		ib.add("tc/1/traffic_class", h.trafficClassFile(p))
+		h.addHWCounters(ib, p)
 		ib.add("device/uevent", ueventFile(p))
 		ib.mkdirs("device/net/" + p.ifname)
 		// In sysfs both paths are the one IB device directory under the PCI function

@@ -111,7 +111,14 @@ func supportedModels() []*gpb.ModelData {
 }
 
 func (s *gnmiService) Subscribe(stream gpb.GNMI_SubscribeServer) error {
-	return s.Server.Subscribe(&deviceStream{GNMI_SubscribeServer: stream, target: s.sw.name})
+	return s.Server.Subscribe(&deviceStream{GNMI_SubscribeServer: stream, target: s.sw.name, refresh: s.refreshLocked})
+}
+
+// refreshLocked brings the counters up to date before a subscription reads the datastore.
+func (s *gnmiService) refreshLocked() error {
+	s.sw.mu.Lock()
+	defer s.sw.mu.Unlock()
+	return s.refreshCounters()
 }
 
 // deviceStream makes lemming's collector-style Subscribe answer like a device:
@@ -121,6 +128,7 @@ type deviceStream struct {
 	gpb.GNMI_SubscribeServer
 	target       string
 	clientTarget string
+	refresh      func() error // counters as of now, before the subscription reads them
 }
 
 func (d *deviceStream) Recv() (*gpb.SubscribeRequest, error) {
@@ -129,6 +137,9 @@ func (d *deviceStream) Recv() (*gpb.SubscribeRequest, error) {
 		return nil, err
 	}
 	if sub := req.GetSubscribe(); sub != nil {
+		if err := d.refresh(); err != nil {
+			return nil, status.Errorf(codes.Internal, "refresh counters: %v", err)
+		}
 		if sub.Prefix == nil {
 			sub.Prefix = &gpb.Path{}
 		}

@@ -36,7 +36,7 @@ func (h *Host) lookupCommand(name string) command {
 		"pgrep": cmdPgrep, "true": cmdTrue, "false": cmdFalse, "sh": cmdSh, "sudo": cmdSudo,
 		"mlnx_qos": cmdMlnxQos,
 	}
-	sbin := map[string]command{"cma_roce_tos": cmdCmaRoceTos}
+	sbin := map[string]command{"cma_roce_tos": cmdCmaRoceTos, "ethtool": cmdEthtool}
 	dir, base := path.Split(name)
 	switch dir {
 	case "":

@@ -89,7 +89,7 @@ func (c *oobClient) get(path string) any {
 	c.t.Helper()
 	ctx, cancel := c.ctx()
 	defer cancel()
-	resp, err := c.gc.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{oobPath(path)}, Encoding: gpb.Encoding_JSON_IETF})
+	resp, err := c.gc.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{oobPath(path)}, Encoding: gpb.Encoding_JSON_IETF, Type: gpb.GetRequest_CONFIG})
 	if status.Code(err) == codes.NotFound {
 		return nil
 	}

@@ -150,7 +150,7 @@ func (p *roceProvider) Resources(context.Context) []func() resource.Resource {
 }
 
 func (p *roceProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{newProfileDataSource, newFabricCheckDataSource}
+	return []func() datasource.DataSource{newProfileDataSource, newFabricCheckDataSource, newCountersDataSource}
 }
 
 // tfLogger bridges transport events into tflog under a subsystem, credentials masked.

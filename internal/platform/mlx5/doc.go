@@ -28,7 +28,8 @@
 //     "grep: FILE: No such file or directory" or "grep: FILE: Permission denied" on stderr,
 //     status 2 if any);
 //     pgrep -x NAME (PIDs, one per line; status 1 and no output when none);
-//     true; mlnx_qos (below); cma_roce_tos (accepted, unused by the provider).
+//     true; mlnx_qos (below); cma_roce_tos (accepted, unused by the provider);
+//     ethtool -S IF (counters; see counters.go).
 //   - Failing writes print the shell's message on stderr, e.g. "sh: 1: cannot create FILE:
 //     Permission denied" for a redirect, "tee: FILE: Permission denied" or
 //     "tee: FILE: Invalid argument", and the command fails (status 1).

@@ -144,9 +144,19 @@ type Update struct {
 	JSON []byte
 }
 
-// Get fetches paths with JSON_IETF encoding and returns every update of every notification.
+// Get fetches the configuration at paths with JSON_IETF encoding and returns every update of
+// every notification.
 func (c *Client) Get(ctx context.Context, paths ...*gpb.Path) ([]Update, error) {
-	req := &gpb.GetRequest{Path: paths, Encoding: gpb.Encoding_JSON_IETF, Type: gpb.GetRequest_CONFIG}
+	return c.get(ctx, gpb.GetRequest_CONFIG, paths)
+}
+
+// GetState fetches operational state (counters) at paths.
+func (c *Client) GetState(ctx context.Context, paths ...*gpb.Path) ([]Update, error) {
+	return c.get(ctx, gpb.GetRequest_STATE, paths)
+}
+
+func (c *Client) get(ctx context.Context, typ gpb.GetRequest_DataType, paths []*gpb.Path) ([]Update, error) {
+	req := &gpb.GetRequest{Path: paths, Encoding: gpb.Encoding_JSON_IETF, Type: typ}
 	if c.cfg.Target != "" {
 		req.Prefix = &gpb.Path{Target: c.cfg.Target}
 	}

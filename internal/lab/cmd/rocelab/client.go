@@ -35,12 +35,16 @@ import (
 // rpcTimeout bounds one get or set.
 const rpcTimeout = 10 * time.Second
 
-// clientCommand parses `--dir DIR` and exactly want positional arguments.
-func clientCommand(name string, args []string, want []string, stderr io.Writer) (dir string, pos []string, code int) {
+// clientCommand parses `--dir DIR`, the flags extra defines, and exactly want positional
+// arguments.
+func clientCommand(name string, args []string, want []string, stderr io.Writer, extra ...func(*flag.FlagSet)) (dir string, pos []string, code int) {
 	fs := flag.NewFlagSet("rocelab "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, usageText, "\nflags of "+name+":\n"); fs.PrintDefaults() }
 	d := fs.String("dir", "", "directory of the running lab's inventory.json (required)")
+	for _, f := range extra {
+		f(fs)
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return "", nil, 0
@@ -62,11 +66,19 @@ func clientCommand(name string, args []string, want []string, stderr io.Writer) 
 }
 
 func get(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	dir, pos, code := clientCommand("get", args, []string{"DEVICE", "PATH"}, stderr)
+	var typ string
+	dir, pos, code := clientCommand("get", args, []string{"DEVICE", "PATH"}, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&typ, "type", "all", "GetRequest data type: `all`, config, state or operational")
+	})
 	if code >= 0 {
 		return code
 	}
-	out, err := getValue(ctx, dir, pos[0], pos[1])
+	dataType, ok := gpb.GetRequest_DataType_value[strings.ToUpper(typ)]
+	if !ok {
+		fmt.Fprintf(stderr, "rocelab get: --type %s: want all, config, state or operational\n", typ)
+		return 2
+	}
+	out, err := getValue(ctx, dir, pos[0], pos[1], gpb.GetRequest_DataType(dataType))
 	if err != nil {
 		fmt.Fprintln(stderr, "rocelab get:", err)
 		return 1
@@ -88,8 +100,8 @@ func set(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// getValue returns the JSON_IETF value at path on device, indented.
-func getValue(ctx context.Context, dir, device, path string) (string, error) {
+// getValue returns the JSON_IETF value of the given data type at path on device, indented.
+func getValue(ctx context.Context, dir, device, path string, dataType gpb.GetRequest_DataType) (string, error) {
 	p, err := parsePath(path)
 	if err != nil {
 		return "", err
@@ -101,7 +113,7 @@ func getValue(ctx context.Context, dir, device, path string) (string, error) {
 	defer c.close()
 	ctx, cancel := c.context(ctx)
 	defer cancel()
-	resp, err := c.gnmi.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{p}, Encoding: gpb.Encoding_JSON_IETF})
+	resp, err := c.gnmi.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{p}, Encoding: gpb.Encoding_JSON_IETF, Type: dataType})
 	if err != nil {
 		return "", c.explain("get "+path, err)
 	}

@@ -1,9 +1,10 @@
 package main
 
 // The control channel of a running lab: `rocelab up` listens on the unix
-// socket DIR/rocelab.sock for one-line requests ("reboot DEVICE") and
-// answers "ok" or "error MESSAGE"; `rocelab reboot` is its client. A
-// reboot must happen inside the process that owns the simulated devices.
+// socket DIR/rocelab.sock for one-line requests ("reboot DEVICE", "storm
+// DEVICE INTERFACE on|off") and answers "ok" or "error MESSAGE"; `rocelab
+// reboot` and `rocelab storm` are its clients. Both must happen inside the
+// process that owns the simulated devices.
 
 import (
 	"bufio"
@@ -66,19 +67,36 @@ func handleControl(c net.Conn, l *lab.Lab) {
 }
 
 func controlAnswer(l *lab.Lab, req []string) string {
-	if len(req) != 2 || req[0] != "reboot" {
-		return fmt.Sprintf("error unknown request %q (want: reboot DEVICE)", strings.Join(req, " "))
-	}
-	name := req[1]
-	h := l.Host(name)
-	if h == nil {
-		if d, ok := l.Inventory().Devices[name]; ok {
-			return fmt.Sprintf("error %s is a %s switch; only NIC hosts reboot", name, d.Platform)
+	switch {
+	case len(req) == 2 && req[0] == "reboot":
+		h := l.Host(req[1])
+		if h == nil {
+			if d, ok := l.Inventory().Devices[req[1]]; ok {
+				return fmt.Sprintf("error %s is a %s switch; only NIC hosts reboot", req[1], d.Platform)
+			}
+			return noDevice(l, req[1])
 		}
-		return fmt.Sprintf("error no device %q in this lab (devices: %s)", name, strings.Join(l.Devices(), ", "))
+		h.Reboot()
+		return "ok"
+	case len(req) == 4 && req[0] == "storm" && (req[3] == "on" || req[3] == "off"):
+		var err error
+		if h, sw := l.Host(req[1]), l.Switch(req[1]); h != nil {
+			err = h.Storm(req[2], req[3] == "on")
+		} else if sw != nil {
+			err = sw.Storm(req[2], req[3] == "on")
+		} else {
+			return noDevice(l, req[1])
+		}
+		if err != nil {
+			return "error " + err.Error()
+		}
+		return "ok"
 	}
-	h.Reboot()
-	return "ok"
+	return fmt.Sprintf("error unknown request %q (want: reboot DEVICE, or storm DEVICE INTERFACE on|off)", strings.Join(req, " "))
+}
+
+func noDevice(l *lab.Lab, name string) string {
+	return fmt.Sprintf("error no device %q in this lab (devices: %s)", name, strings.Join(l.Devices(), ", "))
 }
 
 // sendControl sends one request to the lab running in dir.
@@ -120,5 +138,30 @@ func reboot(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "rocelab: %s rebooted: its NIC settings are back to the driver defaults\n", pos[0])
+	return 0
+}
+
+func storm(args []string, stdout, stderr io.Writer) int {
+	state, rest := "on", make([]string, 0, len(args))
+	for _, a := range args {
+		if a == "--off" || a == "-off" {
+			state = "off"
+			continue
+		}
+		rest = append(rest, a)
+	}
+	dir, pos, code := clientCommand("storm", rest, []string{"DEVICE", "INTERFACE"}, stderr)
+	if code >= 0 {
+		return code
+	}
+	if err := sendControl(dir, "storm "+pos[0]+" "+pos[1]+" "+state); err != nil {
+		fmt.Fprintln(stderr, "rocelab storm:", err)
+		return 1
+	}
+	if state == "on" {
+		fmt.Fprintf(stdout, "rocelab: storm on %s %s: its counters now show pauses, drops and ECN marks; stop it with --off\n", pos[0], pos[1])
+	} else {
+		fmt.Fprintf(stdout, "rocelab: storm on %s %s is over\n", pos[0], pos[1])
+	}
 	return 0
 }

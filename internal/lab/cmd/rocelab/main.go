@@ -40,7 +40,7 @@ const usageText = `usage:
       serve until SIGINT or SIGTERM
   rocelab down --dir DIR
       stop the lab running in DIR (SIGTERM to DIR/rocelab.pid) and wait for it
-  rocelab get --dir DIR DEVICE PATH
+  rocelab get --dir DIR [--type all] DEVICE PATH
       print the JSON_IETF value at PATH on DEVICE, e.g.
       rocelab get --dir .lab openconfig-1 /qos/queue-management-profiles
   rocelab set --dir DIR DEVICE PATH JSON
@@ -51,12 +51,19 @@ const usageText = `usage:
       reset NIC host DEVICE's settings to the driver defaults, as a real
       reboot loses what mlnx_qos, sysfs and debugfs were told, e.g.
       rocelab reboot --dir .lab mlx5-1
+  rocelab storm --dir DIR DEVICE INTERFACE [--off]
+      start (or, with --off, stop) a congestion storm on a port of a NIC host
+      or switch: its counters then show PFC pauses received (hosts, on the
+      priorities with PFC enabled), drops, ECN marks and CNPs growing fast,
+      e.g. rocelab storm --dir .lab mlx5-1 eth0
   rocelab version
   rocelab help
 
 Paths are /a/b[key=value]/c with origin openconfig; get and set use the
-device's address, CA and credentials from DIR/inventory.json. reboot asks
-the lab running in DIR over its control socket DIR/rocelab.sock.
+device's address, CA and credentials from DIR/inventory.json. get reads
+configuration and state (--type config|state|operational|all, default all).
+reboot and storm ask the lab running in DIR over its control socket
+DIR/rocelab.sock.
 
 Switch platforms: openconfig (sonic, eos and nxos are not in the lab yet).
 Host platforms: mlx5 (SSH as user roce with sudo; netdevs eth0 and eth1).
@@ -80,6 +87,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return set(ctx, args[1:], stdout, stderr)
 	case "reboot":
 		return reboot(args[1:], stdout, stderr)
+	case "storm":
+		return storm(args[1:], stdout, stderr)
 	case "version", "-version", "--version":
 		fmt.Fprintln(stdout, "rocelab", buildVersion())
 		return 0
@@ -162,7 +171,7 @@ func serve(ctx context.Context, dir string, opts lab.Options, stdout, stderr io.
 	}
 	defer l.Stop()
 	if stopControl, err := serveControl(dir, l); err != nil {
-		fmt.Fprintf(stderr, "rocelab up: no control socket, so `rocelab reboot` will not work: %v\n", err)
+		fmt.Fprintf(stderr, "rocelab up: no control socket, so `rocelab reboot` and `rocelab storm` will not work: %v\n", err)
 	} else {
 		defer stopControl()
 	}

@@ -1,0 +1,154 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/devices"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/mlx5"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/openconfig"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/gnmi"
+)
+
+// InterfaceCounters are a port's or netdev's RoCE counters; nil means the platform has no
+// such counter.
+type InterfaceCounters struct {
+	PFCRxPause, PFCTxPause                                 map[int]float64
+	ECNMarked, Dropped, CNPSent, CNPHandled, OutOfSequence *float64
+}
+
+// Counters reads interface counters on one device.
+type Counters interface {
+	Counters(ctx context.Context, ifname string) (InterfaceCounters, error)
+}
+
+// RatesSince turns two readings window apart into per-second rates. A counter that went down
+// (the device reset its counters) gives the later count over the window.
+func (c InterfaceCounters) RatesSince(earlier InterfaceCounters, window time.Duration) InterfaceCounters {
+	secs := window.Seconds()
+	rate := func(now, before *float64) *float64 {
+		if now == nil {
+			return nil
+		}
+		d := *now
+		if before != nil && *now >= *before {
+			d = *now - *before
+		}
+		r := d / secs
+		return &r
+	}
+	rates := func(now, before map[int]float64) map[int]float64 {
+		if now == nil {
+			return nil
+		}
+		out := map[int]float64{}
+		for p, v := range now {
+			var b *float64
+			if x, ok := before[p]; ok {
+				b = &x
+			}
+			out[p] = *rate(&v, b)
+		}
+		return out
+	}
+	return InterfaceCounters{
+		PFCRxPause: rates(c.PFCRxPause, earlier.PFCRxPause), PFCTxPause: rates(c.PFCTxPause, earlier.PFCTxPause),
+		ECNMarked: rate(c.ECNMarked, earlier.ECNMarked), Dropped: rate(c.Dropped, earlier.Dropped),
+		CNPSent: rate(c.CNPSent, earlier.CNPSent), CNPHandled: rate(c.CNPHandled, earlier.CNPHandled),
+		OutOfSequence: rate(c.OutOfSequence, earlier.OutOfSequence),
+	}
+}
+
+// ForCounters returns the counter reader of a configured device.
+func ForCounters(reg *devices.Registry, device string) (Counters, error) {
+	dev, ok := reg.Device(device)
+	if !ok {
+		return nil, errors.New(reg.UnknownDeviceDetail(device))
+	}
+	switch dev.Platform {
+	case "mlx5":
+		h, err := openMLX5(reg, device)
+		if err != nil {
+			return nil, err
+		}
+		return mlx5Counters{h}, nil
+	case "openconfig":
+		c, err := reg.GNMI(device)
+		if err != nil {
+			return nil, err
+		}
+		return ocCounters{c}, nil
+	}
+	return nil, fmt.Errorf("device %q has platform %s, whose counters this provider version cannot read yet", device, dev.Platform)
+}
+
+// fromCounts converts a platform's integer counters.
+func fromCounts(rx, tx map[int]int64, ecn, dropped, cnpSent, cnpHandled, oos *int64) InterfaceCounters {
+	f := func(v *int64) *float64 {
+		if v == nil {
+			return nil
+		}
+		x := float64(*v)
+		return &x
+	}
+	m := func(in map[int]int64) map[int]float64 {
+		if in == nil {
+			return nil
+		}
+		out := make(map[int]float64, len(in))
+		for k, v := range in {
+			out[k] = float64(v)
+		}
+		return out
+	}
+	return InterfaceCounters{PFCRxPause: m(rx), PFCTxPause: m(tx), ECNMarked: f(ecn), Dropped: f(dropped),
+		CNPSent: f(cnpSent), CNPHandled: f(cnpHandled), OutOfSequence: f(oos)}
+}
+
+type mlx5Counters struct{ h *mlx5Host }
+
+func (d mlx5Counters) Counters(ctx context.Context, ifname string) (InterfaceCounters, error) {
+	if !mlx5.ValidNetdev(ifname) {
+		return InterfaceCounters{}, fmt.Errorf("interface %q is not a valid netdev name", ifname)
+	}
+	res, err := d.h.c.Run(ctx, mlx5.CountersScript(ifname, d.h.sudo), nil)
+	if err != nil {
+		return InterfaceCounters{}, err
+	}
+	c, err := mlx5.ParseCounters(ifname, append(res.Stdout, res.Stderr...))
+	if err != nil {
+		return InterfaceCounters{}, fmt.Errorf("device %q: %w", d.h.device, err)
+	}
+	return fromCounts(c.PFCRxPause, c.PFCTxPause, c.ECNMarked, c.Dropped, c.CNPSent, c.CNPHandled, c.OutOfSequence), nil
+}
+
+type ocCounters struct{ c *gnmi.Client }
+
+// Counters reads the port's counters and, where queues are bound, their counters: one Get
+// each, since a port without bound queues has nothing at the queue path (NotFound).
+func (d ocCounters) Counters(ctx context.Context, ifname string) (InterfaceCounters, error) {
+	paths := openconfig.CountersPaths(ifname)
+	var ups []openconfig.Update
+	for i, p := range paths {
+		got, err := d.c.GetState(ctx, p)
+		if gnmi.NotFound(err) && i > 0 {
+			continue // no queues bound on this port
+		}
+		if gnmi.NotFound(err) {
+			return InterfaceCounters{}, fmt.Errorf("device %q has no interface %q", d.c.Config().Device, ifname)
+		}
+		if err != nil {
+			return InterfaceCounters{}, err
+		}
+		for _, u := range got {
+			ups = append(ups, openconfig.Update{Path: u.Path, JSON: u.JSON})
+		}
+	}
+	c, err := openconfig.ParseCounters(ifname, ups)
+	if err != nil {
+		return InterfaceCounters{}, err
+	}
+	return fromCounts(c.PFCRxPause, c.PFCTxPause, c.ECNMarked, c.Dropped, c.CNPSent, c.CNPHandled, c.OutOfSequence), nil
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestStormARunningLab: `rocelab storm` reaches the `up` serving the directory and makes a
+// host's and a switch's counters move the way a congested port's do, until --off.
+func TestStormARunningLab(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lab")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	var upOut, upErr bytes.Buffer
+	go func() {
+		done <- run(ctx, []string{"up", "--dir", dir, "--switches", "openconfig=1", "--hosts", "mlx5=1", "--ports", "2"}, &upOut, &upErr)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("up exited %d: %s", code, upErr.String())
+		}
+	})
+	inv := waitInventory(t, dir)
+	host := inv.Devices["mlx5-1"]
+	sshRun(t, host, "sudo -n mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0 > /dev/null")
+	pauses := func() int {
+		t.Helper()
+		m := regexp.MustCompile(`(?m)^     rx_prio3_pause: (\d+)$`).FindStringSubmatch(sshRun(t, host, "ethtool -S eth0"))
+		if m == nil {
+			t.Fatal("no rx_prio3_pause line")
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	if n := pauses(); n != 0 {
+		t.Fatalf("%d pauses before any storm", n)
+	}
+
+	code, out, errOut := runArgs("storm", "--dir", dir, "mlx5-1", "eth0")
+	if code != 0 || !strings.Contains(out, "storm on mlx5-1 eth0") {
+		t.Fatalf("storm: exit %d, %q %q", code, out, errOut)
+	}
+	time.Sleep(20 * time.Millisecond)
+	first := pauses()
+	time.Sleep(20 * time.Millisecond)
+	if second := pauses(); first == 0 || second <= first {
+		t.Errorf("during the storm rx_prio3_pause went %d -> %d", first, second)
+	}
+	if code, out, errOut := runArgs("storm", "--dir", dir, "mlx5-1", "eth0", "--off"); code != 0 || !strings.Contains(out, "is over") {
+		t.Fatalf("storm --off: exit %d, %q %q", code, out, errOut)
+	}
+	first = pauses()
+	time.Sleep(20 * time.Millisecond)
+	if second := pauses(); second != first {
+		t.Errorf("after --off rx_prio3_pause went %d -> %d", first, second)
+	}
+
+	const discards = "/interfaces/interface[name=Ethernet2]/state/counters/out-discards"
+	if code, out, _ := runArgs("get", "--dir", dir, "--type", "state", "openconfig-1", discards); code != 0 || out != "\"0\"\n" {
+		t.Fatalf("out-discards before the storm: exit %d, %q", code, out)
+	}
+	if code, _, errOut := runArgs("storm", "--dir", dir, "openconfig-1", "Ethernet2"); code != 0 {
+		t.Fatalf("switch storm: exit %d, %q", code, errOut)
+	}
+	time.Sleep(20 * time.Millisecond)
+	if code, out, _ := runArgs("get", "--dir", dir, "--type", "state", "openconfig-1", discards); code != 0 || out == "\"0\"\n" {
+		t.Errorf("out-discards during the storm: exit %d, %q", code, out)
+	}
+	if code, _, errOut := runArgs("get", "--dir", dir, "--type", "config", "openconfig-1", discards); code != 1 || !strings.Contains(errOut, "nothing there (NotFound)") {
+		t.Errorf("a CONFIG get of a counter: exit %d, %q", code, errOut)
+	}
+
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"storm", "--dir", dir, "mlx5-9", "eth0"}, 1, `no device "mlx5-9" in this lab (devices: mlx5-1, openconfig-1)`},
+		{[]string{"storm", "--dir", dir, "mlx5-1", "eth5"}, 1, `mlx5-1 has no interface "eth5" (interfaces: eth0, eth1)`},
+		{[]string{"storm", "--dir", dir, "openconfig-1", "Ethernet3", "--off"}, 1, `openconfig-1 has no interface "Ethernet3"`},
+		{[]string{"storm", "--dir", dir, "mlx5-1"}, 2, "want 2 arguments (DEVICE INTERFACE), got 1"},
+		{[]string{"get", "--dir", dir, "--type", "bogus", "openconfig-1", "/qos"}, 2, "--type bogus: want all, config, state or operational"},
+	} {
+		code, out, errOut := runArgs(tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("rocelab %q: exit %d, %q; want exit %d with %q", tc.args, code, out+errOut, tc.code, tc.want)
+		}
+	}
+}

@@ -1,0 +1,195 @@
+package lab
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"google.golang.org/grpc/codes"
+)
+
+// fakeClock is a clock a test moves by hand.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)} }
+
+func (c *fakeClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// counterSwitch is a switch of its own (storms and clocks would disturb the shared lab) whose
+// counters start at the fake clock's time.
+func counterSwitch(t *testing.T) (*GNMISwitch, gpb.GNMIClient, *fakeClock) {
+	t.Helper()
+	l, err := Start(context.Background(), Options{Switches: map[string]int{"openconfig": 1}, Ports: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Stop)
+	sw, clk := l.Switch("openconfig-1"), newFakeClock()
+	sw.mu.Lock()
+	sw.traffic = newSwitchCounters(sw.ports)
+	sw.traffic.clock, sw.traffic.boot = clk.now, clk.now()
+	sw.mu.Unlock()
+	return sw, dial(t, entry(t, l, "openconfig-1")), clk
+}
+
+func getTyped(t *testing.T, c gpb.GNMIClient, typ gpb.GetRequest_DataType, p string) (string, error) {
+	t.Helper()
+	resp, err := c.Get(ctxT(t), &gpb.GetRequest{Path: []*gpb.Path{gpath(t, p)}, Encoding: gpb.Encoding_JSON_IETF, Type: typ})
+	if err != nil {
+		return "", err
+	}
+	return string(resp.GetNotification()[0].GetUpdate()[0].GetVal().GetJsonIetfVal()), nil
+}
+
+func mustGetTyped(t *testing.T, c gpb.GNMIClient, typ gpb.GetRequest_DataType, p string) string {
+	t.Helper()
+	s, err := getTyped(t, c, typ, p)
+	if err != nil {
+		t.Fatalf("Get %s %s: %v", typ, p, err)
+	}
+	return s
+}
+
+func TestSwitchInterfaceCounters(t *testing.T) {
+	sw, c, clk := counterSwitch(t)
+	clk.advance(2 * time.Second)
+	const eth1 = "/interfaces/interface[name=Ethernet1]"
+	jsonEqual(t, mustGetTyped(t, c, gpb.GetRequest_STATE, eth1+"/state/counters"), `{
+	  "openconfig-interfaces:in-octets": "16616001280", "openconfig-interfaces:in-pkts": "4000020",
+	  "openconfig-interfaces:in-unicast-pkts": "4000000", "openconfig-interfaces:in-multicast-pkts": "20",
+	  "openconfig-interfaces:in-broadcast-pkts": "0", "openconfig-interfaces:in-discards": "0",
+	  "openconfig-interfaces:in-errors": "0", "openconfig-interfaces:in-fcs-errors": "0",
+	  "openconfig-interfaces:out-octets": "16616001280", "openconfig-interfaces:out-pkts": "4000020",
+	  "openconfig-interfaces:out-unicast-pkts": "4000000", "openconfig-interfaces:out-multicast-pkts": "20",
+	  "openconfig-interfaces:out-broadcast-pkts": "0", "openconfig-interfaces:out-discards": "0",
+	  "openconfig-interfaces:out-errors": "0"}`)
+
+	// Each type reads its own containers; the key goes with the entry.
+	state := mustGetTyped(t, c, gpb.GetRequest_STATE, eth1)
+	config := mustGetTyped(t, c, gpb.GetRequest_CONFIG, eth1)
+	all := mustGetTyped(t, c, gpb.GetRequest_ALL, eth1)
+	oper := mustGetTyped(t, c, gpb.GetRequest_OPERATIONAL, eth1)
+	for _, tc := range []struct {
+		name, got  string
+		has, lacks []string
+	}{
+		{"STATE", state, []string{`"openconfig-interfaces:name":"Ethernet1"`, `"in-mac-pause-frames":"0"`, `"in-pkts":"4000020"`}, []string{`config"`}},
+		{"OPERATIONAL", oper, []string{`"in-pkts":"4000020"`}, []string{`config"`}},
+		{"CONFIG", config, []string{`"openconfig-interfaces:config":{`, `"openconfig-interfaces:name":"Ethernet1"`}, []string{`state"`, "in-pkts"}},
+		{"ALL", all, []string{`"openconfig-interfaces:config":{`, `"in-pkts":"4000020"`}, nil},
+	} {
+		for _, want := range tc.has {
+			if !strings.Contains(tc.got, want) {
+				t.Errorf("%s Get lacks %s: %s", tc.name, want, tc.got)
+			}
+		}
+		for _, bad := range tc.lacks {
+			if strings.Contains(tc.got, bad) {
+				t.Errorf("%s Get has %s: %s", tc.name, bad, tc.got)
+			}
+		}
+	}
+	_, err := getTyped(t, c, gpb.GetRequest_CONFIG, eth1+"/state/counters")
+	wantCode(t, err, codes.NotFound)
+	_, err = getTyped(t, c, gpb.GetRequest_STATE, eth1+"/config")
+	wantCode(t, err, codes.NotFound)
+	if got := mustGetTyped(t, c, gpb.GetRequest_CONFIG, eth1+"/name"); got != `"Ethernet1"` {
+		t.Errorf("CONFIG Get of the key: %s", got)
+	}
+	_, err = c.Get(ctxT(t), &gpb.GetRequest{Path: []*gpb.Path{gpath(t, eth1)}, Encoding: gpb.Encoding_JSON_IETF, Type: 7})
+	wantCode(t, err, codes.InvalidArgument)
+
+	// A storm makes the port discard; a Subscribe sees current values too.
+	if err := sw.Storm("Ethernet1", true); err != nil {
+		t.Fatal(err)
+	}
+	clk.advance(time.Second)
+	got := subscribeOnce(t, c, eth1+"/state/counters")
+	for p, want := range map[string]string{"in-discards": "200", "out-discards": "1000", "in-pkts": "6000030"} {
+		if v := got[eth1+"/state/counters/"+p]; v != want {
+			t.Errorf("Subscribe %s = %q, want %s (all: %v)", p, v, want, got)
+		}
+	}
+	if err := sw.Storm("Ethernet1", false); err != nil {
+		t.Fatal(err)
+	}
+	clk.advance(time.Second)
+	jsonEqual(t, mustGetTyped(t, c, gpb.GetRequest_STATE, eth1+"/state/counters/out-discards"), `"1000"`)
+	if err := sw.Storm("Ethernet9", true); err == nil || !strings.Contains(err.Error(), `openconfig-1 has no interface "Ethernet9"`) {
+		t.Errorf("storm on a missing port: %v", err)
+	}
+}
+
+func TestSwitchQueueCounters(t *testing.T) {
+	sw, c, clk := counterSwitch(t)
+	bind := setReq(
+		update(t, "/qos/queues/queue[name=tc3]", `{"name":"tc3","config":{"name":"tc3"}}`),
+		update(t, "/qos/queues/queue[name=tc0]", `{"name":"tc0","config":{"name":"tc0"}}`),
+		update(t, "/qos/queue-management-profiles/queue-management-profile[name=ecn]",
+			`{"name":"ecn","config":{"name":"ecn"},"wred":{"uniform":{"config":{"min-threshold":"153600","max-threshold":"1536000","enable-ecn":true}}}}`),
+		update(t, "/qos/interfaces/interface[interface-id=Ethernet2]", `{"interface-id":"Ethernet2","config":{"interface-id":"Ethernet2"},
+		  "output":{"queues":{"queue":[{"name":"tc3","config":{"name":"tc3","queue-management-profile":"ecn"}},{"name":"tc0","config":{"name":"tc0"}}]}}}`),
+	)
+	if _, err := c.Set(ctxT(t), bind); err != nil {
+		t.Fatal(err)
+	}
+	const queues = "/qos/interfaces/interface[interface-id=Ethernet2]/output/queues"
+	mustGetTyped(t, c, gpb.GetRequest_STATE, queues) // the lab sees the queues now: counting starts
+	clk.advance(time.Second)
+	if err := sw.Storm("Ethernet2", true); err != nil {
+		t.Fatal(err)
+	}
+	clk.advance(2 * time.Second)
+	jsonEqual(t, mustGetTyped(t, c, gpb.GetRequest_STATE, queues), `{"openconfig-qos:queue": [
+	  {"name": "tc0", "state": {"transmit-pkts": "1500000", "transmit-octets": "6231000000", "dropped-pkts": "2000",
+	    "dropped-octets": "8308000", "ecn-marked-pkts": "0"}},
+	  {"name": "tc3", "state": {"transmit-pkts": "1500000", "transmit-octets": "6231000000", "dropped-pkts": "2000",
+	    "dropped-octets": "8308000", "ecn-marked-pkts": "40150"}}]}`)
+	// The answers a provider's counter read gets (platform/openconfig CountersPaths, type
+	// STATE): that package's parser fixture testdata/counters-lab.txt.
+	var answers strings.Builder
+	for _, p := range []string{"/interfaces/interface[name=Ethernet2]/state/counters", queues} {
+		answers.WriteString(p + "\t" + mustGetTyped(t, c, gpb.GetRequest_STATE, p) + "\n")
+	}
+	compareGolden(t, "testdata/counters-openconfig-eth2.golden", answers.String())
+	if cfg := mustGetTyped(t, c, gpb.GetRequest_CONFIG, "/qos"); strings.Contains(cfg, "state") {
+		t.Errorf("CONFIG Get of /qos shows state: %s", cfg)
+	}
+	// Queues of other ports have no counters; every port has interface counters.
+	_, err := getTyped(t, c, gpb.GetRequest_STATE, "/qos/interfaces/interface[interface-id=Ethernet1]")
+	wantCode(t, err, codes.NotFound)
+
+	// Unbinding removes a queue's state; removing the interface removes all of it.
+	del := &gpb.SetRequest{Prefix: &gpb.Path{Origin: "openconfig"}, Delete: []*gpb.Path{gpath(t, queues+"/queue[name=tc0]")}}
+	if _, err := c.Set(ctxT(t), del); err != nil {
+		t.Fatal(err)
+	}
+	if all := mustGetTyped(t, c, gpb.GetRequest_ALL, queues); strings.Contains(all, "tc0") || !strings.Contains(all, `"ecn-marked-pkts":"40150"`) {
+		t.Errorf("after unbinding tc0: %s", all)
+	}
+	del.Delete = []*gpb.Path{gpath(t, "/qos/interfaces/interface[interface-id=Ethernet2]")}
+	if _, err := c.Set(ctxT(t), del); err != nil {
+		t.Fatal(err)
+	}
+	_, err = getTyped(t, c, gpb.GetRequest_ALL, "/qos/interfaces")
+	wantCode(t, err, codes.NotFound)
+	if got := subscribeOnce(t, c, "/qos/interfaces"); len(got) != 0 {
+		t.Errorf("state left in the datastore: %v", got)
+	}
+}

@@ -1,0 +1,235 @@
+package lab
+
+// Operational state of an `openconfig` switch: interface counters on every front-panel port
+// (/interfaces/interface[name=X]/state/counters, and ethernet/state/counters) and queue
+// counters on every output queue bound under /qos/interfaces
+// (.../output/queues/queue[name=Q]/state). They are written into lemming's operational-state
+// datastore, the way lemming's own reconcilers write state, just before each read that can
+// see them (a Get of type STATE, OPERATIONAL or ALL, a Subscribe), computed from the switch's
+// clock. OpenConfig has no per-priority PFC counter, so none is kept.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	lgnmi "github.com/openconfig/lemming/gnmi"
+	"google.golang.org/grpc/metadata"
+)
+
+// Per-second rates of a switch port and of each bound output queue; storm rates apply while
+// the port's storm is on (the same traffic shape as the mlx5 hosts').
+const (
+	portPPS         = 2_000_000
+	portMulticastPS = 10 // LLDP and friends
+	queuePPS        = 500_000
+	queueECNMarkPPS = 50 // marks on an ECN queue at the steady rate
+
+	stormInDiscardPPS  = 200
+	stormOutDiscardPPS = 1_000
+	stormQueueDropPPS  = 1_000
+	stormQueueMarkPPS  = 20_000
+)
+
+// switchCounters is the counter state of a switch; the switch's mu guards it.
+type switchCounters struct {
+	clock  func() time.Time
+	boot   time.Time
+	storms map[string]*stormClock // by port
+	queues map[queueRef]*queueCounters
+}
+
+type queueRef struct{ port, queue string }
+
+// queueCounters starts when the lab first sees a queue bound; ECN marks accumulate only while
+// the queue has a queue-management profile, so a profile change never takes a count back.
+type queueCounters struct {
+	since     time.Time
+	stormAt   time.Duration // the port's storm time at since
+	ecn       bool
+	marks     uint64
+	last      time.Time
+	lastStorm time.Duration
+}
+
+func newSwitchCounters(ports []string) switchCounters {
+	c := switchCounters{clock: time.Now, storms: map[string]*stormClock{}, queues: map[queueRef]*queueCounters{}}
+	c.boot = c.clock()
+	for _, p := range ports {
+		c.storms[p] = &stormClock{}
+	}
+	return c
+}
+
+// stormTime is a port's storm time; a port the switch lacks (a /qos interface-id need not
+// name one) never storms.
+func (c *switchCounters) stormTime(port string, now time.Time) time.Duration {
+	if st := c.storms[port]; st != nil {
+		return st.elapsed(now)
+	}
+	return 0
+}
+
+// Storm starts or stops a congestion storm on a port: while on, its in-discards and
+// out-discards grow, and so do the dropped-pkts and (on queues with a queue-management
+// profile) ecn-marked-pkts of every output queue bound to it.
+func (sw *GNMISwitch) Storm(ifname string, on bool) error {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	st, ok := sw.traffic.storms[ifname]
+	if !ok {
+		return fmt.Errorf("%s has no interface %q (interfaces: %s)", sw.name, ifname, strings.Join(sw.ports, ", "))
+	}
+	st.set(on, sw.traffic.clock())
+	return nil
+}
+
+// boundQueues reads which output queues the configuration binds (true: the queue has a
+// queue-management profile) and which queue entries the state datastore holds.
+func (s *gnmiService) boundQueues() (bound map[queueRef]bool, inState map[queueRef]bool, stateIfs map[string]bool, err error) {
+	leaves, err := s.leaves([]*gpb.PathElem{{Name: "qos"}, {Name: "interfaces"}})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	bound, inState, stateIfs = map[queueRef]bool{}, map[queueRef]bool{}, map[string]bool{}
+	configIfs := map[string]bool{}
+	for _, u := range leaves {
+		e := u.GetPath().GetElem()
+		if len(e) < 3 {
+			continue
+		}
+		port := e[2].GetKey()["interface-id"]
+		kind := kindOf(e)
+		if kind == leafConfig {
+			configIfs[port] = true
+		}
+		if len(e) < 8 || e[3].GetName() != "output" || e[5].GetName() != "queue" {
+			if len(e) == 5 && e[3].GetName() == "state" {
+				stateIfs[port] = true
+			}
+			continue
+		}
+		ref := queueRef{port, e[5].GetKey()["name"]}
+		switch {
+		case kind == leafConfig && e[7].GetName() == "queue-management-profile":
+			bound[ref] = u.GetVal().GetStringVal() != ""
+		case kind == leafConfig:
+			if _, seen := bound[ref]; !seen {
+				bound[ref] = false
+			}
+		case e[6].GetName() == "state":
+			inState[ref] = true
+		}
+	}
+	for port := range configIfs {
+		delete(stateIfs, port) // the configuration still has it: keep its state entry
+	}
+	return bound, inState, stateIfs, nil
+}
+
+// refreshCounters writes the counters as of now into the state datastore and removes the
+// state of queues no longer bound. The caller holds sw.mu for writing.
+func (s *gnmiService) refreshCounters() error {
+	c := &s.sw.traffic
+	now := c.clock()
+	bound, inState, staleIfs, err := s.boundQueues()
+	if err != nil {
+		return err
+	}
+	req := &gpb.SetRequest{Prefix: &gpb.Path{Origin: lgnmi.OpenConfigOrigin, Target: s.sw.name}}
+	for ref := range inState {
+		if _, ok := bound[ref]; !ok {
+			req.Delete = append(req.Delete, queuePath(ref))
+		}
+	}
+	for port := range staleIfs {
+		req.Delete = append(req.Delete, qosInterfacePath(port))
+	}
+	for ref := range c.queues {
+		if _, ok := bound[ref]; !ok {
+			delete(c.queues, ref)
+		}
+	}
+	for _, port := range s.sw.ports {
+		up, storm := now.Sub(c.boot), c.stormTime(port, now)
+		req.Update = append(req.Update, interfaceCounters(port, up, storm)...)
+	}
+	for ref, ecn := range bound {
+		storm := c.stormTime(ref.port, now)
+		q := c.queues[ref]
+		if q == nil {
+			q = &queueCounters{since: now, stormAt: storm, last: now, lastStorm: storm}
+			c.queues[ref] = q
+		}
+		if q.ecn {
+			q.marks += count(queueECNMarkPPS, now.Sub(q.last)) + count(stormQueueMarkPPS, storm-q.lastStorm)
+		}
+		q.ecn, q.last, q.lastStorm = ecn, now, storm
+		req.Update = append(req.Update, q.updates(ref, now, storm)...)
+	}
+	ctx := metadata.NewIncomingContext(context.Background(),
+		metadata.Pairs(lgnmi.GNMIModeMetadataKey, string(lgnmi.StateMode)))
+	_, err = s.Server.Set(ctx, req)
+	return err
+}
+
+func interfaceCounters(port string, up, storm time.Duration) []*gpb.Update {
+	unicast, multicast := count(portPPS, up), count(portMulticastPS, up)
+	octets := count(portPPS*rdmaPktBytes, up) + multicast*cnpBytes
+	base := []*gpb.PathElem{{Name: "interfaces"}, {Name: "interface", Key: map[string]string{"name": port}}}
+	counters := append(append([]*gpb.PathElem{}, base...), &gpb.PathElem{Name: "state"}, &gpb.PathElem{Name: "counters"})
+	ether := append(append([]*gpb.PathElem{}, base...), &gpb.PathElem{Name: "ethernet"}, &gpb.PathElem{Name: "state"}, &gpb.PathElem{Name: "counters"})
+	return []*gpb.Update{
+		uintLeaf(counters, "in-octets", octets),
+		uintLeaf(counters, "in-pkts", unicast+multicast),
+		uintLeaf(counters, "in-unicast-pkts", unicast),
+		uintLeaf(counters, "in-multicast-pkts", multicast),
+		uintLeaf(counters, "in-broadcast-pkts", 0),
+		uintLeaf(counters, "in-discards", count(stormInDiscardPPS, storm)),
+		uintLeaf(counters, "in-errors", 0),
+		uintLeaf(counters, "in-fcs-errors", 0),
+		uintLeaf(counters, "out-octets", octets),
+		uintLeaf(counters, "out-pkts", unicast+multicast),
+		uintLeaf(counters, "out-unicast-pkts", unicast),
+		uintLeaf(counters, "out-multicast-pkts", multicast),
+		uintLeaf(counters, "out-broadcast-pkts", 0),
+		uintLeaf(counters, "out-discards", count(stormOutDiscardPPS, storm)),
+		uintLeaf(counters, "out-errors", 0),
+		// 802.3x pause: PFC frames are not counted here, and OpenConfig has no
+		// per-priority counter.
+		uintLeaf(ether, "in-mac-pause-frames", 0),
+		uintLeaf(ether, "out-mac-pause-frames", 0),
+	}
+}
+
+func (q *queueCounters) updates(ref queueRef, now time.Time, storm time.Duration) []*gpb.Update {
+	up, stormy := now.Sub(q.since), storm-q.stormAt
+	sent, dropped := count(queuePPS, up), count(stormQueueDropPPS, stormy)
+	state := append(queuePath(ref).GetElem(), &gpb.PathElem{Name: "state"})
+	return []*gpb.Update{
+		uintLeaf(state, "transmit-pkts", sent),
+		uintLeaf(state, "transmit-octets", sent*rdmaPktBytes),
+		uintLeaf(state, "dropped-pkts", dropped),
+		uintLeaf(state, "dropped-octets", dropped*rdmaPktBytes),
+		uintLeaf(state, "ecn-marked-pkts", q.marks),
+	}
+}
+
+func qosInterfacePath(port string) *gpb.Path {
+	return &gpb.Path{Elem: []*gpb.PathElem{{Name: "qos"}, {Name: "interfaces"},
+		{Name: "interface", Key: map[string]string{"interface-id": port}}}}
+}
+
+func queuePath(ref queueRef) *gpb.Path {
+	p := qosInterfacePath(ref.port)
+	p.Elem = append(p.Elem, &gpb.PathElem{Name: "output"}, &gpb.PathElem{Name: "queues"},
+		&gpb.PathElem{Name: "queue", Key: map[string]string{"name": ref.queue}})
+	return p
+}
+
+func uintLeaf(parent []*gpb.PathElem, name string, v uint64) *gpb.Update {
+	elems := append(append([]*gpb.PathElem{}, parent...), &gpb.PathElem{Name: name})
+	return &gpb.Update{Path: &gpb.Path{Elem: elems}, Val: &gpb.TypedValue{Value: &gpb.TypedValue_UintVal{UintVal: v}}}
+}

@@ -1,0 +1,212 @@
+package mlx5
+
+// Counters for roce_interface_counters, read with one command that needs no privilege.
+// CountersScript("eth0", false) is (one line; D is /sys/class/net/eth0/device/infiniband):
+//
+//	sh -c 'echo @@ethtool; ethtool -S eth0 2>&1; echo @@hw_counters; grep -H .
+//	D/*/ports/1/hw_counters/np_ecn_marked_roce_packets D/*/ports/1/hw_counters/np_cnp_sent
+//	D/*/ports/1/hw_counters/rp_cnp_handled D/*/ports/1/hw_counters/out_of_sequence 2>&1; echo @@end'
+//
+// With sudo it is `sudo -n sh -c '...'`, like the other scripts. Besides the shell subset
+// in doc.go it uses `ethtool -S IF` (ETHTOOL_GSTATS, allowed to any user): "NIC statistics:",
+// then one "     NAME: VALUE" line per counter, names from mlx5e's en_stats.c. The hw_counters
+// files are mlx5_ib's port counters (counters.c), world-readable, one decimal each.
+//
+// # Decisions (DESIGN.md, roce_interface_counters)
+//
+//   - PFC: rx_prio<N>_pause / tx_prio<N>_pause (pause frames received / sent on priority N).
+//     mlx5e prints them only for priorities with PFC enabled, so the maps hold exactly those
+//     priorities; the others are null (no counter), not 0.
+//   - ecn_marked_packets: hw_counters/np_ecn_marked_roce_packets, the RoCE packets that
+//     arrived CE-marked at this notification point (what DCQCN reacts to). Not rx_prio<N>_marked
+//     (per_port_buff_congest): that counts packets the NIC's own receive buffer marked, needs
+//     the sbcam capability and is per priority.
+//   - dropped_packets: rx_discards_phy + tx_discards_phy (RFC 2863 ifInDiscards and
+//     ifOutDiscards of the physical port: buffer drops in either direction); null when the
+//     driver prints neither.
+//   - cnp_sent / cnp_handled / out_of_sequence: hw_counters np_cnp_sent, rp_cnp_handled,
+//     out_of_sequence. A counter whose file is missing (no RDMA device, an older driver, a
+//     firmware without congestion-counter queries) is null.
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Counters are one read of a netdev's counters. Nil pointers and absent map keys are counters
+// the host does not provide.
+type Counters struct {
+	PFCRxPause map[int]int64 // priority -> pause frames received; only PFC-enabled priorities
+	PFCTxPause map[int]int64 // priority -> pause frames sent
+	ECNMarked  *int64
+	Dropped    *int64
+	CNPSent    *int64
+	CNPHandled *int64
+
+	OutOfSequence *int64
+}
+
+// Section markers of the counters script's output.
+const (
+	markEthtool    = "@@ethtool"
+	markHWCounters = "@@hw_counters"
+)
+
+var counterMarkers = []string{markEthtool, markHWCounters, markEnd}
+
+// hwCounterFiles are the hw_counters files the script reads.
+var hwCounterFiles = []string{"np_ecn_marked_roce_packets", "np_cnp_sent", "rp_cnp_handled", "out_of_sequence"}
+
+// CountersScript returns the one command that reads the counters of ifname. Validate ifname
+// first (ValidNetdev); it is quoted anyway.
+func CountersScript(ifname string, sudo bool) string {
+	dir := shQuote(netPath(ifname, "/device/infiniband/")) + "*/ports/1/hw_counters/"
+	files := make([]string, len(hwCounterFiles))
+	for i, f := range hwCounterFiles {
+		files[i] = dir + f
+	}
+	script := []string{
+		"echo " + markEthtool, "ethtool -S " + shQuote(ifname) + " 2>&1",
+		"echo " + markHWCounters, "grep -H . " + strings.Join(files, " ") + " 2>&1",
+		"echo " + markEnd,
+	}
+	return shWrap(strings.Join(script, "; "), sudo)
+}
+
+var (
+	reStatLine = regexp.MustCompile(`^\s+([A-Za-z0-9_.\-]+): (\d+)$`)
+	rePause    = regexp.MustCompile(`^(rx|tx)_prio([0-7])_pause$`)
+	reHWLine   = regexp.MustCompile(`^(.*)/device/infiniband/[^/]+/ports/1/hw_counters/([a-z_]+):(\d+)$`)
+)
+
+// ParseCounters parses the output (stdout and stderr together) of CountersScript(ifname, ...).
+// It fails when ethtool printed no statistics (not installed, no such device): the data
+// source then has nothing to show.
+func ParseCounters(ifname string, out []byte) (Counters, error) {
+	sections, err := counterSections(string(out))
+	if err != nil {
+		return Counters{}, err
+	}
+	c := Counters{PFCRxPause: map[int]int64{}, PFCTxPause: map[int]int64{}}
+	stats, err := ethtoolStats(ifname, sections[markEthtool])
+	if err != nil {
+		return Counters{}, err
+	}
+	for name, v := range stats {
+		if m := rePause.FindStringSubmatch(name); m != nil {
+			prio := int(m[2][0] - '0')
+			if m[1] == "rx" {
+				c.PFCRxPause[prio] = v
+			} else {
+				c.PFCTxPause[prio] = v
+			}
+		}
+	}
+	rx, okRx := stats["rx_discards_phy"]
+	tx, okTx := stats["tx_discards_phy"]
+	if okRx || okTx {
+		c.Dropped = ptr(rx + tx)
+	}
+	hw := map[string]int64{}
+	for _, l := range sections[markHWCounters] {
+		m := reHWLine.FindStringSubmatch(strings.TrimSpace(l))
+		if m == nil || !strings.HasSuffix(m[1], "/sys/class/net/"+ifname) {
+			continue // "grep: PATH: No such file or directory": that counter is null
+		}
+		v, err := strconv.ParseInt(m[3], 10, 64)
+		if err != nil {
+			return Counters{}, fmt.Errorf("hw_counters/%s of %s: %q is not a counter", m[2], ifname, m[3])
+		}
+		hw[m[2]] = v
+	}
+	for name, dst := range map[string]**int64{
+		"np_ecn_marked_roce_packets": &c.ECNMarked, "np_cnp_sent": &c.CNPSent,
+		"rp_cnp_handled": &c.CNPHandled, "out_of_sequence": &c.OutOfSequence,
+	} {
+		if v, ok := hw[name]; ok {
+			*dst = ptr(v)
+		}
+	}
+	return c, nil
+}
+
+// ethtoolStats reads `ethtool -S` output into name -> value.
+func ethtoolStats(ifname string, lines []string) (map[string]int64, error) {
+	text := strings.TrimSpace(strings.Join(lines, "\n"))
+	first, _, _ := strings.Cut(text, "\n")
+	switch {
+	case strings.HasSuffix(first, "ethtool: not found"):
+		return nil, fmt.Errorf("ethtool is not installed on the host or not on the login user's PATH (%s): "+
+			"install the ethtool package, or set sudo = true so that /usr/sbin is searched", first)
+	case first != "NIC statistics:":
+		return nil, fmt.Errorf("ethtool -S %s printed no statistics: %s", ifname, firstLines(text, 3))
+	}
+	stats := map[string]int64{}
+	for _, l := range lines {
+		m := reStatLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		v, err := strconv.ParseInt(m[2], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("ethtool -S %s: %s = %q is not a counter", ifname, m[1], m[2])
+		}
+		stats[m[1]] = v
+	}
+	return stats, nil
+}
+
+// counterSections cuts the output at the marker lines (each on a line of its own, or glued to
+// the end of a line whose command printed no final newline).
+func counterSections(out string) (map[string][]string, error) {
+	out = strings.ReplaceAll(out, "\r\n", "\n")
+	sections := map[string][]string{}
+	current := ""
+	for _, line := range strings.Split(out, "\n") {
+		mark := ""
+		for _, m := range counterMarkers {
+			if strings.HasSuffix(line, m) {
+				mark, line = m, strings.TrimSuffix(line, m)
+				break
+			}
+		}
+		if current != "" && (line != "" || mark == "") {
+			sections[current] = append(sections[current], line)
+		}
+		if mark == "" {
+			continue
+		}
+		if _, dup := sections[mark]; dup || mark == markEnd && current == "" {
+			break
+		}
+		sections[mark], current = []string{}, mark
+	}
+	for _, m := range counterMarkers {
+		if _, ok := sections[m]; ok {
+			continue
+		}
+		text := strings.TrimSpace(out)
+		switch {
+		case strings.HasPrefix(text, "sudo:"):
+			return nil, fmt.Errorf("sudo -n refused to run the counters script (%s): allow this user to run sh "+
+				"through sudo without a password, or set sudo = false for the device (counters need no privilege)", firstLines(text, 1))
+		case text == "":
+			return nil, errors.New("the counters script printed nothing: the host's shell did not run it")
+		}
+		return nil, fmt.Errorf("the counters script's output lacks the %s marker: %s", m, firstLines(text, 3))
+	}
+	return sections, nil
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = append(lines[:n], "...")
+	}
+	return strings.Join(lines, " / ")
+}
+
+func ptr(v int64) *int64 { return &v }

@@ -1,0 +1,144 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/driver"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure = (*countersDataSource)(nil)
+)
+
+func newCountersDataSource() datasource.DataSource { return &countersDataSource{} }
+
+// countersDataSource reads a port's or NIC's RoCE counters: the golden metrics a drift check
+// can assert on (PFC pause storms, ECN marks, drops, CNPs).
+type countersDataSource struct{ pd *providerData }
+
+type countersModel struct {
+	Device        types.String  `tfsdk:"device"`
+	Interface     types.String  `tfsdk:"interface"`
+	SampleSeconds types.Int64   `tfsdk:"sample_seconds"`
+	PFCRxPause    types.Map     `tfsdk:"pfc_rx_pause"`
+	PFCTxPause    types.Map     `tfsdk:"pfc_tx_pause"`
+	ECNMarked     types.Float64 `tfsdk:"ecn_marked_packets"`
+	Dropped       types.Float64 `tfsdk:"dropped_packets"`
+	CNPSent       types.Float64 `tfsdk:"cnp_sent"`
+	CNPHandled    types.Float64 `tfsdk:"cnp_handled"`
+	OutOfSequence types.Float64 `tfsdk:"out_of_sequence"`
+}
+
+func (d *countersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_interface_counters"
+}
+
+func (d *countersDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	if req.ProviderData == nil {
+		return
+	}
+	pd, ok := req.ProviderData.(*providerData)
+	if !ok {
+		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("got %T; this is a bug in the provider", req.ProviderData))
+		return
+	}
+	d.pd = pd
+}
+
+func (d *countersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	num := func(desc string) schema.Float64Attribute {
+		return schema.Float64Attribute{Computed: true, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "RoCE counters of a switch port or NIC netdev: PFC pause frames per priority, ECN-marked and dropped packets, and on hosts CNPs and out-of-sequence packets. Counts since the device's counters started, or, with `sample_seconds`, per-second rates over that window. A counter the platform does not have is null (OpenConfig has no per-priority PFC counter; switches have no CNP counters).",
+		Attributes: map[string]schema.Attribute{
+			"device":    schema.StringAttribute{Required: true, MarkdownDescription: "Device name in the provider's `devices` map."},
+			"interface": schema.StringAttribute{Required: true, MarkdownDescription: "Switch port or host netdev."},
+			"sample_seconds": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "Read twice this many seconds apart (1-300) and report per-second rates instead of counts."},
+			"pfc_rx_pause":       schema.MapAttribute{Computed: true, ElementType: types.Float64Type, MarkdownDescription: "PFC pause frames received, by priority (`\"0\"`..`\"7\"`); null where the platform has no per-priority counter. On mlx5, only PFC-enabled priorities have one."},
+			"pfc_tx_pause":       schema.MapAttribute{Computed: true, ElementType: types.Float64Type, MarkdownDescription: "PFC pause frames sent, by priority."},
+			"ecn_marked_packets": num("ECN-marked packets (CE)."),
+			"dropped_packets":    num("Dropped packets."),
+			"cnp_sent":           num("CNPs sent by this NIC (notification point); hosts only."),
+			"cnp_handled":        num("CNPs handled by this NIC (reaction point); hosts only."),
+			"out_of_sequence":    num("RoCE packets received out of sequence (a sign of drops); hosts only."),
+		},
+	}
+}
+
+func (d *countersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m countersModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if d.pd == nil || !d.pd.known {
+		resp.Diagnostics.AddError("Provider not configured", "roce_interface_counters needs the provider's devices to be known.")
+		return
+	}
+	window := time.Duration(0)
+	if !m.SampleSeconds.IsNull() {
+		s := m.SampleSeconds.ValueInt64()
+		if s < 1 || s > 300 {
+			resp.Diagnostics.AddAttributeError(path.Root("sample_seconds"), "Invalid sample_seconds",
+				fmt.Sprintf("sample_seconds is %d; use 1 to 300.", s))
+			return
+		}
+		window = time.Duration(s) * time.Second
+	}
+	device, ifname := m.Device.ValueString(), m.Interface.ValueString()
+	drv, err := driver.ForCounters(d.pd.registry, device)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("device"), "Cannot read counters", err.Error())
+		return
+	}
+	c, err := drv.Counters(ctx, ifname)
+	if err == nil && window > 0 {
+		select {
+		case <-ctx.Done():
+			err = ctx.Err()
+		case <-time.After(window):
+		}
+		if err == nil {
+			var later driver.InterfaceCounters
+			later, err = drv.Counters(ctx, ifname)
+			c = later.RatesSince(c, window)
+		}
+	}
+	if err != nil {
+		resp.Diagnostics.AddError(fmt.Sprintf("Cannot read the counters of %q on device %q", ifname, device), err.Error())
+		return
+	}
+	m.PFCRxPause, m.PFCTxPause = prioMap(c.PFCRxPause), prioMap(c.PFCTxPause)
+	m.ECNMarked, m.Dropped = num(c.ECNMarked), num(c.Dropped)
+	m.CNPSent, m.CNPHandled, m.OutOfSequence = num(c.CNPSent), num(c.CNPHandled), num(c.OutOfSequence)
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+func prioMap(m map[int]float64) types.Map {
+	if m == nil {
+		return types.MapNull(types.Float64Type)
+	}
+	els := map[string]attr.Value{}
+	for p, v := range m {
+		els[strconv.Itoa(p)] = types.Float64Value(v)
+	}
+	return types.MapValueMust(types.Float64Type, els)
+}
+
+func num(v *float64) types.Float64 {
+	if v == nil {
+		return types.Float64Null()
+	}
+	return types.Float64Value(*v)
+}
