@@ -36,12 +36,18 @@ type hostOps[I any] interface {
 	Delete(ctx context.Context, old I, prior driver.Prior) error
 }
 
-// hostResource is the CRUD shared by the resources that own one netdev's settings on a host.
+// hostResource is the CRUD shared by the resources that own one interface's settings on a
+// device: a host netdev (roce_nic_qos, roce_dcqcn_profile) or a switch port (roce_pfc_interface).
 type hostResource[M hostModel[I], I validatable] struct {
 	deviceResource
 	typeName, what string
 	open           func(*devices.Registry, string) (hostOps[I], error)
 	fromIntent     func(device string, got I, prior *M) M
+	// checkPlatform reports, at plan time and without the device, what the device's platform
+	// cannot express.
+	checkPlatform func(dev devices.Device, in I) fabric.Problems
+	// readAtPlan makes the plan read the device (hosts: the netdev exists, DCBX, lldpad).
+	readAtPlan bool
 }
 
 func (r *hostResource[M, I]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -77,15 +83,17 @@ func (r *hostResource[M, I]) ModifyPlan(ctx context.Context, req resource.Modify
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), device.ValueString()+"/"+ifname.ValueString())...)
 	}
 	dev, ok := r.plannedDevice(device, &resp.Diagnostics)
-	if !ok || ifname.IsUnknown() {
+	if !ok || !plan.known() {
 		return
 	}
-	if probs := driver.CheckHostDevice(dev, r.typeName); len(probs) > 0 {
+	in, diags := plan.intent(ctx)
+	resp.Diagnostics.Append(diags...)
+	if probs := r.checkPlatform(dev, in); len(probs) > 0 {
 		addProblems(&resp.Diagnostics, probs)
 		return
 	}
-	if !driver.ValidNetdev(ifname.ValueString()) {
-		return // ValidateConfig reported it
+	if !r.readAtPlan || len(in.Validate()) > 0 {
+		return // ValidateConfig reports invalid values
 	}
 	drv, err := r.open(r.registry(), device.ValueString())
 	if err == nil {

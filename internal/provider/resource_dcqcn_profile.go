@@ -21,6 +21,10 @@ func newDCQCNProfileResource() resource.Resource {
 		open: func(reg *devices.Registry, device string) (hostOps[fabric.DCQCN], error) {
 			return driver.ForDCQCN(reg, device)
 		},
+		checkPlatform: func(dev devices.Device, _ fabric.DCQCN) fabric.Problems {
+			return driver.CheckHostDevice(dev, "roce_dcqcn_profile")
+		},
+		readAtPlan: true,
 		fromIntent: dcqcnFromIntent,
 	}}
 }

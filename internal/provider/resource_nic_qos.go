@@ -25,6 +25,10 @@ func newNICQoSResource() resource.Resource {
 		open: func(reg *devices.Registry, device string) (hostOps[fabric.NICQoS], error) {
 			return driver.ForNICQoS(reg, device)
 		},
+		checkPlatform: func(dev devices.Device, _ fabric.NICQoS) fabric.Problems {
+			return driver.CheckHostDevice(dev, "roce_nic_qos")
+		},
+		readAtPlan: true,
 		fromIntent: nicFromIntent,
 	}}
 }
