@@ -1,0 +1,166 @@
+package sonic
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	gpb "github.com/openconfig/gnmi/proto/gnmi"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+// PortBinding is what a port had, before a policy bound it, in the settings a policy writes:
+// the PORT_QOS_MAP|<port> fields (dscp_to_tc_map, dot1p_to_tc_map, tc_to_queue_map,
+// tc_to_pg_map, pfc_to_queue_map, pfc_enable) and the QUEUE|<port>|<q> entries of queues 0-7,
+// byte for byte as the device held them. A field or queue missing here was absent; the zero
+// PortBinding is a port with none of them. It is JSON-encodable for private state.
+type PortBinding struct {
+	QoSMap map[string]string            `json:"qos_map,omitempty"`
+	Queues map[string]map[string]string `json:"queues,omitempty"` // queue index ("3") -> fields
+}
+
+// PortFields reports the settings of port a policy writes, as the device has them now: the
+// prior values BuildSet restores when the policy lets go of the port.
+func (db *DB) PortFields(port string) PortBinding {
+	var b PortBinding
+	for _, f := range policyPortFields {
+		if v, ok := db.field(tPortQoSMap, port, f); ok {
+			if b.QoSMap == nil {
+				b.QoSMap = map[string]string{}
+			}
+			b.QoSMap[f] = v
+		}
+	}
+	for q := range 8 {
+		if e, ok := db.entry(tQueue, queueKey(port, q)); ok {
+			if b.Queues == nil {
+				b.Queues = map[string]map[string]string{}
+			}
+			b.Queues[strconv.Itoa(q)] = copyFields(e)
+		}
+	}
+	return b
+}
+
+// BuildSet returns the one SetRequest that takes the device from prior to next: create when
+// prior is nil, delete when next is nil, update (a rename included) otherwise.
+//
+// Objects the policy owns are written whole with Replace at key level: DSCP_TO_TC_MAP|<name>
+// (all 64 DSCPs), DOT1P_TO_TC_MAP|<name> (all 8 PCPs, when trust or a class uses PCP),
+// TC_TO_QUEUE_MAP|<name> and MAP_PFC_PRIORITY_TO_QUEUE|<name> (identity),
+// TC_TO_PRIORITY_GROUP_MAP|<name> (see pgMap), SCHEDULER|<name>-<class> and, per ECN class,
+// WRED_PROFILE|<name>-<class>. While a port is bound, its QUEUE|<port>|<tc> key of each
+// class is the policy's too (Replace). PORT_QOS_MAP|<port> is shared: only its six policy
+// fields are written, each by its own field-level Update or Delete; the key is never replaced.
+//
+// A port that stops being bound, and every port on delete, gets back restore[port]: fields
+// and queues as they were before (an Update or a Replace of the queue), absent ones deleted.
+// A prior value naming one of this policy's own objects (old or new name) counts as absent:
+// that object may be going away. Owned objects next no longer has are deleted. The device
+// validates references once, after the whole request, so the order within it is free.
+func BuildSet(prior, next *fabric.QoSPolicy, restore map[string]PortBinding) (*gpb.SetRequest, error) {
+	if prior == nil && next == nil {
+		return nil, fmt.Errorf("sonic: BuildSet needs a prior or a next policy")
+	}
+	var pl, nl *layout
+	var err error
+	if prior != nil {
+		if pl, err = newLayout(prior); err != nil {
+			return nil, fmt.Errorf("prior: %w", err)
+		}
+	}
+	if next != nil {
+		if nl, err = newLayout(next); err != nil {
+			return nil, err
+		}
+	}
+	ours := ownNames(pl, nl)
+	b := newSetBuilder()
+	// Writes first: a path is touched once, so what next writes is never deleted or restored.
+	if nl != nil {
+		for _, o := range nl.objects() {
+			b.replace(o.path, o.fields)
+		}
+		fields := portFields(nl.name, nl.trust, nl.lossless)
+		for _, port := range nl.ifaces {
+			for _, f := range policyPortFields {
+				b.setOrDelete(tPortQoSMap, port, f, fields[f])
+			}
+			for _, c := range nl.classes {
+				b.replace(dbPath(tQueue, queueKey(port, c.tc)), queueFields(nl.name, c.name, c.ecn != nil))
+			}
+		}
+	}
+	if pl != nil {
+		for _, port := range pl.ifaces {
+			prev := restore[port]
+			if nl == nil || !slices.Contains(nl.ifaces, port) {
+				for _, f := range policyPortFields {
+					b.setOrDelete(tPortQoSMap, port, f, restoredField(prev, f, ours))
+				}
+			}
+			for _, c := range pl.classes {
+				p := dbPath(tQueue, queueKey(port, c.tc))
+				if q := restoredQueue(prev, c.tc, ours); q != nil {
+					b.replace(p, q)
+				} else {
+					b.del(p)
+				}
+			}
+		}
+		for _, o := range pl.objects() {
+			b.del(o.path)
+		}
+	}
+	return b.done()
+}
+
+// ownNames lists the object names of both layouts: map names and per-class names.
+func ownNames(ls ...*layout) map[string]bool {
+	out := map[string]bool{}
+	for _, l := range ls {
+		if l == nil {
+			continue
+		}
+		out[l.name] = true
+		for _, c := range l.classes {
+			out[objName(l.name, c.name)] = true
+		}
+	}
+	return out
+}
+
+// restoredField is the value field f of PORT_QOS_MAP goes back to; nil deletes it.
+func restoredField(prev PortBinding, f string, ours map[string]bool) *string {
+	v, ok := prev.QoSMap[f]
+	if !ok || (f != fPFCEnable && ours[normRef(v)]) {
+		return nil
+	}
+	return &v
+}
+
+// restoredQueue is the entry QUEUE|<port>|<tc> goes back to, without fields that name our
+// objects; nil deletes the key.
+func restoredQueue(prev PortBinding, tc int, ours map[string]bool) map[string]string {
+	out := map[string]string{}
+	for f, v := range prev.Queues[strconv.Itoa(tc)] {
+		if !ours[normRef(v)] {
+			out[f] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func queueKey(port string, q int) string { return port + "|" + strconv.Itoa(q) }
+
+func copyFields(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

@@ -1,0 +1,156 @@
+package sonic
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	gpb "github.com/openconfig/gnmi/proto/gnmi"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+
+func ptr[T any](v T) *T { return &v }
+
+// examplePolicy is the contract's roce_qos_policy example without its sonic-unsupported mtu,
+// bound to Ethernet0 and Ethernet4: roce (TC 3, DSCP 26, PCP 3, lossless, ECN), cnp (TC 6,
+// strict), default (TC 0).
+func examplePolicy() *fabric.QoSPolicy {
+	return &fabric.QoSPolicy{
+		Name:                "ROCE",
+		Trust:               fabric.TrustDSCP,
+		DefaultTrafficClass: 0,
+		Classes: map[string]fabric.Class{
+			"roce": {TrafficClass: 3, DSCP: []int{26}, PCP: []int{3}, BandwidthPercent: ptr(50), Lossless: true,
+				ECN: &fabric.ECN{MinThresholdBytes: 153600, MaxThresholdBytes: 1536000, MarkProbabilityPercent: 100}},
+			"cnp":     {TrafficClass: 6, DSCP: []int{48}, StrictPriority: true},
+			"default": {TrafficClass: 0, DSCP: []int{0}, BandwidthPercent: ptr(50)},
+		},
+		Interfaces: []string{"Ethernet0", "Ethernet4"},
+	}
+}
+
+// updatedPolicy changes the roce ECN and share, adds a lossless storage class with ECN, trusts
+// DSCP and PCP, unbinds Ethernet4 and binds Ethernet8.
+func updatedPolicy() *fabric.QoSPolicy {
+	p := examplePolicy()
+	p.Trust = fabric.TrustDSCPPCP
+	roce := p.Classes["roce"]
+	roce.ECN = &fabric.ECN{MinThresholdBytes: 150000, MaxThresholdBytes: 1500001, MarkProbabilityPercent: 20}
+	roce.BandwidthPercent = ptr(40)
+	p.Classes["roce"] = roce
+	p.Classes["storage"] = fabric.Class{TrafficClass: 4, DSCP: []int{32, 34}, PCP: []int{4}, BandwidthPercent: ptr(10),
+		Lossless: true, ECN: &fabric.ECN{MinThresholdBytes: 81920, MaxThresholdBytes: 819200, MarkProbabilityPercent: 5}}
+	p.Interfaces = []string{"Ethernet0", "Ethernet8"}
+	return p
+}
+
+func renamed(p *fabric.QoSPolicy, name string) *fabric.QoSPolicy {
+	q := *p
+	q.Name = name
+	return &q
+}
+
+// renderSet renders a SetRequest stably, one line per operation with its path and its
+// JSON_IETF value (object members sorted).
+func renderSet(t *testing.T, req *gpb.SetRequest) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("prefix origin=" + req.GetPrefix().GetOrigin() + "\n")
+	for _, p := range req.Delete {
+		b.WriteString("delete  " + pathKey(p) + "\n")
+	}
+	for _, kind := range []struct {
+		name string
+		ups  []*gpb.Update
+	}{{"replace", req.Replace}, {"update ", req.Update}} {
+		for _, u := range kind.ups {
+			var out bytes.Buffer
+			if err := json.Compact(&out, u.GetVal().GetJsonIetfVal()); err != nil {
+				t.Fatalf("value of %s is not JSON: %v", pathKey(u.Path), err)
+			}
+			b.WriteString(kind.name + " " + pathKey(u.Path) + " = " + out.String() + "\n")
+		}
+	}
+	return b.String()
+}
+
+// golden compares got with testdata/name, rewriting it under -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/platform/sonic -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file (run with -update after checking):\n--- got\n%s", path, got)
+	}
+}
+
+// sampleParts reads testdata/sonic-config_db-qos-1.json.txt (the shared sample, source header
+// kept): part (A) is nested config_db.json, part (B) flat "TABLE|key" Redis entries.
+func sampleParts(t *testing.T) (nested, flat map[string]any) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("testdata", "sonic-config_db-qos-1.json.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups [][]string
+	inGroup := false
+	for _, line := range strings.Split(string(raw), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "#") || strings.TrimSpace(line) == "" {
+			inGroup = false
+			continue
+		}
+		if !inGroup {
+			groups = append(groups, nil)
+			inGroup = true
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], line)
+	}
+	if len(groups) != 2 {
+		t.Fatalf("sample: want parts (A) and (B), found %d JSON blocks", len(groups))
+	}
+	mustJSON(t, strings.Join(groups[0], "\n"), &nested)
+	b := strings.TrimSuffix(strings.TrimSpace(strings.Join(groups[1], "\n")), ",")
+	mustJSON(t, "{"+b+"}", &flat)
+	return nested, flat
+}
+
+func mustJSON(t *testing.T, s string, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(s), v); err != nil {
+		t.Fatalf("sample JSON: %v", err)
+	}
+}
+
+func rootUpdate(t *testing.T, doc any) *gpb.Update {
+	t.Helper()
+	tv, err := jsonIETF(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &gpb.Update{Path: ReadPaths()[0], Val: tv}
+}
+
+func mustParse(t *testing.T, ups ...*gpb.Update) *DB {
+	t.Helper()
+	db, err := ParseDB(ups)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}

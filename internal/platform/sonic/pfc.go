@@ -1,0 +1,217 @@
+package sonic
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+// Settings of roce_pfc_interface in CONFIG_DB.
+const (
+	losslessPool     = "ingress_lossless_pool"
+	defaultCableKey  = "AZURE"
+	fPFCWDSwEnable   = "pfcwd_sw_enable"
+	fPollInterval    = "POLL_INTERVAL"
+	fProfile         = "profile"
+	fWDAction        = "action"
+	fWDDetection     = "detection_time"
+	fWDRestoration   = "restoration_time"
+	bufferProfileFmt = "roce-%s-lossless"
+)
+
+// bufferProfileName is the BUFFER_PROFILE roce_pfc_interface creates for a port.
+func bufferProfileName(port string) string { return fmt.Sprintf(bufferProfileFmt, port) }
+
+// PFC reads roce_pfc_interface on port; ok is false when PORT|<port> does not exist.
+//   - mode is on when PORT_QOS_MAP|<port>.pfc_enable lists a priority (written by the bound
+//     policy), else off; link_pause is false (CONFIG_DB has no 802.3x setting);
+//   - buffer.cable_length_m is CABLE_LENGTH|<key>.<port> ("40m"); xoff_bytes and xon_bytes come
+//     from BUFFER_PROFILE|roce-<port>-lossless. xoff reads Unknown unless that profile is as
+//     written (pool ingress_lossless_pool, size = xoff + xon, dynamic_th "0") and every
+//     lossless PG of the port references it; buffer is nil when neither exists;
+//   - watchdog is PFC_WD|<port> (action, detection_time, restoration_time in ms); its action
+//     reads "" unless PORT_QOS_MAP|<port>.pfcwd_sw_enable lists the port's no-drop priorities.
+func (db *DB) PFC(port string) (*fabric.PFCInterface, bool) {
+	if _, ok := db.entry(tPort, port); !ok {
+		return nil, false
+	}
+	p := &fabric.PFCInterface{Interface: port, Mode: fabric.PFCModeOff}
+	prios, valid := db.priorities(port)
+	if len(prios) > 0 || !valid {
+		p.Mode = fabric.PFCModeOn
+	}
+	b := &fabric.PFCBuffer{}
+	if v, ok := db.field(tCableLength, db.cableKey(port), port); ok {
+		b.CableLengthM = fabric.Ptr(parseCable(v))
+	}
+	if prof, ok := db.entry(tBufferProf, bufferProfileName(port)); ok {
+		xoff, xon := atoi64Or(prof["xoff"]), atoi64Or(prof["xon"])
+		if !db.profileExact(port, prof, xoff, xon) {
+			xoff = Unknown
+		}
+		b.XoffBytes, b.XonBytes = &xoff, &xon
+	}
+	if b.CableLengthM != nil || b.XoffBytes != nil {
+		p.Buffer = b
+	}
+	if wd, ok := db.entry(tPFCWatchdog, port); ok && wd[fWDAction] != "" {
+		w := &fabric.PFCWatchdog{Action: wd[fWDAction],
+			DetectionTimeMs: atoiOr(wd[fWDDetection], true), RestorationTimeMs: atoiOr(wd[fWDRestoration], true)}
+		sw, _ := db.field(tPortQoSMap, port, fPFCWDSwEnable)
+		if set, ok := prioritySet(sw); !ok || !valid || !slices.Equal(set, prios) {
+			w.Action = ""
+		}
+		p.Watchdog = w
+	}
+	return p, true
+}
+
+func (db *DB) profileExact(port string, prof map[string]string, xoff, xon int64) bool {
+	if xoff == Unknown || xon == Unknown || normRef(prof["pool"]) != losslessPool || prof["dynamic_th"] != "0" ||
+		prof["size"] != strconv.FormatInt(xoff+xon, 10) {
+		return false
+	}
+	keys := db.pgKeys(port, db.losslessPGs(port))
+	for _, k := range keys {
+		if v, _ := db.ref(tBufferPG, k, fProfile); v != bufferProfileName(port) {
+			return false
+		}
+	}
+	return len(keys) > 0
+}
+
+// parseCable reads "40m"; anything else (SONiC also allows "None") is Unknown.
+func parseCable(v string) int {
+	n, ok := strings.CutSuffix(v, "m")
+	if !ok {
+		return Unknown
+	}
+	return atoiOr(n, true)
+}
+
+// priorities are the no-drop priorities of the port (pfc_enable); valid is false for a value
+// that is not a priority list.
+func (db *DB) priorities(port string) ([]int, bool) {
+	v, _ := db.field(tPortQoSMap, port, fPFCEnable)
+	return prioritySet(v)
+}
+
+// losslessPGs maps the port's no-drop priorities (= traffic classes) to priority groups
+// through the TC_TO_PRIORITY_GROUP_MAP bound to the port (tc_to_pg_map); without one the PG
+// is the priority's number.
+func (db *DB) losslessPGs(port string) []int {
+	prios, _ := db.priorities(port)
+	mapName, _ := db.ref(tPortQoSMap, port, fTCToPG)
+	m, _ := db.intMap(tTCToPG, mapName, 8)
+	var out []int
+	for _, p := range prios {
+		pg, ok := m[p]
+		if !ok {
+			pg = p
+		}
+		if !slices.Contains(out, pg) {
+			out = append(out, pg)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// pgKeys are the BUFFER_PG keys holding the lossless PGs: every existing key of the port whose
+// PG or range ("Ethernet0|3-4") holds one (a range gets the profile as a whole: splitting it
+// would rewrite PGs we do not own), and "<port>|<pg>" for a lossless PG no key holds.
+func (db *DB) pgKeys(port string, pgs []int) []string {
+	var out []string
+	covered := map[int]bool{}
+	for _, k := range db.keys(tBufferPG) {
+		rest, ok := strings.CutPrefix(k, port+"|")
+		if !ok {
+			continue
+		}
+		lo, hi, ok := pgRange(rest)
+		if !ok {
+			continue
+		}
+		hit := false
+		for _, pg := range pgs {
+			if pg >= lo && pg <= hi {
+				hit, covered[pg] = true, true
+			}
+		}
+		if hit {
+			out = append(out, k)
+		}
+	}
+	for _, pg := range pgs {
+		if !covered[pg] {
+			out = append(out, port+"|"+strconv.Itoa(pg))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// pgRange parses a BUFFER_PG pg_num: "3" or "3-4".
+func pgRange(s string) (int, int, bool) {
+	a, b, isRange := strings.Cut(s, "-")
+	lo, err1 := strconv.Atoi(a)
+	hi := lo
+	var err2 error
+	if isRange {
+		hi, err2 = strconv.Atoi(b)
+	}
+	return lo, hi, err1 == nil && err2 == nil && lo >= 0 && lo <= hi && hi <= 7
+}
+
+// cableKey is the CABLE_LENGTH key to write the port's length under: the key that already
+// lists the port, else the first key (SONiC has one, AZURE), else AZURE.
+func (db *DB) cableKey(port string) string {
+	keys := db.keys(tCableLength)
+	for _, k := range keys {
+		if _, ok := db.field(tCableLength, k, port); ok {
+			return k
+		}
+	}
+	if len(keys) > 0 {
+		return keys[0]
+	}
+	return defaultCableKey
+}
+
+// CheckPFCAgainst returns why p cannot be applied to the device db describes: the port does
+// not exist, no policy has made a priority of it lossless (mode on and the buffer need one:
+// bind a roce_qos_policy with a lossless class first), or a watchdog time is below the
+// device's poll interval PFC_WD|GLOBAL.POLL_INTERVAL (sonic-pfcwd requires both times at or
+// above it). It includes CheckPFC's refusals.
+func CheckPFCAgainst(p fabric.PFCInterface, db *DB) error {
+	if u := CheckPFC(p); len(u) > 0 {
+		return fmt.Errorf("sonic: %s: %s", joinAttr(u[0].Attr), u[0].Reason)
+	}
+	port := p.Interface
+	if _, ok := db.entry(tPort, port); !ok {
+		return fmt.Errorf("sonic: interface %q does not exist on the device (CONFIG_DB has no PORT|%s)", port, port)
+	}
+	if prios, ok := db.priorities(port); !ok || len(prios) == 0 {
+		v, _ := db.field(tPortQoSMap, port, fPFCEnable)
+		return fmt.Errorf("sonic: PFC on %s needs a no-drop priority, but PORT_QOS_MAP|%s.pfc_enable is %q: bind a "+
+			"roce_qos_policy with a lossless class to the port first (depends_on)", port, port, v)
+	}
+	if w := p.Watchdog; w != nil {
+		if s, ok := db.field(tPFCWatchdog, keyPFCWDGlobl, fPollInterval); ok {
+			poll := atoiOr(s, true)
+			for _, t := range []struct {
+				attr string
+				ms   int
+			}{{"detection_time_ms", w.DetectionTimeMs}, {"restoration_time_ms", w.RestorationTimeMs}} {
+				if poll == Unknown || t.ms < poll {
+					return fmt.Errorf("sonic: watchdog.%s %d is below the device's PFC watchdog poll interval "+
+						"(PFC_WD|GLOBAL.POLL_INTERVAL = %q ms); set it to at least the poll interval", t.attr, t.ms, s)
+				}
+			}
+		}
+	}
+	return nil
+}

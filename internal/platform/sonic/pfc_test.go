@@ -1,0 +1,232 @@
+package sonic
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+func examplePFC() *fabric.PFCInterface {
+	return &fabric.PFCInterface{Interface: "Ethernet0", Mode: fabric.PFCModeOn,
+		Buffer:   &fabric.PFCBuffer{XoffBytes: ptr(int64(122880)), XonBytes: ptr(int64(61440)), CableLengthM: ptr(100)},
+		Watchdog: &fabric.PFCWatchdog{Action: fabric.WatchdogForward, DetectionTimeMs: 600, RestorationTimeMs: 1200}}
+}
+
+// updatedPFC changes the headroom and the watchdog and leaves the cable length unmanaged.
+func updatedPFC() *fabric.PFCInterface {
+	return &fabric.PFCInterface{Interface: "Ethernet0", Mode: fabric.PFCModeOn,
+		Buffer:   &fabric.PFCBuffer{XoffBytes: ptr(int64(150000)), XonBytes: ptr(int64(1))},
+		Watchdog: &fabric.PFCWatchdog{Action: fabric.WatchdogDrop, DetectionTimeMs: 800, RestorationTimeMs: 2000}}
+}
+
+// withPolicy is the sample switch with the example policy bound to Ethernet0 and Ethernet4.
+func withPolicy(t *testing.T) fakeDB {
+	t.Helper()
+	d := baseDB(t)
+	p := examplePolicy()
+	d.set(t)(BuildSet(nil, p, priorOf(d.dbOf(t), p)))
+	return d
+}
+
+func TestBuildPFCSetGolden(t *testing.T) {
+	d := withPolicy(t)
+	db := d.dbOf(t)
+	prior := db.PFCPrior("Ethernet0", *examplePFC())
+	for _, tc := range []struct {
+		golden      string
+		prior, next *fabric.PFCInterface
+	}{
+		{"pfc-create.golden", nil, examplePFC()},
+		{"pfc-update.golden", examplePFC(), updatedPFC()},
+		{"pfc-delete.golden", examplePFC(), nil},
+	} {
+		t.Run(tc.golden, func(t *testing.T) {
+			req, err := BuildPFCSet("Ethernet0", tc.prior, tc.next, db, prior)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tc.golden, renderSet(t, req))
+			checkShape(t, req)
+			for _, u := range req.Update {
+				if _, _, f, _ := split(u.Path); f[0] == fPFCEnable {
+					t.Errorf("roce_pfc_interface writes the policy's %s", pathKey(u.Path))
+				}
+			}
+		})
+	}
+}
+
+// create, update and delete on the switch the policy configured: each reads back as written,
+// and delete restores every field the interface wrote.
+func TestPFCRoundTrip(t *testing.T) {
+	d := withPolicy(t)
+	before := d.clone()
+	next, upd := examplePFC(), updatedPFC()
+	prior := d.dbOf(t).PFCPrior("Ethernet0", *next)
+	d.set(t)(BuildPFCSet("Ethernet0", nil, next, d.dbOf(t), prior))
+	checkPFC(t, d, next)
+
+	prior = prior.Merge(d.dbOf(t).PFCPrior("Ethernet0", *upd))
+	d.set(t)(BuildPFCSet("Ethernet0", next, upd, d.dbOf(t), prior))
+	want := *upd
+	want.Buffer = &fabric.PFCBuffer{XoffBytes: upd.Buffer.XoffBytes, XonBytes: upd.Buffer.XonBytes, CableLengthM: ptr(40)}
+	checkPFC(t, d, &want) // the cable length went back to the stock 40m once unmanaged
+
+	d.set(t)(BuildPFCSet("Ethernet0", upd, nil, d.dbOf(t), prior))
+	if diff := cmp.Diff(before, d); diff != "" {
+		t.Errorf("delete does not restore the port (-before +after):\n%s", diff)
+	}
+	// Without a recorded prior (after import) delete removes the fields it wrote.
+	d.set(t)(BuildPFCSet("Ethernet0", nil, next, d.dbOf(t), PFCPrior{}))
+	d.set(t)(BuildPFCSet("Ethernet0", next, nil, d.dbOf(t), PFCPrior{}))
+	if _, ok := d[tPFCWatchdog]["Ethernet0"][fWDAction]; ok || d[tBufferPG]["Ethernet0|3-4"] != nil {
+		t.Errorf("delete without prior left PFC_WD %v, BUFFER_PG %v", d[tPFCWatchdog]["Ethernet0"], d[tBufferPG]["Ethernet0|3-4"])
+	}
+}
+
+func checkPFC(t *testing.T, d fakeDB, want *fabric.PFCInterface) {
+	t.Helper()
+	got, ok := d.dbOf(t).PFC(want.Interface)
+	if !ok {
+		t.Fatalf("PFC(%s) not found", want.Interface)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("PFC(%s) (-want +got):\n%s", want.Interface, diff)
+	}
+}
+
+// A policy and a PFC interface on the same port, applied in either order and deleted in either
+// order: each delete leaves the other resource's fields as they were, and the last one leaves
+// the switch as it found it.
+func TestPolicyAndPFCShareAPort(t *testing.T) {
+	for _, order := range []struct{ apply, remove string }{
+		{"policy,pfc", "policy,pfc"}, {"policy,pfc", "pfc,policy"},
+		{"pfc,policy", "policy,pfc"}, {"pfc,policy", "pfc,policy"},
+	} {
+		t.Run("apply "+order.apply+" delete "+order.remove, func(t *testing.T) {
+			base := baseDB(t)
+			d := base.clone()
+			p, pfc := examplePolicy(), examplePFC()
+			var restore map[string]PortBinding
+			var prior PFCPrior
+			var pfcFields []PriorField
+			for _, step := range strings.Split(order.apply, ",") {
+				db := d.dbOf(t)
+				if step == "policy" {
+					restore = priorOf(db, p)
+					d.set(t)(BuildSet(nil, p, restore))
+					continue
+				}
+				prior = db.PFCPrior("Ethernet0", *pfc)
+				d.set(t)(BuildPFCSet("Ethernet0", nil, pfc, db, prior))
+				pfcFields = current(d, prior)
+			}
+			policyRead, _ := d.dbOf(t).Policy(p.Name)
+			for i, step := range strings.Split(order.remove, ",") {
+				if step == "policy" {
+					d.set(t)(BuildSet(p, nil, restore))
+				} else {
+					d.set(t)(BuildPFCSet("Ethernet0", pfc, nil, d.dbOf(t), prior))
+				}
+				if i > 0 {
+					continue
+				}
+				if step == "policy" {
+					if diff := cmp.Diff(pfcFields, current(d, prior)); diff != "" {
+						t.Errorf("deleting the policy changed the PFC interface's fields (-before +after):\n%s", diff)
+					}
+					if _, ok := d[tBufferProf][bufferProfileName("Ethernet0")]; !ok {
+						t.Error("deleting the policy removed the PFC interface's buffer profile")
+					}
+				} else if got, _ := d.dbOf(t).Policy(p.Name); !cmp.Equal(policyRead, got) {
+					t.Errorf("deleting the PFC interface changed the policy: %s", cmp.Diff(policyRead, got))
+				}
+			}
+			if diff := cmp.Diff(base, d); diff != "" {
+				t.Errorf("both deleted (-before +after):\n%s", diff)
+			}
+		})
+	}
+}
+
+// current reads the fields a PFCPrior lists, as the device has them now.
+func current(d fakeDB, p PFCPrior) []PriorField {
+	var out []PriorField
+	for _, f := range p.Fields {
+		c := PriorField{Table: f.Table, Key: f.Key, Field: f.Field}
+		if v, ok := d[f.Table][f.Key][f.Field]; ok {
+			c.Value = &v
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func TestCheckPFC(t *testing.T) {
+	p := *examplePFC()
+	if got := CheckPFC(p); len(got) != 0 {
+		t.Errorf("example: %+v", got)
+	}
+	p.Mode, p.LinkPause = fabric.PFCModeAuto, true
+	p.Buffer = &fabric.PFCBuffer{XoffBytes: ptr(int64(1))}
+	var attrs []string
+	for _, u := range CheckPFC(p) {
+		attrs = append(attrs, joinAttr(u.Attr)+": "+u.Reason)
+	}
+	for i, want := range []string{"mode: SONiC has no DCBX", "link_pause: SONiC CONFIG_DB has no 802.3x", "buffer.xon_bytes: SONiC BUFFER_PROFILE takes xon and xoff together"} {
+		if i >= len(attrs) || !strings.HasPrefix(attrs[i], want) {
+			t.Errorf("CheckPFC[%d] = %v, want %q", i, attrs, want)
+		}
+	}
+	p = *examplePFC()
+	p.Mode = fabric.PFCModeOff
+	if u := CheckPFC(p); len(u) != 1 || !strings.Contains(u[0].Reason, "unbind the port from the policy") {
+		t.Errorf("mode off: %+v", u)
+	}
+}
+
+func TestCheckPFCAgainst(t *testing.T) {
+	db := baseDB(t).dbOf(t)
+	mod := func(f func(p *fabric.PFCInterface)) fabric.PFCInterface { p := examplePFC(); f(p); return *p }
+	for name, tc := range map[string]struct {
+		p    fabric.PFCInterface
+		want string
+	}{
+		"below poll": {mod(func(p *fabric.PFCInterface) { p.Watchdog.DetectionTimeMs = 200 }),
+			`watchdog.detection_time_ms 200 is below the device's PFC watchdog poll interval (PFC_WD|GLOBAL.POLL_INTERVAL = "600" ms)`},
+		"restoration below poll": {mod(func(p *fabric.PFCInterface) { p.Watchdog.RestorationTimeMs = 500 }), "watchdog.restoration_time_ms 500"},
+		"no port":                {mod(func(p *fabric.PFCInterface) { p.Interface = "Ethernet99" }), "no PORT|Ethernet99"},
+		"no lossless":            {mod(func(p *fabric.PFCInterface) { p.Interface = "Ethernet8" }), "bind a roce_qos_policy with a lossless class"},
+		"mode off":               {mod(func(p *fabric.PFCInterface) { p.Mode = fabric.PFCModeOff }), "mode: SONiC has no PFC switch"},
+	} {
+		if err := CheckPFCAgainst(tc.p, db); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want it to contain %q", name, err, tc.want)
+		}
+	}
+	if err := CheckPFCAgainst(*examplePFC(), db); err != nil {
+		t.Errorf("example on the stock switch: %v", err)
+	}
+	if _, err := BuildPFCSet("Ethernet4", nil, examplePFC(), db, PFCPrior{}); err == nil {
+		t.Error("BuildPFCSet accepted an interface built for another port")
+	}
+	if _, err := BuildPFCSet("Ethernet0", nil, nil, db, PFCPrior{}); err == nil {
+		t.Error("BuildPFCSet(nil, nil) succeeded")
+	}
+}
+
+// Drift the PFC read shows: a buffer profile not as written reads an Unknown xoff; a watchdog
+// whose pfcwd_sw_enable misses a no-drop priority reads no action.
+func TestPFCReadDrift(t *testing.T) {
+	d := withPolicy(t)
+	next := examplePFC()
+	d.set(t)(BuildPFCSet("Ethernet0", nil, next, d.dbOf(t), d.dbOf(t).PFCPrior("Ethernet0", *next)))
+	d.setField(tBufferProf, bufferProfileName("Ethernet0"), "size", "1")
+	d.setField(tPortQoSMap, "Ethernet0", fPFCWDSwEnable, "4")
+	got, _ := d.dbOf(t).PFC("Ethernet0")
+	if *got.Buffer.XoffBytes != Unknown || got.Watchdog.Action != "" {
+		t.Errorf("drifted PFC read = %+v %+v", got.Buffer, got.Watchdog)
+	}
+}

@@ -1,0 +1,108 @@
+package sonic
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+// Unsupported names one attribute of a resource that the sonic platform cannot express.
+type Unsupported struct {
+	// Attr is the attribute path from the resource root. Map keys are path elements of their
+	// own: ["classes", "roce", "mtu"] is classes["roce"].mtu; ["mode"] is mode.
+	Attr []string
+	// Reason is a sentence for the user: why, and which platforms do support it.
+	Reason string
+}
+
+// objectName is the pattern sonic-yang-models gives QoS map and WRED_PROFILE names
+// (sonic-dscp-tc-map, sonic-tc-priority-group-map, sonic-wred-profile, ...): 1-32 characters.
+var objectName = regexp.MustCompile(`^[a-zA-Z0-9][-a-zA-Z0-9_]{0,31}$`)
+
+const (
+	reasonMTU        = "SONiC has no per-class MTU (MTU is per port, PORT|<port>.mtu); a per-class mtu is supported on the nxos platform"
+	reasonModeOff    = "SONiC has no PFC switch apart from the no-drop set: PORT_QOS_MAP|<port>.pfc_enable belongs to the bound roce_qos_policy; to turn PFC off, unbind the port from the policy or make its classes lossy. mode = \"off\" is supported on the eos and nxos platforms"
+	reasonModeAuto   = "SONiC has no DCBX negotiation; mode = \"auto\" is supported on the nxos platform"
+	reasonLinkPause  = "SONiC CONFIG_DB has no 802.3x pause setting (only false can be read back); link_pause is supported on the eos and nxos platforms"
+	reasonBufferPair = "SONiC BUFFER_PROFILE takes xon and xoff together (size = xoff + xon); set both xoff_bytes and xon_bytes, or neither"
+)
+
+// CheckSupported lists the attributes of p that the sonic platform cannot express, sorted by
+// attribute path: a per-class mtu, and names whose CONFIG_DB objects would break the
+// sonic-yang-models name rules (maps <name>, WRED_PROFILE <name>-<class>: letters, digits,
+// '-' and '_', at most 32 characters). Trust pcp and dscp_pcp (DOT1P_TO_TC_MAP) and lossless
+// classes are supported. An empty result means BuildSet can write p.
+func CheckSupported(p fabric.QoSPolicy) []Unsupported {
+	var out []Unsupported
+	if p.Name != "" && !objectName.MatchString(p.Name) {
+		out = append(out, Unsupported{Attr: []string{"name"}, Reason: fmt.Sprintf(
+			"SONiC names its QoS maps after the policy (DSCP_TO_TC_MAP|%s), and sonic-yang-models allows map names of 1-32 "+
+				"letters, digits, '-' and '_' only; use such a name on sonic", p.Name)})
+	}
+	for _, name := range classNames(p.Classes) {
+		c := p.Classes[name]
+		if c.MTU != nil {
+			out = append(out, Unsupported{Attr: []string{"classes", name, "mtu"}, Reason: reasonMTU})
+		}
+		if c.ECN != nil && objectName.MatchString(p.Name) && !objectName.MatchString(objName(p.Name, name)) {
+			out = append(out, Unsupported{Attr: []string{"classes", name}, Reason: fmt.Sprintf(
+				"on sonic the ECN class's WRED profile is named WRED_PROFILE|%s, and sonic-yang-models allows 1-32 letters, "+
+					"digits, '-' and '_' only; shorten the policy or class name", objName(p.Name, name))})
+		}
+	}
+	return out
+}
+
+// CheckPFC lists the attributes of p that the sonic platform cannot express (DESIGN section
+// 4): mode off and auto, link_pause true, and one of xoff_bytes/xon_bytes without the other.
+// Watchdog actions drop, forward and alert are all supported.
+func CheckPFC(p fabric.PFCInterface) []Unsupported {
+	var out []Unsupported
+	switch p.Mode {
+	case fabric.PFCModeOff:
+		out = append(out, Unsupported{Attr: []string{"mode"}, Reason: reasonModeOff})
+	case fabric.PFCModeAuto:
+		out = append(out, Unsupported{Attr: []string{"mode"}, Reason: reasonModeAuto})
+	}
+	if p.LinkPause {
+		out = append(out, Unsupported{Attr: []string{"link_pause"}, Reason: reasonLinkPause})
+	}
+	if b := p.Buffer; b != nil && (b.XoffBytes == nil) != (b.XonBytes == nil) {
+		missing := "xon_bytes"
+		if b.XoffBytes == nil {
+			missing = "xoff_bytes"
+		}
+		out = append(out, Unsupported{Attr: []string{"buffer", missing}, Reason: reasonBufferPair})
+	}
+	return out
+}
+
+// objName is the name of a per-class object: SCHEDULER and WRED_PROFILE <policy>-<class>.
+func objName(policy, class string) string { return policy + "-" + class }
+
+func classNames(m map[string]fabric.Class) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// joinAttr renders an attribute path the way Terraform users read it: classes["roce"].mtu.
+func joinAttr(a []string) string {
+	s := ""
+	for i, e := range a {
+		switch {
+		case i > 0 && a[i-1] == "classes":
+			s += fmt.Sprintf("[%q]", e)
+		case i > 0:
+			s += "." + e
+		default:
+			s += e
+		}
+	}
+	return s
+}
