@@ -1,7 +1,7 @@
 // Package lab runs a simulated RoCE fabric on 127.0.0.1 for the demo, the
 // acceptance tests and the benchmarks. Devices speak the same protocols as
-// real ones (gNMI over TLS for `openconfig` switches) so that any standard
-// client, not only the provider, can configure and read them.
+// real ones (gNMI over TLS for `openconfig` and `sonic` switches) so that any
+// standard client, not only the provider, can configure and read them.
 //
 // Logging: the gNMI datastore (openconfig/lemming and openconfig/gnmi's
 // subscribe server) logs through glog, which writes files under os.TempDir()
@@ -199,6 +199,12 @@ func (l *Lab) CAPEM() []byte { return slices.Clone(l.ca.pem) }
 // Switch returns the gNMI switch with that name, or nil if there is none.
 func (l *Lab) Switch(name string) *GNMISwitch {
 	sw, _ := l.devices[name].(*GNMISwitch)
+	return sw
+}
+
+// SONiC returns the `sonic` switch with that name, or nil if there is none.
+func (l *Lab) SONiC(name string) *SONiCSwitch {
+	sw, _ := l.devices[name].(*SONiCSwitch)
 	return sw
 }
 

@@ -104,7 +104,7 @@ func TestStartRefusesWhatItCannotRun(t *testing.T) {
 		opts Options
 		want string
 	}{
-		{Options{Switches: map[string]int{"sonic": 1}}, "platform sonic is not in the lab yet"},
+		{Options{Switches: map[string]int{"nxos": 1}}, "platform nxos is not in the lab yet"},
 		{Options{Switches: map[string]int{"openconfig": 1, "eos": 1}}, "platform eos is not in the lab yet"},
 		{Options{Hosts: map[string]int{"mlx5": 2}, NICPorts: -1}, "ports must be positive"},
 		{Options{Switches: map[string]int{"mlx5": 1}}, "platform mlx5 is a host platform"},

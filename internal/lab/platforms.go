@@ -43,7 +43,7 @@ type platformDef struct {
 
 var platforms = map[string]platformDef{
 	"openconfig": {role: roleSwitch, start: startGNMISwitch},
-	"sonic":      {role: roleSwitch},
+	"sonic":      {role: roleSwitch, start: startSONiCSwitch},
 	"eos":        {role: roleSwitch},
 	"nxos":       {role: roleSwitch},
 	"mlx5":       {role: roleHost, start: startMLX5Host},

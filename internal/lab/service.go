@@ -22,8 +22,8 @@ type gnmiService struct {
 }
 
 func (s *gnmiService) Set(ctx context.Context, req *gpb.SetRequest) (*gpb.SetResponse, error) {
-	if msg := s.sw.failNext.Swap(nil); msg != nil {
-		return nil, status.Error(codes.FailedPrecondition, *msg)
+	if err := s.sw.takeFailure(); err != nil {
+		return nil, err
 	}
 	if len(req.GetUnionReplace()) > 0 {
 		// lemming would silently ignore these; a device that does not

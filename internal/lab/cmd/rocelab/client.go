@@ -227,8 +227,29 @@ func (c *client) explain(what string, err error) error {
 
 // parsePath parses "/a/b[k=v][k2=v2]/c" into an OpenConfig-origin gNMI path.
 // Key values may contain "/" and "=" (they run to the next "]"); "\]" and
-// "\\" escape a "]" or a backslash in a value.
+// "\\" escape a "]" or a backslash in a value. A path into a SONiC database,
+// /CONFIG_DB/localhost/TABLE/KEY/FIELD or the same with the origin written on
+// its first element (/sonic-db:CONFIG_DB/...), gets the origin "sonic-db".
 func parsePath(s string) (*gpb.Path, error) {
+	p, err := parseElems(s)
+	if err != nil || len(p.Elem) == 0 {
+		return p, err
+	}
+	first := p.Elem[0]
+	if name, ok := strings.CutPrefix(first.Name, sonicOrigin+":"); ok {
+		first.Name = name
+		p.Origin = sonicOrigin
+	}
+	if len(first.Key) == 0 && strings.HasSuffix(first.Name, "_DB") {
+		p.Origin = sonicOrigin
+	}
+	return p, nil
+}
+
+// sonicOrigin is the origin of sonic-gnmi's database paths.
+const sonicOrigin = "sonic-db"
+
+func parseElems(s string) (*gpb.Path, error) {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("bad path %q: %s (want /a/b[key=value]/c)", s, fmt.Sprintf(format, a...))
 	}

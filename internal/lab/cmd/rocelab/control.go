@@ -80,11 +80,14 @@ func controlAnswer(l *lab.Lab, req []string) string {
 		return "ok"
 	case len(req) == 4 && req[0] == "storm" && (req[3] == "on" || req[3] == "off"):
 		var err error
-		if h, sw := l.Host(req[1]), l.Switch(req[1]); h != nil {
+		switch h, sw, sonic := l.Host(req[1]), l.Switch(req[1]), l.SONiC(req[1]); {
+		case h != nil:
 			err = h.Storm(req[2], req[3] == "on")
-		} else if sw != nil {
+		case sw != nil:
 			err = sw.Storm(req[2], req[3] == "on")
-		} else {
+		case sonic != nil:
+			err = sonic.Storm(req[2], req[3] == "on")
+		default:
 			return noDevice(l, req[1])
 		}
 		if err != nil {

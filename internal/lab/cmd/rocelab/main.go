@@ -54,18 +54,26 @@ const usageText = `usage:
   rocelab storm --dir DIR DEVICE INTERFACE [--off]
       start (or, with --off, stop) a congestion storm on a port of a NIC host
       or switch: its counters then show PFC pauses received (hosts, on the
-      priorities with PFC enabled), drops, ECN marks and CNPs growing fast,
+      priorities with PFC enabled), drops, ECN marks and CNPs growing fast
+      (sonic switches keep no counters yet: the storm is only recorded),
       e.g. rocelab storm --dir .lab mlx5-1 eth0
   rocelab version
   rocelab help
 
-Paths are /a/b[key=value]/c with origin openconfig; get and set use the
-device's address, CA and credentials from DIR/inventory.json. get reads
-configuration and state (--type config|state|operational|all, default all).
+Paths are /a/b[key=value]/c with origin openconfig, or, on sonic switches,
+/CONFIG_DB/localhost/TABLE/KEY/FIELD (also written /sonic-db:CONFIG_DB/...)
+with origin sonic-db: a key containing | is one element, e.g.
+  rocelab get --dir .lab sonic-1 /CONFIG_DB/localhost/QUEUE/Ethernet0|3
+  rocelab set --dir .lab sonic-1 /CONFIG_DB/localhost/SCHEDULER/ROCE-roce \
+    '{"type":"DWRR","weight":"50"}'
+and every CONFIG_DB value is a JSON string. get and set use the device's
+address, CA and credentials from DIR/inventory.json. get reads configuration
+and state (--type config|state|operational|all, default all).
 reboot and storm ask the lab running in DIR over its control socket
 DIR/rocelab.sock.
 
-Switch platforms: openconfig (sonic, eos and nxos are not in the lab yet).
+Switch platforms: openconfig, sonic (ports Ethernet0, Ethernet4, ...; eos and
+nxos are not in the lab yet).
 Host platforms: mlx5 (SSH as user roce with sudo; netdevs eth0 and eth1).
 `
 

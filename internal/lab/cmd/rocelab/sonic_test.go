@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab"
+)
+
+func TestGetSetSONiC(t *testing.T) {
+	dir := t.TempDir()
+	l, err := lab.Start(context.Background(), lab.Options{Switches: map[string]int{"sonic": 1}, Ports: 2, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Stop)
+	run := func(want int, args ...string) (string, string) {
+		t.Helper()
+		code, out, errOut := runArgs(args...)
+		if code != want {
+			t.Fatalf("rocelab %q: exit %d, want %d\n%s%s", args, code, want, out, errOut)
+		}
+		return out, errOut
+	}
+	run(0, "set", "--dir", dir, "sonic-1", "/CONFIG_DB/localhost/SCHEDULER/scheduler.0/weight", `"20"`)
+	if out, _ := run(0, "get", "--dir", dir, "sonic-1", "/sonic-db:CONFIG_DB/localhost/SCHEDULER/scheduler.0/weight"); out != "\"20\"\n" {
+		t.Errorf("get of the field: %q", out)
+	}
+	run(0, "set", "--dir", dir, "sonic-1", "/sonic-db:CONFIG_DB/localhost/SCHEDULER/ROCE-roce", `{"type":"DWRR","weight":"50"}`)
+	run(0, "set", "--dir", dir, "sonic-1", "/CONFIG_DB/localhost/QUEUE/Ethernet4|3/scheduler", `"ROCE-roce"`)
+	out, _ := run(0, "get", "--dir", dir, "sonic-1", "/CONFIG_DB/localhost/QUEUE/Ethernet4|3")
+	if want := "{\n  \"scheduler\": \"ROCE-roce\",\n  \"wred_profile\": \"AZURE_LOSSLESS\"\n}\n"; out != want {
+		t.Errorf("get of the key:\n%s\nwant\n%s", out, want)
+	}
+	_, errOut := run(1, "set", "--dir", dir, "sonic-1", "/CONFIG_DB/localhost/SCHEDULER/ROCE-roce/weight", `"0"`)
+	if !strings.Contains(errOut, `sonic-1: set /CONFIG_DB/localhost/SCHEDULER/ROCE-roce/weight: InvalidArgument: CONFIG_DB validation failed`) ||
+		!strings.Contains(errOut, "1..100") {
+		t.Errorf("invalid set: %q", errOut)
+	}
+	if _, errOut := run(1, "get", "--dir", dir, "sonic-1", "/CONFIG_DB/localhost/QUEUE/Ethernet4|9"); !strings.Contains(errOut, "nothing there (NotFound)") {
+		t.Errorf("get of a missing key: %q", errOut)
+	}
+
+	if got := controlAnswer(l, []string{"storm", "sonic-1", "Ethernet4", "on"}); got != "ok" {
+		t.Errorf("storm on a sonic port: %q", got)
+	}
+	if got := controlAnswer(l, []string{"storm", "sonic-1", "Ethernet1", "on"}); !strings.Contains(got, `sonic-1 has no interface "Ethernet1"`) {
+		t.Errorf("storm on a missing sonic port: %q", got)
+	}
+}
+
+func TestParseSONiCPath(t *testing.T) {
+	elems := func(names ...string) []*gpb.PathElem {
+		var out []*gpb.PathElem
+		for _, n := range names {
+			out = append(out, &gpb.PathElem{Name: n})
+		}
+		return out
+	}
+	for in, want := range map[string]*gpb.Path{
+		"/CONFIG_DB/localhost/QUEUE/Ethernet0|3":           {Origin: "sonic-db", Elem: elems("CONFIG_DB", "localhost", "QUEUE", "Ethernet0|3")},
+		"/sonic-db:CONFIG_DB/localhost":                    {Origin: "sonic-db", Elem: elems("CONFIG_DB", "localhost")},
+		"/sonic-db:CONFIG_DB/localhost/PORT/Ethernet0/mtu": {Origin: "sonic-db", Elem: elems("CONFIG_DB", "localhost", "PORT", "Ethernet0", "mtu")},
+		"/qos/CONFIG_DB":                                   {Origin: "openconfig", Elem: elems("qos", "CONFIG_DB")},
+	} {
+		if got, err := parsePath(in); err != nil || !proto.Equal(got, want) {
+			t.Errorf("parsePath(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+}

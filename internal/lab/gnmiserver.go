@@ -1,0 +1,96 @@
+package lab
+
+import (
+	"crypto/tls"
+	"net"
+	"sync/atomic"
+
+	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/status"
+)
+
+// gnmiEndpoint is what every gNMI switch of the lab shares, whatever its
+// datastore: a TLS listener signed by the lab CA, the credential and latency
+// guard, RPC counters and the FailNextSet fault. A switch embeds it and calls
+// listen with its own gNMI service.
+type gnmiEndpoint struct {
+	name    string
+	addr    string
+	inv     DeviceEntry
+	srv     *grpc.Server
+	stopped chan struct{}
+
+	failNext atomic.Pointer[string]
+	counters rpcCounters
+}
+
+// listen starts serving impl on 127.0.0.1 with an OS-chosen port.
+func (e *gnmiEndpoint) listen(spec deviceSpec, impl gpb.GNMIServer) error {
+	cert, err := spec.ca.serverCertificate(spec.name)
+	if err != nil {
+		return err
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	g := &guard{username: spec.username, password: spec.password, latency: spec.latency, counters: &e.counters}
+	e.name = spec.name
+	e.stopped = make(chan struct{})
+	e.srv = grpc.NewServer(
+		grpc.Creds(credentials.NewTLS(&tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})),
+		grpc.ChainUnaryInterceptor(g.unary),
+		grpc.ChainStreamInterceptor(g.stream),
+	)
+	gpb.RegisterGNMIServer(e.srv, impl)
+	e.addr = lis.Addr().String()
+	e.inv = DeviceEntry{
+		Address:       e.addr,
+		Platform:      spec.platform,
+		Username:      spec.username,
+		Password:      spec.password,
+		CACertificate: string(spec.ca.pem),
+	}
+	go func() {
+		defer close(e.stopped)
+		_ = e.srv.Serve(countingListener{Listener: lis, n: &e.counters.connections})
+	}()
+	return nil
+}
+
+func (e *gnmiEndpoint) entry() DeviceEntry { return e.inv }
+
+// stop closes the listener and every open stream at once: a long-lived
+// Subscribe would make a graceful stop wait forever.
+func (e *gnmiEndpoint) stop() {
+	e.srv.Stop()
+	<-e.stopped
+}
+
+// takeFailure returns the error FailNextSet armed, once, or nil.
+func (e *gnmiEndpoint) takeFailure() error {
+	if msg := e.failNext.Swap(nil); msg != nil {
+		return status.Error(codes.FailedPrecondition, *msg)
+	}
+	return nil
+}
+
+// Name is the device name, e.g. "openconfig-1" or "sonic-1".
+func (e *gnmiEndpoint) Name() string { return e.name }
+
+// Address is the host:port the switch listens on.
+func (e *gnmiEndpoint) Address() string { return e.addr }
+
+// FailNextSet makes the next Set fail with codes.FailedPrecondition and msg,
+// changing nothing, as a device does when its configuration is locked by
+// another session. The Set after that behaves normally.
+func (e *gnmiEndpoint) FailNextSet(msg string) { e.failNext.Store(&msg) }
+
+// Counters returns how many RPCs and connections the switch has received.
+func (e *gnmiEndpoint) Counters() Counters { return e.counters.snapshot() }
+
+// ResetCounters sets every counter back to zero, e.g. between benchmark runs.
+func (e *gnmiEndpoint) ResetCounters() { e.counters.reset() }

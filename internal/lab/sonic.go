@@ -1,0 +1,67 @@
+package lab
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// SONiCSwitch is a `sonic` switch as sonic-gnmi presents one: gNMI over TLS with the lab's CA
+// and credentials, serving the switch's CONFIG_DB under the origin "sonic-db" at
+// /sonic-db:CONFIG_DB/localhost/<TABLE>/<KEY>/<FIELD> (sonic_db.go). It boots with SONiC's stock
+// QoS configuration (sonic_defaults.go) and checks every Set against SONiC's YANG models
+// (sonic_schema.go, sonic_validate.go): the whole SetRequest is applied to a copy, the copy is
+// validated whole, and only a valid copy replaces the database.
+type SONiCSwitch struct {
+	gnmiEndpoint
+	ports []string
+
+	mu     sync.RWMutex // guards db and storms
+	db     configDB
+	storms map[string]*stormClock
+	clock  func() time.Time
+}
+
+func startSONiCSwitch(spec deviceSpec) (device, error) {
+	sw := &SONiCSwitch{
+		gnmiEndpoint: gnmiEndpoint{name: spec.name},
+		ports:        sonicPortNames(spec.ports),
+		storms:       map[string]*stormClock{},
+		clock:        time.Now,
+	}
+	for _, p := range sw.ports {
+		sw.storms[p] = &stormClock{}
+	}
+	sw.db = stockConfigDB(spec.name, sw.ports)
+	if v := validateDB(sw.db); len(v) > 0 {
+		return nil, fmt.Errorf("stock CONFIG_DB does not validate: %s", strings.Join(v, "; "))
+	}
+	if err := sw.listen(spec, &sonicService{sw: sw}); err != nil {
+		return nil, err
+	}
+	return sw, nil
+}
+
+func (sw *SONiCSwitch) interfaces() []string { return slices.Clone(sw.ports) }
+
+// DB returns a copy of the switch's CONFIG_DB: table -> key -> field -> value.
+func (sw *SONiCSwitch) DB() map[string]map[string]map[string]string {
+	sw.mu.RLock()
+	defer sw.mu.RUnlock()
+	return sw.db.clone()
+}
+
+// Storm starts or stops a congestion storm on a port. The switch keeps the storm time per
+// port; it serves no COUNTERS_DB yet, so no counter shows it.
+func (sw *SONiCSwitch) Storm(ifname string, on bool) error {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	st, ok := sw.storms[ifname]
+	if !ok {
+		return fmt.Errorf("%s has no interface %q (interfaces: %s)", sw.name, ifname, strings.Join(sw.ports, ", "))
+	}
+	st.set(on, sw.clock())
+	return nil
+}

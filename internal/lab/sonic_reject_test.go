@@ -1,0 +1,153 @@
+package lab
+
+import (
+	"strings"
+	"testing"
+
+	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// rejected sends req and wants InvalidArgument mentioning want, with CONFIG_DB unchanged.
+func rejected(t *testing.T, sw *SONiCSwitch, c gpb.GNMIClient, name string, req *gpb.SetRequest, want string) {
+	t.Helper()
+	before := sw.DB()
+	_, err := c.Set(ctxT(t), req)
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(status.Convert(err).Message(), want) {
+		t.Errorf("%s: got %v\nwant InvalidArgument with %q", name, err, want)
+		return
+	}
+	unchanged(t, sw, before)
+}
+
+func TestSONiCValidationRejectsWholeRequest(t *testing.T) {
+	sw, c := startSONiC(t, Options{})
+	// A port watchdog, so the poll-interval rule has something to compare.
+	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{
+		supd("PFC_WD/Ethernet0", `{"action":"drop","detection_time":"200","restoration_time":"400"}`),
+		supd("BUFFER_PROFILE/roce-Ethernet0-lossless", `{"pool":"ingress_lossless_pool","size":"184320","xoff":"122880","xon":"61440","dynamic_th":"0"}`),
+	}})
+	// Every case rides with a valid update, before and after it: nothing may be applied.
+	valid := supd("SCHEDULER/mixed", `{"type":"DWRR","weight":"10"}`)
+	cases := []struct {
+		name string
+		up   *gpb.Update
+		want string
+	}{
+		{"unknown table", supd("FOO_TABLE/x", `{"a":"b"}`), "FOO_TABLE: unknown table; this switch's CONFIG_DB holds BUFFER_PG, BUFFER_POOL"},
+		{"unknown field", supd("SCHEDULER/s1", `{"type":"DWRR","weight":"10","colour":"red"}`), "SCHEDULER|s1|colour: unknown field; known: cbs, cir, meter_type"},
+		{"JSON number", supd("SCHEDULER/s1", `{"type":"DWRR","weight":10}`), `SCHEDULER|s1|weight: value 10 is a JSON number; CONFIG_DB values are strings: write "10"`},
+		{"JSON array", supd("PORT_QOS_MAP/Ethernet0/pfc_enable", `[3,4]`), "PORT_QOS_MAP|Ethernet0|pfc_enable: value [3,4] is a JSON array"},
+		{"key not an object", supd("SCHEDULER/s1", `"DWRR"`), "SCHEDULER|s1: value must be a JSON object of fields, got a JSON string"},
+		{"not JSON", supd("SCHEDULER/s1", `{type:DWRR}`), "SCHEDULER|s1: value is not JSON"},
+		{"DSCP 64", supd("DSCP_TO_TC_MAP/AZURE/64", `"1"`), `DSCP_TO_TC_MAP|AZURE|64: field name "64" is not a DSCP 0-63 (sonic-dscp-tc-map.yang)`},
+		{"DSCP leading zero", supd("DSCP_TO_TC_MAP/AZURE/07", `"1"`), `field name "07" is not a DSCP 0-63`},
+		{"TC 8", supd("DSCP_TO_TC_MAP/AZURE/26", `"8"`), `DSCP_TO_TC_MAP|AZURE|26: "8" is not a traffic class 0-7`},
+		{"map name", supd("DSCP_TO_TC_MAP/RO.CE", `{"26":"3"}`), `DSCP_TO_TC_MAP|RO.CE: key "RO.CE" is not a map name`},
+		{"queue 8", supd("TC_TO_QUEUE_MAP/AZURE/3", `"8"`), `"8" is not a queue 0-7 (sonic-tc-queue-map.yang)`},
+		{"PG 8", supd("TC_TO_PRIORITY_GROUP_MAP/AZURE/3", `"8"`), `"8" is not a priority group 0-7`},
+		{"TC key 8", supd("TC_TO_QUEUE_MAP/AZURE/8", `"7"`), `field name "8" is not a traffic class 0-7`},
+		{"dot1p 8", supd("DOT1P_TO_TC_MAP/ROCE", `{"8":"3"}`), `field name "8" is not a DOT1P priority 0-7`},
+		{"PFC priority 9", supd("MAP_PFC_PRIORITY_TO_QUEUE/AZURE/9", `"1"`), `field name "9" is not a PFC priority 0-7`},
+		{"scheduler type", supd("SCHEDULER/s1", `{"type":"PRIORITY","weight":"5"}`), `SCHEDULER|s1|type: "PRIORITY" is not one of DWRR, WRR, STRICT (sonic-scheduler.yang)`},
+		{"weight 0", supd("SCHEDULER/s1", `{"type":"DWRR","weight":"0"}`), `SCHEDULER|s1|weight: "0" is not an integer in 1..100`},
+		{"weight 101", supd("SCHEDULER/scheduler.0/weight", `"101"`), `"101" is not an integer in 1..100`},
+		{"DWRR without weight", supd("SCHEDULER/s1", `{"type":"DWRR"}`), "SCHEDULER|s1|weight: a DWRR scheduler needs a weight 1..100"},
+		{"default type without weight", supd("SCHEDULER/s1", `{"priority":"1"}`), "a WRR (the default type) scheduler needs a weight"},
+		{"WRED max < min", supd("WRED_PROFILE/w1", `{"green_min_threshold":"2000","green_max_threshold":"1000"}`),
+			"WRED_PROFILE|w1|green_max_threshold: Green max threshold must be greater than or equal to min threshold (1000 < 2000)"},
+		{"WRED max without min", supd("WRED_PROFILE/w1", `{"yellow_max_threshold":"1000"}`), "yellow_min_threshold is not set"},
+		{"WRED lowers min of stock", supd("WRED_PROFILE/AZURE_LOSSLESS/red_min_threshold", `"3000000"`), "WRED_PROFILE|AZURE_LOSSLESS|red_max_threshold: Red max threshold"},
+		{"drop probability 101", supd("WRED_PROFILE/w1", `{"green_drop_probability":"101"}`), `"101" is not an integer in 0..100`},
+		{"threshold not uint64", supd("WRED_PROFILE/w1", `{"green_min_threshold":"-1"}`), `WRED_PROFILE|w1|green_min_threshold: "-1" is not an integer in 0..18446744073709551615`},
+		{"wred enable", supd("WRED_PROFILE/w1", `{"wred_green_enable":"yes"}`), `"yes" is not one of true, false`},
+		{"ecn mode", supd("WRED_PROFILE/w1", `{"ecn":"ecn_blue"}`), `"ecn_blue" is not one of ecn_none, ecn_green`},
+		{"ECN threshold without colour", supd("WRED_PROFILE/w1", `{"ecn":"ecn_red","ecn_green_min_threshold":"100"}`), "ecn_green_min_threshold requires green ECN marking enabled in 'ecn'"},
+		{"WRED name", supd("WRED_PROFILE/w.1", `{"ecn":"ecn_all"}`), `key "w.1" is not a WRED profile name`},
+		{"queue on missing port", supd("QUEUE/Ethernet99|3", `{"scheduler":"scheduler.0"}`), `QUEUE|Ethernet99|3: key "Ethernet99" is not a port: PORT|Ethernet99 does not exist (leafref) (sonic-queue.yang)`},
+		{"queue 8", supd("QUEUE/Ethernet0|8", `{"scheduler":"scheduler.0"}`), `QUEUE|Ethernet0|8: key "8" is not a queue index 0-7`},
+		{"queue range reversed", supd("QUEUE/Ethernet0|4-3", `{"scheduler":"scheduler.0"}`), `"4-3" is not a range of queue index: 4 > 3`},
+		{"multi-ASIC key", supd("QUEUE/dut|asic0|Ethernet0|3", `{"scheduler":"scheduler.0"}`), "multi-ASIC keys host|asic|port|index are not served"},
+		{"missing scheduler", supd("QUEUE/Ethernet0|3/scheduler", `"nope"`), `QUEUE|Ethernet0|3|scheduler: "nope" refers to SCHEDULER|nope, which does not exist (leafref)`},
+		{"missing WRED profile", supd("QUEUE/Ethernet4|3/wred_profile", `"nope"`), `"nope" refers to WRED_PROFILE|nope, which does not exist`},
+		{"reference form to wrong table", supd("QUEUE/Ethernet0|3/scheduler", `"[WRED_PROFILE|AZURE_LOSSLESS]"`), `refers to table WRED_PROFILE, want SCHEDULER`},
+		{"port QoS map on missing port", supd("PORT_QOS_MAP/Ethernet99", `{"pfc_enable":"3"}`), `key "Ethernet99" is not a port: PORT|Ethernet99 does not exist (leafref); or "global"`},
+		{"missing DSCP map", supd("PORT_QOS_MAP/Ethernet0/dscp_to_tc_map", `"ROCE"`), `"ROCE" refers to DSCP_TO_TC_MAP|ROCE, which does not exist`},
+		{"pfc_enable 8", supd("PORT_QOS_MAP/Ethernet0/pfc_enable", `"3,8"`), `PORT_QOS_MAP|Ethernet0|pfc_enable: "3,8" is not a comma-separated list of priorities 0-7`},
+		{"profile without pool", supd("BUFFER_PROFILE/p1", `{"size":"0"}`), "BUFFER_PROFILE|p1|pool: mandatory field is missing (sonic-buffer-profile.yang)"},
+		{"profile without size", supd("BUFFER_PROFILE/p1", `{"pool":"ingress_lossless_pool"}`), "BUFFER_PROFILE|p1|size: mandatory field is missing"},
+		{"profile on missing pool", supd("BUFFER_PROFILE/p1", `{"pool":"nope","size":"0"}`), `"nope" refers to BUFFER_POOL|nope`},
+		{"dynamic_th 8", supd("BUFFER_PROFILE/roce-Ethernet0-lossless/dynamic_th", `"8"`), `"8" is not an integer in -8..7`},
+		{"xoff not a number", supd("BUFFER_PROFILE/roce-Ethernet0-lossless/xoff", `"120k"`), `"120k" is not an integer`},
+		{"PG profile missing", supd("BUFFER_PG/Ethernet0|3", `{"profile":"nope"}`), `BUFFER_PG|Ethernet0|3|profile: "nope" refers to BUFFER_PROFILE|nope`},
+		{"PG 8", supd("BUFFER_PG/Ethernet0|3-8", `{"profile":"NULL"}`), `key "8" is not a priority group 0-7`},
+		{"pool without type", supd("BUFFER_POOL/p1", `{"mode":"dynamic"}`), "BUFFER_POOL|p1|type: mandatory field is missing"},
+		{"cable length on missing port", supd("CABLE_LENGTH/AZURE/Ethernet99", `"40m"`), `CABLE_LENGTH|AZURE|Ethernet99: field name "Ethernet99" is not a port`},
+		{"cable length unit", supd("CABLE_LENGTH/AZURE/Ethernet0", `"40"`), `CABLE_LENGTH|AZURE|Ethernet0: "40" is not a length in metres`},
+		{"watchdog action", supd("PFC_WD/Ethernet0/action", `"shutdown"`), `PFC_WD|Ethernet0|action: "shutdown" is not one of drop, forward, alert (sonic-pfcwd.yang)`},
+		{"detection time range", supd("PFC_WD/Ethernet0/detection_time", `"50"`), `"50" is not an integer in 100..5000`},
+		{"detection below poll", supd("PFC_WD/Ethernet0/detection_time", `"150"`),
+			"PFC_WD|Ethernet0|detection_time: detection_time must be greater than or equal to POLL_INTERVAL (150 < PFC_WD|GLOBAL|POLL_INTERVAL 200)"},
+		{"poll raised above detection", supd("PFC_WD/GLOBAL/POLL_INTERVAL", `"300"`), "PFC_WD|Ethernet0|detection_time: detection_time must be greater than or equal to POLL_INTERVAL (200 < PFC_WD|GLOBAL|POLL_INTERVAL 300)"},
+		{"restoration range", supd("PFC_WD/Ethernet0/restoration_time", `"70000"`), `"70000" is not an integer in 100..60000`},
+		{"poll range", supd("PFC_WD/GLOBAL/POLL_INTERVAL", `"1001"`), `"1001" is not an integer in 100..1000`},
+		{"action on GLOBAL", supd("PFC_WD/GLOBAL/action", `"drop"`), "PFC_WD|GLOBAL|action: action is not allowed on PFC_WD|GLOBAL, only on a port"},
+		{"poll on a port", supd("PFC_WD/Ethernet0/POLL_INTERVAL", `"200"`), "PFC_WD|Ethernet0|POLL_INTERVAL: POLL_INTERVAL is not allowed on a port's PFC_WD entry"},
+		{"MTU", supd("PORT/Ethernet0/mtu", `"9217"`), `PORT|Ethernet0|mtu: "9217" is not an integer in 68..9216 (sonic-port.yang)`},
+		{"new port without lanes", supd("PORT/Ethernet64", `{"speed":"100000"}`), "PORT|Ethernet64|lanes: mandatory field is missing"},
+	}
+	for _, tc := range cases {
+		rejected(t, sw, c, tc.name, &gpb.SetRequest{Update: []*gpb.Update{valid, tc.up, valid}}, tc.want)
+	}
+
+	for _, tc := range []struct {
+		name string
+		req  *gpb.SetRequest
+		want string
+	}{
+		{"delete all of CONFIG_DB", &gpb.SetRequest{Delete: []*gpb.Path{spath("")}}, "deleting or replacing all of CONFIG_DB is not supported"},
+		{"openconfig origin", &gpb.SetRequest{Update: []*gpb.Update{valid, {Path: gpath(t, "/qos"), Val: jsonIETF(`{}`)}}}, `unsupported origin ""`},
+		{"proto value", &gpb.SetRequest{Update: []*gpb.Update{{Path: spath("SCHEDULER/scheduler.0/weight"), Val: &gpb.TypedValue{Value: &gpb.TypedValue_UintVal{UintVal: 5}}}}},
+			"value encoding *gnmi.TypedValue_UintVal is not supported: use JSON_IETF"},
+		{"replace with an invalid table", &gpb.SetRequest{Replace: []*gpb.Update{supd("SCHEDULER", `{"only":{"type":"STRICT"}}`)}},
+			`QUEUE|Ethernet0|0|scheduler: "scheduler.0" refers to SCHEDULER|scheduler.0, which does not exist`},
+	} {
+		rejected(t, sw, c, tc.name, tc.req, tc.want)
+	}
+}
+
+// Deleting an object a reference still names is rejected: validation looks at the database the
+// request would leave, so it fails on the referrer.
+func TestSONiCReferences(t *testing.T) {
+	sw, c := startSONiC(t, Options{})
+	del := func(rel string) *gpb.SetRequest { return &gpb.SetRequest{Delete: []*gpb.Path{spath(rel)}} }
+	for _, tc := range []struct {
+		rel, want string
+	}{
+		{"SCHEDULER/scheduler.1", `QUEUE|Ethernet0|3|scheduler: "scheduler.1" refers to SCHEDULER|scheduler.1, which does not exist (leafref) (sonic-queue.yang)`},
+		{"WRED_PROFILE/AZURE_LOSSLESS", `QUEUE|Ethernet0|3|wred_profile: "AZURE_LOSSLESS" refers to WRED_PROFILE|AZURE_LOSSLESS`},
+		{"DSCP_TO_TC_MAP/AZURE", `PORT_QOS_MAP|Ethernet0|dscp_to_tc_map: "AZURE" refers to DSCP_TO_TC_MAP|AZURE`},
+		{"TC_TO_PRIORITY_GROUP_MAP", `PORT_QOS_MAP|Ethernet0|tc_to_pg_map: "AZURE" refers to TC_TO_PRIORITY_GROUP_MAP|AZURE`},
+		{"BUFFER_POOL/ingress_lossy_pool", `BUFFER_PROFILE|ingress_lossy_profile|pool: "ingress_lossy_pool" refers to BUFFER_POOL|ingress_lossy_pool`},
+		{"BUFFER_PROFILE/ingress_lossy_profile/size", "BUFFER_PROFILE|ingress_lossy_profile|size: mandatory field is missing"},
+		{"PORT/Ethernet4", `BUFFER_PG|Ethernet4|0: key "Ethernet4" is not a port: PORT|Ethernet4 does not exist (leafref) (sonic-buffer-pg.yang)`},
+		{"PORT/Ethernet4", "; and "},
+	} {
+		rejected(t, sw, c, "delete "+tc.rel, del(tc.rel), tc.want)
+	}
+
+	// Moving every queue off scheduler.1 in the same request lets it go: the delete comes first
+	// in the request, but only the database the whole request leaves is validated. The older
+	// "[TABLE|key]" reference form is accepted.
+	req := &gpb.SetRequest{Delete: []*gpb.Path{spath("SCHEDULER/scheduler.1")}}
+	for _, p := range sonicPortNames(4) {
+		for _, q := range []string{"3", "4"} {
+			req.Update = append(req.Update, supd("QUEUE/"+p+"|"+q+"/scheduler", `"[SCHEDULER|scheduler.0]"`))
+		}
+	}
+	mustSet(t, c, req)
+	if db := sw.DB(); db["SCHEDULER"]["scheduler.1"] != nil || db["QUEUE"]["Ethernet12|4"]["scheduler"] != "[SCHEDULER|scheduler.0]" {
+		t.Errorf("after moving the queues: SCHEDULER %v, QUEUE|Ethernet12|4 %v", db["SCHEDULER"], db["QUEUE"]["Ethernet12|4"])
+	}
+}

@@ -1,0 +1,272 @@
+package lab
+
+import (
+	"io"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+func TestSONiCAccessAndCapabilities(t *testing.T) {
+	l, err := Start(t.Context(), Options{Switches: map[string]int{"sonic": 2}, Ports: 8, Latency: 30 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Stop)
+	inv := l.Inventory()
+	d := inv.Devices["sonic-2"]
+	if d.Platform != "sonic" || d.CACertificate == "" || d.Username != Username {
+		t.Errorf("inventory entry %+v", d)
+	}
+	want := []string{"Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12", "Ethernet16", "Ethernet20", "Ethernet24", "Ethernet28"}
+	if got := inv.Interfaces["sonic-2"]; !slices.Equal(got, want) {
+		t.Errorf("interfaces %v, want %v", got, want)
+	}
+	if l.SONiC("sonic-2") == nil || l.SONiC("nope") != nil || l.Switch("sonic-1") != nil {
+		t.Error("SONiC/Switch lookups by platform are wrong")
+	}
+
+	ctx := ctxT(t)
+	bad := dial(t, d, grpc.WithPerRPCCredentials(loginCreds{d.Username, d.Password + "x"}))
+	_, err = bad.Set(ctx, &gpb.SetRequest{Update: []*gpb.Update{supd("SCHEDULER/scheduler.0/weight", `"1"`)}})
+	wantCode(t, err, codes.Unauthenticated)
+	_, err = sget(ctx, bad, "SCHEDULER")
+	wantCode(t, err, codes.Unauthenticated)
+
+	c := dial(t, d)
+	start := time.Now()
+	resp, err := c.Capabilities(ctx, &gpb.CapabilityRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < 30*time.Millisecond {
+		t.Errorf("Capabilities took %s, want at least the 30ms latency", took)
+	}
+	var names []string
+	for _, m := range resp.GetSupportedModels() {
+		names = append(names, m.GetName())
+	}
+	for _, m := range []string{"sonic-scheduler", "sonic-wred-profile", "sonic-queue", "sonic-port-qos-map", "sonic-pfcwd"} {
+		if !slices.Contains(names, m) {
+			t.Errorf("model %s not announced in %v", m, names)
+		}
+	}
+	// Rejected calls count too: the counters measure what clients send.
+	if got := l.SONiC("sonic-2").Counters(); got.Set != 1 || got.Get != 1 || got.Capabilities != 1 || got.Connections != 2 {
+		t.Errorf("counters %+v, want 1 Set, 1 Get, 1 Capabilities over 2 connections", got)
+	}
+	unchanged(t, l.SONiC("sonic-2"), stockConfigDB("sonic-2", want))
+}
+
+func TestSONiCStockDefaults(t *testing.T) {
+	sw, c := startSONiC(t, Options{})
+	if got := mustSGet(t, c, "DSCP_TO_TC_MAP/AZURE/26"); got != `"1"` {
+		t.Errorf("stock DSCP 26 -> TC %s, want \"1\"", got)
+	}
+	var dscp map[string]string
+	mustUnmarshal(t, mustSGet(t, c, "DSCP_TO_TC_MAP/AZURE"), &dscp)
+	if len(dscp) != 64 || dscp["46"] != "5" || dscp["48"] != "6" || dscp["8"] != "0" {
+		t.Errorf("stock DSCP_TO_TC_MAP|AZURE %v", dscp)
+	}
+	jsonEqual(t, mustSGet(t, c, "QUEUE/Ethernet4|3"), `{"scheduler":"scheduler.1","wred_profile":"AZURE_LOSSLESS"}`)
+	jsonEqual(t, mustSGet(t, c, "PORT_QOS_MAP/Ethernet12"), `{"dscp_to_tc_map":"AZURE","tc_to_queue_map":"AZURE",
+		"tc_to_pg_map":"AZURE","pfc_to_queue_map":"AZURE","pfc_enable":"3,4","pfcwd_sw_enable":"3,4"}`)
+	jsonEqual(t, mustSGet(t, c, "PORT/Ethernet8"), `{"admin_status":"up","alias":"etp3","index":"3",
+		"lanes":"8,9,10,11","mtu":"9100","speed":"100000"}`)
+	jsonEqual(t, mustSGet(t, c, "WRED_PROFILE/AZURE_LOSSLESS/green_max_threshold"), `"2097152"`)
+	jsonEqual(t, mustSGet(t, c, "BUFFER_PG"), `{
+		"Ethernet0|0":{"profile":"ingress_lossy_profile"},"Ethernet0|3-4":{"profile":"NULL"},
+		"Ethernet4|0":{"profile":"ingress_lossy_profile"},"Ethernet4|3-4":{"profile":"NULL"},
+		"Ethernet8|0":{"profile":"ingress_lossy_profile"},"Ethernet8|3-4":{"profile":"NULL"},
+		"Ethernet12|0":{"profile":"ingress_lossy_profile"},"Ethernet12|3-4":{"profile":"NULL"}}`)
+	jsonEqual(t, mustSGet(t, c, "CABLE_LENGTH/AZURE/Ethernet12"), `"40m"`)
+	jsonEqual(t, mustSGet(t, c, "PFC_WD"), `{"GLOBAL":{"POLL_INTERVAL":"200"}}`)
+	jsonEqual(t, mustSGet(t, c, "DEVICE_METADATA/localhost/buffer_model"), `"dynamic"`)
+
+	// The whole database, as one JSON object of tables.
+	var all map[string]map[string]map[string]string
+	mustUnmarshal(t, mustSGet(t, c, ""), &all)
+	if len(all["QUEUE"]) != 4*7 || all["SCHEDULER"]["scheduler.0"]["weight"] != "14" {
+		t.Errorf("CONFIG_DB root: %d QUEUE keys, SCHEDULER %v", len(all["QUEUE"]), all["SCHEDULER"])
+	}
+
+	// DB is a copy.
+	db := sw.DB()
+	db["SCHEDULER"]["scheduler.0"]["weight"] = "99"
+	delete(db, "PORT")
+	if got := mustSGet(t, c, "SCHEDULER/scheduler.0/weight"); got != `"14"` {
+		t.Errorf("changing DB()'s result changed the switch: weight %s", got)
+	}
+}
+
+func TestSONiCLosslessRoCEConfig(t *testing.T) {
+	sw, c := startSONiC(t, Options{})
+	req := roceConfig()
+	resp := mustSet(t, c, req)
+	if len(resp.GetResponse()) != len(req.GetUpdate()) || resp.GetResponse()[0].GetOp() != gpb.UpdateResult_UPDATE {
+		t.Errorf("SetResponse %v, want one UPDATE per update", resp.GetResponse())
+	}
+	if got := mustSGet(t, c, "DSCP_TO_TC_MAP/ROCE/26"); got != `"3"` {
+		t.Errorf("DSCP 26 -> %s, want \"3\"", got)
+	}
+	jsonEqual(t, mustSGet(t, c, "QUEUE/Ethernet0|3"), `{"scheduler":"ROCE-roce","wred_profile":"ROCE-roce"}`)
+	// A field update keeps the key's other fields.
+	jsonEqual(t, mustSGet(t, c, "PORT_QOS_MAP/Ethernet0"), `{"dscp_to_tc_map":"ROCE","tc_to_queue_map":"ROCE",
+		"tc_to_pg_map":"ROCE","pfc_to_queue_map":"ROCE","pfc_enable":"3","pfcwd_sw_enable":"3,4"}`)
+	jsonEqual(t, mustSGet(t, c, "SCHEDULER/ROCE-cnp"), `{"type":"STRICT"}`)
+	jsonEqual(t, mustSGet(t, c, "WRED_PROFILE/ROCE-roce/green_min_threshold"), `"153600"`)
+	if db := sw.DB(); db["QUEUE"]["Ethernet0|6"]["scheduler"] != "ROCE-cnp" || db["PORT_QOS_MAP"]["Ethernet4"]["pfc_enable"] != "3,4" {
+		t.Errorf("DB(): QUEUE|Ethernet0|6 %v, PORT_QOS_MAP|Ethernet4 %v", db["QUEUE"]["Ethernet0|6"], db["PORT_QOS_MAP"]["Ethernet4"])
+	}
+
+	// Replace at key level drops the fields the value leaves out; a string_val sets a field.
+	mustSet(t, c, &gpb.SetRequest{
+		Replace: []*gpb.Update{supd("QUEUE/Ethernet0|3", `{"scheduler":"ROCE-roce"}`)},
+		Update:  []*gpb.Update{{Path: spath("SCHEDULER/ROCE-roce/weight"), Val: &gpb.TypedValue{Value: &gpb.TypedValue_StringVal{StringVal: "60"}}}},
+	})
+	jsonEqual(t, mustSGet(t, c, "QUEUE/Ethernet0|3"), `{"scheduler":"ROCE-roce"}`)
+	jsonEqual(t, mustSGet(t, c, "SCHEDULER/ROCE-roce/weight"), `"60"`)
+
+	// Deleting the last field deletes the key; deleting what is absent is no error.
+	mustSet(t, c, &gpb.SetRequest{Delete: []*gpb.Path{spath("QUEUE/Ethernet0|3/scheduler"), spath("QUEUE/Ethernet0|9"), spath("NO_TABLE")}})
+	_, err := sget(ctxT(t), c, "QUEUE/Ethernet0|3")
+	wantCode(t, err, codes.NotFound)
+}
+
+func TestSONiCPaths(t *testing.T) {
+	_, c := startSONiC(t, Options{})
+	ctx := ctxT(t)
+	getWith := func(prefix, p *gpb.Path) (string, error) {
+		resp, err := c.Get(ctx, &gpb.GetRequest{Prefix: prefix, Path: []*gpb.Path{p}, Encoding: gpb.Encoding_JSON_IETF})
+		if err != nil {
+			return "", err
+		}
+		return string(resp.GetNotification()[0].GetUpdate()[0].GetVal().GetJsonIetfVal()), nil
+	}
+	elems := func(names ...string) []*gpb.PathElem {
+		var out []*gpb.PathElem
+		for _, n := range names {
+			out = append(out, &gpb.PathElem{Name: n})
+		}
+		return out
+	}
+	// The origin on the prefix, with part of the path in it, or written on the first element.
+	for _, tc := range []struct{ prefix, path *gpb.Path }{
+		{&gpb.Path{Origin: "sonic-db", Target: "sonic-1", Elem: elems("CONFIG_DB", "localhost")}, &gpb.Path{Elem: elems("QUEUE", "Ethernet0|3", "scheduler")}},
+		{nil, &gpb.Path{Elem: elems("sonic-db:CONFIG_DB", "localhost", "QUEUE", "Ethernet0|3", "scheduler")}},
+	} {
+		if got, err := getWith(tc.prefix, tc.path); err != nil || got != `"scheduler.1"` {
+			t.Errorf("Get %v %v: %s, %v", tc.prefix, tc.path, got, err)
+		}
+	}
+	for _, tc := range []struct {
+		path *gpb.Path
+		code codes.Code
+		msg  string
+	}{
+		{&gpb.Path{Elem: elems("CONFIG_DB", "localhost", "QUEUE")}, codes.InvalidArgument, `unsupported origin ""`},
+		{&gpb.Path{Origin: "openconfig", Elem: elems("qos")}, codes.InvalidArgument, `unsupported origin "openconfig"`},
+		{&gpb.Path{Origin: "sonic-db", Elem: elems("CONFIG_DB", "QUEUE")}, codes.InvalidArgument, "want /CONFIG_DB/localhost/<TABLE>/<KEY>/<FIELD>"},
+		{&gpb.Path{Origin: "sonic-db", Elem: elems("APPL_DB", "localhost")}, codes.InvalidArgument, "want /CONFIG_DB/localhost"},
+		{&gpb.Path{Origin: "sonic-db", Elem: []*gpb.PathElem{{Name: "CONFIG_DB"}, {Name: "localhost"}, {Name: "QUEUE", Key: map[string]string{"name": "x"}}}}, codes.InvalidArgument, "take no [key=value]"},
+		{spath("QUEUE/Ethernet0/3/scheduler"), codes.InvalidArgument, "a key containing | is one element"},
+		{spath("QUEUE/Ethernet0/3"), codes.NotFound, "QUEUE|Ethernet0: no such key in CONFIG_DB (a key containing | is one path element: QUEUE/Ethernet0|...)"},
+		{spath("NO_TABLE"), codes.NotFound, "NO_TABLE: no such table"},
+		{spath("SCHEDULER/scheduler.0/colour"), codes.NotFound, "SCHEDULER|scheduler.0|colour: no such field"},
+	} {
+		_, err := getWith(nil, tc.path)
+		if status.Code(err) != tc.code || !strings.Contains(status.Convert(err).Message(), tc.msg) {
+			t.Errorf("Get %v: %v, want %s with %q", tc.path, err, tc.code, tc.msg)
+		}
+	}
+	_, err := c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{spath("QUEUE")}, Encoding: gpb.Encoding_PROTO})
+	wantCode(t, err, codes.Unimplemented)
+	resp, err := c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{spath("SCHEDULER/scheduler.1/weight")}, Encoding: gpb.Encoding_JSON})
+	if err != nil || string(resp.GetNotification()[0].GetUpdate()[0].GetVal().GetJsonVal()) != `"15"` {
+		t.Errorf("JSON Get: %v, %v", resp, err)
+	}
+}
+
+func TestSONiCSubscribeOnce(t *testing.T) {
+	_, c := startSONiC(t, Options{})
+	stream, err := c.Subscribe(ctxT(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = stream.Send(&gpb.SubscribeRequest{Request: &gpb.SubscribeRequest_Subscribe{Subscribe: &gpb.SubscriptionList{
+		Prefix:   &gpb.Path{Origin: "sonic-db", Elem: []*gpb.PathElem{{Name: "CONFIG_DB"}, {Name: "localhost"}}},
+		Mode:     gpb.SubscriptionList_ONCE,
+		Encoding: gpb.Encoding_JSON_IETF,
+		Subscription: []*gpb.Subscription{
+			{Path: &gpb.Path{Elem: []*gpb.PathElem{{Name: "SCHEDULER"}}}},
+			{Path: &gpb.Path{Elem: []*gpb.PathElem{{Name: "NO_TABLE"}}}},
+			{Path: &gpb.Path{Elem: []*gpb.PathElem{{Name: "QUEUE"}, {Name: "Ethernet4|4"}, {Name: "wred_profile"}}}},
+		},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for {
+		resp, err := stream.Recv()
+		if err != nil {
+			t.Fatalf("before sync_response: %v", err)
+		}
+		if resp.GetSyncResponse() {
+			break
+		}
+		got = append(got, string(resp.GetUpdate().GetUpdate()[0].GetVal().GetJsonIetfVal()))
+	}
+	if len(got) != 2 || got[1] != `"AZURE_LOSSLESS"` || !strings.Contains(got[0], `"scheduler.0":{"type":"DWRR","weight":"14"}`) {
+		t.Errorf("ONCE updates %q", got)
+	}
+	if _, err := stream.Recv(); err != io.EOF {
+		t.Errorf("after sync_response: %v, want the end of the stream", err)
+	}
+
+	stream, err = c.Subscribe(ctxT(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = stream.Send(&gpb.SubscribeRequest{Request: &gpb.SubscribeRequest_Subscribe{Subscribe: &gpb.SubscriptionList{
+		Mode: gpb.SubscriptionList_STREAM, Subscription: []*gpb.Subscription{{Path: spath("QUEUE")}},
+	}}})
+	_, err = stream.Recv()
+	wantCode(t, err, codes.Unimplemented)
+}
+
+func TestSONiCFailNextSet(t *testing.T) {
+	sw, c := startSONiC(t, Options{})
+	before := sw.DB()
+	sw.FailNextSet("configuration locked by another session")
+	_, err := c.Set(ctxT(t), roceConfig())
+	wantCode(t, err, codes.FailedPrecondition)
+	if !strings.Contains(err.Error(), "configuration locked by another session") {
+		t.Errorf("error %v lacks the message", err)
+	}
+	unchanged(t, sw, before)
+	mustSet(t, c, roceConfig())
+	if n := sw.Counters().Set; n != 2 {
+		t.Errorf("Set counter %d, want 2", n)
+	}
+	sw.ResetCounters()
+	if n := sw.Counters().Set; n != 0 {
+		t.Errorf("Set counter %d after reset", n)
+	}
+}
+
+func TestSONiCStorm(t *testing.T) {
+	sw, _ := startSONiC(t, Options{})
+	if err := sw.Storm("Ethernet4", true); err != nil {
+		t.Fatal(err)
+	}
+	if err := sw.Storm("Ethernet1", true); err == nil || !strings.Contains(err.Error(), "Ethernet0, Ethernet4, Ethernet8, Ethernet12") {
+		t.Errorf("storm on a missing port: %v", err)
+	}
+}
