@@ -20,7 +20,9 @@ type Prior []byte
 // QoSPolicy manages roce_qos_policy on one device.
 type QoSPolicy interface {
 	// Read returns the policy named name as the device has it, or nil when it is absent.
-	Read(ctx context.Context, name string) (*fabric.QoSPolicy, error)
+	// known is the policy as last recorded (nil on import): where the device holds the same
+	// settings in another form, the recorded form is returned, so only real changes show.
+	Read(ctx context.Context, name string, known *fabric.QoSPolicy) (*fabric.QoSPolicy, error)
 	// Create writes p in one atomic operation; it fails with ErrExists when the device
 	// already has a policy of that name.
 	Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error)
@@ -40,6 +42,7 @@ var qosPlatforms = map[string]struct {
 	open  func(*devices.Registry, string) (QoSPolicy, error)
 }{
 	"openconfig": {check: checkOpenConfigQoS, open: openOpenConfigQoS},
+	"sonic":      {check: checkSONiCQoS, open: openSONiCQoS},
 }
 
 // CheckQoSPolicy returns, at plan time and without touching the device, what the device's

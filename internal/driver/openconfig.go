@@ -68,7 +68,7 @@ func (d *openConfigQoS) tree(ctx context.Context) (*openconfig.Tree, error) {
 	return t, nil
 }
 
-func (d *openConfigQoS) Read(ctx context.Context, name string) (*fabric.QoSPolicy, error) {
+func (d *openConfigQoS) Read(ctx context.Context, name string, _ *fabric.QoSPolicy) (*fabric.QoSPolicy, error) {
 	t, err := d.tree(ctx)
 	if err != nil {
 		return nil, err

@@ -113,3 +113,17 @@ func (c *oobClient) getString(path string) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// setSONiC writes one CONFIG_DB field (origin sonic-db) with a JSON_IETF value.
+func (c *oobClient) setSONiC(path, jsonValue string) {
+	c.t.Helper()
+	p := oobPath(path)
+	p.Origin = "sonic-db"
+	ctx, cancel := c.ctx()
+	defer cancel()
+	_, err := c.gc.Set(ctx, &gpb.SetRequest{Update: []*gpb.Update{{Path: p,
+		Val: &gpb.TypedValue{Value: &gpb.TypedValue_JsonIetfVal{JsonIetfVal: []byte(jsonValue)}}}}})
+	if err != nil {
+		c.t.Fatalf("out-of-band set %s: %v", path, err)
+	}
+}

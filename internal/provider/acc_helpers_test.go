@@ -35,6 +35,9 @@ func TestMain(m *testing.M) {
 	if logs != "" {
 		_ = os.RemoveAll(logs)
 	}
+	if mirrorDir != "" {
+		_ = os.RemoveAll(mirrorDir)
+	}
 	os.Exit(code)
 }
 

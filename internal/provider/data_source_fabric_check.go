@@ -31,15 +31,6 @@ type fabricCheckModel struct {
 	OK             types.Bool `tfsdk:"ok"`
 }
 
-type pfcElem struct {
-	Device    types.String `tfsdk:"device"`
-	Interface types.String `tfsdk:"interface"`
-	Mode      types.String `tfsdk:"mode"`
-	LinkPause types.Bool   `tfsdk:"link_pause"`
-	Buffer    types.Object `tfsdk:"buffer"`
-	Watchdog  types.Object `tfsdk:"watchdog"`
-}
-
 type dcqcnElem struct {
 	Device            types.String `tfsdk:"device"`
 	Interface         types.String `tfsdk:"interface"`
@@ -158,10 +149,11 @@ func (m fabricCheckModel) fabric(ctx context.Context) (fabric.Fabric, diag.Diagn
 		reportAt(&diags, path.Root("switch_policies").AtListIndex(i), p.Validate())
 		f.Policies = append(f.Policies, fabric.SwitchPolicy{Device: e.Device.ValueString(), Policy: p})
 	}
-	var pfcs []pfcElem
+	var pfcs []pfcInterfaceArgs
 	diags.Append(m.PFCInterfaces.ElementsAs(ctx, &pfcs, true)...)
 	for i, e := range pfcs {
-		p := pfcIntent(e)
+		p, d := e.intent(ctx)
+		diags.Append(d...)
 		reportAt(&diags, path.Root("pfc_interfaces").AtListIndex(i), p.Validate())
 		f.PFC = append(f.PFC, fabric.SwitchPFC{Device: e.Device.ValueString(), PFC: p})
 	}
@@ -184,39 +176,6 @@ func (m fabricCheckModel) fabric(ctx context.Context) (fabric.Fabric, diag.Diagn
 		f.DCQCN = append(f.DCQCN, fabric.HostDCQCN{Device: e.Device.ValueString(), DCQCN: p})
 	}
 	return f, diags
-}
-
-func pfcIntent(e pfcElem) fabric.PFCInterface {
-	p := fabric.PFCInterface{Interface: e.Interface.ValueString(), Mode: stringOr(e.Mode, fabric.PFCModeOn), LinkPause: e.LinkPause.ValueBool()}
-	if !e.Buffer.IsNull() {
-		b := &fabric.PFCBuffer{}
-		a := e.Buffer.Attributes()
-		if v, ok := a["xoff_bytes"].(types.Int64); ok && !v.IsNull() {
-			b.XoffBytes = fabric.Ptr(v.ValueInt64())
-		}
-		if v, ok := a["xon_bytes"].(types.Int64); ok && !v.IsNull() {
-			b.XonBytes = fabric.Ptr(v.ValueInt64())
-		}
-		if v, ok := a["cable_length_m"].(types.Int64); ok && !v.IsNull() {
-			b.CableLengthM = fabric.Ptr(int(v.ValueInt64()))
-		}
-		p.Buffer = b
-	}
-	if !e.Watchdog.IsNull() {
-		a := e.Watchdog.Attributes()
-		w := &fabric.PFCWatchdog{Action: fabric.WatchdogDrop}
-		if v, ok := a["action"].(types.String); ok && !v.IsNull() {
-			w.Action = v.ValueString()
-		}
-		if v, ok := a["detection_time_ms"].(types.Int64); ok {
-			w.DetectionTimeMs = int(v.ValueInt64())
-		}
-		if v, ok := a["restoration_time_ms"].(types.Int64); ok {
-			w.RestorationTimeMs = int(v.ValueInt64())
-		}
-		p.Watchdog = w
-	}
-	return p
 }
 
 func int64Or(v types.Int64, def int64) types.Int64 {

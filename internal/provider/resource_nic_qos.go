@@ -42,15 +42,19 @@ func (m nicQoSModel) imported() bool                    { return m.Trust.IsNull(
 
 // hostIdentity are the device and interface attributes every host resource has.
 func hostIdentity(what string) map[string]schema.Attribute {
+	return identityAttrs("Name of the host (platform `mlx5`) in the provider's `devices` map. Changing it replaces the resource.",
+		"The NIC's netdev, e.g. `eth0` or `ens1f0np0`, whose "+what+" this resource owns. Letters, digits, `_`, `.`, `-`, at most 15 characters. Changing it replaces the resource.")
+}
+
+// identityAttrs are id, device and interface of a resource that owns one interface's settings.
+func identityAttrs(deviceDesc, ifaceDesc string) map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"id": schema.StringAttribute{Computed: true, MarkdownDescription: "`<device>/<interface>`.",
 			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
-		"device": schema.StringAttribute{Required: true,
-			MarkdownDescription: "Name of the host (platform `mlx5`) in the provider's `devices` map. Changing it replaces the resource.",
-			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()}},
-		"interface": schema.StringAttribute{Required: true,
-			MarkdownDescription: "The NIC's netdev, e.g. `eth0` or `ens1f0np0`, whose " + what + " this resource owns. Letters, digits, `_`, `.`, `-`, at most 15 characters. Changing it replaces the resource.",
-			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+		"device": schema.StringAttribute{Required: true, MarkdownDescription: deviceDesc,
+			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+		"interface": schema.StringAttribute{Required: true, MarkdownDescription: ifaceDesc,
+			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 	}
 }
 

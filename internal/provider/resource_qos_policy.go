@@ -170,7 +170,13 @@ func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, 
 	if r.failed(&resp.Diagnostics, "read", st.Device, st.Name.ValueString(), err) {
 		return
 	}
-	got, err := drv.Read(ctx, st.Name.ValueString())
+	var known *fabric.QoSPolicy
+	if !st.Classes.IsNull() {
+		k, diags := st.intent(ctx)
+		resp.Diagnostics.Append(diags...)
+		known = &k
+	}
+	got, err := drv.Read(ctx, st.Name.ValueString(), known)
 	if r.failed(&resp.Diagnostics, "read", st.Device, st.Name.ValueString(), err) {
 		return
 	}

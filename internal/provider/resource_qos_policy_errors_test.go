@@ -154,3 +154,16 @@ func TestAccQoSPolicyDeviceRemovedBeforeDestroy(t *testing.T) {
 		},
 	})
 }
+
+func TestAccPFCInterfaceOnOpenConfig(t *testing.T) {
+	l := startLab(t, lab.Options{})
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: protoV6Factories, Steps: []resource.TestStep{{
+		Config: l.providerHCL() + `
+resource "roce_pfc_interface" "x" {
+  device    = "openconfig-1"
+  interface = "Ethernet1"
+}`,
+		PlanOnly:    true,
+		ExpectError: regexp.MustCompile(`(?s)Platform does not support roce_pfc_interface.*openconfig-1.*OpenConfig has no PFC\s+model.*sonic, eos and nxos`),
+	}}})
+}

@@ -66,7 +66,7 @@ func BuildSet(prior, next *fabric.QoSPolicy, restore map[string]PortBinding) (*g
 	var pl, nl *layout
 	var err error
 	if prior != nil {
-		if pl, err = newLayout(prior); err != nil {
+		if pl, err = newLayout(sanitizePrior(*prior)); err != nil {
 			return nil, fmt.Errorf("prior: %w", err)
 		}
 	}
@@ -163,4 +163,32 @@ func copyFields(m map[string]string) map[string]string {
 		out[k] = v
 	}
 	return out
+}
+
+// sanitizePrior makes a policy read back from a drifted device usable as the prior of a
+// request: prior only names what to delete or rewrite, so numbers the device held in a form we
+// read as Unknown (say, WRED colours that no longer agree) are replaced by valid placeholders.
+func sanitizePrior(p fabric.QoSPolicy) *fabric.QoSPolicy {
+	classes := make(map[string]fabric.Class, len(p.Classes))
+	for n, c := range p.Classes {
+		if c.ECN != nil {
+			e := *c.ECN
+			if e.MinThresholdBytes < 0 || e.MaxThresholdBytes < e.MinThresholdBytes {
+				e.MinThresholdBytes, e.MaxThresholdBytes = 0, 0
+			}
+			if e.MarkProbabilityPercent < 0 || e.MarkProbabilityPercent > 100 {
+				e.MarkProbabilityPercent = 0
+			}
+			c.ECN = &e
+		}
+		if c.BandwidthPercent != nil && (*c.BandwidthPercent < 1 || *c.BandwidthPercent > 100) {
+			c.BandwidthPercent = fabric.Ptr(1)
+		}
+		classes[n] = c
+	}
+	p.Classes = classes
+	if p.DefaultTrafficClass < 0 || p.DefaultTrafficClass > 7 {
+		p.DefaultTrafficClass = 0
+	}
+	return &p
 }

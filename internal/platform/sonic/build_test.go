@@ -1,6 +1,7 @@
 package sonic
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -192,5 +193,25 @@ func TestReadPaths(t *testing.T) {
 	}
 	if got := pathKey(dbPath(tQueue, "Ethernet0|3", fScheduler)); got != "/CONFIG_DB/localhost/QUEUE/Ethernet0|3/scheduler" {
 		t.Errorf("a key with | must be one element: %s", got)
+	}
+}
+
+// A policy read back from a drifted switch (numbers read as Unknown) still works as a prior.
+func TestBuildSetWithDriftedPrior(t *testing.T) {
+	next := examplePolicy()
+	prior := examplePolicy()
+	prior.Classes = maps.Clone(prior.Classes)
+	c := prior.Classes["roce"]
+	c.ECN = &fabric.ECN{MinThresholdBytes: Unknown, MaxThresholdBytes: Unknown, MarkProbabilityPercent: Unknown}
+	prior.Classes["roce"] = c
+	prior.DefaultTrafficClass = Unknown
+	if _, err := BuildSet(prior, next, nil); err != nil {
+		t.Fatalf("update from a drifted prior: %v", err)
+	}
+	if _, err := BuildSet(prior, nil, nil); err != nil {
+		t.Fatalf("delete of a drifted prior: %v", err)
+	}
+	if prior.Classes["roce"].ECN.MinThresholdBytes != Unknown {
+		t.Error("BuildSet must not modify its prior")
 	}
 }

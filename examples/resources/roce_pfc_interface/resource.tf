@@ -1,0 +1,22 @@
+# PFC on a SONiC leaf port: headroom for its lossless priority group and a PFC watchdog. The
+# no-drop priorities come from the lossless classes of the roce_qos_policy bound to the port.
+resource "roce_pfc_interface" "leaf1_e0" {
+  device     = "leaf-1"
+  interface  = "Ethernet0"
+  mode       = "on"
+  link_pause = false
+
+  buffer = {
+    xoff_bytes     = 122880
+    xon_bytes      = 61440
+    cable_length_m = 40
+  }
+
+  watchdog = {
+    action              = "drop"
+    detection_time_ms   = 200
+    restoration_time_ms = 400
+  }
+
+  depends_on = [roce_qos_policy.leaf1]
+}

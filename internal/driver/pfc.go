@@ -1,0 +1,135 @@
+package driver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/devices"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/sonic"
+)
+
+// PFCInterface manages roce_pfc_interface on one switch.
+type PFCInterface interface {
+	Check(ctx context.Context, port string) error
+	Read(ctx context.Context, port string, managed *fabric.PFCInterface) (*fabric.PFCInterface, error)
+	Create(ctx context.Context, p fabric.PFCInterface) (Prior, error)
+	Update(ctx context.Context, old, next fabric.PFCInterface, prior Prior) (Prior, error)
+	Delete(ctx context.Context, old fabric.PFCInterface, prior Prior) error
+}
+
+// CheckPFCInterface reports at plan time what the device's platform cannot do with p.
+func CheckPFCInterface(dev devices.Device, p fabric.PFCInterface) fabric.Problems {
+	var probs fabric.Problems
+	switch dev.Platform {
+	case "sonic":
+		for _, u := range sonic.CheckPFC(p) {
+			probs.Add(attrPath(u.Attr), "Not supported on platform sonic",
+				fmt.Sprintf("Device %q (platform sonic): %s.", dev.Name, u.Reason))
+		}
+	case "openconfig":
+		probs.Add(fabric.Root("device"), "Platform does not support roce_pfc_interface",
+			fmt.Sprintf("Device %q has platform openconfig: OpenConfig has no PFC model (no per-priority pause, headroom or watchdog), so PFC cannot be configured over it. roce_pfc_interface is supported on sonic, eos and nxos.", dev.Name))
+	case "mlx5":
+		probs.Add(fabric.Root("device"), "Platform does not support roce_pfc_interface",
+			fmt.Sprintf("Device %q is a NIC host (platform mlx5): roce_pfc_interface configures switch ports; set a NIC's PFC priorities with roce_nic_qos.", dev.Name))
+	default:
+		probs.Add(fabric.Root("device"), "Platform does not support roce_pfc_interface",
+			fmt.Sprintf("Device %q has platform %s, whose PFC this provider version cannot configure yet; roce_pfc_interface is available on: sonic.", dev.Name, dev.Platform))
+	}
+	return probs
+}
+
+// ForPFCInterface returns the roce_pfc_interface driver of a configured switch.
+func ForPFCInterface(reg *devices.Registry, device string) (PFCInterface, error) {
+	dev, ok := reg.Device(device)
+	if !ok {
+		return nil, errors.New(reg.UnknownDeviceDetail(device))
+	}
+	if dev.Platform != "sonic" {
+		return nil, fmt.Errorf("device %q has platform %s, which has no roce_pfc_interface driver", device, dev.Platform)
+	}
+	c, err := reg.GNMI(device)
+	if err != nil {
+		return nil, err
+	}
+	return sonicPFC{sonicDB{c}}, nil
+}
+
+type sonicPFC struct{ sonicDB }
+
+func decodePFCPrior(raw Prior) (sonic.PFCPrior, error) {
+	var p sonic.PFCPrior
+	if len(raw) == 0 {
+		return p, nil
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return p, fmt.Errorf("private state is unreadable: %w", err)
+	}
+	return p, nil
+}
+
+// Check needs nothing from the device at plan time: the device checks run at apply, against
+// the switch as it is then (the bound policy may be created in the same apply).
+func (d sonicPFC) Check(context.Context, string) error { return nil }
+
+func (d sonicPFC) Read(ctx context.Context, port string, _ *fabric.PFCInterface) (*fabric.PFCInterface, error) {
+	db, err := d.read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, ok := db.PFC(port)
+	if !ok {
+		return nil, nil
+	}
+	return p, nil
+}
+
+func (d sonicPFC) write(ctx context.Context, old *fabric.PFCInterface, next fabric.PFCInterface, raw Prior) (Prior, error) {
+	db, err := d.read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := sonic.CheckPFCAgainst(next, db); err != nil {
+		return nil, err
+	}
+	prior, err := decodePFCPrior(raw)
+	if err != nil {
+		return nil, err
+	}
+	prior = prior.Merge(db.PFCPrior(next.Interface, next))
+	req, err := sonic.BuildPFCSet(next.Interface, old, &next, db, prior)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.c.Set(ctx, req); err != nil {
+		return nil, err
+	}
+	return json.Marshal(prior)
+}
+
+func (d sonicPFC) Create(ctx context.Context, p fabric.PFCInterface) (Prior, error) {
+	return d.write(ctx, nil, p, nil)
+}
+
+func (d sonicPFC) Update(ctx context.Context, old, next fabric.PFCInterface, prior Prior) (Prior, error) {
+	return d.write(ctx, &old, next, prior)
+}
+
+func (d sonicPFC) Delete(ctx context.Context, old fabric.PFCInterface, raw Prior) error {
+	db, err := d.read(ctx)
+	if err != nil {
+		return err
+	}
+	prior, err := decodePFCPrior(raw)
+	if err != nil {
+		return err
+	}
+	req, err := sonic.BuildPFCSet(old.Interface, &old, nil, db, prior)
+	if err != nil {
+		return err
+	}
+	return d.c.Set(ctx, req)
+}

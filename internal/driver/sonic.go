@@ -1,0 +1,157 @@
+package driver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	gpb "github.com/openconfig/gnmi/proto/gnmi"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/devices"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/sonic"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/gnmi"
+)
+
+func checkSONiCQoS(p fabric.QoSPolicy) fabric.Problems {
+	var probs fabric.Problems
+	for _, u := range sonic.CheckSupported(p) {
+		probs.Add(attrPath(u.Attr), "Not supported on platform sonic", u.Reason+".")
+	}
+	return probs
+}
+
+// sonicDB reads the switch's CONFIG_DB in one Get.
+type sonicDB struct{ c *gnmi.Client }
+
+func (s sonicDB) read(ctx context.Context) (*sonic.DB, error) {
+	ups, err := s.c.Get(ctx, sonic.ReadPaths()...)
+	if err != nil {
+		return nil, err
+	}
+	raw := make([]*gpb.Update, 0, len(ups))
+	for _, u := range ups {
+		raw = append(raw, &gpb.Update{Path: u.Path, Val: &gpb.TypedValue{Value: &gpb.TypedValue_JsonIetfVal{JsonIetfVal: u.JSON}}})
+	}
+	db, err := sonic.ParseDB(raw)
+	if err != nil {
+		return nil, fmt.Errorf("device %q: reading CONFIG_DB: %w", s.c.Config().Device, err)
+	}
+	return db, nil
+}
+
+type sonicQoS struct{ sonicDB }
+
+func openSONiCQoS(reg *devices.Registry, device string) (QoSPolicy, error) {
+	c, err := reg.GNMI(device)
+	if err != nil {
+		return nil, err
+	}
+	return &sonicQoS{sonicDB{c}}, nil
+}
+
+// sonicPrior is a SONiC policy's private state: each bound port's own PORT_QOS_MAP fields and
+// QUEUE entries before the policy took it.
+type sonicPrior struct {
+	Ports map[string]sonic.PortBinding `json:"ports"`
+}
+
+func decodeSONiCPrior(raw Prior) (sonicPrior, error) {
+	p := sonicPrior{Ports: map[string]sonic.PortBinding{}}
+	if len(raw) == 0 {
+		return p, nil
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return p, fmt.Errorf("private state is unreadable: %w", err)
+	}
+	if p.Ports == nil {
+		p.Ports = map[string]sonic.PortBinding{}
+	}
+	return p, nil
+}
+
+func (d *sonicQoS) Read(ctx context.Context, name string, known *fabric.QoSPolicy) (*fabric.QoSPolicy, error) {
+	db, err := d.read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	got, ok := db.PolicyWith(name, known)
+	if !ok {
+		return nil, nil
+	}
+	// The device keeps a whole DSCP map, not which DSCPs a class listed: when the recorded
+	// policy reads back the same, keep its form.
+	if known != nil && sonic.Canonical(*known).Equal(*got) {
+		return known, nil
+	}
+	return got, nil
+}
+
+func (d *sonicQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error) {
+	db, err := d.read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := db.Policy(p.Name); ok {
+		return nil, ErrExists
+	}
+	prior := sonicPrior{Ports: map[string]sonic.PortBinding{}}
+	for _, port := range p.Interfaces {
+		prior.Ports[port] = db.PortFields(port)
+	}
+	req, err := sonic.BuildSet(nil, &p, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.c.Set(ctx, req); err != nil {
+		return nil, err
+	}
+	return json.Marshal(prior)
+}
+
+func (d *sonicQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw Prior) (Prior, error) {
+	prior, err := decodeSONiCPrior(raw)
+	if err != nil {
+		return nil, err
+	}
+	var added []string
+	for _, port := range next.Interfaces {
+		if !slices.Contains(old.Interfaces, port) {
+			added = append(added, port)
+		}
+	}
+	if len(added) > 0 {
+		db, err := d.read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, port := range added {
+			prior.Ports[port] = db.PortFields(port)
+		}
+	}
+	req, err := sonic.BuildSet(&old, &next, prior.Ports)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.c.Set(ctx, req); err != nil {
+		return nil, err
+	}
+	kept := sonicPrior{Ports: map[string]sonic.PortBinding{}}
+	for _, port := range next.Interfaces {
+		kept.Ports[port] = prior.Ports[port]
+	}
+	return json.Marshal(kept)
+}
+
+func (d *sonicQoS) Delete(ctx context.Context, old fabric.QoSPolicy, raw Prior) error {
+	prior, err := decodeSONiCPrior(raw)
+	if err != nil {
+		return err
+	}
+	req, err := sonic.BuildSet(&old, nil, prior.Ports)
+	if err != nil {
+		return err
+	}
+	return d.c.Set(ctx, req)
+}

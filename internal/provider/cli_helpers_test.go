@@ -1,0 +1,106 @@
+package provider
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// The real Terraform CLI, run as users run it, for what terraform-plugin-testing cannot do:
+// local modules (terraform init must install them and the provider: a filesystem mirror) and
+// warnings from check blocks.
+
+var (
+	mirrorOnce sync.Once
+	mirrorDir  string
+	mirrorErr  error
+)
+
+const mirrorVersion = "0.0.1"
+
+// providerMirror builds the provider once per test binary into a filesystem mirror.
+func providerMirror(t *testing.T) string {
+	t.Helper()
+	mirrorOnce.Do(func() {
+		mirrorDir, mirrorErr = os.MkdirTemp("", "roce-mirror") //nolint:usetesting // shared by the tests of this binary
+		if mirrorErr != nil {
+			return
+		}
+		bin := filepath.Join(mirrorDir, "registry.terraform.io", "rocefabric", "roce", mirrorVersion, "linux_amd64",
+			"terraform-provider-roce_v"+mirrorVersion)
+		out, err := exec.Command("go", "build", "-o", bin, "../..").CombinedOutput()
+		if err != nil {
+			mirrorErr = &buildError{err: err, out: string(out)}
+		}
+	})
+	if mirrorErr != nil {
+		t.Fatalf("building the provider into a mirror: %v", mirrorErr)
+	}
+	return mirrorDir
+}
+
+type buildError struct {
+	err error
+	out string
+}
+
+func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
+
+// tfCLI runs Terraform commands in dir with a CLI configuration that installs rocefabric/roce
+// from the mirror.
+type tfCLI struct {
+	t   *testing.T
+	bin string
+	dir string
+	rc  string
+}
+
+func newTFCLI(t *testing.T, dir string) *tfCLI {
+	t.Helper()
+	bin := os.Getenv("TF_ACC_TERRAFORM_PATH")
+	if bin == "" {
+		t.Fatal("TF_ACC_TERRAFORM_PATH must name the Terraform binary (make test sets it)")
+	}
+	mirror := providerMirror(t)
+	rc := filepath.Join(t.TempDir(), "terraformrc")
+	conf := `provider_installation {
+  filesystem_mirror {
+    path    = "` + mirror + `"
+    include = ["registry.terraform.io/rocefabric/roce"]
+  }
+  direct {
+    exclude = ["registry.terraform.io/rocefabric/roce"]
+  }
+}
+`
+	if err := os.WriteFile(rc, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return &tfCLI{t: t, bin: bin, dir: dir, rc: rc}
+}
+
+// run returns the combined output and the exit code.
+func (c *tfCLI) run(args ...string) (string, int) {
+	c.t.Helper()
+	cmd := exec.Command(c.bin, append([]string{"-chdir=" + c.dir}, args...)...)
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+c.rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return string(out), ee.ExitCode()
+	} else if err != nil {
+		c.t.Fatalf("terraform %v: %v", args, err)
+	}
+	return string(out), 0
+}
+
+// must runs a command that has to succeed.
+func (c *tfCLI) must(args ...string) string {
+	c.t.Helper()
+	out, code := c.run(args...)
+	if code != 0 {
+		c.t.Fatalf("terraform %v exited %d:\n%s", args, code, out)
+	}
+	return out
+}

@@ -1,0 +1,62 @@
+package provider
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// examples/modules/roce-leaf, fed by roce_profile, applied to a lab SONiC switch with the real
+// CLI: terraform init installs the local module and the provider (from a filesystem mirror),
+// apply configures the leaf, the next plan is empty, destroy restores the switch.
+func TestAccModuleRoCELeaf(t *testing.T) {
+	l := sonicLab(t)
+	sw := l.SONiC("sonic-1")
+	before := sw.DB()
+	mod, err := filepath.Abs("../../examples/modules/roce-leaf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cfg := l.providerHCL() + fmt.Sprintf(`
+data "roce_profile" "ai" {
+  workload = "ai-training"
+}
+
+module "leaf" {
+  source  = %q
+  device  = "sonic-1"
+  ports   = ["Ethernet0", "Ethernet4"]
+  classes = data.roce_profile.ai.switch_classes
+}
+`, mod)
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tf := newTFCLI(t, dir)
+	tf.must("init", "-input=false", "-no-color")
+	tf.must("apply", "-auto-approve", "-input=false", "-no-color")
+	db := sw.DB()
+	for _, port := range []string{"Ethernet0", "Ethernet4"} {
+		if db["PORT_QOS_MAP"][port]["pfc_enable"] != "3" || db["PFC_WD"][port]["detection_time"] != "200" {
+			t.Errorf("%s: PORT_QOS_MAP %v, PFC_WD %v", port, db["PORT_QOS_MAP"][port], db["PFC_WD"][port])
+		}
+	}
+	if out, code := tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
+		t.Errorf("the plan after apply must be empty (exit 0), got %d:\n%s", code, out)
+	}
+	tf.must("destroy", "-auto-approve", "-input=false", "-no-color")
+	after := sw.DB()
+	for _, port := range []string{"Ethernet0", "Ethernet4"} {
+		if fmt.Sprint(after["PORT_QOS_MAP"][port]) != fmt.Sprint(before["PORT_QOS_MAP"][port]) {
+			t.Errorf("destroy did not restore PORT_QOS_MAP|%s: %v", port, after["PORT_QOS_MAP"][port])
+		}
+	}
+	for key := range after["SCHEDULER"] {
+		if strings.HasPrefix(key, "ROCE") {
+			t.Errorf("destroy left SCHEDULER|%s", key)
+		}
+	}
+}

@@ -1,0 +1,211 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab"
+)
+
+func sonicLab(t *testing.T) *accLab {
+	return startLab(t, lab.Options{Switches: map[string]int{"sonic": 1}})
+}
+
+// sonicPolicyHCL is the contract's example with the roce class lossless, on SONiC ports.
+func sonicPolicyHCL(ecnMin int, ports string) string {
+	return fmt.Sprintf(`
+resource "roce_qos_policy" "leaf" {
+  device = "sonic-1"
+  classes = {
+    roce = {
+      traffic_class     = 3
+      dscp              = [26]
+      bandwidth_percent = 50
+      lossless          = true
+      ecn = { min_threshold_bytes = %d, max_threshold_bytes = 1536000 }
+    }
+    cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
+    default = { traffic_class = 0, dscp = [0], bandwidth_percent = 50 }
+  }
+  interfaces = [%s]
+}
+`, ecnMin, ports)
+}
+
+func sonicPFCHCL(port string, detection int) string {
+	return fmt.Sprintf(`
+resource "roce_pfc_interface" "e0" {
+  device     = "sonic-1"
+  interface  = %q
+  buffer     = { xoff_bytes = 122880, xon_bytes = 61440, cable_length_m = 5 }
+  watchdog   = { action = "drop", detection_time_ms = %d, restoration_time_ms = 400 }
+  depends_on = [roce_qos_policy.leaf]
+}
+`, port, detection)
+}
+
+func TestAccSONiCPolicyAndPFC(t *testing.T) {
+	l := sonicLab(t)
+	sw := l.SONiC("sonic-1")
+	before := sw.DB()
+	v1 := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0", "Ethernet4"`) + sonicPFCHCL("Ethernet0", 200)
+	v2 := l.providerHCL() + sonicPolicyHCL(204800, `"Ethernet0", "Ethernet4"`) + sonicPFCHCL("Ethernet0", 400)
+	field := func(table, key, f string) string { return sw.DB()[table][key][f] }
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		CheckDestroy: func(*terraform.State) error {
+			after := sw.DB()
+			for _, tk := range [][2]string{{"PORT_QOS_MAP", "Ethernet0"}, {"PORT_QOS_MAP", "Ethernet4"}, {"QUEUE", "Ethernet0|3"}, {"CABLE_LENGTH", "AZURE"}, {"BUFFER_PG", "Ethernet0|3-4"}} {
+				if fmt.Sprint(after[tk[0]][tk[1]]) != fmt.Sprint(before[tk[0]][tk[1]]) {
+					return fmt.Errorf("%s|%s not restored: %v, want %v", tk[0], tk[1], after[tk[0]][tk[1]], before[tk[0]][tk[1]])
+				}
+			}
+			for _, table := range []string{"DSCP_TO_TC_MAP", "SCHEDULER", "WRED_PROFILE", "BUFFER_PROFILE"} {
+				for key := range after[table] {
+					if len(key) >= 4 && (key[:4] == "ROCE" || key[:5] == "roce-") {
+						return fmt.Errorf("destroy left %s|%s", table, key)
+					}
+				}
+			}
+			if _, ok := after["PFC_WD"]["Ethernet0"]; ok {
+				if fmt.Sprint(after["PFC_WD"]["Ethernet0"]) != fmt.Sprint(before["PFC_WD"]["Ethernet0"]) {
+					return fmt.Errorf("PFC_WD|Ethernet0 not restored: %v", after["PFC_WD"]["Ethernet0"])
+				}
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: v1,
+				Check: func(*terraform.State) error {
+					checks := map[string][2]string{
+						"DSCP 26 -> TC 3 (the stock map sends it to 1)": {field("DSCP_TO_TC_MAP", "ROCE", "26"), "3"},
+						"pfc_enable on Ethernet0":                       {field("PORT_QOS_MAP", "Ethernet0", "pfc_enable"), "3"},
+						"Ethernet0 map":                                 {field("PORT_QOS_MAP", "Ethernet0", "dscp_to_tc_map"), "ROCE"},
+						"ECN min":                                       {field("WRED_PROFILE", "ROCE-roce", "green_min_threshold"), "153600"},
+						"CNP strict":                                    {field("SCHEDULER", "ROCE-cnp", "type"), "STRICT"},
+						"watchdog detection":                            {field("PFC_WD", "Ethernet0", "detection_time"), "200"},
+						"cable length":                                  {field("CABLE_LENGTH", "AZURE", "Ethernet0"), "5m"},
+						"headroom xoff":                                 {field("BUFFER_PROFILE", "roce-Ethernet0-lossless", "xoff"), "122880"},
+					}
+					for what, c := range checks {
+						if c[0] != c[1] {
+							return fmt.Errorf("%s: CONFIG_DB has %q, want %q", what, c[0], c[1])
+						}
+					}
+					return nil
+				},
+			},
+			// SONiC keeps the whole 64-entry DSCP map, not which DSCPs the configuration listed:
+			// an import lists every DSCP of the default class (the same device state).
+			{ResourceName: "roce_qos_policy.leaf", ImportState: true, ImportStateId: "sonic-1/ROCE", ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"classes.default.dscp"}},
+			{ResourceName: "roce_pfc_interface.e0", ImportState: true, ImportStateId: "sonic-1/Ethernet0", ImportStateVerify: true},
+			{
+				Config: v2,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction("roce_pfc_interface.e0", plancheck.ResourceActionUpdate),
+				}},
+			},
+			{ // out-of-band changes through an independent gNMI client: the plan shows both, apply repairs
+				PreConfig: func() {
+					oob := l.oob(t, "sonic-1")
+					oob.setSONiC("/CONFIG_DB/localhost/WRED_PROFILE/ROCE-roce/green_min_threshold", `"100000"`)
+					oob.setSONiC("/CONFIG_DB/localhost/PFC_WD/Ethernet0/detection_time", `"800"`)
+				},
+				Config: v2,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction("roce_pfc_interface.e0", plancheck.ResourceActionUpdate),
+				}},
+				Check: func(*terraform.State) error {
+					if got := field("WRED_PROFILE", "ROCE-roce", "green_min_threshold"); got != "204800" {
+						return fmt.Errorf("apply did not repair the ECN threshold: %q", got)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+func TestAccSONiCErrors(t *testing.T) {
+	l := sonicLab(t)
+	sw := l.SONiC("sonic-1")
+	cases := []struct {
+		name, config string
+		pre          func()
+		want         string
+	}{
+		{"PFC mode off on sonic", sonicPolicyHCL(153600, `"Ethernet0"`) + `
+resource "roce_pfc_interface" "x" {
+  device    = "sonic-1"
+  interface = "Ethernet0"
+  mode      = "off"
+}`, nil, `(?s)Not supported on platform sonic.*sonic-1`},
+		{"watchdog below the poll interval", sonicPolicyHCL(153600, `"Ethernet0"`) + sonicPFCHCL("Ethernet0", 150), nil, `(?s)poll interval`},
+		{"link_pause with PFC on sonic", `
+resource "roce_pfc_interface" "x" {
+  device    = "sonic-1"
+  interface = "Ethernet0"
+  link_pause = true
+}`, nil, `(?s)link_pause`},
+		{"device rejects the Set", sonicPolicyHCL(153600, `"Ethernet0"`), func() { sw.FailNextSet("commit refused: TCAM exhausted") }, `(?s)Cannot create QoS policy "ROCE" on device "sonic-1".*TCAM exhausted`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: protoV6Factories, Steps: []resource.TestStep{{
+				PreConfig: c.pre, Config: l.providerHCL() + c.config, ExpectError: regexp.MustCompile(c.want),
+			}}})
+		})
+	}
+	if _, ok := sw.DB()["DSCP_TO_TC_MAP"]["ROCE"]; ok {
+		t.Error("a refused or invalid change left objects on the switch")
+	}
+}
+
+// A policy and a PFC interface on the same port, destroyed in either order, leave the other's
+// fields intact: each writes only its own fields of the shared keys.
+func TestAccSONiCDestroyOrder(t *testing.T) {
+	l := sonicLab(t)
+	sw := l.SONiC("sonic-1")
+	both := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0"`) + sonicPFCHCL("Ethernet0", 200)
+	policyOnly := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0"`)
+	pfcOnly := l.providerHCL() + strings.Replace(sonicPFCHCL("Ethernet0", 200), "depends_on = [roce_qos_policy.leaf]", "", 1)
+	policyIntact := func(*terraform.State) error {
+		db := sw.DB()
+		if db["PORT_QOS_MAP"]["Ethernet0"]["dscp_to_tc_map"] != "ROCE" || db["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"] != "3" ||
+			db["DSCP_TO_TC_MAP"]["ROCE"]["26"] != "3" {
+			return fmt.Errorf("the policy's fields were disturbed: PORT_QOS_MAP|Ethernet0 = %v", db["PORT_QOS_MAP"]["Ethernet0"])
+		}
+		return nil
+	}
+	pfcIntact := func(*terraform.State) error {
+		db := sw.DB()
+		if db["PFC_WD"]["Ethernet0"]["detection_time"] != "200" || db["CABLE_LENGTH"]["AZURE"]["Ethernet0"] != "5m" ||
+			db["BUFFER_PROFILE"]["roce-Ethernet0-lossless"]["xoff"] != "122880" {
+			return fmt.Errorf("the PFC interface's fields were disturbed: PFC_WD|Ethernet0 = %v", db["PFC_WD"]["Ethernet0"])
+		}
+		return nil
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		Steps: []resource.TestStep{
+			{Config: both},
+			{Config: policyOnly, Check: policyIntact}, // PFC destroyed first
+			{Config: both},
+			// Policy destroyed first: the PFC fields stay; the port's no-drop set is back to the
+			// stock "3,4", so the watchdog's priorities (3) no longer match and the next plan
+			// shows it, and the apply after that converges.
+			{Config: pfcOnly, Check: pfcIntact, ExpectNonEmptyPlan: true},
+			{Config: pfcOnly, Check: pfcIntact},
+		},
+	})
+}
