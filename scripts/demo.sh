@@ -23,7 +23,7 @@ nic_qos=roce_nic_qos.gpu1_eth0
 dcqcn=roce_dcqcn_profile.gpu1_eth0
 profile="/qos/queue-management-profiles/queue-management-profile[name=ROCE-roce]"
 min_threshold="$profile/wred/uniform/config/min-threshold"
-steps=17
+steps=18
 n=0
 
 step() {
@@ -69,8 +69,8 @@ export TF_CLI_CONFIG_FILE=$work/terraformrc
 export CHECKPOINT_DISABLE=1
 echo "Terraform config $TF_CLI_CONFIG_FILE; no terraform init needed with dev_overrides"
 
-step "Starting the simulated fabric: switch $device and NIC host $host (bin/rocelab up --dir .lab)"
-"$bin/rocelab" up --dir "$lab_dir" --switches openconfig=1 --hosts mlx5=1 >"$work/rocelab.log" 2>&1 &
+step "Starting the simulated fabric: switches $device and sonic-1, NIC host $host (bin/rocelab up --dir .lab)"
+"$bin/rocelab" up --dir "$lab_dir" --switches openconfig=1,sonic=1 --hosts mlx5=1 >"$work/rocelab.log" 2>&1 &
 lab_pid=$!
 # Whatever happens from here on, the lab is stopped on exit.
 stop_lab() {
@@ -98,8 +98,21 @@ if [ ! -f "$lab_dir/inventory.json" ]; then
 fi
 cat "$work/rocelab.log"
 
-step "terraform apply: creating the RoCE QoS policy on $device and the NIC QoS and DCQCN profile on $host"
+step "terraform apply: RoCE QoS policies on $device and sonic-1 (lossless, with PFC), NIC QoS and DCQCN on $host"
 tf apply -auto-approve
+
+step "Reading sonic-1's CONFIG_DB with an independent gNMI client: a lossless RoCE class"
+echo "\$ rocelab get --dir .lab sonic-1 '/CONFIG_DB/localhost/PORT_QOS_MAP/Ethernet0'"
+qos_map=$("$bin/rocelab" get --dir "$lab_dir" sonic-1 '/CONFIG_DB/localhost/PORT_QOS_MAP/Ethernet0')
+echo "$qos_map"
+echo "\$ rocelab get --dir .lab sonic-1 '/CONFIG_DB/localhost/DSCP_TO_TC_MAP/ROCE/26'"
+dscp26=$("$bin/rocelab" get --dir "$lab_dir" sonic-1 '/CONFIG_DB/localhost/DSCP_TO_TC_MAP/ROCE/26')
+echo "$dscp26"
+if ! grep -q '"pfc_enable": "3"' <<<"$qos_map" || [ "$dscp26" != '"3"' ]; then
+  echo "sonic-1 does not carry the lossless RoCE class (pfc_enable 3, DSCP 26 -> TC 3)" >&2
+  exit 1
+fi
+echo "sonic-1: DSCP 26 -> traffic class 3 (the stock map said 1), PFC no-drop on priority 3"
 
 step "Reading the switch with an independent gNMI client: the ECN profile the policy created"
 echo "\$ rocelab get --dir .lab $device '$profile'"
@@ -189,9 +202,9 @@ trap - EXIT
 "$bin/rocelab" down --dir "$lab_dir"
 
 echo
-echo "Demo complete: apply; an out-of-band switch change and a host reboot, each detected by"
-echo "plan and repaired by apply; destroyed."
+echo "Demo complete: a lossless RoCE class on SONiC; an out-of-band switch change and a host"
+echo "reboot, each detected by plan and repaired by apply; destroyed."
 echo "Try it yourself: start the fabric in .lab/ with"
-echo "  go run ./internal/lab/cmd/rocelab up --dir .lab --switches openconfig=1 --hosts mlx5=1"
+echo "  make lab"
 echo "then, in another shell,"
 echo "  TF_CLI_CONFIG_FILE=\$PWD/.demo/terraformrc $terraform -chdir=examples/quickstart apply"

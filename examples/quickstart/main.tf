@@ -72,13 +72,46 @@ resource "roce_qos_policy" "leaf1" {
   interfaces = ["Ethernet1", "Ethernet2"]
 }
 
+# The same classes on the lab's SONiC leaf (device "sonic-1", gNMI with CONFIG_DB writes), where
+# the roce class is lossless: SONiC carries the PFC no-drop set (pfc_enable "3" on the bound
+# port). Without this policy the switch's stock map would send DSCP 26 to traffic class 1.
+resource "roce_qos_policy" "leaf2" {
+  device = "sonic-1"
+  classes = {
+    roce = {
+      traffic_class     = 3
+      dscp              = [26]
+      bandwidth_percent = 50
+      lossless          = true
+      ecn = {
+        min_threshold_bytes = 153600
+        max_threshold_bytes = 1536000
+      }
+    }
+    cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
+    default = { traffic_class = 0, dscp = [0], bandwidth_percent = 50 }
+  }
+  interfaces = ["Ethernet0"]
+}
+
+# PFC on that port: headroom for the lossless priority group and a PFC watchdog against pause
+# storms and deadlocks.
+resource "roce_pfc_interface" "leaf2_e0" {
+  device    = "sonic-1"
+  interface = "Ethernet0"
+  buffer    = { xoff_bytes = 122880, xon_bytes = 61440, cable_length_m = 5 }
+  watchdog  = { detection_time_ms = 200, restoration_time_ms = 400 }
+
+  depends_on = [roce_qos_policy.leaf2]
+}
+
 # The host side of the same policy, on the lab's NVIDIA mlx5 host (device "mlx5-1", reached over
 # SSH). RoCE only works end to end when the NIC and the switches agree on every number:
 #   - the NIC trusts DSCP and maps DSCP 26 -> priority 3 and DSCP 48 -> priority 6, the same DSCPs
 #     the switch classifies into traffic classes 3 (roce) and 6 (cnp) above;
-#   - PFC is on priority 3 only: the RoCE class is the lossless one. The openconfig switch cannot
-#     say so (no PFC model); on sonic, eos or nxos the roce class would carry `lossless = true`
-#     and pfc_priorities must equal the switches' lossless classes;
+#   - PFC is on priority 3 only: the RoCE class is the lossless one (lossless = true on sonic-1;
+#     the openconfig switch cannot say so: no PFC model), and pfc_priorities must equal the
+#     switches' lossless classes;
 #   - ETS mirrors the switch's scheduler: 50/50 between TCs 0 and 3, TC 6 strict for CNPs;
 #   - roce_tos 106 = DSCP 26 << 2 | ECT(0): the NIC sends RoCE with the DSCP the switch expects,
 #     ECN-capable so the switch's ECN profile (ROCE-roce) can mark it.
