@@ -3,8 +3,6 @@ package openconfig
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,9 +10,9 @@ import (
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 func ptr[T any](v T) *T { return &v }
 
@@ -78,18 +76,5 @@ func renderSet(t *testing.T, req *gpb.SetRequest) string {
 // golden compares got with testdata/name, rewriting it under -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/platform/openconfig -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (run with -update after checking):\n--- got\n%s", path, got)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), got)
 }
