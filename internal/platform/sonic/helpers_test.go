@@ -14,7 +14,6 @@ import (
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
-
 func ptr[T any](v T) *T { return &v }
 
 // examplePolicy is the contract's roce_qos_policy example without its sonic-unsupported mtu,
