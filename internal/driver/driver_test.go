@@ -33,13 +33,13 @@ func TestCheckQoSPolicyNamesDevicePlatformAndAttribute(t *testing.T) {
 func TestCheckQoSPolicyOnPlatformsWithoutADriver(t *testing.T) {
 	for platform, want := range map[string]string{
 		"mlx5":  "NIC host",
-		"sonic": "cannot configure yet",
+		"eos":   "cannot configure yet",
 	} {
 		probs := CheckQoSPolicy(devices.Device{Name: "d", Platform: platform}, policy())
 		if len(probs) != 1 || probs[0].Path.String() != "device" {
 			t.Fatalf("%s: want one problem on device, got %v", platform, probs)
 		}
-		if !strings.Contains(probs[0].Detail, want) || !strings.Contains(probs[0].Detail, "available on: openconfig") {
+		if !strings.Contains(probs[0].Detail, want) || !strings.Contains(probs[0].Detail, "available on: openconfig, sonic") {
 			t.Errorf("%s: detail %q", platform, probs[0].Detail)
 		}
 	}
@@ -66,5 +66,27 @@ func TestDecodeOCPrior(t *testing.T) {
 	}
 	if _, err := decodeOCPrior(Prior(`{`)); err == nil {
 		t.Fatal("corrupt private state must be an error, not a silent reset")
+	}
+}
+
+func TestCheckPFCInterfacePerPlatform(t *testing.T) {
+	on := fabric.PFCInterface{Interface: "Ethernet0", Mode: fabric.PFCModeOn}
+	for platform, want := range map[string]string{
+		"openconfig": "no PFC model",
+		"mlx5":       "NIC host",
+		"eos":        "cannot configure yet",
+	} {
+		probs := CheckPFCInterface(devices.Device{Name: "d", Platform: platform}, on)
+		if len(probs) != 1 || probs[0].Path.String() != "device" || !strings.Contains(probs[0].Detail, want) {
+			t.Errorf("%s: got %v, want one problem on device mentioning %q", platform, probs, want)
+		}
+	}
+	if probs := CheckPFCInterface(devices.Device{Name: "d", Platform: "sonic"}, on); len(probs) != 0 {
+		t.Errorf("sonic, mode on: %v", probs)
+	}
+	off := on
+	off.Mode = fabric.PFCModeOff
+	if probs := CheckPFCInterface(devices.Device{Name: "leaf", Platform: "sonic"}, off); len(probs) != 1 || probs[0].Path.String() != "mode" || !strings.Contains(probs[0].Detail, `"leaf"`) {
+		t.Errorf("sonic, mode off: %v", probs)
 	}
 }
