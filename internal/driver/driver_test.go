@@ -32,8 +32,8 @@ func TestCheckQoSPolicyNamesDevicePlatformAndAttribute(t *testing.T) {
 
 func TestCheckQoSPolicyOnPlatformsWithoutADriver(t *testing.T) {
 	for platform, want := range map[string]string{
-		"mlx5":  "NIC host",
-		"eos":   "cannot configure yet",
+		"mlx5": "NIC host",
+		"eos":  "cannot configure yet",
 	} {
 		probs := CheckQoSPolicy(devices.Device{Name: "d", Platform: platform}, policy())
 		if len(probs) != 1 || probs[0].Path.String() != "device" {
