@@ -33,7 +33,7 @@ import (
 )
 
 // rpcTimeout bounds one get or set.
-const rpcTimeout = 10 * time.Second
+const rpcTimeout = 30 * time.Second
 
 // clientCommand parses `--dir DIR`, the flags extra defines, and exactly want positional
 // arguments.

@@ -160,14 +160,11 @@ func TestDown(t *testing.T) {
 	waitFor(t, filepath.Join(dir, lab.InventoryFile))
 
 	// The test does not reap the child until down returns: down must not
-	// mistake the exited (zombie) process for a running one.
-	start := time.Now()
+	// mistake the exited (zombie) process for a running one (it would wait out
+	// its timeout and fail).
 	code, out, errOut := runArgs("down", "--dir", dir)
 	if code != 0 || !strings.Contains(out, "stopped") {
 		t.Fatalf("down: exit %d, %q", code, out+errOut)
-	}
-	if took := time.Since(start); took > 5*time.Second {
-		t.Errorf("down took %s", took)
 	}
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("up after down: %v (want exit 0)", err)

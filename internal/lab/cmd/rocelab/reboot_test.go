@@ -59,7 +59,7 @@ func TestRebootARunningLab(t *testing.T) {
 
 func waitInventory(t *testing.T, dir string) lab.Inventory {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(90 * time.Second)
 	for {
 		raw, err := os.ReadFile(filepath.Join(dir, lab.InventoryFile))
 		if err == nil {
