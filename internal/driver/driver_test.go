@@ -90,3 +90,44 @@ func TestCheckPFCInterfacePerPlatform(t *testing.T) {
 		t.Errorf("sonic, mode off: %v", probs)
 	}
 }
+
+func TestKeepKnownFormShowsOnlyRealChanges(t *testing.T) {
+	known := fabric.QoSPolicy{Name: "ROCE", Trust: fabric.TrustDSCP, Classes: map[string]fabric.Class{
+		"roce":    {TrafficClass: 3, DSCP: []int{26}, BandwidthPercent: fabric.Ptr(50), ECN: &fabric.ECN{MinThresholdBytes: 153600, MaxThresholdBytes: 1536000, MarkProbabilityPercent: 100}},
+		"default": {TrafficClass: 0, DSCP: []int{0}, BandwidthPercent: fabric.Ptr(50)},
+	}}
+	// The device as SONiC reads it back: the default class holds every unlisted DSCP, and an
+	// operator changed the ECN minimum.
+	var rest []int
+	for d := 0; d < 64; d++ {
+		if d != 26 {
+			rest = append(rest, d)
+		}
+	}
+	got := fabric.QoSPolicy{Name: "ROCE", Trust: fabric.TrustDSCP, Classes: map[string]fabric.Class{
+		"roce":    {TrafficClass: 3, DSCP: []int{26}, BandwidthPercent: fabric.Ptr(50), ECN: &fabric.ECN{MinThresholdBytes: 100000, MaxThresholdBytes: 1536000, MarkProbabilityPercent: 100}},
+		"default": {TrafficClass: 0, DSCP: rest, BandwidthPercent: fabric.Ptr(50)},
+	}}
+	out := keepKnownForm(known, got)
+	if d := out.Classes["default"].DSCP; len(d) != 1 || d[0] != 0 {
+		t.Errorf("the default class must keep its recorded DSCP list when the whole map agrees, got %v", d)
+	}
+	if out.Classes["roce"].ECN.MinThresholdBytes != 100000 {
+		t.Errorf("the real change must show: ECN min = %d", out.Classes["roce"].ECN.MinThresholdBytes)
+	}
+	// DSCP 10 moved to the roce class on the device: the lists come from the device.
+	var rest2 []int
+	for _, d := range rest {
+		if d != 10 {
+			rest2 = append(rest2, d)
+		}
+	}
+	roce := got.Classes["roce"]
+	roce.DSCP = []int{10, 26}
+	got.Classes["roce"] = roce
+	got.Classes["default"] = fabric.Class{TrafficClass: 0, DSCP: rest2, BandwidthPercent: fabric.Ptr(50)}
+	out = keepKnownForm(known, got)
+	if d := out.Classes["roce"].DSCP; len(d) != 2 || len(out.Classes["default"].DSCP) != 62 {
+		t.Errorf("a changed map must read as the device has it, got roce %v and %d default DSCPs", d, len(out.Classes["default"].DSCP))
+	}
+}

@@ -80,12 +80,41 @@ func (d *sonicQoS) Read(ctx context.Context, name string, known *fabric.QoSPolic
 	if !ok {
 		return nil, nil
 	}
+	if known == nil {
+		return got, nil
+	}
 	// The device keeps a whole DSCP map, not which DSCPs a class listed: when the recorded
 	// policy reads back the same, keep its form.
-	if known != nil && sonic.Canonical(*known).Equal(*got) {
+	if sonic.Canonical(*known).Equal(*got) {
 		return known, nil
 	}
-	return got, nil
+	return keepKnownForm(*known, *got), nil
+}
+
+// keepKnownForm returns got with the recorded form wherever the device agrees with it, so a
+// plan shows only what really changed: the DSCP lists and default_traffic_class when the
+// device's whole DSCP map is the recorded one, and each class that reads back unchanged.
+func keepKnownForm(known, got fabric.QoSPolicy) *fabric.QoSPolicy {
+	out := got
+	out.Classes = make(map[string]fabric.Class, len(got.Classes))
+	sameMap := known.DSCPMap() == got.DSCPMap()
+	if sameMap {
+		out.DefaultTrafficClass = known.DefaultTrafficClass
+	}
+	for name, c := range got.Classes {
+		k, ok := known.Classes[name]
+		if ok && sameMap {
+			c.DSCP = k.DSCP
+			if len(k.PCP) == 0 {
+				c.PCP = k.PCP
+			}
+		}
+		if ok && c.Equal(k) {
+			c = k
+		}
+		out.Classes[name] = c
+	}
+	return &out
 }
 
 func (d *sonicQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error) {
