@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Prints the path of a pinned tool, installing it with `go install` first when it is missing.
 # Nothing is downloaded from release sites: the Go module proxy is the only source.
-#   scripts/tool.sh terraform | golangci-lint | tfplugindocs
+#   scripts/tool.sh terraform | golangci-lint | tfplugindocs | tofu
 set -euo pipefail
 
 TERRAFORM_VERSION=1.5.7
 GOLANGCI_LINT_VERSION=v2.15.0
 TFPLUGINDOCS_VERSION=v0.25.0
+TOFU_VERSION=1.12.6
 
 gobin=$(go env GOBIN)
 [ -n "$gobin" ] || gobin="$(go env GOPATH)/bin"
@@ -47,8 +48,39 @@ case "${1:-}" in
     install "github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs@$TFPLUGINDOCS_VERSION"
     echo "$gobin/tfplugindocs"
     ;;
+  goreleaser)
+    # `goreleaser --version` prints a banner first: look for the GitVersion line, not line 1.
+    GORELEASER_VERSION=v2.15.1
+    g="$gobin/goreleaser"
+    if [ -x "$g" ] && "$g" --version 2>/dev/null | grep -qE "^GitVersion: +${GORELEASER_VERSION}\$"; then echo "$g"; exit 0; fi
+    install "github.com/goreleaser/goreleaser/v2@$GORELEASER_VERSION"
+    "$g" --version 2>/dev/null | grep -qE "^GitVersion: +${GORELEASER_VERSION}\$" || { echo "goreleaser $GORELEASER_VERSION not found after install" >&2; exit 1; }
+    echo "$g"
+    ;;
+  tofu)
+    # `go install github.com/opentofu/opentofu/cmd/tofu@v...` is refused (its go.mod replaces
+    # hashicorp/hcl/v2 with OpenTofu's fork): download the module and build cmd/tofu inside it
+    # (the module cache is read-only; nothing is written there) with its .goreleaser.yaml's
+    # settings (version.dev=no, else it reports 1.12.6-dev). About 4 minutes cold.
+    # OpenTofu prints a warning on stdout before the version when TF_CLI_CONFIG_FILE names a
+    # missing file: check the version under our own CLI configuration.
+    export TF_CLI_CONFIG_FILE="$(cd "$(dirname "$0")" && pwd)/terraformrc"
+    is_tofu() { [ -x "$1" ] && [ "$("$1" version 2>/dev/null | head -n 1)" = "OpenTofu v$TOFU_VERSION" ]; }
+    for c in "$gobin/tofu" "$(command -v tofu 2>/dev/null || true)"; do
+      if [ -n "$c" ] && is_tofu "$c"; then echo "$c"; exit 0; fi
+    done
+    echo "building OpenTofu $TOFU_VERSION from the Go module proxy (a few minutes the first time)" >&2
+    dir=$(cd "${TMPDIR:-/tmp}" && GOFLAGS=-mod=mod go mod download -json "github.com/opentofu/opentofu@v$TOFU_VERSION" |
+      sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+    [ -d "$dir" ] || { echo "go mod download github.com/opentofu/opentofu@v$TOFU_VERSION failed" >&2; exit 1; }
+    mkdir -p "$gobin"
+    (cd "$dir" && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath \
+      -ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" -o "$gobin/tofu" ./cmd/tofu) >&2
+    is_tofu "$gobin/tofu" || { echo "$gobin/tofu does not report OpenTofu v$TOFU_VERSION" >&2; exit 1; }
+    echo "$gobin/tofu"
+    ;;
   *)
-    echo "usage: $0 terraform|golangci-lint|tfplugindocs" >&2
+    echo "usage: $0 terraform|golangci-lint|tfplugindocs|tofu" >&2
     exit 2
     ;;
 esac

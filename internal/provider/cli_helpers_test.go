@@ -20,6 +20,16 @@ var (
 
 const mirrorVersion = "0.0.1"
 
+// providerHost is the registry host that `source = "rocefabric/roce"` resolves to:
+// registry.terraform.io under Terraform, registry.opentofu.org under OpenTofu. make
+// testacc-tofu says so through TF_ACC_PROVIDER_HOST, which terraform-plugin-testing reads too.
+func providerHost() string {
+	if h := os.Getenv("TF_ACC_PROVIDER_HOST"); h != "" {
+		return h
+	}
+	return "registry.terraform.io"
+}
+
 // providerMirror builds the provider once per test binary into a filesystem mirror.
 func providerMirror(t *testing.T) string {
 	t.Helper()
@@ -28,7 +38,7 @@ func providerMirror(t *testing.T) string {
 		if mirrorErr != nil {
 			return
 		}
-		bin := filepath.Join(mirrorDir, "registry.terraform.io", "rocefabric", "roce", mirrorVersion, "linux_amd64",
+		bin := filepath.Join(mirrorDir, providerHost(), "rocefabric", "roce", mirrorVersion, "linux_amd64",
 			"terraform-provider-roce_v"+mirrorVersion)
 		out, err := exec.Command("go", "build", "-o", bin, "../..").CombinedOutput()
 		if err != nil {
@@ -65,13 +75,14 @@ func newTFCLI(t *testing.T, dir string) *tfCLI {
 	}
 	mirror := providerMirror(t)
 	rc := filepath.Join(t.TempDir(), "terraformrc")
+	addr := providerHost() + "/rocefabric/roce"
 	conf := `provider_installation {
   filesystem_mirror {
     path    = "` + mirror + `"
-    include = ["registry.terraform.io/rocefabric/roce"]
+    include = ["` + addr + `"]
   }
   direct {
-    exclude = ["registry.terraform.io/rocefabric/roce"]
+    exclude = ["` + addr + `"]
   }
 }
 `

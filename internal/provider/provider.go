@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -151,6 +152,11 @@ func (p *roceProvider) Resources(context.Context) []func() resource.Resource {
 
 func (p *roceProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{newProfileDataSource, newFabricCheckDataSource, newCountersDataSource}
+}
+
+// Functions are provider-defined functions (Terraform 1.8+, OpenTofu 1.7+): provider::roce::<name>.
+func (p *roceProvider) Functions(context.Context) []func() function.Function {
+	return []func() function.Function{newTOSFunction, newPFCVectorFunction}
 }
 
 // tfLogger bridges transport events into tflog under a subsystem, credentials masked.

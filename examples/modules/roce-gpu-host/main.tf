@@ -35,13 +35,38 @@ variable "cnp_priority" {
   default = 6
 }
 
+variable "lossless" {
+  description = "PFC on the RoCE priority. Set false for a lossy fabric (data.roce_profile with workload = \"lossy\"): PFC then stays off on every priority, and DCQCN still runs on the RoCE priority."
+  type        = bool
+  default     = true
+  nullable    = false
+}
+
+variable "roce_tos" {
+  description = "ToS byte of the NIC's RoCE traffic (roce_nic_qos.roce_tos), e.g. data.roce_profile.ai.roce_tos (106 = DSCP 26 << 2 | ECT(0)). Null leaves it unmanaged."
+  type        = number
+  default     = null
+}
+
+variable "reaction_point" {
+  description = "DCQCN reaction-point parameters, shaped like roce_dcqcn_profile.reaction_point (e.g. data.roce_profile.ai.reaction_point). Null leaves them unmanaged."
+  type        = any
+  default     = null
+}
+
+variable "notification_point" {
+  description = "DCQCN notification-point parameters, shaped like roce_dcqcn_profile.notification_point (e.g. data.roce_profile.ai.notification_point). Null leaves them unmanaged."
+  type        = any
+  default     = null
+}
+
 resource "roce_nic_qos" "nic" {
   for_each = toset(var.interfaces)
 
   device         = var.device
   interface      = each.key
   trust          = "dscp"
-  pfc_priorities = [var.roce_priority]
+  pfc_priorities = var.lossless ? [var.roce_priority] : []
   dscp_to_priority = {
     (tostring(var.roce_dscp)) = var.roce_priority
     (tostring(var.cnp_dscp))  = var.cnp_priority
@@ -55,18 +80,27 @@ resource "roce_nic_qos" "nic" {
     (tostring(var.roce_priority)) = { bandwidth_percent = 50 }
     (tostring(var.cnp_priority))  = { strict_priority = true }
   }
+  roce_tos = var.roce_tos
 }
 
 resource "roce_dcqcn_profile" "nic" {
   for_each = toset(var.interfaces)
 
-  device       = var.device
-  interface    = each.key
-  priorities   = [var.roce_priority]
-  cnp_dscp     = var.cnp_dscp
-  cnp_priority = var.cnp_priority
+  device             = var.device
+  interface          = each.key
+  priorities         = [var.roce_priority]
+  cnp_dscp           = var.cnp_dscp
+  cnp_priority       = var.cnp_priority
+  reaction_point     = var.reaction_point
+  notification_point = var.notification_point
 }
 
 output "ids" {
-  value = [for n in roce_nic_qos.nic : n.id]
+  description = "roce_nic_qos ids, <device>/<interface>."
+  value       = [for n in roce_nic_qos.nic : n.id]
+}
+
+output "dcqcn_ids" {
+  description = "roce_dcqcn_profile ids, <device>/<interface>."
+  value       = [for n in roce_dcqcn_profile.nic : n.id]
 }
