@@ -72,13 +72,14 @@ func (c *cong) set(i int, v uint32) {
 	c.vals[i] = v
 }
 
+// ccIndex returns the index of a cc_params file, or -1 when there is none of that name.
 func ccIndex(name string) int {
 	for i, p := range ccParams {
 		if p.name == name {
 			return i
 		}
 	}
-	panic("unknown cc param " + name)
+	return -1
 }
 
 // cScanfInt is sscanf(buf, "%d", &v) on a C int: leading white space, an
@@ -229,8 +230,9 @@ func (h *Host) ccFile(p *nicPort, i int) *fsNode {
 			if err != nil {
 				return err
 			}
-			if ccParams[i].name == "np_cnp_prio" {
-				p.cong.set(ccIndex("np_cnp_prio_mode"), 0)
+			// The kernel resets the priority mode whenever the CNP priority is written.
+			if mode := ccIndex("np_cnp_prio_mode"); ccParams[i].name == "np_cnp_prio" && mode >= 0 {
+				p.cong.set(mode, 0)
 			}
 			p.cong.set(i, uint32(v))
 			return nil
