@@ -18,7 +18,11 @@ import (
 func TestHostWithOpenSSH(t *testing.T) {
 	sshBin, err := exec.LookPath("ssh")
 	if err != nil {
-		t.Skip("no OpenSSH client (ssh) on PATH; the golang.org/x/crypto/ssh tests cover the protocol")
+		// CI installs openssh-server (which brings the client) and sets ROCE_REQUIRE_SSHD=1.
+		if os.Getenv("ROCE_REQUIRE_SSHD") == "1" {
+			t.Fatal("no OpenSSH client (ssh) on PATH but ROCE_REQUIRE_SSHD=1: .ci/run installs openssh-server, which brings it")
+		}
+		t.Skip("no OpenSSH client (ssh) on PATH (.ci/run installs it); the golang.org/x/crypto/ssh tests cover the protocol")
 	}
 	e := newHostEnv(t)
 	dir := t.TempDir()
