@@ -29,15 +29,22 @@ func fingerprint(k gossh.PublicKey) string {
 	return k.Type() + " " + gossh.FingerprintSHA256(k)
 }
 
-// hostKeyCallback verifies the host key: against the pinned HostKey, else against the
-// known_hosts file; Insecure alone skips it. The algorithms returned make the host present a key
-// of a type we can verify, when the host has several.
+// hostKeyCallback applies the client's host key policy (see HostKeyCallback).
 func (c *Client) hostKeyCallback() (gossh.HostKeyCallback, []string, error) {
-	if c.cfg.Insecure {
+	return HostKeyCallback(c.cfg.HostKey, c.cfg.KnownHostsFile, c.cfg.Address, c.cfg.Insecure)
+}
+
+// HostKeyCallback verifies the host key of address: against the pinned hostKey (authorized_keys
+// form), else against the knownHostsFile ("" means ~/.ssh/known_hosts); insecure alone skips it.
+// A refused key fails with *HostKeyError naming its SHA256 fingerprint. The algorithms returned
+// make the host present a key of a type we can verify, when the host has several. It is exported
+// so the CLI transport, which dials its own SSH connections, applies the same policy.
+func HostKeyCallback(hostKey, knownHostsFile, address string, insecure bool) (gossh.HostKeyCallback, []string, error) {
+	if insecure {
 		return gossh.InsecureIgnoreHostKey(), nil, nil // #nosec G106 -- only by the user's explicit `insecure = true`, warned at plan time.
 	}
-	if c.cfg.HostKey != "" {
-		pinned, _, _, _, err := gossh.ParseAuthorizedKey([]byte(c.cfg.HostKey))
+	if hostKey != "" {
+		pinned, _, _, _, err := gossh.ParseAuthorizedKey([]byte(hostKey))
 		if err != nil {
 			return nil, nil, &configError{fmt.Sprintf(`host_key is not a public key in authorized_keys form ("ssh-ed25519 AAAA..."): %v`, err)}
 		}
@@ -52,7 +59,7 @@ func (c *Client) hostKeyCallback() (gossh.HostKeyCallback, []string, error) {
 		}
 		return cb, hostKeyAlgorithms([]string{pinned.Type()}), nil
 	}
-	path, err := c.knownHostsPath()
+	path, err := knownHostsPath(knownHostsFile)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -87,11 +94,10 @@ func (c *Client) hostKeyCallback() (gossh.HostKeyCallback, []string, error) {
 		}
 		return err
 	}
-	return cb, hostKeyAlgorithms(knownTypes(db, c.cfg.Address)), nil
+	return cb, hostKeyAlgorithms(knownTypes(db, address)), nil
 }
 
-func (c *Client) knownHostsPath() (string, error) {
-	p := c.cfg.KnownHostsFile
+func knownHostsPath(p string) (string, error) {
 	if p != "" && p != "~" && !strings.HasPrefix(p, "~/") {
 		return p, nil
 	}
