@@ -1,0 +1,324 @@
+package eos
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Unknown is the value a read reports for a number the device holds in a form that cannot be
+// converted (ECN thresholds in segments or milliseconds, a watchdog timer written with options
+// this provider does not write): no valid value, so a refresh shows a difference and the next
+// apply rewrites it.
+const Unknown = -1
+
+// Config is what ParseRunningConfig keeps of a running-config: the effective global QoS maps
+// (EOS defaults overridden by each `qos map` line), the qos profiles and every interface block.
+type Config struct {
+	Hostname  string
+	DSCPToTC  [64]int
+	COSToTC   [8]int
+	TCToQueue [8]int
+	// Profiles and Interfaces are keyed by name as the running-config prints it.
+	Profiles   map[string]*Profile
+	Interfaces map[string]*Interface
+}
+
+// Profile is one `qos profile` block.
+type Profile struct {
+	Trust  string // "dscp", "cos", "" (no qos trust line, or another form)
+	NoDrop []int  // priorities with `priority-flow-control priority N no-drop`, sorted
+	Queues map[int]*TxQueue
+	PFCOn  bool // `priority-flow-control on` inside the profile
+}
+
+// TxQueue is one `tx-queue N` (or `uc-tx-queue N`) block of a profile.
+type TxQueue struct {
+	BandwidthPercent *int
+	// Priority is "strict" (an explicit `priority strict`), "none" (`no priority`) or "" (no
+	// line: EOS's default, strict).
+	Priority string
+	ECN      *ECN
+}
+
+// ECN is a `random-detect ecn` line in bytes; a threshold in a unit bytes cannot express reads
+// Unknown.
+type ECN struct {
+	MinBytes, MaxBytes int64
+	Probability        int
+}
+
+// Interface is one `interface` block, with the lines roce_qos_policy and roce_pfc_interface
+// write.
+type Interface struct {
+	Name           string
+	ServiceProfile string
+	PFCOn          bool
+	// FlowSend and FlowReceive are the `flowcontrol send|receive` values as printed ("on",
+	// "off", ...), "" without a line.
+	FlowSend, FlowReceive string
+	Watchdog              *Watchdog // nil without any watchdog line
+}
+
+// Watchdog is the PFC watchdog lines of an interface. It is JSON-encodable for private state.
+type Watchdog struct {
+	Enabled bool   `json:"enabled"` // `priority-flow-control pause watchdog`
+	Action  string `json:"action"`  // `... port action A`, "" without
+	// Timer is the arguments of `... port timer` as read ("timeout 0.20 polling-interval auto
+	// recovery-time 0.40"), "" without; TimeoutMs and RecoveryMs are its times (0 without).
+	Timer      string `json:"timer"`
+	TimeoutMs  int    `json:"timeout_ms"`
+	RecoveryMs int    `json:"recovery_ms"`
+}
+
+// cosDefault is EOS's CoS -> traffic class map: CoS 0 (best effort) above CoS 1 (background).
+var cosDefault = [8]int{1, 0, 2, 3, 4, 5, 6, 7}
+
+// defaultDSCP is EOS's DSCP -> traffic class map: each DSCP's class selector (DSCP/8) taken
+// through the CoS default.
+func defaultDSCP() [64]int {
+	var m [64]int
+	for d := range m {
+		m[d] = cosDefault[d/8]
+	}
+	return m
+}
+
+func defaultTCToQueue() [8]int { return [8]int{0, 1, 2, 3, 4, 5, 6, 7} }
+
+func newConfig() *Config {
+	return &Config{DSCPToTC: defaultDSCP(), COSToTC: cosDefault, TCToQueue: defaultTCToQueue(),
+		Profiles: map[string]*Profile{}, Interfaces: map[string]*Interface{}}
+}
+
+// node is one configuration line with the lines of its block.
+type node struct {
+	line     string
+	children []*node
+}
+
+// ParseRunningConfig reads `show running-config` text. It tolerates any order, "!" comments,
+// unknown lines and blocks, CRLF and "end"; it fails only on a malformed line of the QoS
+// subset this package relies on.
+func ParseRunningConfig(text string) (*Config, error) {
+	return fromTree(parseTree(text))
+}
+
+// parseTree builds the block structure from indentation: a line belongs to the closest line
+// above it that is indented less.
+func parseTree(text string) []*node {
+	type level struct {
+		indent int
+		n      *node
+	}
+	root := &node{}
+	stack := []level{{-1, root}}
+	for _, raw := range strings.Split(text, "\n") {
+		line := strings.TrimRight(raw, "\r\t ")
+		body := strings.TrimLeft(line, " \t")
+		if body == "" || strings.HasPrefix(body, "!") {
+			continue
+		}
+		indent := len(line) - len(body)
+		for len(stack) > 1 && stack[len(stack)-1].indent >= indent {
+			stack = stack[:len(stack)-1]
+		}
+		n := &node{line: body}
+		parent := stack[len(stack)-1].n
+		parent.children = append(parent.children, n)
+		stack = append(stack, level{indent, n})
+	}
+	return root.children
+}
+
+// fromTree applies the top-level lines in order, as the switch would on a replay.
+func fromTree(top []*node) (*Config, error) {
+	c := newConfig()
+	for _, n := range top {
+		if err := c.global(n); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+func (c *Config) global(n *node) error {
+	f := strings.Fields(n.line)
+	var err error
+	switch {
+	case len(f) == 2 && f[0] == "hostname":
+		c.Hostname = f[1]
+	case len(f) > 2 && f[0] == "qos" && f[1] == "map":
+		err = c.qosMap(f[2:])
+	case len(f) == 3 && f[0] == "qos" && f[1] == "profile":
+		err = c.profile(f[2]).apply(n.children)
+	case len(f) == 2 && f[0] == "interface":
+		err = c.iface(f[1]).apply(n.children)
+	}
+	if err != nil {
+		return fmt.Errorf("eos: running-config line %q: %w", n.line, err)
+	}
+	return nil
+}
+
+func (c *Config) profile(name string) *Profile {
+	p, ok := c.Profiles[name]
+	if !ok {
+		p = &Profile{Queues: map[int]*TxQueue{}}
+		c.Profiles[name] = p
+	}
+	return p
+}
+
+func (c *Config) iface(name string) *Interface {
+	i, ok := c.Interfaces[name]
+	if !ok {
+		i = &Interface{Name: name}
+		c.Interfaces[name] = i
+	}
+	return i
+}
+
+// apply reads a profile body; errors name the line at fault.
+func (p *Profile) apply(lines []*node) error {
+	for _, n := range lines {
+		if err := p.line(n); err != nil {
+			return fmt.Errorf("%q: %w", n.line, err)
+		}
+	}
+	return nil
+}
+
+func (p *Profile) line(n *node) error {
+	f := strings.Fields(n.line)
+	switch {
+	case len(f) == 3 && f[0] == "qos" && f[1] == "trust":
+		p.Trust = f[2]
+	case len(f) == 3 && f[0] == "no" && f[1] == "qos" && f[2] == "trust":
+		p.Trust = ""
+	case len(f) == 2 && (f[0] == "tx-queue" || f[0] == "uc-tx-queue"):
+		q, err := number(f[1], 0, 7)
+		if err != nil {
+			return err
+		}
+		if p.Queues[q] == nil {
+			p.Queues[q] = &TxQueue{}
+		}
+		return p.Queues[q].apply(n.children)
+	case len(f) == 2 && f[0] == "priority-flow-control" && f[1] == "on":
+		p.PFCOn = true
+	case len(f) == 3 && f[0] == "no" && f[1] == "priority-flow-control" && f[2] == "on":
+		p.PFCOn = false
+	case len(f) == 4 && f[0] == "priority-flow-control" && f[1] == "priority":
+		return p.noDrop(f[2], f[3] == "no-drop")
+	case len(f) == 4 && f[0] == "no" && f[1] == "priority-flow-control" && f[2] == "priority":
+		return p.noDrop(f[3], false)
+	}
+	return nil
+}
+
+// noDrop sets or clears priority s in the no-drop set, keeping it sorted.
+func (p *Profile) noDrop(s string, on bool) error {
+	prio, err := number(s, 0, 7)
+	if err != nil {
+		return err
+	}
+	var out []int
+	for v := range 8 {
+		if (v == prio && on) || (v != prio && slices.Contains(p.NoDrop, v)) {
+			out = append(out, v)
+		}
+	}
+	p.NoDrop = out
+	return nil
+}
+
+func (q *TxQueue) apply(lines []*node) error {
+	for _, n := range lines {
+		if err := q.line(strings.Fields(n.line)); err != nil {
+			return fmt.Errorf("%q: %w", n.line, err)
+		}
+	}
+	return nil
+}
+
+func (q *TxQueue) line(f []string) error {
+	switch {
+	case len(f) == 3 && f[0] == "bandwidth" && f[1] == "percent":
+		v, err := number(f[2], 0, 100)
+		if err != nil {
+			return err
+		}
+		q.BandwidthPercent = &v
+	case len(f) >= 2 && f[0] == "no" && f[1] == "bandwidth" && (len(f) == 2 || f[2] == "percent"):
+		q.BandwidthPercent = nil
+	case len(f) == 2 && f[0] == "priority" && f[1] == "strict":
+		q.Priority = "strict"
+	case len(f) == 2 && f[0] == "no" && f[1] == "priority":
+		q.Priority = "none"
+	case len(f) > 2 && f[0] == "random-detect" && f[1] == "ecn":
+		e, ok, err := parseECN(f[2:])
+		if ok {
+			q.ECN = e
+		}
+		return err
+	case len(f) == 3 && f[0] == "no" && f[1] == "random-detect" && f[2] == "ecn":
+		q.ECN = nil
+	}
+	return nil
+}
+
+func (i *Interface) apply(lines []*node) error {
+	for _, n := range lines {
+		if err := i.line(strings.Fields(n.line)); err != nil {
+			return fmt.Errorf("%q: %w", n.line, err)
+		}
+	}
+	return nil
+}
+
+func (i *Interface) line(f []string) error {
+	switch {
+	case len(f) == 2 && f[0] == "service-profile":
+		i.ServiceProfile = f[1]
+	case len(f) == 2 && f[0] == "no" && f[1] == "service-profile":
+		i.ServiceProfile = ""
+	case len(f) == 2 && f[0] == "priority-flow-control" && f[1] == "on":
+		i.PFCOn = true
+	case len(f) == 3 && f[0] == "no" && f[1] == "priority-flow-control" && f[2] == "on":
+		i.PFCOn = false
+	case len(f) == 3 && f[0] == "flowcontrol" && f[1] == "send":
+		i.FlowSend = f[2]
+	case len(f) == 3 && f[0] == "flowcontrol" && f[1] == "receive":
+		i.FlowReceive = f[2]
+	case len(f) >= 3 && f[0] == "priority-flow-control" && f[1] == "pause" && f[2] == "watchdog":
+		return i.watchdog(f[3:], true)
+	case len(f) >= 4 && f[0] == "no" && f[1] == "priority-flow-control" && f[2] == "pause" && f[3] == "watchdog":
+		return i.watchdog(f[4:], false)
+	}
+	return nil
+}
+
+// watchdog applies `[no] priority-flow-control pause watchdog [port action A | port timer ...]`.
+func (i *Interface) watchdog(f []string, set bool) error {
+	if i.Watchdog == nil {
+		i.Watchdog = &Watchdog{}
+	}
+	w := i.Watchdog
+	switch {
+	case len(f) == 0:
+		w.Enabled = set
+	case len(f) >= 2 && f[0] == "port" && f[1] == "action":
+		w.Action = ""
+		if set && len(f) == 3 {
+			w.Action = f[2]
+		}
+	case len(f) >= 2 && f[0] == "port" && f[1] == "timer":
+		if !set {
+			w.Timer, w.TimeoutMs, w.RecoveryMs = "", 0, 0
+			return nil
+		}
+		return w.timer(f[2:])
+	}
+	return nil
+}

@@ -1,0 +1,192 @@
+package eos
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+// roundTrips pairs policies with the running-config a switch prints after PolicyLines created
+// them on testdata/base-running-config.txt (each written by hand in the layout of
+// internal/lab/eos-switch.md: only map entries that differ from the default, one line per
+// target; queues with their non-default lines).
+func roundTrips() map[string]*fabric.QoSPolicy {
+	pcp := examplePolicy()
+	pcp.Trust = fabric.TrustPCP
+	pcp.DefaultTrafficClass = 1 // no class has TC 1: unlisted DSCPs and CoS values go there
+	pcp.Interfaces = []string{"Ethernet4"}
+	allDSCP := examplePolicy()
+	allDSCP.DefaultTrafficClass = 5 // no DSCP is left for it, but CoS values are
+	withClass(allDSCP, "roce", func(c *fabric.Class) {
+		c.DSCP = nil
+		for d := 1; d < 64; d++ {
+			if d != 48 {
+				c.DSCP = append(c.DSCP, d)
+			}
+		}
+	})
+	noPCP := examplePolicy()
+	for n, c := range noPCP.Classes {
+		c.ECN, c.PCP, c.Lossless = nil, nil, false
+		noPCP.Classes[n] = c
+	}
+	noPCP.Interfaces = nil
+	return map[string]*fabric.QoSPolicy{
+		"after-create.txt":          examplePolicy(),
+		"after-update.txt":          updatedPolicy(),
+		"after-create-pcp.txt":      pcp,
+		"after-create-all-dscp.txt": allDSCP,
+		"after-create-no-pcp.txt":   noPCP,
+	}
+}
+
+// Each policy reads back from the switch's text as Canonical(policy); the lines that would
+// create it on the base switch parse as a profile with the same queues.
+func TestRoundTrip(t *testing.T) {
+	for file, p := range roundTrips() {
+		t.Run(file, func(t *testing.T) {
+			c := parseFile(t, file)
+			got, ok := c.Policy(p.Name, p)
+			if !ok {
+				t.Fatalf("Policy(%q) not found", p.Name)
+			}
+			if diff := cmp.Diff(Canonical(*p), *got); diff != "" {
+				t.Errorf("Policy (-canonical +read):\n%s", diff)
+			}
+			if !Canonical(*p).Equal(*got) {
+				t.Error("Canonical(p).Equal(read) is false")
+			}
+			ls, err := PolicyLines(parseFile(t, "base-running-config.txt"), nil, p, PolicyPrior{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(c.Profiles[p.Name], profileOf(t, ls)); diff != "" {
+				t.Errorf("the profile the lines write and the one the switch prints differ (-printed +written):\n%s", diff)
+			}
+		})
+	}
+}
+
+// profileOf parses the qos profile block of PolicyLines output: its lines indented by mode,
+// as a running-config prints them.
+func profileOf(t *testing.T, ls []string) *Profile {
+	t.Helper()
+	var b strings.Builder
+	depth := 0
+	for _, l := range ls {
+		if l == "exit" {
+			depth--
+			continue
+		}
+		if depth > 0 || strings.HasPrefix(l, "qos profile ") {
+			b.WriteString(strings.Repeat("   ", depth) + l + "\n")
+		}
+		if strings.HasPrefix(l, "qos profile ") || strings.HasPrefix(l, "tx-queue ") || strings.HasPrefix(l, "interface ") {
+			depth++
+		}
+	}
+	c := mustParse(t, b.String())
+	if len(c.Profiles) != 1 {
+		t.Fatalf("lines hold %d profiles", len(c.Profiles))
+	}
+	for _, p := range c.Profiles {
+		// The switch prints only non-default lines: `no bandwidth percent` and `no random-detect
+		// ecn` leave nothing behind, so neither form has a nil field the other lacks.
+		return p
+	}
+	return nil
+}
+
+// Drift the read shows rather than hides.
+func TestReadDrift(t *testing.T) {
+	text := readTestdata(t, "after-create.txt")
+	for name, tc := range map[string]struct {
+		from, to string
+		check    func(p *fabric.QoSPolicy) bool
+	}{
+		"ECN in segments reads Unknown": {"minimum-threshold 150 kbytes", "minimum-threshold 150 segments",
+			func(p *fabric.QoSPolicy) bool { return p.Classes["roce"].ECN.MinThresholdBytes == Unknown }},
+		"share on a default-strict queue reads strict too": {"   tx-queue 0\n      bandwidth percent 50\n      no priority\n",
+			"   tx-queue 0\n      bandwidth percent 50\n", func(p *fabric.QoSPolicy) bool {
+				c := p.Classes["default"]
+				return c.StrictPriority && *c.BandwidthPercent == 50
+			}},
+		"a strict queue without a class is a class": {"   tx-queue 5\n      no priority\n", "   tx-queue 5\n      priority strict\n",
+			func(p *fabric.QoSPolicy) bool { return p.Classes["tc5"].StrictPriority && p.DefaultTrafficClass == 0 }},
+		"an unbound port drops out": {"interface Ethernet2\n   service-profile ROCE\n", "interface Ethernet2\n",
+			func(p *fabric.QoSPolicy) bool { return cmp.Equal(p.Interfaces, []string{"Ethernet1"}) }},
+		"trust removed": {"   qos trust dscp\n", "",
+			func(p *fabric.QoSPolicy) bool { return p.Trust == "" }},
+		"no-drop removed": {"   priority-flow-control priority 3 no-drop\n", "",
+			func(p *fabric.QoSPolicy) bool { return !p.Classes["roce"].Lossless }},
+		"a DSCP moved to a classless TC": {"qos map dscp 0 1", "qos map dscp 1",
+			func(p *fabric.QoSPolicy) bool { return p.DefaultTrafficClass == 1 && p.Classes["default"].DSCP[0] == 1 }},
+		"TC 6 to queue 3 reads queue 3's scheduling": {"!\nend", "qos map traffic-class 6 to tx-queue 3\n!\nend",
+			func(p *fabric.QoSPolicy) bool {
+				return !p.Classes["cnp"].StrictPriority && *p.Classes["cnp"].BandwidthPercent == 50
+			}},
+	} {
+		changed := strings.Replace(text, tc.from, tc.to, 1)
+		if changed == text {
+			t.Fatalf("%s: %q not in the text", name, tc.from)
+		}
+		got, ok := mustParse(t, changed).Policy("ROCE", examplePolicy())
+		if !ok || !tc.check(got) {
+			t.Errorf("%s: read %+v", name, got)
+			continue
+		}
+		if Canonical(*examplePolicy()).Equal(*got) {
+			t.Errorf("%s: the drift reads as no change", name)
+		}
+	}
+	// EOS's default probability is 100: a line without it is what the policy asks.
+	got, _ := mustParse(t, strings.Replace(text, " max-mark-probability 100", "", 1)).Policy("ROCE", examplePolicy())
+	if !Canonical(*examplePolicy()).Equal(*got) {
+		t.Errorf("a random-detect line without max-mark-probability reads %+v", got.Classes["roce"].ECN)
+	}
+	if _, ok := parseFile(t, "after-create.txt").Policy("AI", nil); ok {
+		t.Error("Policy(AI) found without a qos profile AI")
+	}
+}
+
+// Without state classes are named tc<N>; a state class already named tc<N> for another TC
+// does not make two classes share a name.
+func TestPolicyClassNames(t *testing.T) {
+	c := parseFile(t, "after-create.txt")
+	got, _ := c.Policy("ROCE", nil)
+	if len(got.Classes) != 3 || got.Classes["tc3"].ECN == nil || !got.Classes["tc6"].StrictPriority || got.Classes["tc3"].PCP != nil {
+		t.Errorf("imported classes = %+v", got.Classes)
+	}
+	known := examplePolicy()
+	known.Classes["tc3"] = known.Classes["cnp"]
+	delete(known.Classes, "cnp")
+	delete(known.Classes, "roce")
+	got, _ = c.Policy("ROCE", known)
+	if _, ok := got.Classes["tc3_"]; !ok || !got.Classes["tc3"].StrictPriority || len(got.Classes) != 3 {
+		t.Errorf("classes = %+v", got.Classes)
+	}
+}
+
+func TestCanonical(t *testing.T) {
+	got := Canonical(*examplePolicy())
+	if got.DefaultTrafficClass != 0 || len(got.Classes["default"].DSCP) != 62 || got.Classes["default"].PCP != nil ||
+		!cmp.Equal(got.Classes["roce"].PCP, []int{3}) {
+		t.Errorf("Canonical(example) = %+v", got)
+	}
+	pcp := examplePolicy()
+	pcp.Trust = fabric.TrustPCP
+	got = Canonical(*pcp)
+	if !cmp.Equal(got.Classes["cnp"].PCP, []int{}) || !cmp.Equal(got.Classes["default"].PCP, []int{0, 1, 2, 4, 5, 6, 7}) {
+		t.Errorf("Canonical(trust pcp) = %+v", got)
+	}
+	mtu := withClass(examplePolicy(), "cnp", func(c *fabric.Class) { c.MTU = ptr(9000) })
+	if Canonical(*mtu).Classes["cnp"].MTU != nil {
+		t.Error("Canonical keeps an mtu EOS cannot read back")
+	}
+	if p := examplePolicy(); len(p.Classes["default"].DSCP) != 1 || p.Classes["cnp"].PCP != nil {
+		t.Error("Canonical modified its input")
+	}
+}

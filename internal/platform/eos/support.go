@@ -1,0 +1,167 @@
+package eos
+
+import (
+	"fmt"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+// Unsupported names one attribute of a resource that the eos platform cannot express.
+type Unsupported struct {
+	// Attr is the attribute path from the resource root. Map keys are path elements of their
+	// own: ["classes", "roce", "mtu"] is classes["roce"].mtu; ["mode"] is mode.
+	Attr []string
+	// Reason is a sentence for the user: why, and which platforms do support it.
+	Reason string
+}
+
+// MaxProfileNameLen bounds policy names on EOS. The name becomes a CLI word and a part of the
+// prompt (`eos-1(config-qos-profile-NAME)#`); at 32 characters the prompt still fits the
+// transport's prompt pattern.
+const MaxProfileNameLen = 32
+
+// watchdogStepMs is the granularity of EOS watchdog times: seconds with two decimals.
+const watchdogStepMs = 10
+
+const (
+	reasonTrust     = "EOS trusts one field per port (qos trust dscp or cos) and cannot give DSCP precedence over PCP; trust = \"dscp_pcp\" is supported on the sonic platform"
+	reasonMTU       = "EOS has no per-class MTU (MTU is per interface); a per-class mtu is supported on the nxos platform"
+	reasonModeAuto  = "EOS has no DCBX-negotiated PFC mode; mode = \"auto\" is supported on the nxos platform"
+	reasonHeadroom  = "EOS manages PFC headroom per platform (no per-port xoff/xon setting); buffer xoff_bytes and xon_bytes are supported on the sonic and nxos platforms"
+	reasonCable     = "EOS has no cable-length setting (PFC headroom is managed per platform); buffer.cable_length_m is supported on the sonic platform only"
+	reasonAction    = "EOS has no forward or alert watchdog action (on EOS the watchdog drops the stuck priority's traffic: action = \"drop\"); forward and alert are supported on the sonic platform only"
+	reasonTimerPair = "EOS sets the watchdog timeout and recovery time in one line (priority-flow-control pause watchdog port timer); set detection_time_ms and restoration_time_ms together, or neither"
+)
+
+// CheckSupported lists the attributes of p that the eos platform cannot express, sorted by
+// attribute path: trust dscp_pcp, a per-class mtu, and a name longer than MaxProfileNameLen.
+// Trust pcp, pcp lists and lossless classes are supported. ECN thresholds that are not whole
+// kbytes are CheckExact's.
+func CheckSupported(p fabric.QoSPolicy) []Unsupported {
+	var out []Unsupported
+	if n := utf8.RuneCountInString(p.Name); n > MaxProfileNameLen {
+		out = append(out, Unsupported{Attr: []string{"name"}, Reason: fmt.Sprintf(
+			"EOS names the qos profile after the policy and the name becomes part of the CLI prompt; use at most %d "+
+				"characters on eos (%q has %d)", MaxProfileNameLen, p.Name, n)})
+	}
+	if p.Trust == fabric.TrustDSCPPCP {
+		out = append(out, Unsupported{Attr: []string{"trust"}, Reason: reasonTrust})
+	}
+	for _, name := range p.ClassNames() {
+		if p.Classes[name].MTU != nil {
+			out = append(out, Unsupported{Attr: []string{"classes", name, "mtu"}, Reason: reasonMTU})
+		}
+	}
+	sortUnsupported(out)
+	return out
+}
+
+// CheckExact reports the ECN thresholds of p that are not whole kbytes: EOS configures them in
+// kbytes and this provider never rounds (DESIGN section 5).
+func CheckExact(p fabric.QoSPolicy) fabric.Problems {
+	var ps fabric.Problems
+	for _, name := range p.ClassNames() {
+		e := p.Classes[name].ECN
+		if e == nil {
+			continue
+		}
+		at := fabric.Root("classes").Key(name).Attr("ecn")
+		ps.Append(fabric.WholeKilobytes(at.Attr("min_threshold_bytes"), e.MinThresholdBytes))
+		ps.Append(fabric.WholeKilobytes(at.Attr("max_threshold_bytes"), e.MaxThresholdBytes))
+	}
+	return ps
+}
+
+// CheckPFC lists the attributes of p that the eos platform cannot express (DESIGN section 4),
+// sorted by attribute path: mode auto, any buffer setting, watchdog actions other than drop,
+// watchdog times that are not whole 10 ms steps, and one watchdog time without the other.
+func CheckPFC(p fabric.PFCInterface) []Unsupported {
+	var out []Unsupported
+	if p.Mode == fabric.PFCModeAuto {
+		out = append(out, Unsupported{Attr: []string{"mode"}, Reason: reasonModeAuto})
+	}
+	if b := p.Buffer; b != nil {
+		out = append(out, bufferUnsupported(*b)...)
+	}
+	if w := p.Watchdog; w != nil {
+		out = append(out, watchdogUnsupported(*w)...)
+	}
+	sortUnsupported(out)
+	return out
+}
+
+func bufferUnsupported(b fabric.PFCBuffer) []Unsupported {
+	var out []Unsupported
+	if b.XoffBytes != nil {
+		out = append(out, Unsupported{Attr: []string{"buffer", "xoff_bytes"}, Reason: reasonHeadroom})
+	}
+	if b.XonBytes != nil {
+		out = append(out, Unsupported{Attr: []string{"buffer", "xon_bytes"}, Reason: reasonHeadroom})
+	}
+	if b.CableLengthM != nil {
+		out = append(out, Unsupported{Attr: []string{"buffer", "cable_length_m"}, Reason: reasonCable})
+	}
+	if len(out) == 0 { // an empty buffer block still asks for something EOS does not have
+		out = append(out, Unsupported{Attr: []string{"buffer"}, Reason: reasonHeadroom})
+	}
+	return out
+}
+
+func watchdogUnsupported(w fabric.PFCWatchdog) []Unsupported {
+	var out []Unsupported
+	if w.Action == fabric.WatchdogForward || w.Action == fabric.WatchdogAlert {
+		out = append(out, Unsupported{Attr: []string{"watchdog", "action"}, Reason: reasonAction})
+	}
+	times := []struct {
+		attr string
+		ms   int
+	}{{"detection_time_ms", w.DetectionTimeMs}, {"restoration_time_ms", w.RestorationTimeMs}}
+	for _, t := range times {
+		if t.ms%watchdogStepMs != 0 {
+			out = append(out, Unsupported{Attr: []string{"watchdog", t.attr}, Reason: stepReason(t.ms)})
+		}
+	}
+	if (w.DetectionTimeMs == 0) != (w.RestorationTimeMs == 0) {
+		missing := times[0].attr
+		if w.RestorationTimeMs == 0 {
+			missing = times[1].attr
+		}
+		out = append(out, Unsupported{Attr: []string{"watchdog", missing}, Reason: reasonTimerPair})
+	}
+	return out
+}
+
+// stepReason names the granularity and the two nearest multiples of 10 ms, as WholeKilobytes
+// does for kbytes.
+func stepReason(ms int) string {
+	lower := ms - ((ms%watchdogStepMs)+watchdogStepMs)%watchdogStepMs
+	options := fmt.Sprintf("%d", lower+watchdogStepMs)
+	if lower > 0 {
+		options = fmt.Sprintf("%d or %d", lower, lower+watchdogStepMs)
+	}
+	return fmt.Sprintf("EOS sets watchdog times in seconds with two decimals (steps of %d ms) and this provider never "+
+		"rounds: %d ms is not a multiple of %d ms; use %s", watchdogStepMs, ms, watchdogStepMs, options)
+}
+
+// sortUnsupported orders by attribute path, element by element, so results are deterministic.
+func sortUnsupported(u []Unsupported) {
+	slices.SortStableFunc(u, func(a, b Unsupported) int { return slices.Compare(a.Attr, b.Attr) })
+}
+
+// joinAttr renders an attribute path the way Terraform users read it: classes["roce"].mtu.
+func joinAttr(a []string) string {
+	s := ""
+	for i, e := range a {
+		switch {
+		case i > 0 && a[i-1] == "classes":
+			s += fmt.Sprintf("[%q]", e)
+		case i > 0:
+			s += "." + e
+		default:
+			s += e
+		}
+	}
+	return s
+}

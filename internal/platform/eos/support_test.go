@@ -1,0 +1,138 @@
+package eos
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+// attrsOf renders Unsupported results as "attribute: reason" lines.
+func attrsOf(us []Unsupported) []string {
+	var out []string
+	for _, u := range us {
+		out = append(out, joinAttr(u.Attr)+": "+u.Reason)
+	}
+	return out
+}
+
+// checkAttrs asserts that got names exactly the attributes want, in order, each with a reason
+// containing the text after the attribute.
+func checkAttrs(t *testing.T, name string, got []Unsupported, want ...string) {
+	t.Helper()
+	lines := attrsOf(got)
+	if len(lines) != len(want) {
+		t.Errorf("%s: got %q, want %d entries %q", name, lines, len(want), want)
+		return
+	}
+	for i, w := range want {
+		attr, reason, _ := strings.Cut(w, ": ")
+		gotAttr, gotReason, _ := strings.Cut(lines[i], ": ")
+		if gotAttr != attr || !strings.Contains(gotReason, reason) {
+			t.Errorf("%s [%d]: got %q, want attribute %s with a reason containing %q", name, i, lines[i], attr, reason)
+		}
+	}
+}
+
+func TestCheckSupported(t *testing.T) {
+	pcp := examplePolicy()
+	pcp.Trust = fabric.TrustPCP
+	for name, tc := range map[string]struct {
+		p    *fabric.QoSPolicy
+		want []string
+	}{
+		"example (pcp list, lossless, ECN)": {examplePolicy(), nil},
+		"trust pcp":                         {pcp, nil},
+		"32-character name":                 {renamed(examplePolicy(), strings.Repeat("a", 32)), nil},
+		"33-character name":                 {renamed(examplePolicy(), strings.Repeat("a", 33)), []string{"name: use at most 32 characters"}},
+		"trust dscp_pcp": {func() *fabric.QoSPolicy { p := examplePolicy(); p.Trust = fabric.TrustDSCPPCP; return p }(),
+			[]string{"trust: EOS trusts one field per port"}},
+		"mtu": {withClass(withClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = ptr(9216) }),
+			"cnp", func(c *fabric.Class) { c.MTU = ptr(1500) }),
+			[]string{`classes["cnp"].mtu: MTU is per interface`, `classes["roce"].mtu: nxos`}},
+		"all of them, sorted by attribute": {func() *fabric.QoSPolicy {
+			p := withClass(renamed(examplePolicy(), strings.Repeat("b", 40)), "roce", func(c *fabric.Class) { c.MTU = ptr(9216) })
+			p.Trust = fabric.TrustDSCPPCP
+			return p
+		}(), []string{`classes["roce"].mtu: `, "name: ", "trust: "}},
+	} {
+		checkAttrs(t, name, CheckSupported(*tc.p), tc.want...)
+	}
+}
+
+func TestCheckExact(t *testing.T) {
+	if ps := CheckExact(*examplePolicy()); len(ps) != 0 {
+		t.Errorf("whole kbytes: %v", ps)
+	}
+	p := withClass(examplePolicy(), "roce", func(c *fabric.Class) {
+		c.ECN = &fabric.ECN{MinThresholdBytes: 150000, MaxThresholdBytes: 1536001, MarkProbabilityPercent: 100}
+	})
+	withClass(p, "cnp", func(c *fabric.Class) { c.ECN = &fabric.ECN{MinThresholdBytes: 1000, MaxThresholdBytes: 1024} })
+	var got []string
+	for _, pr := range CheckExact(*p) {
+		got = append(got, pr.Error())
+	}
+	want := []string{
+		`classes["cnp"].ecn.min_threshold_bytes: 1000 bytes is not a whole number of kbytes: ` +
+			`This platform sets the value in kbytes: multiples of 1024 bytes, and never rounds silently. Use 1024 (1 kbytes).`,
+		`classes["roce"].ecn.min_threshold_bytes: 150000 bytes is not a whole number of kbytes: ` +
+			`This platform sets the value in kbytes: multiples of 1024 bytes, and never rounds silently. Use 149504 (146 kbytes) or 150528 (147 kbytes).`,
+		`classes["roce"].ecn.max_threshold_bytes: 1536001 bytes is not a whole number of kbytes: ` +
+			`This platform sets the value in kbytes: multiples of 1024 bytes, and never rounds silently. Use 1536000 (1500 kbytes) or 1537024 (1501 kbytes).`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("CheckExact (-want +got):\n%s", diff)
+	}
+	path := CheckExact(*p)[0].Path
+	if !path.Equal(fabric.Root("classes").Key("cnp").Attr("ecn").Attr("min_threshold_bytes")) {
+		t.Errorf("path = %v", path)
+	}
+}
+
+func examplePFC() *fabric.PFCInterface {
+	return &fabric.PFCInterface{Interface: "Ethernet3", Mode: fabric.PFCModeOn,
+		Watchdog: &fabric.PFCWatchdog{Action: fabric.WatchdogDrop, DetectionTimeMs: 200, RestorationTimeMs: 400}}
+}
+
+func TestCheckPFC(t *testing.T) {
+	mod := func(f func(p *fabric.PFCInterface)) fabric.PFCInterface { p := examplePFC(); f(p); return *p }
+	wd := func(f func(w *fabric.PFCWatchdog)) fabric.PFCInterface {
+		return mod(func(p *fabric.PFCInterface) { f(p.Watchdog) })
+	}
+	for name, tc := range map[string]struct {
+		p    fabric.PFCInterface
+		want []string
+	}{
+		"example":                {*examplePFC(), nil},
+		"mode off, link pause":   {mod(func(p *fabric.PFCInterface) { p.Mode, p.LinkPause = fabric.PFCModeOff, true }), nil},
+		"no watchdog":            {mod(func(p *fabric.PFCInterface) { p.Watchdog = nil }), nil},
+		"watchdog without times": {wd(func(w *fabric.PFCWatchdog) { w.DetectionTimeMs, w.RestorationTimeMs = 0, 0 }), nil},
+		"10 ms steps":            {wd(func(w *fabric.PFCWatchdog) { w.DetectionTimeMs, w.RestorationTimeMs = 110, 60000 }), nil},
+		"mode auto": {mod(func(p *fabric.PFCInterface) { p.Mode = fabric.PFCModeAuto }),
+			[]string{`mode: EOS has no DCBX-negotiated PFC mode; mode = "auto" is supported on the nxos platform`}},
+		"buffer": {mod(func(p *fabric.PFCInterface) {
+			p.Buffer = &fabric.PFCBuffer{XoffBytes: ptr(int64(122880)), XonBytes: ptr(int64(61440)), CableLengthM: ptr(40)}
+		}), []string{"buffer.cable_length_m: sonic platform only", "buffer.xoff_bytes: EOS manages PFC headroom per platform",
+			"buffer.xon_bytes: EOS manages PFC headroom per platform"}},
+		"empty buffer": {mod(func(p *fabric.PFCInterface) { p.Buffer = &fabric.PFCBuffer{} }),
+			[]string{"buffer: EOS manages PFC headroom"}},
+		"forward": {wd(func(w *fabric.PFCWatchdog) { w.Action = fabric.WatchdogForward }), []string{"watchdog.action: sonic platform only"}},
+		"alert":   {wd(func(w *fabric.PFCWatchdog) { w.Action = fabric.WatchdogAlert }), []string{"watchdog.action: sonic platform only"}},
+		"205 ms": {wd(func(w *fabric.PFCWatchdog) { w.DetectionTimeMs = 205 }),
+			[]string{"watchdog.detection_time_ms: steps of 10 ms) and this provider never rounds: 205 ms is not a multiple of 10 ms; use 200 or 210"}},
+		"5 ms": {wd(func(w *fabric.PFCWatchdog) { w.RestorationTimeMs = 5 }),
+			[]string{"watchdog.restoration_time_ms: 5 ms is not a multiple of 10 ms; use 10"}},
+		"detection alone": {wd(func(w *fabric.PFCWatchdog) { w.RestorationTimeMs = 0 }),
+			[]string{"watchdog.restoration_time_ms: set detection_time_ms and restoration_time_ms together"}},
+		"restoration alone": {wd(func(w *fabric.PFCWatchdog) { w.DetectionTimeMs = 0 }),
+			[]string{"watchdog.detection_time_ms: set detection_time_ms and restoration_time_ms together"}},
+		"several, sorted": {mod(func(p *fabric.PFCInterface) {
+			p.Mode, p.Watchdog.Action, p.Watchdog.DetectionTimeMs = fabric.PFCModeAuto, fabric.WatchdogAlert, 101
+			p.Buffer = &fabric.PFCBuffer{XonBytes: ptr(int64(1))}
+		}), []string{"buffer.xon_bytes: ", "mode: ", "watchdog.action: ", "watchdog.detection_time_ms: use 100 or 110"}},
+	} {
+		checkAttrs(t, name, CheckPFC(tc.p), tc.want...)
+	}
+}
