@@ -208,6 +208,12 @@ func (l *Lab) SONiC(name string) *SONiCSwitch {
 	return sw
 }
 
+// EOS returns the `eos` switch with that name, or nil if there is none.
+func (l *Lab) EOS(name string) *EOSSwitch {
+	sw, _ := l.devices[name].(*EOSSwitch)
+	return sw
+}
+
 // Host returns the NIC host with that name, or nil if there is none.
 func (l *Lab) Host(name string) *Host {
 	h, _ := l.devices[name].(*Host)

@@ -105,7 +105,7 @@ func TestStartRefusesWhatItCannotRun(t *testing.T) {
 		want string
 	}{
 		{Options{Switches: map[string]int{"nxos": 1}}, "platform nxos is not in the lab yet"},
-		{Options{Switches: map[string]int{"openconfig": 1, "eos": 1}}, "platform eos is not in the lab yet"},
+		{Options{Switches: map[string]int{"openconfig": 1, "nxos": 1}}, "platform nxos is not in the lab yet"},
 		{Options{Hosts: map[string]int{"mlx5": 2}, NICPorts: -1}, "ports must be positive"},
 		{Options{Switches: map[string]int{"mlx5": 1}}, "platform mlx5 is a host platform"},
 		{Options{Hosts: map[string]int{"openconfig": 1}}, "platform openconfig is a switch platform"},

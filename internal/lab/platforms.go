@@ -44,7 +44,7 @@ type platformDef struct {
 var platforms = map[string]platformDef{
 	"openconfig": {role: roleSwitch, start: startGNMISwitch},
 	"sonic":      {role: roleSwitch, start: startSONiCSwitch},
-	"eos":        {role: roleSwitch},
+	"eos":        {role: roleSwitch, start: startEOSSwitch},
 	"nxos":       {role: roleSwitch},
 	"mlx5":       {role: roleHost, start: startMLX5Host},
 }

@@ -78,22 +78,8 @@ func controlAnswer(l *lab.Lab, req []string) string {
 		}
 		h.Reboot()
 		return "ok"
-	case len(req) == 4 && req[0] == "storm" && (req[3] == "on" || req[3] == "off"):
-		var err error
-		switch h, sw, sonic := l.Host(req[1]), l.Switch(req[1]), l.SONiC(req[1]); {
-		case h != nil:
-			err = h.Storm(req[2], req[3] == "on")
-		case sw != nil:
-			err = sw.Storm(req[2], req[3] == "on")
-		case sonic != nil:
-			err = sonic.Storm(req[2], req[3] == "on")
-		default:
-			return noDevice(l, req[1])
-		}
-		if err != nil {
-			return "error " + err.Error()
-		}
-		return "ok"
+	case len(req) == 4 && req[0] == "storm":
+		return stormAnswer(l, req[1], req[2], req[3])
 	}
 	return fmt.Sprintf("error unknown request %q (want: reboot DEVICE, or storm DEVICE INTERFACE on|off)", strings.Join(req, " "))
 }
@@ -167,4 +153,29 @@ func storm(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "rocelab: storm on %s %s is over\n", pos[0], pos[1])
 	}
 	return 0
+}
+
+// stormAnswer starts or stops a PFC storm on a device's port.
+func stormAnswer(l *lab.Lab, device, port, state string) string {
+	if state != "on" && state != "off" {
+		return fmt.Sprintf("error storm state %q (want on or off)", state)
+	}
+	on := state == "on"
+	var err error
+	switch h, sw, sonic := l.Host(device), l.Switch(device), l.SONiC(device); {
+	case h != nil:
+		err = h.Storm(port, on)
+	case sw != nil:
+		err = sw.Storm(port, on)
+	case sonic != nil:
+		err = sonic.Storm(port, on)
+	case l.EOS(device) != nil:
+		return "error " + device + " is an eos switch, which simulates configuration only (no traffic counters)"
+	default:
+		return noDevice(l, device)
+	}
+	if err != nil {
+		return "error " + err.Error()
+	}
+	return "ok"
 }

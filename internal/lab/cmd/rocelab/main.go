@@ -72,8 +72,10 @@ and state (--type config|state|operational|all, default all).
 reboot and storm ask the lab running in DIR over its control socket
 DIR/rocelab.sock.
 
-Switch platforms: openconfig, sonic (ports Ethernet0, Ethernet4, ...; eos and
-nxos are not in the lab yet).
+Switch platforms: openconfig, sonic (ports Ethernet0, Ethernet4, ...), eos
+(Arista EOS CLI over SSH as user admin, ports Ethernet1, Ethernet2, ...; e.g.
+ssh -p PORT admin@127.0.0.1 with the inventory's password); nxos is not in
+the lab yet.
 Host platforms: mlx5 (SSH as user roce with sudo; netdevs eth0 and eth1).
 `
 

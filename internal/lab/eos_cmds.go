@@ -1,0 +1,366 @@
+package lab
+
+// The `eos` switch's configuration commands, per mode. Each parses its whole line before it
+// changes x.cfg; x.cfg is a copy anyway, dropped if the command fails. x.neg is the `no` form.
+
+import "regexp"
+
+func eosConfigTable(kind eosModeKind) []eosCmd {
+	var t []eosCmd
+	switch kind {
+	case modeConfig:
+		t = []eosCmd{
+			{name: "qos", fn: cmdGlobalQoS, neg: true},
+			{name: "interface", fn: cmdInterface, neg: true},
+			{name: "hostname", fn: cmdHostname},
+		}
+	case modeProfile:
+		t = []eosCmd{
+			{name: "qos", fn: cmdTrust, neg: true},
+			{name: "tx-queue", fn: cmdTxQueue(false), neg: true},
+			{name: "uc-tx-queue", fn: cmdTxQueue(true), neg: true},
+			{name: "priority-flow-control", fn: cmdProfilePFC, neg: true},
+		}
+	case modeTxq:
+		t = []eosCmd{
+			{name: "bandwidth", fn: cmdBandwidth, neg: true},
+			{name: "priority", fn: cmdPriority, neg: true},
+			{name: "random-detect", fn: cmdRandomDetect, neg: true},
+		}
+	case modeIf:
+		t = []eosCmd{
+			{name: "service-profile", fn: cmdServiceProfile, neg: true},
+			{name: "priority-flow-control", fn: cmdIfacePFC, neg: true},
+			{name: "flowcontrol", fn: cmdFlowcontrol, neg: true},
+			{name: "description", fn: cmdDescription, neg: true},
+			{name: "mtu", fn: cmdMTU, neg: true},
+		}
+	default:
+		return nil
+	}
+	for i := range t {
+		t[i].config = true
+	}
+	return append(t, negate(kind))
+}
+
+// cmdGlobalQoS: `qos profile NAME`, `qos map dscp|cos|traffic-class ...`.
+func cmdGlobalQoS(x *eosCtx, a *eosArgs) *cliError {
+	what, err := a.kw("map", "profile")
+	if err != nil {
+		return err
+	}
+	if what == "profile" {
+		name, err := a.word()
+		if err != nil {
+			return err
+		}
+		if err := a.done(); err != nil {
+			return err
+		}
+		if x.neg {
+			delete(x.cfg.profiles, name)
+			return nil
+		}
+		x.cfg.profile(name)
+		x.next = eosMode{kind: modeProfile, profile: name}
+		return nil
+	}
+	from, err := a.kw("dscp", "cos", "traffic-class")
+	if err != nil {
+		return err
+	}
+	switch from {
+	case "dscp":
+		return qosMapDSCP(x, a)
+	case "cos":
+		return qosMap(x, a, x.cfg.cosTC[:], eosDefaultCoS[:], "traffic-class")
+	default:
+		return qosMap(x, a, x.cfg.tcQueue[:], []int{0, 1, 2, 3, 4, 5, 6, 7}, "tx-queue")
+	}
+}
+
+// qosMapDSCP: `[no] qos map dscp D... to traffic-class T [drop-precedence P]`.
+func qosMapDSCP(x *eosCtx, a *eosArgs) *cliError {
+	from, err := a.nums(0, 63, "to")
+	if err != nil {
+		return err
+	}
+	tc, dp := noValue, noValue
+	if !x.neg || a.more() {
+		if tc, err = mapTarget(a, "traffic-class"); err != nil {
+			return err
+		}
+		if dpKw, err := a.optKw("drop-precedence"); err != nil {
+			return err
+		} else if dpKw != "" {
+			if dp, err = a.num(0, 2); err != nil {
+				return err
+			}
+		}
+	}
+	if err := a.done(); err != nil {
+		return err
+	}
+	for _, d := range from {
+		if x.neg {
+			tc = eosDefaultCoS[d>>3]
+		}
+		x.cfg.dscpTC[d], x.cfg.dscpDP[d] = tc, dp
+	}
+	return nil
+}
+
+// qosMap: `[no] qos map cos C... to traffic-class T`, `[no] qos map traffic-class T... to
+// tx-queue Q`; the no form may omit the target, or give the keyword alone.
+func qosMap(x *eosCtx, a *eosArgs, m, defaults []int, target string) *cliError {
+	from, err := a.nums(0, 7, "to")
+	if err != nil {
+		return err
+	}
+	to := noValue
+	switch {
+	case x.neg && a.more():
+		if _, err := a.kw("to"); err != nil {
+			return err
+		}
+		if _, err := a.kw(target); err != nil {
+			return err
+		}
+		if a.more() {
+			if _, err := a.num(0, 7); err != nil {
+				return err
+			}
+		}
+	case !x.neg:
+		if to, err = mapTarget(a, target); err != nil {
+			return err
+		}
+	}
+	if err := a.done(); err != nil {
+		return err
+	}
+	for _, v := range from {
+		if x.neg {
+			m[v] = defaults[v]
+		} else {
+			m[v] = to
+		}
+	}
+	return nil
+}
+
+// mapTarget reads `to KEYWORD N` with N 0-7.
+func mapTarget(a *eosArgs, keyword string) (int, *cliError) {
+	if _, err := a.kw("to"); err != nil {
+		return 0, err
+	}
+	if _, err := a.kw(keyword); err != nil {
+		return 0, err
+	}
+	return a.num(0, 7)
+}
+
+// cmdInterface enters an interface; `no interface EthernetN` resets its configuration.
+func cmdInterface(x *eosCtx, a *eosArgs) *cliError {
+	port, err := a.ethernet(len(x.cfg.ifaces))
+	if err != nil {
+		return err
+	}
+	if err := a.done(); err != nil {
+		return err
+	}
+	if x.neg {
+		x.cfg.ifaces[port-1] = &eosIface{}
+		return nil
+	}
+	x.next = eosMode{kind: modeIf, port: port}
+	return nil
+}
+
+var hostnameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$`)
+
+func cmdHostname(x *eosCtx, a *eosArgs) *cliError {
+	at := a.i
+	name, err := a.word()
+	if err != nil {
+		return err
+	}
+	if !hostnameRE.MatchString(name) {
+		return errInvalid(at, name)
+	}
+	if err := a.done(); err != nil {
+		return err
+	}
+	x.cfg.hostname = name
+	return nil
+}
+
+// cmdTrust: `qos trust dscp|cos`, `no qos trust`.
+func cmdTrust(x *eosCtx, a *eosArgs) *cliError {
+	if _, err := a.kw("trust"); err != nil {
+		return err
+	}
+	var trust string
+	var err *cliError
+	if x.neg {
+		_, err = a.optKw("dscp", "cos")
+	} else {
+		trust, err = a.kw("dscp", "cos")
+	}
+	if err != nil {
+		return err
+	}
+	if err := a.done(); err != nil {
+		return err
+	}
+	x.cfg.profile(x.mode.profile).trust = trust
+	return nil
+}
+
+// cmdTxQueue: `tx-queue N` / `uc-tx-queue N` enter (creating) a queue; `no` deletes it.
+func cmdTxQueue(uc bool) func(x *eosCtx, a *eosArgs) *cliError {
+	return func(x *eosCtx, a *eosArgs) *cliError {
+		n, err := a.num(0, 7)
+		if err != nil {
+			return err
+		}
+		if err := a.done(); err != nil {
+			return err
+		}
+		p, key := x.cfg.profile(x.mode.profile), eosQueueKey{uc: uc, n: n}
+		if x.neg {
+			delete(p.queues, key)
+			return nil
+		}
+		p.queue(key)
+		x.next = eosMode{kind: modeTxq, profile: x.mode.profile, queue: key}
+		return nil
+	}
+}
+
+func (x *eosCtx) txQueue() *eosTxQueue {
+	return x.cfg.profile(x.mode.profile).queue(x.mode.queue)
+}
+
+// cmdBandwidth: `bandwidth percent P` (1-100), `no bandwidth percent [P]`.
+func cmdBandwidth(x *eosCtx, a *eosArgs) *cliError {
+	if _, err := a.kw("percent"); err != nil {
+		return err
+	}
+	pct := 0
+	if !x.neg || a.more() {
+		v, err := a.num(1, 100)
+		if err != nil {
+			return err
+		}
+		if !x.neg {
+			pct = v
+		}
+	}
+	if err := a.done(); err != nil {
+		return err
+	}
+	x.txQueue().bandwidth = pct
+	return nil
+}
+
+// cmdPriority: `priority strict`, `no priority [strict]` (the queue then shows `no priority`).
+func cmdPriority(x *eosCtx, a *eosArgs) *cliError {
+	var err *cliError
+	if x.neg {
+		_, err = a.optKw("strict")
+	} else {
+		_, err = a.kw("strict")
+	}
+	if err != nil {
+		return err
+	}
+	if err := a.done(); err != nil {
+		return err
+	}
+	if x.neg {
+		x.txQueue().priority = "no"
+	} else {
+		x.txQueue().priority = "strict"
+	}
+	return nil
+}
+
+func cmdServiceProfile(x *eosCtx, a *eosArgs) *cliError {
+	name := ""
+	if !x.neg || a.more() {
+		w, err := a.word()
+		if err != nil {
+			return err
+		}
+		if !x.neg {
+			name = w
+		}
+	}
+	if err := a.done(); err != nil {
+		return err
+	}
+	x.iface().serviceProfile = name
+	return nil
+}
+
+func (x *eosCtx) iface() *eosIface { return x.cfg.ifaces[x.mode.port-1] }
+
+// cmdFlowcontrol: `flowcontrol send|receive on|off`; `no` forgets the explicit setting.
+func cmdFlowcontrol(x *eosCtx, a *eosArgs) *cliError {
+	dir, err := a.kw("send", "receive")
+	if err != nil {
+		return err
+	}
+	var v string
+	if x.neg {
+		_, err = a.optKw("on", "off")
+	} else {
+		v, err = a.kw("on", "off")
+	}
+	if err != nil {
+		return err
+	}
+	if err := a.done(); err != nil {
+		return err
+	}
+	if dir == "send" {
+		x.iface().fcSend = v
+	} else {
+		x.iface().fcRecv = v
+	}
+	return nil
+}
+
+func cmdDescription(x *eosCtx, a *eosArgs) *cliError {
+	text := ""
+	if !x.neg {
+		t, err := a.rest()
+		if err != nil {
+			return err
+		}
+		text = t
+	}
+	x.iface().description = text
+	return nil
+}
+
+// cmdMTU: `mtu N` (68-9214), `no mtu [N]`.
+func cmdMTU(x *eosCtx, a *eosArgs) *cliError {
+	mtu := 0
+	if !x.neg || a.more() {
+		v, err := a.num(68, 9214)
+		if err != nil {
+			return err
+		}
+		if !x.neg {
+			mtu = v
+		}
+	}
+	if err := a.done(); err != nil {
+		return err
+	}
+	x.iface().mtu = mtu
+	return nil
+}

@@ -1,0 +1,153 @@
+package lab
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// startEOS starts a lab with one `eos` switch of 4 ports (fast: no gNMI datastore).
+func startEOS(t *testing.T, opts ...func(*Options)) (*Lab, *EOSSwitch) {
+	t.Helper()
+	o := Options{Switches: map[string]int{"eos": 1}, Ports: 4}
+	for _, f := range opts {
+		f(&o)
+	}
+	l, err := Start(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Stop)
+	sw := l.EOS("eos-1")
+	if sw == nil {
+		t.Fatal("no eos-1 in the lab")
+	}
+	return l, sw
+}
+
+// eosCLI types lines into a terminal of the switch without SSH (the parser's tests).
+type eosCLI struct {
+	t    *testing.T
+	term *eosTerm
+}
+
+func newEOSCLI(t *testing.T, sw *EOSSwitch, lines ...string) *eosCLI {
+	t.Helper()
+	c := &eosCLI{t: t, term: sw.newTerm("admin")}
+	t.Cleanup(c.term.leave)
+	for _, l := range lines {
+		c.must(l)
+	}
+	return c
+}
+
+// run types one line and returns its output.
+func (c *eosCLI) run(line string) string { return c.term.run(line) }
+
+// must types a line that must print nothing.
+func (c *eosCLI) must(line string) {
+	c.t.Helper()
+	if out := c.run(line); out != "" {
+		c.t.Fatalf("%s %s: %q", c.term.prompt(), line, out)
+	}
+}
+
+var eosSecretLine = regexp.MustCompile(`secret sha512 \$6\$[./0-9A-Za-z]{16}\$[./0-9A-Za-z]{86}`)
+
+// stableRunning hides the password hash (random salt and lab password) of a running-config.
+func stableRunning(s string) string {
+	return eosSecretLine.ReplaceAllLiteralString(s, "secret sha512 $6$SALT$HASH")
+}
+
+// eosShell is an interactive pty shell on the switch through golang.org/x/crypto/ssh.
+type eosShell struct {
+	t      *testing.T
+	client *ssh.Client
+	sess   *ssh.Session
+	stdin  io.WriteCloser
+	out    *syncBuffer
+	seen   int // bytes of out already returned by expect
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// openEOSShell logs in, asks for a pty and a shell, and waits for the exec prompt.
+func openEOSShell(t *testing.T, d DeviceEntry) *eosShell {
+	t.Helper()
+	c, err := sshDial(t, d)
+	if err != nil {
+		t.Fatalf("login to %s: %v", d.Address, err)
+	}
+	s := &eosShell{t: t, client: c, out: &syncBuffer{}}
+	t.Cleanup(func() { _ = c.Close() })
+	if s.sess, err = c.NewSession(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.sess.RequestPty("xterm", 40, 200, ssh.TerminalModes{ssh.ECHO: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if s.stdin, err = s.sess.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	s.sess.Stdout = s.out
+	if err := s.sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	s.expect("eos-1>")
+	return s
+}
+
+// send types text (no line end added).
+func (s *eosShell) send(text string) {
+	s.t.Helper()
+	if _, err := io.WriteString(s.stdin, text); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// expect waits until the output since the last expect ends with suffix, and returns it.
+func (s *eosShell) expect(suffix string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		all := s.out.String()
+		if len(all) > s.seen && strings.HasSuffix(all[s.seen:], suffix) {
+			got := all[s.seen:]
+			s.seen = len(all)
+			return got
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("waiting for %q, got %q", suffix, all[s.seen:])
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// line types a line ending in \n and returns what the switch printed up to the prompt.
+func (s *eosShell) line(text, prompt string) string {
+	s.t.Helper()
+	s.send(text + "\n")
+	return s.expect(prompt)
+}

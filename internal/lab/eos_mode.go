@@ -1,0 +1,274 @@
+package lab
+
+// One terminal of the `eos` switch: its mode, its prompt, and the dispatch of a typed line to
+// the commands of the mode (then of the parent modes, as EOS does).
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+type eosModeKind int
+
+const (
+	modeExec eosModeKind = iota
+	modePriv
+	modeConfig
+	modeIf
+	modeProfile
+	modeTxq
+)
+
+// eosMode is where a terminal is; the fields name the object of a submode.
+type eosMode struct {
+	kind    eosModeKind
+	port    int // interface EthernetN
+	profile string
+	queue   eosQueueKey
+}
+
+func (m eosMode) isConfig() bool { return m.kind >= modeConfig }
+
+// parent is the mode `exit` returns to.
+func (m eosMode) parent() eosMode {
+	switch m.kind {
+	case modeTxq:
+		return eosMode{kind: modeProfile, profile: m.profile}
+	case modeIf, modeProfile:
+		return eosMode{kind: modeConfig}
+	default:
+		return eosMode{kind: modePriv}
+	}
+}
+
+// layers are the modes whose commands a line may be: this one, then each parent up to
+// configure terminal.
+func (m eosMode) layers() []eosMode {
+	out := []eosMode{m}
+	for m.kind > modeConfig {
+		m = m.parent()
+		out = append(out, m)
+	}
+	return out
+}
+
+// eosCmd is one first keyword of a mode.
+type eosCmd struct {
+	name string
+	fn   func(x *eosCtx, a *eosArgs) *cliError
+	// config commands change the configuration: they run on a copy that replaces the
+	// configuration only if they succeed, sessions record them, RejectLines refuses them.
+	config bool
+	neg    bool // has a `no` form
+}
+
+// eosCtx is what a command runs with. t is nil while a commit replays a session's lines.
+type eosCtx struct {
+	t    *eosTerm
+	sw   *EOSSwitch
+	cfg  *eosConfig // the copy a config command changes
+	mode eosMode    // the mode the command belongs to
+	next eosMode    // the mode after it
+	neg  bool
+	out  strings.Builder
+}
+
+func (x *eosCtx) printf(format string, args ...any) { fmt.Fprintf(&x.out, format, args...) }
+
+// eosTerm is one CLI session (a vty).
+type eosTerm struct {
+	sw      *EOSSwitch
+	user    string
+	vty     string
+	mode    eosMode
+	session *eosSession // the configuration session the terminal is in
+	closed  bool        // exit/logout: the SSH layer ends the connection
+}
+
+// run executes one typed line and returns what the switch prints before the next prompt.
+func (t *eosTerm) run(line string) string {
+	t.sw.mu.Lock()
+	defer t.sw.mu.Unlock()
+	return t.runLocked(line)
+}
+
+func (t *eosTerm) runLocked(line string) string {
+	words := strings.Fields(line)
+	// A line starting with ! is a comment, so that a pasted running-config goes through.
+	if len(words) == 0 || strings.HasPrefix(words[0], "!") {
+		return ""
+	}
+	t.sw.counters.commands.Add(1)
+	layers := t.mode.layers()
+	// A submode has its parents' commands too: an abbreviation is ambiguous if it is among
+	// all of them.
+	if err := t.firstWord(layers, words[0]); err != nil {
+		return err.msg + "\n"
+	}
+	var best *cliError
+	for _, layer := range layers {
+		out, err := t.try(layer, words, line)
+		if err == nil {
+			return out
+		}
+		if best = better(best, err); best.at == atFinal {
+			break
+		}
+	}
+	return best.msg + "\n"
+}
+
+// try runs the line as a command of one mode.
+func (t *eosTerm) try(layer eosMode, words []string, line string) (string, *cliError) {
+	a := newArgs(words)
+	cmd, err := a.command(t.table(layer))
+	if err != nil {
+		return "", err
+	}
+	x := &eosCtx{t: t, sw: t.sw, mode: layer, next: t.mode}
+	if cmd.config {
+		x.cfg, x.next = t.target().clone(), layer
+	}
+	if err := cmd.fn(x, a); err != nil {
+		return "", err
+	}
+	if cmd.config {
+		if msg, refused := t.sw.rejected(line); refused {
+			return "% " + msg + "\n", nil
+		}
+		t.setTarget(x.cfg)
+		if t.session != nil {
+			t.session.lines = append(t.session.lines, eosRecorded{mode: layer, words: words})
+		}
+	}
+	t.setMode(x.next)
+	return x.out.String(), nil
+}
+
+// firstWord refuses a first word that abbreviates no command, or several, of the modes.
+func (t *eosTerm) firstWord(layers []eosMode, word string) *cliError {
+	var names []string
+	for _, l := range layers {
+		for _, c := range t.table(l) {
+			if !slices.Contains(names, c.name) {
+				names = append(names, c.name)
+			}
+		}
+	}
+	_, err := newArgs([]string{word}).kw(names...)
+	return err
+}
+
+// command reads the first keyword of a line among a mode's commands.
+func (a *eosArgs) command(table []eosCmd) (eosCmd, *cliError) {
+	names := make([]string, len(table))
+	for i, c := range table {
+		names[i] = c.name
+	}
+	name, err := a.kw(names...)
+	if err != nil {
+		return eosCmd{}, err
+	}
+	for _, c := range table {
+		if c.name == name {
+			return c, nil
+		}
+	}
+	return eosCmd{}, errInvalid(0, name) // unreachable: kw returned one of names
+}
+
+func (t *eosTerm) table(m eosMode) []eosCmd {
+	if !m.isConfig() {
+		return eosExecTable()
+	}
+	return append(eosConfigTable(m.kind), eosCommonTable(t.session != nil)...)
+}
+
+// negate is the `no` command of a mode: the next word is one of the mode's commands that
+// have a no form.
+func negate(kind eosModeKind) eosCmd {
+	return eosCmd{name: "no", config: true, fn: func(x *eosCtx, a *eosArgs) *cliError {
+		var table []eosCmd
+		for _, c := range eosConfigTable(kind) {
+			if c.neg {
+				table = append(table, c)
+			}
+		}
+		cmd, err := a.command(table)
+		if err != nil {
+			return err
+		}
+		x.neg = true
+		return cmd.fn(x, a)
+	}}
+}
+
+// target is the configuration this terminal's config commands change.
+func (t *eosTerm) target() *eosConfig {
+	if t.session != nil {
+		return t.session.cand
+	}
+	return t.sw.running
+}
+
+func (t *eosTerm) setTarget(c *eosConfig) {
+	if t.session != nil {
+		t.session.cand = c
+		return
+	}
+	t.sw.running = c
+}
+
+// setMode moves the terminal; leaving configuration leaves the session pending.
+func (t *eosTerm) setMode(m eosMode) {
+	t.mode = m
+	if !m.isConfig() && t.session != nil {
+		t.session.owner = nil
+		t.session = nil
+	}
+}
+
+// prompt is the hostname and the mode, as EOS prints it (no trailing space).
+func (t *eosTerm) prompt() string {
+	t.sw.mu.Lock()
+	defer t.sw.mu.Unlock()
+	return t.promptLocked()
+}
+
+func (t *eosTerm) promptLocked() string {
+	host := t.sw.running.hostname
+	switch t.mode.kind {
+	case modeExec:
+		return host + ">"
+	case modePriv:
+		return host + "#"
+	}
+	tag := "config"
+	if t.session != nil {
+		// EOS shows the first 6 characters of the session name.
+		name := []rune(t.session.name)
+		tag = "config-s-" + string(name[:min(6, len(name))])
+	}
+	switch m := t.mode; m.kind {
+	case modeIf:
+		tag += fmt.Sprintf("-if-Et%d", m.port)
+	case modeProfile:
+		tag += "-qos-profile-" + m.profile
+	case modeTxq:
+		uc := ""
+		if m.queue.uc {
+			uc = "uc-"
+		}
+		tag += fmt.Sprintf("-qos-profile-%s-%stxq-%d", m.profile, uc, m.queue.n)
+	}
+	return host + "(" + tag + ")#"
+}
+
+// leave is called when the connection ends: a session it was in stays pending, without a
+// terminal.
+func (t *eosTerm) leave() {
+	t.sw.mu.Lock()
+	defer t.sw.mu.Unlock()
+	t.setMode(eosMode{kind: modeExec})
+}

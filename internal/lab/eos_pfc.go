@@ -1,0 +1,259 @@
+package lab
+
+// PFC, the PFC watchdog (shared by qos profiles and interfaces) and ECN marking of a
+// tx-queue on the `eos` switch.
+
+// Watchdog time ranges, in hundredths of a second.
+const (
+	wdTimeoutMin, wdTimeoutMax   = 1, 6000   // 0.01-60 s
+	wdPollingMin, wdPollingMax   = 1, 6000   // 0.01-60 s
+	wdRecoveryMin, wdRecoveryMax = 1, 60000  // 0.01-600 s
+	ecnProbMax, ecnWeightMax     = 100, 15   // max-mark-probability 1-100, weight 0-15
+	thresholdMax                 = 1 << 28   // the largest number any unit takes
+	kib                          = 1024      // EOS's kbytes
+	mib                          = kib * kib // EOS's mbytes
+)
+
+// ecnUnits are the threshold units and the largest threshold each takes.
+var ecnUnits = map[string]int{
+	"bytes":        256 * mib,
+	"kbytes":       256 * kib,
+	"mbytes":       256,
+	"segments":     1 << 20,
+	"milliseconds": 1000,
+}
+
+// ecnBytes converts a threshold to bytes; ok is false for units that are not sizes.
+func ecnBytes(v int, unit string) (int, bool) {
+	switch unit {
+	case "bytes":
+		return v, true
+	case "kbytes":
+		return v * kib, true
+	case "mbytes":
+		return v * mib, true
+	}
+	return 0, false
+}
+
+func cmdProfilePFC(x *eosCtx, a *eosArgs) *cliError {
+	return pfcCmd(x, a, &x.cfg.profile(x.mode.profile).pfc)
+}
+
+func cmdIfacePFC(x *eosCtx, a *eosArgs) *cliError {
+	return pfcCmd(x, a, &x.iface().pfc)
+}
+
+// pfcCmd: `priority-flow-control on`, `priority-flow-control priority N no-drop|drop`,
+// `priority-flow-control pause watchdog ...`, and their no forms.
+func pfcCmd(x *eosCtx, a *eosArgs, p *eosPFC) *cliError {
+	what, err := a.kw("on", "priority", "pause")
+	if err != nil {
+		return err
+	}
+	switch what {
+	case "on":
+		if err := a.done(); err != nil {
+			return err
+		}
+		p.on = !x.neg
+		return nil
+	case "priority":
+		return pfcPriority(x, a, p)
+	}
+	if _, err := a.kw("watchdog"); err != nil {
+		return err
+	}
+	return watchdogCmd(x, a, &p.wd)
+}
+
+func pfcPriority(x *eosCtx, a *eosArgs, p *eosPFC) *cliError {
+	prio, err := a.num(0, 7)
+	if err != nil {
+		return err
+	}
+	var v string
+	if x.neg {
+		_, err = a.optKw("no-drop", "drop")
+	} else {
+		v, err = a.kw("no-drop", "drop")
+	}
+	if err != nil {
+		return err
+	}
+	if err := a.done(); err != nil {
+		return err
+	}
+	if x.neg {
+		delete(p.prio, prio)
+		return nil
+	}
+	if p.prio == nil {
+		p.prio = map[int]string{}
+	}
+	p.prio[prio] = v
+	return nil
+}
+
+// watchdogCmd: after `priority-flow-control pause watchdog`: nothing (enable), `port action
+// drop|errdisable|notify-only`, or `port timer timeout S polling-interval auto|S
+// recovery-time S [forced]`.
+func watchdogCmd(x *eosCtx, a *eosArgs, wd *eosWatchdog) *cliError {
+	if !a.more() {
+		wd.enabled = !x.neg
+		return nil
+	}
+	if _, err := a.kw("port"); err != nil {
+		return err
+	}
+	what, err := a.kw("action", "timer")
+	if err != nil {
+		return err
+	}
+	if what == "action" {
+		var action string
+		if x.neg {
+			_, err = a.optKw("drop", "errdisable", "notify-only")
+		} else {
+			action, err = a.kw("drop", "errdisable", "notify-only")
+		}
+		if err != nil {
+			return err
+		}
+		if err := a.done(); err != nil {
+			return err
+		}
+		wd.action = action
+		return nil
+	}
+	var timer *eosWDTimer
+	if !x.neg || a.more() {
+		if timer, err = parseTimer(a); err != nil {
+			return err
+		}
+	}
+	if x.neg {
+		timer = nil
+	}
+	wd.timer = timer
+	return nil
+}
+
+func parseTimer(a *eosArgs) (*eosWDTimer, *cliError) {
+	t := &eosWDTimer{}
+	var err *cliError
+	if _, err = a.kw("timeout"); err != nil {
+		return nil, err
+	}
+	if t.timeout, err = a.seconds(wdTimeoutMin, wdTimeoutMax); err != nil {
+		return nil, err
+	}
+	if _, err = a.kw("polling-interval"); err != nil {
+		return nil, err
+	}
+	if a.isKw("auto") {
+		a.i++ // polling 0 is auto
+	} else if t.polling, err = a.seconds(wdPollingMin, wdPollingMax); err != nil {
+		return nil, err
+	}
+	if _, err = a.kw("recovery-time"); err != nil {
+		return nil, err
+	}
+	if t.recovery, err = a.seconds(wdRecoveryMin, wdRecoveryMax); err != nil {
+		return nil, err
+	}
+	forced, err := a.optKw("forced")
+	if err != nil {
+		return nil, err
+	}
+	t.forced = forced != ""
+	if err := a.done(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// cmdRandomDetect: `random-detect ecn minimum-threshold X UNIT maximum-threshold Y UNIT
+// [max-mark-probability P] [weight W]`, `no random-detect ecn [...]`.
+func cmdRandomDetect(x *eosCtx, a *eosArgs) *cliError {
+	if _, err := a.kw("ecn"); err != nil {
+		return err
+	}
+	var ecn *eosECN
+	if !x.neg || a.more() {
+		e, err := parseECN(a)
+		if err != nil {
+			return err
+		}
+		ecn = e
+	}
+	if err := a.done(); err != nil {
+		return err
+	}
+	if x.neg {
+		ecn = nil
+	}
+	x.txQueue().ecn = ecn
+	return nil
+}
+
+func parseECN(a *eosArgs) (*eosECN, *cliError) {
+	e := &eosECN{prob: noValue, weight: noValue}
+	var err *cliError
+	if e.min, e.minUnit, err = threshold(a, "minimum-threshold"); err != nil {
+		return nil, err
+	}
+	if e.max, e.maxUnit, err = threshold(a, "maximum-threshold"); err != nil {
+		return nil, err
+	}
+	optional := []string{"max-mark-probability", "weight"}
+	for a.more() && len(optional) > 0 {
+		k, err := a.kw(optional...)
+		if err != nil {
+			return nil, err
+		}
+		if k == "weight" {
+			e.weight, err = a.num(0, ecnWeightMax)
+		} else {
+			e.prob, err = a.num(1, ecnProbMax)
+		}
+		if err != nil {
+			return nil, err
+		}
+		for i, o := range optional {
+			if o == k {
+				optional = append(optional[:i:i], optional[i+1:]...)
+				break
+			}
+		}
+	}
+	if err := a.done(); err != nil {
+		return nil, err
+	}
+	minB, okMin := ecnBytes(e.min, e.minUnit)
+	maxB, okMax := ecnBytes(e.max, e.maxUnit)
+	if (okMin && okMax && minB > maxB) || (e.minUnit == e.maxUnit && e.min > e.max) {
+		return nil, errFinal("%% Minimum threshold must be less than or equal to maximum threshold")
+	}
+	return e, nil
+}
+
+// threshold reads `KEYWORD N UNIT`, N within the unit's range.
+func threshold(a *eosArgs, keyword string) (int, string, *cliError) {
+	if _, err := a.kw(keyword); err != nil {
+		return 0, "", err
+	}
+	at := a.i
+	v, err := a.num(1, thresholdMax)
+	if err != nil {
+		return 0, "", err
+	}
+	unit, err := a.kw("bytes", "kbytes", "mbytes", "segments", "milliseconds")
+	if err != nil {
+		return 0, "", err
+	}
+	if v > ecnUnits[unit] {
+		return 0, "", errInvalid(at, a.w[at])
+	}
+	return v, unit, nil
+}

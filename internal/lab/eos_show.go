@@ -1,0 +1,244 @@
+package lab
+
+// `show` on the `eos` switch, and the output filters after `|`.
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// cmdShow: show version|hostname|running-config|startup-config|configuration sessions|qos
+// maps, then any number of `| FILTER`.
+func cmdShow(x *eosCtx, a *eosArgs) *cliError {
+	if p := slices.Index(a.w[a.i:], "|"); p >= 0 {
+		a.n = a.i + p
+	}
+	what, err := a.kw("version", "hostname", "running-config", "startup-config", "configuration", "qos")
+	if err != nil {
+		return err
+	}
+	if !x.privileged() && (what == "running-config" || what == "startup-config" || what == "configuration") {
+		return errPrivileged()
+	}
+	text, jsonText, err := x.showText(what, a)
+	if err != nil {
+		return err
+	}
+	if err := a.done(); err != nil {
+		return err
+	}
+	for a.n < len(a.w) {
+		a.i = a.n + 1
+		a.n = len(a.w)
+		if p := slices.Index(a.w[a.i:], "|"); p >= 0 {
+			a.n = a.i + p
+		}
+		if text, err = filter(a, text, jsonText); err != nil {
+			return err
+		}
+		jsonText = "" // json of a filtered text is not what EOS gives
+	}
+	x.printf("%s", text)
+	return nil
+}
+
+// showText is the output of one show command; jsonText is its `| json` form, if it has one.
+func (x *eosCtx) showText(what string, a *eosArgs) (text, jsonText string, err *cliError) {
+	sw := x.sw
+	switch what {
+	case "version":
+		return sw.versionText(), "", nil
+	case "hostname":
+		h := sw.running.hostname
+		return fmt.Sprintf("Hostname: %s\nFQDN:     %s\n", h, h), "", nil
+	case "running-config":
+		return x.showRunning(a)
+	case "startup-config":
+		return sw.startup, "", nil
+	case "configuration":
+		if _, err := a.kw("sessions"); err != nil {
+			return "", "", err
+		}
+		return sw.sessionsTable(x.t), "", nil
+	}
+	if _, err := a.kw("maps"); err != nil {
+		return "", "", err
+	}
+	return qosMapsText(sw.running), "", nil
+}
+
+// showRunning: `show running-config [interfaces IF | section REGEX]`; in a session it shows
+// the session's candidate.
+func (x *eosCtx) showRunning(a *eosArgs) (string, string, *cliError) {
+	c := x.t.target()
+	what, err := a.optKw("interfaces", "section")
+	if err != nil {
+		return "", "", err
+	}
+	switch what {
+	case "interfaces":
+		port, err := a.ethernet(len(c.ifaces))
+		if err != nil {
+			return "", "", err
+		}
+		return renderInterface(c, port), "", nil
+	case "section":
+		re, err := regexArg(a)
+		if err != nil {
+			return "", "", err
+		}
+		return sections(x.sw.renderRunning(c), re), "", nil
+	}
+	return x.sw.renderRunning(c), x.sw.renderJSON(c), nil
+}
+
+func regexArg(a *eosArgs) (*regexp.Regexp, *cliError) {
+	at := a.i
+	s, err := a.rest()
+	if err != nil {
+		return nil, err
+	}
+	re, reErr := regexp.Compile(s)
+	if reErr != nil {
+		return nil, errInvalid(at, a.w[at])
+	}
+	return re, nil
+}
+
+// filter applies `json`, `section RE`, `include RE`, `exclude RE`, `begin RE` or `no-more`.
+func filter(a *eosArgs, text, jsonText string) (string, *cliError) {
+	at := a.i
+	f, err := a.kw("json", "section", "include", "exclude", "begin", "no-more")
+	if err != nil {
+		return "", err
+	}
+	if f == "json" || f == "no-more" {
+		if err := a.done(); err != nil {
+			return "", err
+		}
+		if f == "no-more" {
+			return text, nil // nothing is ever paginated
+		}
+		if jsonText == "" {
+			return "", &cliError{msg: "% This is an unconverted command", at: at}
+		}
+		return jsonText, nil
+	}
+	re, err := regexArg(a)
+	if err != nil {
+		return "", err
+	}
+	if f == "section" {
+		return sections(text, re), nil
+	}
+	var b strings.Builder
+	begun := false
+	for _, l := range strings.SplitAfter(text, "\n") {
+		m := l != "" && re.MatchString(strings.TrimSuffix(l, "\n"))
+		begun = begun || (f == "begin" && m)
+		if (f == "include" && m) || (f == "exclude" && !m && l != "") || begun {
+			b.WriteString(l)
+		}
+	}
+	return b.String(), nil
+}
+
+// sections keeps the top-level blocks whose first line matches re, with their bodies.
+func sections(text string, re *regexp.Regexp) string {
+	var b strings.Builder
+	keep := false
+	for _, l := range strings.SplitAfter(text, "\n") {
+		line := strings.TrimSuffix(l, "\n")
+		switch {
+		case line == "":
+		case !strings.HasPrefix(line, " "):
+			keep = !strings.HasPrefix(line, "!") && re.MatchString(line)
+			if keep {
+				b.WriteString(l)
+			}
+		case keep:
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}
+
+func (sw *EOSSwitch) versionText() string {
+	up := time.Since(sw.started)
+	days := int(up.Hours()) / 24
+	return fmt.Sprintf(`Arista %s
+Hardware version:
+Serial number: %s
+Hardware MAC address: %s
+System MAC address: %s
+
+Software image version: %s
+Architecture: x86_64
+Internal build version: %s-35442176.4312F
+Internal build ID: 6fcb426e-70a7-4c37-a91f-8ad6a5e0a4e6
+Image format version: 1.0
+Image optimization: None
+
+Uptime: %d weeks, %d days, %d hours and %d minutes
+Total memory: 4002360 kB
+Free memory: 2440816 kB
+`, eosModel, sw.serial, sw.mac, sw.mac, eosVersion, eosVersion,
+		days/7, days%7, int(up.Hours())%24, int(up.Minutes())%60)
+}
+
+// qosMapsText is `show qos maps`: the effective maps, traffic-class-drop-precedence pairs
+// (drop precedence 1 unless configured).
+func qosMapsText(c *eosConfig) string {
+	var b strings.Builder
+	row := func(label string, cells []string) {
+		line := fmt.Sprintf("  %-9s", label)
+		for _, v := range cells {
+			line += fmt.Sprintf(" %4s", v)
+		}
+		b.WriteString(line + "\n")
+	}
+	rule := "  " + strings.Repeat("-", 9+5*8) + "\n"
+	index := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = strconv.Itoa(i)
+		}
+		return out
+	}
+	b.WriteString("Number of Traffic Classes supported: 8\nNumber of Transmit Queues supported: 8\n\n")
+	b.WriteString("Cos Tc-DropPrecedence Map:\n")
+	row("cos:", index(8))
+	b.WriteString(rule)
+	var cells []string
+	for _, tc := range c.cosTC {
+		cells = append(cells, fmt.Sprintf("%d-1", tc))
+	}
+	row("tc-dp:", cells)
+	b.WriteString("\nDscp Tc-DropPrecedence Map:\n")
+	row("d1 : d2", index(10))
+	b.WriteString("  " + strings.Repeat("-", 9+5*10) + "\n")
+	for r := range 7 {
+		cells = cells[:0]
+		for d := r * 10; d < min(r*10+10, 64); d++ {
+			dp := c.dscpDP[d]
+			if dp == noValue {
+				dp = 1
+			}
+			cells = append(cells, fmt.Sprintf("%d-%d", c.dscpTC[d], dp))
+		}
+		row(fmt.Sprintf("%4d :", r), cells)
+	}
+	b.WriteString("\nTc - Tx-Queue Map:\n")
+	row("tc:", index(8))
+	b.WriteString(rule)
+	cells = cells[:0]
+	for _, q := range c.tcQueue {
+		cells = append(cells, strconv.Itoa(q))
+	}
+	row("tx-queue:", cells)
+	return b.String()
+}

@@ -1,0 +1,176 @@
+package lab
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+)
+
+func TestEOSAccess(t *testing.T) {
+	l, sw := startEOS(t)
+	d := l.Inventory().Devices["eos-1"]
+	if d.Platform != "eos" || d.Username != "admin" || d.Password == "" || d.Address != sw.Address() ||
+		!strings.HasPrefix(d.HostKey, "ssh-ed25519 ") || d.HostKey != sw.HostKey() || d.CACertificate != "" {
+		t.Errorf("inventory entry %+v", d)
+	}
+	want := []string{"Ethernet1", "Ethernet2", "Ethernet3", "Ethernet4"}
+	if !slices.Equal(sw.Interfaces(), want) || !slices.Equal(l.Inventory().Interfaces["eos-1"], want) || sw.Name() != "eos-1" {
+		t.Errorf("interfaces %v, inventory %v, name %s", sw.Interfaces(), l.Inventory().Interfaces["eos-1"], sw.Name())
+	}
+	if l.EOS("eos-2") != nil || l.Switch("eos-1") != nil || l.SONiC("eos-1") != nil || l.Host("eos-1") != nil {
+		t.Error("lookups of absent or other-platform devices are not nil")
+	}
+	if _, err := sshDial(t, d, ssh.Password("wrong")); err == nil {
+		t.Error("a wrong password logged in")
+	}
+	c, err := sshDial(t, d, ssh.KeyboardInteractive(func(_, _ string, q []string, _ []bool) ([]string, error) {
+		return []string{d.Password}, nil
+	}))
+	if err != nil {
+		t.Fatalf("keyboard-interactive login: %v", err)
+	}
+	defer func() { _ = c.Close() }()
+	// An exec request runs one command in privileged mode.
+	if out, _, status := runOn(t, c, "show running-config", ""); out != sw.RunningConfig() || status != 0 {
+		t.Errorf("exec show running-config: exit %d\n%s", status, out)
+	}
+	if out, _, _ := runOn(t, c, "show conf sess", ""); !strings.HasPrefix(out, "Maximum number of completed sessions: 1\n") {
+		t.Errorf("exec show configuration sessions: %q", out)
+	}
+}
+
+func TestEOSLineDiscipline(t *testing.T) {
+	l, sw := startEOS(t)
+	s := openEOSShell(t, l.Inventory().Devices["eos-1"])
+
+	// \r\n ends one line: one answer, one prompt.
+	s.send("show hostname\r\n")
+	if got := s.expect("eos-1>"); got != "show hostname\r\nHostname: eos-1\r\nFQDN:     eos-1\r\neos-1>" {
+		t.Errorf("\\r\\n: %q", got)
+	}
+	s.send("enable\r")
+	if got := s.expect("eos-1#"); got != "enable\r\neos-1#" {
+		t.Errorf("after \\r\\n a single prompt, then \\r alone ends a line: %q", got)
+	}
+	// Backspace and DEL erase, arrow keys are ignored.
+	s.send("sh x\x7f\x08\x1b[Aow host\x1bOAname\n")
+	if got := s.expect("eos-1#"); got != "sh x\b \b\b \bow hostname\r\nHostname: eos-1\r\nFQDN:     eos-1\r\neos-1#" {
+		t.Errorf("erasing: %q", got)
+	}
+	// Ctrl-C abandons the line.
+	before := sw.Counters().Commands
+	s.send("configure\x03")
+	if got := s.expect("eos-1#"); got != "configure^C\r\neos-1#" || sw.Counters().Commands != before {
+		t.Errorf("Ctrl-C: %q, %d commands (was %d)", got, sw.Counters().Commands, before)
+	}
+	// Ctrl-D does nothing in configuration modes and logs out at an empty exec prompt.
+	s.line("conf", "eos-1(config)#")
+	s.send("\x04")
+	if got := s.line("end", "eos-1#"); got != "end\r\neos-1#" {
+		t.Errorf("Ctrl-D in configure terminal: %q", got)
+	}
+	s.send("\x04")
+	done := make(chan error, 1)
+	go func() { done <- s.sess.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Ctrl-D: %v (want exit status 0)", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Ctrl-D at the exec prompt did not end the session")
+	}
+}
+
+func TestEOSLatencyAndCounters(t *testing.T) {
+	const latency = 80 * time.Millisecond
+	l, sw := startEOS(t, func(o *Options) { o.Latency = latency })
+	start := time.Now()
+	s := openEOSShell(t, l.Inventory().Devices["eos-1"])
+	if took := time.Since(start); took < latency {
+		t.Errorf("login took %s with latency %s", took, latency)
+	}
+	start = time.Now()
+	s.line("enable", "eos-1#")
+	if took := time.Since(start); took < latency {
+		t.Errorf("a command took %s with latency %s", took, latency)
+	}
+	s.line("", "eos-1#")
+	s.line("terminal length 0", "eos-1#")
+	if c := sw.Counters(); c.Connections != 1 || c.Commands != 2 {
+		t.Errorf("counters %+v, want 1 connection and 2 commands (an empty line is none)", c)
+	}
+	sw.ResetCounters()
+	if c := sw.Counters(); c != (CLICounters{}) {
+		t.Errorf("after ResetCounters: %+v", c)
+	}
+}
+
+func TestEOSStaleSession(t *testing.T) {
+	l, sw := startEOS(t)
+	d := l.Inventory().Devices["eos-1"]
+	s := openEOSShell(t, d)
+	s.line("enable", "eos-1#")
+	s.line("configure session roce-4f1c2a9e", "eos-1(config-s-roce-4)#")
+	s.line("qos map dscp 10 to traffic-class 6", "eos-1(config-s-roce-4)#")
+	if got := sw.Sessions(); !slices.Equal(got, []EOSSession{{Name: "roce-4f1c2a9e", User: "admin", Terminal: "vty1"}}) {
+		t.Errorf("sessions while a terminal is inside: %+v", got)
+	}
+	_ = s.client.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for !slices.Equal(sw.Sessions(), []EOSSession{{Name: "roce-4f1c2a9e"}}) {
+		if time.Now().After(deadline) {
+			t.Fatalf("sessions after the connection closed: %+v", sw.Sessions())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+
+	s = openEOSShell(t, d)
+	s.line("enable", "eos-1#")
+	if got := s.line("show configuration sessions", "eos-1#"); !strings.Contains(got, "\r\n  roce-4f1c2a9e       pending\r\n") {
+		t.Errorf("an abandoned session: %q", got)
+	}
+	s.line("configure session roce-4f1c2a9e", "eos-1(config-s-roce-4)#")
+	want := "* roce-4f1c2a9e       pending       admin      vty2\r\n"
+	if got := s.line("show configuration sessions", "eos-1(config-s-roce-4)#"); !strings.Contains(got, want) {
+		t.Errorf("re-entered session: %q, want %q", got, want)
+	}
+	s.line("commit", "eos-1#")
+	if !strings.Contains(sw.RunningConfig(), "qos map dscp 10 to traffic-class 6\n") || len(sw.Sessions()) != 0 {
+		t.Errorf("commit of a re-entered session:\n%s\nsessions %v", sw.RunningConfig(), sw.Sessions())
+	}
+}
+
+// TestEOSConcurrentTerminals changes the configuration from several connections at once (run
+// with -race).
+func TestEOSConcurrentTerminals(t *testing.T) {
+	l, sw := startEOS(t)
+	d := l.Inventory().Devices["eos-1"]
+	t.Run("terminals", func(t *testing.T) {
+		for i := range 4 {
+			t.Run(fmt.Sprint(i), func(t *testing.T) {
+				t.Parallel()
+				s := openEOSShell(t, d)
+				s.line("enable", "eos-1#")
+				if i%2 == 0 {
+					s.line("configure terminal", "eos-1(config)#")
+				} else {
+					s.line(fmt.Sprintf("configure session s%d", i), "(config-s-s"+fmt.Sprint(i)+")#")
+				}
+				s.line(fmt.Sprintf("qos map dscp %d to traffic-class 7", 40+i), ")#")
+				s.line("show running-config", ")#")
+				if i%2 == 1 {
+					s.line("commit", "eos-1#")
+				}
+				_ = sw.RunningConfig()
+			})
+		}
+	})
+	if !strings.Contains(sw.RunningConfig(), "qos map dscp 40 41 42 43 to traffic-class 7\n") {
+		t.Errorf("concurrent changes:\n%s", sw.RunningConfig())
+	}
+}
