@@ -68,6 +68,7 @@ type Spec struct {
 	Insecure      *bool
 	GNMITarget    *string
 	Sudo          *bool
+	SaveConfig    *bool
 }
 
 // Device is a fully resolved device.
@@ -84,8 +85,10 @@ type Device struct {
 	Insecure       bool
 	GNMITarget     string
 	Sudo           bool
-	Timeout        time.Duration
-	Retries        int
+	// SaveConfig saves the running configuration to startup after each change (CLI switches).
+	SaveConfig bool
+	Timeout    time.Duration
+	Retries    int
 }
 
 // Problem is a configuration error, attached to an attribute path of the provider block:
@@ -161,6 +164,7 @@ func Resolve(s Settings, specs map[string]Spec, getenv func(string) string) (map
 			d.Insecure = *sp.Insecure
 		}
 		d.Sudo = sp.Sudo != nil && *sp.Sudo
+		d.SaveConfig = sp.SaveConfig != nil && *sp.SaveConfig
 		out[name] = d
 	}
 	return out, probs

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/cli"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/gnmi"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
 )
@@ -20,6 +21,7 @@ type Registry struct {
 	mu   sync.Mutex
 	gnmi map[string]*gnmi.Client
 	ssh  map[string]*ssh.Client
+	cli  map[string]*cli.Client
 }
 
 // Logger receives transport events (the provider bridges it to tflog); it satisfies both
@@ -30,7 +32,7 @@ type Logger interface {
 
 // NewRegistry returns a registry over resolved devices.
 func NewRegistry(devs map[string]Device, logger Logger) *Registry {
-	return &Registry{devices: devs, logger: logger, gnmi: map[string]*gnmi.Client{}, ssh: map[string]*ssh.Client{}}
+	return &Registry{devices: devs, logger: logger, gnmi: map[string]*gnmi.Client{}, ssh: map[string]*ssh.Client{}, cli: map[string]*cli.Client{}}
 }
 
 // Device returns a configured device by name.
@@ -101,6 +103,37 @@ func (r *Registry) SSH(name string) (*ssh.Client, error) {
 	return c, nil
 }
 
+// scrapliPlatforms names scrapligo's platform definition of each CLI platform.
+var scrapliPlatforms = map[string]string{"eos": "arista_eos", "nxos": "cisco_nxos"}
+
+// CLI returns the shared CLI session of a switch configured over SSH (platforms eos, nxos).
+func (r *Registry) CLI(name string) (*cli.Client, error) {
+	d, ok := r.devices[name]
+	if !ok {
+		return nil, fmt.Errorf("%s", r.UnknownDeviceDetail(name))
+	}
+	if Transport(d.Platform) != "cli" {
+		return nil, fmt.Errorf("device %q has platform %s, which is not configured over a CLI", name, d.Platform)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if c, ok := r.cli[name]; ok {
+		return c, nil
+	}
+	known := d.KnownHostsFile
+	if known == "" && d.HostKey == "" {
+		known = "~/.ssh/known_hosts"
+	}
+	c := cli.New(cli.Config{
+		Device: name, Address: d.Address, Username: d.Username, Password: d.Password,
+		PrivateKey: []byte(d.PrivateKey), HostKey: d.HostKey, KnownHostsFile: known,
+		Insecure: d.Insecure, Timeout: d.Timeout, Retries: d.Retries,
+		Platform: scrapliPlatforms[d.Platform], SaveConfig: d.SaveConfig, Logger: r.logger,
+	})
+	r.cli[name] = c
+	return c, nil
+}
+
 // Close closes every open session.
 func (r *Registry) Close() {
 	r.mu.Lock()
@@ -118,4 +151,8 @@ func (r *Registry) Close() {
 		_ = c.Close()
 	}
 	r.ssh = map[string]*ssh.Client{}
+	for _, c := range r.cli {
+		_ = c.Close()
+	}
+	r.cli = map[string]*cli.Client{}
 }

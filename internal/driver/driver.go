@@ -43,6 +43,7 @@ var qosPlatforms = map[string]struct {
 }{
 	"openconfig": {check: checkOpenConfigQoS, open: openOpenConfigQoS},
 	"sonic":      {check: checkSONiCQoS, open: openSONiCQoS},
+	"eos":        {check: checkEOSQoS, open: openEOSQoS},
 }
 
 // CheckQoSPolicy returns, at plan time and without touching the device, what the device's

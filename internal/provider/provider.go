@@ -95,6 +95,8 @@ func deviceSchema() map[string]schema.Attribute {
 		"gnmi_target": schema.StringAttribute{Optional: true, MarkdownDescription: "gNMI path target sent with every request (gNMI devices)."},
 		"sudo": schema.BoolAttribute{Optional: true,
 			MarkdownDescription: "mlx5 hosts: run privileged reads and writes through `sudo -n`."},
+		"save_config": schema.BoolAttribute{Optional: true,
+			MarkdownDescription: "CLI switches (`eos`, `nxos`): after each committed change, save the running configuration to startup (`write memory`, `copy running-config startup-config`), so it survives a reload. Default `false`: changes are committed to the running configuration only."},
 	}
 }
 

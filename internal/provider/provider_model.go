@@ -32,6 +32,7 @@ type deviceModel struct {
 	Insecure      types.Bool   `tfsdk:"insecure"`
 	GNMITarget    types.String `tfsdk:"gnmi_target"`
 	Sudo          types.Bool   `tfsdk:"sudo"`
+	SaveConfig    types.Bool   `tfsdk:"save_config"`
 }
 
 type unknowable interface{ IsUnknown() bool }
@@ -50,7 +51,7 @@ func (m providerModel) devices(ctx context.Context) (map[string]deviceModel, dia
 func (m providerModel) known(devs map[string]deviceModel) bool {
 	vals := []unknowable{m.Username, m.Password, m.PrivateKey, m.KnownHostsFile, m.CACertificate, m.Insecure, m.Timeout, m.Retries}
 	for _, d := range devs {
-		vals = append(vals, d.Address, d.Platform, d.Username, d.Password, d.PrivateKey, d.CACertificate, d.HostKey, d.Insecure, d.GNMITarget, d.Sudo)
+		vals = append(vals, d.Address, d.Platform, d.Username, d.Password, d.PrivateKey, d.CACertificate, d.HostKey, d.Insecure, d.GNMITarget, d.Sudo, d.SaveConfig)
 	}
 	for _, v := range vals {
 		if v.IsUnknown() {
@@ -76,7 +77,7 @@ func (m providerModel) toSettings(devs map[string]deviceModel) (devices.Settings
 			Address: d.Address.ValueString(), Platform: d.Platform.ValueString(),
 			Username: strPtr(d.Username), Password: strPtr(d.Password), PrivateKey: strPtr(d.PrivateKey),
 			CACertificate: strPtr(d.CACertificate), HostKey: strPtr(d.HostKey), Insecure: boolPtr(d.Insecure),
-			GNMITarget: strPtr(d.GNMITarget), Sudo: boolPtr(d.Sudo),
+			GNMITarget: strPtr(d.GNMITarget), Sudo: boolPtr(d.Sudo), SaveConfig: boolPtr(d.SaveConfig),
 		}
 	}
 	return s, specs

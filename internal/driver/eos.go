@@ -1,0 +1,293 @@
+package driver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/devices"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/eos"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/cli"
+)
+
+func checkEOSQoS(p fabric.QoSPolicy) fabric.Problems {
+	var probs fabric.Problems
+	for _, u := range eos.CheckSupported(p) {
+		probs.Add(attrPath(u.Attr), "Not supported on platform eos", u.Reason+".")
+	}
+	probs = append(probs, eos.CheckExact(p)...)
+	return probs
+}
+
+// eosCLI reads an EOS switch's running configuration over its shared CLI session.
+type eosCLI struct{ c *cli.Client }
+
+func (e eosCLI) device() string { return e.c.Config().Device }
+
+func (e eosCLI) read(ctx context.Context) (*eos.Config, error) {
+	out, err := e.c.Show(ctx, "show running-config")
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := eos.ParseRunningConfig(out[0])
+	if err != nil {
+		return nil, fmt.Errorf("device %q: reading the running-config: %w", e.device(), err)
+	}
+	return cfg, nil
+}
+
+// defaults is the configuration of a switch nobody configured: the EOS default maps and no
+// service-profile anywhere. An imported policy, which has no recorded prior, is restored to it.
+func eosDefaults() *eos.Config {
+	cfg, err := eos.ParseRunningConfig("")
+	if err != nil {
+		panic("eos: the empty running-config does not parse: " + err.Error())
+	}
+	return cfg
+}
+
+type eosQoS struct{ eosCLI }
+
+func openEOSQoS(reg *devices.Registry, device string) (QoSPolicy, error) {
+	c, err := reg.CLI(device)
+	if err != nil {
+		return nil, err
+	}
+	return &eosQoS{eosCLI{c}}, nil
+}
+
+func decodeEOSPrior(raw Prior, ports []string) (eos.PolicyPrior, error) {
+	if len(raw) == 0 {
+		return eosDefaults().PolicyPrior(ports), nil
+	}
+	var p eos.PolicyPrior
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return p, fmt.Errorf("private state is unreadable: %w", err)
+	}
+	if p.ServiceProfiles == nil {
+		p.ServiceProfiles = map[string]string{}
+	}
+	return p, nil
+}
+
+func (d *eosQoS) Read(ctx context.Context, name string, known *fabric.QoSPolicy) (*fabric.QoSPolicy, error) {
+	cfg, err := d.read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	got, ok := cfg.Policy(name, known)
+	if !ok {
+		return nil, nil
+	}
+	if known == nil {
+		return got, nil
+	}
+	if eos.Canonical(*known).Equal(*got) {
+		return known, nil
+	}
+	return keepKnownForm(*known, *got), nil
+}
+
+// missingPorts names the ports p binds that the switch does not have, so the error lists the
+// ports it does have instead of a bare `% Invalid input` from the CLI.
+func missingPorts(cfg *eos.Config, device string, ports []string) error {
+	var missing []string
+	for _, port := range ports {
+		if _, ok := cfg.Interfaces[port]; !ok {
+			missing = append(missing, port)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	have := make([]string, 0, len(cfg.Interfaces))
+	for n := range cfg.Interfaces {
+		have = append(have, n)
+	}
+	slices.SortFunc(have, comparePorts)
+	if len(have) > 8 {
+		have = append(have[:8], "...")
+	}
+	return fmt.Errorf("device %q has no interface %s (it has %s); nothing was changed",
+		device, strings.Join(missing, ", "), strings.Join(have, ", "))
+}
+
+func (d *eosQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error) {
+	cfg, err := d.read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := cfg.Profiles[p.Name]; ok {
+		return nil, ErrExists
+	}
+	if err := missingPorts(cfg, d.device(), p.Interfaces); err != nil {
+		return nil, err
+	}
+	prior := cfg.PolicyPrior(p.Interfaces)
+	lines, err := eos.PolicyLines(cfg, nil, &p, prior)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.c.Configure(ctx, lines); err != nil {
+		return nil, err
+	}
+	return json.Marshal(prior)
+}
+
+func (d *eosQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw Prior) (Prior, error) {
+	prior, err := decodeEOSPrior(raw, old.Interfaces)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := d.read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := missingPorts(cfg, d.device(), next.Interfaces); err != nil {
+		return nil, err
+	}
+	now := cfg.PolicyPrior(next.Interfaces)
+	for _, port := range next.Interfaces {
+		if _, ok := prior.ServiceProfiles[port]; !ok {
+			prior.ServiceProfiles[port] = now.ServiceProfiles[port]
+		}
+	}
+	lines, err := eos.PolicyLines(cfg, &old, &next, prior)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.c.Configure(ctx, lines); err != nil {
+		return nil, err
+	}
+	kept := prior
+	kept.ServiceProfiles = map[string]string{}
+	for _, port := range next.Interfaces {
+		kept.ServiceProfiles[port] = prior.ServiceProfiles[port]
+	}
+	return json.Marshal(kept)
+}
+
+func (d *eosQoS) Delete(ctx context.Context, old fabric.QoSPolicy, raw Prior) error {
+	prior, err := decodeEOSPrior(raw, old.Interfaces)
+	if err != nil {
+		return err
+	}
+	cfg, err := d.read(ctx)
+	if err != nil {
+		return err
+	}
+	lines, err := eos.PolicyLines(cfg, &old, nil, prior)
+	if err != nil {
+		return err
+	}
+	return d.c.Configure(ctx, lines)
+}
+
+// eosPFC is roce_pfc_interface on an EOS port.
+type eosPFC struct{ eosCLI }
+
+func decodeEOSPFCPrior(raw Prior) (*eos.PFCPrior, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	var p eos.PFCPrior
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, fmt.Errorf("private state is unreadable: %w", err)
+	}
+	return &p, nil
+}
+
+// Check needs nothing from the device at plan time.
+func (d eosPFC) Check(context.Context, string) error { return nil }
+
+func (d eosPFC) Read(ctx context.Context, port string, _ *fabric.PFCInterface) (*fabric.PFCInterface, error) {
+	cfg, err := d.read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, ok := cfg.PFC(port)
+	if !ok {
+		return nil, nil
+	}
+	return p, nil
+}
+
+func (d eosPFC) write(ctx context.Context, old *fabric.PFCInterface, next fabric.PFCInterface, raw Prior) (Prior, error) {
+	cfg, err := d.read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := missingPorts(cfg, d.device(), []string{next.Interface}); err != nil {
+		return nil, err
+	}
+	prior, err := decodeEOSPFCPrior(raw)
+	if err != nil {
+		return nil, err
+	}
+	if prior == nil {
+		p := cfg.PFCPrior(next.Interface)
+		prior = &p
+	}
+	if prior.Watchdog == nil && next.Watchdog != nil && (old == nil || old.Watchdog == nil) {
+		// The watchdog becomes managed now: what the port had before is what destroy restores.
+		prior.Watchdog = cfg.PFCPrior(next.Interface).Watchdog
+	}
+	if err := d.c.Configure(ctx, eos.PFCLines(next.Interface, old, &next, *prior)); err != nil {
+		return nil, err
+	}
+	return json.Marshal(prior)
+}
+
+func (d eosPFC) Create(ctx context.Context, p fabric.PFCInterface) (Prior, error) {
+	return d.write(ctx, nil, p, nil)
+}
+
+func (d eosPFC) Update(ctx context.Context, old, next fabric.PFCInterface, prior Prior) (Prior, error) {
+	return d.write(ctx, &old, next, prior)
+}
+
+func (d eosPFC) Delete(ctx context.Context, old fabric.PFCInterface, raw Prior) error {
+	prior, err := decodeEOSPFCPrior(raw)
+	if err != nil {
+		return err
+	}
+	if prior == nil {
+		// Imported: nothing recorded, so the port goes back to the EOS defaults.
+		p := eosDefaults().PFCPrior(old.Interface)
+		prior = &p
+	}
+	return d.c.Configure(ctx, eos.PFCLines(old.Interface, &old, nil, *prior))
+}
+
+// comparePorts orders port names as a switch lists them: Ethernet2 before Ethernet10.
+func comparePorts(a, b string) int {
+	for a != "" && b != "" {
+		na, ra, aok := leadingNumber(a)
+		nb, rb, bok := leadingNumber(b)
+		if aok && bok {
+			if na != nb {
+				return na - nb
+			}
+			a, b = ra, rb
+			continue
+		}
+		if a[0] != b[0] {
+			return int(a[0]) - int(b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) - len(b)
+}
+
+// leadingNumber splits a leading decimal number off s.
+func leadingNumber(s string) (n int, rest string, ok bool) {
+	i := 0
+	for i < len(s) && i < 9 && s[i] >= '0' && s[i] <= '9' {
+		n = n*10 + int(s[i]-'0')
+		i++
+	}
+	return n, s[i:], i > 0
+}

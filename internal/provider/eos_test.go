@@ -1,0 +1,323 @@
+package provider
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	xssh "golang.org/x/crypto/ssh"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab"
+)
+
+func eosLab(t *testing.T) *accLab {
+	return startLab(t, lab.Options{Switches: map[string]int{"eos": 1}})
+}
+
+// eosPolicyHCL is the contract's example policy, the roce class lossless, on EOS ports.
+func eosPolicyHCL(ecnMin int, ports string) string {
+	return fmt.Sprintf(`
+resource "roce_qos_policy" "leaf" {
+  device = "eos-1"
+  classes = {
+    roce = {
+      traffic_class     = 3
+      dscp              = [26]
+      bandwidth_percent = 50
+      lossless          = true
+      ecn = { min_threshold_bytes = %d, max_threshold_bytes = 1536000 }
+    }
+    cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
+    default = { traffic_class = 0, dscp = [0], bandwidth_percent = 50 }
+  }
+  interfaces = [%s]
+}
+`, ecnMin, ports)
+}
+
+func eosPFCHCL(port string, detection int) string {
+	return fmt.Sprintf(`
+resource "roce_pfc_interface" "e1" {
+  device     = "eos-1"
+  interface  = %q
+  watchdog   = { action = "drop", detection_time_ms = %d, restoration_time_ms = 400 }
+  depends_on = [roce_qos_policy.leaf]
+}
+`, port, detection)
+}
+
+// section returns the running-config block that starts with header (through its closing "!").
+func section(running, header string) string {
+	i := strings.Index(running, "\n"+header+"\n")
+	if i < 0 {
+		return ""
+	}
+	rest := running[i+1:]
+	if j := strings.Index(rest, "\n!"); j >= 0 {
+		return rest[:j]
+	}
+	return rest
+}
+
+func TestAccEOSPolicyAndPFC(t *testing.T) {
+	l := eosLab(t)
+	sw := l.EOS("eos-1")
+	before := sw.RunningConfig()
+	v1 := l.providerHCL() + eosPolicyHCL(153600, `"Ethernet1", "Ethernet2"`) + eosPFCHCL("Ethernet1", 200)
+	v2 := l.providerHCL() + eosPolicyHCL(204800, `"Ethernet2", "Ethernet3"`) + eosPFCHCL("Ethernet1", 300)
+	want := func(what, block, line string) error {
+		text := sw.RunningConfig()
+		if block != "" {
+			text = section(text, block)
+		}
+		if !strings.Contains(text, line) {
+			return fmt.Errorf("%s: %q not in %s:\n%s", what, line, block, text)
+		}
+		return nil
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		CheckDestroy: func(*terraform.State) error {
+			if after := sw.RunningConfig(); after != before {
+				return fmt.Errorf("destroy did not restore the running-config.\nbefore:\n%s\nafter:\n%s", before, after)
+			}
+			if s := sw.Sessions(); len(s) != 0 {
+				return fmt.Errorf("configuration sessions left pending: %v", s)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: v1,
+				Check: func(*terraform.State) error {
+					for _, c := range [][3]string{
+						// EOS already sends 24-31 to TC 3 and 0-7 to TC 1: the whole map moves every
+						// DSCP no class lists to the default class, and only what differs is shown.
+						{"unlisted DSCPs -> default TC 0", "", "\nqos map dscp 0 1 2 3 4 5 6 7 16 "},
+						{"DSCP 26 stays in TC 3, its neighbours leave it", "", " 24 25 27 28 "},
+						{"ECN in kbytes", "qos profile ROCE", "random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 100"},
+						{"roce lossless", "qos profile ROCE", "priority-flow-control priority 3 no-drop"},
+						{"cnp strict", "qos profile ROCE", "tx-queue 6\n      priority strict\n"},
+						{"Ethernet1 bound", "interface Ethernet1", "service-profile ROCE"},
+						{"Ethernet2 bound", "interface Ethernet2", "service-profile ROCE"},
+						{"PFC on", "interface Ethernet1", "priority-flow-control on"},
+						{"watchdog", "interface Ethernet1", "priority-flow-control pause watchdog port timer timeout 0.20 polling-interval auto recovery-time 0.40"},
+					} {
+						if err := want(c[0], c[1], c[2]); err != nil {
+							return err
+						}
+					}
+					return nil
+				},
+			},
+			// EOS keeps no class names (a tx-queue has none, `qos map` is global): an import
+			// names each class tc<N>, and lists every DSCP the whole map sends to it.
+			{ResourceName: "roce_qos_policy.leaf", ImportState: true, ImportStateId: "eos-1/ROCE",
+				ImportStateCheck: func(states []*terraform.InstanceState) error {
+					if len(states) != 1 {
+						return fmt.Errorf("import returned %d resources", len(states))
+					}
+					got := states[0].Attributes
+					for k, v := range map[string]string{
+						"name": "ROCE", "trust": "dscp", "default_traffic_class": "0",
+						"interfaces.#": "2", "interfaces.0": "Ethernet1", "interfaces.1": "Ethernet2",
+						"classes.%":                 "3",
+						"classes.tc3.traffic_class": "3", "classes.tc3.dscp.#": "1", "classes.tc3.dscp.0": "26",
+						"classes.tc3.bandwidth_percent": "50", "classes.tc3.lossless": "true",
+						"classes.tc3.ecn.min_threshold_bytes": "153600", "classes.tc3.ecn.max_threshold_bytes": "1536000",
+						"classes.tc3.ecn.mark_probability_percent": "100",
+						"classes.tc6.strict_priority":              "true", "classes.tc6.dscp.#": "1", "classes.tc6.dscp.0": "48",
+						"classes.tc0.bandwidth_percent": "50", "classes.tc0.dscp.#": "62", "classes.tc0.lossless": "false",
+					} {
+						if got[k] != v {
+							return fmt.Errorf("imported %s = %q, want %q", k, got[k], v)
+						}
+					}
+					return nil
+				}},
+			{ResourceName: "roce_pfc_interface.e1", ImportState: true, ImportStateId: "eos-1/Ethernet1", ImportStateVerify: true},
+			{
+				Config: v2,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction("roce_pfc_interface.e1", plancheck.ResourceActionUpdate),
+				}},
+				Check: func(*terraform.State) error {
+					if strings.Contains(section(sw.RunningConfig(), "interface Ethernet1"), "service-profile") {
+						return fmt.Errorf("Ethernet1 is still bound after the policy moved off it:\n%s", sw.RunningConfig())
+					}
+					if err := want("Ethernet3 bound", "interface Ethernet3", "service-profile ROCE"); err != nil {
+						return err
+					}
+					return want("ECN updated", "qos profile ROCE", "minimum-threshold 200 kbytes")
+				},
+			},
+			{ // an operator types changes in their own SSH session: the plan shows both, apply repairs
+				PreConfig: func() {
+					l.terminal(t, "eos-1").configure(
+						"qos profile ROCE", "tx-queue 3",
+						"random-detect ecn minimum-threshold 100 kbytes maximum-threshold 1500 kbytes",
+						"interface Ethernet1", "no priority-flow-control on")
+				},
+				Config: v2,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction("roce_pfc_interface.e1", plancheck.ResourceActionUpdate),
+				}},
+				Check: func(*terraform.State) error {
+					if err := want("ECN repaired", "qos profile ROCE", "minimum-threshold 200 kbytes"); err != nil {
+						return err
+					}
+					return want("PFC repaired", "interface Ethernet1", "priority-flow-control on")
+				},
+			},
+		},
+	})
+}
+
+func TestAccEOSRejectedChange(t *testing.T) {
+	l := eosLab(t)
+	sw := l.EOS("eos-1")
+	before := sw.RunningConfig()
+	v1 := l.providerHCL() + eosPolicyHCL(153600, `"Ethernet1"`)
+	v2 := l.providerHCL() + eosPolicyHCL(204800, `"Ethernet1"`)
+	var applied string
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		Steps: []resource.TestStep{
+			{ // the switch refuses one line of the create: nothing is committed, nothing recorded
+				PreConfig:   func() { sw.RejectLines("random-detect ecn", "Error: ECN is not available on this queue") },
+				Config:      v1,
+				ExpectError: regexp.MustCompile(`(?s)Cannot create QoS policy "ROCE" on device "eos-1".*random-detect ecn.*ECN is not available on this queue`),
+			},
+			{
+				PreConfig: func() {
+					if got := sw.RunningConfig(); got != before {
+						t.Fatalf("a refused create changed the running-config:\n%s", got)
+					}
+					if s := sw.Sessions(); len(s) != 0 {
+						t.Fatalf("the refused session was left pending: %v", s)
+					}
+					sw.RejectLines("", "")
+				},
+				Config:             v1,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true, // the policy is still to be created: state recorded nothing
+			},
+			{Config: v1, Check: func(*terraform.State) error { applied = sw.RunningConfig(); return nil }},
+			{ // a refused update leaves the running-config and the state as they were
+				PreConfig:   func() { sw.RejectLines("minimum-threshold 200 kbytes", "Error: hardware threshold table is full") },
+				Config:      v2,
+				ExpectError: regexp.MustCompile(`(?s)Cannot update QoS policy "ROCE".*hardware threshold table is full`),
+			},
+			{
+				PreConfig: func() {
+					if got := sw.RunningConfig(); got != applied {
+						t.Fatalf("a refused update changed the running-config:\n%s", got)
+					}
+					sw.RejectLines("", "")
+				},
+				Config: v1, PlanOnly: true, // state still holds v1, which the device has: nothing to do
+			},
+		},
+	})
+}
+
+func TestAccEOSPlanTimeErrors(t *testing.T) {
+	l := eosLab(t)
+	cases := []struct{ name, config, want string }{
+		{"injection in an interface name", `
+resource "roce_pfc_interface" "x" {
+  device    = "eos-1"
+  interface = "Ethernet1\nreload now"
+}`, `(?s)interface`},
+		{"injection in a bound port", eosPolicyHCL(153600, `"Ethernet1 | json"`), `(?s)interfaces`},
+		{"injection in a policy name", `
+resource "roce_qos_policy" "x" {
+  device = "eos-1"
+  name   = "ROCE!x"
+  classes = { roce = { traffic_class = 3, dscp = [26], bandwidth_percent = 100 } }
+  interfaces = ["Ethernet1"]
+}`, `(?s)name`},
+		{"threshold not whole kbytes", eosPolicyHCL(150000, `"Ethernet1"`),
+			`(?s)150000 bytes is not a whole number of kbytes.*149504 \(146 kbytes\)\s+or\s+150528 \(147 kbytes\)`},
+		{"trust dscp_pcp", `
+resource "roce_qos_policy" "x" {
+  device = "eos-1"
+  trust  = "dscp_pcp"
+  classes = { roce = { traffic_class = 3, dscp = [26], pcp = [3], bandwidth_percent = 100 } }
+}`, `(?s)Not supported on platform eos.*trust`},
+		{"per-class mtu", `
+resource "roce_qos_policy" "x" {
+  device = "eos-1"
+  classes = { roce = { traffic_class = 3, dscp = [26], bandwidth_percent = 100, mtu = 9216 } }
+}`, `(?s)Not supported on platform eos.*nxos`},
+		{"pfc mode auto", `
+resource "roce_pfc_interface" "x" {
+  device    = "eos-1"
+  interface = "Ethernet1"
+  mode      = "auto"
+}`, `(?s)Not supported on platform eos.*DCBX`},
+		{"pfc headroom", `
+resource "roce_pfc_interface" "x" {
+  device    = "eos-1"
+  interface = "Ethernet1"
+  buffer    = { xoff_bytes = 122880, xon_bytes = 61440 }
+}`, `(?s)Not supported on platform eos`},
+		{"watchdog not in 10 ms steps", `
+resource "roce_pfc_interface" "x" {
+  device    = "eos-1"
+  interface = "Ethernet1"
+  watchdog  = { detection_time_ms = 205, restoration_time_ms = 400 }
+}`, `(?s)Not supported on platform eos.*10 ms`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: protoV6Factories,
+				Steps: []resource.TestStep{{
+					Config: l.providerHCL() + c.config, PlanOnly: true, ExpectError: regexp.MustCompile(c.want),
+				}},
+			})
+		})
+	}
+	if n := l.EOS("eos-1").Counters().Connections; n != 0 {
+		t.Errorf("plan-time errors opened %d SSH connections to the switch; they need none", n)
+	}
+}
+
+func TestAccEOSHostKeyMismatch(t *testing.T) {
+	l := eosLab(t)
+	inv := fmt.Sprintf("jsondecode(file(%q)).devices", l.dir+"/"+lab.InventoryFile)
+	// A pinned key that is not the switch's.
+	pub, _, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sshPub, err := xssh.NewPublicKey(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := strings.TrimSpace(string(xssh.MarshalAuthorizedKey(sshPub)))
+	cfg := strings.Replace(l.providerHCL(), inv,
+		fmt.Sprintf(`merge(%s, { "eos-1" = merge(%s["eos-1"], { host_key = %q }) })`, inv, inv, wrong), 1) +
+		eosPFCHCL("Ethernet1", 200)
+	cfg = strings.Replace(cfg, "depends_on = [roce_qos_policy.leaf]", "", 1)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		Steps: []resource.TestStep{{
+			Config:      cfg,
+			ExpectError: regexp.MustCompile(`(?s)host key mismatch: the\s+host presented ssh-ed25519\s+SHA256:\S+, which is not the pinned\s+host_key`),
+		}},
+	})
+	if s := l.EOS("eos-1").RunningConfig(); strings.Contains(s, "priority-flow-control") {
+		t.Errorf("the switch was configured over a connection whose host key did not match:\n%s", s)
+	}
+}
