@@ -14,5 +14,12 @@ provider "roce" {
   devices = {
     "leaf-1" = { address = "10.0.0.1:9339", platform = "openconfig" }
     "leaf-2" = { address = "10.0.0.2:9339", platform = "openconfig", gnmi_target = "leaf-2" }
+    # An Arista switch over the SSH CLI: its host key pinned, each change saved (write memory).
+    "leaf-3" = {
+      address     = "10.0.0.3:22"
+      platform    = "eos"
+      host_key    = "ssh-ed25519 AAAA..." # the switch's key (ssh-keyscan), checked once by a person
+      save_config = true
+    }
   }
 }

@@ -1,5 +1,11 @@
 # PFC on a SONiC leaf port: headroom for its lossless priority group and a PFC watchdog. The
 # no-drop priorities come from the lossless classes of the roce_qos_policy bound to the port.
+#
+# The same resource works on an Arista switch (platform "eos", ports such as "Ethernet1"):
+# `priority-flow-control on`, `flowcontrol send|receive off` and the watchdog lines
+# (`priority-flow-control pause watchdog`, `... port action drop`, `... port timer timeout 0.20
+# polling-interval auto recovery-time 0.40`) on the interface. Leave `buffer` out there (EOS
+# manages PFC headroom itself: a plan-time error) and give watchdog times in 10 ms steps.
 resource "roce_pfc_interface" "leaf1_e0" {
   device     = "leaf-1"
   interface  = "Ethernet0"

@@ -1,6 +1,12 @@
 # RoCE data on DSCP 26 -> traffic class 3 with ECN marking, CNPs on DSCP 48 -> strict class 6,
 # everything else in class 0. On openconfig, lossless (PFC) is not modelled; on sonic, eos and
 # nxos set `lossless = true` on the roce class.
+#
+# The same resource works unchanged on an Arista switch (platform "eos"): it writes
+# `qos profile ROCE` (trust, all 8 tx-queues, no-drop priorities), the global `qos map dscp`
+# and `qos map traffic-class ... to tx-queue` whole, and `service-profile ROCE` on each port.
+# On eos: one policy per switch (the maps are global), ECN thresholds in whole kbytes (153600 =
+# 150 kbytes), no per-class mtu, and trust "dscp" or "pcp" (not "dscp_pcp").
 resource "roce_qos_policy" "leaf1" {
   device                = "leaf-1"
   name                  = "ROCE"

@@ -1,0 +1,98 @@
+package provider
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab"
+)
+
+// The EOS leaf of the transports guide (examples/guides/eos-leaf), run as the guide says with the
+// real CLI against a lab with one eos switch (`rocelab up --switches eos=1`): apply, an empty
+// plan, the running-config lines the example's comments name, the startup-config saved
+// (save_config), a change typed at the switch's CLI detected (exit 2) and repaired, and destroy
+// giving back the running-config as it was, with no configuration session left pending.
+func TestAccModuleGuideEOSLeaf(t *testing.T) {
+	l := startLab(t, lab.Options{Switches: map[string]int{"eos": 1}})
+	sw := l.EOS("eos-1")
+	before := sw.RunningConfig()
+	dir := t.TempDir()
+	copyTF(t, guideExample(t, "eos-leaf"), dir)
+	inventory := "inventory=" + filepath.Join(l.dir, lab.InventoryFile)
+	tf := newTFCLI(t, dir)
+	tf.must("init", "-input=false", "-no-color")
+	tf.must("apply", "-auto-approve", "-input=false", "-no-color", "-var", inventory)
+	plan := func() (string, int) {
+		return tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color", "-var", inventory)
+	}
+	if out, code := plan(); code != 0 {
+		t.Fatalf("the plan after apply must be empty (exit 0), got %d:\n%s", code, out)
+	}
+
+	running := sw.RunningConfig()
+	want := [][2]string{
+		{"qos profile ROCE", "qos trust dscp"},
+		{"qos profile ROCE", "random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 100"},
+		{"qos profile ROCE", "priority-flow-control priority 3 no-drop"},
+		{"qos profile ROCE", "tx-queue 6\n      priority strict\n"},
+	}
+	for _, port := range sw.Interfaces() {
+		header := "interface " + port
+		want = append(want,
+			[2]string{header, "service-profile ROCE"},
+			[2]string{header, "priority-flow-control on"},
+			[2]string{header, "flowcontrol send off"},
+			[2]string{header, "priority-flow-control pause watchdog port action drop"},
+			[2]string{header, "priority-flow-control pause watchdog port timer timeout 0.20 polling-interval auto recovery-time 0.40"})
+	}
+	for _, w := range want {
+		if !strings.Contains(section(running, w[0]), w[1]) {
+			t.Errorf("%q is not in %s:\n%s", w[1], w[0], section(running, w[0]))
+		}
+	}
+	// The whole DSCP map is written; the running-config shows only what differs from EOS's
+	// defaults (0-7 -> TC 1, 24-31 -> TC 3, 48-55 -> TC 6, ...): every DSCP but 26 and 48 that
+	// does not already go to TC 0 now does.
+	var toZero []string
+	for d := range 64 {
+		if d != 26 && d != 48 && (d < 8 || d > 15) {
+			toZero = append(toZero, strconv.Itoa(d))
+		}
+	}
+	if line := "\nqos map dscp " + strings.Join(toZero, " ") + " to traffic-class 0\n"; !strings.Contains(running, line) {
+		t.Errorf("the running-config lacks%s", line)
+	}
+	if got := sw.StartupConfig(); got != running {
+		t.Errorf("save_config = true: the startup-config must be the running-config after apply.\nstartup:\n%s\nrunning:\n%s", got, running)
+	}
+
+	// An operator turns PFC off on one port in their own SSH session.
+	l.terminal(t, "eos-1").configure("interface Ethernet3", "no priority-flow-control on")
+	out, code := plan()
+	if code != 2 {
+		t.Errorf("a port whose PFC was turned off by hand must show as drift (exit 2), got %d:\n%s", code, out)
+	}
+	for _, s := range []string{`# roce_pfc_interface.port["Ethernet3"] will be updated in-place`, `"off" -> "on"`,
+		"Plan: 0 to add, 1 to change, 0 to destroy."} {
+		if !strings.Contains(out, s) {
+			t.Errorf("the drift plan lacks %q:\n%s", s, out)
+		}
+	}
+	tf.must("apply", "-auto-approve", "-input=false", "-no-color", "-var", inventory)
+	if out, code := plan(); code != 0 {
+		t.Errorf("the plan after the repair must be empty (exit 0), got %d:\n%s", code, out)
+	}
+
+	tf.must("destroy", "-auto-approve", "-input=false", "-no-color", "-var", inventory)
+	if after := sw.RunningConfig(); after != before {
+		t.Errorf("destroy did not give back the running-config.\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+	if got := sw.StartupConfig(); got != before {
+		t.Errorf("destroy with save_config = true must save the restored configuration; startup-config:\n%s", got)
+	}
+	if s := sw.Sessions(); len(s) != 0 {
+		t.Errorf("configuration sessions left pending: %v", s)
+	}
+}
