@@ -1,0 +1,239 @@
+package nxos
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+// basePrior is what the driver records on the base switch for the ports the example and the
+// updated policy bind: Ethernet1/2 had qos input LEGACY, system qos the platform default.
+func basePrior(t *testing.T) PolicyPrior {
+	t.Helper()
+	return parseFile(t, "base-running-config.txt").PolicyPrior([]string{"Ethernet1/1", "Ethernet1/2", "Ethernet1/3"})
+}
+
+// Each transaction, replayed on the switch text it was computed from, passes NX-OS's reference
+// checks and leaves the switch as the next policy (or the base switch) reads.
+func TestPolicyLinesGolden(t *testing.T) {
+	for _, tc := range []struct {
+		golden, device string
+		old, next      *fabric.QoSPolicy
+		after          string // the running-config the replay must read like (policy: Canonical(next))
+	}{
+		{"create.golden", "base-running-config.txt", nil, examplePolicy(), ""},
+		{"update.golden", "after-create.txt", examplePolicy(), updatedPolicy(), ""},
+		{"rename.golden", "after-create.txt", examplePolicy(), renamed(examplePolicy(), "AI"), ""},
+		{"delete.golden", "after-create.txt", examplePolicy(), nil, "base-running-config.txt"},
+		{"delete-after-update.golden", "after-update.txt", updatedPolicy(), nil, "base-running-config.txt"},
+	} {
+		t.Run(tc.golden, func(t *testing.T) {
+			c := parseFile(t, tc.device)
+			got, err := PolicyLines(c, tc.old, tc.next, basePrior(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tc.golden, lines(got))
+			again, _ := PolicyLines(parseFile(t, tc.device), tc.old, tc.next, basePrior(t))
+			if !slices.Equal(got, again) {
+				t.Error("PolicyLines is not deterministic")
+			}
+			after := replay(t, readTestdata(t, tc.device), got)
+			if tc.next != nil {
+				read, ok := after.Policy(tc.next.Name, tc.next)
+				if !ok {
+					t.Fatalf("after the lines there is no policy %s", tc.next.Name)
+				}
+				if diff := cmp.Diff(Canonical(*tc.next), *read); diff != "" {
+					t.Errorf("after the lines (-canonical +read):\n%s", diff)
+				}
+				if tc.old != nil && tc.old.Name != tc.next.Name {
+					if _, ok := after.Policy(tc.old.Name, nil); ok || len(after.ClassMaps) != 4 || len(after.Queuing) != 2 {
+						t.Errorf("rename left old objects: %s", render(t, after))
+					}
+				}
+				return
+			}
+			if diff := cmp.Diff(parseFile(t, tc.after), settled(after)); diff != "" {
+				t.Errorf("after delete (-base +replayed):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Without a recorded prior (after import) delete binds the platform's default network-qos
+// policy and removes the port bindings.
+func TestPolicyLinesDeleteWithoutPrior(t *testing.T) {
+	got, err := PolicyLines(parseFile(t, "after-create.txt"), examplePolicy(), nil, PolicyPrior{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"interface Ethernet1/1", "no service-policy type qos input ROCE", "no service-policy type queuing output ROCE-out", "exit",
+		"interface Ethernet1/2", "no service-policy type qos input ROCE", "no service-policy type queuing output ROCE-out", "exit",
+		"system qos", "service-policy type network-qos default-8q-nq-policy", "exit",
+		"no policy-map type qos ROCE", "no policy-map type queuing ROCE-out", "no policy-map type network-qos ROCE-nq",
+		"no class-map type qos ROCE-cnp", "no class-map type qos ROCE-default", "no class-map type qos ROCE-roce",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("delete without prior (-want +got):\n%s", diff)
+	}
+}
+
+// The device read just before decides what exists and what is still ours.
+func TestPolicyLinesUsesDevice(t *testing.T) {
+	text := readTestdata(t, "after-create.txt")
+	text = strings.Replace(text, "interface Ethernet1/1\n  service-policy type qos input ROCE\n",
+		"interface Ethernet1/1\n  service-policy type qos input OPERATOR\n", 1) // rebound by hand: not ours
+	text = strings.Replace(text, "interface Ethernet1/3\n", "interface Ethernet1/3\n  service-policy type qos input ROCE\n", 1)
+	text += "class-map type qos match-any OPERATOR-x\npolicy-map type qos OPERATOR\n  class ROCE-cnp\n  class OPERATOR-x\n"
+	c := mustParse(t, text)
+	got, err := PolicyLines(c, examplePolicy(), nil, basePrior(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"interface Ethernet1/1", "no service-policy type queuing output ROCE-out", "exit",
+		"interface Ethernet1/2", "no service-policy type qos input ROCE", "service-policy type qos input LEGACY",
+		"no service-policy type queuing output ROCE-out", "exit",
+		// attached by hand, not in the policy: detached so that the policy-map can go
+		"interface Ethernet1/3", "no service-policy type qos input ROCE", "exit",
+		"system qos", "service-policy type network-qos default-8q-nq-policy", "exit",
+		"no policy-map type qos ROCE", "no policy-map type queuing ROCE-out", "no policy-map type network-qos ROCE-nq",
+		// ROCE-cnp is used by OPERATOR: kept
+		"no class-map type qos ROCE-default", "no class-map type qos ROCE-roce",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("delete (-want +got):\n%s", diff)
+	}
+	replay(t, text, got)
+	// A prior naming the policy itself (say, recorded on a retried create) counts as none.
+	prior := basePrior(t)
+	prior.Ports["Ethernet1/2"] = PortPolicies{QoSInput: "ROCE", QueuingOutput: "ROCE-out"}
+	prior.NetworkQoS = "ROCE-nq"
+	got, _ = PolicyLines(parseFile(t, "after-create.txt"), examplePolicy(), nil, prior)
+	if slices.Contains(got, "service-policy type qos input ROCE") || !slices.Contains(got, "service-policy type network-qos default-8q-nq-policy") {
+		t.Errorf("prior naming ROCE:\n%s", lines(got))
+	}
+	// Nothing left to do: a second delete after the first writes nothing.
+	after := replay(t, readTestdata(t, "after-create.txt"), mustLines(t, parseFile(t, "after-create.txt"), examplePolicy(), nil))
+	if got := mustLines(t, after, examplePolicy(), nil); len(got) != 0 {
+		t.Errorf("delete of a deleted policy: %q", got)
+	}
+	// An update that changes nothing rewrites the policy-maps only.
+	for _, l := range mustLines(t, parseFile(t, "after-create.txt"), examplePolicy(), examplePolicy()) {
+		if strings.HasPrefix(l, "class-map") || strings.HasPrefix(l, "interface") || l == "system qos" || strings.HasPrefix(l, "no ") {
+			t.Errorf("update without change writes %q", l)
+		}
+	}
+}
+
+func mustLines(t *testing.T, c *Config, old, next *fabric.QoSPolicy) []string {
+	t.Helper()
+	ls, err := PolicyLines(c, old, next, basePrior(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ls
+}
+
+// Switching a queue between strict and a share, or from `bandwidth percent`, removes the
+// conflicting line first; a class-map of the other match type is re-entered with its type.
+func TestPolicyLinesConflicts(t *testing.T) {
+	c := mustParse(t, `class-map type qos match-all ROCE-roce
+  match dscp 26
+  match precedence 3
+policy-map type queuing ROCE-out
+  class type queuing c-out-8q-q6
+    bandwidth percent 10
+  class type queuing c-out-8q-q3
+    priority level 2
+    random-detect threshold burst-optimized ecn
+`)
+	got := mustLines(t, c, nil, examplePolicy())
+	for _, want := range [][]string{
+		{"class-map type qos match-all ROCE-roce", "no match precedence 3", "exit"},
+		{"class type queuing c-out-8q-q6", "no bandwidth percent", "priority level 1", "exit"},
+		{"class type queuing c-out-8q-q3", "no priority", "bandwidth remaining percent 50", "random-detect "},
+	} {
+		i := slices.Index(got, want[0])
+		if i < 0 || len(got) < i+len(want) {
+			t.Fatalf("no %q in\n%s", want[0], lines(got))
+		}
+		for j, w := range want {
+			if !strings.HasPrefix(got[i+j], w) {
+				t.Errorf("line %d after %q = %q, want %q", j, want[0], got[i+j], w)
+			}
+		}
+	}
+}
+
+func TestPolicyLinesRejects(t *testing.T) {
+	mod := func(f func(p *fabric.QoSPolicy)) *fabric.QoSPolicy { p := examplePolicy(); f(p); return p }
+	c := parseFile(t, "base-running-config.txt")
+	for name, tc := range map[string]struct {
+		c         *Config
+		old, next *fabric.QoSPolicy
+		want      string
+	}{
+		"nothing":   {c, nil, nil, "needs an old or a next policy"},
+		"no device": {nil, nil, examplePolicy(), "needs the device's running-config"},
+		"old name":  {c, renamed(examplePolicy(), ""), nil, "old policy has no name"},
+		"dscp_pcp":  {c, nil, mod(func(p *fabric.QoSPolicy) { p.Trust = fabric.TrustDSCPPCP }), "trust: NX-OS class-maps cannot"},
+		"kbytes": {c, nil, withClass(examplePolicy(), "roce", func(c *fabric.Class) { c.ECN.MinThresholdBytes = 150000 }),
+			"not a whole number of kbytes"},
+		"invalid": {c, nil, mod(func(p *fabric.QoSPolicy) { p.DefaultTrafficClass = 9 }), "default_traffic_class 9 out of range"},
+		"long":    {c, nil, renamed(examplePolicy(), strings.Repeat("x", 37)), "use at most 36 characters"},
+	} {
+		if _, err := PolicyLines(tc.c, tc.old, tc.next, PolicyPrior{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want it to contain %q", name, err, tc.want)
+		}
+	}
+}
+
+func TestPolicyPrior(t *testing.T) {
+	c := parseFile(t, "after-update.txt")
+	got := c.PolicyPrior([]string{"Ethernet1/2", "Ethernet1/3", "Ethernet1/9"})
+	want := PolicyPrior{NetworkQoS: "ROCE-nq", Ports: map[string]PortPolicies{
+		"Ethernet1/2": {QoSInput: "LEGACY"}, "Ethernet1/3": {QoSInput: "ROCE", QueuingOutput: "ROCE-out"}, "Ethernet1/9": {}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("PolicyPrior (-want +got):\n%s", diff)
+	}
+	if s := render(t, got); !strings.Contains(s, `"network_qos"`) || !strings.Contains(s, `"qos_input"`) || !strings.Contains(s, `"queuing_output"`) {
+		t.Errorf("JSON form: %s", s)
+	}
+}
+
+func TestForeignNetworkQoS(t *testing.T) {
+	for _, tc := range []struct {
+		system, policy, want string
+		foreign              bool
+	}{
+		{"", "ROCE", "", false},
+		{DefaultNetworkQoS, "ROCE", "", false},
+		{"ROCE-nq", "ROCE", "", false},
+		{"ROCE-nq", "AI", "ROCE-nq", true},
+		{"QOS_NETWORK", "ROCE", "QOS_NETWORK", true},
+	} {
+		c := mustParse(t, "system qos\n  service-policy type network-qos "+tc.system+"\n")
+		if got, foreign := c.ForeignNetworkQoS(tc.policy); got != tc.want || foreign != tc.foreign {
+			t.Errorf("system qos %q, policy %s: got %q %v", tc.system, tc.policy, got, foreign)
+		}
+		if err := c.CheckCreate("nxos-1", tc.policy); (err != nil) != tc.foreign {
+			t.Errorf("CheckCreate: %v", err)
+		}
+	}
+	// The Azure sample binds its own QOS_NETWORK: creating a policy there is refused, naming
+	// the policy to import.
+	err := mustParse(t, sample(t)).CheckCreate("tor-1", "ROCE")
+	for _, want := range []string{"network-qos policy QOS_NETWORK", "tor-1/<name of its policy-map type qos>",
+		"its policy-map type qos: AZLocal_SERVICES"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("CheckCreate on the sample: %v, want %q", err, want)
+		}
+	}
+}

@@ -1,0 +1,210 @@
+package nxos
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// testdata/nxos-running-config-ipqos-1.txt is /work/shared/samples/nxos-running-config-ipqos-1.txt
+// as is: Microsoft's Azure Local TOR reference (CoS classification, QOS_NETWORK, a queuing
+// policy bound in system qos, a bandwidth percent line). Its '#' annotations are not NX-OS text.
+func TestParseSample(t *testing.T) {
+	c := mustParse(t, sample(t))
+	golden(t, "sample.golden", render(t, c))
+	if cm := c.ClassMaps["RDMA"]; !cm.MatchAll || !cmp.Equal(cm.Matches, []Match{{Field: "cos", Values: []int{3}, Text: "cos 3"}}) {
+		t.Errorf("class-map RDMA = %+v", cm)
+	}
+	if cls := c.QoSPolicies["AZLocal_SERVICES"].Classes; len(cls) != 2 || cls[1].Name != "CLUSTER" || *cls[1].QoSGroup != 7 {
+		t.Errorf("AZLocal_SERVICES classes = %s", render(t, cls))
+	}
+	nq := c.NetworkQoS["QOS_NETWORK"]
+	if !cmp.Equal(nq.Classes[3].PauseCOS, []int{3}) || *nq.Classes[0].MTU != 9216 || nq.Classes[7].PauseCOS != nil {
+		t.Errorf("QOS_NETWORK = %s", render(t, nq))
+	}
+	out := c.Queuing["QOS_EGRESS_PORT"].Out
+	if *out[3].BandwidthRemaining != 50 || *out[7].BandwidthPercent != 1 || *out[0].BandwidthRemaining != 48 ||
+		!cmp.Equal(out[3].WRED, &WRED{MinBytes: 307200, MaxBytes: 307200, Probability: 100, Weight: 0, ECN: true}) {
+		t.Errorf("QOS_EGRESS_PORT = %s", render(t, out))
+	}
+	if c.System != (Bindings{NetworkQoS: "QOS_NETWORK", QueuingOutput: "QOS_EGRESS_PORT"}) {
+		t.Errorf("system qos = %+v", c.System)
+	}
+	if i := c.Interfaces["Ethernet1/17"]; i.PFCMode != "on send-tlv" || i.QoSInput != "AZLocal_SERVICES" {
+		t.Errorf("Ethernet1/17 = %+v", i)
+	}
+	if got := c.LosslessTCs(); !cmp.Equal(got, []int{3}) {
+		t.Errorf("LosslessTCs = %v", got)
+	}
+	// Imported: class names are the class-maps' own; the policy's queuing and network-qos
+	// policy-maps are not AZLocal_SERVICES-out/-nq, so shares, ECN, lossless and interfaces
+	// read empty (DESIGN section 3: an import of an operator's policy shows them as changes).
+	p, ok := c.Policy("AZLocal_SERVICES", nil)
+	if !ok {
+		t.Fatal("Policy(AZLocal_SERVICES) not found")
+	}
+	golden(t, "sample-import.golden", render(t, p))
+	pfc, _ := c.PFC("Ethernet1/17")
+	golden(t, "sample-pfc.golden", render(t, pfc))
+}
+
+// The layout internal/lab/nxos-switch.md documents: header, version, class-maps, policy-maps
+// by type, system qos, interfaces.
+func TestParseSwitchLayout(t *testing.T) {
+	c := parseFile(t, "nxos-switch-running-config.txt")
+	golden(t, "nxos-switch.golden", render(t, c))
+	// Imported without state: roce and cnp from the class-maps, and TC 0, whose queuing class
+	// has a share but no class of the qos policy-map, as the extra class tc0.
+	p, ok := c.Policy("ROCE", nil)
+	if !ok {
+		t.Fatal("Policy(ROCE) not found")
+	}
+	golden(t, "nxos-switch-import.golden", render(t, p))
+	pfc, _ := c.PFC("Ethernet1/1")
+	golden(t, "nxos-switch-pfc.golden", render(t, pfc))
+}
+
+func TestParseTolerant(t *testing.T) {
+	text := readTestdata(t, "nxos-switch-running-config.txt")
+	crlf := strings.ReplaceAll(text, "\n", "\r\n")
+	if diff := cmp.Diff(parseFile(t, "nxos-switch-running-config.txt"), mustParse(t, crlf)); diff != "" {
+		t.Errorf("CRLF (-LF +CRLF):\n%s", diff)
+	}
+	// Any order, unknown blocks and lines, later lines win, no forms.
+	c := mustParse(t, `hostname leaf-1
+feature lldp
+interface Ethernet1/9
+  service-policy type qos input A
+  switchport mode trunk
+  priority-flow-control mode auto
+  no priority-flow-control mode
+  flowcontrol send on
+policy-map type qos A
+  class A-x
+    set qos-group 5
+    set dscp 10
+  class class-default
+  class type qos A-y
+    set qos-group 4
+  no class A-y
+class-map type qos A-x
+  match dscp cs3,af41 ef
+  match dscp 0-2
+  no match dscp 0,1,2
+policy-map type queuing Q
+  class type queuing c-out-8q-q3
+    bandwidth remaining percent 10
+    no bandwidth remaining percent
+    priority level 2
+    shape min 0 gbps max 10 gbps
+  class type queuing c-out-4q-q3
+    bandwidth remaining percent 10
+policy-map type network-qos N
+  class type network-qos c-8q-nq2
+    pause pfc-cos 2
+    no pause pfc-cos
+  class type network-qos c-8q-nq4
+    mtu 9216
+  no class type network-qos c-8q-nq4
+control-plane
+  service-policy input copp-system-p-policy-strict
+system qos
+  service-policy type network-qos N
+  no service-policy type network-qos N
+  service-policy type qos input A
+`)
+	if c.Hostname != "leaf-1" || c.System != (Bindings{QoSInput: "A"}) {
+		t.Errorf("config = %s", render(t, c))
+	}
+	if i := c.Interfaces["Ethernet1/9"]; *i != (Interface{Bindings: Bindings{QoSInput: "A"}, FlowSend: "on"}) {
+		t.Errorf("Ethernet1/9 = %+v", i)
+	}
+	if cls := c.QoSPolicies["A"].Classes; len(cls) != 2 || *cls[0].QoSGroup != 5 || cls[1].QoSGroup != nil {
+		t.Errorf("policy-map A = %s", render(t, cls))
+	}
+	if cm := c.ClassMaps["A-x"]; !cm.MatchAll || len(cm.Matches) != 1 || !cmp.Equal(cm.Matches[0].Values, []int{24, 34, 46}) {
+		t.Errorf("class-map A-x = %s", render(t, cm))
+	}
+	if q := c.Queuing["Q"].Out; len(q) != 1 || q[3].BandwidthRemaining != nil || *q[3].PriorityLevel != 2 {
+		t.Errorf("queuing Q = %s", render(t, q))
+	}
+	if n := c.NetworkQoS["N"].Classes; len(n) != 1 || n[2].PauseCOS != nil {
+		t.Errorf("network-qos N = %s", render(t, n))
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, text := range []string{
+		"class-map type qos match-any X\n  match dscp 64",
+		"class-map type qos match-any X\n  match dscp 5-3",
+		"class-map type qos match-any X\n  match cos 8",
+		"class-map type qos match-any X\n  match dscp",
+		"class-map type qos match-any X\n  match dscp af99",
+		"policy-map type qos P\n  class X\n    set qos-group 8",
+		"policy-map type network-qos N\n  class type network-qos c-8q-nq3\n    pause pfc-cos 9",
+		"policy-map type network-qos N\n  class type network-qos c-8q-nq3\n    mtu 10000",
+		"policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    bandwidth remaining percent 101",
+		"policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    priority level 8",
+		"policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect minimum-threshold 10 kbytes",
+		"policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect minimum-threshold x kbytes maximum-threshold 2 kbytes",
+		"policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect minimum-threshold 1 kbytes maximum-threshold 2 kbytes drop-probability 101",
+		"policy-map type queuing Q\n  class type queuing c-in-q3\n    pause buffer-size 10 pause-threshold 5",
+		"policy-map type queuing Q\n  class type queuing c-in-q3\n    pause buffer-size 10 pause-threshold -5 resume-threshold 1",
+	} {
+		if _, err := ParseRunningConfig(text); err == nil {
+			t.Errorf("ParseRunningConfig(%q) succeeded", text)
+		}
+	}
+}
+
+func TestThresholdUnits(t *testing.T) {
+	for _, tc := range []struct {
+		value, unit string
+		want        int64
+	}{
+		{"150", "kbytes", 153600},
+		{"1", "mbytes", 1048576},
+		{"153600", "bytes", 153600},
+		{"320", "packets", Unknown},
+		{"5", "us", Unknown},
+	} {
+		got, err := threshold(tc.value, tc.unit)
+		if err != nil || got != tc.want {
+			t.Errorf("threshold(%s %s) = %d, %v; want %d", tc.value, tc.unit, got, err, tc.want)
+		}
+		line := "policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect minimum-threshold " +
+			tc.value + " " + tc.unit + " maximum-threshold " + tc.value + " " + tc.unit + " drop-probability 7 weight 0 ecn\n"
+		w := mustParse(t, line).Queuing["Q"].Out[3].WRED
+		if w.MinBytes != tc.want || w.MaxBytes != tc.want || w.Probability != 7 || !w.ECN {
+			t.Errorf("%q reads %+v", line, w)
+		}
+	}
+	if _, err := threshold("9223372036854775807", "kbytes"); err == nil {
+		t.Error("an overflowing threshold was accepted")
+	}
+	w := mustParse(t, "policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect threshold burst-optimized ecn\n").
+		Queuing["Q"].Out[3].WRED
+	if *w != (WRED{MinBytes: Unknown, MaxBytes: Unknown, Probability: Unknown, Weight: Unknown, ECN: true}) {
+		t.Errorf("predefined WRED profile reads %+v", w)
+	}
+}
+
+func TestValues(t *testing.T) {
+	for in, want := range map[string][]int{"0-7,9,11-13": {0, 1, 2, 3, 4, 5, 6, 7, 9, 11, 12, 13}, "26": {26},
+		"32,34": {32, 34}, "cs6 af41,ef,default": {0, 34, 46, 48}, "3 1,1": {1, 3}} {
+		got, err := parseValues(strings.Fields(in), "dscp")
+		if err != nil || !cmp.Equal(got, want) {
+			t.Errorf("parseValues(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	if _, err := parseValues([]string{"cs1"}, "cos"); err == nil {
+		t.Error("a DSCP name was accepted as a CoS value")
+	}
+	for want, in := range map[string][]int{"0-7,9,11-13": {0, 1, 2, 3, 4, 5, 6, 7, 9, 11, 12, 13}, "26": {26}, "32,34": {32, 34},
+		"24-25": {24, 25}, "": nil} {
+		if got := formatValues(in); got != want {
+			t.Errorf("formatValues(%v) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,214 @@
+package nxos
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+// updatedPFC changes the buffer, mode auto, and lets go of the watchdog; unmanagedPFC turns
+// PFC off, link pause on, and lets go of the buffer too.
+func updatedPFC() *fabric.PFCInterface {
+	p := examplePFC()
+	p.Mode, p.Watchdog = fabric.PFCModeAuto, nil
+	p.Buffer = &fabric.PFCBuffer{XoffBytes: ptr(int64(102400)), XonBytes: ptr(int64(51200))}
+	return p
+}
+
+func unmanagedPFC() *fabric.PFCInterface {
+	return &fabric.PFCInterface{Interface: "Ethernet1/3", Mode: fabric.PFCModeOff, LinkPause: true}
+}
+
+// Ethernet1/3 of the base switch has an operator's PFC mode with send-tlv, flowcontrol receive
+// off and an ingress queuing policy: delete puts them back. Each transaction replays on the
+// switch text it was computed from and reads back as the next intent (delete: the port as the
+// policy left it).
+func TestPFCLinesGolden(t *testing.T) {
+	prior := parseFile(t, "after-create.txt").PFCPrior("Ethernet1/3")
+	for _, tc := range []struct {
+		golden, device string
+		old, next      *fabric.PFCInterface
+	}{
+		{"pfc-create.golden", "after-create.txt", nil, examplePFC()},
+		{"pfc-update.golden", "after-pfc-create.txt", examplePFC(), updatedPFC()},
+		{"pfc-unmanage.golden", "after-pfc-create.txt", examplePFC(), unmanagedPFC()},
+		{"pfc-delete.golden", "after-pfc-create.txt", examplePFC(), nil},
+	} {
+		t.Run(tc.golden, func(t *testing.T) {
+			got, err := PFCLines(parseFile(t, tc.device), "Ethernet1/3", tc.old, tc.next, prior)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tc.golden, lines(got))
+			after := replay(t, readTestdata(t, tc.device), got)
+			want := tc.next
+			if want == nil {
+				want, _ = parseFile(t, "after-create.txt").PFC("Ethernet1/3")
+			}
+			read, _ := after.PFC("Ethernet1/3")
+			if diff := cmp.Diff(want, read); diff != "" {
+				t.Errorf("after the lines (-want +read):\n%s", diff)
+			}
+			if tc.next == nil || tc.next.Buffer == nil {
+				if diff := cmp.Diff(parseFile(t, "after-create.txt").Queuing, after.Queuing); diff != "" {
+					t.Errorf("ingress policy left behind (-before create +after):\n%s", diff)
+				}
+			}
+		})
+	}
+	if got, err := PFCLines(parseFile(t, "after-create.txt"), "Ethernet1/3", nil, nil, prior); got != nil || err != nil {
+		t.Errorf("PFCLines(nil, nil) = %q, %v", got, err)
+	}
+}
+
+// The switch's text after pfc-create.golden reads back as the intent.
+func TestPFCRead(t *testing.T) {
+	c := parseFile(t, "after-pfc-create.txt")
+	got, ok := c.PFC("Ethernet1/3")
+	if !ok {
+		t.Fatal("PFC(Ethernet1/3) not found")
+	}
+	if diff := cmp.Diff(examplePFC(), got); diff != "" {
+		t.Errorf("PFC(Ethernet1/3) (-want +got):\n%s", diff)
+	}
+	if _, ok := c.PFC("Ethernet1/5"); ok {
+		t.Error("PFC of a port without an interface block")
+	}
+	text := readTestdata(t, "after-pfc-create.txt")
+	for name, tc := range map[string]struct {
+		from, to string
+		want     *fabric.PFCInterface
+	}{
+		"default mode, link pause on receive": {"  priority-flow-control mode on send-tlv\n  priority-flow-control watch-dog-interval on\n" +
+			"  flowcontrol send off\n  flowcontrol receive off\n", "  flowcontrol receive on\n",
+			&fabric.PFCInterface{Interface: "Ethernet1/3", Mode: fabric.PFCModeAuto, LinkPause: true, Buffer: examplePFC().Buffer}},
+		"watchdog off": {"watch-dog-interval on", "watch-dog-interval off",
+			&fabric.PFCInterface{Interface: "Ethernet1/3", Mode: fabric.PFCModeOn, Buffer: examplePFC().Buffer}},
+		"another ingress policy": {"queuing input roce-in-Ethernet1_3", "queuing input LEGACY-in",
+			&fabric.PFCInterface{Interface: "Ethernet1/3", Mode: fabric.PFCModeOn, Watchdog: examplePFC().Watchdog}},
+		"buffer-size is not xoff + xon": {"buffer-size 184320", "buffer-size 200000",
+			&fabric.PFCInterface{Interface: "Ethernet1/3", Mode: fabric.PFCModeOn, Watchdog: examplePFC().Watchdog,
+				Buffer: &fabric.PFCBuffer{XoffBytes: ptr(int64(Unknown)), XonBytes: ptr(int64(61440))}}},
+		"class of the lossless TC missing": {"c-in-q3", "c-in-q4",
+			&fabric.PFCInterface{Interface: "Ethernet1/3", Mode: fabric.PFCModeOn, Watchdog: examplePFC().Watchdog,
+				Buffer: &fabric.PFCBuffer{XoffBytes: ptr(int64(Unknown)), XonBytes: ptr(int64(Unknown))}}},
+	} {
+		changed := strings.Replace(text, tc.from, tc.to, 1)
+		if changed == text {
+			t.Fatalf("%s: %q not in the text", name, tc.from)
+		}
+		got, _ := mustParse(t, changed).PFC("Ethernet1/3")
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+}
+
+func TestPFCPrior(t *testing.T) {
+	c := parseFile(t, "after-create.txt")
+	got := c.PFCPrior("Ethernet1/3")
+	want := PFCPrior{Mode: "on send-tlv", FlowReceive: "off", QueuingInput: "LEGACY-in"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("PFCPrior (-want +got):\n%s", diff)
+	}
+	if !cmp.Equal(c.PFCPrior("Ethernet1/9"), PFCPrior{}) {
+		t.Error("prior of a port without a block is not the zero value")
+	}
+	s := render(t, want)
+	for _, key := range []string{`"mode"`, `"flow_send"`, `"flow_receive"`, `"watchdog"`, `"queuing_input"`} {
+		if !strings.Contains(s, key) {
+			t.Errorf("JSON form lacks %s: %s", key, s)
+		}
+	}
+}
+
+// A port that had none of the lines gets NX-OS's defaults back; a watchdog and a buffer the
+// resource never managed are left alone.
+func TestPFCLinesRestoreNone(t *testing.T) {
+	c := parseFile(t, "after-create.txt")
+	old := &fabric.PFCInterface{Interface: "Ethernet1/1", Mode: fabric.PFCModeOn, Watchdog: &fabric.PFCWatchdog{Action: fabric.WatchdogDrop}}
+	got, err := PFCLines(c, "Ethernet1/1", old, nil, PFCPrior{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"interface Ethernet1/1", "no priority-flow-control mode", "flowcontrol send off", "flowcontrol receive off",
+		"no priority-flow-control watch-dog-interval", "exit"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("delete (-want +got):\n%s", diff)
+	}
+	old.Watchdog = nil
+	got, _ = PFCLines(c, "Ethernet1/1", old, nil, PFCPrior{})
+	for _, l := range got {
+		if strings.Contains(l, "watch-dog") || strings.Contains(l, "queuing") {
+			t.Errorf("delete of an unmanaged watchdog and buffer writes %q", l)
+		}
+	}
+	// A buffer on a port without an ingress policy before: attached, then detached on delete.
+	got, _ = PFCLines(c, "Ethernet1/1", nil, &fabric.PFCInterface{Interface: "Ethernet1/1", Mode: fabric.PFCModeOn,
+		Buffer: examplePFC().Buffer}, PFCPrior{})
+	after := replay(t, readTestdata(t, "after-create.txt"), got)
+	got, _ = PFCLines(after, "Ethernet1/1", &fabric.PFCInterface{Interface: "Ethernet1/1", Buffer: examplePFC().Buffer}, nil, PFCPrior{})
+	if !strings.Contains(lines(got), "no service-policy type queuing input roce-in-Ethernet1_1\nexit\nno policy-map type queuing roce-in-Ethernet1_1\n") {
+		t.Errorf("delete of a buffer:\n%s", lines(got))
+	}
+	replay(t, readTestdata(t, "after-create.txt")+indent(t, mustPFC(t, parseFile(t, "after-create.txt"), "Ethernet1/1")), got)
+}
+
+func mustPFC(t *testing.T, c *Config, port string) []string {
+	t.Helper()
+	ls, err := PFCLines(c, port, nil, &fabric.PFCInterface{Interface: port, Mode: fabric.PFCModeOn, Buffer: examplePFC().Buffer}, PFCPrior{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ls
+}
+
+// A lossless TC added after the buffer gets its class on the next write; one no longer
+// lossless loses its pause line.
+func TestPFCLinesFollowLosslessTCs(t *testing.T) {
+	text := strings.Replace(readTestdata(t, "after-pfc-create.txt"), "  class type network-qos c-8q-nq3\n    pause pfc-cos 3\n",
+		"  class type network-qos c-8q-nq3\n  class type network-qos c-8q-nq4\n    pause pfc-cos 4\n", 1)
+	got, err := PFCLines(mustParse(t, text), "Ethernet1/3", examplePFC(), examplePFC(), PFCPrior{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "policy-map type queuing roce-in-Ethernet1_3\nclass type queuing c-in-q4\n" +
+		"pause buffer-size 184320 pause-threshold 122880 resume-threshold 61440\nexit\nclass type queuing c-in-q3\nno pause buffer-size\nexit\nexit\n"
+	if !strings.HasPrefix(lines(got), want) {
+		t.Errorf("lines:\n%s", lines(got))
+	}
+	if r, _ := replay(t, text, got).PFC("Ethernet1/3"); !cmp.Equal(r, examplePFC()) {
+		t.Errorf("read after the lines: %s", render(t, r))
+	}
+}
+
+func TestCheckPFCAgainst(t *testing.T) {
+	created, base := parseFile(t, "after-create.txt"), parseFile(t, "base-running-config.txt")
+	if err := created.CheckPFCAgainst(*examplePFC()); err != nil {
+		t.Errorf("a lossless TC exists: %v", err)
+	}
+	err := base.CheckPFCAgainst(*examplePFC())
+	if err == nil || !strings.Contains(err.Error(), "bind a roce_qos_policy with a lossless class first (depends_on)") ||
+		!strings.Contains(err.Error(), DefaultNetworkQoS) {
+		t.Errorf("no lossless TC: %v", err)
+	}
+	if _, err := PFCLines(base, "Ethernet1/3", nil, examplePFC(), PFCPrior{}); err == nil {
+		t.Error("PFCLines wrote a buffer without a lossless TC")
+	}
+	noBuffer := examplePFC()
+	noBuffer.Buffer = nil
+	if err := base.CheckPFCAgainst(*noBuffer); err != nil {
+		t.Errorf("without a buffer nothing is needed from the device: %v", err)
+	}
+	alert := examplePFC()
+	alert.Watchdog.Action = fabric.WatchdogAlert
+	if err := created.CheckPFCAgainst(*alert); err == nil || !strings.Contains(err.Error(), "nxos: watchdog.action: NX-OS has no forward") {
+		t.Errorf("alert: %v", err)
+	}
+	if _, err := PFCLines(nil, "Ethernet1/3", nil, examplePFC(), PFCPrior{}); err == nil {
+		t.Error("PFCLines without the device's configuration")
+	}
+}

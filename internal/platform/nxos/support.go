@@ -1,0 +1,187 @@
+package nxos
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+// Unsupported names one attribute of a resource that the nxos platform cannot express.
+type Unsupported struct {
+	// Attr is the attribute path from the resource root. Map keys are path elements of their
+	// own: ["classes", "roce", "mtu"] is classes["roce"].mtu; ["mode"] is mode.
+	Attr []string
+	// Reason is a sentence for the user: why, and which platforms do support it.
+	Reason string
+}
+
+// MaxObjectNameLen bounds NX-OS class-map and policy-map names.
+const MaxObjectNameLen = 40
+
+// NX-OS network-qos class MTU range this provider writes (the contract's range).
+const (
+	minMTU = 1500
+	maxMTU = 9216
+)
+
+// maxPriorityLevel is the highest `priority level` of an NX-OS queuing class.
+const maxPriorityLevel = 7
+
+// Names of the objects the platform creates (DESIGN section 3).
+const (
+	suffixNetworkQoS = "-nq"
+	suffixQueuing    = "-out"
+	prefixIngress    = "roce-in-"
+)
+
+// ClassMapName is the class-map of class in policy: <policy>-<class>.
+func ClassMapName(policy, class string) string { return policy + "-" + class }
+
+// NetworkQoSName is the network-qos policy-map of policy: <policy>-nq.
+func NetworkQoSName(policy string) string { return policy + suffixNetworkQoS }
+
+// QueuingName is the egress queuing policy-map of policy: <policy>-out.
+func QueuingName(policy string) string { return policy + suffixQueuing }
+
+// IngressName is the ingress queuing policy-map roce_pfc_interface creates on port for its
+// buffer: roce-in-<port> with "/" replaced by "_" (roce-in-Ethernet1_1).
+func IngressName(port string) string { return prefixIngress + strings.ReplaceAll(port, "/", "_") }
+
+const (
+	reasonTrust      = "NX-OS class-maps cannot give DSCP precedence over CoS (a match-any class-map takes either field, in policy order); trust = \"dscp_pcp\" is supported on the sonic platform"
+	reasonAction     = "NX-OS has no forward or alert watchdog action (the PFC watchdog drops the stuck priority's traffic: action = \"drop\"); forward and alert are supported on the sonic platform only"
+	reasonTimers     = "NX-OS watchdog timers are system-wide (interval x multipliers); leave detection_time_ms and restoration_time_ms null"
+	reasonCable      = "NX-OS has no cable-length setting (set the headroom with xoff_bytes and xon_bytes); buffer.cable_length_m is supported on the sonic platform only"
+	reasonBufferPair = "NX-OS sets the pause thresholds in one line (pause buffer-size <xoff+xon> pause-threshold <xoff> resume-threshold <xon>); set both xoff_bytes and xon_bytes, or neither"
+)
+
+// CheckSupported lists the attributes of p that the nxos platform cannot express, sorted by
+// attribute path: trust dscp_pcp, an mtu outside 1500-9216, more strict classes than NX-OS
+// has priority levels, and names whose NX-OS objects (<name>, <name>-<class>, <name>-nq,
+// <name>-out) would exceed MaxObjectNameLen. ECN thresholds that are not whole kbytes are
+// CheckExact's.
+func CheckSupported(p fabric.QoSPolicy) []Unsupported {
+	var out []Unsupported
+	nameOK := true
+	if n := utf8.RuneCountInString(QueuingName(p.Name)); n > MaxObjectNameLen {
+		nameOK = false
+		out = append(out, Unsupported{Attr: []string{"name"}, Reason: fmt.Sprintf(
+			"NX-OS names the policy-maps %s, %s and %s, and policy-map names have at most %d characters; use at most "+
+				"%d characters on nxos (%q has %d)", p.Name, NetworkQoSName(p.Name), QueuingName(p.Name), MaxObjectNameLen,
+			MaxObjectNameLen-len(suffixQueuing), p.Name, utf8.RuneCountInString(p.Name))})
+	}
+	if p.Trust == fabric.TrustDSCPPCP {
+		out = append(out, Unsupported{Attr: []string{"trust"}, Reason: reasonTrust})
+	}
+	strict := 0
+	for _, tc := range strictTCs(p) {
+		name, _, _ := p.ClassByTC(tc)
+		if strict++; strict > maxPriorityLevel {
+			out = append(out, Unsupported{Attr: []string{"classes", name, "strict_priority"}, Reason: fmt.Sprintf(
+				"NX-OS queuing has priority levels 1-%d, one per strict class; make at most %d classes strict", maxPriorityLevel, maxPriorityLevel)})
+		}
+	}
+	for _, name := range p.ClassNames() {
+		c := p.Classes[name]
+		if cm := ClassMapName(p.Name, name); nameOK && utf8.RuneCountInString(cm) > MaxObjectNameLen {
+			out = append(out, Unsupported{Attr: []string{"classes", name}, Reason: fmt.Sprintf(
+				"NX-OS names the class's class-map %s, and class-map names have at most %d characters; shorten the "+
+					"policy or class name", cm, MaxObjectNameLen)})
+		}
+		if c.MTU != nil && (*c.MTU < minMTU || *c.MTU > maxMTU) {
+			out = append(out, Unsupported{Attr: []string{"classes", name, "mtu"}, Reason: fmt.Sprintf(
+				"this provider sets NX-OS network-qos class mtu from %d to %d bytes (%d given)", minMTU, maxMTU, *c.MTU)})
+		}
+	}
+	sortUnsupported(out)
+	return out
+}
+
+// CheckExact reports the ECN thresholds of p that are not whole kbytes: NX-OS configures
+// random-detect thresholds in kbytes and this provider never rounds (DESIGN section 5).
+func CheckExact(p fabric.QoSPolicy) fabric.Problems {
+	var ps fabric.Problems
+	for _, name := range p.ClassNames() {
+		e := p.Classes[name].ECN
+		if e == nil {
+			continue
+		}
+		at := fabric.Root("classes").Key(name).Attr("ecn")
+		ps.Append(fabric.WholeKilobytes(at.Attr("min_threshold_bytes"), e.MinThresholdBytes))
+		ps.Append(fabric.WholeKilobytes(at.Attr("max_threshold_bytes"), e.MaxThresholdBytes))
+	}
+	return ps
+}
+
+// CheckPFC lists the attributes of p that the nxos platform cannot express (DESIGN section 4),
+// sorted by attribute path: cable_length_m, one of xoff_bytes/xon_bytes without the other, a
+// port whose ingress policy-map name would be too long, watchdog actions other than drop and
+// any watchdog time. Modes on, off and auto and link_pause are supported.
+func CheckPFC(p fabric.PFCInterface) []Unsupported {
+	var out []Unsupported
+	if b := p.Buffer; b != nil {
+		if b.CableLengthM != nil {
+			out = append(out, Unsupported{Attr: []string{"buffer", "cable_length_m"}, Reason: reasonCable})
+		}
+		if (b.XoffBytes == nil) != (b.XonBytes == nil) {
+			missing := "xon_bytes"
+			if b.XoffBytes == nil {
+				missing = "xoff_bytes"
+			}
+			out = append(out, Unsupported{Attr: []string{"buffer", missing}, Reason: reasonBufferPair})
+		}
+		if n := IngressName(p.Interface); b.XoffBytes != nil && utf8.RuneCountInString(n) > MaxObjectNameLen {
+			out = append(out, Unsupported{Attr: []string{"buffer"}, Reason: fmt.Sprintf(
+				"NX-OS sets the port's headroom in policy-map %s, and policy-map names have at most %d characters", n, MaxObjectNameLen)})
+		}
+	}
+	if w := p.Watchdog; w != nil {
+		if w.Action == fabric.WatchdogForward || w.Action == fabric.WatchdogAlert {
+			out = append(out, Unsupported{Attr: []string{"watchdog", "action"}, Reason: reasonAction})
+		}
+		if w.DetectionTimeMs != 0 {
+			out = append(out, Unsupported{Attr: []string{"watchdog", "detection_time_ms"}, Reason: reasonTimers})
+		}
+		if w.RestorationTimeMs != 0 {
+			out = append(out, Unsupported{Attr: []string{"watchdog", "restoration_time_ms"}, Reason: reasonTimers})
+		}
+	}
+	sortUnsupported(out)
+	return out
+}
+
+// strictTCs lists the traffic classes of p's strict classes, highest first: the order of
+// `priority level` 1, 2, ...
+func strictTCs(p fabric.QoSPolicy) []int {
+	var out []int
+	for tc := 7; tc >= 0; tc-- {
+		if _, c, ok := p.ClassByTC(tc); ok && c.StrictPriority {
+			out = append(out, tc)
+		}
+	}
+	return out
+}
+
+// sortUnsupported orders by attribute path, element by element, so results are deterministic.
+func sortUnsupported(u []Unsupported) {
+	slices.SortStableFunc(u, func(a, b Unsupported) int { return slices.Compare(a.Attr, b.Attr) })
+}
+
+// joinAttr renders an attribute path the way Terraform users read it: classes["roce"].mtu.
+func joinAttr(a []string) string {
+	s := ""
+	for i, e := range a {
+		switch {
+		case i > 0 && a[i-1] == "classes":
+			s += fmt.Sprintf("[%q]", e)
+		case i > 0:
+			s += "." + e
+		default:
+			s += e
+		}
+	}
+	return s
+}

@@ -1,0 +1,156 @@
+package nxos
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+// attrsOf renders Unsupported results as "attribute: reason" lines.
+func attrsOf(us []Unsupported) []string {
+	var out []string
+	for _, u := range us {
+		out = append(out, joinAttr(u.Attr)+": "+u.Reason)
+	}
+	return out
+}
+
+// checkAttrs asserts that got names exactly the attributes want, in order, each with a reason
+// containing the text after the attribute.
+func checkAttrs(t *testing.T, name string, got []Unsupported, want ...string) {
+	t.Helper()
+	lines := attrsOf(got)
+	if len(lines) != len(want) {
+		t.Errorf("%s: got %q, want %d entries %q", name, lines, len(want), want)
+		return
+	}
+	for i, w := range want {
+		attr, reason, _ := strings.Cut(w, ": ")
+		gotAttr, gotReason, _ := strings.Cut(lines[i], ": ")
+		if gotAttr != attr || !strings.Contains(gotReason, reason) {
+			t.Errorf("%s [%d]: got %q, want attribute %s with a reason containing %q", name, i, lines[i], attr, reason)
+		}
+	}
+}
+
+func TestCheckSupported(t *testing.T) {
+	allStrict := examplePolicy()
+	allStrict.Classes = map[string]fabric.Class{}
+	for tc := range 8 {
+		allStrict.Classes["s"+string(rune('a'+tc))] = fabric.Class{TrafficClass: tc, StrictPriority: true}
+	}
+	for name, tc := range map[string]struct {
+		p    *fabric.QoSPolicy
+		want []string
+	}{
+		"example (pcp list, lossless, mtu, ECN)": {examplePolicy(), nil},
+		"trust pcp":                              {pcpPolicy(), nil},
+		"mtu 1500 and 9216": {withClass(withClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = ptr(1500) }),
+			"cnp", func(c *fabric.Class) { c.MTU = ptr(9216) }), nil},
+		"36-character name": {renamed(examplePolicy(), strings.Repeat("a", 36)), []string{
+			`classes["default"]: class-map ` + strings.Repeat("a", 36) + "-default, and class-map names have at most 40 characters",
+			`classes["roce"]: shorten the policy or class name`}},
+		"37-character name": {renamed(examplePolicy(), strings.Repeat("a", 37)), []string{
+			"name: policy-map names have at most 40 characters; use at most 36 characters on nxos"}},
+		"7 + 32 characters": {withClass(renamed(examplePolicy(), "P123456"), strings.Repeat("c", 32), func(c *fabric.Class) {}), nil},
+		"8 + 32 characters": {withClass(renamed(examplePolicy(), "P1234567"), strings.Repeat("c", 32), func(c *fabric.Class) {}),
+			[]string{`classes["` + strings.Repeat("c", 32) + `"]: class-map P1234567-ccc`}},
+		"trust dscp_pcp": {func() *fabric.QoSPolicy { p := examplePolicy(); p.Trust = fabric.TrustDSCPPCP; return p }(),
+			[]string{"trust: NX-OS class-maps cannot give DSCP precedence over CoS"}},
+		"mtu out of range": {withClass(withClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = ptr(9217) }),
+			"cnp", func(c *fabric.Class) { c.MTU = ptr(1499) }),
+			[]string{`classes["cnp"].mtu: from 1500 to 9216 bytes (1499 given)`, `classes["roce"].mtu: (9217 given)`}},
+		"8 strict classes": {allStrict, []string{`classes["sa"].strict_priority: priority levels 1-7`}},
+		"all of them, sorted by attribute": {func() *fabric.QoSPolicy {
+			p := withClass(renamed(examplePolicy(), strings.Repeat("b", 40)), "roce", func(c *fabric.Class) { c.MTU = ptr(100) })
+			p.Trust = fabric.TrustDSCPPCP
+			return p
+		}(), []string{`classes["roce"].mtu: `, "name: ", "trust: "}},
+	} {
+		checkAttrs(t, name, CheckSupported(*tc.p), tc.want...)
+	}
+}
+
+func TestCheckExact(t *testing.T) {
+	if ps := CheckExact(*examplePolicy()); len(ps) != 0 {
+		t.Errorf("whole kbytes: %v", ps)
+	}
+	p := withClass(examplePolicy(), "roce", func(c *fabric.Class) {
+		c.ECN = &fabric.ECN{MinThresholdBytes: 150000, MaxThresholdBytes: 1536001, MarkProbabilityPercent: 100}
+	})
+	withClass(p, "cnp", func(c *fabric.Class) { c.ECN = &fabric.ECN{MinThresholdBytes: 1000, MaxThresholdBytes: 1024} })
+	var got []string
+	for _, pr := range CheckExact(*p) {
+		got = append(got, pr.Error())
+	}
+	want := []string{
+		`classes["cnp"].ecn.min_threshold_bytes: 1000 bytes is not a whole number of kbytes: ` +
+			`This platform sets the value in kbytes: multiples of 1024 bytes, and never rounds silently. Use 1024 (1 kbytes).`,
+		`classes["roce"].ecn.min_threshold_bytes: 150000 bytes is not a whole number of kbytes: ` +
+			`This platform sets the value in kbytes: multiples of 1024 bytes, and never rounds silently. Use 149504 (146 kbytes) or 150528 (147 kbytes).`,
+		`classes["roce"].ecn.max_threshold_bytes: 1536001 bytes is not a whole number of kbytes: ` +
+			`This platform sets the value in kbytes: multiples of 1024 bytes, and never rounds silently. Use 1536000 (1500 kbytes) or 1537024 (1501 kbytes).`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("CheckExact (-want +got):\n%s", diff)
+	}
+	if path := CheckExact(*p)[0].Path; !path.Equal(fabric.Root("classes").Key("cnp").Attr("ecn").Attr("min_threshold_bytes")) {
+		t.Errorf("path = %v", path)
+	}
+}
+
+func TestCheckPFC(t *testing.T) {
+	mod := func(f func(p *fabric.PFCInterface)) fabric.PFCInterface { p := examplePFC(); f(p); return *p }
+	wd := func(f func(w *fabric.PFCWatchdog)) fabric.PFCInterface {
+		return mod(func(p *fabric.PFCInterface) { f(p.Watchdog) })
+	}
+	for name, tc := range map[string]struct {
+		p    fabric.PFCInterface
+		want []string
+	}{
+		"example":                {*examplePFC(), nil},
+		"mode auto":              {mod(func(p *fabric.PFCInterface) { p.Mode = fabric.PFCModeAuto }), nil},
+		"mode off, link pause":   {mod(func(p *fabric.PFCInterface) { p.Mode, p.LinkPause = fabric.PFCModeOff, true }), nil},
+		"no watchdog, no buffer": {mod(func(p *fabric.PFCInterface) { p.Watchdog, p.Buffer = nil, nil }), nil},
+		"empty buffer":           {mod(func(p *fabric.PFCInterface) { p.Buffer = &fabric.PFCBuffer{} }), nil},
+		"cable length": {mod(func(p *fabric.PFCInterface) { p.Buffer.CableLengthM = ptr(40) }),
+			[]string{"buffer.cable_length_m: NX-OS has no cable-length setting"}},
+		"xoff alone": {mod(func(p *fabric.PFCInterface) { p.Buffer.XonBytes = nil }),
+			[]string{"buffer.xon_bytes: set both xoff_bytes and xon_bytes, or neither"}},
+		"xon alone": {mod(func(p *fabric.PFCInterface) { p.Buffer.XoffBytes = nil }),
+			[]string{"buffer.xoff_bytes: set both xoff_bytes and xon_bytes, or neither"}},
+		"long port name": {mod(func(p *fabric.PFCInterface) { p.Interface = "Ethernet1/1/" + strings.Repeat("1", 30) }),
+			[]string{"buffer: policy-map roce-in-Ethernet1_1_111"}},
+		"long port name without buffer": {mod(func(p *fabric.PFCInterface) {
+			p.Interface, p.Buffer = "Ethernet1/1/"+strings.Repeat("1", 30), nil
+		}), nil},
+		"forward": {wd(func(w *fabric.PFCWatchdog) { w.Action = fabric.WatchdogForward }), []string{"watchdog.action: sonic platform only"}},
+		"alert":   {wd(func(w *fabric.PFCWatchdog) { w.Action = fabric.WatchdogAlert }), []string{"watchdog.action: sonic platform only"}},
+		"detection time": {wd(func(w *fabric.PFCWatchdog) { w.DetectionTimeMs = 200 }),
+			[]string{"watchdog.detection_time_ms: NX-OS watchdog timers are system-wide (interval x multipliers); leave detection_time_ms and restoration_time_ms null"}},
+		"restoration time": {wd(func(w *fabric.PFCWatchdog) { w.RestorationTimeMs = 400 }),
+			[]string{"watchdog.restoration_time_ms: system-wide"}},
+		"several, sorted": {mod(func(p *fabric.PFCInterface) {
+			p.Watchdog.Action, p.Watchdog.RestorationTimeMs, p.Watchdog.DetectionTimeMs = fabric.WatchdogAlert, 400, 200
+			p.Buffer = &fabric.PFCBuffer{XonBytes: ptr(int64(1)), CableLengthM: ptr(3)}
+		}), []string{"buffer.cable_length_m: ", "buffer.xoff_bytes: ", "watchdog.action: ", "watchdog.detection_time_ms: ",
+			"watchdog.restoration_time_ms: "}},
+	} {
+		checkAttrs(t, name, CheckPFC(tc.p), tc.want...)
+	}
+}
+
+func TestObjectNames(t *testing.T) {
+	for got, want := range map[string]string{
+		ClassMapName("ROCE", "roce"): "ROCE-roce", NetworkQoSName("ROCE"): "ROCE-nq", QueuingName("ROCE"): "ROCE-out",
+		IngressName("Ethernet1/1"): "roce-in-Ethernet1_1", IngressName("Ethernet1/1/4"): "roce-in-Ethernet1_1_4",
+		sysClass(nqPrefix, 0): "c-8q-nq-default", sysClass(outPrefix, 7): "c-out-8q-q7", sysClass(inPrefix, 3): "c-in-q3",
+	} {
+		if got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+}

@@ -1,0 +1,171 @@
+package nxos
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+var errExpectNumber = errors.New("expected one number")
+
+// Byte multipliers of the threshold units NX-OS prints.
+var unitBytes = map[string]int64{"bytes": 1, "kbytes": 1024, "mbytes": 1048576}
+
+// dscpNames are the DSCP keywords NX-OS accepts in `match dscp` (class selectors, assured
+// forwarding, expedited forwarding, default).
+var dscpNames = func() map[string]int {
+	m := map[string]int{"default": 0, "ef": 46}
+	for cs := 1; cs <= 7; cs++ {
+		m["cs"+strconv.Itoa(cs)] = 8 * cs
+	}
+	for class := 1; class <= 4; class++ {
+		for drop := 1; drop <= 3; drop++ {
+			m[fmt.Sprintf("af%d%d", class, drop)] = 8*class + 2*drop
+		}
+	}
+	return m
+}()
+
+// parseValues reads a DSCP (0-63) or CoS (0-7) list as NX-OS prints it: numbers and ranges
+// separated by commas or blanks ("0-7,9,11-13"); DSCP names are accepted. The result is
+// ascending, without duplicates.
+func parseValues(f []string, field string) ([]int, error) {
+	hi := 7
+	if field == "dscp" {
+		hi = 63
+	}
+	var out []int
+	for _, item := range strings.FieldsFunc(strings.Join(f, ","), func(r rune) bool { return r == ',' }) {
+		if v, ok := dscpNames[item]; ok && field == "dscp" {
+			out = append(out, v)
+			continue
+		}
+		a, b, isRange := strings.Cut(item, "-")
+		lo, err := number(a, 0, hi)
+		if err != nil {
+			return nil, err
+		}
+		top := lo
+		if isRange {
+			if top, err = number(b, lo, hi); err != nil {
+				return nil, err
+			}
+		}
+		for v := lo; v <= top; v++ {
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s needs a list of values", field)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// formatValues prints a list compactly as NX-OS does: runs as ranges ("0-7,9,11-13").
+func formatValues(vs []int) string {
+	var parts []string
+	for i := 0; i < len(vs); {
+		j := i
+		for j+1 < len(vs) && vs[j+1] == vs[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, fmt.Sprintf("%d-%d", vs[i], vs[j]))
+		} else {
+			parts = append(parts, strconv.Itoa(vs[i]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ",")
+}
+
+// parseWRED reads the arguments of `random-detect`: `minimum-threshold X UNIT
+// maximum-threshold Y UNIT [drop-probability P] [weight W] [ecn]`, or a predefined profile
+// (`threshold burst-optimized ecn`) whose thresholds read Unknown.
+func parseWRED(f []string) (*WRED, error) {
+	w := &WRED{MinBytes: Unknown, MaxBytes: Unknown, Probability: Unknown, Weight: Unknown}
+	var hasMin, hasMax bool
+	for i := 0; i < len(f); i++ {
+		var err error
+		switch f[i] {
+		case "minimum-threshold", "maximum-threshold":
+			if i+2 >= len(f) {
+				return nil, fmt.Errorf("%s needs a value and a unit", f[i])
+			}
+			v, err := threshold(f[i+1], f[i+2])
+			if err != nil {
+				return nil, err
+			}
+			if f[i] == "minimum-threshold" {
+				w.MinBytes, hasMin = v, true
+			} else {
+				w.MaxBytes, hasMax = v, true
+			}
+			i += 2
+		case "drop-probability", "weight":
+			if i+1 >= len(f) {
+				return nil, fmt.Errorf("%s needs a value", f[i])
+			}
+			if f[i] == "weight" {
+				w.Weight, err = number(f[i+1], 0, 15)
+			} else {
+				w.Probability, err = number(f[i+1], 0, 100)
+			}
+			i++
+		case "ecn":
+			w.ECN = true
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if hasMin != hasMax {
+		return nil, errors.New("needs both minimum-threshold and maximum-threshold")
+	}
+	return w, nil
+}
+
+// parsePause reads `buffer-size B pause-threshold X resume-threshold Y` (bytes).
+func parsePause(f []string) (*Pause, error) {
+	if len(f) != 6 || f[0] != "buffer-size" || f[2] != "pause-threshold" || f[4] != "resume-threshold" {
+		return nil, errors.New("expected buffer-size B pause-threshold X resume-threshold Y")
+	}
+	var v [3]int64
+	for i := range v {
+		n, err := strconv.ParseInt(f[2*i+1], 10, 64)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("%s %q is not a non-negative whole number of bytes", f[2*i], f[2*i+1])
+		}
+		v[i] = n
+	}
+	return &Pause{BufferSize: v[0], PauseThreshold: v[1], ResumeThreshold: v[2]}, nil
+}
+
+// threshold converts a threshold to bytes; a unit bytes cannot express reads Unknown.
+func threshold(value, unit string) (int64, error) {
+	n, err := strconv.ParseInt(value, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("threshold %q is not a non-negative whole number", value)
+	}
+	mult, ok := unitBytes[unit]
+	if !ok {
+		return Unknown, nil
+	}
+	if n > math.MaxInt64/mult {
+		return 0, fmt.Errorf("threshold %s %s does not fit in 64-bit bytes", value, unit)
+	}
+	return n * mult, nil
+}
+
+// number parses a decimal integer in lo..hi.
+func number(s string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < lo || n > hi || strings.HasPrefix(s, "+") {
+		return 0, fmt.Errorf("%q is not a number from %d to %d", s, lo, hi)
+	}
+	return n, nil
+}
