@@ -45,7 +45,7 @@ func eosConfigTable(kind eosModeKind) []eosCmd {
 }
 
 // cmdGlobalQoS: `qos profile NAME`, `qos map dscp|cos|traffic-class ...`.
-func cmdGlobalQoS(x *eosCtx, a *eosArgs) *cliError {
+func cmdGlobalQoS(x *eosCtx, a *cliArgs) *cliError {
 	what, err := a.kw("map", "profile")
 	if err != nil {
 		return err
@@ -81,7 +81,7 @@ func cmdGlobalQoS(x *eosCtx, a *eosArgs) *cliError {
 }
 
 // qosMapDSCP: `[no] qos map dscp D... to traffic-class T [drop-precedence P]`.
-func qosMapDSCP(x *eosCtx, a *eosArgs) *cliError {
+func qosMapDSCP(x *eosCtx, a *cliArgs) *cliError {
 	from, err := a.nums(0, 63, "to")
 	if err != nil {
 		return err
@@ -113,7 +113,7 @@ func qosMapDSCP(x *eosCtx, a *eosArgs) *cliError {
 
 // qosMap: `[no] qos map cos C... to traffic-class T`, `[no] qos map traffic-class T... to
 // tx-queue Q`; the no form may omit the target, or give the keyword alone.
-func qosMap(x *eosCtx, a *eosArgs, m, defaults []int, target string) *cliError {
+func qosMap(x *eosCtx, a *cliArgs, m, defaults []int, target string) *cliError {
 	from, err := a.nums(0, 7, "to")
 	if err != nil {
 		return err
@@ -151,7 +151,7 @@ func qosMap(x *eosCtx, a *eosArgs, m, defaults []int, target string) *cliError {
 }
 
 // mapTarget reads `to KEYWORD N` with N 0-7.
-func mapTarget(a *eosArgs, keyword string) (int, *cliError) {
+func mapTarget(a *cliArgs, keyword string) (int, *cliError) {
 	if _, err := a.kw("to"); err != nil {
 		return 0, err
 	}
@@ -162,7 +162,7 @@ func mapTarget(a *eosArgs, keyword string) (int, *cliError) {
 }
 
 // cmdInterface enters an interface; `no interface EthernetN` resets its configuration.
-func cmdInterface(x *eosCtx, a *eosArgs) *cliError {
+func cmdInterface(x *eosCtx, a *cliArgs) *cliError {
 	port, err := a.ethernet(len(x.cfg.ifaces))
 	if err != nil {
 		return err
@@ -180,7 +180,7 @@ func cmdInterface(x *eosCtx, a *eosArgs) *cliError {
 
 var hostnameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$`)
 
-func cmdHostname(x *eosCtx, a *eosArgs) *cliError {
+func cmdHostname(x *eosCtx, a *cliArgs) *cliError {
 	at := a.i
 	name, err := a.word()
 	if err != nil {
@@ -197,7 +197,7 @@ func cmdHostname(x *eosCtx, a *eosArgs) *cliError {
 }
 
 // cmdTrust: `qos trust dscp|cos`, `no qos trust`.
-func cmdTrust(x *eosCtx, a *eosArgs) *cliError {
+func cmdTrust(x *eosCtx, a *cliArgs) *cliError {
 	if _, err := a.kw("trust"); err != nil {
 		return err
 	}
@@ -219,8 +219,8 @@ func cmdTrust(x *eosCtx, a *eosArgs) *cliError {
 }
 
 // cmdTxQueue: `tx-queue N` / `uc-tx-queue N` enter (creating) a queue; `no` deletes it.
-func cmdTxQueue(uc bool) func(x *eosCtx, a *eosArgs) *cliError {
-	return func(x *eosCtx, a *eosArgs) *cliError {
+func cmdTxQueue(uc bool) func(x *eosCtx, a *cliArgs) *cliError {
+	return func(x *eosCtx, a *cliArgs) *cliError {
 		n, err := a.num(0, 7)
 		if err != nil {
 			return err
@@ -244,7 +244,7 @@ func (x *eosCtx) txQueue() *eosTxQueue {
 }
 
 // cmdBandwidth: `bandwidth percent P` (1-100), `no bandwidth percent [P]`.
-func cmdBandwidth(x *eosCtx, a *eosArgs) *cliError {
+func cmdBandwidth(x *eosCtx, a *cliArgs) *cliError {
 	if _, err := a.kw("percent"); err != nil {
 		return err
 	}
@@ -266,7 +266,7 @@ func cmdBandwidth(x *eosCtx, a *eosArgs) *cliError {
 }
 
 // cmdPriority: `priority strict`, `no priority [strict]` (the queue then shows `no priority`).
-func cmdPriority(x *eosCtx, a *eosArgs) *cliError {
+func cmdPriority(x *eosCtx, a *cliArgs) *cliError {
 	var err *cliError
 	if x.neg {
 		_, err = a.optKw("strict")
@@ -287,7 +287,7 @@ func cmdPriority(x *eosCtx, a *eosArgs) *cliError {
 	return nil
 }
 
-func cmdServiceProfile(x *eosCtx, a *eosArgs) *cliError {
+func cmdServiceProfile(x *eosCtx, a *cliArgs) *cliError {
 	name := ""
 	if !x.neg || a.more() {
 		w, err := a.word()
@@ -308,7 +308,7 @@ func cmdServiceProfile(x *eosCtx, a *eosArgs) *cliError {
 func (x *eosCtx) iface() *eosIface { return x.cfg.ifaces[x.mode.port-1] }
 
 // cmdFlowcontrol: `flowcontrol send|receive on|off`; `no` forgets the explicit setting.
-func cmdFlowcontrol(x *eosCtx, a *eosArgs) *cliError {
+func cmdFlowcontrol(x *eosCtx, a *cliArgs) *cliError {
 	dir, err := a.kw("send", "receive")
 	if err != nil {
 		return err
@@ -333,7 +333,7 @@ func cmdFlowcontrol(x *eosCtx, a *eosArgs) *cliError {
 	return nil
 }
 
-func cmdDescription(x *eosCtx, a *eosArgs) *cliError {
+func cmdDescription(x *eosCtx, a *cliArgs) *cliError {
 	text := ""
 	if !x.neg {
 		t, err := a.rest()
@@ -347,7 +347,7 @@ func cmdDescription(x *eosCtx, a *eosArgs) *cliError {
 }
 
 // cmdMTU: `mtu N` (68-9214), `no mtu [N]`.
-func cmdMTU(x *eosCtx, a *eosArgs) *cliError {
+func cmdMTU(x *eosCtx, a *cliArgs) *cliError {
 	mtu := 0
 	if !x.neg || a.more() {
 		v, err := a.num(68, 9214)

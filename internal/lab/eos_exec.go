@@ -35,7 +35,7 @@ func eosCommonTable(inSession bool) []eosCmd {
 
 func (x *eosCtx) privileged() bool { return x.t.mode.kind != modeExec }
 
-func cmdEnable(x *eosCtx, a *eosArgs) *cliError {
+func cmdEnable(x *eosCtx, a *cliArgs) *cliError {
 	if err := a.done(); err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func cmdEnable(x *eosCtx, a *eosArgs) *cliError {
 	return nil
 }
 
-func cmdDisable(x *eosCtx, a *eosArgs) *cliError {
+func cmdDisable(x *eosCtx, a *cliArgs) *cliError {
 	if err := a.done(); err != nil {
 		return err
 	}
@@ -51,7 +51,7 @@ func cmdDisable(x *eosCtx, a *eosArgs) *cliError {
 	return nil
 }
 
-func cmdLogout(x *eosCtx, a *eosArgs) *cliError {
+func cmdLogout(x *eosCtx, a *cliArgs) *cliError {
 	if err := a.done(); err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func cmdLogout(x *eosCtx, a *eosArgs) *cliError {
 	return nil
 }
 
-func cmdTerminal(x *eosCtx, a *eosArgs) *cliError {
+func cmdTerminal(x *eosCtx, a *cliArgs) *cliError {
 	what, err := a.kw("length", "width")
 	if err != nil {
 		return err
@@ -87,7 +87,7 @@ func cmdTerminal(x *eosCtx, a *eosArgs) *cliError {
 }
 
 // cmdConfigure: `configure [terminal]`, `configure session [NAME [commit|abort]]`.
-func cmdConfigure(x *eosCtx, a *eosArgs) *cliError {
+func cmdConfigure(x *eosCtx, a *cliArgs) *cliError {
 	if !x.privileged() {
 		return errPrivileged()
 	}
@@ -127,7 +127,7 @@ func cmdConfigure(x *eosCtx, a *eosArgs) *cliError {
 }
 
 // cmdNoConfigureSession: `no configure session NAME` deletes a pending session.
-func cmdNoConfigureSession(x *eosCtx, a *eosArgs) *cliError {
+func cmdNoConfigureSession(x *eosCtx, a *cliArgs) *cliError {
 	if _, err := a.kw("configure"); err != nil {
 		return err
 	}
@@ -147,7 +147,7 @@ func cmdNoConfigureSession(x *eosCtx, a *eosArgs) *cliError {
 	return x.sw.abortNamed(name, x.t)
 }
 
-func cmdWrite(x *eosCtx, a *eosArgs) *cliError {
+func cmdWrite(x *eosCtx, a *cliArgs) *cliError {
 	if !x.privileged() {
 		return errPrivileged()
 	}
@@ -157,7 +157,7 @@ func cmdWrite(x *eosCtx, a *eosArgs) *cliError {
 	return x.save(a)
 }
 
-func cmdCopy(x *eosCtx, a *eosArgs) *cliError {
+func cmdCopy(x *eosCtx, a *cliArgs) *cliError {
 	if !x.privileged() {
 		return errPrivileged()
 	}
@@ -171,7 +171,7 @@ func cmdCopy(x *eosCtx, a *eosArgs) *cliError {
 }
 
 // save writes the running-config (never a session's candidate) as the startup-config.
-func (x *eosCtx) save(a *eosArgs) *cliError {
+func (x *eosCtx) save(a *cliArgs) *cliError {
 	if err := a.done(); err != nil {
 		return err
 	}
@@ -180,7 +180,7 @@ func (x *eosCtx) save(a *eosArgs) *cliError {
 	return nil
 }
 
-func cmdExit(x *eosCtx, a *eosArgs) *cliError {
+func cmdExit(x *eosCtx, a *cliArgs) *cliError {
 	if err := a.done(); err != nil {
 		return err
 	}
@@ -188,7 +188,7 @@ func cmdExit(x *eosCtx, a *eosArgs) *cliError {
 	return nil
 }
 
-func cmdEnd(x *eosCtx, a *eosArgs) *cliError {
+func cmdEnd(x *eosCtx, a *cliArgs) *cliError {
 	if err := a.done(); err != nil {
 		return err
 	}
@@ -196,7 +196,7 @@ func cmdEnd(x *eosCtx, a *eosArgs) *cliError {
 	return nil
 }
 
-func cmdCommit(x *eosCtx, a *eosArgs) *cliError {
+func cmdCommit(x *eosCtx, a *cliArgs) *cliError {
 	if err := a.done(); err != nil {
 		return err
 	}
@@ -207,7 +207,7 @@ func cmdCommit(x *eosCtx, a *eosArgs) *cliError {
 	return nil
 }
 
-func cmdAbort(x *eosCtx, a *eosArgs) *cliError {
+func cmdAbort(x *eosCtx, a *cliArgs) *cliError {
 	if err := a.done(); err != nil {
 		return err
 	}

@@ -66,8 +66,8 @@ func stableRunning(s string) string {
 	return eosSecretLine.ReplaceAllLiteralString(s, "secret sha512 $6$SALT$HASH")
 }
 
-// eosShell is an interactive pty shell on the switch through golang.org/x/crypto/ssh.
-type eosShell struct {
+// cliShell is an interactive pty shell on a CLI switch through golang.org/x/crypto/ssh.
+type cliShell struct {
 	t      *testing.T
 	client *ssh.Client
 	sess   *ssh.Session
@@ -94,13 +94,19 @@ func (s *syncBuffer) String() string {
 }
 
 // openEOSShell logs in, asks for a pty and a shell, and waits for the exec prompt.
-func openEOSShell(t *testing.T, d DeviceEntry) *eosShell {
+func openEOSShell(t *testing.T, d DeviceEntry) *cliShell {
+	t.Helper()
+	return openCLIShell(t, d, "eos-1>")
+}
+
+// openCLIShell logs in, asks for a pty and a shell, and waits for the first prompt.
+func openCLIShell(t *testing.T, d DeviceEntry, prompt string) *cliShell {
 	t.Helper()
 	c, err := sshDial(t, d)
 	if err != nil {
 		t.Fatalf("login to %s: %v", d.Address, err)
 	}
-	s := &eosShell{t: t, client: c, out: &syncBuffer{}}
+	s := &cliShell{t: t, client: c, out: &syncBuffer{}}
 	t.Cleanup(func() { _ = c.Close() })
 	if s.sess, err = c.NewSession(); err != nil {
 		t.Fatal(err)
@@ -115,12 +121,12 @@ func openEOSShell(t *testing.T, d DeviceEntry) *eosShell {
 	if err := s.sess.Shell(); err != nil {
 		t.Fatal(err)
 	}
-	s.expect("eos-1>")
+	s.expect(prompt)
 	return s
 }
 
 // send types text (no line end added).
-func (s *eosShell) send(text string) {
+func (s *cliShell) send(text string) {
 	s.t.Helper()
 	if _, err := io.WriteString(s.stdin, text); err != nil {
 		s.t.Fatal(err)
@@ -128,7 +134,7 @@ func (s *eosShell) send(text string) {
 }
 
 // expect waits until the output since the last expect ends with suffix, and returns it.
-func (s *eosShell) expect(suffix string) string {
+func (s *cliShell) expect(suffix string) string {
 	s.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -146,7 +152,7 @@ func (s *eosShell) expect(suffix string) string {
 }
 
 // line types a line ending in \n and returns what the switch printed up to the prompt.
-func (s *eosShell) line(text, prompt string) string {
+func (s *cliShell) line(text, prompt string) string {
 	s.t.Helper()
 	s.send(text + "\n")
 	return s.expect(prompt)

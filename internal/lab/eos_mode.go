@@ -5,7 +5,6 @@ package lab
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -53,15 +52,9 @@ func (m eosMode) layers() []eosMode {
 	return out
 }
 
-// eosCmd is one first keyword of a mode.
-type eosCmd struct {
-	name string
-	fn   func(x *eosCtx, a *eosArgs) *cliError
-	// config commands change the configuration: they run on a copy that replaces the
-	// configuration only if they succeed, sessions record them, RejectLines refuses them.
-	config bool
-	neg    bool // has a `no` form
-}
+// eosCmd is one first keyword of a mode. Config commands run on a copy that replaces the
+// configuration only if they succeed, sessions record them, RejectLines refuses them.
+type eosCmd = cliCmd[*eosCtx]
 
 // eosCtx is what a command runs with. t is nil while a commit replays a session's lines.
 type eosCtx struct {
@@ -99,12 +92,14 @@ func (t *eosTerm) runLocked(line string) string {
 	if len(words) == 0 || strings.HasPrefix(words[0], "!") {
 		return ""
 	}
-	t.sw.counters.commands.Add(1)
+	t.sw.countCommand()
 	layers := t.mode.layers()
-	// A submode has its parents' commands too: an abbreviation is ambiguous if it is among
-	// all of them.
-	if err := t.firstWord(layers, words[0]); err != nil {
-		return err.msg + "\n"
+	tables := make([][]eosCmd, len(layers))
+	for i, l := range layers {
+		tables[i] = t.table(l)
+	}
+	if err := firstWord(words[0], tables...); err != nil {
+		return err.eosText() + "\n"
 	}
 	var best *cliError
 	for _, layer := range layers {
@@ -116,13 +111,13 @@ func (t *eosTerm) runLocked(line string) string {
 			break
 		}
 	}
-	return best.msg + "\n"
+	return best.eosText() + "\n"
 }
 
 // try runs the line as a command of one mode.
 func (t *eosTerm) try(layer eosMode, words []string, line string) (string, *cliError) {
 	a := newArgs(words)
-	cmd, err := a.command(t.table(layer))
+	cmd, err := findCommand(a, t.table(layer))
 	if err != nil {
 		return "", err
 	}
@@ -146,38 +141,6 @@ func (t *eosTerm) try(layer eosMode, words []string, line string) (string, *cliE
 	return x.out.String(), nil
 }
 
-// firstWord refuses a first word that abbreviates no command, or several, of the modes.
-func (t *eosTerm) firstWord(layers []eosMode, word string) *cliError {
-	var names []string
-	for _, l := range layers {
-		for _, c := range t.table(l) {
-			if !slices.Contains(names, c.name) {
-				names = append(names, c.name)
-			}
-		}
-	}
-	_, err := newArgs([]string{word}).kw(names...)
-	return err
-}
-
-// command reads the first keyword of a line among a mode's commands.
-func (a *eosArgs) command(table []eosCmd) (eosCmd, *cliError) {
-	names := make([]string, len(table))
-	for i, c := range table {
-		names[i] = c.name
-	}
-	name, err := a.kw(names...)
-	if err != nil {
-		return eosCmd{}, err
-	}
-	for _, c := range table {
-		if c.name == name {
-			return c, nil
-		}
-	}
-	return eosCmd{}, errInvalid(0, name) // unreachable: kw returned one of names
-}
-
 func (t *eosTerm) table(m eosMode) []eosCmd {
 	if !m.isConfig() {
 		return eosExecTable()
@@ -188,14 +151,14 @@ func (t *eosTerm) table(m eosMode) []eosCmd {
 // negate is the `no` command of a mode: the next word is one of the mode's commands that
 // have a no form.
 func negate(kind eosModeKind) eosCmd {
-	return eosCmd{name: "no", config: true, fn: func(x *eosCtx, a *eosArgs) *cliError {
+	return eosCmd{name: "no", config: true, fn: func(x *eosCtx, a *cliArgs) *cliError {
 		var table []eosCmd
 		for _, c := range eosConfigTable(kind) {
 			if c.neg {
 				table = append(table, c)
 			}
 		}
-		cmd, err := a.command(table)
+		cmd, err := findCommand(a, table)
 		if err != nil {
 			return err
 		}
@@ -272,3 +235,21 @@ func (t *eosTerm) leave() {
 	defer t.sw.mu.Unlock()
 	t.setMode(eosMode{kind: modeExec})
 }
+
+// enter runs a line typed at the shell and returns its output, the prompt after it and
+// whether the terminal logged out, all under one lock.
+func (t *eosTerm) enter(line string) (out, prompt string, closed bool) {
+	t.sw.mu.Lock()
+	defer t.sw.mu.Unlock()
+	out = t.runLocked(line)
+	return out, t.promptLocked(), t.closed
+}
+
+func (t *eosTerm) inConfig() bool {
+	t.sw.mu.Lock()
+	defer t.sw.mu.Unlock()
+	return t.mode.isConfig()
+}
+
+// ctrlZ: the lab's EOS ignores Ctrl-Z (eos-switch.md does not give it a meaning).
+func (t *eosTerm) ctrlZ() (string, bool) { return "", false }

@@ -36,17 +36,17 @@ func ecnBytes(v int, unit string) (int, bool) {
 	return 0, false
 }
 
-func cmdProfilePFC(x *eosCtx, a *eosArgs) *cliError {
+func cmdProfilePFC(x *eosCtx, a *cliArgs) *cliError {
 	return pfcCmd(x, a, &x.cfg.profile(x.mode.profile).pfc)
 }
 
-func cmdIfacePFC(x *eosCtx, a *eosArgs) *cliError {
+func cmdIfacePFC(x *eosCtx, a *cliArgs) *cliError {
 	return pfcCmd(x, a, &x.iface().pfc)
 }
 
 // pfcCmd: `priority-flow-control on`, `priority-flow-control priority N no-drop|drop`,
 // `priority-flow-control pause watchdog ...`, and their no forms.
-func pfcCmd(x *eosCtx, a *eosArgs, p *eosPFC) *cliError {
+func pfcCmd(x *eosCtx, a *cliArgs, p *eosPFC) *cliError {
 	what, err := a.kw("on", "priority", "pause")
 	if err != nil {
 		return err
@@ -67,7 +67,7 @@ func pfcCmd(x *eosCtx, a *eosArgs, p *eosPFC) *cliError {
 	return watchdogCmd(x, a, &p.wd)
 }
 
-func pfcPriority(x *eosCtx, a *eosArgs, p *eosPFC) *cliError {
+func pfcPriority(x *eosCtx, a *cliArgs, p *eosPFC) *cliError {
 	prio, err := a.num(0, 7)
 	if err != nil {
 		return err
@@ -98,7 +98,7 @@ func pfcPriority(x *eosCtx, a *eosArgs, p *eosPFC) *cliError {
 // watchdogCmd: after `priority-flow-control pause watchdog`: nothing (enable), `port action
 // drop|errdisable|notify-only`, or `port timer timeout S polling-interval auto|S
 // recovery-time S [forced]`.
-func watchdogCmd(x *eosCtx, a *eosArgs, wd *eosWatchdog) *cliError {
+func watchdogCmd(x *eosCtx, a *cliArgs, wd *eosWatchdog) *cliError {
 	if !a.more() {
 		wd.enabled = !x.neg
 		return nil
@@ -139,7 +139,7 @@ func watchdogCmd(x *eosCtx, a *eosArgs, wd *eosWatchdog) *cliError {
 	return nil
 }
 
-func parseTimer(a *eosArgs) (*eosWDTimer, *cliError) {
+func parseTimer(a *cliArgs) (*eosWDTimer, *cliError) {
 	t := &eosWDTimer{}
 	var err *cliError
 	if _, err = a.kw("timeout"); err != nil {
@@ -175,7 +175,7 @@ func parseTimer(a *eosArgs) (*eosWDTimer, *cliError) {
 
 // cmdRandomDetect: `random-detect ecn minimum-threshold X UNIT maximum-threshold Y UNIT
 // [max-mark-probability P] [weight W]`, `no random-detect ecn [...]`.
-func cmdRandomDetect(x *eosCtx, a *eosArgs) *cliError {
+func cmdRandomDetect(x *eosCtx, a *cliArgs) *cliError {
 	if _, err := a.kw("ecn"); err != nil {
 		return err
 	}
@@ -197,7 +197,7 @@ func cmdRandomDetect(x *eosCtx, a *eosArgs) *cliError {
 	return nil
 }
 
-func parseECN(a *eosArgs) (*eosECN, *cliError) {
+func parseECN(a *cliArgs) (*eosECN, *cliError) {
 	e := &eosECN{prob: noValue, weight: noValue}
 	var err *cliError
 	if e.min, e.minUnit, err = threshold(a, "minimum-threshold"); err != nil {
@@ -239,7 +239,7 @@ func parseECN(a *eosArgs) (*eosECN, *cliError) {
 }
 
 // threshold reads `KEYWORD N UNIT`, N within the unit's range.
-func threshold(a *eosArgs, keyword string) (int, string, *cliError) {
+func threshold(a *cliArgs, keyword string) (int, string, *cliError) {
 	if _, err := a.kw(keyword); err != nil {
 		return 0, "", err
 	}

@@ -73,7 +73,7 @@ func (sw *EOSSwitch) commit(s *eosSession) *cliError {
 	c := sw.running.clone()
 	for _, r := range s.lines {
 		if err := replay(c, r); err != nil {
-			return errFinal("%% Cannot commit session %s: '%s': %s", s.name, strings.Join(r.words, " "), strings.TrimPrefix(err.msg, "% "))
+			return errFinal("%% Cannot commit session %s: '%s': %s", s.name, strings.Join(r.words, " "), strings.TrimPrefix(err.eosText(), "% "))
 		}
 	}
 	sw.running = c
@@ -84,7 +84,7 @@ func (sw *EOSSwitch) commit(s *eosSession) *cliError {
 // replay runs a recorded line on c without a terminal.
 func replay(c *eosConfig, r eosRecorded) *cliError {
 	a := newArgs(r.words)
-	cmd, err := a.command(eosConfigTable(r.mode.kind))
+	cmd, err := findCommand(a, eosConfigTable(r.mode.kind))
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,7 @@ import (
 
 // cmdShow: show version|hostname|running-config|startup-config|configuration sessions|qos
 // maps, then any number of `| FILTER`.
-func cmdShow(x *eosCtx, a *eosArgs) *cliError {
+func cmdShow(x *eosCtx, a *cliArgs) *cliError {
 	if p := slices.Index(a.w[a.i:], "|"); p >= 0 {
 		a.n = a.i + p
 	}
@@ -47,7 +47,7 @@ func cmdShow(x *eosCtx, a *eosArgs) *cliError {
 }
 
 // showText is the output of one show command; jsonText is its `| json` form, if it has one.
-func (x *eosCtx) showText(what string, a *eosArgs) (text, jsonText string, err *cliError) {
+func (x *eosCtx) showText(what string, a *cliArgs) (text, jsonText string, err *cliError) {
 	sw := x.sw
 	switch what {
 	case "version":
@@ -73,7 +73,7 @@ func (x *eosCtx) showText(what string, a *eosArgs) (text, jsonText string, err *
 
 // showRunning: `show running-config [interfaces IF | section REGEX]`; in a session it shows
 // the session's candidate.
-func (x *eosCtx) showRunning(a *eosArgs) (string, string, *cliError) {
+func (x *eosCtx) showRunning(a *cliArgs) (string, string, *cliError) {
 	c := x.t.target()
 	what, err := a.optKw("interfaces", "section")
 	if err != nil {
@@ -96,7 +96,7 @@ func (x *eosCtx) showRunning(a *eosArgs) (string, string, *cliError) {
 	return x.sw.renderRunning(c), x.sw.renderJSON(c), nil
 }
 
-func regexArg(a *eosArgs) (*regexp.Regexp, *cliError) {
+func regexArg(a *cliArgs) (*regexp.Regexp, *cliError) {
 	at := a.i
 	s, err := a.rest()
 	if err != nil {
@@ -110,7 +110,7 @@ func regexArg(a *eosArgs) (*regexp.Regexp, *cliError) {
 }
 
 // filter applies `json`, `section RE`, `include RE`, `exclude RE`, `begin RE` or `no-more`.
-func filter(a *eosArgs, text, jsonText string) (string, *cliError) {
+func filter(a *cliArgs, text, jsonText string) (string, *cliError) {
 	at := a.i
 	f, err := a.kw("json", "section", "include", "exclude", "begin", "no-more")
 	if err != nil {

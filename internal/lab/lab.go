@@ -214,6 +214,12 @@ func (l *Lab) EOS(name string) *EOSSwitch {
 	return sw
 }
 
+// NXOS returns the `nxos` switch with that name, or nil if there is none.
+func (l *Lab) NXOS(name string) *NXOSSwitch {
+	sw, _ := l.devices[name].(*NXOSSwitch)
+	return sw
+}
+
 // Host returns the NIC host with that name, or nil if there is none.
 func (l *Lab) Host(name string) *Host {
 	h, _ := l.devices[name].(*Host)

@@ -104,8 +104,7 @@ func TestStartRefusesWhatItCannotRun(t *testing.T) {
 		opts Options
 		want string
 	}{
-		{Options{Switches: map[string]int{"nxos": 1}}, "platform nxos is not in the lab yet"},
-		{Options{Switches: map[string]int{"openconfig": 1, "nxos": 1}}, "platform nxos is not in the lab yet"},
+		{Options{Switches: map[string]int{"openconfig": 1, "junos": 1}}, `unknown platform "junos"`},
 		{Options{Hosts: map[string]int{"mlx5": 2}, NICPorts: -1}, "ports must be positive"},
 		{Options{Switches: map[string]int{"mlx5": 1}}, "platform mlx5 is a host platform"},
 		{Options{Hosts: map[string]int{"openconfig": 1}}, "platform openconfig is a switch platform"},

@@ -45,7 +45,7 @@ var platforms = map[string]platformDef{
 	"openconfig": {role: roleSwitch, start: startGNMISwitch},
 	"sonic":      {role: roleSwitch, start: startSONiCSwitch},
 	"eos":        {role: roleSwitch, start: startEOSSwitch},
-	"nxos":       {role: roleSwitch},
+	"nxos":       {role: roleSwitch, start: startNXOSSwitch},
 	"mlx5":       {role: roleHost, start: startMLX5Host},
 }
 
@@ -75,6 +75,16 @@ func ethernetNames(n int) []string {
 	names := make([]string, n)
 	for i := range names {
 		names[i] = fmt.Sprintf("Ethernet%d", i+1)
+	}
+	return names
+}
+
+// ethernetSlotNames is the front-panel naming of platforms that number ports within a slot,
+// Ethernet1/1..Ethernet1/N (NX-OS).
+func ethernetSlotNames(n int) []string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("Ethernet1/%d", i+1)
 	}
 	return names
 }

@@ -171,6 +171,8 @@ func stormAnswer(l *lab.Lab, device, port, state string) string {
 		err = sonic.Storm(port, on)
 	case l.EOS(device) != nil:
 		return "error " + device + " is an eos switch, which simulates configuration only (no traffic counters)"
+	case l.NXOS(device) != nil:
+		return "error " + device + " is an nxos switch, which simulates configuration only (no traffic counters)"
 	default:
 		return noDevice(l, device)
 	}

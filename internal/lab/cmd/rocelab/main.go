@@ -74,8 +74,8 @@ DIR/rocelab.sock.
 
 Switch platforms: openconfig, sonic (ports Ethernet0, Ethernet4, ...), eos
 (Arista EOS CLI over SSH as user admin, ports Ethernet1, Ethernet2, ...; e.g.
-ssh -p PORT admin@127.0.0.1 with the inventory's password); nxos is not in
-the lab yet.
+ssh -p PORT admin@127.0.0.1 with the inventory's password), nxos (Cisco
+NX-OS CLI over SSH as user admin, ports Ethernet1/1, Ethernet1/2, ...).
 Host platforms: mlx5 (SSH as user roce with sudo; netdevs eth0 and eth1).
 `
 

@@ -47,7 +47,7 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"reboot"}, 2, "--dir is required"},
 		{[]string{"reboot", "--dir", dir}, 2, "want 1 arguments (DEVICE)"},
 		{[]string{"reboot", "--dir", dir, "mlx5-1"}, 1, "no lab is running in " + dir},
-		{[]string{"up", "--dir", dir, "--switches", "openconfig=1,nxos=1"}, 1, "platform nxos is not in the lab yet"},
+		{[]string{"up", "--dir", dir, "--switches", "openconfig=1,junos=1"}, 1, `unknown platform "junos"`},
 	}
 	for _, tc := range cases {
 		code, out, errOut := runArgs(tc.args...)

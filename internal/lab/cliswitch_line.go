@@ -1,14 +1,14 @@
 package lab
 
-// The line discipline of the `eos` switch's pty: EOS echoes what is typed (scrapli and
-// OpenSSH wait for the echo), ends a line at \r, \n or \r\n (once), erases with backspace or
-// DEL, abandons the line on Ctrl-C and logs out on Ctrl-D at an empty exec prompt. Output
-// lines end with \r\n and the prompt follows with no trailing space.
+// The line discipline of a CLI switch's pty, as EOS and NX-OS both behave: what is typed is
+// echoed (scrapli and OpenSSH wait for the echo), a line ends at \r, \n or \r\n (once),
+// backspace or DEL erases, arrow keys are ignored, Ctrl-C abandons the line, Ctrl-D logs out
+// at an empty prompt outside configuration modes, and Ctrl-Z is left to the dialect. Output
+// lines end with \r\n and the dialect's prompt follows, exactly as the dialect prints it.
 
 import (
 	"io"
 	"strings"
-	"time"
 	"unicode/utf8"
 )
 
@@ -20,8 +20,8 @@ type lineEditor struct {
 }
 
 // runShell runs the CLI until exit/logout, Ctrl-D or the end of the connection.
-func (sw *EOSSwitch) runShell(rw io.ReadWriter, user string) {
-	t := sw.newTerm(user)
+func (sw *cliSwitch) runShell(rw io.ReadWriter, user string) {
+	t := sw.dialect.openTerm(user, false)
 	defer t.leave()
 	if _, err := io.WriteString(rw, t.prompt()); err != nil {
 		return
@@ -42,18 +42,8 @@ func (sw *EOSSwitch) runShell(rw io.ReadWriter, user string) {
 }
 
 // typed handles one byte from the terminal; false ends the shell.
-func (sw *EOSSwitch) typed(t *eosTerm, ed *lineEditor, c byte, w io.Writer) bool {
-	switch ed.esc {
-	case 1:
-		ed.esc = 0
-		if c == '[' || c == 'O' {
-			ed.esc = 2
-		}
-		return true
-	case 2:
-		if c >= 0x40 && c <= 0x7e {
-			ed.esc = 0
-		}
+func (sw *cliSwitch) typed(t cliTerm, ed *lineEditor, c byte, w io.Writer) bool {
+	if ed.escape(c) {
 		return true
 	}
 	afterCR := ed.lastCR
@@ -77,6 +67,11 @@ func (sw *EOSSwitch) typed(t *eosTerm, ed *lineEditor, c byte, w io.Writer) bool
 		_, err = io.WriteString(w, "^C\r\n"+t.prompt())
 	case c == 0x04:
 		return len(ed.line) > 0 || t.inConfig()
+	case c == 0x1a:
+		if prompt, ok := t.ctrlZ(); ok {
+			ed.line = ed.line[:0]
+			_, err = io.WriteString(w, "^Z\r\n"+prompt)
+		}
 	case c >= 0x20:
 		ed.line = append(ed.line, c)
 		_, err = w.Write([]byte{c})
@@ -84,35 +79,36 @@ func (sw *EOSSwitch) typed(t *eosTerm, ed *lineEditor, c byte, w io.Writer) bool
 	return err == nil
 }
 
+// escape swallows the bytes of an escape sequence (ESC, then [ or O and a final byte).
+func (ed *lineEditor) escape(c byte) bool {
+	switch ed.esc {
+	case 1:
+		ed.esc = 0
+		if c == '[' || c == 'O' {
+			ed.esc = 2
+		}
+		return true
+	case 2:
+		if c >= 0x40 && c <= 0x7e {
+			ed.esc = 0
+		}
+		return true
+	}
+	return false
+}
+
 // enter runs the typed line and prints its output and the next prompt.
-func (sw *EOSSwitch) enter(t *eosTerm, ed *lineEditor, w io.Writer) bool {
+func (sw *cliSwitch) enter(t cliTerm, ed *lineEditor, w io.Writer) bool {
 	if _, err := io.WriteString(w, "\r\n"); err != nil {
 		return false
 	}
-	if sw.latency > 0 {
-		time.Sleep(sw.latency)
-	}
+	sw.pause()
 	line := string(ed.line)
 	ed.line = ed.line[:0]
-	out, prompt, closed := t.runForShell(line)
+	out, prompt, closed := t.enter(line)
 	if _, err := io.WriteString(w, strings.ReplaceAll(out, "\n", "\r\n")); err != nil || closed {
 		return false
 	}
 	_, err := io.WriteString(w, prompt)
 	return err == nil
-}
-
-// runForShell runs a line and returns its output, the prompt after it and whether the
-// terminal logged out, all under one lock.
-func (t *eosTerm) runForShell(line string) (out, prompt string, closed bool) {
-	t.sw.mu.Lock()
-	defer t.sw.mu.Unlock()
-	out = t.runLocked(line)
-	return out, t.promptLocked(), t.closed
-}
-
-func (t *eosTerm) inConfig() bool {
-	t.sw.mu.Lock()
-	defer t.sw.mu.Unlock()
-	return t.mode.isConfig()
 }

@@ -1,8 +1,8 @@
 package lab
 
-// The `eos` switch's SSH server: password or keyboard-interactive login, a pty shell running
-// the CLI (eos_line.go), and exec requests that run one command in privileged mode, as
-// `ssh eos-1 show running-config` does on EOS.
+// The SSH server of the CLI switches: password or keyboard-interactive login, a pty shell
+// running the dialect's CLI through the line discipline (cliswitch_line.go), and exec requests
+// that run one command, as `ssh switch show running-config` does on EOS and NX-OS.
 
 import (
 	"crypto/subtle"
@@ -15,7 +15,7 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-func (sw *EOSSwitch) sshConfig() *ssh.ServerConfig {
+func (sw *cliSwitch) sshConfig() *ssh.ServerConfig {
 	check := func(user string, password []byte) error {
 		want, ok := sw.users[user]
 		if ok && subtle.ConstantTimeCompare(password, []byte(want)) == 1 {
@@ -42,7 +42,7 @@ func (sw *EOSSwitch) sshConfig() *ssh.ServerConfig {
 	}
 }
 
-func (sw *EOSSwitch) serve() {
+func (sw *cliSwitch) serve() {
 	defer sw.wg.Done()
 	for {
 		nc, err := sw.lis.Accept()
@@ -64,7 +64,7 @@ func (sw *EOSSwitch) serve() {
 }
 
 // stop closes the listener and every connection, and waits for every shell to end.
-func (sw *EOSSwitch) stop() {
+func (sw *cliSwitch) stop() {
 	sw.connMu.Lock()
 	sw.closing = true
 	_ = sw.lis.Close()
@@ -75,7 +75,7 @@ func (sw *EOSSwitch) stop() {
 	sw.wg.Wait()
 }
 
-func (sw *EOSSwitch) handleConn(nc net.Conn) {
+func (sw *cliSwitch) handleConn(nc net.Conn) {
 	defer sw.wg.Done()
 	defer func() {
 		sw.connMu.Lock()
@@ -83,9 +83,7 @@ func (sw *EOSSwitch) handleConn(nc net.Conn) {
 		sw.connMu.Unlock()
 		_ = nc.Close()
 	}()
-	if sw.latency > 0 {
-		time.Sleep(sw.latency) // a remote switch: the handshake starts late
-	}
+	sw.pause()                                           // a remote switch: the handshake starts late
 	_ = nc.SetDeadline(time.Now().Add(30 * time.Second)) // for the handshake only
 	sconn, chans, reqs, err := ssh.NewServerConn(nc, sw.config)
 	if err != nil {
@@ -110,7 +108,7 @@ func (sw *EOSSwitch) handleConn(nc net.Conn) {
 
 // handleSession serves one session channel: pty, environment and window changes are
 // accepted, the first shell or exec request runs.
-func (sw *EOSSwitch) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request, user string) {
+func (sw *cliSwitch) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request, user string) {
 	defer sw.wg.Done()
 	done := make(chan struct{})
 	started, pty := false, false
@@ -154,16 +152,12 @@ func (sw *EOSSwitch) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request, use
 	_ = ch.Close()
 }
 
-// runExec runs one command non-interactively, in privileged mode (the lab's user has
-// privilege 15).
-func (sw *EOSSwitch) runExec(w io.Writer, user, command string, pty bool) {
-	t := sw.newTerm(user)
+// runExec runs one command non-interactively (the lab's user has every privilege).
+func (sw *cliSwitch) runExec(w io.Writer, user, command string, pty bool) {
+	t := sw.dialect.openTerm(user, true)
 	defer t.leave()
-	t.mode = eosMode{kind: modePriv}
-	if sw.latency > 0 {
-		time.Sleep(sw.latency)
-	}
-	out := t.run(command)
+	sw.pause()
+	out, _, _ := t.enter(command)
 	if pty {
 		out = strings.ReplaceAll(out, "\n", "\r\n")
 	}

@@ -1,0 +1,172 @@
+package lab
+
+// What every CLI switch of the lab (`eos`, `nxos`) shares whatever its dialect: an identity
+// (name, ports, an ed25519 host key, the inventory entry), the SSH server
+// (cliswitch_ssh.go), the pty line discipline (cliswitch_line.go), the counters and the
+// RejectLines knob. A dialect embeds *cliSwitch and gives it terminals (cliDialect); the
+// exported methods here are promoted to EOSSwitch and NXOSSwitch.
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"fmt"
+	"net"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// CLICounters are the SSH connections a CLI switch accepted and the command lines it ran.
+type CLICounters struct {
+	Connections int64
+	Commands    int64
+}
+
+// cliDialect is what a platform gives the shared SSH server: a terminal per shell or exec
+// request. exec terminals run one command non-interactively, with the privileges an
+// interactive user would first have to ask for (EOS's `enable`).
+type cliDialect interface {
+	openTerm(user string, exec bool) cliTerm
+}
+
+// cliTerm is one CLI session of a dialect, as the line discipline drives it.
+type cliTerm interface {
+	// prompt is printed before each line, exactly (NX-OS ends it with a space, EOS does not).
+	prompt() string
+	// enter runs a typed line: its output ("\n" line ends), the prompt after it, and whether
+	// the terminal logged out.
+	enter(line string) (out, prompt string, closed bool)
+	// inConfig says whether the terminal is in a configuration mode, where Ctrl-D is ignored.
+	inConfig() bool
+	// ctrlZ is Ctrl-Z: ok says the dialect leaves configuration on it (NX-OS), prompt is the
+	// prompt after it.
+	ctrlZ() (prompt string, ok bool)
+	// leave is called once the connection ends.
+	leave()
+}
+
+// cliSwitch is the dialect-neutral part of a CLI switch.
+type cliSwitch struct {
+	name    string
+	addr    string
+	inv     DeviceEntry
+	ports   []string
+	latency time.Duration
+	users   map[string]string // login -> password
+	config  *ssh.ServerConfig
+	dialect cliDialect
+
+	// rejectMu guards the RejectLines knob only; dialects read it while holding their own
+	// configuration lock, so it is always taken last.
+	rejectMu     sync.Mutex
+	rejectSubstr string
+	rejectMsg    string
+
+	lis      net.Listener
+	wg       sync.WaitGroup
+	connMu   sync.Mutex
+	conns    map[net.Conn]struct{}
+	closing  bool
+	counters struct{ connections, commands atomic.Int64 }
+}
+
+// newCLISwitch makes the host key and listens on 127.0.0.1; start serves SSH with the
+// dialect's terminals once the dialect holds the returned switch.
+func newCLISwitch(spec deviceSpec, ports []string, d cliDialect) (*cliSwitch, error) {
+	_, key, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	signer, err := ssh.NewSignerFromKey(key)
+	if err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	sw := &cliSwitch{
+		name:    spec.name,
+		ports:   ports,
+		latency: spec.latency,
+		users:   map[string]string{spec.username: spec.password, "admin": spec.password},
+		dialect: d,
+		conns:   map[net.Conn]struct{}{},
+	}
+	sw.config = sw.sshConfig()
+	sw.config.AddHostKey(signer)
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	sw.lis, sw.addr = lis, lis.Addr().String()
+	sw.inv = DeviceEntry{
+		Address:  sw.addr,
+		Platform: spec.platform,
+		Username: spec.username,
+		Password: spec.password,
+		HostKey:  strings.TrimSpace(string(ssh.MarshalAuthorizedKey(signer.PublicKey()))),
+	}
+	return sw, nil
+}
+
+// start accepts connections until stop.
+func (sw *cliSwitch) start() {
+	sw.wg.Add(1)
+	go sw.serve()
+}
+
+func (sw *cliSwitch) entry() DeviceEntry { return sw.inv }
+
+func (sw *cliSwitch) interfaces() []string { return slices.Clone(sw.ports) }
+
+// Name is the device name, e.g. "eos-1" or "nxos-1".
+func (sw *cliSwitch) Name() string { return sw.name }
+
+// Address is the host:port of the SSH server.
+func (sw *cliSwitch) Address() string { return sw.addr }
+
+// Interfaces are the front-panel ports (Ethernet1.. on eos, Ethernet1/1.. on nxos).
+func (sw *cliSwitch) Interfaces() []string { return sw.interfaces() }
+
+// HostKey is the SSH host key in authorized_keys form, as the inventory's host_key.
+func (sw *cliSwitch) HostKey() string { return sw.inv.HostKey }
+
+// RejectLines makes every configuration line containing substr fail with msg and change
+// nothing, until RejectLines("", ""). EOS answers `% msg`, NX-OS prints msg verbatim.
+func (sw *cliSwitch) RejectLines(substr, msg string) {
+	sw.rejectMu.Lock()
+	defer sw.rejectMu.Unlock()
+	sw.rejectSubstr, sw.rejectMsg = substr, msg
+}
+
+// rejected says whether RejectLines refuses line, and with which message.
+func (sw *cliSwitch) rejected(line string) (string, bool) {
+	sw.rejectMu.Lock()
+	defer sw.rejectMu.Unlock()
+	if sw.rejectSubstr == "" || !strings.Contains(line, sw.rejectSubstr) {
+		return "", false
+	}
+	return sw.rejectMsg, true
+}
+
+// Counters returns the SSH connections accepted and the command lines executed.
+func (sw *cliSwitch) Counters() CLICounters {
+	return CLICounters{Connections: sw.counters.connections.Load(), Commands: sw.counters.commands.Load()}
+}
+
+// ResetCounters sets every counter back to zero.
+func (sw *cliSwitch) ResetCounters() {
+	sw.counters.connections.Store(0)
+	sw.counters.commands.Store(0)
+}
+
+// countCommand counts one command line (not an empty line or a comment).
+func (sw *cliSwitch) countCommand() { sw.counters.commands.Add(1) }
+
+// pause is the --latency a remote switch adds before a handshake or an answer.
+func (sw *cliSwitch) pause() {
+	if sw.latency > 0 {
+		time.Sleep(sw.latency)
+	}
+}

@@ -1,0 +1,87 @@
+package lab
+
+// The `nxos` switch: a simulated Cisco Nexus 9000 (NX-OS 10.x) over SSH with an interactive
+// CLI (nxos-switch.md). It imitates the switch, not the provider: nothing here comes from
+// internal/platform. The SSH server, the line discipline, the counters and RejectLines are the
+// CLI switches' shared machinery (cliswitch*.go, cli_args.go); this is the NX-OS dialect.
+
+import (
+	"sync"
+	"time"
+)
+
+const (
+	nxosVersion = "10.3(4a)"
+	nxosBIOS    = "05.47"
+	nxosChassis = "Nexus9000 C93180YC-FX"
+)
+
+// NXOSSwitch is an `nxos` switch: an SSH server (password or keyboard-interactive login, an
+// ed25519 host key) whose shell is NX-OS's CLI over the QoS/PFC subset of nxos-switch.md.
+// Name, Address, Interfaces, HostKey, RejectLines (the message printed verbatim), Counters and
+// ResetCounters come from the shared CLI switch (cliswitch.go).
+type NXOSSwitch struct {
+	*cliSwitch
+	started time.Time
+
+	// mu guards everything below: a command runs whole under it.
+	mu          sync.Mutex
+	running     *nxosConfig
+	lastChange  time.Time   // `!Running configuration last done at:`
+	startup     *nxosConfig // nil until copy running-config startup-config
+	startupTime time.Time
+	checkpoints []*nxosCheckpoint // creation order
+}
+
+func startNXOSSwitch(spec deviceSpec) (device, error) {
+	now := time.Now()
+	sw := &NXOSSwitch{started: now, lastChange: now, running: newNXOSConfig(spec.name, spec.ports)}
+	cli, err := newCLISwitch(spec, ethernetSlotNames(spec.ports), sw)
+	if err != nil {
+		return nil, err
+	}
+	sw.cliSwitch = cli
+	sw.start()
+	return sw, nil
+}
+
+// RunningConfig is what `show running-config ipqos` prints, without the `!Time:` and
+// `!Running configuration last done at:` lines, so that tests can compare texts.
+func (sw *NXOSSwitch) RunningConfig() string {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	return sw.renderIPQoS(sw.running, false)
+}
+
+// StartupConfig is the saved configuration in RunningConfig's form (`show running-config
+// ipqos` of what the last `copy running-config startup-config` saved), "" before any save.
+func (sw *NXOSSwitch) StartupConfig() string {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	if sw.startup == nil {
+		return ""
+	}
+	return sw.renderIPQoS(sw.startup, false)
+}
+
+// Checkpoints are the names of the user checkpoints, in creation order.
+func (sw *NXOSSwitch) Checkpoints() []string {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	out := make([]string, len(sw.checkpoints))
+	for i, c := range sw.checkpoints {
+		out[i] = c.name
+	}
+	return out
+}
+
+// openTerm is a terminal for the SSH server. Login lands in privileged exec on NX-OS
+// (network-admin has no `>` mode), so shells and exec requests start alike.
+func (sw *NXOSSwitch) openTerm(user string, _ bool) cliTerm { return sw.newTerm(user) }
+
+func (sw *NXOSSwitch) newTerm(user string) *nxosTerm {
+	return &nxosTerm{sw: sw, user: user, mode: nxosMode{kind: nxExec}}
+}
+
+// nxosTime is NX-OS's ctime-like time in `!Time:` lines and `show version`.
+func nxosTime(t time.Time) string { return t.Format("Mon Jan _2 15:04:05 2006") }

@@ -1,0 +1,125 @@
+package lab
+
+// The value forms only NX-OS takes (cli_args.go has the shared parser): number lists with
+// ranges (`0-7,26`) and their compact printing, port names Ethernet1/1 (`eth1/1`, `e1/1`,
+// `ethernet 1/1`), and object names.
+
+import (
+	"fmt"
+	"math/bits"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// list reads a number list, `3`, `0-7,26`, every number in [lo, hi] (hi < 64), as a bit set.
+// A malformed list is an invalid word, a number out of range a range error, both at the list.
+func (a *cliArgs) list(lo, hi int) (uint64, *cliError) {
+	if !a.more() {
+		return 0, a.incomplete()
+	}
+	at, w := a.i, a.w[a.i]
+	var set uint64
+	for item := range strings.SplitSeq(w, ",") {
+		first, last, isRange := strings.Cut(item, "-")
+		if !isRange {
+			last = first
+		}
+		from, err := listNumber(at, w, first, lo, hi)
+		if err != nil {
+			return 0, err
+		}
+		to, err := listNumber(at, w, last, lo, hi)
+		if err != nil {
+			return 0, err
+		}
+		if from > to {
+			return 0, errInvalid(at, w)
+		}
+		for v := from; v <= to; v++ {
+			set |= 1 << v
+		}
+	}
+	a.i++
+	return set, nil
+}
+
+func listNumber(at int, word, s string, lo, hi int) (int, *cliError) {
+	if !digits.MatchString(s) {
+		return 0, errInvalid(at, word)
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil || v < lo || v > hi {
+		return 0, errRange(at, word, lo, hi)
+	}
+	return v, nil
+}
+
+// compactList prints a bit set as NX-OS prints lists: runs as ranges, `0-7,9,11-13`.
+func compactList(set uint64) string {
+	var parts []string
+	for set != 0 {
+		from := bits.TrailingZeros64(set)
+		to := from
+		for to < 63 && set&(1<<(to+1)) != 0 {
+			to++
+		}
+		if from == to {
+			parts = append(parts, strconv.Itoa(from))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", from, to))
+		}
+		for v := from; v <= to; v++ {
+			set &^= 1 << v
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// ethernetSlot reads a port as NX-OS accepts it (Ethernet1/1, Eth1/1, e1/1, `ethernet 1/1`)
+// and checks that it exists; it returns the port number.
+func (a *cliArgs) ethernetSlot(ports int) (int, *cliError) {
+	if !a.more() {
+		return 0, a.incomplete()
+	}
+	start, w := a.i, a.w[a.i]
+	letters := w
+	if i := strings.IndexAny(w, "0123456789"); i >= 0 {
+		letters = w[:i]
+	}
+	if letters == "" || !strings.HasPrefix("ethernet", strings.ToLower(letters)) {
+		return 0, errInvalid(start, w)
+	}
+	a.i++
+	number := w[len(letters):]
+	if number == "" {
+		if !a.more() {
+			return 0, a.incomplete()
+		}
+		number = a.w[a.i]
+		a.i++
+	}
+	slot, port, ok := strings.Cut(number, "/")
+	n, err := strconv.Atoi(port)
+	if !ok || slot != "1" || !digits.MatchString(port) || err != nil || n < 1 || n > ports {
+		return 0, errInvalid(a.i-1, a.w[a.i-1])
+	}
+	return n, nil
+}
+
+// nxosNameRE is what NX-OS takes as a class-map or policy-map name: up to 40 characters,
+// letters, digits, `_`, `-` and `.`.
+var nxosNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,40}$`)
+
+// nameArg reads a class-map or policy-map name.
+func nameArg(a *cliArgs) (string, *cliError) {
+	at := a.i
+	name, err := a.word()
+	if err != nil {
+		return "", err
+	}
+	if !nxosNameRE.MatchString(name) {
+		return "", errInvalid(at, name)
+	}
+	return name, nil
+}

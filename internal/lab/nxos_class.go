@@ -1,0 +1,282 @@
+package lab
+
+// What a class of an `nxos` policy-map holds: the qos-group a qos class sets, the PFC CoS and
+// MTU of a network-qos class, and the bandwidth, priority, WRED/ECN and ingress pause buffer
+// of a queuing class. The no forms take an optional copy of the values, as NX-OS does.
+
+// Ranges the lab takes (NX-OS's depend on the ASIC; these cover a Nexus 9300's buffer).
+const (
+	nxosBufferMax   = 52428800 // bytes: WRED thresholds and pause buffers
+	nxosMTUMin      = 576
+	nxosMTUMax      = 9216
+	nxosWREDProbMax = 100
+	nxosWREDWtMax   = 15
+)
+
+// nxosUnitMax is the largest WRED threshold each unit takes.
+var nxosUnitMax = map[string]int{"bytes": nxosBufferMax, "kbytes": nxosBufferMax / 1024, "mbytes": nxosBufferMax / (1024 * 1024)}
+
+// optNeg reads a value the no form may leave out: parse runs unless this is a no form at the
+// end of the line.
+func optNeg(x *nxosCtx, a *cliArgs, parse func() *cliError) *cliError {
+	if x.neg && !a.more() {
+		return nil
+	}
+	return parse()
+}
+
+// cmdSetQoSGroup: `set qos-group N` (0-7), `no set qos-group [N]`.
+func cmdSetQoSGroup(x *nxosCtx, a *cliArgs) *cliError {
+	if _, err := a.kw("qos-group"); err != nil {
+		return err
+	}
+	group := noValue
+	err := optNeg(x, a, func() *cliError {
+		v, err := a.num(0, 7)
+		group = v
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if err := a.done(); err != nil {
+		return err
+	}
+	if x.neg {
+		group = noValue
+	}
+	x.class().qosGroup = group
+	return nil
+}
+
+// cmdPausePFC: `pause pfc-cos LIST` (0-7) in a network-qos class, `no pause pfc-cos [LIST]`.
+func cmdPausePFC(x *nxosCtx, a *cliArgs) *cliError {
+	if _, err := a.kw("pfc-cos"); err != nil {
+		return err
+	}
+	var set uint64
+	err := optNeg(x, a, func() *cliError {
+		v, err := a.list(0, 7)
+		set = v
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if err := a.done(); err != nil {
+		return err
+	}
+	if x.neg {
+		set = 0
+	}
+	x.class().pfcCos = uint8(set)
+	return nil
+}
+
+// cmdClassMTU: `mtu N` (576-9216) in a network-qos class, `no mtu [N]`.
+func cmdClassMTU(x *nxosCtx, a *cliArgs) *cliError {
+	mtu, err := mtuArg(x, a)
+	if err != nil {
+		return err
+	}
+	x.class().mtu = mtu
+	return nil
+}
+
+// mtuArg reads `N` (576-9216) and the end of the line; 0 for the no form.
+func mtuArg(x *nxosCtx, a *cliArgs) (int, *cliError) {
+	mtu := 0
+	err := optNeg(x, a, func() *cliError {
+		v, err := a.num(nxosMTUMin, nxosMTUMax)
+		mtu = v
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	if err := a.done(); err != nil {
+		return 0, err
+	}
+	if x.neg {
+		mtu = 0
+	}
+	return mtu, nil
+}
+
+// cmdBandwidthPct: `bandwidth [remaining] percent P` (0-100), `no bandwidth [remaining]
+// percent [P]`. The two forms share the class's one bandwidth; a no form clears only its own.
+func cmdBandwidthPct(x *nxosCtx, a *cliArgs) *cliError {
+	k, err := a.kw("remaining", "percent")
+	if err != nil {
+		return err
+	}
+	remaining := k == "remaining"
+	if remaining {
+		if _, err := a.kw("percent"); err != nil {
+			return err
+		}
+	}
+	pct := noValue
+	err = optNeg(x, a, func() *cliError {
+		v, err := a.num(0, 100)
+		pct = v
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if err := a.done(); err != nil {
+		return err
+	}
+	cl := x.class()
+	switch {
+	case !x.neg:
+		cl.bw, cl.bwRemain = pct, remaining
+	case cl.bwRemain == remaining:
+		cl.bw = noValue
+	}
+	return nil
+}
+
+// cmdPriorityLevel: `priority level L` (1-7), `no priority [level L]`.
+func cmdPriorityLevel(x *nxosCtx, a *cliArgs) *cliError {
+	level := 0
+	err := optNeg(x, a, func() *cliError {
+		if _, err := a.kw("level"); err != nil {
+			return err
+		}
+		return optNeg(x, a, func() *cliError {
+			v, err := a.num(1, 7)
+			level = v
+			return err
+		})
+	})
+	if err != nil {
+		return err
+	}
+	if err := a.done(); err != nil {
+		return err
+	}
+	if x.neg {
+		level = 0
+	}
+	x.class().priority = level
+	return nil
+}
+
+// cmdWRED: `random-detect minimum-threshold X UNIT maximum-threshold Y UNIT drop-probability P
+// weight W [ecn]`, `no random-detect [...]`.
+func cmdWRED(x *nxosCtx, a *cliArgs) *cliError {
+	var w *nxosWRED
+	err := optNeg(x, a, func() *cliError {
+		v, err := parseWRED(a)
+		w = v
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if err := a.done(); err != nil {
+		return err
+	}
+	if x.neg {
+		w = nil
+	}
+	x.class().wred = w
+	return nil
+}
+
+func parseWRED(a *cliArgs) (*nxosWRED, *cliError) {
+	w := &nxosWRED{}
+	var err *cliError
+	if w.min, w.minUnit, err = wredThreshold(a, "minimum-threshold"); err != nil {
+		return nil, err
+	}
+	if w.max, w.maxUnit, err = wredThreshold(a, "maximum-threshold"); err != nil {
+		return nil, err
+	}
+	if _, err := a.kw("drop-probability"); err != nil {
+		return nil, err
+	}
+	if w.prob, err = a.num(0, nxosWREDProbMax); err != nil {
+		return nil, err
+	}
+	if _, err := a.kw("weight"); err != nil {
+		return nil, err
+	}
+	if w.weight, err = a.num(0, nxosWREDWtMax); err != nil {
+		return nil, err
+	}
+	ecn, err := a.optKw("ecn")
+	if err != nil {
+		return nil, err
+	}
+	w.ecn = ecn != ""
+	return w, nil
+}
+
+// wredThreshold reads `KEYWORD N UNIT`, N within the unit's range.
+func wredThreshold(a *cliArgs, keyword string) (int, string, *cliError) {
+	if _, err := a.kw(keyword); err != nil {
+		return 0, "", err
+	}
+	at := a.i
+	v, err := a.num(0, nxosBufferMax)
+	if err != nil {
+		return 0, "", err
+	}
+	unit, err := a.kw("bytes", "kbytes", "mbytes")
+	if err != nil {
+		return 0, "", err
+	}
+	if v > nxosUnitMax[unit] {
+		return 0, "", errRange(at, a.w[at], 0, nxosUnitMax[unit])
+	}
+	return v, unit, nil
+}
+
+// cmdPauseBuffer: `pause buffer-size B pause-threshold X resume-threshold Y` (bytes) in a
+// queuing class, `no pause buffer-size [...]`.
+func cmdPauseBuffer(x *nxosCtx, a *cliArgs) *cliError {
+	if _, err := a.kw("buffer-size"); err != nil {
+		return err
+	}
+	var p *nxosPause
+	err := optNeg(x, a, func() *cliError {
+		v, err := parsePause(a)
+		p = v
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if err := a.done(); err != nil {
+		return err
+	}
+	if x.neg {
+		p = nil
+	}
+	x.class().pause = p
+	return nil
+}
+
+func parsePause(a *cliArgs) (*nxosPause, *cliError) {
+	p := &nxosPause{}
+	var err *cliError
+	if p.buffer, err = a.num(1, nxosBufferMax); err != nil {
+		return nil, err
+	}
+	if _, err := a.kw("pause-threshold"); err != nil {
+		return nil, err
+	}
+	if p.pause, err = a.num(1, nxosBufferMax); err != nil {
+		return nil, err
+	}
+	if _, err := a.kw("resume-threshold"); err != nil {
+		return nil, err
+	}
+	if p.resume, err = a.num(1, nxosBufferMax); err != nil {
+		return nil, err
+	}
+	return p, nil
+}

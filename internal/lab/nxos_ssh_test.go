@@ -1,0 +1,169 @@
+package lab
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+)
+
+func TestNXOSAccess(t *testing.T) {
+	l, sw := startNXOS(t)
+	d := l.Inventory().Devices["nxos-1"]
+	if d.Platform != "nxos" || d.Username != "admin" || d.Password == "" || d.Address != sw.Address() ||
+		!strings.HasPrefix(d.HostKey, "ssh-ed25519 ") || d.HostKey != sw.HostKey() || d.CACertificate != "" {
+		t.Errorf("inventory entry %+v", d)
+	}
+	want := []string{"Ethernet1/1", "Ethernet1/2", "Ethernet1/3", "Ethernet1/4"}
+	if !slices.Equal(sw.Interfaces(), want) || !slices.Equal(l.Inventory().Interfaces["nxos-1"], want) || sw.Name() != "nxos-1" {
+		t.Errorf("interfaces %v, inventory %v, name %s", sw.Interfaces(), l.Inventory().Interfaces["nxos-1"], sw.Name())
+	}
+	if l.NXOS("nxos-2") != nil || l.EOS("nxos-1") != nil || l.Switch("nxos-1") != nil || l.Host("nxos-1") != nil {
+		t.Error("lookups of absent or other-platform devices are not nil")
+	}
+	if _, err := sshDial(t, d, ssh.Password("wrong")); err == nil {
+		t.Error("a wrong password logged in")
+	}
+	c, err := sshDial(t, d, ssh.KeyboardInteractive(func(_, _ string, q []string, _ []bool) ([]string, error) {
+		return []string{d.Password}, nil
+	}))
+	if err != nil {
+		t.Fatalf("keyboard-interactive login: %v", err)
+	}
+	defer func() { _ = c.Close() }()
+	// An exec request runs one command, as `ssh nxos-1 show running-config ipqos` does.
+	if out, _, status := runOn(t, c, "show running-config ipqos", ""); withoutTimes(out) != sw.RunningConfig() || status != 0 {
+		t.Errorf("exec show running-config ipqos: exit %d\n%s", status, out)
+	}
+	if out, _, _ := runOn(t, c, "sh hostname", ""); out != "nxos-1\n" {
+		t.Errorf("exec show hostname: %q", out)
+	}
+}
+
+// TestNXOSLineDiscipline: the prompt ends with a space, the caret counts it through the pty,
+// Ctrl-C abandons a line, Ctrl-Z leaves configuration, Ctrl-D logs out at the exec prompt only.
+func TestNXOSLineDiscipline(t *testing.T) {
+	l, sw := startNXOS(t)
+	s := openCLIShell(t, l.Inventory().Devices["nxos-1"], "nxos-1# ")
+	s.send("show hostname\r\n")
+	if got := s.expect("nxos-1# "); got != "show hostname\r\nnxos-1\r\nnxos-1# " {
+		t.Errorf("\\r\\n: %q", got)
+	}
+	s.send("conf t\r")
+	if got := s.expect("nxos-1(config)# "); got != "conf t\r\nEnter configuration commands, one per line. End with CNTL/Z.\r\nnxos-1(config)# " {
+		t.Errorf("configure terminal: %q", got)
+	}
+	want := "polcy-map type qos X\r\n                ^\r\n% Invalid command at '^' marker.\r\nnxos-1(config)# "
+	if got := s.line("polcy-map type qos X", "nxos-1(config)# "); got != want {
+		t.Errorf("caret through the pty: %q, want %q", got, want)
+	}
+	s.send("int e1/2\x7f1\x1b[A\n")
+	if got := s.expect("nxos-1(config-if)# "); got != "int e1/2\b \b1\r\nnxos-1(config-if)# " {
+		t.Errorf("erasing: %q", got)
+	}
+	before := sw.Counters().Commands
+	s.send("shutdown\x03")
+	if got := s.expect("nxos-1(config-if)# "); got != "shutdown^C\r\nnxos-1(config-if)# " || sw.Counters().Commands != before {
+		t.Errorf("Ctrl-C: %q, %d commands (was %d)", got, sw.Counters().Commands, before)
+	}
+	s.send("\x04") // ignored in a configuration mode
+	s.send("no shut\x1a")
+	if got := s.expect("nxos-1# "); got != "no shut^Z\r\nnxos-1# " || strings.Contains(newNXOSCLI(t, sw).run("sh run int e1/1"), "no shutdown") {
+		t.Errorf("Ctrl-Z: %q", got)
+	}
+	s.send("\x1a\x04")
+	done := make(chan error, 1)
+	go func() { done <- s.sess.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Ctrl-D: %v (want exit status 0)", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Ctrl-D at the exec prompt did not end the session")
+	}
+}
+
+// TestNXOSCheckpointOutlivesConnection: a checkpoint taken on one connection rolls back on
+// the next.
+func TestNXOSCheckpointOutlivesConnection(t *testing.T) {
+	l, sw := startNXOS(t)
+	d := l.Inventory().Devices["nxos-1"]
+	s := openCLIShell(t, d, "nxos-1# ")
+	s.line("configure terminal", "(config)# ")
+	s.line("class-map type qos match-any ROCE", "(config-cmap-qos)# ")
+	s.line("match dscp 26", "(config-cmap-qos)# ")
+	s.line("end", "nxos-1# ")
+	before := sw.RunningConfig()
+	if got := s.line("checkpoint roce-4f1c2a9e", "nxos-1# "); got != "checkpoint roce-4f1c2a9e\r\nDone\r\nnxos-1# " {
+		t.Errorf("checkpoint: %q", got)
+	}
+	s.line("configure terminal", "(config)# ")
+	s.line("no class-map type qos ROCE", "(config)# ")
+	_ = s.client.Close()
+
+	s = openCLIShell(t, d, "nxos-1# ")
+	if got := s.line("show checkpoint summary", "nxos-1# "); !strings.Contains(got, "\r\n1) roce-4f1c2a9e:\r\nCreated by admin\r\n") {
+		t.Errorf("the checkpoint after a reconnection: %q", got)
+	}
+	got := s.line("rollback running-config checkpoint roce-4f1c2a9e atomic", "nxos-1# ")
+	if !strings.HasSuffix(got, "\r\nRollback completed successfully.\r\nnxos-1# ") || sw.RunningConfig() != before {
+		t.Errorf("rollback on another connection: %q\n%s", got, sw.RunningConfig())
+	}
+}
+
+func TestNXOSLatencyAndCounters(t *testing.T) {
+	const latency = 80 * time.Millisecond
+	l, sw := startNXOS(t, func(o *Options) { o.Latency = latency })
+	start := time.Now()
+	s := openCLIShell(t, l.Inventory().Devices["nxos-1"], "nxos-1# ")
+	if took := time.Since(start); took < latency {
+		t.Errorf("login took %s with latency %s", took, latency)
+	}
+	start = time.Now()
+	s.line("terminal length 0", "nxos-1# ")
+	if took := time.Since(start); took < latency {
+		t.Errorf("a command took %s with latency %s", took, latency)
+	}
+	s.line("", "nxos-1# ")
+	s.line("terminal width 511", "nxos-1# ")
+	if c := sw.Counters(); c.Connections != 1 || c.Commands != 2 {
+		t.Errorf("counters %+v, want 1 connection and 2 commands (an empty line is none)", c)
+	}
+	sw.ResetCounters()
+	if c := sw.Counters(); c != (CLICounters{}) {
+		t.Errorf("after ResetCounters: %+v", c)
+	}
+}
+
+// TestNXOSConcurrentTerminals changes the configuration from several connections at once (run
+// with -race).
+func TestNXOSConcurrentTerminals(t *testing.T) {
+	l, sw := startNXOS(t)
+	d := l.Inventory().Devices["nxos-1"]
+	t.Run("terminals", func(t *testing.T) {
+		for i := range 4 {
+			t.Run(fmt.Sprint(i), func(t *testing.T) {
+				t.Parallel()
+				s := openCLIShell(t, d, "nxos-1# ")
+				s.line("configure terminal", "(config)# ")
+				s.line(fmt.Sprintf("class-map type qos match-any C%d", i), "(config-cmap-qos)# ")
+				s.line(fmt.Sprintf("match dscp %d", 40+i), "(config-cmap-qos)# ")
+				s.line(fmt.Sprintf("checkpoint cp%d", i), "(config-cmap-qos)# ")
+				s.line("show running-config ipqos", "(config-cmap-qos)# ")
+				_ = sw.RunningConfig()
+			})
+		}
+	})
+	for i := range 4 {
+		if !strings.Contains(sw.RunningConfig(), fmt.Sprintf("class-map type qos match-any C%d\n  match dscp %d\n", i, 40+i)) {
+			t.Errorf("concurrent changes:\n%s", sw.RunningConfig())
+		}
+	}
+	if len(sw.Checkpoints()) != 4 {
+		t.Errorf("checkpoints %v", sw.Checkpoints())
+	}
+}
