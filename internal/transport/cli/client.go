@@ -2,7 +2,8 @@
 // opened SSH connection (one scrapligo network driver) per device, operations serialized over
 // it, host keys verified by default (pinned key or known_hosts), connection set-up retried for
 // transient failures only, configuration applied in one device-side transaction (EOS
-// configuration sessions) and typed errors carrying the device's own text. It knows nothing
+// configuration sessions, NX-OS checkpoints with atomic rollback) and typed errors carrying the
+// device's own text. It knows nothing
 // about QoS.
 package cli
 
@@ -244,8 +245,9 @@ func (c *Client) connect(ctx context.Context) (cn *conn, fresh bool, err error) 
 }
 
 // open makes one connection attempt: SSH set-up, the platform's on-open (privileged exec,
-// terminal settings) and, on EOS, the removal of abandoned configuration sessions. Only SSH
-// set-up failures can be transient: once the CLI answered, commands were sent.
+// terminal settings) and the removal of what earlier runs left behind (EOS: abandoned
+// configuration sessions; NX-OS: stale checkpoints). Only SSH set-up failures can be transient:
+// once the CLI answered, commands were sent.
 func (c *Client) open(ctx context.Context) (*conn, bool, error) {
 	if c.cfg.Platform != platformEOS && c.cfg.Platform != platformNXOS {
 		return nil, false, &configError{fmt.Sprintf("platform %q is not a CLI platform this provider supports (%s, %s)",
@@ -290,19 +292,22 @@ func (c *Client) open(ctx context.Context) (*conn, bool, error) {
 		return nil, false, fmt.Errorf("the CLI did not reach privileged exec after login (`enable` must need no password): %w",
 			c.cause(ctx, cn, err))
 	}
-	if c.cfg.Platform == platformEOS {
-		until := time.Now().Add(c.cfg.Timeout)
-		stop := guard(ctx, cn, until)
-		err := setBudget(cn, until)
-		if err == nil {
-			err = c.removeAbandonedSessions(ctx, cn)
-		}
-		stop()
-		if err != nil {
-			_ = d.Channel.Close()
-			_ = tr.Close()
-			return nil, false, fmt.Errorf("listing configuration sessions after login: %w", c.cause(ctx, cn, err))
-		}
+	// What earlier runs left behind: EOS sessions, NX-OS checkpoints.
+	cleanup, what := c.removeAbandonedSessions, "configuration sessions"
+	if c.cfg.Platform == platformNXOS {
+		cleanup, what = c.removeStaleCheckpoints, "checkpoints"
+	}
+	until := time.Now().Add(c.cfg.Timeout)
+	stop = guard(ctx, cn, until)
+	err = setBudget(cn, until)
+	if err == nil {
+		err = cleanup(ctx, cn)
+	}
+	stop()
+	if err != nil {
+		_ = d.Channel.Close()
+		_ = tr.Close()
+		return nil, false, fmt.Errorf("listing %s after login: %w", what, c.cause(ctx, cn, err))
 	}
 	return cn, false, nil
 }

@@ -27,8 +27,11 @@ type Error struct {
 	Output     string
 	Rejected   bool
 	RolledBack bool
-	Attempts   int // connection attempts, for Op "connect"
-	Err        error
+	// NotSaved: the change was committed to the running-config; only saving it to the
+	// startup-config (SaveConfig) failed.
+	NotSaved bool
+	Attempts int // connection attempts, for Op "connect"
+	Err      error
 }
 
 func (e *Error) Error() string {

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -36,6 +37,9 @@ type fakeEOS struct {
 	vtys       int
 	stall      string
 	reject     string // a configuration line containing it answers `% Error: rejected`
+
+	nx bool // speaks NX-OS instead (fake_nxos_test.go)
+	nxState
 }
 
 type fakeSession struct {
@@ -45,6 +49,11 @@ type fakeSession struct {
 
 // newFakeEOS serves on addr ("" for any free port) with password "secret" for user admin.
 func newFakeEOS(t *testing.T, addr string) *fakeEOS {
+	t.Helper()
+	return newFakeServer(t, addr, false)
+}
+
+func newFakeServer(t *testing.T, addr string, nx bool) *fakeEOS {
 	t.Helper()
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
@@ -68,7 +77,8 @@ func newFakeEOS(t *testing.T, addr string) *fakeEOS {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &fakeEOS{addr: ln.Addr().String(), hostKey: signer, sessions: map[string]*fakeSession{}}
+	s := &fakeEOS{addr: ln.Addr().String(), hostKey: signer, sessions: map[string]*fakeSession{}, nx: nx}
+	s.clock = time.Date(2026, time.November, 30, 10, 5, 0, 0, time.UTC)
 	t.Cleanup(func() { _ = ln.Close(); s.dropAll() })
 	go func() {
 		for {
@@ -147,7 +157,7 @@ func (s *fakeEOS) session(ch gossh.Channel, reqs <-chan *gossh.Request, user str
 				s.vtys++
 				vty := fmt.Sprintf("vty%d", s.vtys)
 				s.mu.Unlock()
-				go s.terminal(ch, &term{user: user, vty: vty})
+				go s.terminal(ch, &term{user: user, vty: vty, nx: s.nx, priv: s.nx})
 			}
 		default:
 			if req.WantReply {
@@ -162,10 +172,15 @@ type term struct {
 	user, vty string
 	priv      bool
 	sess, sub string // the configuration session entered, its submode
+	nx, conf  bool   // NX-OS; in configure terminal (submode in sub)
 }
 
 func (tm *term) prompt() string {
 	switch {
+	case tm.nx && tm.conf:
+		return "nxos-1(config" + tm.sub + ")# "
+	case tm.nx:
+		return "nxos-1# "
 	case tm.sess != "":
 		return "sw(config-s-" + tm.sess[:min(6, len(tm.sess))] + tm.sub + ")#"
 	case tm.priv:
@@ -199,7 +214,11 @@ func (s *fakeEOS) terminal(ch gossh.Channel, tm *term) {
 			continue
 		}
 		_, _ = ch.Write([]byte("\r\n"))
-		out, answer, open := s.exec(tm, strings.TrimSpace(string(line)))
+		exec := s.exec
+		if tm.nx {
+			exec = s.execNX
+		}
+		out, answer, open := exec(tm, strings.TrimSpace(string(line)))
 		line = line[:0]
 		if !open {
 			return

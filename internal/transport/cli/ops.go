@@ -4,9 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -43,7 +41,7 @@ func (c *Client) Show(ctx context.Context, commands ...string) ([]string, error)
 				"duration_ms": int64(r.ElapsedTime * 1000), "error": errString(r.Failed)})
 			if r.Failed != nil {
 				return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "show", Rejected: true,
-					Line: r.Input, Output: strings.TrimSpace(r.Result)}
+					Line: r.Input, Output: deviceText(r.Result)}
 			}
 			out = append(out, r.Result)
 		}
@@ -55,11 +53,20 @@ func (c *Client) Show(ctx context.Context, commands ...string) ([]string, error)
 	return out, nil
 }
 
-// Configure applies lines in one transaction. On EOS that is a configuration session named
-// "roce-" and 8 random hex digits: `configure session NAME`, the lines (stopping at the first
-// the device refuses), `commit`. A refused line, or any failure after the session was entered
-// and before `commit` was sent, aborts the session (nothing changes) and fails with *Error
-// (RolledBack says whether the abort worked). With SaveConfig, `write memory` follows a commit.
+// Configure applies lines in one transaction, named "roce-" and 8 random hex digits.
+//
+// On EOS it is a configuration session: `configure session NAME`, the lines (stopping at the
+// first the device refuses), `commit`. A refused line, or any failure after the session was
+// entered and before `commit` was sent, aborts the session (nothing changes). With SaveConfig,
+// `write memory` follows a commit.
+//
+// On NX-OS, whose lines take effect as typed, it is a checkpoint: `checkpoint NAME` in
+// privileged exec, `configure terminal`, the lines (stopping at the first refused), `end`. A
+// refused line, or any failure after the checkpoint was taken, rolls the running-config back
+// (`rollback running-config checkpoint NAME atomic`). `no checkpoint NAME` follows in every case.
+// With SaveConfig, `copy running-config startup-config` follows a success.
+//
+// A failed transaction is an *Error; RolledBack says whether the device was left as it was.
 func (c *Client) Configure(ctx context.Context, lines []string) error {
 	if len(lines) == 0 {
 		return nil
@@ -67,15 +74,26 @@ func (c *Client) Configure(ctx context.Context, lines []string) error {
 	if err := c.checkLines("configure", lines); err != nil {
 		return err
 	}
-	if c.cfg.Platform != platformEOS {
+	if c.cfg.Platform != platformEOS && c.cfg.Platform != platformNXOS {
 		return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "configure",
-			Err: fmt.Errorf("configuration transactions are not implemented for platform %q yet", c.cfg.Platform)}
+			Err: fmt.Errorf("platform %q is not a CLI platform this provider supports (%s, %s)",
+				c.cfg.Platform, platformEOS, platformNXOS)}
 	}
 	b := make([]byte, 4)
 	if _, err := rand.Read(b); err != nil {
 		return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "configure", Err: err}
 	}
-	s := &session{c: c, name: "roce-" + hex.EncodeToString(b)}
+	name := "roce-" + hex.EncodeToString(b)
+	if c.cfg.Platform == platformNXOS {
+		cp := &checkpoint{c: c, name: name}
+		// The rollback after a failure gets time of its own, as much again as the transaction:
+		// an NX-OS rollback rebuilds the configuration and takes seconds on a real switch.
+		grace := c.cfg.Timeout
+		return c.do(ctx, "configure", grace, func(ctx context.Context, cn *conn, deadline time.Time) error {
+			return cp.run(ctx, cn, lines, deadline, deadline.Add(grace))
+		})
+	}
+	s := &session{c: c, name: name}
 	// The abort after a failure gets time of its own, so a timeout still rolls back.
 	grace := min(c.cfg.Timeout, 10*time.Second)
 	return c.do(ctx, "configure", grace, func(ctx context.Context, cn *conn, deadline time.Time) error {
@@ -84,41 +102,50 @@ func (c *Client) Configure(ctx context.Context, lines []string) error {
 }
 
 // checkLines refuses text that would be more than one CLI line, or that would leave (or end) the
-// configuration session midway, so that the lines after it ran outside the transaction.
+// configuration session or mode midway, so that the lines after it ran outside the transaction.
 func (c *Client) checkLines(op string, lines []string) error {
 	for _, l := range lines {
 		word, _, _ := strings.Cut(strings.TrimSpace(l), " ")
 		switch {
-		case strings.ContainsAny(l, "\r\n\x00"):
+		case strings.ContainsAny(l, "\r\n\x00\x1a"): // \x1a: Ctrl-Z, which ends configuration mode
 			return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: op,
 				Err: fmt.Errorf("%q holds a line break: one element is one CLI line", l)}
 		case op == "configure" && (word == "end" || word == "commit" || word == "abort"):
 			return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: op,
-				Err: fmt.Errorf("%q would leave the configuration session; the transport enters and commits it", l)}
+				Err: fmt.Errorf("%q would leave the configuration transaction; the transport enters and ends it", l)}
 		}
 	}
 	return nil
 }
 
-// fixPrompts resolves arista_eos's prompt ambiguity: the privilege-exec pattern also matches
-// `sw(config)#`, and the configuration pattern also matches session prompts `sw(config-s-x)#`.
+// fixPrompts resolves the platforms' prompt ambiguities. arista_eos: the privilege-exec pattern
+// also matches `sw(config)#`, and the configuration pattern also matches session prompts
+// `sw(config-s-x)#`. cisco_nxos: the configuration level's not-contains "config-s", meant for
+// configuration-session prompts (`sw(config-s)#`, `sw(config-s-if)#`), also excludes
+// `sw(config-sys-qos)#` (and `(config-subif)`), which are plain configuration submodes.
 func fixPrompts(platformName string, d *network.Driver) {
-	if platformName != platformEOS {
+	switch platformName {
+	case platformEOS:
+		if p := d.PrivilegeLevels[privExec]; p != nil {
+			p.NotContains = []string{"(config"}
+		}
+		if p := d.PrivilegeLevels["configuration"]; p != nil {
+			p.NotContains = []string{"(config-s-"}
+		}
+	case platformNXOS:
+		if p := d.PrivilegeLevels["configuration"]; p != nil {
+			p.NotContains = []string{"(config-tcl)", "(config-s)", "(config-s-"}
+		}
+	default:
 		return
-	}
-	if p := d.PrivilegeLevels[privExec]; p != nil {
-		p.NotContains = []string{"(config"}
-	}
-	if p := d.PrivilegeLevels["configuration"]; p != nil {
-		p.NotContains = []string{"(config-s-"}
 	}
 	d.UpdatePrivileges()
 }
 
-// configFailures are the texts that make a configuration line refused: the platform's list plus
-// "% ", since EOS starts every error with it but the list misses some ("% Maximum number of
-// pending sessions has been reached", threshold errors), and a configuration line prints
-// nothing else on success.
+// configFailures are the texts that make a configuration line refused: the platform's list
+// (NX-OS's has "ERROR:") plus "% ", since EOS and NX-OS start their errors with it but the lists
+// miss some ("% Maximum number of pending sessions has been reached", "% Invalid number, range
+// is (0:7) at '^' marker."), and a configuration line prints nothing else on success.
 func configFailures(d *network.Driver) []string {
 	return append(append([]string{}, d.FailedWhenContains...), "% ")
 }
@@ -132,181 +159,15 @@ func refused(out string, texts []string) bool {
 	return false
 }
 
-// session is one EOS configuration-session transaction.
-type session struct {
-	c    *Client
-	name string
-	re   *regexp.Regexp // the session's prompt, in any submode
-}
-
-// level is the session as a scrapligo privilege level, as python scrapli's
-// register_configuration_session does: EOS shows only the name's first 6 characters in prompts.
-func (s *session) level() *network.PrivilegeLevel {
-	return &network.PrivilegeLevel{
-		Name:         s.name,
-		Pattern:      `(?im)^[\w.\-@()/: ]{1,63}\(config\-s\-` + regexp.QuoteMeta(s.name[:6]) + `[\w.\-@/:]{0,63}\)#\s?$`,
-		PreviousPriv: privExec,
-		Escalate:     "configure session " + s.name,
-		Deescalate:   "end",
-	}
-}
-
-func (s *session) run(ctx context.Context, cn *conn, lines []string, deadline, hard time.Time) error {
-	c, d := s.c, cn.d
-	lvl := s.level()
-	s.re = regexp.MustCompile(lvl.Pattern)
-	d.PrivilegeLevels[s.name] = lvl
-	d.UpdatePrivileges()
-	defer func() {
-		delete(d.PrivilegeLevels, s.name)
-		d.UpdatePrivileges()
-	}()
-	texts := configFailures(d)
-	if err := setBudget(cn, deadline); err != nil {
-		return err
-	}
-	if d.CurrentPriv != privExec {
-		if err := d.AcquirePriv(privExec); err != nil {
-			return err
+// deviceText is a device's answer for an error message: trimmed, and without NX-OS's caret line
+// (`^` under the offending token, placed by the width of a prompt the message does not show).
+func deviceText(out string) string {
+	lines := strings.Split(strings.ReplaceAll(out, "\r", ""), "\n")
+	keep := lines[:0]
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "^" {
+			keep = append(keep, l)
 		}
 	}
-	// Entered here rather than by AcquirePriv, which would resend the command on a refusal and
-	// lose the device's text.
-	enter := "configure session " + s.name
-	sent := cn.tr.writes.Load()
-	out, err := d.Channel.SendInput(enter)
-	s.log(ctx, enter, err, out, texts)
-	switch {
-	case err != nil && cn.tr.writes.Load() == sent:
-		return err // nothing reached the device
-	case err != nil:
-		return s.rollback(ctx, cn, hard, err, "", "")
-	case refused(string(out), texts):
-		return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "configure", Rejected: true, RolledBack: true,
-			Line: enter, Output: strings.TrimSpace(string(out)), Err: errors.New("no configuration session was opened, nothing was changed")}
-	}
-	if err := setBudget(cn, deadline); err != nil {
-		return s.rollback(ctx, cn, hard, err, "", "")
-	}
-	mr, err := d.SendConfigs(lines, opoptions.WithPrivilegeLevel(s.name), opoptions.WithStopOnFailed(),
-		opoptions.WithFailedWhenContains(texts))
-	if err != nil {
-		s.log(ctx, strings.Join(lines, "; "), err, nil, texts)
-		return s.rollback(ctx, cn, hard, err, "", "")
-	}
-	for _, r := range mr.Responses {
-		s.log(ctx, r.Input, nil, r.RawResult, texts)
-		if r.Failed != nil {
-			return s.rollback(ctx, cn, hard, nil, r.Input, strings.TrimSpace(r.Result))
-		}
-	}
-	if err := setBudget(cn, deadline); err != nil {
-		return s.rollback(ctx, cn, hard, err, "", "")
-	}
-	// At channel level: a privilege change would send `end` (leaving the session pending) first.
-	sent = cn.tr.writes.Load()
-	out, err = d.Channel.SendInput("commit")
-	s.log(ctx, "commit", err, out, texts)
-	switch {
-	case err != nil && cn.tr.writes.Load() == sent:
-		return s.rollback(ctx, cn, hard, err, "", "")
-	case err != nil:
-		return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "configure", Line: "commit", Err: fmt.Errorf(
-			"`commit` of configuration session %s was sent but not answered (%w): the change may or may not be applied; "+
-				"a refresh shows the device's state", s.name, c.cause(ctx, cn, err))}
-	case refused(string(out), texts):
-		return s.rollback(ctx, cn, hard, nil, "commit", strings.TrimSpace(string(out)))
-	}
-	if err := d.AcquirePriv(privExec); err != nil {
-		// The change is applied; only the channel is in doubt, so the next operation reconnects.
-		c.log(ctx, "CLI configure: not back in privileged exec after commit; reconnecting next time",
-			map[string]any{"op": "configure", "error": err.Error()})
-		_ = cn.tr.Close()
-	}
-	if !c.cfg.SaveConfig {
-		return nil
-	}
-	_ = setBudget(cn, hard) // the save gets the grace time too; not having it is not a failure of the change
-	r, err := d.SendCommand("write memory")
-	if err == nil {
-		s.log(ctx, "write memory", r.Failed, r.RawResult, texts)
-		if refused(r.Result, texts) {
-			err = fmt.Errorf("the device answered: %s", strings.TrimSpace(r.Result))
-		}
-	}
-	if err != nil {
-		return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "configure", Line: "write memory", Err: fmt.Errorf(
-			"the change is applied (configuration session %s committed) but not saved to startup-config: %w",
-			s.name, c.cause(ctx, cn, err))}
-	}
-	return nil
-}
-
-// rollback aborts the session after a refusal (cause nil: line and output say what) or a
-// failure (cause), and builds the error.
-func (s *session) rollback(ctx context.Context, cn *conn, hard time.Time, cause error, line, output string) error {
-	c := s.c
-	e := &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "configure", Line: line, Output: output, Rejected: cause == nil}
-	var note string
-	if err := s.abort(ctx, cn, hard); err != nil {
-		note = fmt.Sprintf("aborting configuration session %s failed (%v): nothing was committed, but the session may be "+
-			"left pending on the device (the provider removes abandoned roce- sessions when it next connects; "+
-			"`no configure session %s` removes it by hand)", s.name, c.cause(ctx, cn, err), s.name)
-	} else {
-		e.RolledBack = true
-		note = fmt.Sprintf("configuration session %s was aborted, nothing was changed", s.name)
-	}
-	if cause == nil {
-		e.Err = errors.New(note)
-	} else {
-		e.Err = fmt.Errorf("%w; %s", c.cause(ctx, cn, cause), note)
-	}
-	return e
-}
-
-// abort discards the session: `abort` inside it, or `configure session NAME abort` from
-// privileged exec when the channel is back there.
-func (s *session) abort(ctx context.Context, cn *conn, hard time.Time) error {
-	d := cn.d
-	if !cn.tr.IsAlive() {
-		return errors.New("the connection is closed")
-	}
-	if err := setBudget(cn, hard); err != nil {
-		return err
-	}
-	prompt, err := d.GetPrompt()
-	if err != nil {
-		return err
-	}
-	cmd := "abort"
-	if !s.re.MatchString(prompt) {
-		if err := d.AcquirePriv(privExec); err != nil {
-			return err
-		}
-		cmd = "configure session " + s.name + " abort"
-	}
-	texts := configFailures(d)
-	out, err := d.Channel.SendInput(cmd)
-	s.log(ctx, cmd, err, out, texts)
-	if err != nil {
-		return err
-	}
-	if refused(string(out), texts) {
-		return fmt.Errorf("`%s` was refused: %s", cmd, strings.TrimSpace(string(out)))
-	}
-	if prompt, err = d.GetPrompt(); err != nil {
-		return err
-	}
-	if s.re.MatchString(prompt) {
-		return fmt.Errorf("the CLI is still in the session after `%s`", cmd)
-	}
-	return d.AcquirePriv(privExec)
-}
-
-func (s *session) log(ctx context.Context, command string, err error, out []byte, texts []string) {
-	fields := map[string]any{"op": "configure", "session": s.name, "command": command, "error": errString(err)}
-	if err == nil && refused(string(out), texts) {
-		fields["error"] = strings.TrimSpace(string(out))
-	}
-	s.c.log(ctx, "CLI configure", fields)
+	return strings.TrimSpace(strings.Join(keep, "\n"))
 }

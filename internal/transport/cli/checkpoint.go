@@ -1,0 +1,255 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/scrapli/scrapligo/driver/opoptions"
+)
+
+// checkpoint is one NX-OS checkpoint transaction. NX-OS applies configuration lines as they are
+// typed, so the transaction is a checkpoint of the running-config taken first and rolled back to
+// (atomically: all or nothing) when a line is refused or anything fails.
+type checkpoint struct {
+	c    *Client
+	name string
+}
+
+const rollbackDone = "Rollback completed successfully"
+
+// run takes the checkpoint, applies the lines in configure terminal and deletes the checkpoint.
+func (cp *checkpoint) run(ctx context.Context, cn *conn, lines []string, deadline, hard time.Time) error {
+	c, d := cp.c, cn.d
+	texts := configFailures(d)
+	if err := setBudget(cn, deadline); err != nil {
+		return err
+	}
+	if d.CurrentPriv != privExec {
+		if err := d.AcquirePriv(privExec); err != nil {
+			return err
+		}
+	}
+	take := "checkpoint " + cp.name
+	sent := cn.tr.writes.Load()
+	out, err := d.Channel.SendInput(take)
+	cp.log(ctx, take, err, out, texts)
+	switch {
+	case err != nil && cn.tr.writes.Load() == sent:
+		return err // nothing reached the device
+	case err != nil:
+		return cp.fail(fmt.Errorf("%w; nothing was changed (checkpoint %s may be left on the device: "+
+			"the provider deletes roce- checkpoints older than an hour when it next connects)",
+			c.cause(ctx, cn, err), cp.name), "", "", true)
+	case refused(string(out), texts):
+		e := cp.fail(errors.New("no checkpoint was taken, nothing was changed"), take, deviceText(string(out)), true)
+		e.Rejected = true
+		return e
+	}
+	if f := cp.apply(ctx, cn, lines, deadline, texts); f != nil {
+		err := cp.rollback(ctx, cn, hard, f)
+		var ce *Error
+		if errors.As(err, &ce) && !ce.RolledBack {
+			// The rollback failed: the checkpoint is the operator's way back
+			// (`rollback running-config checkpoint NAME atomic` by hand), so it stays; the
+			// connect-time cleanup removes it after an hour.
+			return err
+		}
+		_ = cp.remove(ctx, cn, hard, texts) // logged; the rollback's error says what matters
+		return err
+	}
+	removeErr := cp.remove(ctx, cn, hard, texts)
+	if c.cfg.SaveConfig {
+		if err := cp.save(ctx, cn, hard); err != nil {
+			return err
+		}
+	}
+	if removeErr != nil {
+		return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "configure", Line: "no checkpoint " + cp.name,
+			Err: fmt.Errorf("the change is applied, but deleting checkpoint %s failed (%w); `no checkpoint %s` deletes it "+
+				"(the provider deletes roce- checkpoints older than an hour when it next connects)", cp.name, removeErr, cp.name)}
+	}
+	return nil
+}
+
+// applyFailure is what went wrong between the checkpoint and `end`: a refused line (line and
+// output) or a failure (err).
+type applyFailure struct {
+	line, output string
+	err          error
+}
+
+// apply enters configure terminal, sends the lines, stopping at the first refused one, and ends
+// configuration mode. Every failure is an *applyFailure: the checkpoint is to be rolled back to.
+func (cp *checkpoint) apply(ctx context.Context, cn *conn, lines []string, deadline time.Time, texts []string) *applyFailure {
+	d := cn.d
+	if err := setBudget(cn, deadline); err != nil {
+		return &applyFailure{err: err}
+	}
+	// Entered at channel level rather than by AcquirePriv, which would resend the command on a
+	// refusal and lose the device's text.
+	const enter = "configure terminal"
+	out, err := d.Channel.SendInput(enter)
+	cp.log(ctx, enter, err, out, texts)
+	switch {
+	case err != nil:
+		return &applyFailure{err: err}
+	case refused(string(out), texts):
+		return &applyFailure{line: enter, output: deviceText(string(out))}
+	}
+	mr, err := d.SendConfigs(lines, opoptions.WithPrivilegeLevel("configuration"), opoptions.WithStopOnFailed(),
+		opoptions.WithFailedWhenContains(texts))
+	if err != nil {
+		cp.log(ctx, strings.Join(lines, "; "), err, nil, texts)
+		return &applyFailure{err: err}
+	}
+	for _, r := range mr.Responses {
+		cp.log(ctx, r.Input, nil, r.RawResult, texts)
+		if r.Failed != nil {
+			return &applyFailure{line: r.Input, output: deviceText(r.Result)}
+		}
+	}
+	if err := setBudget(cn, deadline); err != nil {
+		return &applyFailure{err: err}
+	}
+	// `end`, sent by AcquirePriv only if the CLI is still in configuration mode (a trailing
+	// `exit` may have left it), and checked by the prompt that follows.
+	if err := d.AcquirePriv(privExec); err != nil {
+		return &applyFailure{err: err}
+	}
+	return nil
+}
+
+// rollback restores the checkpoint after f and builds the transaction's error.
+func (cp *checkpoint) rollback(ctx context.Context, cn *conn, hard time.Time, f *applyFailure) error {
+	c := cp.c
+	var note string
+	rolledBack := false
+	if err := cp.restore(ctx, cn, hard); err != nil {
+		note = fmt.Sprintf("rolling back to checkpoint %s failed (%v): the switch may hold part of the change; "+
+			"a refresh shows the device's state, and the checkpoint is kept for a rollback by hand "+
+			"(`rollback running-config checkpoint %s atomic`)", cp.name, c.cause(ctx, cn, err), cp.name)
+	} else {
+		rolledBack = true
+		note = fmt.Sprintf("the configuration was rolled back to checkpoint %s, nothing was changed", cp.name)
+	}
+	if f.err == nil {
+		e := cp.fail(errors.New(note), f.line, f.output, rolledBack)
+		e.Rejected = true
+		return e
+	}
+	return cp.fail(fmt.Errorf("%w; %s", c.cause(ctx, cn, f.err), note), "", "", rolledBack)
+}
+
+// fail is the transaction's *Error.
+func (cp *checkpoint) fail(err error, line, output string, rolledBack bool) *Error {
+	c := cp.c
+	return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "configure", Line: line, Output: output,
+		RolledBack: rolledBack, Err: err}
+}
+
+// restore leaves configuration mode if the CLI is still there and rolls the running-config back
+// to the checkpoint, atomically; only NX-OS's own success line counts as success.
+func (cp *checkpoint) restore(ctx context.Context, cn *conn, hard time.Time) error {
+	d := cn.d
+	if !cn.tr.IsAlive() {
+		return errors.New("the connection is closed")
+	}
+	if err := setBudget(cn, hard); err != nil {
+		return err
+	}
+	if err := d.AcquirePriv(privExec); err != nil { // `end` if needed
+		return err
+	}
+	cmd := "rollback running-config checkpoint " + cp.name + " atomic"
+	out, err := d.Channel.SendInput(cmd)
+	cp.log(ctx, cmd, err, out, configFailures(d))
+	if err != nil {
+		return err
+	}
+	if !strings.Contains(string(out), rollbackDone) {
+		return fmt.Errorf("the device answered: %s", lastLines(string(out), 3))
+	}
+	return nil
+}
+
+// remove deletes the checkpoint. It runs after every transaction that took one; a failure is
+// logged here and reported by the caller only when nothing else failed.
+func (cp *checkpoint) remove(ctx context.Context, cn *conn, hard time.Time, texts []string) error {
+	d := cn.d
+	cmd := "no checkpoint " + cp.name
+	err := func() error {
+		if !cn.tr.IsAlive() {
+			return errors.New("the connection is closed")
+		}
+		if err := setBudget(cn, hard); err != nil {
+			return err
+		}
+		if d.CurrentPriv != privExec {
+			if err := d.AcquirePriv(privExec); err != nil {
+				return err
+			}
+		}
+		out, err := d.Channel.SendInput(cmd)
+		cp.log(ctx, cmd, err, out, texts)
+		if err == nil && refused(string(out), texts) {
+			err = fmt.Errorf("the device answered: %s", deviceText(string(out)))
+		}
+		return err
+	}()
+	if err != nil {
+		err = cp.c.cause(ctx, cn, err)
+		cp.c.log(ctx, "CLI could not delete checkpoint", map[string]any{"op": "configure", "checkpoint": cp.name,
+			"command": cmd, "error": err.Error()})
+	}
+	return err
+}
+
+// save copies the running-config to the startup-config after a successful transaction.
+func (cp *checkpoint) save(ctx context.Context, cn *conn, hard time.Time) error {
+	c, d := cp.c, cn.d
+	const cmd = "copy running-config startup-config"
+	err := setBudget(cn, hard) // the save gets the grace time too
+	if err == nil {
+		var out []byte
+		out, err = d.Channel.SendInput(cmd)
+		cp.log(ctx, cmd, err, out, d.FailedWhenContains)
+		if err == nil && (refused(string(out), d.FailedWhenContains) || !strings.Contains(string(out), "Copy complete")) {
+			err = fmt.Errorf("the device answered: %s", lastLines(string(out), 3))
+		}
+	}
+	if err != nil {
+		return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "configure", Line: cmd, NotSaved: true, Err: fmt.Errorf(
+			"the change is applied (checkpoint transaction %s) but not saved to startup-config: %w",
+			cp.name, c.cause(ctx, cn, err))}
+	}
+	return nil
+}
+
+func (cp *checkpoint) log(ctx context.Context, command string, err error, out []byte, texts []string) {
+	fields := map[string]any{"op": "configure", "checkpoint": cp.name, "command": command, "error": errString(err)}
+	if err == nil && refused(string(out), texts) {
+		fields["error"] = deviceText(string(out))
+	}
+	cp.c.log(ctx, "CLI configure", fields)
+}
+
+// lastLines is the last n non-empty lines of out, joined by "; ": the end of a long transcript
+// (a rollback's) is where NX-OS says what happened.
+func lastLines(out string, n int) string {
+	var keep []string
+	for _, l := range strings.Split(strings.ReplaceAll(out, "\r", ""), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			keep = append(keep, l)
+		}
+	}
+	if len(keep) > n {
+		keep = keep[len(keep)-n:]
+	}
+	if len(keep) == 0 {
+		return "(nothing)"
+	}
+	return strings.Join(keep, "; ")
+}
