@@ -24,10 +24,25 @@ type Registry struct {
 	cli  map[string]*cli.Client
 }
 
-// Logger receives transport events (the provider bridges it to tflog); it satisfies both
-// transports' logger interfaces.
+// Logger receives transport events (the provider bridges it to tflog); it satisfies every
+// transport's logger interface.
 type Logger interface {
 	Debug(ctx context.Context, msg string, fields map[string]any)
+}
+
+// TransportLogger is a Logger that can name the transport its events come from (tflog
+// subsystems gnmi, ssh, cli).
+type TransportLogger interface {
+	Logger
+	ForTransport(transport string) Logger
+}
+
+// loggerFor returns the logger for one transport's events.
+func (r *Registry) loggerFor(transport string) Logger {
+	if tl, ok := r.logger.(TransportLogger); ok {
+		return tl.ForTransport(transport)
+	}
+	return r.logger
 }
 
 // NewRegistry returns a registry over resolved devices.
@@ -70,7 +85,7 @@ func (r *Registry) GNMI(name string) (*gnmi.Client, error) {
 	c := gnmi.New(gnmi.Config{
 		Device: name, Address: d.Address, Username: d.Username, Password: d.Password,
 		CACertificate: []byte(d.CACertificate), Insecure: d.Insecure, Target: d.GNMITarget,
-		Timeout: d.Timeout, Retries: d.Retries, Logger: r.logger,
+		Timeout: d.Timeout, Retries: d.Retries, Logger: r.loggerFor("gnmi"),
 	})
 	r.gnmi[name] = c
 	return c, nil
@@ -97,7 +112,7 @@ func (r *Registry) SSH(name string) (*ssh.Client, error) {
 	c := ssh.New(ssh.Config{
 		Device: name, Address: d.Address, Username: d.Username, Password: d.Password,
 		PrivateKey: []byte(d.PrivateKey), HostKey: d.HostKey, KnownHostsFile: known,
-		Insecure: d.Insecure, Timeout: d.Timeout, Retries: d.Retries, Logger: r.logger,
+		Insecure: d.Insecure, Timeout: d.Timeout, Retries: d.Retries, Logger: r.loggerFor("ssh"),
 	})
 	r.ssh[name] = c
 	return c, nil
@@ -128,7 +143,7 @@ func (r *Registry) CLI(name string) (*cli.Client, error) {
 		Device: name, Address: d.Address, Username: d.Username, Password: d.Password,
 		PrivateKey: []byte(d.PrivateKey), HostKey: d.HostKey, KnownHostsFile: known,
 		Insecure: d.Insecure, Timeout: d.Timeout, Retries: d.Retries,
-		Platform: scrapliPlatforms[d.Platform], SaveConfig: d.SaveConfig, Logger: r.logger,
+		Platform: scrapliPlatforms[d.Platform], SaveConfig: d.SaveConfig, Logger: r.loggerFor("cli"),
 	})
 	r.cli[name] = c
 	return c, nil

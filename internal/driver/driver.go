@@ -11,6 +11,7 @@ import (
 
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/cli"
 )
 
 // Prior is what a resource recorded about a device before changing it (the values it must put
@@ -44,6 +45,7 @@ var qosPlatforms = map[string]struct {
 	"openconfig": {check: checkOpenConfigQoS, open: openOpenConfigQoS},
 	"sonic":      {check: checkSONiCQoS, open: openSONiCQoS},
 	"eos":        {check: checkEOSQoS, open: openEOSQoS},
+	"nxos":       {check: checkNXOSQoS, open: openNXOSQoS},
 }
 
 // CheckQoSPolicy returns, at plan time and without touching the device, what the device's
@@ -92,4 +94,33 @@ func supported() []string {
 		}
 	}
 	return out
+}
+
+// NotSaved reports an error that is only a warning: the change was committed to the device's
+// running configuration, but saving it to the startup configuration (save_config) failed. The
+// resource records the change and warns.
+func NotSaved(err error) bool {
+	var ce *cli.Error
+	return errors.As(err, &ce) && ce.NotSaved
+}
+
+// apply runs lines as one CLI transaction. A change committed but not saved comes back as
+// warn (NotSaved), not as err.
+func apply(ctx context.Context, c *cli.Client, lines []string) (warn, err error) {
+	err = c.Configure(ctx, lines)
+	if NotSaved(err) {
+		return err, nil
+	}
+	return nil, err
+}
+
+// withWarning returns the prior a write recorded together with the write's warning, if any:
+// withWarning(json.Marshal(p))(warn).
+func withWarning(prior []byte, err error) func(warn error) (Prior, error) {
+	return func(warn error) (Prior, error) {
+		if err != nil {
+			return nil, err
+		}
+		return prior, warn
+	}
 }

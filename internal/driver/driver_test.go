@@ -33,13 +33,12 @@ func TestCheckQoSPolicyNamesDevicePlatformAndAttribute(t *testing.T) {
 func TestCheckQoSPolicyOnPlatformsWithoutADriver(t *testing.T) {
 	for platform, want := range map[string]string{
 		"mlx5": "NIC host",
-		"nxos": "cannot configure yet",
 	} {
 		probs := CheckQoSPolicy(devices.Device{Name: "d", Platform: platform}, policy())
 		if len(probs) != 1 || probs[0].Path.String() != "device" {
 			t.Fatalf("%s: want one problem on device, got %v", platform, probs)
 		}
-		if !strings.Contains(probs[0].Detail, want) || !strings.Contains(probs[0].Detail, "available on: openconfig, sonic, eos") {
+		if !strings.Contains(probs[0].Detail, want) || !strings.Contains(probs[0].Detail, "available on: openconfig, sonic, eos, nxos") {
 			t.Errorf("%s: detail %q", platform, probs[0].Detail)
 		}
 	}
@@ -74,7 +73,6 @@ func TestCheckPFCInterfacePerPlatform(t *testing.T) {
 	for platform, want := range map[string]string{
 		"openconfig": "no PFC model",
 		"mlx5":       "NIC host",
-		"nxos":       "cannot configure yet",
 	} {
 		probs := CheckPFCInterface(devices.Device{Name: "d", Platform: platform}, on)
 		if len(probs) != 1 || probs[0].Path.String() != "device" || !strings.Contains(probs[0].Detail, want) {

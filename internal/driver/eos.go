@@ -131,10 +131,11 @@ func (d *eosQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := d.c.Configure(ctx, lines); err != nil {
+	warn, err := apply(ctx, d.c, lines)
+	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(prior)
+	return withWarning(json.Marshal(prior))(warn)
 }
 
 func (d *eosQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw Prior) (Prior, error) {
@@ -159,7 +160,8 @@ func (d *eosQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw Pri
 	if err != nil {
 		return nil, err
 	}
-	if err := d.c.Configure(ctx, lines); err != nil {
+	warn, err := apply(ctx, d.c, lines)
+	if err != nil {
 		return nil, err
 	}
 	kept := prior
@@ -167,7 +169,7 @@ func (d *eosQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw Pri
 	for _, port := range next.Interfaces {
 		kept.ServiceProfiles[port] = prior.ServiceProfiles[port]
 	}
-	return json.Marshal(kept)
+	return withWarning(json.Marshal(kept))(warn)
 }
 
 func (d *eosQoS) Delete(ctx context.Context, old fabric.QoSPolicy, raw Prior) error {
@@ -235,10 +237,11 @@ func (d eosPFC) write(ctx context.Context, old *fabric.PFCInterface, next fabric
 		// The watchdog becomes managed now: what the port had before is what destroy restores.
 		prior.Watchdog = cfg.PFCPrior(next.Interface).Watchdog
 	}
-	if err := d.c.Configure(ctx, eos.PFCLines(next.Interface, old, &next, *prior)); err != nil {
+	warn, err := apply(ctx, d.c, eos.PFCLines(next.Interface, old, &next, *prior))
+	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(prior)
+	return withWarning(json.Marshal(prior))(warn)
 }
 
 func (d eosPFC) Create(ctx context.Context, p fabric.PFCInterface) (Prior, error) {

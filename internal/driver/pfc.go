@@ -9,6 +9,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/eos"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/nxos"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/sonic"
 )
 
@@ -35,6 +36,11 @@ func CheckPFCInterface(dev devices.Device, p fabric.PFCInterface) fabric.Problem
 			probs.Add(attrPath(u.Attr), "Not supported on platform eos",
 				fmt.Sprintf("Device %q (platform eos): %s.", dev.Name, u.Reason))
 		}
+	case "nxos":
+		for _, u := range nxos.CheckPFC(p) {
+			probs.Add(attrPath(u.Attr), "Not supported on platform nxos",
+				fmt.Sprintf("Device %q (platform nxos): %s.", dev.Name, u.Reason))
+		}
 	case "openconfig":
 		probs.Add(fabric.Root("device"), "Platform does not support roce_pfc_interface",
 			fmt.Sprintf("Device %q has platform openconfig: OpenConfig has no PFC model (no per-priority pause, headroom or watchdog), so PFC cannot be configured over it. roce_pfc_interface is supported on sonic, eos and nxos.", dev.Name))
@@ -43,7 +49,7 @@ func CheckPFCInterface(dev devices.Device, p fabric.PFCInterface) fabric.Problem
 			fmt.Sprintf("Device %q is a NIC host (platform mlx5): roce_pfc_interface configures switch ports; set a NIC's PFC priorities with roce_nic_qos.", dev.Name))
 	default:
 		probs.Add(fabric.Root("device"), "Platform does not support roce_pfc_interface",
-			fmt.Sprintf("Device %q has platform %s, whose PFC this provider version cannot configure yet; roce_pfc_interface is available on: sonic, eos.", dev.Name, dev.Platform))
+			fmt.Sprintf("Device %q has platform %s, whose PFC this provider version cannot configure yet; roce_pfc_interface is available on: sonic, eos, nxos.", dev.Name, dev.Platform))
 	}
 	return probs
 }
@@ -67,6 +73,12 @@ func ForPFCInterface(reg *devices.Registry, device string) (PFCInterface, error)
 			return nil, err
 		}
 		return eosPFC{eosCLI{c}}, nil
+	case "nxos":
+		c, err := reg.CLI(device)
+		if err != nil {
+			return nil, err
+		}
+		return nxosPFC{nxosCLI{c}}, nil
 	}
 	return nil, fmt.Errorf("device %q has platform %s, which has no roce_pfc_interface driver", device, dev.Platform)
 }

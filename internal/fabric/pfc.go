@@ -52,8 +52,8 @@ type PFCBuffer struct {
 // PFCWatchdog detects a priority stuck in pause (a PFC storm or deadlock) and restores it.
 type PFCWatchdog struct {
 	Action            string // drop | forward | alert
-	DetectionTimeMs   int
-	RestorationTimeMs int
+	DetectionTimeMs   int    // 0: not set
+	RestorationTimeMs int    // 0: not set
 }
 
 // Validate checks p against every rule of roce_pfc_interface and returns all problems found,
@@ -124,11 +124,17 @@ func validateWatchdog(ps *Problems, w PFCWatchdog) {
 		ps.Add(at.Attr("action"), fmt.Sprintf("Invalid watchdog action %q", w.Action),
 			"Set action to drop (supported everywhere), forward or alert (SONiC only).")
 	}
-	checkRange(ps, at.Attr("detection_time_ms"), "detection_time_ms", w.DetectionTimeMs,
-		MinWatchdogDetectionMs, MaxWatchdogDetectionMs,
-		fmt.Sprintf("Set detection_time_ms to %d-%d ms, at least the device's watchdog poll interval (e.g. 200).",
-			MinWatchdogDetectionMs, MaxWatchdogDetectionMs))
-	checkRange(ps, at.Attr("restoration_time_ms"), "restoration_time_ms", w.RestorationTimeMs,
-		MinWatchdogRestorationMs, MaxWatchdogRestorationMs,
-		fmt.Sprintf("Set restoration_time_ms to %d-%d ms (e.g. 400).", MinWatchdogRestorationMs, MaxWatchdogRestorationMs))
+	// 0 is "not set": the times are optional (NX-OS's are system-wide); platforms that need
+	// them (SONiC PFC_WD) refuse their absence.
+	if w.DetectionTimeMs != 0 {
+		checkRange(ps, at.Attr("detection_time_ms"), "detection_time_ms", w.DetectionTimeMs,
+			MinWatchdogDetectionMs, MaxWatchdogDetectionMs,
+			fmt.Sprintf("Set detection_time_ms to %d-%d ms, at least the device's watchdog poll interval (e.g. 200).",
+				MinWatchdogDetectionMs, MaxWatchdogDetectionMs))
+	}
+	if w.RestorationTimeMs != 0 {
+		checkRange(ps, at.Attr("restoration_time_ms"), "restoration_time_ms", w.RestorationTimeMs,
+			MinWatchdogRestorationMs, MaxWatchdogRestorationMs,
+			fmt.Sprintf("Set restoration_time_ms to %d-%d ms (e.g. 400).", MinWatchdogRestorationMs, MaxWatchdogRestorationMs))
+	}
 }

@@ -57,6 +57,7 @@ func TestValidatePFCRules(t *testing.T) {
 		{"action shutdown", func(p *PFCInterface) { p.Watchdog.Action = "shutdown" }, "watchdog.action", "Invalid watchdog action"},
 		{"detection 100", func(p *PFCInterface) { p.Watchdog.DetectionTimeMs = 100 }, "", ""},
 		{"detection 5000", func(p *PFCInterface) { p.Watchdog.DetectionTimeMs = 5000 }, "", ""},
+		{"times unset (platforms with system-wide timers)", func(p *PFCInterface) { p.Watchdog.DetectionTimeMs, p.Watchdog.RestorationTimeMs = 0, 0 }, "", ""},
 		{"detection 99", func(p *PFCInterface) { p.Watchdog.DetectionTimeMs = 99 }, "watchdog.detection_time_ms", "out of range 100-5000"},
 		{"detection 5001", func(p *PFCInterface) { p.Watchdog.DetectionTimeMs = 5001 }, "watchdog.detection_time_ms", "out of range 100-5000"},
 		{"restoration 100", func(p *PFCInterface) { p.Watchdog.RestorationTimeMs = 100 }, "", ""},

@@ -116,10 +116,21 @@ func pfcFromIntent(device string, p fabric.PFCInterface, prior *pfcInterfaceMode
 		m.Buffer = types.ObjectValueMust(bufferAttrTypes, vals)
 	}
 	if p.Watchdog != nil && (prior == nil || !prior.Watchdog.IsNull()) {
+		var pw types.Object
+		if prior != nil {
+			pw = prior.Watchdog
+		}
+		// A time the configuration leaves unset stays null: unmanaged, like the buffer fields.
+		ms := func(name string, v int) types.Int64 {
+			if v == 0 || !managed(pw, name) {
+				return types.Int64Null()
+			}
+			return types.Int64Value(int64(v))
+		}
 		m.Watchdog = types.ObjectValueMust(watchdogAttrTypes, map[string]attr.Value{
 			"action":              types.StringValue(p.Watchdog.Action),
-			"detection_time_ms":   types.Int64Value(int64(p.Watchdog.DetectionTimeMs)),
-			"restoration_time_ms": types.Int64Value(int64(p.Watchdog.RestorationTimeMs)),
+			"detection_time_ms":   ms("detection_time_ms", p.Watchdog.DetectionTimeMs),
+			"restoration_time_ms": ms("restoration_time_ms", p.Watchdog.RestorationTimeMs),
 		})
 	}
 	return m

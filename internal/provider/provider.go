@@ -164,6 +164,11 @@ func (p *roceProvider) Functions(context.Context) []func() function.Function {
 // tfLogger bridges transport events into tflog under a subsystem, credentials masked.
 type tfLogger struct{ subsystem string }
 
+// ForTransport names the subsystem after the transport: gnmi, ssh or cli.
+func (l tfLogger) ForTransport(transport string) devices.Logger {
+	return tfLogger{subsystem: transport}
+}
+
 func (l tfLogger) Debug(ctx context.Context, msg string, fields map[string]any) {
 	ctx = tflog.NewSubsystem(ctx, l.subsystem)
 	ctx = tflog.SubsystemMaskFieldValuesWithFieldKeys(ctx, l.subsystem, "password", "private_key")

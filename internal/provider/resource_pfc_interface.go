@@ -47,8 +47,8 @@ func (r *pfcInterfaceResource) Schema(_ context.Context, _ resource.SchemaReques
 		Attributes: map[string]schema.Attribute{
 			"action": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("drop"),
 				MarkdownDescription: "`drop` everywhere; `forward` or `alert` on SONiC only. Default `drop`."},
-			"detection_time_ms":   schema.Int64Attribute{Required: true, MarkdownDescription: "100-5000, at least the device's poll interval."},
-			"restoration_time_ms": schema.Int64Attribute{Required: true, MarkdownDescription: "100-60000."},
+			"detection_time_ms":   schema.Int64Attribute{Optional: true, MarkdownDescription: "100-5000, at least the device's poll interval. Required on `sonic`; on `eos` set with `restoration_time_ms`, in 10 ms steps; not supported on `nxos`, whose watchdog timers are system-wide."},
+			"restoration_time_ms": schema.Int64Attribute{Optional: true, MarkdownDescription: "100-60000. Required on `sonic`; on `eos` in 10 ms steps; not supported on `nxos`."},
 		}}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "PFC on one switch port: on/off, link-level pause, lossless headroom and the PFC watchdog. It writes only its own fields of shared device objects, so it and the port's `roce_qos_policy` can be applied and destroyed in any order.",

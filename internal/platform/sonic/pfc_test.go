@@ -186,6 +186,13 @@ func TestCheckPFC(t *testing.T) {
 	if u := CheckPFC(p); len(u) != 1 || !strings.Contains(u[0].Reason, "unbind the port from the policy") {
 		t.Errorf("mode off: %+v", u)
 	}
+	p = *examplePFC()
+	p.Watchdog = &fabric.PFCWatchdog{Action: fabric.WatchdogDrop}
+	u := CheckPFC(p)
+	if len(u) != 2 || joinAttr(u[0].Attr) != "watchdog.detection_time_ms" || joinAttr(u[1].Attr) != "watchdog.restoration_time_ms" ||
+		!strings.Contains(u[0].Reason, "PFC_WD") {
+		t.Errorf("watchdog without times on sonic: %+v", u)
+	}
 }
 
 func TestCheckPFCAgainst(t *testing.T) {

@@ -22,11 +22,12 @@ type Unsupported struct {
 var objectName = regexp.MustCompile(`^[a-zA-Z0-9][-a-zA-Z0-9_]{0,31}$`)
 
 const (
-	reasonMTU        = "SONiC has no per-class MTU (MTU is per port, PORT|<port>.mtu); a per-class mtu is supported on the nxos platform"
-	reasonModeOff    = "SONiC has no PFC switch apart from the no-drop set: PORT_QOS_MAP|<port>.pfc_enable belongs to the bound roce_qos_policy; to turn PFC off, unbind the port from the policy or make its classes lossy. mode = \"off\" is supported on the eos and nxos platforms"
-	reasonModeAuto   = "SONiC has no DCBX negotiation; mode = \"auto\" is supported on the nxos platform"
-	reasonLinkPause  = "SONiC CONFIG_DB has no 802.3x pause setting (only false can be read back); link_pause is supported on the eos and nxos platforms"
-	reasonBufferPair = "SONiC BUFFER_PROFILE takes xon and xoff together (size = xoff + xon); set both xoff_bytes and xon_bytes, or neither"
+	reasonMTU           = "SONiC has no per-class MTU (MTU is per port, PORT|<port>.mtu); a per-class mtu is supported on the nxos platform"
+	reasonModeOff       = "SONiC has no PFC switch apart from the no-drop set: PORT_QOS_MAP|<port>.pfc_enable belongs to the bound roce_qos_policy; to turn PFC off, unbind the port from the policy or make its classes lossy. mode = \"off\" is supported on the eos and nxos platforms"
+	reasonModeAuto      = "SONiC has no DCBX negotiation; mode = \"auto\" is supported on the nxos platform"
+	reasonLinkPause     = "SONiC CONFIG_DB has no 802.3x pause setting (only false can be read back); link_pause is supported on the eos and nxos platforms"
+	reasonWatchdogTimes = "SONiC's PFC_WD|<port> takes detection_time and restoration_time with the action; set both"
+	reasonBufferPair    = "SONiC BUFFER_PROFILE takes xon and xoff together (size = xoff + xon); set both xoff_bytes and xon_bytes, or neither"
 )
 
 // CheckSupported lists the attributes of p that the sonic platform cannot express, sorted by
@@ -75,6 +76,14 @@ func CheckPFC(p fabric.PFCInterface) []Unsupported {
 			missing = "xoff_bytes"
 		}
 		out = append(out, Unsupported{Attr: []string{"buffer", missing}, Reason: reasonBufferPair})
+	}
+	if w := p.Watchdog; w != nil {
+		if w.DetectionTimeMs == 0 {
+			out = append(out, Unsupported{Attr: []string{"watchdog", "detection_time_ms"}, Reason: reasonWatchdogTimes})
+		}
+		if w.RestorationTimeMs == 0 {
+			out = append(out, Unsupported{Attr: []string{"watchdog", "restoration_time_ms"}, Reason: reasonWatchdogTimes})
+		}
 	}
 	return out
 }

@@ -1,0 +1,278 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab"
+)
+
+func nxosLab(t *testing.T) *accLab {
+	return startLab(t, lab.Options{Switches: map[string]int{"nxos": 1}})
+}
+
+// nxosPolicyHCL is the contract's example policy on a Nexus: the roce class lossless with a
+// jumbo MTU (NX-OS network-qos classes default to 1500).
+func nxosPolicyHCL(ecnMin int, ports string) string {
+	return fmt.Sprintf(`
+resource "roce_qos_policy" "leaf" {
+  device = "nxos-1"
+  classes = {
+    roce = {
+      traffic_class     = 3
+      dscp              = [26]
+      bandwidth_percent = 50
+      lossless          = true
+      mtu               = 9216
+      ecn = { min_threshold_bytes = %d, max_threshold_bytes = 1536000 }
+    }
+    cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
+    default = { traffic_class = 0, dscp = [0], bandwidth_percent = 50 }
+  }
+  interfaces = [%s]
+}
+`, ecnMin, ports)
+}
+
+func nxosPFCHCL(port string, xoff int) string {
+	return fmt.Sprintf(`
+resource "roce_pfc_interface" "e1" {
+  device     = "nxos-1"
+  interface  = %q
+  buffer     = { xoff_bytes = %d, xon_bytes = 61440 }
+  watchdog   = { action = "drop" }
+  depends_on = [roce_qos_policy.leaf]
+}
+`, port, xoff)
+}
+
+// nxosBlock returns the block of an NX-OS running-config that starts with header: the header
+// line and the indented lines under it.
+func nxosBlock(running, header string) string {
+	lines := strings.Split(running, "\n")
+	for i, l := range lines {
+		if l != header {
+			continue
+		}
+		j := i + 1
+		for j < len(lines) && strings.HasPrefix(lines[j], " ") {
+			j++
+		}
+		return strings.Join(lines[i:j], "\n")
+	}
+	return ""
+}
+
+func TestAccNXOSPolicyAndPFC(t *testing.T) {
+	l := nxosLab(t)
+	sw := l.NXOS("nxos-1")
+	before := sw.RunningConfig()
+	v1 := l.providerHCL() + nxosPolicyHCL(153600, `"Ethernet1/1", "Ethernet1/2"`) + nxosPFCHCL("Ethernet1/1", 122880)
+	v2 := l.providerHCL() + nxosPolicyHCL(204800, `"Ethernet1/2", "Ethernet1/3"`) + nxosPFCHCL("Ethernet1/1", 143360)
+	want := func(what, block, line string) error {
+		text := sw.RunningConfig()
+		if block != "" {
+			text = nxosBlock(text, block)
+		}
+		if !strings.Contains(text, line) {
+			return fmt.Errorf("%s: %q not in %s:\n%s", what, line, block, text)
+		}
+		return nil
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		CheckDestroy: func(*terraform.State) error {
+			if after := sw.RunningConfig(); after != before {
+				return fmt.Errorf("destroy did not restore the running-config.\nbefore:\n%s\nafter:\n%s", before, after)
+			}
+			if c := sw.Checkpoints(); len(c) != 0 {
+				return fmt.Errorf("checkpoints left behind: %v", c)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: v1,
+				Check: func(*terraform.State) error {
+					for _, c := range [][3]string{
+						{"roce class-map", "class-map type qos match-any ROCE-roce", "match dscp 26"},
+						{"qos-group", "policy-map type qos ROCE", "class ROCE-roce\n    set qos-group 3"},
+						{"unlisted DSCPs to the default TC", "policy-map type qos ROCE", "class class-default\n    set qos-group 0"},
+						{"ECN in kbytes", "policy-map type queuing ROCE-out", "random-detect minimum-threshold 150 kbytes maximum-threshold 1500 kbytes drop-probability 100 weight 0 ecn"},
+						{"cnp strict", "policy-map type queuing ROCE-out", "class type queuing c-out-8q-q6\n    priority level 1"},
+						{"unused queue owned whole", "policy-map type queuing ROCE-out", "class type queuing c-out-8q-q5\n    bandwidth remaining percent 0"},
+						{"no-drop", "policy-map type network-qos ROCE-nq", "pause pfc-cos 3"},
+						{"jumbo", "policy-map type network-qos ROCE-nq", "mtu 9216"},
+						{"system qos", "system qos", "service-policy type network-qos ROCE-nq"},
+						{"Ethernet1/2 bound", "interface Ethernet1/2", "service-policy type qos input ROCE"},
+						{"PFC on", "interface Ethernet1/1", "priority-flow-control mode on"},
+						{"watchdog", "interface Ethernet1/1", "priority-flow-control watch-dog-interval on"},
+						{"headroom", "policy-map type queuing roce-in-Ethernet1_1", "pause buffer-size 184320 pause-threshold 122880 resume-threshold 61440"},
+					} {
+						if err := want(c[0], c[1], c[2]); err != nil {
+							return err
+						}
+					}
+					return nil
+				},
+			},
+			{ResourceName: "roce_qos_policy.leaf", ImportState: true, ImportStateId: "nxos-1/ROCE", ImportStateVerify: true},
+			{ResourceName: "roce_pfc_interface.e1", ImportState: true, ImportStateId: "nxos-1/Ethernet1/1", ImportStateVerify: true},
+			{
+				Config: v2,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction("roce_pfc_interface.e1", plancheck.ResourceActionUpdate),
+				}},
+				Check: func(*terraform.State) error {
+					if strings.Contains(nxosBlock(sw.RunningConfig(), "interface Ethernet1/1"), "service-policy type qos input") {
+						return fmt.Errorf("Ethernet1/1 is still bound after the policy moved off it:\n%s", sw.RunningConfig())
+					}
+					if err := want("Ethernet1/3 bound", "interface Ethernet1/3", "service-policy type queuing output ROCE-out"); err != nil {
+						return err
+					}
+					return want("ECN updated", "policy-map type queuing ROCE-out", "minimum-threshold 200 kbytes")
+				},
+			},
+			{ // an operator types changes in their own SSH session: the plan shows both, apply repairs
+				PreConfig: func() {
+					l.terminal(t, "nxos-1").configure(
+						"policy-map type queuing ROCE-out", "class type queuing c-out-8q-q3",
+						"random-detect minimum-threshold 100 kbytes maximum-threshold 1500 kbytes drop-probability 100 weight 0 ecn",
+						"interface Ethernet1/1", "priority-flow-control mode off")
+				},
+				Config: v2,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction("roce_pfc_interface.e1", plancheck.ResourceActionUpdate),
+				}},
+				Check: func(*terraform.State) error {
+					if err := want("ECN repaired", "policy-map type queuing ROCE-out", "minimum-threshold 200 kbytes"); err != nil {
+						return err
+					}
+					return want("PFC repaired", "interface Ethernet1/1", "priority-flow-control mode on")
+				},
+			},
+		},
+	})
+}
+
+func TestAccNXOSRejectedChange(t *testing.T) {
+	l := nxosLab(t)
+	sw := l.NXOS("nxos-1")
+	before := sw.RunningConfig()
+	v1 := l.providerHCL() + nxosPolicyHCL(153600, `"Ethernet1/1"`)
+	v2 := l.providerHCL() + nxosPolicyHCL(204800, `"Ethernet1/1"`)
+	var applied string
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		Steps: []resource.TestStep{
+			{ // the switch refuses a line in the middle of the create: rolled back to the checkpoint
+				PreConfig:   func() { sw.RejectLines("random-detect", "ERROR: WRED is not supported on this queue") },
+				Config:      v1,
+				ExpectError: regexp.MustCompile(`(?s)Cannot create QoS policy "ROCE" on device "nxos-1".*random-detect.*WRED is not supported on this queue.*rolled back`),
+			},
+			{
+				PreConfig: func() {
+					if got := sw.RunningConfig(); got != before {
+						t.Fatalf("a refused create changed the running-config:\n%s", got)
+					}
+					if c := sw.Checkpoints(); len(c) != 0 {
+						t.Fatalf("checkpoints left behind: %v", c)
+					}
+					sw.RejectLines("", "")
+				},
+				Config:             v1,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true, // nothing was recorded: the policy is still to be created
+			},
+			{Config: v1, Check: func(*terraform.State) error { applied = sw.RunningConfig(); return nil }},
+			{
+				PreConfig:   func() { sw.RejectLines("minimum-threshold 200 kbytes", "ERROR: hardware threshold table is full") },
+				Config:      v2,
+				ExpectError: regexp.MustCompile(`(?s)Cannot update QoS policy "ROCE".*hardware threshold table is full`),
+			},
+			{
+				PreConfig: func() {
+					if got := sw.RunningConfig(); got != applied {
+						t.Fatalf("a refused update changed the running-config:\n%s", got)
+					}
+					sw.RejectLines("", "")
+				},
+				Config: v1, PlanOnly: true,
+			},
+		},
+	})
+}
+
+func TestAccNXOSForeignNetworkQoS(t *testing.T) {
+	l := nxosLab(t)
+	l.terminal(t, "nxos-1").configure(
+		"policy-map type network-qos OPS-nq", "class type network-qos c-8q-nq4", "pause pfc-cos 4", "exit", "exit",
+		"system qos", "service-policy type network-qos OPS-nq")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		Steps: []resource.TestStep{{
+			Config:      l.providerHCL() + nxosPolicyHCL(153600, `"Ethernet1/1"`),
+			ExpectError: regexp.MustCompile(`(?s)Cannot create QoS policy "ROCE".*OPS-nq.*import`),
+		}},
+	})
+	if s := l.NXOS("nxos-1").RunningConfig(); strings.Contains(s, "ROCE") {
+		t.Errorf("the refused create left objects on the switch:\n%s", s)
+	}
+}
+
+func TestAccNXOSPlanTimeErrors(t *testing.T) {
+	l := nxosLab(t)
+	cases := []struct{ name, config, want string }{
+		{"injection in an interface name", `
+resource "roce_pfc_interface" "x" {
+  device    = "nxos-1"
+  interface = "Ethernet1/1 ; reload"
+}`, `(?s)interface`},
+		{"threshold not whole kbytes", nxosPolicyHCL(150000, `"Ethernet1/1"`),
+			`(?s)150000 bytes is not a whole number of kbytes.*149504 \(146 kbytes\)\s+or\s+150528 \(147 kbytes\)`},
+		{"trust dscp_pcp", `
+resource "roce_qos_policy" "x" {
+  device = "nxos-1"
+  trust  = "dscp_pcp"
+  classes = { roce = { traffic_class = 3, dscp = [26], pcp = [3], bandwidth_percent = 100 } }
+}`, `(?s)Not supported on platform nxos.*trust`},
+		{"mtu out of range", `
+resource "roce_qos_policy" "x" {
+  device = "nxos-1"
+  classes = { roce = { traffic_class = 3, dscp = [26], bandwidth_percent = 100, mtu = 9300 } }
+}`, `(?s)mtu 9300 out of range 1500-9216`},
+		{"watchdog times", `
+resource "roce_pfc_interface" "x" {
+  device    = "nxos-1"
+  interface = "Ethernet1/1"
+  watchdog  = { detection_time_ms = 200, restoration_time_ms = 400 }
+}`, `(?s)Not supported on platform nxos.*system-wide`},
+		{"cable length", `
+resource "roce_pfc_interface" "x" {
+  device    = "nxos-1"
+  interface = "Ethernet1/1"
+  buffer    = { cable_length_m = 5 }
+}`, `(?s)Not supported on platform nxos`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: protoV6Factories,
+				Steps: []resource.TestStep{{
+					Config: l.providerHCL() + c.config, PlanOnly: true, ExpectError: regexp.MustCompile(c.want),
+				}},
+			})
+		})
+	}
+	if n := l.NXOS("nxos-1").Counters().Connections; n != 0 {
+		t.Errorf("plan-time errors opened %d SSH connections to the switch; they need none", n)
+	}
+}
