@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # make demo: the provider against the simulated fabric, end to end, on a machine with only Go.
-# Builds the provider and the lab, starts the lab (one openconfig switch and one mlx5 NIC host),
-# applies examples/quickstart (a QoS policy on the switch, NIC QoS and DCQCN on the host), changes
-# the switch behind Terraform's back, shows that `terraform plan` detects the drift and that
-# `terraform apply` repairs it, then reboots the host (which drops its mlnx_qos and sysfs
+# Builds the provider and the lab, starts the lab (openconfig, SONiC and NX-OS switches and one
+# mlx5 NIC host), applies examples/quickstart (QoS policies on the switches, PFC on SONiC and
+# NX-OS ports, NIC QoS and DCQCN on the host), changes two switches behind Terraform's back (a
+# gNMI Set, and a line typed at the NX-OS CLI), shows that `terraform plan` detects the drift and
+# that `terraform apply` repairs it, then reboots the host (which drops its mlnx_qos and sysfs
 # settings) and shows the same detection and repair, then destroys everything and stops the lab.
 #
 # Works in .demo/ (a copy of examples/quickstart, its state and the Terraform CLI config) and
@@ -23,7 +24,7 @@ nic_qos=roce_nic_qos.gpu1_eth0
 dcqcn=roce_dcqcn_profile.gpu1_eth0
 profile="/qos/queue-management-profiles/queue-management-profile[name=ROCE-roce]"
 min_threshold="$profile/wred/uniform/config/min-threshold"
-steps=18
+steps=20
 n=0
 
 step() {
@@ -69,8 +70,8 @@ export TF_CLI_CONFIG_FILE=$work/terraformrc
 export CHECKPOINT_DISABLE=1
 echo "Terraform config $TF_CLI_CONFIG_FILE; no terraform init needed with dev_overrides"
 
-step "Starting the simulated fabric: switches $device and sonic-1, NIC host $host (bin/rocelab up --dir .lab)"
-"$bin/rocelab" up --dir "$lab_dir" --switches openconfig=1,sonic=1 --hosts mlx5=1 >"$work/rocelab.log" 2>&1 &
+step "Starting the simulated fabric: switches $device, sonic-1 and nxos-1, NIC host $host (bin/rocelab up --dir .lab)"
+"$bin/rocelab" up --dir "$lab_dir" --switches openconfig=1,sonic=1,nxos=1 --hosts mlx5=1 >"$work/rocelab.log" 2>&1 &
 lab_pid=$!
 # Whatever happens from here on, the lab is stopped on exit.
 stop_lab() {
@@ -98,7 +99,7 @@ if [ ! -f "$lab_dir/inventory.json" ]; then
 fi
 cat "$work/rocelab.log"
 
-step "terraform apply: RoCE QoS policies on $device and sonic-1 (lossless, with PFC), NIC QoS and DCQCN on $host"
+step "terraform apply: RoCE QoS policies on $device, sonic-1 and nxos-1 (lossless, with PFC), NIC QoS and DCQCN on $host"
 tf apply -auto-approve
 
 step "Reading sonic-1's CONFIG_DB with an independent gNMI client: a lossless RoCE class"
@@ -114,6 +115,16 @@ if ! grep -q '"pfc_enable": "3"' <<<"$qos_map" || [ "$dscp26" != '"3"' ]; then
 fi
 echo "sonic-1: DSCP 26 -> traffic class 3 (the stock map said 1), PFC no-drop on priority 3"
 
+step "Reading nxos-1's QoS configuration at its CLI (an SSH session of our own, as an operator would)"
+echo "\$ rocelab cli --dir .lab nxos-1 'show running-config ipqos'"
+ipqos=$("$bin/rocelab" cli --dir "$lab_dir" nxos-1 'show running-config ipqos')
+echo "$ipqos"
+if ! grep -q 'pause pfc-cos 3' <<<"$ipqos" || ! grep -q 'service-policy type network-qos ROCE-nq' <<<"$ipqos"; then
+  echo "nxos-1 does not carry the lossless RoCE class (network-qos pause pfc-cos 3 under system qos)" >&2
+  exit 1
+fi
+echo "nxos-1: network-qos ROCE-nq pauses CoS 3 (no-drop), bound under system qos"
+
 step "Reading the switch with an independent gNMI client: the ECN profile the policy created"
 echo "\$ rocelab get --dir .lab $device '$profile'"
 "$bin/rocelab" get --dir "$lab_dir" "$device" "$profile"
@@ -121,6 +132,10 @@ echo "\$ rocelab get --dir .lab $device '$profile'"
 step "Changing the switch out of band: an operator lowers the ECN min threshold to 100000 bytes by hand"
 echo "\$ rocelab set --dir .lab $device '$min_threshold' '\"100000\"'"
 "$bin/rocelab" set --dir "$lab_dir" "$device" "$min_threshold" '"100000"'
+
+step "Changing nxos-1 out of band: an operator turns PFC off on Ethernet1/1 at the CLI"
+echo "\$ rocelab cli --dir .lab nxos-1 'configure terminal' 'interface Ethernet1/1' 'priority-flow-control mode off' 'end'"
+"$bin/rocelab" cli --dir "$lab_dir" nxos-1 'configure terminal' 'interface Ethernet1/1' 'priority-flow-control mode off' 'end'
 
 step "terraform plan: does Terraform notice the change?"
 code=0
@@ -131,8 +146,13 @@ if [ "$code" -ne 2 ]; then
 fi
 echo "drift detected: plan exit code 2"
 
-step "terraform apply: repairing the drift"
+step "terraform apply: repairing the drift on both switches"
 tf apply -auto-approve
+if ! "$bin/rocelab" cli --dir "$lab_dir" nxos-1 'show running-config interface Ethernet1/1' | grep -q 'priority-flow-control mode on'; then
+  echo "apply did not turn PFC back on on nxos-1 Ethernet1/1" >&2
+  exit 1
+fi
+echo "nxos-1 Ethernet1/1: priority-flow-control mode on again"
 echo "\$ rocelab get --dir .lab $device '$min_threshold'"
 "$bin/rocelab" get --dir "$lab_dir" "$device" "$min_threshold"
 
@@ -196,14 +216,19 @@ if "$bin/rocelab" get --dir "$lab_dir" "$device" "$profile" >/dev/null 2>&1; the
   exit 1
 fi
 echo "the ECN profile is gone from $device"
+if "$bin/rocelab" cli --dir "$lab_dir" nxos-1 'show running-config ipqos' | grep -q 'ROCE'; then
+  echo "destroy left ROCE objects on nxos-1" >&2
+  exit 1
+fi
+echo "no ROCE class-map or policy-map is left on nxos-1"
 
 step "Stopping the simulated fabric"
 trap - EXIT
 "$bin/rocelab" down --dir "$lab_dir"
 
 echo
-echo "Demo complete: a lossless RoCE class on SONiC; an out-of-band switch change and a host"
-echo "reboot, each detected by plan and repaired by apply; destroyed."
+echo "Demo complete: a lossless RoCE class on SONiC and NX-OS; out-of-band switch changes (gNMI and"
+echo "CLI) and a host reboot, each detected by plan and repaired by apply; destroyed."
 echo "Try it yourself: start the fabric in .lab/ with"
 echo "  make lab"
 echo "then, in another shell,"

@@ -105,6 +105,40 @@ resource "roce_pfc_interface" "leaf2_e0" {
   depends_on = [roce_qos_policy.leaf2]
 }
 
+# The same classes on the lab's Cisco Nexus leaf (device "nxos-1", its CLI over SSH). Each apply
+# is one checkpoint transaction: class-maps ROCE-<class>, policy-maps ROCE (qos), ROCE-out
+# (queuing: all 8 classes) and ROCE-nq (network-qos: `pause pfc-cos 3`, jumbo MTU), then
+# `system qos` and the port bindings; a refused line rolls the switch back to the checkpoint.
+resource "roce_qos_policy" "leaf3" {
+  device = "nxos-1"
+  classes = {
+    roce = {
+      traffic_class     = 3
+      dscp              = [26]
+      bandwidth_percent = 50
+      lossless          = true
+      mtu               = 9216 # a network-qos class without mtu keeps 1500 and drops RoCE jumbo frames
+      ecn = {
+        min_threshold_bytes = 153600
+        max_threshold_bytes = 1536000
+      }
+    }
+    cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
+    default = { traffic_class = 0, dscp = [0], bandwidth_percent = 50 }
+  }
+  interfaces = ["Ethernet1/1"]
+}
+
+# PFC on that port: `priority-flow-control mode on` and the PFC watchdog (NX-OS's watchdog
+# timers are system-wide, so no times here).
+resource "roce_pfc_interface" "leaf3_e1_1" {
+  device    = "nxos-1"
+  interface = "Ethernet1/1"
+  watchdog  = { action = "drop" }
+
+  depends_on = [roce_qos_policy.leaf3]
+}
+
 # The host side of the same policy, on the lab's NVIDIA mlx5 host (device "mlx5-1", reached over
 # SSH). RoCE only works end to end when the NIC and the switches agree on every number:
 #   - the NIC trusts DSCP and maps DSCP 26 -> priority 3 and DSCP 48 -> priority 6, the same DSCPs

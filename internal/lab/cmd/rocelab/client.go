@@ -169,23 +169,32 @@ type client struct {
 
 // dial reads DIR/inventory.json and connects to device with its CA and
 // credentials.
-func dial(dir, device string) (*client, error) {
+// inventoryEntry reads device's entry from the inventory of the lab running in dir.
+func inventoryEntry(dir, device string) (lab.DeviceEntry, string, error) {
 	invPath := filepath.Join(dir, lab.InventoryFile)
 	raw, err := os.ReadFile(filepath.Clean(invPath))
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("no lab inventory at %s: start one with `rocelab up --dir %s`", invPath, dir)
+		return lab.DeviceEntry{}, invPath, fmt.Errorf("no lab inventory at %s: start one with `rocelab up --dir %s`", invPath, dir)
 	}
 	if err != nil {
-		return nil, err
+		return lab.DeviceEntry{}, invPath, err
 	}
 	var inv lab.Inventory
 	if err := json.Unmarshal(raw, &inv); err != nil {
-		return nil, fmt.Errorf("%s: %w", invPath, err)
+		return lab.DeviceEntry{}, invPath, fmt.Errorf("%s: %w", invPath, err)
 	}
 	d, ok := inv.Devices[device]
 	if !ok {
-		return nil, fmt.Errorf("device %q is not in %s (devices: %s)", device, invPath,
+		return lab.DeviceEntry{}, invPath, fmt.Errorf("device %q is not in %s (devices: %s)", device, invPath,
 			strings.Join(slices.Sorted(maps.Keys(inv.Devices)), ", "))
+	}
+	return d, invPath, nil
+}
+
+func dial(dir, device string) (*client, error) {
+	d, invPath, err := inventoryEntry(dir, device)
+	if err != nil {
+		return nil, err
 	}
 	if d.CACertificate == "" {
 		return nil, fmt.Errorf("device %q is a %s device without gNMI (no ca_certificate in %s)", device, d.Platform, invPath)

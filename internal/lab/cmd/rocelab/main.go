@@ -57,6 +57,14 @@ const usageText = `usage:
       priorities with PFC enabled), drops, ECN marks and CNPs growing fast
       (sonic switches keep no counters yet: the storm is only recorded),
       e.g. rocelab storm --dir .lab mlx5-1 eth0
+  rocelab cli --dir DIR DEVICE LINE...
+      log in to CLI switch DEVICE (eos, nxos) over SSH with the inventory's
+      credentials and pinned host key, type each LINE at its prompt (after
+      "enable" at an exec prompt), print the transcript; exit 1 when the
+      switch refuses a line, e.g.
+      rocelab cli --dir .lab nxos-1 'show running-config ipqos'
+      rocelab cli --dir .lab eos-1 'configure' 'interface Ethernet1' \
+        'no priority-flow-control on' 'end'
   rocelab version
   rocelab help
 
@@ -99,6 +107,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return reboot(args[1:], stdout, stderr)
 	case "storm":
 		return storm(args[1:], stdout, stderr)
+	case "cli":
+		return cliCommand(args[1:], stdout, stderr)
 	case "version", "-version", "--version":
 		fmt.Fprintln(stdout, "rocelab", buildVersion())
 		return 0
