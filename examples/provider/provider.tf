@@ -21,5 +21,13 @@ provider "roce" {
       host_key    = "ssh-ed25519 AAAA..." # the switch's key (ssh-keyscan), checked once by a person
       save_config = true
     }
+    # A Cisco Nexus switch over the SSH CLI: each change under a checkpoint, saved with
+    # copy running-config startup-config.
+    "leaf-4" = {
+      address     = "10.0.0.4:22"
+      platform    = "nxos"
+      host_key    = "ssh-rsa AAAA..."
+      save_config = true
+    }
   }
 }

@@ -54,6 +54,8 @@ type Settings struct {
 	Insecure       *bool
 	Timeout        *string
 	Retries        *int64
+	// PerResourceReads turns the per-process read snapshots off: one read per resource.
+	PerResourceReads *bool
 }
 
 // Spec is one entry of the `devices` map; nil pointers inherit the provider-wide value.
@@ -69,6 +71,8 @@ type Spec struct {
 	GNMITarget    *string
 	Sudo          *bool
 	SaveConfig    *bool
+	// PerResourceReads overrides the provider-wide setting for this device.
+	PerResourceReads *bool
 }
 
 // Device is a fully resolved device.
@@ -87,8 +91,11 @@ type Device struct {
 	Sudo           bool
 	// SaveConfig saves the running configuration to startup after each change (CLI switches).
 	SaveConfig bool
-	Timeout    time.Duration
-	Retries    int
+	// PerResourceReads makes every resource read the device itself instead of sharing the
+	// process's one read of the device (for devices that cannot answer large reads).
+	PerResourceReads bool
+	Timeout          time.Duration
+	Retries          int
 }
 
 // Problem is a configuration error, attached to an attribute path of the provider block:
@@ -134,6 +141,9 @@ func Resolve(s Settings, specs map[string]Spec, getenv func(string) string) (map
 		Timeout:        timeout,
 		Retries:        retries,
 	}
+	if s.PerResourceReads != nil {
+		base.PerResourceReads = *s.PerResourceReads
+	}
 	out := make(map[string]Device, len(specs))
 	for _, name := range sortedKeys(specs) {
 		sp := specs[name]
@@ -165,6 +175,9 @@ func Resolve(s Settings, specs map[string]Spec, getenv func(string) string) (map
 		}
 		d.Sudo = sp.Sudo != nil && *sp.Sudo
 		d.SaveConfig = sp.SaveConfig != nil && *sp.SaveConfig
+		if sp.PerResourceReads != nil {
+			d.PerResourceReads = *sp.PerResourceReads
+		}
 		out[name] = d
 	}
 	return out, probs

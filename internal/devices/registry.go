@@ -22,6 +22,8 @@ type Registry struct {
 	gnmi map[string]*gnmi.Client
 	ssh  map[string]*ssh.Client
 	cli  map[string]*cli.Client
+
+	snaps snapshots
 }
 
 // Logger receives transport events (the provider bridges it to tflog); it satisfies every

@@ -124,3 +124,16 @@ func withWarning(prior []byte, err error) func(warn error) (Prior, error) {
 		return prior, warn
 	}
 }
+
+// reads ties a driver to its device's read snapshot: refreshes read through it
+// (devices.Snapshot), and every write drops it (wrote), so the next read is fresh. Reads that
+// a write decides from (the values before the change, the device's objects) are always fresh.
+type reads struct {
+	reg    *devices.Registry
+	device string
+}
+
+func newReads(reg *devices.Registry, device string) reads { return reads{reg: reg, device: device} }
+
+// wrote drops the device's snapshots after a write, successful or not.
+func (r reads) wrote() { r.reg.Invalidate(r.device) }

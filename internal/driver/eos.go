@@ -23,7 +23,27 @@ func checkEOSQoS(p fabric.QoSPolicy) fabric.Problems {
 }
 
 // eosCLI reads an EOS switch's running configuration over its shared CLI session.
-type eosCLI struct{ c *cli.Client }
+type eosCLI struct {
+	c *cli.Client
+	reads
+}
+
+// snap is the running-config as this process first read it, for refreshes.
+func (e eosCLI) snap(ctx context.Context) (*eos.Config, error) {
+	return devices.Snapshot(ctx, e.reg, e.device(), "eos running-config", e.read)
+}
+
+// apply runs lines as one configuration session and drops the snapshot.
+func (e eosCLI) apply(ctx context.Context, lines []string) (warn, err error) {
+	defer e.wrote()
+	return apply(ctx, e.c, lines)
+}
+
+// configure is apply for a delete: a save failure is returned as the (warning) error.
+func (e eosCLI) configure(ctx context.Context, lines []string) error {
+	defer e.wrote()
+	return e.c.Configure(ctx, lines)
+}
 
 func (e eosCLI) device() string { return e.c.Config().Device }
 
@@ -56,7 +76,7 @@ func openEOSQoS(reg *devices.Registry, device string) (QoSPolicy, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &eosQoS{eosCLI{c}}, nil
+	return &eosQoS{eosCLI{c, newReads(reg, device)}}, nil
 }
 
 func decodeEOSPrior(raw Prior, ports []string) (eos.PolicyPrior, error) {
@@ -74,7 +94,7 @@ func decodeEOSPrior(raw Prior, ports []string) (eos.PolicyPrior, error) {
 }
 
 func (d *eosQoS) Read(ctx context.Context, name string, known *fabric.QoSPolicy) (*fabric.QoSPolicy, error) {
-	cfg, err := d.read(ctx)
+	cfg, err := d.snap(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +151,7 @@ func (d *eosQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error) 
 	if err != nil {
 		return nil, err
 	}
-	warn, err := apply(ctx, d.c, lines)
+	warn, err := d.apply(ctx, lines)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +180,7 @@ func (d *eosQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw Pri
 	if err != nil {
 		return nil, err
 	}
-	warn, err := apply(ctx, d.c, lines)
+	warn, err := d.apply(ctx, lines)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +205,7 @@ func (d *eosQoS) Delete(ctx context.Context, old fabric.QoSPolicy, raw Prior) er
 	if err != nil {
 		return err
 	}
-	return d.c.Configure(ctx, lines)
+	return d.configure(ctx, lines)
 }
 
 // eosPFC is roce_pfc_interface on an EOS port.
@@ -206,7 +226,7 @@ func decodeEOSPFCPrior(raw Prior) (*eos.PFCPrior, error) {
 func (d eosPFC) Check(context.Context, string) error { return nil }
 
 func (d eosPFC) Read(ctx context.Context, port string, _ *fabric.PFCInterface) (*fabric.PFCInterface, error) {
-	cfg, err := d.read(ctx)
+	cfg, err := d.snap(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +257,7 @@ func (d eosPFC) write(ctx context.Context, old *fabric.PFCInterface, next fabric
 		// The watchdog becomes managed now: what the port had before is what destroy restores.
 		prior.Watchdog = cfg.PFCPrior(next.Interface).Watchdog
 	}
-	warn, err := apply(ctx, d.c, eos.PFCLines(next.Interface, old, &next, *prior))
+	warn, err := d.apply(ctx, eos.PFCLines(next.Interface, old, &next, *prior))
 	if err != nil {
 		return nil, err
 	}
@@ -262,7 +282,7 @@ func (d eosPFC) Delete(ctx context.Context, old fabric.PFCInterface, raw Prior) 
 		p := eosDefaults().PFCPrior(old.Interface)
 		prior = &p
 	}
-	return d.c.Configure(ctx, eos.PFCLines(old.Interface, &old, nil, *prior))
+	return d.configure(ctx, eos.PFCLines(old.Interface, &old, nil, *prior))
 }
 
 // comparePorts orders port names as a switch lists them: Ethernet2 before Ethernet10.

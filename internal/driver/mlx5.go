@@ -23,6 +23,7 @@ type mlx5Host struct {
 	c      *ssh.Client
 	sudo   bool
 	device string
+	reads
 }
 
 func openMLX5(reg *devices.Registry, device string) (*mlx5Host, error) {
@@ -31,7 +32,18 @@ func openMLX5(reg *devices.Registry, device string) (*mlx5Host, error) {
 		return nil, err
 	}
 	dev, _ := reg.Device(device)
-	return &mlx5Host{c: c, sudo: dev.Sudo, device: device}, nil
+	return &mlx5Host{c: c, sudo: dev.Sudo, device: device, reads: newReads(reg, device)}, nil
+}
+
+// snap is ifname as this process first read it, for refreshes and plan-time checks: one read
+// serves both roce_nic_qos and roce_dcqcn_profile of a netdev.
+func (h *mlx5Host) snap(ctx context.Context, ifname string) (*mlx5.HostState, error) {
+	if !mlx5.ValidNetdev(ifname) {
+		return nil, fmt.Errorf("interface %q is not a valid netdev name", ifname)
+	}
+	return devices.Snapshot(ctx, h.reg, h.device, "mlx5 netdev "+ifname, func(ctx context.Context) (*mlx5.HostState, error) {
+		return h.read(ctx, ifname)
+	})
 }
 
 // read fetches everything both host resources need for ifname in one command.
@@ -57,6 +69,7 @@ func (h *mlx5Host) present(st *mlx5.HostState, ifname string) bool {
 // apply writes nic and/or dcqcn, then reads back to verify. On a failed write or a failed
 // verification it writes back the values read before (prior) and says what it restored.
 func (h *mlx5Host) apply(ctx context.Context, ifname string, prior *mlx5.HostState, nic *fabric.NICQoS, dcqcn *fabric.DCQCN) error {
+	defer h.wrote()
 	res, err := h.c.Run(ctx, mlx5.ApplyScript(ifname, prior, nic, dcqcn, h.sudo), nil)
 	var cause error
 	switch {
@@ -135,6 +148,7 @@ func (h *mlx5Host) restore(ctx context.Context, ifname string, raw Prior, what s
 	if err := json.Unmarshal(raw, &snap); err != nil {
 		return fmt.Errorf("private state is unreadable: %w", err)
 	}
+	defer h.wrote()
 	st, err := h.read(ctx, ifname)
 	if err != nil {
 		return err
@@ -196,7 +210,7 @@ func first[T any](a, b *T) *T {
 type nicDriver struct{ h *mlx5Host }
 
 func (d nicDriver) Check(ctx context.Context, ifname string) error {
-	st, err := d.h.read(ctx, ifname)
+	st, err := d.h.snap(ctx, ifname)
 	if err != nil {
 		return err
 	}
@@ -204,7 +218,7 @@ func (d nicDriver) Check(ctx context.Context, ifname string) error {
 }
 
 func (d nicDriver) Read(ctx context.Context, ifname string, managed *fabric.NICQoS) (*fabric.NICQoS, error) {
-	st, err := d.h.read(ctx, ifname)
+	st, err := d.h.snap(ctx, ifname)
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +270,7 @@ func (d nicDriver) Delete(ctx context.Context, old fabric.NICQoS, prior Prior) e
 type dcqcnDriver struct{ h *mlx5Host }
 
 func (d dcqcnDriver) Check(ctx context.Context, ifname string) error {
-	st, err := d.h.read(ctx, ifname)
+	st, err := d.h.snap(ctx, ifname)
 	if err != nil {
 		return err
 	}
@@ -264,7 +278,7 @@ func (d dcqcnDriver) Check(ctx context.Context, ifname string) error {
 }
 
 func (d dcqcnDriver) Read(ctx context.Context, ifname string, managed *fabric.DCQCN) (*fabric.DCQCN, error) {
-	st, err := d.h.read(ctx, ifname)
+	st, err := d.h.snap(ctx, ifname)
 	if err != nil {
 		return nil, err
 	}

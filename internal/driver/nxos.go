@@ -23,7 +23,44 @@ func checkNXOSQoS(p fabric.QoSPolicy) fabric.Problems {
 }
 
 // nxosCLI reads a Nexus switch's QoS configuration over its shared CLI session.
-type nxosCLI struct{ c *cli.Client }
+type nxosCLI struct {
+	c *cli.Client
+	reads
+}
+
+// snap is the switch as this process first read it, for refreshes: `show running-config
+// ipqos` and every port's running-config (`show running-config interface`), in one batch.
+func (n nxosCLI) snap(ctx context.Context) (*nxos.Config, error) {
+	return devices.Snapshot(ctx, n.reg, n.device(), "nxos ipqos+interfaces", func(ctx context.Context) (*nxos.Config, error) {
+		out, err := n.c.Show(ctx, "show running-config ipqos", "show running-config interface")
+		if err != nil {
+			return nil, err
+		}
+		cfg, err := nxos.ParseRunningConfig(strings.Join(out, "\n"))
+		if err != nil {
+			return nil, fmt.Errorf("device %q: reading the running-config: %w", n.device(), err)
+		}
+		return cfg, nil
+	})
+}
+
+// perResource reports whether this device reads per resource (no snapshot).
+func (n nxosCLI) perResource() bool {
+	d, _ := n.reg.Device(n.device())
+	return d.PerResourceReads
+}
+
+// apply runs lines as one checkpoint transaction and drops the snapshot.
+func (n nxosCLI) apply(ctx context.Context, lines []string) (warn, err error) {
+	defer n.wrote()
+	return apply(ctx, n.c, lines)
+}
+
+// configure is apply for a delete: a save failure is returned as the (warning) error.
+func (n nxosCLI) configure(ctx context.Context, lines []string) error {
+	defer n.wrote()
+	return n.c.Configure(ctx, lines)
+}
 
 func (n nxosCLI) device() string { return n.c.Config().Device }
 
@@ -67,7 +104,7 @@ func openNXOSQoS(reg *devices.Registry, device string) (QoSPolicy, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &nxosQoS{nxosCLI{c}}, nil
+	return &nxosQoS{nxosCLI{c, newReads(reg, device)}}, nil
 }
 
 func decodeNXOSPrior(raw Prior) (nxos.PolicyPrior, error) {
@@ -85,7 +122,11 @@ func decodeNXOSPrior(raw Prior) (nxos.PolicyPrior, error) {
 }
 
 func (d *nxosQoS) Read(ctx context.Context, name string, known *fabric.QoSPolicy) (*fabric.QoSPolicy, error) {
-	cfg, err := d.read(ctx)
+	read := d.snap
+	if d.perResource() {
+		read = func(ctx context.Context) (*nxos.Config, error) { return d.read(ctx) }
+	}
+	cfg, err := read(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +159,7 @@ func (d *nxosQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error)
 	if err != nil {
 		return nil, err
 	}
-	warn, err := apply(ctx, d.c, lines)
+	warn, err := d.apply(ctx, lines)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +185,7 @@ func (d *nxosQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw Pr
 	if err != nil {
 		return nil, err
 	}
-	warn, err := apply(ctx, d.c, lines)
+	warn, err := d.apply(ctx, lines)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +209,7 @@ func (d *nxosQoS) Delete(ctx context.Context, old fabric.QoSPolicy, raw Prior) e
 	if err != nil {
 		return err
 	}
-	return d.c.Configure(ctx, lines)
+	return d.configure(ctx, lines)
 }
 
 // nxosPFC is roce_pfc_interface on a Nexus port.
@@ -189,7 +230,13 @@ func decodeNXOSPFCPrior(raw Prior) (*nxos.PFCPrior, error) {
 func (d nxosPFC) Check(context.Context, string) error { return nil }
 
 func (d nxosPFC) Read(ctx context.Context, port string, _ *fabric.PFCInterface) (*fabric.PFCInterface, error) {
-	cfg, err := d.read(ctx, port)
+	var cfg *nxos.Config
+	var err error
+	if d.perResource() {
+		cfg, err = d.read(ctx, port)
+	} else {
+		cfg, err = d.snap(ctx)
+	}
 	var missing *missingPortError
 	if errors.As(err, &missing) {
 		return nil, nil // the port is gone: so is the resource
@@ -224,7 +271,7 @@ func (d nxosPFC) write(ctx context.Context, old *fabric.PFCInterface, next fabri
 	if err != nil {
 		return nil, err
 	}
-	warn, err := apply(ctx, d.c, lines)
+	warn, err := d.apply(ctx, lines)
 	if err != nil {
 		return nil, err
 	}
@@ -255,5 +302,5 @@ func (d nxosPFC) Delete(ctx context.Context, old fabric.PFCInterface, raw Prior)
 	if err != nil {
 		return err
 	}
-	return d.c.Configure(ctx, lines)
+	return d.configure(ctx, lines)
 }

@@ -34,14 +34,17 @@ func attrPath(elems []string) fabric.Path {
 	return p
 }
 
-type openConfigQoS struct{ c *gnmi.Client }
+type openConfigQoS struct {
+	c *gnmi.Client
+	reads
+}
 
 func openOpenConfigQoS(reg *devices.Registry, device string) (QoSPolicy, error) {
 	c, err := reg.GNMI(device)
 	if err != nil {
 		return nil, err
 	}
-	return &openConfigQoS{c: c}, nil
+	return &openConfigQoS{c: c, reads: newReads(reg, device)}, nil
 }
 
 // ocPrior is what an openconfig policy keeps in private state: each bound interface's
@@ -69,7 +72,7 @@ func (d *openConfigQoS) tree(ctx context.Context) (*openconfig.Tree, error) {
 }
 
 func (d *openConfigQoS) Read(ctx context.Context, name string, _ *fabric.QoSPolicy) (*fabric.QoSPolicy, error) {
-	t, err := d.tree(ctx)
+	t, err := devices.Snapshot(ctx, d.reg, d.device, "openconfig /qos", d.tree)
 	if err != nil {
 		return nil, err
 	}
@@ -141,6 +144,7 @@ func (d *openConfigQoS) set(ctx context.Context, old, next *fabric.QoSPolicy, re
 	if err != nil {
 		return err
 	}
+	defer d.wrote()
 	return d.c.Set(ctx, req)
 }
 

@@ -66,19 +66,19 @@ func ForPFCInterface(reg *devices.Registry, device string) (PFCInterface, error)
 		if err != nil {
 			return nil, err
 		}
-		return sonicPFC{sonicDB{c}}, nil
+		return sonicPFC{sonicDB{c, newReads(reg, device)}}, nil
 	case "eos":
 		c, err := reg.CLI(device)
 		if err != nil {
 			return nil, err
 		}
-		return eosPFC{eosCLI{c}}, nil
+		return eosPFC{eosCLI{c, newReads(reg, device)}}, nil
 	case "nxos":
 		c, err := reg.CLI(device)
 		if err != nil {
 			return nil, err
 		}
-		return nxosPFC{nxosCLI{c}}, nil
+		return nxosPFC{nxosCLI{c, newReads(reg, device)}}, nil
 	}
 	return nil, fmt.Errorf("device %q has platform %s, which has no roce_pfc_interface driver", device, dev.Platform)
 }
@@ -101,7 +101,7 @@ func decodePFCPrior(raw Prior) (sonic.PFCPrior, error) {
 func (d sonicPFC) Check(context.Context, string) error { return nil }
 
 func (d sonicPFC) Read(ctx context.Context, port string, _ *fabric.PFCInterface) (*fabric.PFCInterface, error) {
-	db, err := d.read(ctx)
+	db, err := d.snap(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +129,7 @@ func (d sonicPFC) write(ctx context.Context, old *fabric.PFCInterface, next fabr
 	if err != nil {
 		return nil, err
 	}
-	if err := d.c.Set(ctx, req); err != nil {
+	if err := d.set(ctx, req); err != nil {
 		return nil, err
 	}
 	return json.Marshal(prior)
@@ -156,5 +156,5 @@ func (d sonicPFC) Delete(ctx context.Context, old fabric.PFCInterface, raw Prior
 	if err != nil {
 		return err
 	}
-	return d.c.Set(ctx, req)
+	return d.set(ctx, req)
 }

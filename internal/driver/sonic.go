@@ -23,7 +23,21 @@ func checkSONiCQoS(p fabric.QoSPolicy) fabric.Problems {
 }
 
 // sonicDB reads the switch's CONFIG_DB in one Get.
-type sonicDB struct{ c *gnmi.Client }
+type sonicDB struct {
+	c *gnmi.Client
+	reads
+}
+
+// snap is CONFIG_DB as this process first read it, for refreshes.
+func (s sonicDB) snap(ctx context.Context) (*sonic.DB, error) {
+	return devices.Snapshot(ctx, s.reg, s.device, "sonic CONFIG_DB", s.read)
+}
+
+// set writes one SetRequest and drops the snapshot.
+func (s sonicDB) set(ctx context.Context, req *gpb.SetRequest) error {
+	defer s.wrote()
+	return s.c.Set(ctx, req)
+}
 
 func (s sonicDB) read(ctx context.Context) (*sonic.DB, error) {
 	ups, err := s.c.Get(ctx, sonic.ReadPaths()...)
@@ -48,7 +62,7 @@ func openSONiCQoS(reg *devices.Registry, device string) (QoSPolicy, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &sonicQoS{sonicDB{c}}, nil
+	return &sonicQoS{sonicDB{c, newReads(reg, device)}}, nil
 }
 
 // sonicPrior is a SONiC policy's private state: each bound port's own PORT_QOS_MAP fields and
@@ -72,7 +86,7 @@ func decodeSONiCPrior(raw Prior) (sonicPrior, error) {
 }
 
 func (d *sonicQoS) Read(ctx context.Context, name string, known *fabric.QoSPolicy) (*fabric.QoSPolicy, error) {
-	db, err := d.read(ctx)
+	db, err := d.snap(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +147,7 @@ func (d *sonicQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error
 	if err != nil {
 		return nil, err
 	}
-	if err := d.c.Set(ctx, req); err != nil {
+	if err := d.set(ctx, req); err != nil {
 		return nil, err
 	}
 	return json.Marshal(prior)
@@ -163,7 +177,7 @@ func (d *sonicQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw P
 	if err != nil {
 		return nil, err
 	}
-	if err := d.c.Set(ctx, req); err != nil {
+	if err := d.set(ctx, req); err != nil {
 		return nil, err
 	}
 	kept := sonicPrior{Ports: map[string]sonic.PortBinding{}}
@@ -182,5 +196,5 @@ func (d *sonicQoS) Delete(ctx context.Context, old fabric.QoSPolicy, raw Prior) 
 	if err != nil {
 		return err
 	}
-	return d.c.Set(ctx, req)
+	return d.set(ctx, req)
 }

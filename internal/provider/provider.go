@@ -68,6 +68,8 @@ func (p *roceProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp 
 				MarkdownDescription: "Timeout of one device operation, as a Go duration. Default `30s`."},
 			"retries": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: "Retries, with exponential backoff, of transient transport errors (gNMI: Unavailable, DeadlineExceeded, ResourceExhausted, Aborted). A change the device rejects is never retried. Default `3`."},
+			"per_resource_reads": schema.BoolAttribute{Optional: true,
+				MarkdownDescription: "Read each device once per Terraform run and serve every resource on it from that one read (`false`, the default), or make every resource read the device itself (`true`), for devices that cannot answer large reads. Either way one connection per device is shared. Can be set per device."},
 			"devices": schema.MapNestedAttribute{Optional: true,
 				MarkdownDescription: "The devices this provider manages, keyed by device name (letters, digits, `_`, `.`, `:`, `-`; no `/`).",
 				Validators: []validator.Map{mapvalidator.KeysAre(stringvalidator.RegexMatches(devices.NamePattern,
@@ -95,6 +97,8 @@ func deviceSchema() map[string]schema.Attribute {
 		"gnmi_target": schema.StringAttribute{Optional: true, MarkdownDescription: "gNMI path target sent with every request (gNMI devices)."},
 		"sudo": schema.BoolAttribute{Optional: true,
 			MarkdownDescription: "mlx5 hosts: run privileged reads and writes through `sudo -n`."},
+		"per_resource_reads": schema.BoolAttribute{Optional: true,
+			MarkdownDescription: "Overrides the provider's `per_resource_reads` for this device."},
 		"save_config": schema.BoolAttribute{Optional: true,
 			MarkdownDescription: "CLI switches (`eos`, `nxos`): after each committed change, save the running configuration to startup (`write memory`, `copy running-config startup-config`), so it survives a reload. Default `false`: changes are committed to the running configuration only."},
 	}

@@ -10,29 +10,31 @@ import (
 )
 
 type providerModel struct {
-	Username       types.String `tfsdk:"username"`
-	Password       types.String `tfsdk:"password"`
-	PrivateKey     types.String `tfsdk:"private_key"`
-	KnownHostsFile types.String `tfsdk:"known_hosts_file"`
-	CACertificate  types.String `tfsdk:"ca_certificate"`
-	Insecure       types.Bool   `tfsdk:"insecure"`
-	Timeout        types.String `tfsdk:"timeout"`
-	Retries        types.Int64  `tfsdk:"retries"`
-	Devices        types.Map    `tfsdk:"devices"`
+	Username         types.String `tfsdk:"username"`
+	Password         types.String `tfsdk:"password"`
+	PrivateKey       types.String `tfsdk:"private_key"`
+	KnownHostsFile   types.String `tfsdk:"known_hosts_file"`
+	CACertificate    types.String `tfsdk:"ca_certificate"`
+	Insecure         types.Bool   `tfsdk:"insecure"`
+	Timeout          types.String `tfsdk:"timeout"`
+	Retries          types.Int64  `tfsdk:"retries"`
+	PerResourceReads types.Bool   `tfsdk:"per_resource_reads"`
+	Devices          types.Map    `tfsdk:"devices"`
 }
 
 type deviceModel struct {
-	Address       types.String `tfsdk:"address"`
-	Platform      types.String `tfsdk:"platform"`
-	Username      types.String `tfsdk:"username"`
-	Password      types.String `tfsdk:"password"`
-	PrivateKey    types.String `tfsdk:"private_key"`
-	CACertificate types.String `tfsdk:"ca_certificate"`
-	HostKey       types.String `tfsdk:"host_key"`
-	Insecure      types.Bool   `tfsdk:"insecure"`
-	GNMITarget    types.String `tfsdk:"gnmi_target"`
-	Sudo          types.Bool   `tfsdk:"sudo"`
-	SaveConfig    types.Bool   `tfsdk:"save_config"`
+	Address          types.String `tfsdk:"address"`
+	Platform         types.String `tfsdk:"platform"`
+	Username         types.String `tfsdk:"username"`
+	Password         types.String `tfsdk:"password"`
+	PrivateKey       types.String `tfsdk:"private_key"`
+	CACertificate    types.String `tfsdk:"ca_certificate"`
+	HostKey          types.String `tfsdk:"host_key"`
+	Insecure         types.Bool   `tfsdk:"insecure"`
+	GNMITarget       types.String `tfsdk:"gnmi_target"`
+	Sudo             types.Bool   `tfsdk:"sudo"`
+	SaveConfig       types.Bool   `tfsdk:"save_config"`
+	PerResourceReads types.Bool   `tfsdk:"per_resource_reads"`
 }
 
 type unknowable interface{ IsUnknown() bool }
@@ -49,9 +51,9 @@ func (m providerModel) devices(ctx context.Context) (map[string]deviceModel, dia
 
 // known reports whether every value of the configuration is known.
 func (m providerModel) known(devs map[string]deviceModel) bool {
-	vals := []unknowable{m.Username, m.Password, m.PrivateKey, m.KnownHostsFile, m.CACertificate, m.Insecure, m.Timeout, m.Retries}
+	vals := []unknowable{m.Username, m.Password, m.PrivateKey, m.KnownHostsFile, m.CACertificate, m.Insecure, m.Timeout, m.Retries, m.PerResourceReads}
 	for _, d := range devs {
-		vals = append(vals, d.Address, d.Platform, d.Username, d.Password, d.PrivateKey, d.CACertificate, d.HostKey, d.Insecure, d.GNMITarget, d.Sudo, d.SaveConfig)
+		vals = append(vals, d.Address, d.Platform, d.Username, d.Password, d.PrivateKey, d.CACertificate, d.HostKey, d.Insecure, d.GNMITarget, d.Sudo, d.SaveConfig, d.PerResourceReads)
 	}
 	for _, v := range vals {
 		if v.IsUnknown() {
@@ -65,7 +67,7 @@ func (m providerModel) toSettings(devs map[string]deviceModel) (devices.Settings
 	s := devices.Settings{
 		Username: strPtr(m.Username), Password: strPtr(m.Password), PrivateKey: strPtr(m.PrivateKey),
 		KnownHostsFile: strPtr(m.KnownHostsFile), CACertificate: strPtr(m.CACertificate),
-		Insecure: boolPtr(m.Insecure), Timeout: strPtr(m.Timeout),
+		Insecure: boolPtr(m.Insecure), Timeout: strPtr(m.Timeout), PerResourceReads: boolPtr(m.PerResourceReads),
 	}
 	if !m.Retries.IsNull() {
 		r := m.Retries.ValueInt64()
@@ -77,7 +79,7 @@ func (m providerModel) toSettings(devs map[string]deviceModel) (devices.Settings
 			Address: d.Address.ValueString(), Platform: d.Platform.ValueString(),
 			Username: strPtr(d.Username), Password: strPtr(d.Password), PrivateKey: strPtr(d.PrivateKey),
 			CACertificate: strPtr(d.CACertificate), HostKey: strPtr(d.HostKey), Insecure: boolPtr(d.Insecure),
-			GNMITarget: strPtr(d.GNMITarget), Sudo: boolPtr(d.Sudo), SaveConfig: boolPtr(d.SaveConfig),
+			GNMITarget: strPtr(d.GNMITarget), Sudo: boolPtr(d.Sudo), SaveConfig: boolPtr(d.SaveConfig), PerResourceReads: boolPtr(d.PerResourceReads),
 		}
 	}
 	return s, specs

@@ -6,6 +6,13 @@
 # (`priority-flow-control pause watchdog`, `... port action drop`, `... port timer timeout 0.20
 # polling-interval auto recovery-time 0.40`) on the interface. Leave `buffer` out there (EOS
 # manages PFC headroom itself: a plan-time error) and give watchdog times in 10 ms steps.
+#
+# On a Cisco Nexus switch (platform "nxos", ports such as "Ethernet1/1"): `priority-flow-control
+# mode on`, `flowcontrol send|receive off`, `priority-flow-control watch-dog-interval on`, and
+# the headroom as policy-map type queuing roce-in-Ethernet1_1 (`pause buffer-size 184320
+# pause-threshold 122880 resume-threshold 61440` per lossless class) attached as
+# `service-policy type queuing input`. Leave out cable_length_m and the watchdog times there
+# (NX-OS's watchdog timers are system-wide: watchdog = { action = "drop" }).
 resource "roce_pfc_interface" "leaf1_e0" {
   device     = "leaf-1"
   interface  = "Ethernet0"

@@ -7,6 +7,13 @@
 # and `qos map traffic-class ... to tx-queue` whole, and `service-profile ROCE` on each port.
 # On eos: one policy per switch (the maps are global), ECN thresholds in whole kbytes (153600 =
 # 150 kbytes), no per-class mtu, and trust "dscp" or "pcp" (not "dscp_pcp").
+#
+# And on a Cisco Nexus switch (platform "nxos", ports such as "Ethernet1/1"): class-maps
+# ROCE-roce, ROCE-cnp, ROCE-default (`match dscp`), policy-map type qos ROCE (`set qos-group`),
+# queuing ROCE-out (all 8 egress classes: `bandwidth remaining percent`, `priority level 1` for
+# cnp, `random-detect ... kbytes ... ecn`) and network-qos ROCE-nq, bound in `system qos`. On
+# nxos: one policy per switch, ECN in whole kbytes, and with `lossless = true` also `mtu = 9216`
+# on the roce class (a network-qos class without mtu keeps 1500 bytes and drops jumbo frames).
 resource "roce_qos_policy" "leaf1" {
   device                = "leaf-1"
   name                  = "ROCE"

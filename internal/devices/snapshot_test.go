@@ -1,0 +1,159 @@
+package devices
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func snapRegistry(perResource bool) *Registry {
+	return NewRegistry(map[string]Device{
+		"leaf-1": {Name: "leaf-1", Platform: "sonic", PerResourceReads: perResource},
+		"leaf-2": {Name: "leaf-2", Platform: "sonic"},
+	}, nil)
+}
+
+// TestSnapshotOneFetchForConcurrentReaders: Terraform refreshes resources in parallel; all of
+// them on one device share one fetch.
+func TestSnapshotOneFetchForConcurrentReaders(t *testing.T) {
+	r := snapRegistry(false)
+	var fetches atomic.Int32
+	release := make(chan struct{})
+	fetch := func(context.Context) (string, error) {
+		fetches.Add(1)
+		<-release
+		return "db", nil
+	}
+	var wg sync.WaitGroup
+	got := make([]string, 20)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			v, err := Snapshot(context.Background(), r, "leaf-1", "db", fetch)
+			if err != nil {
+				t.Error(err)
+			}
+			got[i] = v
+		}()
+	}
+	time.Sleep(20 * time.Millisecond) // let the readers queue behind the one fetch
+	close(release)
+	wg.Wait()
+	if n := fetches.Load(); n != 1 {
+		t.Errorf("%d fetches for 20 concurrent readers of one device, want 1", n)
+	}
+	for _, v := range got {
+		if v != "db" {
+			t.Fatalf("a reader got %q", v)
+		}
+	}
+	if _, err := Snapshot(context.Background(), r, "leaf-1", "db", fetch); err != nil || fetches.Load() != 1 {
+		t.Errorf("a later reader fetched again (%d fetches, %v)", fetches.Load(), err)
+	}
+	if _, err := Snapshot(context.Background(), r, "leaf-2", "db", fetch); err != nil || fetches.Load() != 2 {
+		t.Errorf("another device must have its own snapshot (%d fetches, %v)", fetches.Load(), err)
+	}
+}
+
+func TestSnapshotInvalidateAndErrors(t *testing.T) {
+	r := snapRegistry(false)
+	n := 0
+	fetch := func(context.Context) (int, error) {
+		n++
+		if n == 1 {
+			return 0, errors.New("unavailable")
+		}
+		return n, nil
+	}
+	if _, err := Snapshot(context.Background(), r, "leaf-1", "db", fetch); err == nil {
+		t.Fatal("the fetch's error must reach the reader")
+	}
+	if v, err := Snapshot(context.Background(), r, "leaf-1", "db", fetch); err != nil || v != 2 {
+		t.Fatalf("an error must not be kept: got %d, %v", v, err)
+	}
+	if v, _ := Snapshot(context.Background(), r, "leaf-1", "db", fetch); v != 2 {
+		t.Fatalf("snapshot not reused: %d", v)
+	}
+	r.Invalidate("leaf-1")
+	if v, _ := Snapshot(context.Background(), r, "leaf-1", "db", fetch); v != 3 {
+		t.Fatalf("a write must drop the snapshot: got %d, want a fresh read (3)", v)
+	}
+	r.Invalidate("leaf-") // a prefix of the name is another device
+	if v, _ := Snapshot(context.Background(), r, "leaf-1", "db", fetch); v != 3 {
+		t.Fatalf("invalidating leaf- dropped leaf-1's snapshot: %d", v)
+	}
+}
+
+// TestSnapshotWriteDuringFetch: a read that started before a write is not served to readers
+// that come after the write.
+func TestSnapshotWriteDuringFetch(t *testing.T) {
+	r := snapRegistry(false)
+	started, release := make(chan struct{}), make(chan struct{})
+	var n atomic.Int32
+	fetch := func(context.Context) (int32, error) {
+		v := n.Add(1)
+		if v == 1 {
+			close(started)
+			<-release
+		}
+		return v, nil
+	}
+	done := make(chan int32)
+	go func() {
+		v, _ := Snapshot(context.Background(), r, "leaf-1", "db", fetch)
+		done <- v
+	}()
+	<-started
+	r.Invalidate("leaf-1")
+	close(release)
+	if v := <-done; v != 1 {
+		t.Fatalf("the reader that started the fetch gets it: %d", v)
+	}
+	if v, _ := Snapshot(context.Background(), r, "leaf-1", "db", fetch); v != 2 {
+		t.Errorf("a read after the write got the value fetched before it (%d)", v)
+	}
+}
+
+func TestSnapshotPerResourceReads(t *testing.T) {
+	r := snapRegistry(true)
+	n := 0
+	fetch := func(context.Context) (int, error) { n++; return n, nil }
+	for range 3 {
+		if _, err := Snapshot(context.Background(), r, "leaf-1", "db", fetch); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n != 3 {
+		t.Errorf("per_resource_reads: %d fetches for 3 reads, want 3", n)
+	}
+}
+
+// TestSnapshotCancelledReader: a reader whose context ends stops waiting; the fetch goes on
+// for the others.
+func TestSnapshotCancelledReader(t *testing.T) {
+	r := snapRegistry(false)
+	release := make(chan struct{})
+	fetch := func(ctx context.Context) (string, error) {
+		<-release
+		return "db", ctx.Err()
+	}
+	first := make(chan error)
+	go func() {
+		_, err := Snapshot(context.Background(), r, "leaf-1", "db", fetch)
+		first <- err
+	}()
+	time.Sleep(10 * time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Snapshot(ctx, r, "leaf-1", "db", fetch); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled reader: %v", err)
+	}
+	close(release)
+	if err := <-first; err != nil {
+		t.Errorf("the fetch must not see another reader's cancellation: %v", err)
+	}
+}
