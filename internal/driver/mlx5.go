@@ -35,15 +35,38 @@ func openMLX5(reg *devices.Registry, device string) (*mlx5Host, error) {
 	return &mlx5Host{c: c, sudo: dev.Sudo, device: device, reads: newReads(reg, device)}, nil
 }
 
-// snap is ifname as this process first read it, for refreshes and plan-time checks: one read
-// serves both roce_nic_qos and roce_dcqcn_profile of a netdev.
+// snap is ifname as this process first read the host, for refreshes and plan-time checks:
+// one command reads every netdev of the host (HostReadScript), and serves both roce_nic_qos and
+// roce_dcqcn_profile of every NIC. With per_resource_reads, each call reads ifname alone.
 func (h *mlx5Host) snap(ctx context.Context, ifname string) (*mlx5.HostState, error) {
 	if !mlx5.ValidNetdev(ifname) {
 		return nil, fmt.Errorf("interface %q is not a valid netdev name", ifname)
 	}
-	return devices.Snapshot(ctx, h.reg, h.device, "mlx5 netdev "+ifname, func(ctx context.Context) (*mlx5.HostState, error) {
+	if d, _ := h.reg.Device(h.device); d.PerResourceReads {
 		return h.read(ctx, ifname)
-	})
+	}
+	states, err := devices.Snapshot(ctx, h.reg, h.device, "mlx5 host", h.readHost)
+	if err != nil {
+		return nil, err
+	}
+	if st, ok := states[ifname]; ok {
+		return st, nil
+	}
+	// Not on the host: the netdev's own read says so, listing the netdevs the host has.
+	return h.read(ctx, ifname)
+}
+
+// readHost fetches every netdev of the host in one command.
+func (h *mlx5Host) readHost(ctx context.Context) (map[string]*mlx5.HostState, error) {
+	res, err := h.c.Run(ctx, mlx5.HostReadScript(h.sudo), nil)
+	if err != nil {
+		return nil, err
+	}
+	states, err := mlx5.ParseHostRead(append(res.Stdout, res.Stderr...))
+	if err != nil {
+		return nil, fmt.Errorf("device %q: reading the host's netdevs: %w", h.device, err)
+	}
+	return states, nil
 }
 
 // read fetches everything both host resources need for ifname in one command.

@@ -28,11 +28,12 @@ type nxosCLI struct {
 	reads
 }
 
-// snap is the switch as this process first read it, for refreshes: `show running-config
-// ipqos` and every port's running-config (`show running-config interface`), in one batch.
+// snap is the switch as this process first read it, for refreshes: the whole `show
+// running-config` in one command (it holds the ipqos section and every port, flowcontrol
+// included).
 func (n nxosCLI) snap(ctx context.Context) (*nxos.Config, error) {
-	return devices.Snapshot(ctx, n.reg, n.device(), "nxos ipqos+interfaces", func(ctx context.Context) (*nxos.Config, error) {
-		out, err := n.c.Show(ctx, "show running-config ipqos", "show running-config interface")
+	return devices.Snapshot(ctx, n.reg, n.device(), "nxos running-config", func(ctx context.Context) (*nxos.Config, error) {
+		out, err := n.c.Show(ctx, "show running-config")
 		if err != nil {
 			return nil, err
 		}

@@ -24,6 +24,7 @@ import (
 type CLICounters struct {
 	Connections int64
 	Commands    int64
+	Reads       int64 // `show running-config ...` lines among Commands
 }
 
 // cliDialect is what a platform gives the shared SSH server: a terminal per shell or exec
@@ -71,7 +72,7 @@ type cliSwitch struct {
 	connMu   sync.Mutex
 	conns    map[net.Conn]struct{}
 	closing  bool
-	counters struct{ connections, commands atomic.Int64 }
+	counters struct{ connections, commands, reads atomic.Int64 }
 }
 
 // newCLISwitch makes the host key and listens on 127.0.0.1; start serves SSH with the
@@ -152,17 +153,26 @@ func (sw *cliSwitch) rejected(line string) (string, bool) {
 
 // Counters returns the SSH connections accepted and the command lines executed.
 func (sw *cliSwitch) Counters() CLICounters {
-	return CLICounters{Connections: sw.counters.connections.Load(), Commands: sw.counters.commands.Load()}
+	return CLICounters{Connections: sw.counters.connections.Load(), Commands: sw.counters.commands.Load(),
+		Reads: sw.counters.reads.Load()}
 }
 
 // ResetCounters sets every counter back to zero.
 func (sw *cliSwitch) ResetCounters() {
 	sw.counters.connections.Store(0)
 	sw.counters.commands.Store(0)
+	sw.counters.reads.Store(0)
 }
 
-// countCommand counts one command line (not an empty line or a comment).
-func (sw *cliSwitch) countCommand() { sw.counters.commands.Add(1) }
+// countCommand counts one command line (not an empty line or a comment), and among them the
+// configuration reads: `show running-config ...` however abbreviated (`sh run`).
+func (sw *cliSwitch) countCommand(words []string) {
+	sw.counters.commands.Add(1)
+	if len(words) >= 2 && len(words[0]) >= 2 && strings.HasPrefix("show", words[0]) &&
+		len(words[1]) >= 3 && strings.HasPrefix("running-config", words[1]) {
+		sw.counters.reads.Add(1)
+	}
+}
 
 // pause is the --latency a remote switch adds before a handshake or an answer.
 func (sw *cliSwitch) pause() {

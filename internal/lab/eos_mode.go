@@ -92,7 +92,7 @@ func (t *eosTerm) runLocked(line string) string {
 	if len(words) == 0 || strings.HasPrefix(words[0], "!") {
 		return ""
 	}
-	t.sw.countCommand()
+	t.sw.countCommand(words)
 	layers := t.mode.layers()
 	tables := make([][]eosCmd, len(layers))
 	for i, l := range layers {

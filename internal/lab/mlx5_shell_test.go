@@ -88,7 +88,7 @@ func TestHostShell(t *testing.T) {
 	e.expect("sh -e -c 'false; echo not reached'", "", "", 1)
 	e.expect("/usr/bin/mlnx_qos -i eth0 -P 0; /usr/sbin/cma_roce_tos", "0\nYou must be root to run this\n", "", 1)
 
-	for _, unsupported := range []string{"echo $HOME", "echo $(id)", "echo `id`", "(true)", "true &", "if true; then true; fi", "A=1 true", "cat <<EOF"} {
+	for _, unsupported := range []string{"echo $$", "echo $(id)", "echo `id`", "(true)", "true &", "if true; then true; fi", "A=1 true", "cat <<EOF"} {
 		out, errOut, status := e.run(unsupported)
 		if status != 2 || out != "" || !strings.Contains(errOut, "lab: unsupported shell syntax") {
 			t.Errorf("%q: exit %d, %q %q", unsupported, status, out, errOut)

@@ -88,6 +88,7 @@ func (h *Host) handleConn(nc net.Conn) {
 		h.connMu.Unlock()
 		_ = nc.Close()
 	}()
+	h.pause()                                            // a remote host: the handshake starts late
 	_ = nc.SetDeadline(time.Now().Add(30 * time.Second)) // for the handshake only
 	sconn, chans, reqs, err := ssh.NewServerConn(nc, h.config)
 	if err != nil {
@@ -133,9 +134,7 @@ func (h *Host) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
 			h.counters.exec.Add(1)
 			go func() {
 				defer close(done)
-				if h.latency > 0 {
-					time.Sleep(h.latency)
-				}
+				h.pause()
 				status := h.runScript(payload.Command, false, ch, ch, ch.Stderr())
 				finish(ch, status)
 			}()
@@ -155,6 +154,14 @@ func (h *Host) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
 		<-done
 	}
 	_ = ch.Close()
+}
+
+// pause is the Options.Latency a remote host adds before a handshake and
+// before answering an exec request.
+func (h *Host) pause() {
+	if h.latency > 0 {
+		time.Sleep(h.latency)
+	}
 }
 
 // finish ends a session the way sshd does: EOF, exit-status, close.

@@ -114,7 +114,7 @@ func (t *nxosTerm) runLocked(line string) string {
 	if len(words) == 0 || strings.HasPrefix(words[0], "!") {
 		return ""
 	}
-	t.sw.countCommand()
+	t.sw.countCommand(words)
 	prompt := t.promptLocked()
 	layers := t.mode.layers()
 	tables := make([][]nxosCmd, len(layers))

@@ -25,7 +25,7 @@ type command func(e *cmdEnv, args []string) int
 
 // isShellBuiltin: dash runs these itself when named without a path.
 func isShellBuiltin(name string) bool {
-	return name == "echo" || name == "true" || name == "false"
+	return name == "echo" || name == "true" || name == "false" || name == "pwd" || name == "cd" || name == ":"
 }
 
 // lookupCommand resolves a command name the way PATH does on the host
@@ -34,7 +34,7 @@ func (h *Host) lookupCommand(name string) command {
 	bin := map[string]command{
 		"echo": cmdEcho, "cat": cmdCat, "tee": cmdTee, "ls": cmdLs, "grep": cmdGrep,
 		"pgrep": cmdPgrep, "true": cmdTrue, "false": cmdFalse, "sh": cmdSh, "sudo": cmdSudo,
-		"mlnx_qos": cmdMlnxQos,
+		"mlnx_qos": cmdMlnxQos, "pwd": cmdPwd,
 	}
 	sbin := map[string]command{"cma_roce_tos": cmdCmaRoceTos, "ethtool": cmdEthtool}
 	dir, base := path.Split(name)
@@ -54,6 +54,12 @@ func (h *Host) lookupCommand(name string) command {
 
 func (sh *shell) dispatch(args []string, line int, in io.Reader, out, errw io.Writer) int {
 	c := sh.h.lookupCommand(args[0])
+	switch args[0] {
+	case "cd":
+		c = cmdCd // builtins only: there is no such program
+	case ":":
+		c = cmdTrue
+	}
 	if c == nil {
 		fmt.Fprintf(errw, "%s: %d: %s: not found\n", sh.name, line, args[0])
 		return 127
@@ -199,7 +205,7 @@ func cmdCat(e *cmdEnv, args []string) int {
 			_, _ = io.Copy(e.stdout, e.stdin)
 			continue
 		}
-		data, err := e.sh.h.fs.readFile(f, e.root)
+		data, err := e.sh.h.fs.readFile(e.sh.abs(f), e.root)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "cat: %s: %s\n", f, err)
 			status = 1
@@ -221,7 +227,7 @@ func cmdTee(e *cmdEnv, args []string) int {
 	var outs []*writeHandle
 	var names []string
 	for _, f := range files {
-		w, err := e.sh.h.fs.openWrite(f, e.root)
+		w, err := e.sh.h.fs.openWrite(e.sh.abs(f), e.root)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "tee: %s: %s\n", f, err)
 			status = 1
@@ -253,7 +259,7 @@ func cmdLs(e *cmdEnv, args []string) int {
 	status := 0
 	var files, dirs []string
 	for _, op := range ops {
-		isDir, err := e.sh.h.fs.stat(op, e.root)
+		isDir, err := e.sh.h.fs.stat(e.sh.abs(op), e.root)
 		switch {
 		case err != nil:
 			fmt.Fprintf(e.stderr, "ls: cannot access '%s': %s\n", op, err)
@@ -268,7 +274,7 @@ func cmdLs(e *cmdEnv, args []string) int {
 		fmt.Fprintln(e.stdout, f)
 	}
 	for i, d := range dirs {
-		names, err := e.sh.h.fs.readDir(d, e.root)
+		names, err := e.sh.h.fs.readDir(e.sh.abs(d), e.root)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ls: cannot open directory '%s': %s\n", d, err)
 			status = 2
@@ -285,4 +291,64 @@ func cmdLs(e *cmdEnv, args []string) int {
 		}
 	}
 	return status
+}
+
+// cmdCd is dash's cd builtin: it changes the directory of this shell only
+// (relative paths and globs resolve against it; a pipeline stage's cd stays
+// in its subshell), sets PWD and OLDPWD, and `cd -` prints where it went.
+// No operand, or an empty HOME, stays put, as does an empty operand.
+func cmdCd(e *cmdEnv, args []string) int {
+	sh := e.sh
+	i := 1
+	for ; i < len(args) && len(args[i]) > 1 && args[i][0] == '-'; i++ {
+		if args[i] == "--" {
+			i++
+			break
+		}
+		if bad := strings.Trim(args[i][1:], "LP"); bad != "" {
+			fmt.Fprintf(e.stderr, "%s: %d: cd: Illegal option -%c\n", sh.name, e.line, bad[0])
+			return 2
+		}
+	}
+	dir, show := "", false
+	switch {
+	case i >= len(args):
+		dir = sh.vars["HOME"]
+	case args[i] == "-":
+		dir, show = sh.vars["OLDPWD"], true
+		if dir == "" {
+			dir = sh.cwd
+		}
+	default:
+		dir = args[i]
+	}
+	if dir == "" {
+		return 0
+	}
+	target := path.Clean(sh.abs(dir))
+	if !sh.h.fs.searchable(target, e.root) {
+		fmt.Fprintf(e.stderr, "%s: %d: cd: can't cd to %s\n", sh.name, e.line, dir)
+		return 2
+	}
+	sh.vars["OLDPWD"], sh.vars["PWD"], sh.cwd = sh.cwd, target, target
+	if show {
+		fmt.Fprintln(e.stdout, target)
+	}
+	return 0
+}
+
+// cmdPwd prints the shell's directory (dash's builtin, or coreutils' under
+// sudo: the tree has no symbolic links, so both agree).
+func cmdPwd(e *cmdEnv, _ []string) int {
+	fmt.Fprintln(e.stdout, e.sh.cwd)
+	return 0
+}
+
+// searchable is chdir(2)'s check: p resolves to a directory the user may
+// search.
+func (fs *fsys) searchable(p string, root bool) bool {
+	fs.h.mu.Lock()
+	defer fs.h.mu.Unlock()
+	n, err := fs.lookup(p, root)
+	return err == nil && n.dir && n.canExec(root)
 }

@@ -2,15 +2,17 @@ package lab
 
 // The interpreter of the sh subset: lists, and-or lists, pipelines (run
 // stage by stage, each stage's output buffered into the next one's input,
-// which is indistinguishable for commands that terminate), redirections and
-// globbing against the emulated tree, with dash's messages and statuses.
+// which is indistinguishable for commands that terminate; every stage of a
+// pipeline of several runs in a subshell, as in dash), for loops,
+// assignments, redirections and expansions (sh_expand.go) against the
+// emulated tree, with dash's messages and statuses.
 
 import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"path"
-	"slices"
 	"strings"
 )
 
@@ -21,19 +23,37 @@ type shell struct {
 	stdin   io.Reader
 	stdout  io.Writer
 	stderr  io.Writer
-	errexit bool
+	errexit bool // -e
+	nounset bool // -u
+	cwd     string
+	vars    map[string]string
+	status  int  // $?, and the exit status once exited
+	exited  bool // set -e or an expansion error ended the shell
 }
 
-// runScript runs script as the login user (root after sudo) and returns
-// its exit status.
+// newShell is a shell started by the login user (or by root through sudo)
+// in directory cwd, with the environment sshd and sudo give it on an
+// Ubuntu host.
+func newShell(h *Host, root bool, name, cwd string, stdin io.Reader, stdout, stderr io.Writer) *shell {
+	user, home := h.user, "/home/"+h.user
+	pathVar := "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/games:/usr/local/games:/snap/bin"
+	if root {
+		user, home = "root", "/root"
+		pathVar = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/snap/bin" // sudo's secure_path
+	}
+	return &shell{h: h, root: root, name: name, stdin: stdin, stdout: stdout, stderr: stderr, cwd: cwd,
+		vars: map[string]string{"HOME": home, "USER": user, "LOGNAME": user, "PATH": pathVar, "PWD": cwd, "IFS": " \t\n"}}
+}
+
+// runScript runs script as the login user (root after sudo), in the login
+// directory, and returns its exit status.
 func (h *Host) runScript(script string, root bool, stdin io.Reader, stdout, stderr io.Writer) int {
-	sh := &shell{h: h, root: root, name: "sh", stdin: stdin, stdout: stdout, stderr: stderr}
-	return sh.run(script)
+	return newShell(h, root, "sh", h.fs.cwd, stdin, stdout, stderr).run(script)
 }
 
+// run parses and runs one complete command at a time.
 func (sh *shell) run(script string) int {
 	p := &parser{toks: lex(script)}
-	status := 0
 	for {
 		list, err := p.nextCommand()
 		if err != nil {
@@ -42,33 +62,67 @@ func (sh *shell) run(script string) int {
 			return 2
 		}
 		if list == nil {
-			return status
+			return sh.status
 		}
-		for _, ao := range list {
-			var guarded bool
-			status, guarded = sh.andOr(ao)
-			if sh.errexit && status != 0 && !guarded {
-				return status
-			}
+		sh.runList(list, false)
+		if sh.exited {
+			return sh.status
+		}
+	}
+}
+
+// exit ends the shell with status: the running list, loops and the script
+// stop.
+func (sh *shell) exit(status int) {
+	sh.status, sh.exited = status, true
+}
+
+// subshell is a copy of the shell for a pipeline stage: variables, the
+// directory and an exit stay inside it.
+func (sh *shell) subshell() *shell {
+	c := *sh
+	c.vars = maps.Clone(sh.vars)
+	return &c
+}
+
+// runList runs and-or lists in order. tested says the list's status is
+// tested by an enclosing && or || (set -e does not act inside it).
+func (sh *shell) runList(list []*shAndOr, tested bool) {
+	for _, ao := range list {
+		status, guarded := sh.andOr(ao, tested)
+		if sh.exited {
+			return
+		}
+		if sh.errexit && status != 0 && !guarded && !tested {
+			sh.exit(status)
+			return
 		}
 	}
 }
 
 // andOr runs "a && b || c" left to right; guarded reports that the status
 // came from a pipeline other than the last, which set -e does not act on.
-func (sh *shell) andOr(ao *shAndOr) (status int, guarded bool) {
-	status = sh.pipeline(ao.pipes[0])
-	last := 0
+func (sh *shell) andOr(ao *shAndOr, tested bool) (status int, guarded bool) {
+	last := len(ao.pipes) - 1
+	status = sh.pipeline(ao.pipes[0], tested || last > 0)
+	ran := 0
 	for i, op := range ao.ops {
+		if sh.exited {
+			return status, false
+		}
 		if (op == "&&") == (status == 0) {
-			status = sh.pipeline(ao.pipes[i+1])
-			last = i + 1
+			status = sh.pipeline(ao.pipes[i+1], tested || i+1 < last)
+			ran = i + 1
 		}
 	}
-	return status, last != len(ao.pipes)-1
+	return status, ran != last
 }
 
-func (sh *shell) pipeline(pl *shPipeline) int {
+func (sh *shell) pipeline(pl *shPipeline, tested bool) int {
+	if len(pl.cmds) == 1 {
+		sh.status = sh.command(pl.cmds[0], sh.stdin, sh.stdout, tested)
+		return sh.status
+	}
 	in := sh.stdin
 	status := 0
 	for i, c := range pl.cmds {
@@ -78,12 +132,27 @@ func (sh *shell) pipeline(pl *shPipeline) int {
 			buf = &bytes.Buffer{}
 			out = buf
 		}
-		status = sh.simple(c, in, out)
+		sub := sh.subshell()
+		status = sub.command(c, in, out, false)
+		if sub.exited {
+			status = sub.status
+		}
 		if buf != nil {
 			in = buf
 		}
 	}
+	sh.status = status
 	return status
+}
+
+func (sh *shell) command(c shCommand, in io.Reader, out io.Writer, tested bool) int {
+	switch c := c.(type) {
+	case *shSimple:
+		return sh.simple(c, in, out)
+	case *shFor:
+		return sh.forLoop(c, in, out, tested)
+	}
+	return 2
 }
 
 // fileSink buffers what a command writes to a redirected file and hands it
@@ -96,6 +165,13 @@ type fileSink struct {
 
 func (f *fileSink) Write(b []byte) (int, error) { return f.buf.Write(b) }
 
+// fileTarget is a file a compound command's redirection opened: each
+// command inside writes to it in its own write(2) (simple wraps it in a
+// fileSink), as they would to the one open file.
+type fileTarget struct{ w *writeHandle }
+
+func (f *fileTarget) Write(b []byte) (int, error) { return len(b), f.w.write(string(b)) }
+
 // errmsg is dash's errmsg(): ENOENT and ENOTDIR get its own words.
 func errmsg(err error, create bool) string {
 	if err == eNOENT || err == eNOTDIR {
@@ -107,41 +183,56 @@ func errmsg(err error, create bool) string {
 	return err.Error()
 }
 
-func (sh *shell) simple(c *shSimple, stdin io.Reader, stdout io.Writer) int {
-	var args []string
-	for _, w := range c.words {
-		args = append(args, sh.expand(w)...)
-	}
-	in, out := stdin, [3]io.Writer{nil, stdout, sh.stderr}
-	var sinks []*fileSink
-	for _, r := range c.redirs {
-		target := sh.expandOne(r.target)
+// ioSet is a command's standard input, output and error after its
+// redirections, and the files it opened.
+type ioSet struct {
+	in    io.Reader
+	out   [3]io.Writer
+	sinks []*fileSink
+}
+
+// redirect performs redirs left to right on top of in, out and the
+// shell's standard error; compound makes files fileTargets instead of
+// one-write sinks. A failure is reported with dash's words and status 2.
+func (sh *shell) redirect(redirs []shRedir, line int, in io.Reader, out io.Writer, compound bool) (*ioSet, int) {
+	s := &ioSet{in: in, out: [3]io.Writer{nil, out, sh.stderr}}
+	for _, r := range redirs {
+		target, err := sh.expandString(r.target)
+		if err != nil {
+			return nil, sh.expansionFailed(line, err)
+		}
 		if r.fd > 2 {
-			fmt.Fprintf(out[2], "%s: %d: %s\n", sh.name, c.line, unsupported(c.line, fmt.Sprintf("redirection of fd %d", r.fd)).err)
-			return 2
+			fmt.Fprintf(s.out[2], "%s: %d: %s\n", sh.name, line, unsupported(line, fmt.Sprintf("redirection of fd %d", r.fd)).err)
+			return nil, 2
 		}
 		switch r.op {
 		case ">", ">>":
-			w, err := sh.h.fs.openWrite(target, sh.root)
+			w, err := sh.openWrite(target)
 			if err != nil {
-				fmt.Fprintf(out[2], "%s: %d: cannot create %s: %s\n", sh.name, c.line, target, errmsg(err, true))
-				return 2
+				fmt.Fprintf(s.out[2], "%s: %d: cannot create %s: %s\n", sh.name, line, target, errmsg(err, true))
+				return nil, 2
 			}
-			s := &fileSink{w: w}
-			sinks = append(sinks, s)
-			if r.fd == 0 {
-				in = strings.NewReader("")
+			var dst io.Writer
+			if compound {
+				dst = &fileTarget{w: w}
 			} else {
-				out[r.fd] = s
+				sink := &fileSink{w: w}
+				s.sinks = append(s.sinks, sink)
+				dst = sink
+			}
+			if r.fd == 0 {
+				s.in = strings.NewReader("")
+			} else {
+				s.out[r.fd] = dst
 			}
 		case "<":
-			data, err := sh.h.fs.readFile(target, sh.root)
+			data, err := sh.readFile(target)
 			if err != nil {
-				fmt.Fprintf(out[2], "%s: %d: cannot open %s: %s\n", sh.name, c.line, target, errmsg(err, false))
-				return 2
+				fmt.Fprintf(s.out[2], "%s: %d: cannot open %s: %s\n", sh.name, line, target, errmsg(err, false))
+				return nil, 2
 			}
 			if r.fd == 0 {
-				in = strings.NewReader(data)
+				s.in = strings.NewReader(data)
 			}
 		case ">&", "<&":
 			m := int(target[0] - '0')
@@ -150,26 +241,126 @@ func (sh *shell) simple(c *shSimple, stdin io.Reader, stdout io.Writer) int {
 				if r.fd == 0 && m == 0 {
 					continue
 				}
-				fmt.Fprintf(out[2], "%s: %d: %s\n", sh.name, c.line, unsupported(c.line, "duplicating standard input").err)
-				return 2
+				fmt.Fprintf(s.out[2], "%s: %d: %s\n", sh.name, line, unsupported(line, "duplicating standard input").err)
+				return nil, 2
 			default:
-				out[r.fd] = out[m]
+				s.out[r.fd] = s.out[m]
 			}
 		}
 	}
-	status := 0
-	if len(args) > 0 {
-		status = sh.dispatch(args, c.line, in, out[1], out[2])
+	return s, 0
+}
+
+func (sh *shell) simple(c *shSimple, stdin io.Reader, stdout io.Writer) int {
+	var args []string
+	for _, w := range c.words {
+		fields, err := sh.expandFields(w)
+		if err != nil {
+			return sh.expansionFailed(c.line, err)
+		}
+		args = append(args, fields...)
 	}
-	for _, s := range sinks {
-		if err := s.w.write(s.buf.String()); err != nil {
-			fmt.Fprintln(out[2], sh.writeError(args, c.line, err))
+	s, status := sh.redirect(c.redirs, c.line, stdin, stdout, false)
+	if s == nil {
+		return status
+	}
+	// A file an enclosing compound command opened gets this command's
+	// output in one write too.
+	wrapped := map[*fileTarget]*fileSink{}
+	for fd := 1; fd <= 2; fd++ {
+		if t, ok := s.out[fd].(*fileTarget); ok {
+			if wrapped[t] == nil {
+				wrapped[t] = &fileSink{w: t.w}
+				s.sinks = append(s.sinks, wrapped[t])
+			}
+			s.out[fd] = wrapped[t]
+		}
+	}
+	switch {
+	case len(args) > 0:
+		status = sh.dispatch(args, c.line, s.in, s.out[1], s.out[2])
+	case len(c.assigns) > 0:
+		for _, a := range c.assigns {
+			v, err := sh.expandString(a.value)
+			if err != nil {
+				return sh.expansionFailed(c.line, err)
+			}
+			sh.vars[a.name] = v
+		}
+	}
+	for _, k := range s.sinks {
+		if err := k.w.write(k.buf.String()); err != nil {
+			fmt.Fprintln(s.out[2], sh.writeError(args, c.line, err))
 			if status == 0 {
 				status = 1
 			}
 		}
 	}
 	return status
+}
+
+// forLoop runs the body once per field of the words, with NAME set to it:
+// redirections first, then expansion (dash's order). Its status is the
+// body's last, 0 when there is no field.
+func (sh *shell) forLoop(f *shFor, stdin io.Reader, stdout io.Writer, tested bool) int {
+	s, status := sh.redirect(f.redirs, f.line, stdin, stdout, true)
+	if s == nil {
+		return status
+	}
+	var items []string
+	for _, w := range f.words {
+		fields, err := sh.expandFields(w)
+		if err != nil {
+			return sh.expansionFailed(f.line, err)
+		}
+		items = append(items, fields...)
+	}
+	in, out, errw := sh.stdin, sh.stdout, sh.stderr
+	sh.stdin, sh.stdout, sh.stderr = s.in, s.out[1], s.out[2]
+	defer func() { sh.stdin, sh.stdout, sh.stderr = in, out, errw }()
+	status = 0
+	for _, item := range items {
+		sh.vars[f.name] = item
+		sh.runList(f.body, tested)
+		status = sh.status
+		if sh.exited {
+			break
+		}
+	}
+	return status
+}
+
+// expansionFailed reports an expansion error the way dash does: the
+// message, and a non-interactive shell exits with status 2.
+func (sh *shell) expansionFailed(line int, err error) int {
+	fmt.Fprintf(sh.stderr, "%s: %d: %s\n", sh.name, line, err)
+	sh.exit(2)
+	return 2
+}
+
+// openWrite and readFile open a redirection's file; "" names none
+// (open(2) fails with ENOENT).
+func (sh *shell) openWrite(p string) (*writeHandle, error) {
+	if p == "" {
+		return nil, eNOENT
+	}
+	return sh.h.fs.openWrite(sh.abs(p), sh.root)
+}
+
+func (sh *shell) readFile(p string) (string, error) {
+	if p == "" {
+		return "", eNOENT
+	}
+	return sh.h.fs.readFile(sh.abs(p), sh.root)
+}
+
+// abs makes p absolute against the shell's directory; fs methods take
+// absolute paths from the shell (its cd is its own, not the host's).
+func (sh *shell) abs(p string) string {
+	if strings.HasPrefix(p, "/") {
+		return p
+	}
+	return path.Join(sh.cwd, p)
 }
 
 // writeError is how the program that wrote to a file reports a failed
@@ -194,120 +385,4 @@ func (sh *shell) writeError(args []string, line int, err error) string {
 		return fmt.Sprintf("tee: 'standard output': %s", err)
 	}
 	return fmt.Sprintf("%s: write error: %s", name, err)
-}
-
-// expandOne expands a redirection target: a glob matching exactly one
-// path is replaced by it, anything else stays literal.
-func (sh *shell) expandOne(w shWord) string {
-	if got := sh.expand(w); len(got) == 1 {
-		return got[0]
-	}
-	return w.String()
-}
-
-// expand performs pathname expansion on an unquoted glob; without a
-// match the word stays as written, as sh leaves it.
-func (sh *shell) expand(w shWord) []string {
-	meta := false
-	for i, r := range w.runes {
-		if !w.quoted[i] && (r == '*' || r == '?' || r == '[') {
-			meta = true
-		}
-	}
-	if !meta {
-		return []string{w.String()}
-	}
-	if got := sh.glob(w); len(got) > 0 {
-		return got
-	}
-	return []string{w.String()}
-}
-
-type globComp struct {
-	pattern string // path.Match syntax
-	literal string
-	meta    bool
-}
-
-func splitGlob(w shWord) (comps []globComp, abs bool) {
-	var cur globComp
-	var pat, lit strings.Builder
-	flush := func() {
-		if lit.Len() > 0 || cur.meta {
-			cur.pattern, cur.literal = pat.String(), lit.String()
-			comps = append(comps, cur)
-		}
-		cur = globComp{}
-		pat.Reset()
-		lit.Reset()
-	}
-	for i, r := range w.runes {
-		q := w.quoted[i]
-		switch {
-		case r == '/':
-			if i == 0 {
-				abs = true
-			}
-			flush()
-			continue
-		case !q && (r == '*' || r == '?' || r == '['):
-			cur.meta = true
-			pat.WriteRune(r)
-		case !q && r == '!' && i > 0 && w.runes[i-1] == '[' && !w.quoted[i-1]:
-			pat.WriteRune('^')
-		case strings.ContainsRune(`*?[\`, r):
-			pat.WriteRune('\\')
-			pat.WriteRune(r)
-		default:
-			pat.WriteRune(r)
-		}
-		lit.WriteRune(r)
-	}
-	flush()
-	return comps, abs
-}
-
-func (sh *shell) glob(w shWord) []string {
-	comps, abs := splitGlob(w)
-	type cand struct{ fsPath, shown string }
-	cands := []cand{{fsPath: sh.h.fs.cwd}}
-	if abs {
-		cands = []cand{{fsPath: "/", shown: "/"}}
-	}
-	join := func(a, b string) string {
-		if a == "" || strings.HasSuffix(a, "/") {
-			return a + b
-		}
-		return a + "/" + b
-	}
-	for _, comp := range comps {
-		var next []cand
-		for _, c := range cands {
-			if !comp.meta {
-				next = append(next, cand{join(c.fsPath, comp.literal), join(c.shown, comp.literal)})
-				continue
-			}
-			names, err := sh.h.fs.readDir(c.fsPath, sh.root)
-			if err != nil {
-				continue
-			}
-			for _, name := range names {
-				if strings.HasPrefix(name, ".") && !strings.HasPrefix(comp.pattern, ".") {
-					continue
-				}
-				if ok, _ := path.Match(comp.pattern, name); ok {
-					next = append(next, cand{join(c.fsPath, name), join(c.shown, name)})
-				}
-			}
-		}
-		cands = next
-	}
-	var out []string
-	for _, c := range cands {
-		if _, err := sh.h.fs.stat(c.fsPath, sh.root); err == nil {
-			out = append(out, c.shown)
-		}
-	}
-	slices.Sort(out)
-	return out
 }

@@ -66,7 +66,7 @@ func cmdGrep(e *cmdEnv, args []string) int {
 		if f == "-" {
 			b, _ := io.ReadAll(e.stdin)
 			data, name = string(b), "(standard input)"
-		} else if data, err = e.sh.h.fs.readFile(f, e.root); err != nil {
+		} else if data, err = e.sh.h.fs.readFile(e.sh.abs(f), e.root); err != nil {
 			if !flags['s'] {
 				fmt.Fprintf(e.stderr, "grep: %s: %s\n", f, err)
 			}

@@ -1,9 +1,10 @@
 package lab
 
-// The lexer of the sh subset: words with per-rune quoting, operators,
-// io numbers ("2>"), comments and line continuations. Expansions and the
-// operators of unsupported constructs become an error token where they
-// appear, so the lines before them still run.
+// The lexer of the sh subset: words with per-rune quoting and parameter
+// expansions ($NAME, ${NAME}, $?), operators, io numbers ("2>"), comments
+// and line continuations. Other expansions and the operators of
+// unsupported constructs become an error token where they appear, so the
+// lines before them still run.
 
 import (
 	"fmt"
@@ -95,6 +96,24 @@ func lexWord(src []rune, i, line int) (tok token, next, lines int) {
 		w.runes = append(w.runes, r)
 		w.quoted = append(w.quoted, quoted)
 	}
+	mark := func(param string, dq bool) {
+		w.marks = append(w.marks, shMark{at: len(w.runes), param: param, dq: dq})
+	}
+	// dollar handles a "$" at src[i]: a parameter mark, a literal "$", or
+	// an error token for what the subset refuses.
+	dollar := func(dq bool) *token {
+		param, n, errTok := lexDollar(src, i, line+lines)
+		if errTok != nil {
+			return errTok
+		}
+		if param == "" {
+			add('$', dq)
+		} else {
+			mark(param, dq)
+		}
+		i = n
+		return nil
+	}
 	start := line
 	for i < len(src) {
 		c := src[i]
@@ -118,6 +137,7 @@ func lexWord(src []rune, i, line int) (tok token, next, lines int) {
 			if end < 0 {
 				return token{kind: tErr, line: start, err: "Syntax error: Unterminated quoted string"}, 0, 0
 			}
+			mark("", false)
 			for _, r := range src[i+1 : end] {
 				if r == '\n' {
 					lines++
@@ -126,6 +146,7 @@ func lexWord(src []rune, i, line int) (tok token, next, lines int) {
 			}
 			i = end + 1
 		case c == '"':
+			mark("", true)
 			i++
 			closed := false
 			for i < len(src) {
@@ -135,7 +156,13 @@ func lexWord(src []rune, i, line int) (tok token, next, lines int) {
 					i++
 					break
 				}
-				if d == '$' && i+1 < len(src) && isExpansionStart(src[i+1]) || d == '`' {
+				if d == '$' {
+					if t := dollar(true); t != nil {
+						return *t, 0, 0
+					}
+					continue
+				}
+				if d == '`' {
 					return unsupported(line+lines, "expansion in "+string(src[i:min(i+2, len(src))])), 0, 0
 				}
 				if d == '\\' && i+1 < len(src) && strings.ContainsRune("$`\"\\\n", src[i+1]) {
@@ -156,7 +183,11 @@ func lexWord(src []rune, i, line int) (tok token, next, lines int) {
 			if !closed {
 				return token{kind: tErr, line: start, err: "Syntax error: Unterminated quoted string"}, 0, 0
 			}
-		case c == '$' && i+1 < len(src) && isExpansionStart(src[i+1]), c == '`':
+		case c == '$':
+			if t := dollar(false); t != nil {
+				return *t, 0, 0
+			}
+		case c == '`':
 			return unsupported(line+lines, "expansion "+string(src[i:min(i+2, len(src))])), 0, 0
 		default:
 			add(c, false)
@@ -164,6 +195,42 @@ func lexWord(src []rune, i, line int) (tok token, next, lines int) {
 		}
 	}
 	return token{kind: tWord, word: w, ioNr: -1, line: start}, i, lines
+}
+
+// lexDollar reads the expansion at src[i] == '$': $NAME, ${NAME}, $? and
+// ${?} are parameters; a "$" that starts no expansion is literal (param
+// ""); every other expansion is refused.
+func lexDollar(src []rune, i, line int) (param string, next int, errTok *token) {
+	if i+1 >= len(src) || !isExpansionStart(src[i+1]) {
+		return "", i + 1, nil
+	}
+	c := src[i+1]
+	switch {
+	case c == '?':
+		return "?", i + 2, nil
+	case c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'):
+		j := i + 1
+		for j < len(src) && isNameRune(src[j]) {
+			j++
+		}
+		return string(src[i+1 : j]), j, nil
+	case c == '{':
+		end := indexRune(src, i+2, '}')
+		if end < 0 {
+			return "", 0, &token{kind: tErr, line: line, err: "Syntax error: Missing '}'"}
+		}
+		if inner := string(src[i+2 : end]); inner == "?" || isName(inner) {
+			return inner, end + 1, nil
+		}
+		t := unsupported(line, "expansion "+string(src[i:end+1]))
+		return "", 0, &t
+	}
+	t := unsupported(line, "expansion "+string(src[i:min(i+2, len(src))]))
+	return "", 0, &t
+}
+
+func isNameRune(r rune) bool {
+	return r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
 }
 
 func isExpansionStart(r rune) bool {

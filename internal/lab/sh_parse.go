@@ -2,29 +2,65 @@ package lab
 
 // Lexer and parser of the POSIX sh subset the lab hosts run: lists (";",
 // newline), "&&", "||", pipelines, redirections (>, >>, <, n>&m), quotes and
-// backslashes, comments and unquoted globs. Anything else (expansions,
-// compound commands, assignments, background jobs, here-documents) is
-// refused loudly rather than misinterpreted. Messages and the exit status 2
-// are dash's.
+// backslashes, comments, parameter expansions ($NAME, ${NAME}, $?), globs,
+// `for NAME in WORD...; do LIST; done` and assignment-only commands
+// (NAME=value). Anything else (other expansions, other compound commands,
+// assignments before a command, background jobs, here-documents) is refused
+// loudly rather than misinterpreted. Messages and the exit status 2 are
+// dash's.
 
 import (
 	"fmt"
 	"strings"
 )
 
-// shWord is one word with, per rune, whether it was quoted (quoted glob
-// characters match literally). Every word is a field: the subset has no
-// expansion that could remove it, so ” is an empty argument.
+// shWord is one word as written: its literal runes with, per rune, whether
+// it was quoted (quoted glob characters match literally), and marks where
+// parameter expansions and quotes stand. Expansion (sh_expand.go) makes
+// zero or more fields of it.
 type shWord struct {
 	runes  []rune
 	quoted []bool
+	marks  []shMark // in order of at
 }
 
-func (w shWord) String() string { return string(w.runes) }
+// shMark stands before runes[at] (at == len(runes): at the end). A mark
+// without a param is an opening quote: it makes the word a field even when
+// what follows is empty (a pair of quotes, or "$unset", is an empty
+// argument; $unset is none).
+type shMark struct {
+	at    int
+	param string // "NAME" or "?"; "" for a quote
+	dq    bool   // inside double quotes: no field splitting, no globbing
+}
 
-// plain reports a word written without any quoting, as reserved words and
-// assignments must be.
+// String is the word's literal text, with $NAME where an expansion stands
+// (for messages; expansion is what commands see).
+func (w shWord) String() string {
+	if len(w.marks) == 0 {
+		return string(w.runes)
+	}
+	var b strings.Builder
+	m := 0
+	for i := 0; i <= len(w.runes); i++ {
+		for ; m < len(w.marks) && w.marks[m].at == i; m++ {
+			if p := w.marks[m].param; p != "" {
+				b.WriteString("$" + p)
+			}
+		}
+		if i < len(w.runes) {
+			b.WriteRune(w.runes[i])
+		}
+	}
+	return b.String()
+}
+
+// plain reports a word written without any quoting or expansion, as
+// reserved words, for loop variables and io numbers must be.
 func (w shWord) plain() bool {
+	if len(w.marks) > 0 {
+		return false
+	}
 	for _, q := range w.quoted {
 		if q {
 			return false
@@ -33,19 +69,84 @@ func (w shWord) plain() bool {
 	return true
 }
 
+func (w shWord) hasParams() bool {
+	for _, m := range w.marks {
+		if m.param != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// assignment splits NAME=value when the word is one: NAME written plainly
+// (unquoted, no expansion) before the first "=".
+func (w shWord) assignment() (name string, value shWord, ok bool) {
+	eq := -1
+	for i, r := range w.runes {
+		if r == '=' {
+			eq = i
+			break
+		}
+	}
+	if eq <= 0 {
+		return "", shWord{}, false
+	}
+	for i := range eq + 1 {
+		if w.quoted[i] {
+			return "", shWord{}, false
+		}
+	}
+	for _, m := range w.marks {
+		if m.at <= eq {
+			return "", shWord{}, false
+		}
+	}
+	name = string(w.runes[:eq])
+	if !isName(name) {
+		return "", shWord{}, false
+	}
+	value = shWord{runes: w.runes[eq+1:], quoted: w.quoted[eq+1:]}
+	for _, m := range w.marks {
+		m.at -= eq + 1
+		value.marks = append(value.marks, m)
+	}
+	return name, value, true
+}
+
 type shRedir struct {
 	fd     int
 	op     string // ">", ">>", "<", ">&", "<&"
 	target shWord
 }
 
+// shCommand is a pipeline stage: *shSimple or *shFor.
+type shCommand interface{ firstLine() int }
+
 type shSimple struct {
+	assigns []shAssign // NAME=value words, only in a command without words
+	words   []shWord
+	redirs  []shRedir
+	line    int
+}
+
+type shAssign struct {
+	name  string
+	value shWord
+}
+
+// shFor is `for NAME in WORD...; do BODY; done REDIRS`.
+type shFor struct {
+	name   string
 	words  []shWord
+	body   []*shAndOr
 	redirs []shRedir
 	line   int
 }
 
-type shPipeline struct{ cmds []*shSimple }
+func (c *shSimple) firstLine() int { return c.line }
+func (c *shFor) firstLine() int    { return c.line }
+
+type shPipeline struct{ cmds []shCommand }
 
 type shAndOr struct {
 	pipes []*shPipeline
@@ -71,6 +172,12 @@ type token struct {
 	err  string // tErr: the whole message after "sh: LINE: "
 }
 
+// keyword reports whether t is the reserved word kw where dash would
+// recognize one (an unquoted word).
+func (t token) keyword(kw string) bool {
+	return t.kind == tWord && t.word.plain() && t.word.String() == kw
+}
+
 // shError is a message the shell prints as "NAME: LINE: MSG" before
 // giving up on the script with status 2.
 type shError struct {
@@ -85,9 +192,9 @@ func unsupported(line int, what string) token {
 		" (this host implements only the sh subset the provider emits)"}
 }
 
-// parser reads one complete command (up to an unescaped newline) at a time,
-// so that, as in dash, a syntax error on a later line does not stop the
-// earlier lines from running.
+// parser reads one complete command (up to an unescaped newline outside a
+// compound command) at a time, so that, as in dash, a syntax error on a
+// later line does not stop the earlier lines from running.
 type parser struct {
 	toks []token
 	pos  int
@@ -103,23 +210,35 @@ func (p *parser) next() token {
 	return t
 }
 
-func unexpected(t token) *shError {
+// unexpected is dash's synexpect: the token's name, and what the grammar
+// wanted there when it wanted one thing (expect is "" otherwise).
+func unexpected(t token, expect string) *shError {
+	var what string
 	switch t.kind {
 	case tErr:
 		return &shError{t.line, t.err}
 	case tNewline:
-		return &shError{t.line, "Syntax error: newline unexpected"}
+		what = "newline"
 	case tEOF:
-		return &shError{t.line, "Syntax error: end of file unexpected"}
+		what = "end of file"
+	case tWord:
+		what = "word"
+		if t.word.plain() && isKeyword(t.word.String()) {
+			what = fmt.Sprintf("%q", t.word.String())
+		}
+	default:
+		what = fmt.Sprintf("%q", t.op)
 	}
-	return &shError{t.line, fmt.Sprintf("Syntax error: %q unexpected", t.op)}
+	msg := "Syntax error: " + what + " unexpected"
+	if expect != "" {
+		msg += " (expecting " + expect + ")"
+	}
+	return &shError{t.line, msg}
 }
 
 // nextCommand returns the next complete command, or nil at the end.
 func (p *parser) nextCommand() ([]*shAndOr, error) {
-	for p.peek().kind == tNewline {
-		p.next()
-	}
+	p.linebreak()
 	if p.peek().kind == tEOF {
 		return nil, nil
 	}
@@ -142,7 +261,38 @@ func (p *parser) nextCommand() ([]*shAndOr, error) {
 				return list, nil
 			}
 		default:
-			return nil, unexpected(t)
+			return nil, unexpected(t, "")
+		}
+	}
+}
+
+// compoundList is the body of a compound command up to the reserved word
+// end (consumed): and-or lists separated by ";" or newlines.
+func (p *parser) compoundList(end string) ([]*shAndOr, error) {
+	var list []*shAndOr
+	p.linebreak()
+	for {
+		t := p.peek()
+		if t.keyword(end) && len(list) > 0 {
+			p.next()
+			return list, nil
+		}
+		if t.kind == tEOF {
+			return nil, unexpected(t, fmt.Sprintf("%q", end))
+		}
+		ao, err := p.andOr()
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, ao)
+		switch t := p.peek(); {
+		case t.kind == tNewline || (t.kind == tOp && t.op == ";"):
+			p.next()
+			p.linebreak()
+		case t.kind == tEOF:
+			return nil, unexpected(t, fmt.Sprintf("%q", end))
+		case !t.keyword(end):
+			return nil, unexpected(t, "")
 		}
 	}
 }
@@ -174,7 +324,7 @@ func (p *parser) linebreak() {
 func (p *parser) pipeline() (*shPipeline, error) {
 	pl := &shPipeline{}
 	for {
-		c, err := p.simple()
+		c, err := p.command()
 		if err != nil {
 			return nil, err
 		}
@@ -187,8 +337,135 @@ func (p *parser) pipeline() (*shPipeline, error) {
 	}
 }
 
-var reservedWords = []string{"if", "then", "else", "elif", "fi", "do", "done", "case", "esac",
-	"while", "until", "for", "in", "function", "{", "}", "!", "[[", "]]", "select"}
+func (p *parser) command() (shCommand, error) {
+	if p.peek().keyword("for") {
+		return p.forCommand()
+	}
+	return p.simple()
+}
+
+// forCommand parses `for NAME [in WORD...] ; do LIST done` and the
+// redirections after it, with dash's messages. `for NAME; do` (the
+// positional parameters) is refused: the lab has none.
+func (p *parser) forCommand() (*shFor, error) {
+	f := &shFor{line: p.next().line}
+	name := p.next()
+	switch {
+	case name.kind == tErr:
+		return nil, unexpected(name, "")
+	case name.kind != tWord || !name.word.plain() || !isName(name.word.String()):
+		return nil, &shError{name.line, "Syntax error: Bad for loop variable"}
+	}
+	f.name = name.word.String()
+	p.linebreak()
+	t := p.peek()
+	switch {
+	case t.keyword("in"):
+		p.next()
+	words:
+		for {
+			switch t := p.next(); {
+			case t.kind == tWord:
+				f.words = append(f.words, t.word)
+			case t.kind == tNewline || (t.kind == tOp && t.op == ";"):
+				break words
+			default:
+				return nil, unexpected(t, "")
+			}
+		}
+	case t.keyword("do") || (t.kind == tOp && t.op == ";"):
+		return nil, &shError{t.line, unsupported(t.line, "for loop without in (the positional parameters)").err}
+	default:
+		return nil, unexpected(t, `"do"`)
+	}
+	p.linebreak()
+	if t := p.peek(); !t.keyword("do") {
+		return nil, unexpected(t, `"do"`)
+	}
+	p.next()
+	body, err := p.compoundList("done")
+	if err != nil {
+		return nil, err
+	}
+	f.body = body
+	for {
+		r, ok, err := p.redirect()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return f, nil
+		}
+		f.redirs = append(f.redirs, r)
+	}
+}
+
+// redirect parses one redirection if the next token starts one.
+func (p *parser) redirect() (shRedir, bool, error) {
+	t := p.peek()
+	if t.kind != tOp || (t.op != ">" && t.op != ">>" && t.op != "<" && t.op != ">&" && t.op != "<&") {
+		return shRedir{}, false, nil
+	}
+	p.next()
+	target := p.next()
+	if target.kind != tWord {
+		return shRedir{}, false, unexpected(target, "")
+	}
+	fd := t.ioNr
+	if fd < 0 {
+		fd = 1
+		if t.op[0] == '<' {
+			fd = 0
+		}
+	}
+	if t.op == ">&" || t.op == "<&" {
+		if target.word.hasParams() {
+			return shRedir{}, false, &shError{t.line, unsupported(t.line, "expansion in the target of "+t.op).err}
+		}
+		if to := target.word.String(); to != "0" && to != "1" && to != "2" {
+			return shRedir{}, false, &shError{t.line, "Syntax error: Bad fd number"}
+		}
+	}
+	return shRedir{fd: fd, op: t.op, target: target.word}, true, nil
+}
+
+// keywords the subset parses (they get dash's "unexpected" messages out of
+// place); the other reserved words are refused as unsupported.
+var supportedKeywords = []string{"for", "in", "do", "done"}
+
+var reservedWords = []string{"if", "then", "else", "elif", "fi", "case", "esac",
+	"while", "until", "function", "{", "}", "!", "[[", "]]", "select"}
+
+func isKeyword(s string) bool {
+	for _, kw := range supportedKeywords {
+		if s == kw {
+			return true
+		}
+	}
+	return false
+}
+
+// reserved names a word that must not begin a simple command.
+func reserved(t token) *shError {
+	if !t.word.plain() {
+		return nil
+	}
+	s := t.word.String()
+	if isKeyword(s) {
+		return unexpected(t, "")
+	}
+	for _, r := range reservedWords {
+		if s == r {
+			return &shError{t.line, unsupported(t.line, "reserved word "+s).err}
+		}
+	}
+	return nil
+}
+
+// refusedAssignments are the variables whose value the lab's commands do not
+// consult (PATH lookups and field splitting are fixed): assigning them is
+// refused rather than silently ignored.
+var refusedAssignments = []string{"IFS", "PATH", "CDPATH"}
 
 func (p *parser) simple() (*shSimple, error) {
 	c := &shSimple{line: p.peek().line}
@@ -196,39 +473,36 @@ func (p *parser) simple() (*shSimple, error) {
 		t := p.peek()
 		switch {
 		case t.kind == tWord:
+			if len(c.words) == 0 && len(c.assigns) == 0 && len(c.redirs) == 0 {
+				if err := reserved(t); err != nil {
+					return nil, err
+				}
+			}
 			p.next()
-			if len(c.words) == 0 && t.word.plain() {
-				s := t.word.String()
-				for _, r := range reservedWords {
-					if s == r {
-						return nil, &shError{t.line, unsupported(t.line, "reserved word "+s).err}
+			if len(c.words) == 0 {
+				if name, value, ok := t.word.assignment(); ok {
+					for _, r := range refusedAssignments {
+						if name == r {
+							return nil, &shError{t.line, unsupported(t.line, "assignment to "+name).err}
+						}
 					}
+					c.assigns = append(c.assigns, shAssign{name: name, value: value})
+					continue
 				}
-				if name, _, ok := strings.Cut(s, "="); ok && isName(name) {
-					return nil, &shError{t.line, unsupported(t.line, "variable assignment "+s).err}
-				}
+			}
+			if len(c.assigns) > 0 {
+				return nil, &shError{t.line, unsupported(t.line, "variable assignment before a command ("+c.assigns[0].name+"=...)").err}
 			}
 			c.words = append(c.words, t.word)
 		case t.kind == tOp && (t.op == ">" || t.op == ">>" || t.op == "<" || t.op == ">&" || t.op == "<&"):
-			p.next()
-			target := p.next()
-			if target.kind != tWord {
-				return nil, unexpected(target)
+			r, _, err := p.redirect()
+			if err != nil {
+				return nil, err
 			}
-			fd := t.ioNr
-			if fd < 0 {
-				fd = 1
-				if t.op[0] == '<' {
-					fd = 0
-				}
-			}
-			if to := target.word.String(); (t.op == ">&" || t.op == "<&") && to != "0" && to != "1" && to != "2" {
-				return nil, &shError{t.line, "Syntax error: Bad fd number"}
-			}
-			c.redirs = append(c.redirs, shRedir{fd: fd, op: t.op, target: target.word})
+			c.redirs = append(c.redirs, r)
 		default:
-			if len(c.words) == 0 && len(c.redirs) == 0 {
-				return nil, unexpected(t)
+			if len(c.words) == 0 && len(c.redirs) == 0 && len(c.assigns) == 0 {
+				return nil, unexpected(t, "")
 			}
 			return c, nil
 		}

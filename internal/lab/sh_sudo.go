@@ -79,14 +79,16 @@ func cmdSudo(e *cmdEnv, args []string) int {
 	inner := *e
 	inner.root = asRoot
 	inner.builtin = false
-	inner.sh = &shell{h: e.sh.h, root: inner.root, name: e.sh.name, stdin: e.stdin, stdout: e.stdout, stderr: e.stderr}
+	inner.sh = newShell(e.sh.h, inner.root, e.sh.name, e.sh.cwd, e.stdin, e.stdout, e.stderr) // sudo keeps the directory
 	return c(&inner, args[i:])
 }
 
 // cmdSh is dash: sh -c SCRIPT [NAME], sh FILE, or the script on standard
-// input; -e exits on the first failing command.
+// input; -e exits on the first failing command, -u on the expansion of an
+// unset parameter. The new shell starts in the caller's directory with the
+// caller's environment, not its unexported variables.
 func cmdSh(e *cmdEnv, args []string) int {
-	cflag, errexit := false, false
+	cflag, errexit, nounset := false, false, false
 	i := 1
 	for ; i < len(args) && len(args[i]) > 1 && (args[i][0] == '-' || args[i][0] == '+'); i++ {
 		if args[i] == "--" {
@@ -100,6 +102,7 @@ func cmdSh(e *cmdEnv, args []string) int {
 			case 'e':
 				errexit = args[i][0] == '-'
 			case 'u':
+				nounset = args[i][0] == '-'
 			default:
 				fmt.Fprintf(e.stderr, "sh: 0: %s\n", unsupported(0, fmt.Sprintf("option -%c", f)).err)
 				return 2
@@ -119,16 +122,17 @@ func cmdSh(e *cmdEnv, args []string) int {
 			name = args[i+1]
 		}
 	case i < len(args):
-		data, err := e.sh.h.fs.readFile(args[i], e.root)
+		data, err := e.sh.h.fs.readFile(e.sh.abs(args[i]), e.root)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "sh: 0: cannot open %s: %s\n", args[i], errmsg(err, false))
 			return 2
 		}
-		script = data
+		script, name = data, args[i]
 	default:
 		b, _ := io.ReadAll(e.stdin)
 		script = string(b)
 	}
-	nested := &shell{h: e.sh.h, root: e.root, name: name, stdin: e.stdin, stdout: e.stdout, stderr: e.stderr, errexit: errexit}
+	nested := newShell(e.sh.h, e.root, name, e.sh.cwd, e.stdin, e.stdout, e.stderr)
+	nested.errexit, nested.nounset = errexit, nounset
 	return nested.run(script)
 }

@@ -95,6 +95,9 @@ func (r *hostResource[M, I]) ModifyPlan(ctx context.Context, req resource.Modify
 	if !r.readAtPlan || len(in.Validate()) > 0 {
 		return // ValidateConfig reports invalid values
 	}
+	if !req.State.Raw.IsNull() && req.Plan.Raw.Equal(req.State.Raw) {
+		return // nothing to apply: nothing to check on the device
+	}
 	drv, err := r.open(r.registry(), device.ValueString())
 	if err == nil {
 		err = drv.Check(ctx, ifname.ValueString())

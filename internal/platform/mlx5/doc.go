@@ -1,7 +1,8 @@
 // Package mlx5 manages roce_nic_qos and roce_dcqcn_profile on Linux hosts with NVIDIA mlx5 NICs
 // (ConnectX-4 and later): it builds the shell commands run over SSH exec and parses their
-// output. Pure functions: no I/O. Every read is one command (ReadScript), every write is one
-// command (ApplyScript, RestoreScript, RestoreFromSnapshot).
+// output. Pure functions: no I/O. Every read is one command (ReadScript for one netdev,
+// HostReadScript for all of a host's), every write is one command (ApplyScript, RestoreScript,
+// RestoreFromSnapshot).
 //
 // # The shell subset (what the lab's simulated host must implement)
 //
@@ -14,7 +15,13 @@
 //     "> /dev/null", "2>&1" (stderr to where stdout goes).
 //   - Words: plain; single quotes (no escapes inside); double quotes; backslash escapes
 //     outside quotes; a word may mix them (see the example after this list). No variables,
-//     no $(...), no backquotes, no loops, no functions, no set -e.
+//     no $(...), no backquotes, no loops, no functions, no set -e, except in the host read:
+//   - The host read (HostReadScript) also needs "cd DIR" (changes the directory relative
+//     globs expand in), "for i in *; do LIST; done" (the loop variable set to each match of
+//     the glob in turn, sorted; LIST is a list as above) and "$i" inside double quotes: alone
+//     ("$i"), with other text ("@@netdev $i"), and in a word that mixes it with quoted and
+//     unquoted parts and a glob (/sys/class/net/"$i"/ecn/roce_rp/enable/*: the value of i
+//     is taken literally, only the unquoted "*" globs).
 //   - Globs: "*" in an unquoted part of a word, in any path component, expands to the sorted
 //     matching paths; a word matching nothing stays literal, as in sh.
 //   - Commands:
@@ -73,6 +80,24 @@
 //	/sys/class/net/IF/device/infiniband/D/tc/1/traffic_class
 //	                                                 "Global tclass=N" when set, empty when not; writing -1
 //	                                                 unsets it, 0-255 sets it (MLNX_OFED only; root writes)
+//
+// # The host read
+//
+// HostReadScript(false) reads every netdev of the host at once (one line):
+//
+//	sh -c 'cd /sys/class/net && for i in *; do echo "@@netdev $i"; echo @@mlnx_qos;
+//	ls /sys/class/net/"$i"/device/infiniband >/dev/null 2>&1 && mlnx_qos -i "$i" -a 2>&1 || echo @@failed;
+//	echo @@uevent; cat /sys/class/net/"$i"/device/uevent 2>&1;
+//	echo @@infiniband; ls /sys/class/net/"$i"/device/infiniband 2>&1; echo @@values;
+//	grep -H . /sys/class/net/"$i"/ecn/roce_rp/enable/* /sys/class/net/"$i"/ecn/roce_np/enable/*
+//	/sys/class/net/"$i"/device/infiniband/*/tc/1/traffic_class 2>&1; done; echo @@cc_params;
+//	grep -H . /sys/kernel/debug/mlx5/*/cc_params/* 2>&1; echo @@lldpad; pgrep -x lldpad;
+//	echo @@netdevs; ls /sys/class/net 2>&1; echo @@end'
+//
+// Its output is, per netdev, "@@netdev NAME" and the four per-netdev sections of the read
+// script (@@mlnx_qos, @@uevent, @@infiniband, @@values without the cc_params lines), then once
+// @@cc_params (the grep lines of every PCI function's cc_params), @@lldpad, @@netdevs, @@end.
+// ParseHostRead gives each netdev the state ParseRead gives for its own read script's output.
 //
 // # Decisions
 //

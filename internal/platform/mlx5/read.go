@@ -99,6 +99,11 @@ func ParseRead(ifname string, out []byte) (*HostState, error) {
 	if err != nil {
 		return nil, err
 	}
+	return stateFromSections(ifname, sections), nil
+}
+
+// stateFromSections reads the sections of one netdev's read output (every marker present).
+func stateFromSections(ifname string, sections map[string][]string) *HostState {
 	s := &HostState{Interface: ifname, Errors: map[string]string{}}
 	for i := range s.RP {
 		s.RP[i], s.NP[i] = -1, -1
@@ -123,7 +128,7 @@ func ParseRead(ifname string, out []byte) (*HostState, error) {
 	}
 	s.QoSError = parseMlnxQoS(s, sections[markQoS])
 	s.parseValues(sections[markValues])
-	return s, nil
+	return s
 }
 
 var (

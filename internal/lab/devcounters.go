@@ -1,0 +1,61 @@
+package lab
+
+// A platform-neutral view of every device's request counters, for benchmarks that compare how
+// chatty a client is across platforms. It reads the per-device counters (GNMISwitch and
+// SONiCSwitch.Counters, Host.Counters, EOSSwitch and NXOSSwitch.Counters); traffic counters
+// (interfaces, queues, NIC statistics) are not request counters and are left alone.
+
+// DeviceCounters are the connections a device accepted and the requests it received. Requests
+// are gNMI RPCs (Get, Set, Subscribe and Capabilities) on `openconfig` and `sonic` switches,
+// SSH exec requests on NIC hosts, and command lines (not empty lines or comments) on `eos` and
+// `nxos` switches.
+//
+// Reads are the requests that read configuration: gNMI Get and Subscribe; every exec request
+// on a NIC host (a plan runs no other); `show running-config ...` lines on CLI switches (not
+// the terminal set-up a CLI client sends after login).
+type DeviceCounters struct {
+	Connections int64
+	Requests    int64
+	Reads       int64
+}
+
+// countedDevice is what every platform's device offers to DeviceCounters.
+type countedDevice interface {
+	deviceCounters() DeviceCounters
+	ResetCounters()
+}
+
+func (e *gnmiEndpoint) deviceCounters() DeviceCounters {
+	c := e.Counters()
+	return DeviceCounters{Connections: c.Connections, Requests: c.Get + c.Set + c.Subscribe + c.Capabilities,
+		Reads: c.Get + c.Subscribe}
+}
+
+func (h *Host) deviceCounters() DeviceCounters {
+	c := h.Counters()
+	return DeviceCounters{Connections: c.Connections, Requests: c.Exec, Reads: c.Exec}
+}
+
+func (sw *cliSwitch) deviceCounters() DeviceCounters {
+	c := sw.Counters()
+	return DeviceCounters{Connections: c.Connections, Requests: c.Commands, Reads: c.Reads}
+}
+
+// DeviceCounters returns the counters of the device with that name; false if the lab has none.
+func (l *Lab) DeviceCounters(name string) (DeviceCounters, bool) {
+	d, ok := l.devices[name].(countedDevice)
+	if !ok {
+		return DeviceCounters{}, false
+	}
+	return d.deviceCounters(), true
+}
+
+// ResetAllCounters sets the request and connection counters of every device back to zero, e.g.
+// between benchmark runs. A request in flight may still be counted after it.
+func (l *Lab) ResetAllCounters() {
+	for _, name := range l.names {
+		if d, ok := l.devices[name].(countedDevice); ok {
+			d.ResetCounters()
+		}
+	}
+}
