@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/bench"
+)
+
+// moduleRoot is the directory of the repository's go.mod.
+func moduleRoot(ctx context.Context) (string, error) {
+	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	gomod := strings.TrimSpace(string(out))
+	if gomod == "" || gomod == os.DevNull {
+		return "", fmt.Errorf("run the bench inside the repository (no go.mod found)")
+	}
+	return filepath.Dir(gomod), nil
+}
+
+// buildProvider builds the provider from source into dir, as dev_overrides wants it.
+func buildProvider(ctx context.Context, root, dir string) (string, error) {
+	bin := filepath.Join(dir, "terraform-provider-roce")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, ".") //nolint:gosec // go build into the bench's output directory
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build the provider: %w\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// findTerraform is TF_ACC_TERRAFORM_PATH, or the pinned Terraform scripts/tool.sh finds (and
+// installs with go install the first time).
+func findTerraform(ctx context.Context, root string) (string, error) {
+	if p := os.Getenv("TF_ACC_TERRAFORM_PATH"); p != "" {
+		return p, nil
+	}
+	cmd := exec.CommandContext(ctx, filepath.Join(root, "scripts", "tool.sh"), "terraform") //nolint:gosec // the repository's own script
+	cmd.Dir = root
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("scripts/tool.sh terraform: %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// workspace is one measured configuration: a directory with main.tf and its state.
+type workspace struct {
+	variant bench.Variant
+	fabric  bench.Fabric
+	dir     string
+}
+
+// writeConfig writes the configuration of a variant for a fabric into dir.
+func writeConfig(dir string, f bench.Fabric, v bench.Variant, inventory string) error {
+	if err := os.MkdirAll(dir, 0o750); err != nil { //nolint:gosec // under the output directory the user named
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "main.tf"), []byte(bench.Config(f, v, inventory)), 0o600) //nolint:gosec // idem
+}
+
+// applyFull applies the full fabric's configuration of a variant once and returns its state.
+func applyFull(ctx context.Context, tf bench.Terraform, dir string, f bench.Fabric, v bench.Variant, inventory string) ([]byte, error) {
+	if err := writeConfig(dir, f, v, inventory); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	s, _ := tf.Measure(ctx, "apply-"+string(v), dir, 0, bench.Probe{}, tf.ApplyArgs()...)
+	if s.Err != "" {
+		return nil, fmt.Errorf("terraform apply %s: %s (log: %s)", v.Label(), s.Err, filepath.Join(tf.LogDir, "apply-"+string(v)+".log"))
+	}
+	progress("apply %s: %d resources in %s", v.Label(), f.Resources(), bench.Seconds(time.Since(start)))
+	state, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate")) //nolint:gosec // our own work directory
+	if err != nil {
+		return nil, err
+	}
+	if n, err := bench.StateInstances(state); err != nil || n != f.Resources() {
+		return nil, fmt.Errorf("apply %s: state holds %d resources, want %d (%v)", v.Label(), n, f.Resources(), err)
+	}
+	return state, nil
+}
+
+// prepare writes a workspace: the configuration and the full state cut down to its fabric.
+func prepare(dir string, f bench.Fabric, v bench.Variant, inventory string, fullState []byte) (workspace, error) {
+	if err := writeConfig(dir, f, v, inventory); err != nil {
+		return workspace{}, err
+	}
+	state, err := bench.SubsetState(fullState, f.Keys())
+	if err != nil {
+		return workspace{}, err
+	}
+	if n, err := bench.StateInstances(state); err != nil || n != f.Resources() {
+		return workspace{}, fmt.Errorf("%s: subset state holds %d resources, want %d (%v)", dir, n, f.Resources(), err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "terraform.tfstate"), state, 0o600); err != nil { //nolint:gosec // under the output directory the user named
+		return workspace{}, err
+	}
+	return workspace{variant: v, fabric: f, dir: dir}, nil
+}
+
+// writeCLIConfig writes the Terraform CLI configuration that maps rocefabric/roce to the
+// provider just built.
+func writeCLIConfig(path, providerDir string) error {
+	return os.WriteFile(path, []byte(bench.CLIConfig(providerDir)), 0o600)
+}
+
+// drift changes the PFC watchdog detection time of the given ports out of band, one gNMI Set
+// per switch.
+func drift(ctx context.Context, inv bench.Inventory, ports []string, value int) error {
+	for sw, paths := range bench.DriftPaths(ports) {
+		if err := bench.SetOutOfBand(ctx, inv.Devices[sw], paths, fmt.Sprint(value)); err != nil {
+			return fmt.Errorf("%s: %w", sw, err)
+		}
+	}
+	return nil
+}
+
+func progress(format string, a ...any) {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "[%s] ", time.Now().Format("15:04:05"))
+	fmt.Fprintf(&b, format, a...)
+	b.WriteByte('\n')
+	_, _ = os.Stderr.Write(b.Bytes())
+}

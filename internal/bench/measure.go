@@ -1,0 +1,175 @@
+package bench
+
+import (
+	"slices"
+	"time"
+)
+
+// Kind is what a run measures.
+type Kind string
+
+const (
+	// NoChange is `terraform plan` against devices that match the state.
+	NoChange Kind = "no-change plan"
+	// Drift is `terraform plan` after 5% of the ports were changed out of band.
+	Drift Kind = "drift plan"
+)
+
+// DeviceCount is what one device saw during a run: connections accepted and requests served
+// (gNMI RPCs on a switch, SSH exec requests on a host).
+type DeviceCount struct {
+	Connections int64 `json:"connections"`
+	Requests    int64 `json:"requests"`
+}
+
+// Sample is one run of one command.
+type Sample struct {
+	Wall      time.Duration          `json:"wall_ns"`
+	Exit      int                    `json:"exit"`
+	Err       string                 `json:"error,omitempty"` // set when the run did not end as expected
+	PeakRSSKB int64                  `json:"peak_rss_kb"`
+	Processes int                    `json:"provider_processes"`
+	Counts    map[string]DeviceCount `json:"counts,omitempty"` // per device of the configuration
+}
+
+// Measurement is the samples of one variant and kind at one fabric size.
+type Measurement struct {
+	Variant   Variant  `json:"variant"`
+	Kind      Kind     `json:"kind"`
+	Resources int      `json:"resources"`
+	Samples   []Sample `json:"samples"`
+}
+
+// OK reports whether every sample ended as expected.
+func (m Measurement) OK() bool {
+	if len(m.Samples) == 0 {
+		return false
+	}
+	for _, s := range m.Samples {
+		if s.Err != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// Error is the first sample's error, "" if there is none.
+func (m Measurement) Error() string {
+	for _, s := range m.Samples {
+		if s.Err != "" {
+			return s.Err
+		}
+	}
+	if len(m.Samples) == 0 {
+		return "not measured"
+	}
+	return ""
+}
+
+// Median is the median wall time of the samples (the mean of the middle two of an even count).
+func (m Measurement) Median() time.Duration {
+	walls := make([]time.Duration, len(m.Samples))
+	for i, s := range m.Samples {
+		walls[i] = s.Wall
+	}
+	return Median(walls)
+}
+
+// Median of ds; 0 for none.
+func Median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// PeakRSSKB is the largest provider peak RSS over the samples.
+func (m Measurement) PeakRSSKB() int64 {
+	var p int64
+	for _, s := range m.Samples {
+		p = max(p, s.PeakRSSKB)
+	}
+	return p
+}
+
+// MaxProcesses is the largest number of provider processes one sample started.
+func (m Measurement) MaxProcesses() int {
+	p := 0
+	for _, s := range m.Samples {
+		p = max(p, s.Processes)
+	}
+	return p
+}
+
+// Stat is the maximum and mean of a per-device count over the devices of one platform, over
+// all samples (the maximum of the worst sample, the mean of all device-samples).
+type Stat struct {
+	Max     int64
+	Mean    float64
+	Devices int // devices of the platform in one sample
+}
+
+// Stats returns the requests and connections of the devices of one platform (platformOf maps
+// a device name to its platform).
+func (m Measurement) Stats(platform string, platformOf func(string) string) (requests, connections Stat) {
+	var sumR, sumC, n int64
+	for _, s := range m.Samples {
+		devices := 0
+		for name, c := range s.Counts {
+			if platformOf(name) != platform {
+				continue
+			}
+			devices++
+			n++
+			sumR += c.Requests
+			sumC += c.Connections
+			requests.Max = max(requests.Max, c.Requests)
+			connections.Max = max(connections.Max, c.Connections)
+		}
+		requests.Devices, connections.Devices = devices, devices
+	}
+	if n > 0 {
+		requests.Mean = float64(sumR) / float64(n)
+		connections.Mean = float64(sumC) / float64(n)
+	}
+	return requests, connections
+}
+
+// Results are all the measurements of one bench run.
+type Results struct {
+	Size         string            `json:"size"`
+	Latency      time.Duration     `json:"latency_ns"`
+	Parallelism  int               `json:"parallelism"`
+	Repetitions  int               `json:"repetitions"`
+	DriftPorts   int               `json:"drift_ports"`
+	Platforms    map[string]string `json:"platforms"` // device -> platform
+	Measurements []Measurement     `json:"measurements"`
+}
+
+// Find returns the measurement of a variant and kind at a number of resources.
+func (r Results) Find(v Variant, k Kind, resources int) (Measurement, bool) {
+	for _, m := range r.Measurements {
+		if m.Variant == v && m.Kind == k && m.Resources == resources {
+			return m, true
+		}
+	}
+	return Measurement{}, false
+}
+
+// FullResources is the largest fabric measured.
+func (r Results) FullResources() int {
+	n := 0
+	for _, m := range r.Measurements {
+		n = max(n, m.Resources)
+	}
+	return n
+}
+
+// PlatformOf names a device's platform.
+func (r Results) PlatformOf(device string) string { return r.Platforms[device] }

@@ -1,0 +1,224 @@
+package bench
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Platforms whose devices the table reports: switches, then hosts.
+const (
+	SwitchPlatform = "sonic"
+	HostPlatform   = "mlx5"
+)
+
+// Target thresholds of the issue.
+const (
+	MaxFloorRatio      = 2.0 // no-change plan (a) within 2x the floor (c)
+	MinSpeedupOverB    = 5.0 // (a) at least 5x faster than (b)
+	MaxReadsPerDevice  = 1   // read round trips per device per provider process, no-change plan
+	MaxConnsPerDevice  = 1   // connections per device per provider process, no-change plan
+	MaxPeakRSSMB       = 200.0
+	TargetSize         = "default" // the size the time targets are stated for
+	RSSTargetSize      = "large"   // the size the memory target is stated for
+	notApplicableDrift = "n/a: terraform_data cannot drift; the floor of a drift plan is (c)'s no-change plan"
+)
+
+// FormatTable renders the measurements of the full fabric as one markdown table: rows (a), (b),
+// (c) x {no-change plan, drift plan}.
+func FormatTable(r Results) string {
+	full := r.FullResources()
+	floor, floorOK := r.Find(Floor, NoChange, full)
+	var b strings.Builder
+	b.WriteString("| variant | plan | wall time (median) | × floor (c) | × (b) | reads/switch max (mean) | reads/host max (mean) | gNMI conns/switch max (mean) | SSH conns/host max (mean) | provider processes | provider peak RSS |\n")
+	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, k := range []Kind{NoChange, Drift} {
+		base, baseOK := r.Find(PerResource, k, full)
+		for _, v := range Variants {
+			m, ok := r.Find(v, k, full)
+			switch {
+			case !ok && v == Floor && k == Drift:
+				fmt.Fprintf(&b, "| %s | %s | %s |  |  |  |  |  |  |  |  |\n", v.Label(), k, notApplicableDrift)
+				continue
+			case !ok:
+				fmt.Fprintf(&b, "| %s | %s | not measured |  |  |  |  |  |  |  |  |\n", v.Label(), k)
+				continue
+			case !m.OK():
+				fmt.Fprintf(&b, "| %s | %s | ERROR: %s |  |  |  |  |  |  |  |  |\n", v.Label(), k, oneLine(m.Error()))
+				continue
+			}
+			row := []string{v.Label(), string(k), fmt.Sprintf("%s (n=%d)", Seconds(m.Median()), len(m.Samples))}
+			row = append(row, ratio(m, floor, floorOK), ratio(m, base, baseOK))
+			if v == Floor {
+				row = append(row, "–", "–", "–", "–", "–", "–")
+			} else {
+				rs, _ := m.Stats(SwitchPlatform, r.PlatformOf)
+				rh, ch := m.Stats(HostPlatform, r.PlatformOf)
+				_, cs := m.Stats(SwitchPlatform, r.PlatformOf)
+				row = append(row, stat(rs), stat(rh), stat(cs), stat(ch), fmt.Sprint(m.MaxProcesses()), MB(m.PeakRSSKB()))
+			}
+			b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+		}
+	}
+	b.WriteString(tableNotes)
+	return b.String()
+}
+
+const tableNotes = `
+Wall time: the median over the runs (n). × floor: against (c)'s no-change plan; × (b): against
+(b)'s plan of the same kind. Reads are requests a device served (gNMI RPCs on a switch, SSH exec
+requests on a host) and connections the TCP connections it accepted, both per device over the
+whole command, whichever provider process made them (provider processes: how many Terraform
+started); max over the devices and runs, mean in brackets. Peak RSS: the largest VmHWM of any
+provider process, sampled from /proc every 20 ms.
+`
+
+func ratio(m, ref Measurement, ok bool) string {
+	if !ok || !ref.OK() || ref.Median() <= 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f×", m.Median().Seconds()/ref.Median().Seconds())
+}
+
+func stat(s Stat) string {
+	if s.Devices == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%d (%.2f)", s.Max, s.Mean)
+}
+
+// Seconds formats a duration as seconds with two decimals.
+func Seconds(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
+
+// MB formats kilobytes (KiB, as /proc reports them) as megabytes.
+func MB(kb int64) string {
+	if kb <= 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f MB", mb(kb))
+}
+
+func mb(kb int64) float64 { return float64(kb) * 1024 / 1e6 }
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.ReplaceAll(s, "|", `\|`)
+}
+
+// Status of a target.
+type Status string
+
+// The statuses of a target.
+const (
+	Pass         Status = "PASS"
+	Fail         Status = "FAIL"
+	NotEvaluated Status = "NOT EVALUATED"
+)
+
+// Target is one of the issue's targets, judged from the measurements.
+type Target struct {
+	Name     string
+	Measured string
+	Status   Status
+}
+
+// Targets judges the issue's targets from the measurements of the full fabric. Nothing is
+// assumed: a target whose measurements are missing or failed is NOT EVALUATED, and so is the
+// memory target below the large size.
+func Targets(r Results) []Target {
+	full := r.FullResources()
+	a, aOK := r.Find(Defaults, NoChange, full)
+	b, bOK := r.Find(PerResource, NoChange, full)
+	c, cOK := r.Find(Floor, NoChange, full)
+	aOK, bOK, cOK = aOK && a.OK(), bOK && b.OK(), cOK && c.OK()
+	sizeNote := ""
+	if r.Size != TargetSize {
+		sizeNote = fmt.Sprintf(" (measured at %s; the target is stated for %s)", r.Size, TargetSize)
+	}
+	var out []Target
+
+	t := Target{Name: fmt.Sprintf("no-change plan (a) within %.0f× the floor (c)", MaxFloorRatio), Status: NotEvaluated}
+	if aOK && cOK {
+		q := a.Median().Seconds() / c.Median().Seconds()
+		t.Measured = fmt.Sprintf("%s / %s = %.2f×%s", Seconds(a.Median()), Seconds(c.Median()), q, sizeNote)
+		t.Status = judge(q <= MaxFloorRatio)
+	} else {
+		t.Measured = "missing or failed measurement of (a) or (c)"
+	}
+	out = append(out, t)
+
+	t = Target{Name: fmt.Sprintf("no-change plan (a) at least %.0f× faster than (b)", MinSpeedupOverB), Status: NotEvaluated}
+	if aOK && bOK {
+		q := b.Median().Seconds() / a.Median().Seconds()
+		t.Measured = fmt.Sprintf("%s / %s = %.2f×%s", Seconds(b.Median()), Seconds(a.Median()), q, sizeNote)
+		t.Status = judge(q >= MinSpeedupOverB)
+	} else {
+		t.Measured = "missing or failed measurement of (a) or (b)"
+	}
+	out = append(out, t)
+
+	for _, what := range []struct {
+		name  string
+		limit int64
+		pick  func(req, conn Stat) Stat
+	}{
+		{"read round trip", MaxReadsPerDevice, func(req, _ Stat) Stat { return req }},
+		{"connection", MaxConnsPerDevice, func(_, conn Stat) Stat { return conn }},
+	} {
+		t = Target{Name: fmt.Sprintf("at most %d %s per device per provider process, no-change plan (a)", what.limit, what.name), Status: NotEvaluated}
+		if aOK {
+			var parts []string
+			worst := int64(0)
+			for _, p := range []string{SwitchPlatform, HostPlatform} {
+				s := what.pick(a.Stats(p, r.PlatformOf))
+				if s.Devices > 0 {
+					parts = append(parts, fmt.Sprintf("%s max %d", p, s.Max))
+					worst = max(worst, s.Max)
+				}
+			}
+			t.Measured = strings.Join(parts, ", ") + " (counted over the whole plan, all provider processes)"
+			t.Status = judge(worst <= what.limit)
+		} else {
+			t.Measured = "missing or failed measurement of (a)"
+		}
+		out = append(out, t)
+	}
+
+	t = Target{Name: fmt.Sprintf("provider peak RSS under %.0f MB at the %s size", MaxPeakRSSMB, RSSTargetSize), Status: NotEvaluated}
+	var peak int64
+	for _, m := range r.Measurements {
+		if m.Variant == Defaults && m.Resources == full {
+			peak = max(peak, m.PeakRSSKB())
+		}
+	}
+	switch {
+	case peak == 0:
+		t.Measured = "no provider process was sampled"
+	case r.Size != RSSTargetSize:
+		t.Measured = fmt.Sprintf("%s at %s (run BENCH_SIZE=%s to judge)", MB(peak), r.Size, RSSTargetSize)
+	default:
+		t.Measured = MB(peak) + " (largest over every run of (a))"
+		t.Status = judge(mb(peak) < MaxPeakRSSMB)
+	}
+	return append(out, t)
+}
+
+func judge(ok bool) Status {
+	if ok {
+		return Pass
+	}
+	return Fail
+}
+
+// FormatTargets renders the targets as a markdown table.
+func FormatTargets(ts []Target) string {
+	var b strings.Builder
+	b.WriteString("| target | measured | result |\n|---|---|---|\n")
+	for _, t := range ts {
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", t.Name, oneLine(t.Measured), t.Status)
+	}
+	return b.String()
+}
