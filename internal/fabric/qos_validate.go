@@ -26,6 +26,9 @@ const (
 var (
 	namePattern      = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 	interfacePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9/_.:-]*$`)
+	// InterfacePattern is what a switch port or host netdev name may look like wherever it
+	// reaches a device (CLI words, shell arguments, gNMI keys).
+	InterfacePattern = interfacePattern
 )
 
 const (

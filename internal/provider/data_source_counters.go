@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"strconv"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/driver"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
 
 var (
@@ -61,8 +64,10 @@ func (d *countersDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "RoCE counters of a switch port or NIC netdev: PFC pause frames per priority, ECN-marked and dropped packets, and on hosts CNPs and out-of-sequence packets. Counts since the device's counters started, or, with `sample_seconds`, per-second rates over that window. A counter the platform does not have is null (OpenConfig has no per-priority PFC counter; switches have no CNP counters).",
 		Attributes: map[string]schema.Attribute{
-			"device":    schema.StringAttribute{Required: true, MarkdownDescription: "Device name in the provider's `devices` map."},
-			"interface": schema.StringAttribute{Required: true, MarkdownDescription: "Switch port or host netdev."},
+			"device": schema.StringAttribute{Required: true, MarkdownDescription: "Device name in the provider's `devices` map."},
+			"interface": schema.StringAttribute{Required: true, MarkdownDescription: "Switch port or host netdev.",
+				Validators: []validator.String{stringvalidator.LengthAtMost(64), stringvalidator.RegexMatches(fabric.InterfacePattern,
+					"must be a port or netdev name: letters, digits, '/', '_', '.', ':' and '-', starting with a letter or digit")}},
 			"sample_seconds": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: "Read twice this many seconds apart (1-300) and report per-second rates instead of counts."},
 			"pfc_rx_pause":       schema.MapAttribute{Computed: true, ElementType: types.Float64Type, MarkdownDescription: "PFC pause frames received, by priority (`\"0\"`..`\"7\"`); null where the platform has no per-priority counter. On mlx5, only PFC-enabled priorities have one."},

@@ -186,12 +186,16 @@ func TestUntrustedCAIsRefused(t *testing.T) {
 	f := &fakeTarget{}
 	addr, _ := serve(t, f)
 	otherCA, _ := pki(t)
-	err := fastClient(addr, otherCA, 0).Set(context.Background(), &gpb.SetRequest{})
+	err := fastClient(addr, otherCA, 3).Set(context.Background(), &gpb.SetRequest{})
 	if err == nil || f.calls.Load() != 0 {
 		t.Fatalf("a server signed by another CA must be refused before any RPC, got %v", err)
 	}
-	if !strings.Contains(err.Error(), "certificate") {
+	if !strings.Contains(err.Error(), "TLS verification failed") || !strings.Contains(err.Error(), "certificate") {
 		t.Errorf("error should say it is a certificate problem: %v", err)
+	}
+	var e *Error
+	if !errors.As(err, &e) || e.Attempts != 1 {
+		t.Errorf("an untrusted certificate is final, not retried: %+v", e)
 	}
 	// insecure = true skips verification, by explicit choice only.
 	c := New(Config{Device: "leaf-1", Address: addr, Insecure: true, Timeout: 2 * time.Second})

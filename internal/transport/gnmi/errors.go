@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
@@ -64,6 +65,9 @@ func describe(err error) string {
 	case codes.Unauthenticated:
 		return "authentication failed (check username and password): " + s.Message()
 	case codes.Unavailable:
+		if tlsFailure(err) {
+			return "TLS verification failed (the device's certificate is not trusted: check ca_certificate): " + s.Message()
+		}
 		return "device unreachable: " + s.Message()
 	case codes.DeadlineExceeded:
 		return "timed out: " + s.Message()
@@ -75,10 +79,21 @@ func describe(err error) string {
 // the device asked us to come back. Anything else (a rejected change) is final.
 func transient(err error) bool {
 	switch status.Code(err) {
-	case codes.Unavailable, codes.DeadlineExceeded, codes.ResourceExhausted, codes.Aborted:
+	case codes.Unavailable:
+		return !tlsFailure(err)
+	case codes.DeadlineExceeded, codes.ResourceExhausted, codes.Aborted:
 		return true
 	}
 	return false
+}
+
+// tlsFailure reports a connection that failed because the device's certificate was not
+// trusted: gRPC reports it as Unavailable, but another attempt meets the same certificate, so
+// it is final (fail closed at once).
+func tlsFailure(err error) bool {
+	msg := status.Convert(err).Message()
+	return strings.Contains(msg, "x509: ") || strings.Contains(msg, "tls: failed to verify") ||
+		strings.Contains(msg, "authentication handshake failed")
 }
 
 // do runs call with the per-attempt timeout, retrying transient failures with exponential
