@@ -2,8 +2,8 @@ package lab
 
 // What every CLI switch of the lab (`eos`, `nxos`) shares whatever its dialect: an identity
 // (name, ports, an ed25519 host key, the inventory entry), the SSH server
-// (cliswitch_ssh.go), the pty line discipline (cliswitch_line.go), the counters and the
-// RejectLines knob. A dialect embeds *cliSwitch and gives it terminals (cliDialect); the
+// (cliswitch_ssh.go), the pty line discipline (cliswitch_line.go), the counters, the
+// RejectLines knob and injected faults (fault_cli.go). A dialect embeds *cliSwitch and gives it terminals (cliDialect); the
 // exported methods here are promoted to EOSSwitch and NXOSSwitch.
 
 import (
@@ -66,6 +66,12 @@ type cliSwitch struct {
 	rejectMu     sync.Mutex
 	rejectSubstr string
 	rejectMsg    string
+	txReject     string // FaultReject's message for the line runMu's holder runs, or ""
+
+	// runMu is held around each line a terminal runs, so that txReject applies to that
+	// terminal's line only; it is taken before the dialect's lock.
+	runMu  sync.Mutex
+	faults faultSet
 
 	lis      net.Listener
 	wg       sync.WaitGroup
@@ -145,6 +151,9 @@ func (sw *cliSwitch) RejectLines(substr, msg string) {
 func (sw *cliSwitch) rejected(line string) (string, bool) {
 	sw.rejectMu.Lock()
 	defer sw.rejectMu.Unlock()
+	if sw.txReject != "" {
+		return sw.txReject, true
+	}
 	if sw.rejectSubstr == "" || !strings.Contains(line, sw.rejectSubstr) {
 		return "", false
 	}
@@ -174,9 +183,8 @@ func (sw *cliSwitch) countCommand(words []string) {
 	}
 }
 
-// pause is the --latency a remote switch adds before a handshake or an answer.
+// pause is the --latency a remote switch adds before a handshake or an answer, and FaultSlow's
+// delay.
 func (sw *cliSwitch) pause() {
-	if sw.latency > 0 {
-		time.Sleep(sw.latency)
-	}
+	sw.faults.sleep(sw.latency + sw.faults.slow())
 }

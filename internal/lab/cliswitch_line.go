@@ -19,19 +19,27 @@ type lineEditor struct {
 	esc    int  // inside an escape sequence (arrow keys): 1 after ESC, 2 after ESC [
 }
 
+// cliShellState is one pty shell: the line being typed, the configuration transaction (for
+// injected faults) and the connection.
+type cliShellState struct {
+	ed   lineEditor
+	tx   cliTx
+	conn *faultConn
+}
+
 // runShell runs the CLI until exit/logout, Ctrl-D or the end of the connection.
-func (sw *cliSwitch) runShell(rw io.ReadWriter, user string) {
+func (sw *cliSwitch) runShell(rw io.ReadWriter, user string, conn *faultConn) {
 	t := sw.dialect.openTerm(user, false)
 	defer t.leave()
 	if _, err := io.WriteString(rw, t.prompt()); err != nil {
 		return
 	}
-	var ed lineEditor
+	sh := &cliShellState{conn: conn}
 	buf := make([]byte, 4096)
 	for {
 		n, err := rw.Read(buf)
 		for _, c := range buf[:n] {
-			if !sw.typed(t, &ed, c, rw) {
+			if !sw.typed(t, sh, c, rw) {
 				return
 			}
 		}
@@ -42,7 +50,8 @@ func (sw *cliSwitch) runShell(rw io.ReadWriter, user string) {
 }
 
 // typed handles one byte from the terminal; false ends the shell.
-func (sw *cliSwitch) typed(t cliTerm, ed *lineEditor, c byte, w io.Writer) bool {
+func (sw *cliSwitch) typed(t cliTerm, sh *cliShellState, c byte, w io.Writer) bool {
+	ed := &sh.ed
 	if ed.escape(c) {
 		return true
 	}
@@ -52,7 +61,7 @@ func (sw *cliSwitch) typed(t cliTerm, ed *lineEditor, c byte, w io.Writer) bool 
 	switch {
 	case c == '\r' || (c == '\n' && !afterCR):
 		ed.lastCR = c == '\r'
-		return sw.enter(t, ed, w)
+		return sw.enter(t, sh, w)
 	case c == '\n':
 	case c == 0x1b:
 		ed.esc = 1
@@ -97,15 +106,29 @@ func (ed *lineEditor) escape(c byte) bool {
 	return false
 }
 
-// enter runs the typed line and prints its output and the next prompt.
-func (sw *cliSwitch) enter(t cliTerm, ed *lineEditor, w io.Writer) bool {
+// enter runs the typed line and prints its output and the next prompt. Injected faults act
+// first: a stall holds the line, a drop closes the connection instead of running it.
+func (sw *cliSwitch) enter(t cliTerm, sh *cliShellState, w io.Writer) bool {
 	if _, err := io.WriteString(w, "\r\n"); err != nil {
 		return false
 	}
+	line := string(sh.ed.line)
+	sh.ed.line = sh.ed.line[:0]
+	if !sw.faults.stall(sh.conn.gone) {
+		return false
+	}
 	sw.pause()
-	line := string(ed.line)
-	ed.line = ed.line[:0]
+	if !sw.faultLine(t, &sh.tx, sh.conn, line) {
+		return false
+	}
+	sw.runMu.Lock()
+	sw.setTxReject(sh.tx.reject)
 	out, prompt, closed := t.enter(line)
+	sw.setTxReject("")
+	sw.runMu.Unlock()
+	if !t.inConfig() {
+		sh.tx = cliTx{}
+	}
 	if _, err := io.WriteString(w, strings.ReplaceAll(out, "\n", "\r\n")); err != nil || closed {
 		return false
 	}

@@ -55,16 +55,22 @@ func (sw *cliSwitch) serve() {
 			_ = nc.Close()
 			return
 		}
+		sw.counters.connections.Add(1)
+		if sw.faults.has(FaultRefuse) {
+			sw.connMu.Unlock()
+			resetConn(nc)
+			continue
+		}
 		sw.conns[nc] = struct{}{}
 		sw.wg.Add(1)
 		sw.connMu.Unlock()
-		sw.counters.connections.Add(1)
 		go sw.handleConn(nc)
 	}
 }
 
 // stop closes the listener and every connection, and waits for every shell to end.
 func (sw *cliSwitch) stop() {
+	sw.faults.stop()
 	sw.connMu.Lock()
 	sw.closing = true
 	_ = sw.lis.Close()
@@ -92,6 +98,8 @@ func (sw *cliSwitch) handleConn(nc net.Conn) {
 	_ = nc.SetDeadline(time.Time{})
 	defer func() { _ = sconn.Close() }()
 	go ssh.DiscardRequests(reqs)
+	fc := newFaultConn(nc)
+	defer close(fc.gone)
 	for nch := range chans {
 		if nch.ChannelType() != "session" {
 			_ = nch.Reject(ssh.UnknownChannelType, "unknown channel type")
@@ -102,13 +110,13 @@ func (sw *cliSwitch) handleConn(nc net.Conn) {
 			continue
 		}
 		sw.wg.Add(1)
-		go sw.handleSession(ch, creqs, sconn.User())
+		go sw.handleSession(ch, creqs, sconn.User(), fc)
 	}
 }
 
 // handleSession serves one session channel: pty, environment and window changes are
 // accepted, the first shell or exec request runs.
-func (sw *cliSwitch) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request, user string) {
+func (sw *cliSwitch) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request, user string, fc *faultConn) {
 	defer sw.wg.Done()
 	done := make(chan struct{})
 	started, pty := false, false
@@ -124,7 +132,7 @@ func (sw *cliSwitch) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request, use
 				started = true
 				go func() {
 					defer close(done)
-					sw.runShell(ch, user)
+					sw.runShell(ch, user, fc)
 					finish(ch, 0)
 				}()
 			}
@@ -135,7 +143,7 @@ func (sw *cliSwitch) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request, use
 				started = true
 				go func() {
 					defer close(done)
-					sw.runExec(ch, user, payload.Command, pty)
+					sw.runExec(ch, user, payload.Command, pty, fc)
 					finish(ch, 0)
 				}()
 			}
@@ -152,12 +160,19 @@ func (sw *cliSwitch) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request, use
 	_ = ch.Close()
 }
 
-// runExec runs one command non-interactively (the lab's user has every privilege).
-func (sw *cliSwitch) runExec(w io.Writer, user, command string, pty bool) {
+// runExec runs one command non-interactively (the lab's user has every privilege). FaultStall
+// and FaultSlow hold it; it is never a configuration transaction, so FaultDrop and FaultReject
+// leave it alone.
+func (sw *cliSwitch) runExec(w io.Writer, user, command string, pty bool, fc *faultConn) {
 	t := sw.dialect.openTerm(user, true)
 	defer t.leave()
+	if !sw.faults.stall(fc.gone) {
+		return
+	}
 	sw.pause()
+	sw.runMu.Lock()
 	out, _, _ := t.enter(command)
+	sw.runMu.Unlock()
 	if pty {
 		out = strings.ReplaceAll(out, "\n", "\r\n")
 	}

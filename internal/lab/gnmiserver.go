@@ -14,8 +14,8 @@ import (
 
 // gnmiEndpoint is what every gNMI switch of the lab shares, whatever its
 // datastore: a TLS listener signed by the lab CA, the credential and latency
-// guard, RPC counters and the FailNextSet fault. A switch embeds it and calls
-// listen with its own gNMI service.
+// guard, RPC counters, the FailNextSet knob and injected faults (fault_gnmi.go). A switch
+// embeds it and calls listen with its own gNMI service.
 type gnmiEndpoint struct {
 	name    string
 	addr    string
@@ -25,6 +25,8 @@ type gnmiEndpoint struct {
 
 	failNext atomic.Pointer[string]
 	counters rpcCounters
+	faults   faultSet
+	conns    connTracker
 }
 
 // listen starts serving impl on 127.0.0.1 with an OS-chosen port.
@@ -37,7 +39,8 @@ func (e *gnmiEndpoint) listen(spec deviceSpec, impl gpb.GNMIServer) error {
 	if err != nil {
 		return err
 	}
-	g := &guard{username: spec.username, password: spec.password, latency: spec.latency, counters: &e.counters}
+	g := &guard{username: spec.username, password: spec.password, latency: spec.latency, counters: &e.counters,
+		faults: &e.faults, conns: &e.conns, rejectText: gnmiRejectText[spec.platform]}
 	e.name = spec.name
 	e.stopped = make(chan struct{})
 	e.srv = grpc.NewServer(
@@ -56,7 +59,8 @@ func (e *gnmiEndpoint) listen(spec deviceSpec, impl gpb.GNMIServer) error {
 	}
 	go func() {
 		defer close(e.stopped)
-		_ = e.srv.Serve(countingListener{Listener: lis, n: &e.counters.connections})
+		_ = e.srv.Serve(faultListener{Listener: countingListener{Listener: lis, n: &e.counters.connections},
+			faults: &e.faults, conns: &e.conns})
 	}()
 	return nil
 }
@@ -66,6 +70,7 @@ func (e *gnmiEndpoint) entry() DeviceEntry { return e.inv }
 // stop closes the listener and every open stream at once: a long-lived
 // Subscribe would make a graceful stop wait forever.
 func (e *gnmiEndpoint) stop() {
+	e.faults.stop()
 	e.srv.Stop()
 	<-e.stopped
 }

@@ -72,18 +72,28 @@ func (l countingListener) Accept() (net.Conn, error) {
 	return c, err
 }
 
-// guard is the per-RPC front door of a gNMI device: count, delay, then check
-// the credentials the way gNMI devices take them (metadata on every call).
+// guard is the per-RPC front door of a gNMI device: count, stall (FaultStall), delay (latency
+// and FaultSlow), check the credentials the way gNMI devices take them (metadata on every
+// call), then drop or refuse a Set (FaultDrop, FaultReject).
 type guard struct {
 	username, password string
 	latency            time.Duration
 	counters           *rpcCounters
+	faults             *faultSet
+	conns              *connTracker
+	rejectText         string // FaultReject's message
 }
 
 func (g *guard) admit(ctx context.Context, fullMethod string) error {
 	g.counters.count(fullMethod)
-	if g.latency > 0 {
-		t := time.NewTimer(g.latency)
+	if !g.faults.stall(ctx.Done()) {
+		if err := ctx.Err(); err != nil {
+			return status.FromContextError(err).Err()
+		}
+		return status.Error(codes.Unavailable, "the device is shutting down")
+	}
+	if d := g.latency + g.faults.slow(); d > 0 {
+		t := time.NewTimer(d)
 		select {
 		case <-t.C:
 		case <-ctx.Done():
@@ -94,6 +104,16 @@ func (g *guard) admit(ctx context.Context, fullMethod string) error {
 	md, _ := metadata.FromIncomingContext(ctx)
 	if !matches(md.Get("username"), g.username) || !matches(md.Get("password"), g.password) {
 		return status.Error(codes.Unauthenticated, "invalid username or password")
+	}
+	if path.Base(fullMethod) == "Set" {
+		if g.faults.take(FaultDrop) {
+			// The client sees its connection close mid-call; the Set never reaches the service.
+			g.conns.closePeer(ctx)
+			return status.Error(codes.Unavailable, "connection dropped")
+		}
+		if g.faults.take(FaultReject) {
+			return status.Error(codes.FailedPrecondition, g.rejectText)
+		}
 	}
 	return nil
 }

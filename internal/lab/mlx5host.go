@@ -55,6 +55,7 @@ type Host struct {
 	conns    map[net.Conn]struct{}
 	closing  bool
 	counters struct{ exec, connections atomic.Int64 }
+	faults   faultSet // injected faults (fault_host.go)
 }
 
 // HostCounters are the exec requests and TCP connections a host received.

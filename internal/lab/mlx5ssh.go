@@ -59,10 +59,15 @@ func (h *Host) serve() {
 			_ = nc.Close()
 			return
 		}
+		h.counters.connections.Add(1)
+		if h.faults.has(FaultRefuse) {
+			h.connMu.Unlock()
+			resetConn(nc)
+			continue
+		}
 		h.conns[nc] = struct{}{}
 		h.wg.Add(1)
 		h.connMu.Unlock()
-		h.counters.connections.Add(1)
 		go h.handleConn(nc)
 	}
 }
@@ -70,6 +75,7 @@ func (h *Host) serve() {
 // stop closes the listener and every connection, and waits for every
 // command to finish.
 func (h *Host) stop() {
+	h.faults.stop()
 	h.connMu.Lock()
 	h.closing = true
 	_ = h.lis.Close()
@@ -97,6 +103,8 @@ func (h *Host) handleConn(nc net.Conn) {
 	_ = nc.SetDeadline(time.Time{})
 	defer func() { _ = sconn.Close() }()
 	go ssh.DiscardRequests(reqs)
+	fc := newFaultConn(nc)
+	defer close(fc.gone)
 	for nch := range chans {
 		if nch.ChannelType() != "session" {
 			_ = nch.Reject(ssh.UnknownChannelType, "unknown channel type")
@@ -107,13 +115,14 @@ func (h *Host) handleConn(nc net.Conn) {
 			continue
 		}
 		h.wg.Add(1)
-		go h.handleSession(ch, creqs)
+		go h.handleSession(ch, creqs, fc)
 	}
 }
 
 // handleSession serves one session channel: environment and pty requests
-// are accepted and ignored, the first exec or shell request runs.
-func (h *Host) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
+// are accepted and ignored, the first exec or shell request runs (after the
+// injected faults, faultExec).
+func (h *Host) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request, fc *faultConn) {
 	defer h.wg.Done()
 	done := make(chan struct{})
 	started := false
@@ -134,7 +143,9 @@ func (h *Host) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
 			h.counters.exec.Add(1)
 			go func() {
 				defer close(done)
-				h.pause()
+				if !h.faultExec(ch, fc, payload.Command) {
+					return
+				}
 				status := h.runScript(payload.Command, false, ch, ch, ch.Stderr())
 				finish(ch, status)
 			}()
@@ -157,11 +168,9 @@ func (h *Host) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
 }
 
 // pause is the Options.Latency a remote host adds before a handshake and
-// before answering an exec request.
+// before answering an exec request, and FaultSlow's delay.
 func (h *Host) pause() {
-	if h.latency > 0 {
-		time.Sleep(h.latency)
-	}
+	h.faults.sleep(h.latency + h.faults.slow())
 }
 
 // finish ends a session the way sshd does: EOF, exit-status, close.

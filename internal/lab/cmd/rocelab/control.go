@@ -2,8 +2,9 @@ package main
 
 // The control channel of a running lab: `rocelab up` listens on the unix
 // socket DIR/rocelab.sock for one-line requests ("reboot DEVICE", "storm
-// DEVICE INTERFACE on|off") and answers "ok" or "error MESSAGE"; `rocelab
-// reboot` and `rocelab storm` are its clients. Both must happen inside the
+// DEVICE INTERFACE on|off", "fault DEVICE KIND [DURATION]", "fault DEVICE
+// clear") and answers "ok" or "error MESSAGE"; `rocelab reboot`, `rocelab
+// storm` and `rocelab fault` are its clients. All must happen inside the
 // process that owns the simulated devices.
 
 import (
@@ -80,8 +81,11 @@ func controlAnswer(l *lab.Lab, req []string) string {
 		return "ok"
 	case len(req) == 4 && req[0] == "storm":
 		return stormAnswer(l, req[1], req[2], req[3])
+	case (len(req) == 3 || len(req) == 4) && req[0] == "fault":
+		return faultAnswer(l, req)
 	}
-	return fmt.Sprintf("error unknown request %q (want: reboot DEVICE, or storm DEVICE INTERFACE on|off)", strings.Join(req, " "))
+	return fmt.Sprintf("error unknown request %q (want: reboot DEVICE, storm DEVICE INTERFACE on|off, "+
+		"fault DEVICE KIND [DURATION], or fault DEVICE clear)", strings.Join(req, " "))
 }
 
 func noDevice(l *lab.Lab, name string) string {

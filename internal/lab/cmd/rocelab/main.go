@@ -57,6 +57,17 @@ const usageText = `usage:
       priorities with PFC enabled), drops, ECN marks and CNPs growing fast
       (sonic switches keep no counters yet: the storm is only recorded),
       e.g. rocelab storm --dir .lab mlx5-1 eth0
+  rocelab fault --dir DIR DEVICE KIND [--by 2s]
+  rocelab fault --dir DIR DEVICE clear
+      make DEVICE misbehave until cleared (internal/lab/faults.md): refuse
+      (connections are reset, open ones closed), drop (the connection closes
+      in the middle of the next write, before it applies), stall (every
+      operation hangs), reject (the next write fails with the device's own
+      error), slow (every answer comes --by later, default 2s), reboot (NIC
+      hosts: as rocelab reboot); drop, reject and reboot act once; clear
+      removes every fault of DEVICE and lets stalled operations go on, e.g.
+      rocelab fault --dir .lab eos-1 drop
+      rocelab fault --dir .lab mlx5-1 slow --by 500ms
   rocelab cli --dir DIR DEVICE LINE...
       log in to CLI switch DEVICE (eos, nxos) over SSH with the inventory's
       credentials and pinned host key, type each LINE at its prompt (after
@@ -77,7 +88,7 @@ with origin sonic-db: a key containing | is one element, e.g.
 and every CONFIG_DB value is a JSON string. get and set use the device's
 address, CA and credentials from DIR/inventory.json. get reads configuration
 and state (--type config|state|operational|all, default all).
-reboot and storm ask the lab running in DIR over its control socket
+reboot, storm and fault ask the lab running in DIR over its control socket
 DIR/rocelab.sock.
 
 Switch platforms: openconfig, sonic (ports Ethernet0, Ethernet4, ...), eos
@@ -107,6 +118,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return reboot(args[1:], stdout, stderr)
 	case "storm":
 		return storm(args[1:], stdout, stderr)
+	case "fault":
+		return faultCommand(args[1:], stdout, stderr)
 	case "cli":
 		return cliCommand(args[1:], stdout, stderr)
 	case "version", "-version", "--version":
@@ -191,7 +204,7 @@ func serve(ctx context.Context, dir string, opts lab.Options, stdout, stderr io.
 	}
 	defer l.Stop()
 	if stopControl, err := serveControl(dir, l); err != nil {
-		fmt.Fprintf(stderr, "rocelab up: no control socket, so `rocelab reboot` and `rocelab storm` will not work: %v\n", err)
+		fmt.Fprintf(stderr, "rocelab up: no control socket, so `rocelab reboot`, `rocelab storm` and `rocelab fault` will not work: %v\n", err)
 	} else {
 		defer stopControl()
 	}

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab"
+)
+
+// TestFaultARunningLab: `rocelab fault` reaches the `up` serving the directory, the device
+// misbehaves as told, and `rocelab fault ... clear` brings it back.
+func TestFaultARunningLab(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lab")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	var upOut, upErr bytes.Buffer
+	go func() {
+		done <- run(ctx, []string{"up", "--dir", dir, "--switches", "nxos=1", "--hosts", "mlx5=1", "--ports", "2"}, &upOut, &upErr)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("up exited %d: %s", code, upErr.String())
+		}
+	})
+	inv := waitInventory(t, dir)
+	host := inv.Devices["mlx5-1"]
+	fault := func(args ...string) string {
+		t.Helper()
+		code, out, errOut := runArgs(append([]string{"fault", "--dir", dir}, args...)...)
+		if code != 0 {
+			t.Fatalf("rocelab fault %q: exit %d, %q", args, code, errOut)
+		}
+		return out
+	}
+
+	if out := fault("mlx5-1", "refuse"); !strings.Contains(out, "mlx5-1 now refuses connections") {
+		t.Errorf("refuse: %q", out)
+	}
+	if err := dialHost(host); err == nil {
+		t.Error("a refusing host let a client log in")
+	}
+	if out := fault("mlx5-1", "clear"); !strings.Contains(out, "mlx5-1 has no faults any more") {
+		t.Errorf("clear: %q", out)
+	}
+	sshRun(t, host, "true")
+
+	// Flags may come after the arguments, as in the usage line.
+	if out := fault("mlx5-1", "slow", "--by", "300ms"); !strings.Contains(out, "answers 300ms later") {
+		t.Errorf("slow: %q", out)
+	}
+	start := time.Now()
+	sshRun(t, host, "true")
+	if took := time.Since(start); took < 600*time.Millisecond { // the handshake and the exec
+		t.Errorf("a slow host answered in %s", took)
+	}
+	fault("mlx5-1", "clear")
+
+	const file = "/sys/class/net/eth1/ecn/roce_np/enable/3"
+	write := "echo 0 | sudo -n tee " + file + " > /dev/null"
+	fault("mlx5-1", "reject")
+	if out, err := runHost(host, write); !isExit(err, 1) || out != "tee: "+file+": Permission denied\n" {
+		t.Errorf("a rejected write: %v %q", err, out)
+	}
+	sshRun(t, host, write)
+	if out := fault("mlx5-1", "reboot"); !strings.Contains(out, "mlx5-1 rebooted") {
+		t.Errorf("reboot: %q", out)
+	}
+	if got := sshRun(t, host, "cat "+file); got != "1\n" {
+		t.Errorf("after the reboot fault %s = %q", file, got)
+	}
+
+	// A CLI switch refuses the first configuration line of the next transaction.
+	fault("nxos-1", "reject")
+	code, out, errOut := runArgs("cli", "--dir", dir, "nxos-1", "configure terminal", "class-map type qos match-any X", "end")
+	if code != 1 || !strings.Contains(out+errOut, "ERROR: Unable to acquire the configuration lock") {
+		t.Errorf("cli under reject: exit %d, %q", code, out+errOut)
+	}
+
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"mlx5-9", "stall"}, 1, `no device "mlx5-9" in this lab (devices: mlx5-1, nxos-1)`},
+		{[]string{"mlx5-1", "flap"}, 1, `unknown fault kind "flap" (kinds: refuse, drop, stall, reject, slow, and reboot on NIC hosts)`},
+		{[]string{"nxos-1", "reboot"}, 1, "nxos-1 is a nxos switch: only NIC hosts reboot"},
+		{[]string{"mlx5-1", "drop", "--by", "1s"}, 2, "--by takes a positive duration and goes with slow only"},
+		{[]string{"mlx5-1", "slow", "--by", "-1s"}, 2, "--by takes a positive duration"},
+		{[]string{"mlx5-1", "slow", "--by", "soon"}, 2, `invalid value "soon" for flag -by`},
+		{[]string{"mlx5-1"}, 2, "want 2 arguments (DEVICE KIND), got 1"},
+	} {
+		code, out, errOut := runArgs(append([]string{"fault", "--dir", dir}, tc.args...)...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("rocelab fault %q: exit %d, %q; want exit %d with %q", tc.args, code, out+errOut, tc.code, tc.want)
+		}
+	}
+	if code, _, errOut := runArgs("fault", "--dir", t.TempDir(), "mlx5-1", "stall"); code != 1 || !strings.Contains(errOut, "no lab is running in") {
+		t.Errorf("fault without a lab: exit %d, %q", code, errOut)
+	}
+}
+
+// TestFaultControlAnswers: the control socket's fault requests, against a lab in the test.
+func TestFaultControlAnswers(t *testing.T) {
+	l, err := lab.Start(context.Background(), lab.Options{Hosts: map[string]int{"mlx5": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Stop)
+	for _, tc := range []struct{ req, want string }{
+		{"fault mlx5-1 stall", "ok"},
+		{"fault mlx5-1 slow 1s", "ok"},
+		{"fault mlx5-1 slow soon", `error slow: time: invalid duration "soon"`},
+		{"fault mlx5-1 drop 1s", "error fault drop: only slow takes a duration"},
+		{"fault mlx5-1", `error unknown request "fault mlx5-1"`},
+	} {
+		if got := controlAnswer(l, strings.Fields(tc.req)); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%q: %q, want %q", tc.req, got, tc.want)
+		}
+	}
+	if got := l.Faults("mlx5-1"); !slices.Equal(got, []lab.FaultKind{lab.FaultStall, lab.FaultSlow}) {
+		t.Errorf("faults %v", got)
+	}
+	if got := controlAnswer(l, strings.Fields("fault mlx5-1 clear")); got != "ok" || len(l.Faults("mlx5-1")) != 0 {
+		t.Errorf("clear: %q, faults %v", got, l.Faults("mlx5-1"))
+	}
+}
+
+func hostClient(d lab.DeviceEntry) (*ssh.Client, error) {
+	key, _, _, _, err := ssh.ParseAuthorizedKey([]byte(d.HostKey))
+	if err != nil {
+		return nil, err
+	}
+	return ssh.Dial("tcp", d.Address, &ssh.ClientConfig{
+		User: d.Username, Auth: []ssh.AuthMethod{ssh.Password(d.Password)},
+		HostKeyCallback: ssh.FixedHostKey(key), Timeout: 10 * time.Second,
+	})
+}
+
+func dialHost(d lab.DeviceEntry) error {
+	c, err := hostClient(d)
+	if err == nil {
+		_ = c.Close()
+	}
+	return err
+}
+
+// runHost runs cmd and returns its combined output and Run's error.
+func runHost(d lab.DeviceEntry, cmd string) (string, error) {
+	c, err := hostClient(d)
+	if err != nil {
+		return "", err
+	}
+	defer func() { _ = c.Close() }()
+	s, err := c.NewSession()
+	if err != nil {
+		return "", err
+	}
+	defer func() { _ = s.Close() }()
+	out, err := s.CombinedOutput(cmd)
+	return string(out), err
+}
+
+func isExit(err error, status int) bool {
+	var exit *ssh.ExitError
+	return errors.As(err, &exit) && exit.ExitStatus() == status
+}

@@ -1,0 +1,74 @@
+package lab
+
+// Fault injection on CLI switches (`eos`, `nxos`): the SSH accept loop refuses connections
+// (cliswitch_ssh.go); the line loop (cliswitch_line.go) stalls, slows, drops the connection at
+// the second line of a configuration transaction or at a commit, and claims FaultReject for the
+// next transaction, whose configuration lines are then refused through the RejectLines
+// machinery (rejected).
+
+import "strings"
+
+// cliRejectText is what a configuration line refused by FaultReject prints, per platform: EOS
+// prints RejectLines messages after "% ", NX-OS verbatim.
+var cliRejectText = map[string]string{
+	"eos":  "Error: Configuration is locked by another session (configure lock held by vty9)",
+	"nxos": "ERROR: Unable to acquire the configuration lock: it is held by another session",
+}
+
+// cliTx is the configuration transaction of one shell: the lines typed since the terminal
+// entered a configuration mode, and whether FaultReject refuses its configuration lines.
+type cliTx struct {
+	lines  int
+	reject string
+}
+
+func (sw *cliSwitch) faultSet() *faultSet { return &sw.faults }
+
+// closeConns closes every open SSH connection (FaultRefuse).
+func (sw *cliSwitch) closeConns() {
+	sw.connMu.Lock()
+	defer sw.connMu.Unlock()
+	for c := range sw.conns {
+		_ = c.Close()
+	}
+}
+
+// setTxReject makes rejected refuse every configuration line with msg ("" stops it); the line
+// loop sets it under runMu for the one line it runs.
+func (sw *cliSwitch) setTxReject(msg string) {
+	sw.rejectMu.Lock()
+	defer sw.rejectMu.Unlock()
+	sw.txReject = msg
+}
+
+// faultLine applies the faults of a line typed at a shell, before it runs: false says the
+// connection was dropped (FaultDrop) and the line did not run.
+func (sw *cliSwitch) faultLine(t cliTerm, tx *cliTx, conn *faultConn, line string) bool {
+	words := strings.Fields(line)
+	if len(words) == 0 || strings.HasPrefix(words[0], "!") {
+		return true
+	}
+	inConfig := t.inConfig()
+	if inConfig {
+		tx.lines++
+	}
+	if (inConfig && tx.lines >= 2 || isCommitLine(words, inConfig)) && sw.faults.take(FaultDrop) {
+		sw.countCommand(words)
+		conn.drop()
+		return false
+	}
+	if inConfig && tx.lines == 1 && sw.faults.take(FaultReject) {
+		tx.reject = cliRejectText[sw.inv.Platform]
+	}
+	return true
+}
+
+// isCommitLine says whether a line commits a configuration session: `commit` (at least `comm`)
+// inside one, or `configure session NAME commit` from exec mode.
+func isCommitLine(words []string, inConfig bool) bool {
+	abbrev := func(w, full string) bool { return len(w) >= 4 && strings.HasPrefix(full, w) }
+	if inConfig {
+		return len(words) == 1 && abbrev(words[0], "commit")
+	}
+	return len(words) == 4 && abbrev(words[0], "configure") && abbrev(words[1], "session") && abbrev(words[3], "commit")
+}

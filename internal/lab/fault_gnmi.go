@@ -1,0 +1,106 @@
+package lab
+
+// Fault injection on gNMI switches (`openconfig`, `sonic`): the listener refuses connections and
+// knows each open one by its client address, so the guard (guard.go) can drop the connection a
+// Set arrived on. Stall, slow, drop and reject happen in the guard.
+
+import (
+	"context"
+	"net"
+	"sync"
+
+	"google.golang.org/grpc/peer"
+)
+
+// gnmiRejectText is what a gNMI switch answers a Set refused by FaultReject, with
+// codes.FailedPrecondition.
+var gnmiRejectText = map[string]string{
+	"openconfig": "configuration is locked by another session: commit in progress, try again later",
+	"sonic":      "CONFIG_DB is locked by another session (config reload in progress), nothing was applied",
+}
+
+// connTracker holds the open connections of a gNMI switch by client address.
+type connTracker struct {
+	mu    sync.Mutex
+	conns map[string]net.Conn
+}
+
+// trackedConn leaves the tracker when closed.
+type trackedConn struct {
+	net.Conn
+	t    *connTracker
+	once sync.Once
+}
+
+func (c *trackedConn) Close() error {
+	c.once.Do(func() {
+		c.t.mu.Lock()
+		if c.t.conns[c.RemoteAddr().String()] == c {
+			delete(c.t.conns, c.RemoteAddr().String())
+		}
+		c.t.mu.Unlock()
+	})
+	return c.Conn.Close()
+}
+
+func (t *connTracker) add(nc net.Conn) net.Conn {
+	c := &trackedConn{Conn: nc, t: t}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.conns == nil {
+		t.conns = map[string]net.Conn{}
+	}
+	t.conns[nc.RemoteAddr().String()] = c
+	return c
+}
+
+func (t *connTracker) closeAll() {
+	t.mu.Lock()
+	conns := make([]net.Conn, 0, len(t.conns))
+	for _, c := range t.conns {
+		conns = append(conns, c)
+	}
+	t.mu.Unlock()
+	for _, c := range conns {
+		_ = c.Close()
+	}
+}
+
+// closePeer closes the connection the RPC of ctx arrived on.
+func (t *connTracker) closePeer(ctx context.Context) {
+	p, ok := peer.FromContext(ctx)
+	if !ok || p.Addr == nil {
+		return
+	}
+	t.mu.Lock()
+	c := t.conns[p.Addr.String()]
+	t.mu.Unlock()
+	if c != nil {
+		_ = c.Close()
+	}
+}
+
+// faultListener resets new connections while FaultRefuse is armed and tracks the others.
+type faultListener struct {
+	net.Listener
+	faults *faultSet
+	conns  *connTracker
+}
+
+func (l faultListener) Accept() (net.Conn, error) {
+	for {
+		nc, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		if l.faults.has(FaultRefuse) {
+			resetConn(nc)
+			continue
+		}
+		return l.conns.add(nc), nil
+	}
+}
+
+func (e *gnmiEndpoint) faultSet() *faultSet { return &e.faults }
+
+func (e *gnmiEndpoint) closeConns() { e.conns.closeAll() }

@@ -1,0 +1,199 @@
+package lab
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// gnmiFaultTarget is a gNMI switch under test: a Set that creates an object named n, and the
+// path that reads it back.
+type gnmiFaultTarget struct {
+	name  string
+	write func(n string) *gpb.SetRequest
+	path  func(n string) *gpb.Path
+}
+
+func TestOpenConfigFaults(t *testing.T) {
+	gnmiFaults(t, sharedLab(t), gnmiFaultTarget{
+		name: "openconfig-1", // the shared switch whose tests use their own object names
+		write: func(n string) *gpb.SetRequest {
+			return setReq(update(t, "/qos/queues/queue[name="+n+"]", `{"name":"`+n+`","config":{"name":"`+n+`"}}`))
+		},
+		path: func(n string) *gpb.Path {
+			p := gpath(t, "/qos/queues/queue[name="+n+"]")
+			p.Origin = "openconfig"
+			return p
+		},
+	})
+}
+
+func TestSONiCFaults(t *testing.T) {
+	l, err := Start(context.Background(), Options{Switches: map[string]int{"sonic": 1}, Ports: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Stop)
+	gnmiFaults(t, l, gnmiFaultTarget{
+		name: "sonic-1",
+		write: func(n string) *gpb.SetRequest {
+			return &gpb.SetRequest{Update: []*gpb.Update{supd("SCHEDULER/"+n, `{"type":"DWRR","weight":"50"}`)}}
+		},
+		path: func(n string) *gpb.Path { return spath("SCHEDULER/" + n) },
+	})
+}
+
+func gnmiFaults(t *testing.T, l *Lab, tg gnmiFaultTarget) {
+	d := entry(t, l, tg.name)
+	ep, _ := l.devices[tg.name].(interface{ Counters() Counters })
+	ctx := ctxT(t)
+	c := dial(t, d)
+	ready := grpc.WaitForReady(true) // after a fault, wait out the client's reconnection backoff
+	unfault := func() {
+		t.Helper()
+		if err := l.ClearFaults(tg.name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inject := func(k FaultKind) {
+		t.Helper()
+		if err := l.InjectFault(tg.name, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// present reads object n back: nil, or NotFound when the switch does not have it.
+	present := func(n string) error {
+		_, err := c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{tg.path(n)}, Encoding: gpb.Encoding_JSON_IETF}, ready)
+		return err
+	}
+	if _, err := c.Capabilities(ctx, &gpb.CapabilityRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	// The shared openconfig switch must look untouched to the tests after this one.
+	t.Cleanup(func() {
+		_ = l.ClearFaults(tg.name)
+		del := &gpb.SetRequest{}
+		for _, n := range []string{"fault-drop", "fault-reject", "fault-stall"} {
+			del.Delete = append(del.Delete, tg.path(n))
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := c.Set(ctx, del, ready); err != nil {
+			t.Errorf("clean-up: %v", err)
+		}
+	})
+
+	t.Run("refuse", func(t *testing.T) {
+		inject(FaultRefuse)
+		_, err := c.Capabilities(ctx, &gpb.CapabilityRequest{})
+		wantCode(t, err, codes.Unavailable)
+		_, err = dial(t, d).Capabilities(ctx, &gpb.CapabilityRequest{})
+		wantCode(t, err, codes.Unavailable)
+		unfault()
+		if _, err := c.Capabilities(ctx, &gpb.CapabilityRequest{}, ready); err != nil {
+			t.Fatalf("after ClearFaults: %v", err)
+		}
+	})
+
+	t.Run("drop", func(t *testing.T) {
+		inject(FaultDrop)
+		wantCode(t, present("fault-drop"), codes.NotFound) // a read does not fire it
+		if got := l.Faults(tg.name); !slices.Equal(got, []FaultKind{FaultDrop}) {
+			t.Fatalf("faults %v", got)
+		}
+		sets := ep.Counters().Set
+		_, err := c.Set(ctx, tg.write("fault-drop"))
+		wantCode(t, err, codes.Unavailable)
+		if got := ep.Counters().Set; got != sets+1 {
+			t.Errorf("the dropped Set was not counted: %d -> %d", sets, got)
+		}
+		if got := l.Faults(tg.name); len(got) != 0 {
+			t.Errorf("the drop did not disarm: %v", got)
+		}
+		wantCode(t, present("fault-drop"), codes.NotFound)
+		if _, err := c.Set(ctx, tg.write("fault-drop"), ready); err != nil {
+			t.Fatalf("the Set after the drop: %v", err)
+		}
+		if err := present("fault-drop"); err != nil {
+			t.Errorf("the Set after the drop did not apply: %v", err)
+		}
+	})
+
+	t.Run("reject", func(t *testing.T) {
+		inject(FaultReject)
+		_, err := c.Set(ctx, tg.write("fault-reject"))
+		wantCode(t, err, codes.FailedPrecondition)
+		if msg := status.Convert(err).Message(); msg != gnmiRejectText[d.Platform] || !strings.Contains(msg, "locked by another session") {
+			t.Errorf("reject message %q", msg)
+		}
+		wantCode(t, present("fault-reject"), codes.NotFound)
+		if got := l.Faults(tg.name); len(got) != 0 {
+			t.Errorf("the reject did not disarm: %v", got)
+		}
+		if _, err := c.Set(ctx, tg.write("fault-reject")); err != nil {
+			t.Fatalf("the Set after the reject: %v", err)
+		}
+		if err := present("fault-reject"); err != nil {
+			t.Errorf("the Set after the reject did not apply: %v", err)
+		}
+	})
+
+	t.Run("stall", func(t *testing.T) {
+		conns := ep.Counters().Connections
+		inject(FaultStall)
+		short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+		defer cancel()
+		_, err := c.Capabilities(short, &gpb.CapabilityRequest{})
+		wantCode(t, err, codes.DeadlineExceeded)
+		done := make(chan error, 1)
+		go func() {
+			_, err := c.Set(ctx, tg.write("fault-stall"))
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			t.Fatalf("a stalled Set answered: %v", err)
+		case <-time.After(300 * time.Millisecond):
+		}
+		unfault()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("the stalled Set after ClearFaults: %v", err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("ClearFaults did not release the stalled Set")
+		}
+		if err := present("fault-stall"); err != nil {
+			t.Errorf("the released Set did not apply: %v", err)
+		}
+		if got := ep.Counters().Connections; got != conns {
+			t.Errorf("the stall cost connections: %d -> %d", conns, got)
+		}
+	})
+
+	t.Run("slow", func(t *testing.T) {
+		const by = 300 * time.Millisecond
+		if err := l.InjectSlow(tg.name, by); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		if _, err := c.Capabilities(ctx, &gpb.CapabilityRequest{}); err != nil {
+			t.Fatal(err)
+		}
+		if took := time.Since(start); took < by {
+			t.Errorf("a slow switch answered in %s, want at least %s", took, by)
+		}
+		unfault()
+		if _, err := c.Capabilities(ctx, &gpb.CapabilityRequest{}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -1,0 +1,186 @@
+package lab
+
+// Fault injection on NIC hosts (`mlx5`): the SSH accept loop refuses connections
+// (mlx5ssh.go); an exec request stalls, is slowed, and, when its command writes, is dropped or
+// rejected before it runs. Whether a command writes is read from its parse, without running it:
+// a redirection to a file other than /dev/null, tee with a file, mlnx_qos with a setting
+// option, each also behind sudo or inside sh -c.
+
+import (
+	"fmt"
+	"io"
+	"path"
+	"strings"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// hostWrite is the first write a command would make.
+type hostWrite struct {
+	kind   string // "redirect", "tee" or "mlnx_qos"
+	target string // the file, or mlnx_qos' interface
+}
+
+// reject prints what the host answers when the write is refused (FaultReject); the command then
+// exits 1.
+func (w *hostWrite) reject(stdout, stderr io.Writer) {
+	switch w.kind {
+	case "mlnx_qos":
+		// mlnx_qos prints the netlink error on standard output, as the lab's does without root.
+		_, _ = io.WriteString(stdout, "Netlink error: Operation not permitted (1)\n")
+	case "tee":
+		fmt.Fprintf(stderr, "tee: %s: Permission denied\n", w.target)
+	default:
+		fmt.Fprintf(stderr, "sh: 1: cannot create %s: Permission denied\n", w.target)
+	}
+}
+
+// scriptWrite is the first write of script, or nil if it writes nothing (or does not parse).
+func scriptWrite(script string) *hostWrite {
+	p := &parser{toks: lex(script)}
+	for {
+		list, err := p.nextCommand()
+		if err != nil || list == nil {
+			return nil
+		}
+		if w := listWrite(list); w != nil {
+			return w
+		}
+	}
+}
+
+func listWrite(list []*shAndOr) *hostWrite {
+	for _, ao := range list {
+		for _, pl := range ao.pipes {
+			for _, c := range pl.cmds {
+				if w := commandWrite(c); w != nil {
+					return w
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func commandWrite(c shCommand) *hostWrite {
+	switch c := c.(type) {
+	case *shFor:
+		if w := redirWrite(c.redirs); w != nil {
+			return w
+		}
+		return listWrite(c.body)
+	case *shSimple:
+		if w := redirWrite(c.redirs); w != nil {
+			return w
+		}
+		args := make([]string, len(c.words))
+		for i, w := range c.words {
+			args[i] = w.String()
+		}
+		return argsWrite(args)
+	}
+	return nil
+}
+
+func redirWrite(redirs []shRedir) *hostWrite {
+	for _, r := range redirs {
+		if (r.op == ">" || r.op == ">>") && r.target.String() != "/dev/null" {
+			return &hostWrite{kind: "redirect", target: r.target.String()}
+		}
+	}
+	return nil
+}
+
+// qosSetters are the mlnx_qos options that change a setting.
+var qosSetters = []string{"pfc", "specific_pfc", "prio_tc", "tsa", "tc_bw", "ratelimit", "dcbx", "trust",
+	"cable_len", "prio2buffer", "buffer_size"}
+
+// argsWrite looks at one command's words: sudo's command, tee, mlnx_qos, sh -c.
+func argsWrite(args []string) *hostWrite {
+	for len(args) > 0 && path.Base(args[0]) == "sudo" {
+		args = sudoCommand(args[1:])
+	}
+	if len(args) == 0 {
+		return nil
+	}
+	switch path.Base(args[0]) {
+	case "tee":
+		for _, a := range args[1:] {
+			if !strings.HasPrefix(a, "-") || a == "-" {
+				return &hostWrite{kind: "tee", target: a}
+			}
+		}
+	case "mlnx_qos":
+		a, msg := parseQosArgs(args[1:])
+		if msg != "" || a.help || a.version {
+			return nil
+		}
+		if len(a.dscp2prio) > 0 {
+			return &hostWrite{kind: "mlnx_qos", target: a.get("intf")}
+		}
+		for _, dest := range qosSetters {
+			if a.vals[dest] != nil {
+				return &hostWrite{kind: "mlnx_qos", target: a.get("intf")}
+			}
+		}
+	case "sh", "dash", "bash":
+		for i := 1; i < len(args); i++ {
+			a := args[i]
+			if !strings.HasPrefix(a, "-") {
+				return nil // a script file: not looked into
+			}
+			if strings.Contains(a, "c") && i+1 < len(args) {
+				return scriptWrite(args[i+1])
+			}
+		}
+	}
+	return nil
+}
+
+// sudoCommand skips sudo's options (those cmdSudo takes) to the command it runs.
+func sudoCommand(args []string) []string {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--":
+			return args[i+1:]
+		case a == "-u" || a == "--user":
+			i++
+		case !strings.HasPrefix(a, "-"):
+			return args[i:]
+		}
+	}
+	return nil
+}
+
+func (h *Host) faultSet() *faultSet { return &h.faults }
+
+// closeConns closes every open SSH connection (FaultRefuse).
+func (h *Host) closeConns() {
+	h.connMu.Lock()
+	defer h.connMu.Unlock()
+	for c := range h.conns {
+		_ = c.Close()
+	}
+}
+
+// faultExec applies the faults of an exec request before it runs; false says it must not run
+// (the connection was dropped, the client went away, or a refused write was answered with
+// status 1).
+func (h *Host) faultExec(ch ssh.Channel, fc *faultConn, command string) bool {
+	if !h.faults.stall(fc.gone) {
+		return false
+	}
+	h.pause()
+	w := scriptWrite(command)
+	switch {
+	case w == nil:
+	case h.faults.take(FaultDrop):
+		fc.drop()
+		return false
+	case h.faults.take(FaultReject):
+		w.reject(ch, ch.Stderr())
+		finish(ch, 1)
+		return false
+	}
+	return true
+}

@@ -1,0 +1,340 @@
+package lab
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"golang.org/x/crypto/ssh"
+)
+
+// TestFaultAPI: the Go API's errors name what is allowed, Faults lists what is armed, one-shots
+// included, and ClearFaults removes everything; reboot is a host's one-shot that fires at once.
+func TestFaultAPI(t *testing.T) {
+	l, err := Start(context.Background(), Options{Switches: map[string]int{"eos": 1, "nxos": 1, "sonic": 1},
+		Hosts: map[string]int{"mlx5": 1}, Ports: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Stop)
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{l.InjectFault("nope-1", FaultStall), `no device "nope-1" in this lab (devices: eos-1, mlx5-1, nxos-1, sonic-1)`},
+		{l.InjectFault("eos-1", "flap"), `unknown fault kind "flap" (kinds: refuse, drop, stall, reject, slow, and reboot on NIC hosts)`},
+		{l.InjectFault("sonic-1", FaultReboot), "sonic-1 is a sonic switch: only NIC hosts reboot (switch faults: refuse, drop, stall, reject, slow)"},
+		{l.InjectSlow("mlx5-1", 0), "slow: the delay must be positive, got 0s"},
+		{l.InjectSlow("nope-1", time.Second), `no device "nope-1"`},
+		{l.ClearFaults("nope-1"), `no device "nope-1"`},
+	} {
+		if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
+			t.Errorf("error %v, want it to contain %q", tc.err, tc.want)
+		}
+	}
+	if got := l.Faults("nope-1"); got != nil {
+		t.Errorf("Faults of an unknown device: %v", got)
+	}
+	all := []FaultKind{FaultRefuse, FaultDrop, FaultStall, FaultReject, FaultSlow}
+	for _, name := range l.Devices() {
+		if got := l.Faults(name); len(got) != 0 {
+			t.Errorf("%s starts with faults %v", name, got)
+		}
+		for _, k := range slices.Backward(all) {
+			if err := l.InjectFault(name, k); err != nil {
+				t.Fatalf("%s %s: %v", name, k, err)
+			}
+		}
+		if got := l.Faults(name); !slices.Equal(got, all) {
+			t.Errorf("%s faults %v, want %v", name, got, all)
+		}
+		if err := l.ClearFaults(name); err != nil {
+			t.Fatal(err)
+		}
+		if got := l.Faults(name); len(got) != 0 {
+			t.Errorf("%s faults after ClearFaults: %v", name, got)
+		}
+	}
+
+	h := l.Host("mlx5-1")
+	const file = "/sys/class/net/eth1/ecn/roce_np/enable/3"
+	if _, errOut, st := h.Run("sudo -n sh -c 'echo 0 > " + file + "'"); st != 0 {
+		t.Fatalf("write: %d %s", st, errOut)
+	}
+	if err := l.InjectFault("mlx5-1", FaultReboot); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, _ := h.Run("cat " + file); out != "1\n" || len(l.Faults("mlx5-1")) != 0 {
+		t.Errorf("after the reboot fault %s = %q, faults %v", file, out, l.Faults("mlx5-1"))
+	}
+}
+
+// TestScriptWrite: which host commands write, as drop and reject see them.
+func TestScriptWrite(t *testing.T) {
+	const f = "/sys/class/net/eth0/ecn/roce_np/enable/3"
+	for _, tc := range []struct {
+		script, kind, target string
+	}{
+		{"cat " + f, "", ""},
+		{"ls /sys/class/net/eth0/device/infiniband >/dev/null 2>&1 && mlnx_qos -i eth0 -a 2>&1 || echo @@failed", "", ""},
+		{`sh -c 'cd /sys/class/net && for i in *; do echo "@@netdev $i"; mlnx_qos -i "$i" -a 2>&1; done'`, "", ""},
+		{"ethtool -S eth0 2>&1; grep -H . " + f + " 2>&1", "", ""},
+		{"sudo -n mlnx_qos -i eth0 -P 3", "", ""},
+		{"mlnx_qos --help", "", ""},
+		{"echo 0 > " + f, "redirect", f},
+		{"echo 0 >> /tmp/x", "redirect", "/tmp/x"},
+		{"echo 0 | sudo -n tee '" + f + "' > /dev/null", "tee", f},
+		{"echo 0 | tee -a " + f, "tee", f},
+		{"sudo -n mlnx_qos -i eth1 --trust dscp --pfc 0,0,0,1,0,0,0,0", "mlnx_qos", "eth1"},
+		{"sudo mlnx_qos -i eth0 --dscp2prio set,26,3", "mlnx_qos", "eth0"},
+		{"sudo -u root -n sh -c 'mlnx_qos -i eth0 -f 0,0,0,1,0,0,0,0 && echo 0 > " + f + "'", "mlnx_qos", "eth0"},
+		{"sudo -n sh -e -c 'cat /dev/null && echo 0 | tee " + f + " >/dev/null'", "tee", f},
+		{"for i in 1 2; do echo $i; done > /tmp/out", "redirect", "/tmp/out"},
+		{"cat " + f + "; for i in 1; do echo 1 > " + f + "; done", "redirect", f},
+		{"echo 'a > b'", "", ""},
+		{"echo (", "", ""},
+	} {
+		w := scriptWrite(tc.script)
+		switch {
+		case tc.kind == "" && w != nil:
+			t.Errorf("%q writes %+v, want nothing", tc.script, *w)
+		case tc.kind != "" && (w == nil || w.kind != tc.kind || w.target != tc.target):
+			t.Errorf("%q: %+v, want %s %s", tc.script, w, tc.kind, tc.target)
+		}
+	}
+}
+
+// execOn runs cmd in a new session of c and returns its output and the error of Run (an
+// *ssh.ExitError for a non-zero status).
+func execOn(t *testing.T, c *ssh.Client, cmd string) (stdout, stderr string, err error) {
+	t.Helper()
+	s, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Close() }()
+	var out, errOut bytes.Buffer
+	s.Stdout, s.Stderr = &out, &errOut
+	err = s.Run(cmd)
+	return out.String(), errOut.String(), err
+}
+
+// waitClosed waits for c's connection to end.
+func waitClosed(t *testing.T, c *ssh.Client) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		_ = c.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the open connection was not closed")
+	}
+}
+
+func TestHostFaults(t *testing.T) {
+	e := newHostEnv(t)
+	const file = "/sys/class/net/eth0/ecn/roce_np/enable/3"
+	write := "echo 0 | sudo -n tee " + file + " > /dev/null"
+	state := func() string {
+		out, _, _ := e.h.Run("cat " + file + "; mlnx_qos -i eth0")
+		return out
+	}
+	fresh := state()
+	unfault := func() {
+		t.Helper()
+		if err := e.l.ClearFaults("mlx5-1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	t.Run("refuse", func(t *testing.T) {
+		before := e.h.Counters().Connections
+		c := sshClient(t, e.d)
+		if err := e.l.InjectFault("mlx5-1", FaultRefuse); err != nil {
+			t.Fatal(err)
+		}
+		waitClosed(t, c)
+		if _, err := sshDial(t, e.d); err == nil {
+			t.Fatal("a refusing host let a client log in")
+		}
+		if got := e.h.Counters().Connections; got != before+2 {
+			t.Errorf("connections %d, want %d (the refused one counts)", got, before+2)
+		}
+		unfault()
+		if out, _, err := execOn(t, sshClient(t, e.d), "cat "+file); err != nil || out != "1\n" {
+			t.Errorf("after ClearFaults: %q %v", out, err)
+		}
+	})
+
+	t.Run("drop", func(t *testing.T) {
+		c := sshClient(t, e.d)
+		if err := e.l.InjectFault("mlx5-1", FaultDrop); err != nil {
+			t.Fatal(err)
+		}
+		if out, _, err := execOn(t, c, "cat "+file+" && mlnx_qos -i eth0 -a > /dev/null"); err != nil || out != "1\n" {
+			t.Fatalf("a read under drop: %q %v", out, err)
+		}
+		if got := e.l.Faults("mlx5-1"); !slices.Equal(got, []FaultKind{FaultDrop}) {
+			t.Fatalf("a read fired the drop: faults %v", got)
+		}
+		_, _, err := execOn(t, c, write)
+		var exit *ssh.ExitError
+		if err == nil || errors.As(err, &exit) {
+			t.Fatalf("a dropped write: %v, want the connection to end without an exit status", err)
+		}
+		waitClosed(t, c)
+		if got := state(); got != fresh {
+			t.Errorf("the dropped write changed the host:\n%s", got)
+		}
+		if got := e.l.Faults("mlx5-1"); len(got) != 0 {
+			t.Errorf("the drop did not disarm: %v", got)
+		}
+		c = sshClient(t, e.d)
+		if _, errOut, err := execOn(t, c, write); err != nil {
+			t.Fatalf("the write after the drop: %v %s", err, errOut)
+		}
+		if out, _, _ := e.h.Run("cat " + file); out != "0\n" {
+			t.Errorf("the write after the drop did not apply: %q", out)
+		}
+		e.h.Reboot()
+	})
+
+	t.Run("reject", func(t *testing.T) {
+		c := sshClient(t, e.d)
+		for _, tc := range []struct{ cmd, stdout, stderr string }{
+			{"sudo -n mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0", "Netlink error: Operation not permitted (1)\n", ""},
+			{write, "", "tee: " + file + ": Permission denied\n"},
+			{"sudo -n sh -c 'echo 0 > " + file + "'", "", "sh: 1: cannot create " + file + ": Permission denied\n"},
+		} {
+			if err := e.l.InjectFault("mlx5-1", FaultReject); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := execOn(t, c, "cat "+file); err != nil {
+				t.Fatalf("a read under reject: %v", err)
+			}
+			out, errOut, err := execOn(t, c, tc.cmd)
+			var exit *ssh.ExitError
+			if !errors.As(err, &exit) || exit.ExitStatus() != 1 || out != tc.stdout || errOut != tc.stderr {
+				t.Errorf("%q under reject: %v, stdout %q, stderr %q; want exit 1, %q, %q", tc.cmd, err, out, errOut, tc.stdout, tc.stderr)
+			}
+			if got := state(); got != fresh {
+				t.Errorf("the rejected write changed the host:\n%s", got)
+			}
+			if got := e.l.Faults("mlx5-1"); len(got) != 0 {
+				t.Errorf("the reject did not disarm: %v", got)
+			}
+		}
+		if _, errOut, err := execOn(t, c, "sudo -n mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0 > /dev/null"); err != nil {
+			t.Fatalf("the write after the reject: %v %s", err, errOut)
+		}
+		if got := state(); got == fresh {
+			t.Error("the write after the reject did not apply")
+		}
+		e.h.Reboot()
+	})
+
+	t.Run("stall", func(t *testing.T) {
+		c := sshClient(t, e.d)
+		before := e.h.Counters().Connections
+		if err := e.l.InjectFault("mlx5-1", FaultStall); err != nil {
+			t.Fatal(err)
+		}
+		type result struct {
+			out string
+			err error
+		}
+		done := make(chan result, 1)
+		go func() {
+			s, err := c.NewSession()
+			if err != nil {
+				done <- result{err: err}
+				return
+			}
+			defer func() { _ = s.Close() }()
+			out, err := s.Output("cat " + file)
+			done <- result{string(out), err}
+		}()
+		select {
+		case r := <-done:
+			t.Fatalf("a stalled exec answered: %q %v", r.out, r.err)
+		case <-time.After(300 * time.Millisecond): // the client's deadline
+		}
+		unfault()
+		select {
+		case r := <-done:
+			if r.err != nil || r.out != "1\n" {
+				t.Errorf("the stalled exec after ClearFaults: %q %v", r.out, r.err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("ClearFaults did not release the stalled exec")
+		}
+		if got := e.h.Counters().Connections; got != before {
+			t.Errorf("the stall cost a connection: %d -> %d", before, got)
+		}
+	})
+
+	t.Run("slow", func(t *testing.T) {
+		c := sshClient(t, e.d)
+		const by = 300 * time.Millisecond
+		if err := e.l.InjectSlow("mlx5-1", by); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		if _, _, err := execOn(t, c, "cat "+file); err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Since(start); d < by {
+			t.Errorf("a slow host answered in %s, want at least %s", d, by)
+		}
+		unfault()
+		if _, _, err := execOn(t, c, "cat "+file); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestStopReleasesStalls: Stop does not wait for a stalled operation.
+func TestStopReleasesStalls(t *testing.T) {
+	l, err := Start(context.Background(), Options{Switches: map[string]int{"eos": 1, "sonic": 1}, Hosts: map[string]int{"mlx5": 1}, Ports: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Stop)
+	host, eos := l.Inventory().Devices["mlx5-1"], l.Inventory().Devices["eos-1"]
+	hc, ec := sshClient(t, host), sshClient(t, eos)
+	shell := openEOSShell(t, eos)
+	gc := dial(t, entry(t, l, "sonic-1"))
+	for _, name := range l.Devices() {
+		if err := l.InjectFault(name, FaultStall); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shell.send("show version\n")
+	for _, c := range []*ssh.Client{hc, ec} {
+		go func() {
+			if s, err := c.NewSession(); err == nil {
+				_ = s.Run("show version")
+			}
+		}()
+	}
+	go func() { _, _ = gc.Capabilities(context.Background(), &gpb.CapabilityRequest{}) }()
+	time.Sleep(200 * time.Millisecond)
+	stopped := make(chan struct{})
+	go func() {
+		l.Stop()
+		close(stopped)
+	}()
+	select {
+	case <-stopped:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Stop waited for stalled operations")
+	}
+}
