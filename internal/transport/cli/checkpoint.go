@@ -32,6 +32,9 @@ func (cp *checkpoint) run(ctx context.Context, cn *conn, lines []string, deadlin
 			return err
 		}
 	}
+	if err := cp.waitForeign(ctx, cn, deadline, texts); err != nil {
+		return err
+	}
 	take := "checkpoint " + cp.name
 	sent := cn.tr.writes.Load()
 	out, err := d.Channel.SendInput(take)
@@ -200,6 +203,10 @@ func (cp *checkpoint) remove(ctx context.Context, cn *conn, hard time.Time, text
 		return err
 	}()
 	if err != nil {
+		if cp.c.leftovers == nil {
+			cp.c.leftovers = map[string]bool{}
+		}
+		cp.c.leftovers[cp.name] = true
 		err = cp.c.cause(ctx, cn, err)
 		cp.c.log(ctx, "CLI could not delete checkpoint", map[string]any{"op": "configure", "checkpoint": cp.name,
 			"command": cmd, "error": err.Error()})
@@ -252,4 +259,58 @@ func lastLines(out string, n int) string {
 		return "(nothing)"
 	}
 	return strings.Join(keep, "; ")
+}
+
+// foreignPoll is how often waitForeign looks again at another transaction's checkpoint.
+var foreignPoll = time.Second
+
+// waitForeign waits while another provider process is changing the switch. NX-OS has no
+// configuration lock, and two transactions in configure terminal at once would interleave their
+// lines (and one's rollback would undo the other's): our checkpoints are the lock. A roce-
+// checkpoint that is not ours belongs to a transaction in progress (the ones dead processes left
+// behind for more than an hour are deleted on connect), so this polls until it is gone, up to
+// the operation's deadline, then fails naming it.
+func (cp *checkpoint) waitForeign(ctx context.Context, cn *conn, deadline time.Time, texts []string) error {
+	c, d := cp.c, cn.d
+	const list = "show checkpoint summary user"
+	for {
+		r, err := d.SendCommand(list)
+		if err != nil {
+			return err
+		}
+		if refused(r.Result, texts) {
+			return nil // cannot list checkpoints: nothing to wait for that we could see
+		}
+		var foreign *userCheckpoint
+		for _, other := range parseCheckpoints(r.Result) {
+			if !ourCheckpoint.MatchString(other.Name) || other.Name == cp.name {
+				continue
+			}
+			if c.leftovers[other.Name] {
+				// Ours, from an earlier transaction whose delete failed: delete it now.
+				if r, err := d.SendCommand("no checkpoint " + other.Name); err == nil && !refused(r.Result, texts) {
+					delete(c.leftovers, other.Name)
+				}
+				continue
+			}
+			foreign = &other
+			break
+		}
+		if foreign == nil {
+			return nil
+		}
+		c.log(ctx, "CLI waiting for another transaction", map[string]any{"op": "configure", "checkpoint": foreign.Name})
+		if time.Now().Add(foreignPoll).After(deadline) {
+			return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "configure", Line: list, Err: fmt.Errorf(
+				"another change is in progress on the switch (checkpoint %s, created %s): NX-OS has no configuration "+
+					"lock, so the provider waits for it, and it did not finish within the timeout; nothing was changed. "+
+					"Retry when the other run is done; if no other Terraform run is changing the switch, delete the "+
+					"checkpoint with `no checkpoint %s`", foreign.Name, foreign.Created.Format("2006-01-02 15:04:05"), foreign.Name)}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(foreignPoll):
+		}
+	}
 }

@@ -73,6 +73,9 @@ type Client struct {
 
 	mu sync.Mutex // held for a whole operation
 	cn *conn
+	// leftovers are checkpoints this client took and could not delete: its own, so no other
+	// transaction is behind them (guarded by mu).
+	leftovers map[string]bool
 }
 
 // conn is one open connection: the scrapligo driver and our transport beneath it.

@@ -141,21 +141,42 @@ func TestLabNXOSSaveConfig(t *testing.T) {
 
 // TestLabNXOSYoungAndForeignCheckpointsKept: at connect the transport reads the checkpoints
 // and the switch's clock; a roce- checkpoint seconds old belongs to a live transaction and a
-// foreign one to someone else, so both stay.
+// foreign one to someone else, so both stay. NX-OS has no configuration lock: the live
+// transaction's checkpoint is the lock, so a change waits for it (here past its timeout: it
+// fails naming it and changes nothing); once it is gone the change goes through.
 func TestLabNXOSYoungAndForeignCheckpointsKept(t *testing.T) {
 	sw, d := startNXOS(t)
 	sh := openShell(t, d, "nxos-1# ")
 	sh.line("checkpoint roce-0000000a", "nxos-1# ")
 	sh.line("checkpoint before-upgrade", "nxos-1# ")
-	sh.close()
 	log := &logRecorder{}
-	c := labClient(t, d, func(c *cli.Config) { c.Logger = log })
-	mustConfigure(t, c, nxosRoCE...)
+	c := labClient(t, d, func(c *cli.Config) { c.Logger = log; c.Timeout = 3 * time.Second })
+	before := sw.RunningConfig()
+	err := c.Configure(context.Background(), nxosRoCE)
+	if err == nil || !strings.Contains(err.Error(), "another change is in progress on the switch (checkpoint roce-0000000a") ||
+		!strings.Contains(err.Error(), "nothing was changed") {
+		t.Fatalf("a change while another run's checkpoint exists: %v", err)
+	}
+	if sw.RunningConfig() != before {
+		t.Errorf("the waiting change touched the switch:\n%s", sw.RunningConfig())
+	}
 	if cps := sw.Checkpoints(); strings.Join(cps, " ") != "roce-0000000a before-upgrade" {
 		t.Errorf("checkpoints = %q", cps)
 	}
+	// The other run finishes while this one waits: this one then goes through.
+	go func() {
+		time.Sleep(1500 * time.Millisecond)
+		sh.line("no checkpoint roce-0000000a", "nxos-1# ")
+	}()
+	mustConfigure(t, c, nxosRoCE...)
+	if cps := sw.Checkpoints(); strings.Join(cps, " ") != "before-upgrade" {
+		t.Errorf("checkpoints = %q", cps)
+	}
+	if !strings.Contains(sw.RunningConfig(), "policy-map type network-qos ROCE-nq") {
+		t.Errorf("the change did not go through after the wait:\n%s", sw.RunningConfig())
+	}
 	if events := log.String(); strings.Contains(events, "cannot read the device's clock") ||
-		strings.Contains(events, "deleted stale checkpoint") {
+		strings.Contains(events, "deleted stale checkpoint") || !strings.Contains(events, "waiting for another transaction") {
 		t.Errorf("log:\n%s", events)
 	}
 }

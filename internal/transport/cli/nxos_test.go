@@ -23,7 +23,8 @@ func newNXClient(t *testing.T, s *fakeEOS, edit func(*Config)) *Client {
 	})
 }
 
-// nxSinceLogin is the transcript after the connection's own commands (through the checkpoint listing).
+// nxSinceLogin is the transcript after the connection's own commands (through the checkpoint
+// listing) and the first transaction's look for another one in progress (a second listing).
 func nxSinceLogin(t *testing.T, s *fakeEOS) []string {
 	t.Helper()
 	tr, _, _ := s.state()
@@ -31,7 +32,11 @@ func nxSinceLogin(t *testing.T, s *fakeEOS) []string {
 	if i < 0 {
 		t.Fatalf("no checkpoint listing at login: %q", tr)
 	}
-	return tr[i+1:]
+	tr = tr[i+1:]
+	if len(tr) == 0 || tr[0] != "show checkpoint summary user" {
+		t.Fatalf("the transaction did not look for another one in progress first: %q", tr)
+	}
+	return tr[1:]
 }
 
 var checkpointName = regexp.MustCompile(`^checkpoint (roce-[0-9a-f]{8})$`)
