@@ -56,6 +56,18 @@ func (h *mlx5Host) snap(ctx context.Context, ifname string) (*mlx5.HostState, er
 	return h.read(ctx, ifname)
 }
 
+// locked runs a write under the netdev's lock file (flock), waiting for another Terraform run's
+// write at most half the operation timeout, so the wait and the write both fit in it.
+func (h *mlx5Host) locked(ifname, cmd string) string {
+	return mlx5.Locked(ifname, h.c.Config().Timeout/2, cmd, h.sudo)
+}
+
+// lockHeld is the error of a write that found the netdev's lock held past the wait.
+func (h *mlx5Host) lockHeld(ifname string) error {
+	return fmt.Errorf("another run is changing %s on device %q (it holds %s longer than this run waits); nothing was "+
+		"changed: retry when it is done", ifname, h.device, mlx5.LockPath(ifname))
+}
+
 // readHost fetches every netdev of the host in one command.
 func (h *mlx5Host) readHost(ctx context.Context) (map[string]*mlx5.HostState, error) {
 	res, err := h.c.Run(ctx, mlx5.HostReadScript(h.sudo), nil)
@@ -93,9 +105,11 @@ func (h *mlx5Host) present(st *mlx5.HostState, ifname string) bool {
 // verification it writes back the values read before (prior) and says what it restored.
 func (h *mlx5Host) apply(ctx context.Context, ifname string, prior *mlx5.HostState, nic *fabric.NICQoS, dcqcn *fabric.DCQCN) error {
 	defer h.wrote()
-	res, err := h.c.Run(ctx, mlx5.ApplyScript(ifname, prior, nic, dcqcn, h.sudo), nil)
+	res, err := h.c.Run(ctx, h.locked(ifname, mlx5.ApplyScript(ifname, prior, nic, dcqcn, h.sudo)), nil)
 	var cause error
 	switch {
+	case err == nil && res.ExitCode == mlx5.LockExit:
+		return h.lockHeld(ifname) // nothing ran: nothing to restore
 	case err != nil:
 		cause = err
 	case res.ExitCode != 0:
@@ -120,7 +134,7 @@ func (h *mlx5Host) apply(ctx context.Context, ifname string, prior *mlx5.HostSta
 	if after, err := h.read(ctx, ifname); err == nil {
 		snap, cur = trimSnapshot(snap, after), after
 	}
-	rres, rerr := h.c.Run(ctx, mlx5.RestoreFromSnapshot(ifname, snap, cur, h.sudo), nil)
+	rres, rerr := h.c.Run(ctx, h.locked(ifname, mlx5.RestoreFromSnapshot(ifname, snap, cur, h.sudo)), nil)
 	switch {
 	case rerr != nil:
 		return fmt.Errorf("%w; restoring the values read before the change also failed: %v (%s may be partly changed)", cause, rerr, ifname)
@@ -179,7 +193,10 @@ func (h *mlx5Host) restore(ctx context.Context, ifname string, raw Prior, what s
 	if !h.present(st, ifname) {
 		return nil // the netdev is gone: nothing to restore
 	}
-	res, err := h.c.Run(ctx, mlx5.RestoreFromSnapshot(ifname, snap, st, h.sudo), nil)
+	res, err := h.c.Run(ctx, h.locked(ifname, mlx5.RestoreFromSnapshot(ifname, snap, st, h.sudo)), nil)
+	if err == nil && res.ExitCode == mlx5.LockExit {
+		return h.lockHeld(ifname)
+	}
 	if err != nil {
 		return err
 	}

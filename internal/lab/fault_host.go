@@ -95,10 +95,14 @@ func redirWrite(redirs []shRedir) *hostWrite {
 var qosSetters = []string{"pfc", "specific_pfc", "prio_tc", "tsa", "tc_bw", "ratelimit", "dcbx", "trust",
 	"cable_len", "prio2buffer", "buffer_size"}
 
-// argsWrite looks at one command's words: sudo's command, tee, mlnx_qos, sh -c.
+// argsWrite looks at one command's words: sudo's and flock's command, tee, mlnx_qos, sh -c.
 func argsWrite(args []string) *hostWrite {
-	for len(args) > 0 && path.Base(args[0]) == "sudo" {
-		args = sudoCommand(args[1:])
+	for len(args) > 0 && (path.Base(args[0]) == "sudo" || path.Base(args[0]) == "flock") {
+		if path.Base(args[0]) == "sudo" {
+			args = sudoCommand(args[1:])
+		} else {
+			args = flockCommand(args[1:])
+		}
 	}
 	if len(args) == 0 {
 		return nil
@@ -183,4 +187,19 @@ func (h *Host) faultExec(ch ssh.Channel, fc *faultConn, command string) bool {
 		return false
 	}
 	return true
+}
+
+// flockCommand skips flock's options (those cmdFlock takes) and lock file to the command it runs.
+func flockCommand(args []string) []string {
+	i := 0
+	for ; i < len(args) && strings.HasPrefix(args[i], "-") && len(args[i]) > 1; i++ {
+		switch args[i] {
+		case "-w", "--timeout", "-E", "--conflict-exit-code":
+			i++
+		}
+	}
+	if i+1 >= len(args) {
+		return nil
+	}
+	return args[i+1:]
 }

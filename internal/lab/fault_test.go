@@ -213,6 +213,8 @@ func TestHostFaults(t *testing.T) {
 			{"sudo -n mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0", "Netlink error: Operation not permitted (1)\n", ""},
 			{write, "", "tee: " + file + ": Permission denied\n"},
 			{"sudo -n sh -c 'echo 0 > " + file + "'", "", "sh: 1: cannot create " + file + ": Permission denied\n"},
+			// The provider's writes run under flock: the detector looks through it.
+			{"flock -w 5 -E 75 /run/lock/roce-eth0.lock sudo -n sh -c 'echo 0 > " + file + "'", "", "sh: 1: cannot create " + file + ": Permission denied\n"},
 		} {
 			if err := e.l.InjectFault("mlx5-1", FaultReject); err != nil {
 				t.Fatal(err)

@@ -55,7 +55,8 @@ type Host struct {
 	conns    map[net.Conn]struct{}
 	closing  bool
 	counters struct{ exec, connections atomic.Int64 }
-	faults   faultSet // injected faults (fault_host.go)
+	faults   faultSet  // injected faults (fault_host.go)
+	locks    hostLocks // flock's locks (sh_flock.go)
 }
 
 // HostCounters are the exec requests and TCP connections a host received.

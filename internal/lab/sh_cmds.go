@@ -34,7 +34,7 @@ func (h *Host) lookupCommand(name string) command {
 	bin := map[string]command{
 		"echo": cmdEcho, "cat": cmdCat, "tee": cmdTee, "ls": cmdLs, "grep": cmdGrep,
 		"pgrep": cmdPgrep, "true": cmdTrue, "false": cmdFalse, "sh": cmdSh, "sudo": cmdSudo,
-		"mlnx_qos": cmdMlnxQos, "pwd": cmdPwd,
+		"mlnx_qos": cmdMlnxQos, "pwd": cmdPwd, "flock": cmdFlock,
 	}
 	sbin := map[string]command{"cma_roce_tos": cmdCmaRoceTos, "ethtool": cmdEthtool}
 	dir, base := path.Split(name)
