@@ -22,7 +22,7 @@ func TestAccHostWriteWaitsForAnotherRun(t *testing.T) {
 			{
 				PreConfig: func() { release = h.HoldLock("/run/lock/roce-eth0.lock") },
 				// providerHCL's timeout is 10s: the write waits 5s for the lock.
-				Config: l.providerHCL() + nicHCL("eth0", "3", ets5050),
+				Config:      l.providerHCL() + nicHCL("eth0", "3", ets5050),
 				ExpectError: regexp.MustCompile(`(?s)Cannot create NIC QoS of "eth0" on device "mlx5-1".*another run is\s+changing eth0.*/run/lock/roce-eth0.lock.*nothing was\s+changed`),
 			},
 			{
