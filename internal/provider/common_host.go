@@ -103,8 +103,15 @@ func (r *hostResource[M, I]) ModifyPlan(ctx context.Context, req resource.Modify
 		err = drv.Check(ctx, ifname.ValueString())
 	}
 	if err != nil {
+		// Terraform plans again during apply, so this check also fails an apply: name the
+		// operation it guards, as the apply's own errors do.
+		op := "update"
+		if req.State.Raw.IsNull() {
+			op = "create"
+		}
 		resp.Diagnostics.AddAttributeError(path.Root("interface"),
-			fmt.Sprintf("Cannot use %q on device %q", ifname.ValueString(), device.ValueString()), err.Error())
+			fmt.Sprintf("Cannot %s %s of %q on device %q", op, r.what, ifname.ValueString(), device.ValueString()),
+			"Checking the interface before the change failed: "+err.Error())
 	}
 }
 

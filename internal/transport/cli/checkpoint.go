@@ -52,6 +52,9 @@ func (cp *checkpoint) run(ctx context.Context, cn *conn, lines []string, deadlin
 		return e
 	}
 	if f := cp.apply(ctx, cn, lines, deadline, texts); f != nil {
+		// NX-OS applied the lines typed before the failure: when the connection is what failed,
+		// roll back over a new one rather than leave them (and the checkpoint) behind.
+		cn = cp.reconnect(ctx, cn, hard)
 		err := cp.rollback(ctx, cn, hard, f)
 		var ce *Error
 		if errors.As(err, &ce) && !ce.RolledBack {
@@ -313,4 +316,25 @@ func (cp *checkpoint) waitForeign(ctx context.Context, cn *conn, deadline time.T
 		case <-time.After(foreignPoll):
 		}
 	}
+}
+
+// reconnect returns cn while it is open, else a new connection to the switch (until hard), so a
+// rollback can still run after the connection dropped in the middle of a transaction; cn itself
+// when reconnecting fails (the rollback then reports the closed connection).
+func (cp *checkpoint) reconnect(ctx context.Context, cn *conn, hard time.Time) *conn {
+	if cn.tr.IsAlive() && !cn.killed.Load() {
+		return cn
+	}
+	c := cp.c
+	c.drop()
+	rctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), hard)
+	defer cancel()
+	fresh, _, err := c.connect(rctx)
+	if err != nil {
+		c.log(ctx, "CLI could not reconnect to roll back", map[string]any{"op": "configure", "checkpoint": cp.name,
+			"error": err.Error()})
+		return cn
+	}
+	c.log(ctx, "CLI reconnected to roll back", map[string]any{"op": "configure", "checkpoint": cp.name})
+	return fresh
 }

@@ -91,9 +91,10 @@ func transient(err error) bool {
 // trusted: gRPC reports it as Unavailable, but another attempt meets the same certificate, so
 // it is final (fail closed at once).
 func tlsFailure(err error) bool {
+	// Only the certificate check: a connection reset during the TLS handshake (a device
+	// refusing connections) is also an "authentication handshake failed", and is transient.
 	msg := status.Convert(err).Message()
-	return strings.Contains(msg, "x509: ") || strings.Contains(msg, "tls: failed to verify") ||
-		strings.Contains(msg, "authentication handshake failed")
+	return strings.Contains(msg, "x509: ") || strings.Contains(msg, "tls: failed to verify certificate")
 }
 
 // do runs call with the per-attempt timeout, retrying transient failures with exponential
