@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // Unknown is the value a read reports for a number the device holds in a form that cannot be
@@ -289,12 +290,32 @@ func (i *Interface) line(f []string) error {
 		i.PFCOn = false
 	case len(f) == 3 && f[0] == "flowcontrol" && f[1] == "send":
 		i.FlowSend = f[2]
+		return writableWords(f[2:])
 	case len(f) == 3 && f[0] == "flowcontrol" && f[1] == "receive":
 		i.FlowReceive = f[2]
+		return writableWords(f[2:])
 	case len(f) >= 3 && f[0] == "priority-flow-control" && f[1] == "pause" && f[2] == "watchdog":
+		if err := writableWords(f[3:]); err != nil {
+			return err
+		}
 		return i.watchdog(f[3:], true)
 	case len(f) >= 4 && f[0] == "no" && f[1] == "priority-flow-control" && f[2] == "pause" && f[3] == "watchdog":
 		return i.watchdog(f[4:], false)
+	}
+	return nil
+}
+
+// writableWords refuses the words of a PFC line PFCLines writes back verbatim as the port's
+// prior (a flowcontrol value, the watchdog's action and timer) when one holds a control
+// character or one of ; | ! # ?: EOS prints no such value, and written back it would end the
+// line, start a comment or ask the CLI for help. Such a line is garbage, not configuration to
+// restore; PFCLines has no error to refuse it later. (PolicyLines checks its own lines:
+// writableLines.) Regression seeds: testdata/fuzz/FuzzParseRunningConfig/*-unsafe.
+func writableWords(f []string) error {
+	for _, w := range f {
+		if strings.ContainsAny(w, ";|!#?") || strings.ContainsFunc(w, unicode.IsControl) {
+			return fmt.Errorf("%q is not a value this provider can write back to the CLI", w)
+		}
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 )
 
 // ParseRunningConfigJSON reads `show running-config | json`: {"cmds": {"LINE": null |
@@ -19,6 +20,12 @@ func ParseRunningConfigJSON(b []byte) (*Config, error) {
 	top, err := blockBody(dec)
 	if err != nil {
 		return nil, fmt.Errorf("eos: running-config JSON: %w", err)
+	}
+	// Anything after the object is not EOS's output (a second document, a prompt, a truncated
+	// or garbled answer): refuse it rather than read the first part. Regression seed:
+	// testdata/fuzz/FuzzParseRunningConfigJSON/trailing-garbage.
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("eos: running-config JSON: unexpected data after the top-level object")
 	}
 	return fromTree(top)
 }

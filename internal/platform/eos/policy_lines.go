@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
@@ -57,7 +58,9 @@ func (p PolicyPrior) maps() PolicyPrior {
 //
 // c is the device as read just before; it only removes lines that would change nothing or
 // take over what is no longer ours: `no qos profile` of a profile that is gone, and restoring a
-// port that no longer exists, already has the prior value, or now carries another profile.
+// port that no longer exists, already has the prior value, or now carries another profile. A
+// prior value that would reach a line with a control character or one of ; | ! # ? is refused
+// with an error (writableLines).
 func PolicyLines(c *Config, old, next *fabric.QoSPolicy, prior PolicyPrior) ([]string, error) {
 	if old == nil && next == nil {
 		return nil, errors.New("eos: PolicyLines needs an old or a next policy")
@@ -87,7 +90,24 @@ func PolicyLines(c *Config, old, next *fabric.QoSPolicy, prior PolicyPrior) ([]s
 	if old != nil {
 		out = append(out, unbindLines(c, old, next, prior)...)
 	}
+	if err := writableLines(out); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// writableLines refuses lines that carry a control character or one of ; | ! # ?. Restoring a
+// port writes its prior service-profile, read from the device verbatim; EOS prints no such
+// name, and written back it would end the line, start a comment or ask the CLI for help.
+// Regression seed: testdata/fuzz/FuzzParseRunningConfig/service-profile-unsafe.
+func writableLines(lines []string) error {
+	for _, l := range lines {
+		if strings.ContainsAny(l, ";|!#?") || strings.ContainsFunc(l, unicode.IsControl) {
+			return fmt.Errorf("eos: the running-config holds a value this provider would write back as %q, and no CLI "+
+				"line may carry a control character or one of ; | ! # ?: correct it on the switch", l)
+		}
+	}
+	return nil
 }
 
 // writeLines writes next: its profile, the maps it owns (a CoS map only old owned goes back to

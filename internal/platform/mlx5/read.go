@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
 
 // DCBX modes as mlnx_qos prints them ("DCBX mode: OS controlled" / "Firmware controlled").
@@ -220,7 +222,14 @@ func (s *HostState) parseValues(lines []string) {
 			s.setCC(m[2], m[3])
 		} else if m := reToSValue.FindStringSubmatch(l); m != nil && m[1] == s.Interface {
 			if g := reGlobalTC.FindStringSubmatch(strings.TrimSpace(m[3])); g != nil {
-				v, _ := strconv.Atoi(g[1])
+				// A class beyond the ToS byte (999, or digits past int64 that Atoi clipped to
+				// MaxInt64) is garbage, not roce_tos: an error of the file. Regression seeds:
+				// testdata/fuzz/FuzzParseRead/tclass-*.
+				v, err := strconv.Atoi(g[1])
+				if err != nil || v > fabric.MaxRoCEToS {
+					s.Errors[tosPath(s.Interface, m[2])[len(sysRoot):]] = fmt.Sprintf("unexpected value %q", m[3])
+					continue
+				}
 				s.RoCEToS = &v
 			}
 		}

@@ -124,7 +124,8 @@ func buffered(p *fabric.PFCInterface) bool {
 //   - a buffer old managed and next does not (and delete) gives the port prior's ingress
 //     policy back and deletes roce-in-<port> after the interface block.
 //
-// next must pass CheckPFCAgainst(c). Both nil: no lines.
+// next must pass CheckPFCAgainst(c). Both nil: no lines. As PolicyLines, refuses a device value
+// no CLI line may carry.
 func PFCLines(c *Config, port string, old, next *fabric.PFCInterface, prior PFCPrior) ([]string, error) {
 	if old == nil && next == nil {
 		return nil, nil
@@ -182,7 +183,11 @@ func PFCLines(c *Config, port string, old, next *fabric.PFCInterface, prior PFCP
 		}
 	}
 	out := append(pre, block("interface "+port, body...)...)
-	return append(out, post...), nil
+	out = append(out, post...)
+	if err := writableLines(out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // ingressLines writes the port's ingress queuing policy: for each lossless TC the pause line,

@@ -29,6 +29,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -70,7 +71,11 @@ func ParseCounters(ifname string, updates []Update) (Counters, error) {
 		dec := json.NewDecoder(bytes.NewReader(u.JSON))
 		dec.UseNumber()
 		var v any
-		if err := dec.Decode(&v); err != nil {
+		err := dec.Decode(&v)
+		if err == nil {
+			err = atEnd(dec)
+		}
+		if err != nil {
 			return Counters{}, fmt.Errorf("openconfig: counters of %s: value at %s is not JSON: %w", ifname, pathText(u.Path), err)
 		}
 		graft(root, u.Path.GetElem(), stripPrefixes(v))
@@ -114,8 +119,10 @@ func sumLeaves(ifname string, containers []obj, names ...string) (*int64, error)
 			case string:
 				s = x
 			}
+			// A counter64 is never negative, and a sum past int64 is no count either (regression
+			// seeds: testdata/fuzz/FuzzParseCounters/negative-discards, discards-overflow).
 			n, err := strconv.ParseInt(s, 10, 64)
-			if err != nil {
+			if err != nil || n < 0 || sum != nil && *sum > math.MaxInt64-n {
 				return nil, fmt.Errorf("openconfig: counters of %s: %s = %v is not a counter", ifname, name, v)
 			}
 			if sum == nil {

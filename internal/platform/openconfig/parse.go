@@ -3,7 +3,9 @@ package openconfig
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -92,6 +94,9 @@ func ParseQoS(jsonIETF []byte) (*Tree, error) {
 	dec.UseNumber()
 	var raw any
 	if err := dec.Decode(&raw); err != nil {
+		return nil, fmt.Errorf("openconfig: parse /qos: %w", err)
+	}
+	if err := atEnd(dec); err != nil {
 		return nil, fmt.Errorf("openconfig: parse /qos: %w", err)
 	}
 	root, ok := stripPrefixes(raw).(obj)
@@ -310,6 +315,15 @@ func (p *parser) uints8(e obj, name string) []int {
 		}
 	}
 	return out
+}
+
+// atEnd refuses data after the one JSON value Decode read ("{}0", two documents): such a value
+// is garbled, not a target's answer. Regression seeds: testdata/fuzz/*/trailing-data.
+func atEnd(dec *json.Decoder) error {
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("unexpected data after the JSON value")
+	}
+	return nil
 }
 
 // stripPrefixes drops "module:" from every object member name.

@@ -3,7 +3,9 @@ package sonic
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -99,6 +101,12 @@ func decodeValue(tv *gpb.TypedValue) (any, error) {
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
+	}
+	// Decode reads the first value only: "00" read as 0, `{} x` as {}. A value with more
+	// after it is garbled, not CONFIG_DB. Regression seed:
+	// testdata/fuzz/FuzzParseDB/trailing-data.
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("unexpected data after the JSON value")
 	}
 	return v, nil
 }
