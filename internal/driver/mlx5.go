@@ -105,17 +105,25 @@ func (h *mlx5Host) present(st *mlx5.HostState, ifname string) bool {
 // verification it writes back the values read before (prior) and says what it restored.
 func (h *mlx5Host) apply(ctx context.Context, ifname string, prior *mlx5.HostState, nic *fabric.NICQoS, dcqcn *fabric.DCQCN) error {
 	defer h.wrote()
-	res, err := h.c.Run(ctx, h.locked(ifname, mlx5.ApplyScript(ifname, prior, nic, dcqcn, h.sudo)), nil)
+	res, err := h.c.Run(ctx, mlx5.LockedApply(ifname, h.c.Config().Timeout/2, mlx5.ApplyScript(ifname, prior, nic, dcqcn, h.sudo), h.sudo), nil)
 	var cause error
+	written, status, readBack, finished := []byte(nil), 0, []byte(nil), false
+	if err == nil {
+		written, status, readBack, finished = mlx5.SplitApplied(res.Stdout)
+	}
 	switch {
 	case err == nil && res.ExitCode == mlx5.LockExit:
 		return h.lockHeld(ifname) // nothing ran: nothing to restore
 	case err != nil:
 		cause = err
-	case res.ExitCode != 0:
-		cause = fmt.Errorf("the host refused the change (exit %d): %s", res.ExitCode, strings.TrimSpace(string(append(res.Stdout, res.Stderr...))))
+	case !finished:
+		cause = fmt.Errorf("the host did not finish the change (exit %d): %s", res.ExitCode,
+			strings.TrimSpace(string(append(res.Stdout, res.Stderr...))))
+	case status != 0:
+		cause = fmt.Errorf("the host refused the change (exit %d): %s", status, strings.TrimSpace(string(append(written, res.Stderr...))))
 	default:
-		after, err := h.read(ctx, ifname)
+		// The read-back ran under the same lock as the write: nothing else changed the NIC between.
+		after, err := mlx5.ParseRead(ifname, append(readBack, res.Stderr...))
 		switch {
 		case err != nil:
 			cause = fmt.Errorf("verifying the change: %w", err)

@@ -2,6 +2,8 @@ package mlx5
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -24,4 +26,34 @@ func Locked(ifname string, wait time.Duration, cmd string, sudo bool) string {
 		prefix = "sudo -n "
 	}
 	return fmt.Sprintf("%sflock -w %d -E %d %s %s", prefix, secs, LockExit, shQuote(LockPath(ifname)), cmd)
+}
+
+// markApplied separates, in a LockedApply command's output, the write's output from the
+// read-back, and carries the write's exit status.
+const markApplied = "@@applied "
+
+// LockedApply is Locked around a write (a command of ApplyScript or RestoreFromSnapshot) and
+// then ReadScript(ifname): the read-back that verifies the write runs before another writer can
+// take the lock and change the NIC. Split its standard output with SplitApplied.
+func LockedApply(ifname string, wait time.Duration, write string, sudo bool) string {
+	inner := write + ` 2>&1; echo "` + markApplied + `$?"; ` + ReadScript(ifname, sudo)
+	return Locked(ifname, wait, shWrap(inner, false), sudo)
+}
+
+// SplitApplied splits the standard output of a LockedApply command: the write's output, its
+// exit status and the read-back. ok is false when the marker is missing (the command did not
+// get that far).
+func SplitApplied(out []byte) (written []byte, status int, read []byte, ok bool) {
+	s := string(out)
+	i := strings.Index(s, markApplied)
+	if i < 0 {
+		return out, 0, nil, false
+	}
+	rest := s[i+len(markApplied):]
+	line, after, _ := strings.Cut(rest, "\n")
+	status, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil {
+		return out, 0, nil, false
+	}
+	return []byte(s[:i]), status, []byte(after), true
 }

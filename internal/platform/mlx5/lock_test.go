@@ -53,3 +53,16 @@ func TestLockedWithRealFlock(t *testing.T) {
 		t.Fatal("the command did not run once the lock was free")
 	}
 }
+
+func TestSplitApplied(t *testing.T) {
+	written, status, read, ok := SplitApplied([]byte("Netlink error\n@@applied 1\n@@mlnx_qos\nDCBX mode: OS controlled\n"))
+	if !ok || status != 1 || string(written) != "Netlink error\n" || string(read) != "@@mlnx_qos\nDCBX mode: OS controlled\n" {
+		t.Errorf("split = %q %d %q %v", written, status, read, ok)
+	}
+	if _, _, _, ok := SplitApplied([]byte("sudo: a password is required\n")); ok {
+		t.Error("without the marker the write did not finish")
+	}
+	if got := LockedApply("eth0", 10*time.Second, "sh -c 'true'", false); !strings.HasPrefix(got, "flock -w 10 -E 75 /run/lock/roce-eth0.lock sh -c 'sh -c '\\''true'\\'' 2>&1; echo \"@@applied $?\"; ") {
+		t.Errorf("LockedApply = %q", got)
+	}
+}
