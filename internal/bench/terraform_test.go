@@ -76,7 +76,7 @@ func fakeTerraform(t *testing.T, body string) string {
 
 func TestMeasure(t *testing.T) {
 	if _, err := os.Stat("/bin/sh"); err != nil {
-		t.Skip("no /bin/sh")
+		t.Skip("the fake terraform is a /bin/sh script, and this machine has no /bin/sh")
 	}
 	logs := t.TempDir()
 	tf := Terraform{Bin: fakeTerraform(t, "printf '%s\\n' \"$FAKE_OUT\"\nexit ${FAKE_EXIT:-0}"), CLIConfig: "/tmp/rc", Parallelism: 10, LogDir: logs}

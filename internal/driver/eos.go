@@ -59,14 +59,14 @@ func (e eosCLI) read(ctx context.Context) (*eos.Config, error) {
 	return cfg, nil
 }
 
-// defaults is the configuration of a switch nobody configured: the EOS default maps and no
+// eosDefaults is the configuration of a switch nobody configured: the EOS default maps and no
 // service-profile anywhere. An imported policy, which has no recorded prior, is restored to it.
-func eosDefaults() *eos.Config {
+func eosDefaults() (*eos.Config, error) {
 	cfg, err := eos.ParseRunningConfig("")
 	if err != nil {
-		panic("eos: the empty running-config does not parse: " + err.Error())
+		return nil, fmt.Errorf("the EOS defaults: %w", err)
 	}
-	return cfg
+	return cfg, nil
 }
 
 type eosQoS struct{ eosCLI }
@@ -81,7 +81,11 @@ func openEOSQoS(reg *devices.Registry, device string) (QoSPolicy, error) {
 
 func decodeEOSPrior(raw Prior, ports []string) (eos.PolicyPrior, error) {
 	if len(raw) == 0 {
-		return eosDefaults().PolicyPrior(ports), nil
+		def, err := eosDefaults()
+		if err != nil {
+			return eos.PolicyPrior{}, err
+		}
+		return def.PolicyPrior(ports), nil
 	}
 	var p eos.PolicyPrior
 	if err := json.Unmarshal(raw, &p); err != nil {
@@ -279,7 +283,11 @@ func (d eosPFC) Delete(ctx context.Context, old fabric.PFCInterface, raw Prior) 
 	}
 	if prior == nil {
 		// Imported: nothing recorded, so the port goes back to the EOS defaults.
-		p := eosDefaults().PFCPrior(old.Interface)
+		def, err := eosDefaults()
+		if err != nil {
+			return err
+		}
+		p := def.PFCPrior(old.Interface)
 		prior = &p
 	}
 	return d.configure(ctx, eos.PFCLines(old.Interface, &old, nil, *prior))
