@@ -33,8 +33,12 @@ func (s sonicDB) snap(ctx context.Context) (*sonic.DB, error) {
 	return devices.Snapshot(ctx, s.reg, s.device, "sonic CONFIG_DB", s.read)
 }
 
-// set writes one SetRequest and drops the snapshot.
+// set writes one SetRequest and drops the snapshot. A request with nothing to change (the
+// device already holds every value) is not sent: sonic-gnmi would skip it too.
 func (s sonicDB) set(ctx context.Context, req *gpb.SetRequest) error {
+	if len(req.GetDelete())+len(req.GetReplace())+len(req.GetUpdate()) == 0 {
+		return nil
+	}
 	defer s.wrote()
 	return s.c.Set(ctx, req)
 }
@@ -143,7 +147,7 @@ func (d *sonicQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error
 	for _, port := range p.Interfaces {
 		prior.Ports[port] = db.PortFields(port)
 	}
-	req, err := sonic.BuildSet(nil, &p, nil)
+	req, err := sonic.BuildSet(nil, &p, nil, db)
 	if err != nil {
 		return nil, err
 	}
@@ -158,22 +162,18 @@ func (d *sonicQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw P
 	if err != nil {
 		return nil, err
 	}
-	var added []string
+	// The request is built against CONFIG_DB as it is now: sonic-gnmi takes a field Update only
+	// where its key exists, and no delete that empties a table.
+	db, err := d.read(ctx)
+	if err != nil {
+		return nil, err
+	}
 	for _, port := range next.Interfaces {
 		if !slices.Contains(old.Interfaces, port) {
-			added = append(added, port)
-		}
-	}
-	if len(added) > 0 {
-		db, err := d.read(ctx)
-		if err != nil {
-			return nil, err
-		}
-		for _, port := range added {
 			prior.Ports[port] = db.PortFields(port)
 		}
 	}
-	req, err := sonic.BuildSet(&old, &next, prior.Ports)
+	req, err := sonic.BuildSet(&old, &next, prior.Ports, db)
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +192,11 @@ func (d *sonicQoS) Delete(ctx context.Context, old fabric.QoSPolicy, raw Prior) 
 	if err != nil {
 		return err
 	}
-	req, err := sonic.BuildSet(&old, nil, prior.Ports)
+	db, err := d.read(ctx)
+	if err != nil {
+		return err
+	}
+	req, err := sonic.BuildSet(&old, nil, prior.Ports, db)
 	if err != nil {
 		return err
 	}

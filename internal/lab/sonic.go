@@ -18,10 +18,12 @@ type SONiCSwitch struct {
 	gnmiEndpoint
 	ports []string
 
-	mu     sync.RWMutex // guards db and storms
-	db     configDB
-	storms map[string]*stormClock
-	clock  func() time.Time
+	mu      sync.RWMutex // guards db, saved, refusal and storms
+	db      configDB
+	saved   configDB // /etc/sonic/config_db.json: what `config save` wrote last
+	refusal string   // why the last refused Set was refused, as GCU logs it
+	storms  map[string]*stormClock
+	clock   func() time.Time
 }
 
 func startSONiCSwitch(spec deviceSpec) (device, error) {
@@ -35,6 +37,7 @@ func startSONiCSwitch(spec deviceSpec) (device, error) {
 		sw.storms[p] = &stormClock{}
 	}
 	sw.db = stockConfigDB(spec.name, sw.ports)
+	sw.saved = sw.db.clone()
 	if v := validateDB(sw.db); len(v) > 0 {
 		return nil, fmt.Errorf("stock CONFIG_DB does not validate: %s", strings.Join(v, "; "))
 	}
@@ -51,6 +54,23 @@ func (sw *SONiCSwitch) DB() map[string]map[string]map[string]string {
 	sw.mu.RLock()
 	defer sw.mu.RUnlock()
 	return sw.db.clone()
+}
+
+// Saved returns a copy of the saved configuration (/etc/sonic/config_db.json): sonic-gnmi runs
+// `config save -y` after every Set GCU applied.
+func (sw *SONiCSwitch) Saved() map[string]map[string]map[string]string {
+	sw.mu.RLock()
+	defer sw.mu.RUnlock()
+	return sw.saved.clone()
+}
+
+// LastRefusal is why the last refused Set was refused, in full ("" after a Set that was
+// applied): the YANG violations, jsonpatch's or sonic-gnmi's text, GCU's EmptyTableError. A real
+// client sees only the first line GCU prints with "Error" in it; GCU logs the rest to syslog.
+func (sw *SONiCSwitch) LastRefusal() string {
+	sw.mu.RLock()
+	defer sw.mu.RUnlock()
+	return sw.refusal
 }
 
 // Storm starts or stops a congestion storm on a port. The switch keeps the storm time per

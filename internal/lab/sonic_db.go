@@ -156,57 +156,6 @@ func (d configDB) read(a dbAddr) (any, error) {
 	return nil, status.Errorf(codes.NotFound, "%s: no such field in %s", a, a.db)
 }
 
-// apply makes one operation of a SetRequest: a delete (v nil, remove), a replace or an
-// update (merge). Deleting what is absent is no error (gNMI specification 3.4.6).
-func (d configDB) apply(a dbAddr, v any, remove, replace bool) error {
-	if a.depth == 0 && (remove || replace) {
-		return status.Errorf(codes.InvalidArgument,
-			"deleting or replacing all of %s is not supported: name tables, keys or fields", a.db)
-	}
-	if remove {
-		switch a.depth {
-		case 1:
-			delete(d, a.table)
-		case 2:
-			delete(d[a.table], a.key)
-		default:
-			delete(d.fields(a.table, a.key), a.field)
-		}
-		return nil
-	}
-	d.write(a, v, replace)
-	return nil
-}
-
-// write replaces (replace=true) or merges the decoded value v at a.
-func (d configDB) write(a dbAddr, v any, replace bool) {
-	if a.depth == 0 {
-		for table, keys := range v.(map[string]map[string]map[string]string) { //nolint:forcetypeassert // decodeValue's shape for depth 0
-			d.write(dbAddr{db: a.db, table: table, depth: 1}, keys, false)
-		}
-		return
-	}
-	if (replace && a.depth == 1) || d[a.table] == nil {
-		d[a.table] = map[string]map[string]string{}
-	}
-	switch a.depth {
-	case 1:
-		for key, fields := range v.(map[string]map[string]string) { //nolint:forcetypeassert // decodeValue's shape for depth 1
-			d.write(dbAddr{db: a.db, table: a.table, key: key, depth: 2}, fields, false)
-		}
-	case 2:
-		if replace || d[a.table][a.key] == nil {
-			d[a.table][a.key] = map[string]string{}
-		}
-		maps.Copy(d[a.table][a.key], v.(map[string]string)) //nolint:forcetypeassert // decodeValue's shape for depth 2
-	default:
-		if d[a.table][a.key] == nil {
-			d[a.table][a.key] = map[string]string{}
-		}
-		d[a.table][a.key][a.field] = v.(string) //nolint:forcetypeassert // decodeValue's shape for depth 3
-	}
-}
-
 // decodeValue turns an update's value into the shape its depth holds: JSON objects down to
 // JSON strings. CONFIG_DB holds strings only (its YANG types are carried as text), so a JSON
 // number, boolean, array or null is refused rather than converted.

@@ -80,9 +80,9 @@ func unchanged(t *testing.T, sw *SONiCSwitch, before map[string]map[string]map[s
 	}
 }
 
-// roceConfig is a lossless RoCE policy the way the SONiC vocabulary in DESIGN.md writes it:
-// whole maps, a DWRR scheduler per class, an ECN profile, and the fields of the shared
-// QUEUE and PORT_QOS_MAP keys of one port.
+// roceConfig is a lossless RoCE policy written as sonic-gnmi takes it: whole keys for the maps,
+// a DWRR scheduler per class and an ECN profile (Updates of keys in existing tables), fields of
+// the existing QUEUE keys, and the port's PORT_QOS_MAP key whole (an Update of a key replaces it).
 func roceConfig() *gpb.SetRequest {
 	dscp := map[string]string{}
 	for i := range 64 {
@@ -94,7 +94,9 @@ func roceConfig() *gpb.SetRequest {
 		supd("TC_TO_QUEUE_MAP/ROCE", `{"0":"0","1":"1","2":"2","3":"3","4":"4","5":"5","6":"6","7":"7"}`),
 		supd("TC_TO_PRIORITY_GROUP_MAP/ROCE", `{"0":"0","1":"0","2":"0","3":"3","4":"0","5":"0","6":"0","7":"0"}`),
 		supd("MAP_PFC_PRIORITY_TO_QUEUE/ROCE", `{"0":"0","1":"1","2":"2","3":"3","4":"4","5":"5","6":"6","7":"7"}`),
-		supd("SCHEDULER", `{"ROCE-roce":{"type":"DWRR","weight":"50"},"ROCE-default":{"type":"DWRR","weight":"50"},"ROCE-cnp":{"type":"STRICT"}}`),
+		supd("SCHEDULER/ROCE-roce", `{"type":"DWRR","weight":"50"}`),
+		supd("SCHEDULER/ROCE-default", `{"type":"DWRR","weight":"50"}`),
+		supd("SCHEDULER/ROCE-cnp", `{"type":"STRICT"}`),
 		supd("WRED_PROFILE/ROCE-roce", `{"wred_green_enable":"true","wred_yellow_enable":"true","wred_red_enable":"true","ecn":"ecn_all",
 			"green_min_threshold":"153600","green_max_threshold":"1536000","green_drop_probability":"100",
 			"yellow_min_threshold":"153600","yellow_max_threshold":"1536000","yellow_drop_probability":"100",

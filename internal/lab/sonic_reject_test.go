@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -9,14 +10,24 @@ import (
 	"google.golang.org/grpc/status"
 )
 
-// rejected sends req and wants InvalidArgument mentioning want, with CONFIG_DB unchanged.
+// sonicGNMIText matches the texts a refused Set carries on a real switch (sonic-switch.md,
+// "Refusals"): GCU's click error line, or sonic-gnmi's JsonClient errors.
+var sonicGNMIText = regexp.MustCompile(`^(Error: Validate json patch: \[.*\] failed due to: .+|` +
+	`Error: Failed to apply patch on the following scopes:|Invalid (entry|field|table|database|db table Path) .*|Fail to parse .*)$`)
+
+// rejected sends req and wants it refused as sonic-gnmi refuses it (code Unknown, one of its
+// texts), with want in the text or in the reasons the switch logged (LastRefusal), and
+// CONFIG_DB unchanged.
 func rejected(t *testing.T, sw *SONiCSwitch, c gpb.GNMIClient, name string, req *gpb.SetRequest, want string) {
 	t.Helper()
 	before := sw.DB()
 	_, err := c.Set(ctxT(t), req)
-	if status.Code(err) != codes.InvalidArgument || !strings.Contains(status.Convert(err).Message(), want) {
-		t.Errorf("%s: got %v\nwant InvalidArgument with %q", name, err, want)
-		return
+	msg := status.Convert(err).Message()
+	switch {
+	case status.Code(err) != codes.Unknown || !sonicGNMIText.MatchString(msg):
+		t.Errorf("%s: got %v\nwant code Unknown with one of sonic-gnmi's texts", name, err)
+	case !strings.Contains(msg, want) && !strings.Contains(sw.LastRefusal(), want):
+		t.Errorf("%s: got %v, logged %q\nwant %q in either", name, err, sw.LastRefusal(), want)
 	}
 	unchanged(t, sw, before)
 }
@@ -106,15 +117,34 @@ func TestSONiCValidationRejectsWholeRequest(t *testing.T) {
 		req  *gpb.SetRequest
 		want string
 	}{
-		{"delete all of CONFIG_DB", &gpb.SetRequest{Delete: []*gpb.Path{spath("")}}, "deleting or replacing all of CONFIG_DB is not supported"},
-		{"openconfig origin", &gpb.SetRequest{Update: []*gpb.Update{valid, {Path: gpath(t, "/qos"), Val: jsonIETF(`{}`)}}}, `unsupported origin ""`},
+		{"delete all of CONFIG_DB", &gpb.SetRequest{Delete: []*gpb.Path{spath("")}}, "Invalid db table Path []"},
 		{"proto value", &gpb.SetRequest{Update: []*gpb.Update{{Path: spath("SCHEDULER/scheduler.0/weight"), Val: &gpb.TypedValue{Value: &gpb.TypedValue_UintVal{UintVal: 5}}}}},
-			"value encoding *gnmi.TypedValue_UintVal is not supported: use JSON_IETF"},
+			"Fail to parse "},
+		{"string_val", &gpb.SetRequest{Update: []*gpb.Update{{Path: spath("SCHEDULER/scheduler.0/weight"), Val: &gpb.TypedValue{Value: &gpb.TypedValue_StringVal{StringVal: "5"}}}}},
+			"Fail to parse "},
 		{"replace with an invalid table", &gpb.SetRequest{Replace: []*gpb.Update{supd("SCHEDULER", `{"only":{"type":"STRICT"}}`)}},
 			`QUEUE|Ethernet0|0|scheduler: "scheduler.0" refers to SCHEDULER|scheduler.0, which does not exist`},
+		// sonic-gnmi's Replace is JsonClient Remove then Add: an absent target fails the Set.
+		{"replace an absent key", &gpb.SetRequest{Replace: []*gpb.Update{supd("SCHEDULER/new", `{"type":"STRICT"}`)}}, "Invalid entry map[scheduler.0:map["},
+		{"replace an absent field", &gpb.SetRequest{Replace: []*gpb.Update{supd("SCHEDULER/scheduler.0/meter_type", `"bytes"`)}}, "Invalid entry map[type:DWRR weight:14]"},
+		{"replace an absent table", &gpb.SetRequest{Replace: []*gpb.Update{supd("DOT1P_TO_TC_MAP/ROCE", `{"3":"3"}`)}}, "Invalid database DOT1P_TO_TC_MAP -> map["},
+		// A field Update needs its key: JsonClient creates it, GCU's jsonpatch does not.
+		{"field of an absent key", &gpb.SetRequest{Update: []*gpb.Update{supd("PFC_WD/Ethernet4/action", `"drop"`)}},
+			"failed due to: member 'Ethernet4' not found in {'Ethernet0': {'action': 'drop'"},
+		// The last key of a table deleted without the table: GCU's EmptyTableError.
+		{"empty table", &gpb.SetRequest{Delete: []*gpb.Path{spath("CABLE_LENGTH/AZURE")}},
+			"localhost: given patch is not valid because it will result in empty tables " + strings.Repeat(" ", 33) +
+				"which is not allowed in ConfigDb. " + strings.Repeat(" ", 33) + "Table: CABLE_LENGTH"},
 	} {
 		rejected(t, sw, c, tc.name, tc.req, tc.want)
 	}
+	// Paths outside sonic-db are refused before any of that (the lab's own text: assumed).
+	before := sw.DB()
+	_, err := c.Set(ctxT(t), &gpb.SetRequest{Update: []*gpb.Update{valid, {Path: gpath(t, "/qos"), Val: jsonIETF(`{}`)}}})
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), `unsupported origin ""`) {
+		t.Errorf("openconfig origin: got %v", err)
+	}
+	unchanged(t, sw, before)
 }
 
 // Deleting an object a reference still names is rejected: validation looks at the database the

@@ -125,9 +125,13 @@ func jsonValue(enc gpb.Encoding, body []byte) *gpb.TypedValue {
 	return &gpb.TypedValue{Value: &gpb.TypedValue_JsonIetfVal{JsonIetfVal: body}}
 }
 
-// Set applies the deletes, replaces and updates in that order (gNMI specification 3.4.3) to a
-// copy of CONFIG_DB, validates the copy whole and only then makes it the database: any error
-// leaves the database as it was.
+// Set applies a SetRequest as sonic-gnmi and the Generic Config Updater do (sonic_set.go): the
+// deletes (one of an absent target is skipped), the replaces (a remove, which needs its target,
+// then an add) and the updates (an add: a whole key or table replaced, a field set) become one
+// JSON Patch, checked on a copy of the running CONFIG_DB the way GCU checks it (RFC 6902
+// parents, no empty table, SONiC's YANG models) and only then written and saved. Any refusal is
+// code Unknown with sonic-gnmi's text and changes nothing; the reasons GCU logs are kept for
+// LastRefusal, as a switch's syslog keeps them.
 func (s *sonicService) Set(_ context.Context, req *gpb.SetRequest) (*gpb.SetResponse, error) {
 	if err := s.sw.takeFailure(); err != nil {
 		return nil, err
@@ -135,52 +139,146 @@ func (s *sonicService) Set(_ context.Context, req *gpb.SetRequest) (*gpb.SetResp
 	if len(req.GetUnionReplace()) > 0 {
 		return nil, status.Error(codes.Unimplemented, "union_replace is not supported")
 	}
-	type op struct {
-		a               dbAddr
-		v               any
-		remove, replace bool
+	s.sw.mu.Lock()
+	defer s.sw.mu.Unlock()
+	ops, yang, err := s.sw.patchOf(req)
+	if err != nil {
+		s.sw.refusal = status.Convert(err).Message()
+		if yang != "" {
+			s.sw.refusal = yang
+		}
+		return nil, err
 	}
-	var ops []op
+	if yang != "" {
+		// A value JsonClient takes but SONiC's YANG models cannot load (a number, an array).
+		s.sw.refusal = yang
+		return nil, gcuValidateFailure(ops, "Data Loading Failed")
+	}
+	if len(ops) == 0 {
+		return setResponse(req), nil // every delete skipped: no apply-patch and no save
+	}
+	next, err := s.sw.db.applyPatch(ops)
+	if err != nil {
+		s.sw.refusal = err.Error()
+		return nil, gcuValidateFailure(ops, err.Error())
+	}
+	if v := validateDB(next); len(v) > 0 {
+		s.sw.refusal = rejection(v)
+		return nil, gcuValidateFailure(ops, "Data Loading Failed")
+	}
+	if empty := next.emptyTables(); len(empty) > 0 {
+		s.sw.refusal = emptyTableText(empty)
+		return nil, setError(gcuScopeFailure)
+	}
+	next.prune() // Redis keeps no empty hash
+	s.sw.db = next
+	s.sw.saved = next.clone() // config save -y
+	s.sw.refusal = ""
+	return setResponse(req), nil
+}
+
+// patchOf runs the request's operations against a copy of CONFIG_DB as sonic-gnmi's JsonClient
+// does and returns the JSON Patch it sends to GCU: removes, replaces, adds. yang is set when a
+// value passes JsonClient but not the YANG load GCU does next (why, for LastRefusal).
+func (sw *SONiCSwitch) patchOf(req *gpb.SetRequest) (ops []patchOp, yang string, err error) {
+	work := sw.db.clone()
 	for _, p := range req.GetDelete() {
 		a, err := sonicAddr(req.GetPrefix(), p)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		ops = append(ops, op{a: a, remove: true})
+		if a.depth == 0 {
+			return nil, "", setError("Invalid db table Path []")
+		}
+		if work.jsonClientRemove(a) != nil {
+			continue // sonic-gnmi: "Remove failed, ignore"
+		}
+		ops = append(ops, patchOp{op: "remove", at: a, path: pointer(a)})
 	}
 	for i, u := range append(append([]*gpb.Update{}, req.GetReplace()...), req.GetUpdate()...) {
+		replace := i < len(req.GetReplace())
 		a, err := sonicAddr(req.GetPrefix(), u.GetPath())
 		if err != nil {
-			return nil, err
+			return nil, "", err
+		}
+		if a.depth == 0 {
+			return nil, "", setError("Invalid db table Path []")
+		}
+		if replace {
+			if err := work.jsonClientRemove(a); err != nil {
+				return nil, "", setError(err.Error())
+			}
+		}
+		body := u.GetVal().GetJsonIetfVal()
+		op := "add"
+		if replace {
+			op = "replace"
+		}
+		if len(body) == 0 {
+			return nil, "", setError("Fail to parse ") // JsonClient reads json_ietf_val only
 		}
 		v, err := decodeValue(a, u.GetVal())
 		if err != nil {
-			return nil, err
+			detail := status.Convert(err).Message()
+			raw, text := jsonClientValue(a, body)
+			if text != "" {
+				return nil, detail, setError(text)
+			}
+			if yang == "" {
+				yang = detail
+			}
+			ops = append(ops, patchOp{op: op, at: a, val: raw, path: pointer(a)})
+			continue
 		}
-		ops = append(ops, op{a: a, v: v, replace: i < len(req.GetReplace())})
+		work.jsonClientAdd(a, v)
+		ops = append(ops, patchOp{op: op, at: a, val: v, path: pointer(a)})
 	}
+	return ops, yang, nil
+}
 
-	s.sw.mu.Lock()
-	defer s.sw.mu.Unlock()
-	next := s.sw.db.clone()
-	for _, o := range ops {
-		if err := next.apply(o.a, o.v, o.remove, o.replace); err != nil {
-			return nil, err
+// jsonClientValue is what sonic-gnmi's JsonClient.Add says of a value: the decoded JSON, and
+// its error text for a value it refuses ("" for one it takes, whose strings GCU's YANG load
+// then checks). Only json_ietf_val carries a value; any other encoding parses as empty.
+func jsonClientValue(a dbAddr, body []byte) (any, string) {
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		return nil, fmt.Sprintf("Fail to parse %v", string(body))
+	}
+	switch a.depth {
+	case 1:
+		if _, ok := v.(map[string]any); !ok {
+			return v, fmt.Sprintf("Invalid table %v", v)
+		}
+	case 2:
+		if _, ok := v.(map[string]any); !ok {
+			return v, fmt.Sprintf("Invalid entry %v", v)
+		}
+	case 3:
+		switch x := v.(type) {
+		case string:
+		case []any:
+			for _, it := range x {
+				if _, ok := it.(string); !ok {
+					return v, fmt.Sprintf("Invalid field %v", v)
+				}
+			}
+		default:
+			return v, fmt.Sprintf("Invalid field %v", v)
 		}
 	}
-	next.prune()
-	if v := validateDB(next); len(v) > 0 {
-		return nil, status.Error(codes.InvalidArgument, rejection(v))
-	}
-	s.sw.db = next
-	return setResponse(req), nil
+	return v, ""
+}
+
+// pointer is the JSON Pointer sonic-gnmi builds: the elements after CONFIG_DB/localhost.
+func pointer(a dbAddr) string {
+	return "/" + strings.Join([]string{a.table, a.key, a.field}[:a.depth], "/")
 }
 
 // rejection is the error text of an invalid change: the first violations, each naming
 // TABLE|key|field, the rule and the model it comes from.
 func rejection(violations []string) string {
 	const shown = 5
-	msg := "CONFIG_DB validation failed, nothing was applied: " + strings.Join(violations[:min(shown, len(violations))], "; ")
+	msg := "CONFIG_DB validation failed: " + strings.Join(violations[:min(shown, len(violations))], "; ")
 	if n := len(violations) - shown; n > 0 {
 		msg += fmt.Sprintf("; and %d more", n)
 	}

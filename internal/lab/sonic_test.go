@@ -116,26 +116,39 @@ func TestSONiCLosslessRoCEConfig(t *testing.T) {
 		t.Errorf("DSCP 26 -> %s, want \"3\"", got)
 	}
 	jsonEqual(t, mustSGet(t, c, "QUEUE/Ethernet0|3"), `{"scheduler":"ROCE-roce","wred_profile":"ROCE-roce"}`)
-	// A field update keeps the key's other fields.
+	// An Update of a key replaces it whole (a JSON Patch add): the stock pfcwd_sw_enable is gone.
 	jsonEqual(t, mustSGet(t, c, "PORT_QOS_MAP/Ethernet0"), `{"dscp_to_tc_map":"ROCE","tc_to_queue_map":"ROCE",
-		"tc_to_pg_map":"ROCE","pfc_to_queue_map":"ROCE","pfc_enable":"3","pfcwd_sw_enable":"3,4"}`)
+		"tc_to_pg_map":"ROCE","pfc_to_queue_map":"ROCE","pfc_enable":"3"}`)
+	// A field Update of an existing key keeps the key's other fields.
+	jsonEqual(t, mustSGet(t, c, "QUEUE/Ethernet0|6"), `{"scheduler":"ROCE-cnp"}`)
+	if sw.Saved()["QUEUE"]["Ethernet0|6"]["scheduler"] != "ROCE-cnp" {
+		t.Errorf("config save did not follow the Set: saved QUEUE|Ethernet0|6 %v", sw.Saved()["QUEUE"]["Ethernet0|6"])
+	}
 	jsonEqual(t, mustSGet(t, c, "SCHEDULER/ROCE-cnp"), `{"type":"STRICT"}`)
 	jsonEqual(t, mustSGet(t, c, "WRED_PROFILE/ROCE-roce/green_min_threshold"), `"153600"`)
 	if db := sw.DB(); db["QUEUE"]["Ethernet0|6"]["scheduler"] != "ROCE-cnp" || db["PORT_QOS_MAP"]["Ethernet4"]["pfc_enable"] != "3,4" {
 		t.Errorf("DB(): QUEUE|Ethernet0|6 %v, PORT_QOS_MAP|Ethernet4 %v", db["QUEUE"]["Ethernet0|6"], db["PORT_QOS_MAP"]["Ethernet4"])
 	}
 
-	// Replace at key level drops the fields the value leaves out; a string_val sets a field.
+	// Replace of an existing key drops the fields the value leaves out; an Update of a table
+	// replaces the table.
 	mustSet(t, c, &gpb.SetRequest{
 		Replace: []*gpb.Update{supd("QUEUE/Ethernet0|3", `{"scheduler":"ROCE-roce"}`)},
-		Update:  []*gpb.Update{{Path: spath("SCHEDULER/ROCE-roce/weight"), Val: &gpb.TypedValue{Value: &gpb.TypedValue_StringVal{StringVal: "60"}}}},
+		Update:  []*gpb.Update{supd("SCHEDULER/ROCE-roce/weight", `"60"`), supd("DOT1P_TO_TC_MAP", `{"ROCE":{"3":"3"}}`)},
 	})
+	jsonEqual(t, mustSGet(t, c, "DOT1P_TO_TC_MAP"), `{"ROCE":{"3":"3"}}`)
+	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{supd("DOT1P_TO_TC_MAP", `{"ROCE2":{"4":"4"}}`)}})
+	jsonEqual(t, mustSGet(t, c, "DOT1P_TO_TC_MAP"), `{"ROCE2":{"4":"4"}}`)
 	jsonEqual(t, mustSGet(t, c, "QUEUE/Ethernet0|3"), `{"scheduler":"ROCE-roce"}`)
 	jsonEqual(t, mustSGet(t, c, "SCHEDULER/ROCE-roce/weight"), `"60"`)
 
-	// Deleting the last field deletes the key; deleting what is absent is no error.
-	mustSet(t, c, &gpb.SetRequest{Delete: []*gpb.Path{spath("QUEUE/Ethernet0|3/scheduler"), spath("QUEUE/Ethernet0|9"), spath("NO_TABLE")}})
+	// Deleting the last field deletes the key; deleting what is absent is skipped; deleting a
+	// whole table is how a table goes (its last key alone cannot: EmptyTableError).
+	mustSet(t, c, &gpb.SetRequest{Delete: []*gpb.Path{spath("QUEUE/Ethernet0|3/scheduler"), spath("QUEUE/Ethernet0|9"), spath("NO_TABLE"),
+		spath("DOT1P_TO_TC_MAP")}})
 	_, err := sget(ctxT(t), c, "QUEUE/Ethernet0|3")
+	wantCode(t, err, codes.NotFound)
+	_, err = sget(ctxT(t), c, "DOT1P_TO_TC_MAP")
 	wantCode(t, err, codes.NotFound)
 }
 

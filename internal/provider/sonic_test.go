@@ -171,14 +171,15 @@ resource "roce_pfc_interface" "x" {
 	}
 }
 
-// A policy and a PFC interface on the same port, destroyed in either order, leave the other's
-// fields intact: each writes only its own fields of the shared keys.
-func TestAccSONiCDestroyOrder(t *testing.T) {
+// A policy and a PFC interface on the same port, applied and destroyed in either order, with or
+// without depends_on, converge in one apply and leave the other's settings intact.
+func TestAccSONiCAnyOrder(t *testing.T) {
 	l := sonicLab(t)
 	sw := l.SONiC("sonic-1")
 	both := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0"`) + sonicPFCHCL("Ethernet0", 200)
 	policyOnly := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0"`)
 	pfcOnly := l.providerHCL() + strings.Replace(sonicPFCHCL("Ethernet0", 200), "depends_on = [roce_qos_policy.leaf]", "", 1)
+	bothUnordered := pfcOnly + sonicPolicyHCL(153600, `"Ethernet0"`)
 	policyIntact := func(*terraform.State) error {
 		db := sw.DB()
 		if db["PORT_QOS_MAP"]["Ethernet0"]["dscp_to_tc_map"] != "ROCE" || db["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"] != "3" ||
@@ -195,17 +196,74 @@ func TestAccSONiCDestroyOrder(t *testing.T) {
 		}
 		return nil
 	}
+	before := sw.DB()
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
+		CheckDestroy: func(*terraform.State) error {
+			if got, want := fmt.Sprint(sw.DB()["PORT_QOS_MAP"]["Ethernet0"]), fmt.Sprint(before["PORT_QOS_MAP"]["Ethernet0"]); got != want {
+				return fmt.Errorf("PORT_QOS_MAP|Ethernet0 after destroy = %s, want %s", got, want)
+			}
+			return nil
+		},
+		// Every step's apply is followed by a plan that must be empty: one apply converges.
 		Steps: []resource.TestStep{
 			{Config: both},
 			{Config: policyOnly, Check: policyIntact}, // PFC destroyed first
 			{Config: both},
-			// Policy destroyed first: the PFC fields stay; the port's no-drop set is back to the
-			// stock "3,4", so the watchdog's priorities (3) no longer match and the next plan
-			// shows it, and the apply after that converges.
-			{Config: pfcOnly, Check: pfcIntact, ExpectNonEmptyPlan: true},
+			// Policy destroyed first: the PFC fields stay, and the watchdog follows the port's
+			// no-drop priorities back to the stock "3,4".
+			{Config: pfcOnly, Check: pfcIntact},
+			// The PFC interface exists before the policy, and nothing orders the two: the policy
+			// moves the watchdog onto its no-drop priorities as it changes them.
+			{Config: bothUnordered, Check: func(s *terraform.State) error {
+				if err := policyIntact(s); err != nil {
+					return err
+				}
+				if got := sw.DB()["PORT_QOS_MAP"]["Ethernet0"]["pfcwd_sw_enable"]; got != "3" {
+					return fmt.Errorf("pfcwd_sw_enable = %q, want the policy's no-drop priorities \"3\"", got)
+				}
+				return pfcIntact(s)
+			}},
 			{Config: pfcOnly, Check: pfcIntact},
 		},
+	})
+}
+
+// A policy that trusts PCP writes DOT1P_TO_TC_MAP, which the stock CONFIG_DB lacks: the create
+// writes the new table whole (a key Update needs its table on 202505 GCU, a Replace fails on any
+// absent target) and the destroy deletes the table (deleting its last key is GCU's
+// EmptyTableError).
+func TestAccSONiCTrustPCPTable(t *testing.T) {
+	l := sonicLab(t)
+	sw := l.SONiC("sonic-1")
+	if _, ok := sw.DB()["DOT1P_TO_TC_MAP"]; ok {
+		t.Fatal("the stock CONFIG_DB already has DOT1P_TO_TC_MAP: the test needs a switch without it")
+	}
+	policy := strings.Replace(sonicPolicyHCL(153600, `"Ethernet0"`), `device = "sonic-1"`, `device = "sonic-1"
+  trust  = "pcp"`, 1)
+	policy = strings.ReplaceAll(policy, "dscp              = [26]", "pcp               = [3]")
+	policy = strings.Replace(policy, "cnp     = { traffic_class = 6, dscp = [48]", "cnp     = { traffic_class = 6, pcp = [6]", 1)
+	policy = strings.Replace(policy, "default = { traffic_class = 0, dscp = [0]", "default = { traffic_class = 0, pcp = [0]", 1)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		CheckDestroy: func(*terraform.State) error {
+			if tbl, ok := sw.DB()["DOT1P_TO_TC_MAP"]; ok {
+				return fmt.Errorf("destroy left DOT1P_TO_TC_MAP: %v", tbl)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{{
+			Config: l.providerHCL() + policy,
+			Check: func(*terraform.State) error {
+				db := sw.DB()
+				if db["DOT1P_TO_TC_MAP"]["ROCE"]["3"] != "3" || db["PORT_QOS_MAP"]["Ethernet0"]["dot1p_to_tc_map"] != "ROCE" {
+					return fmt.Errorf("DOT1P_TO_TC_MAP = %v, PORT_QOS_MAP|Ethernet0 = %v", db["DOT1P_TO_TC_MAP"], db["PORT_QOS_MAP"]["Ethernet0"])
+				}
+				if sw.Saved()["DOT1P_TO_TC_MAP"]["ROCE"]["3"] != "3" {
+					return fmt.Errorf("the switch did not save the change (config save)")
+				}
+				return nil
+			},
+		}},
 	})
 }

@@ -12,12 +12,14 @@ import (
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 )
 
-// fakeDB is a minimal CONFIG_DB: table -> key -> field -> value. apply runs a SetRequest the
-// way sonic-gnmi's CONFIG_DB client does (its JsonClient): deletes, then replaces, then
-// updates; a whole-key write sets the entry, a field write creates what it needs; deleting
-// something absent does nothing; a key losing its last field disappears, as in Redis. Then the
-// final document is validated once (references, ranges), as GCU's YANG validation does, and a
-// failing request leaves the database unchanged.
+// fakeDB is a minimal CONFIG_DB: table -> key -> field -> value. apply runs a SetRequest with
+// the rules a real switch's sonic-gnmi and Generic Config Updater hold it to (the lab's sonic
+// switch imitates them in full, sonic-switch.md): deletes first, the delete of an absent target
+// skipped; an Update of a table or key replaces it, and needs its parent (a key its table, a
+// field its key); no Replace (it fails on an absent target, and this package needs none); a
+// delete that leaves a table empty is refused (EmptyTableError); a key losing its last field
+// disappears, as in Redis. Then the final document is validated once (references, ranges), as
+// GCU's YANG validation does, and a failing request leaves the database unchanged.
 type fakeDB map[string]map[string]map[string]string
 
 func (d fakeDB) clone() fakeDB {
@@ -104,47 +106,76 @@ func (d fakeDB) apply(req *gpb.SetRequest) error {
 		return fmt.Errorf("prefix origin %q, want %q", req.GetPrefix().GetOrigin(), Origin)
 	}
 	work := d.clone()
+	wholeDeleted := map[string]bool{}
 	for _, p := range req.Delete {
 		t, k, f, err := split(p)
 		if err != nil {
 			return err
 		}
-		work.remove(t, k, f...)
+		switch {
+		case !work.has(t, k, f...): // sonic-gnmi skips the delete of an absent target
+		case k == "":
+			delete(work, t)
+			wholeDeleted[t] = true
+		case len(f) == 0:
+			delete(work[t], k) // jsonpatch leaves the table, empty or not
+		default:
+			delete(work[t][k], f[0])
+		}
 	}
-	for i, ups := range [][]*gpb.Update{req.Replace, req.Update} {
-		isUpdate := i == 1
-		for _, u := range ups {
-			t, k, f, err := split(u.Path)
-			if err != nil {
+	if len(req.Replace) > 0 {
+		// A Replace is a remove then an add: it fails on an absent target. This package never
+		// needs one (an Update of a key already replaces it).
+		return fmt.Errorf("%s: Replace used; an Update of a key replaces it, and a Replace fails where the key is absent", pathKey(req.Replace[0].Path))
+	}
+	for _, u := range req.Update {
+		t, k, f, err := split(u.Path)
+		if err != nil {
+			return err
+		}
+		var v any
+		if err := json.Unmarshal(u.GetVal().GetJsonIetfVal(), &v); err != nil {
+			return err
+		}
+		switch {
+		case k == "": // the whole table, replaced
+			keys, ok := v.(map[string]any)
+			if !ok || len(keys) == 0 {
+				return fmt.Errorf("%s: want an object of keys", pathKey(u.Path))
+			}
+			delete(work, t)
+			for key, ev := range keys {
+				if err := work.putEntry(t, key, ev, pathKey(u.Path)); err != nil {
+					return err
+				}
+			}
+		case len(f) == 0: // a whole key, replaced; its table must exist (jsonpatch add)
+			if _, ok := work[t]; !ok && !wholeDeleted[t] && d[t] == nil {
+				return fmt.Errorf("%s: member '%s' not found (the table is absent: write the table)", pathKey(u.Path), t)
+			}
+			work.remove(t, k)
+			if err := work.putEntry(t, k, v, pathKey(u.Path)); err != nil {
 				return err
 			}
-			var v any
-			if err := json.Unmarshal(u.GetVal().GetJsonIetfVal(), &v); err != nil {
-				return err
+		default: // one field; its key must exist
+			if !work.has(t, k) {
+				return fmt.Errorf("%s: member '%s' not found (the key is absent: write the key)", pathKey(u.Path), k)
 			}
-			switch {
-			case len(f) == 1:
-				s, ok := v.(string)
-				if !ok {
-					return fmt.Errorf("%s: CONFIG_DB values are strings, got %T", pathKey(u.Path), v)
-				}
-				work.setField(t, k, f[0], s)
-			case isUpdate:
-				return fmt.Errorf("%s: this package never merges a whole key (Update); it replaces owned keys", pathKey(u.Path))
-			default:
-				entry, ok := v.(map[string]any)
-				if !ok || len(entry) == 0 {
-					return fmt.Errorf("%s: want an object of fields", pathKey(u.Path))
-				}
-				work.remove(t, k)
-				for fn, fv := range entry {
-					s, ok := fv.(string)
-					if !ok {
-						return fmt.Errorf("%s/%s: CONFIG_DB values are strings, got %T", pathKey(u.Path), fn, fv)
-					}
-					work.setField(t, k, fn, s)
-				}
+			sv, ok := v.(string)
+			if !ok {
+				return fmt.Errorf("%s: CONFIG_DB values are strings, got %T", pathKey(u.Path), v)
 			}
+			work.setField(t, k, f[0], sv)
+		}
+	}
+	for t, keys := range work {
+		for k, e := range keys {
+			if len(e) == 0 {
+				delete(keys, k) // Redis keeps no empty hash
+			}
+		}
+		if len(keys) == 0 && d[t] != nil {
+			return fmt.Errorf("EmptyTableError: the request leaves table %s empty (delete the table instead)", t)
 		}
 	}
 	if err := work.validate(); err != nil {
@@ -157,6 +188,34 @@ func (d fakeDB) apply(req *gpb.SetRequest) error {
 	return nil
 }
 
+func (d fakeDB) has(table, key string, field ...string) bool {
+	if key == "" {
+		_, ok := d[table]
+		return ok
+	}
+	e, ok := d[table][key]
+	if !ok || len(field) == 0 {
+		return ok
+	}
+	_, ok = e[field[0]]
+	return ok
+}
+
+func (d fakeDB) putEntry(table, key string, v any, where string) error {
+	entry, ok := v.(map[string]any)
+	if !ok || len(entry) == 0 {
+		return fmt.Errorf("%s: want an object of fields", where)
+	}
+	for fn, fv := range entry {
+		s, ok := fv.(string)
+		if !ok {
+			return fmt.Errorf("%s/%s: CONFIG_DB values are strings, got %T", where, fn, fv)
+		}
+		d.setField(table, key, fn, s)
+	}
+	return nil
+}
+
 func split(p *gpb.Path) (table, key string, field []string, err error) {
 	var n []string
 	for _, e := range p.GetElem() {
@@ -165,8 +224,11 @@ func split(p *gpb.Path) (table, key string, field []string, err error) {
 		}
 		n = append(n, e.GetName())
 	}
-	if len(n) < 4 || len(n) > 5 || n[0] != "CONFIG_DB" || n[1] != "localhost" {
-		return "", "", nil, fmt.Errorf("%s: want CONFIG_DB/localhost/TABLE/KEY[/FIELD]", pathKey(p))
+	if len(n) < 3 || len(n) > 5 || n[0] != "CONFIG_DB" || n[1] != "localhost" {
+		return "", "", nil, fmt.Errorf("%s: want CONFIG_DB/localhost/TABLE[/KEY[/FIELD]]", pathKey(p))
+	}
+	if len(n) == 3 {
+		return n[2], "", nil, nil
 	}
 	return n[2], n[3], n[4:], nil
 }

@@ -59,7 +59,7 @@ func (db *DB) PortFields(port string) PortBinding {
 // A prior value naming one of this policy's own objects (old or new name) counts as absent:
 // that object may be going away. Owned objects next no longer has are deleted. The device
 // validates references once, after the whole request, so the order within it is free.
-func BuildSet(prior, next *fabric.QoSPolicy, restore map[string]PortBinding) (*gpb.SetRequest, error) {
+func BuildSet(prior, next *fabric.QoSPolicy, restore map[string]PortBinding, db *DB) (*gpb.SetRequest, error) {
 	if prior == nil && next == nil {
 		return nil, fmt.Errorf("sonic: BuildSet needs a prior or a next policy")
 	}
@@ -76,19 +76,23 @@ func BuildSet(prior, next *fabric.QoSPolicy, restore map[string]PortBinding) (*g
 		}
 	}
 	ours := ownNames(pl, nl)
-	b := newSetBuilder()
+	if db == nil {
+		return nil, fmt.Errorf("sonic: BuildSet needs the device's CONFIG_DB")
+	}
+	b := newSetBuilder(db)
 	// Writes first: a path is touched once, so what next writes is never deleted or restored.
 	if nl != nil {
 		for _, o := range nl.objects() {
-			b.replace(o.path, o.fields)
+			b.replace(o.table, o.key, o.fields)
 		}
 		fields := portFields(nl.name, nl.trust, nl.lossless)
 		for _, port := range nl.ifaces {
 			for _, f := range policyPortFields {
 				b.setOrDelete(tPortQoSMap, port, f, fields[f])
 			}
+			followWatchdog(b, db, port, fields[fPFCEnable])
 			for _, c := range nl.classes {
-				b.replace(dbPath(tQueue, queueKey(port, c.tc)), queueFields(nl.name, c.name, c.ecn != nil))
+				b.replace(tQueue, queueKey(port, c.tc), queueFields(nl.name, c.name, c.ecn != nil))
 			}
 		}
 	}
@@ -99,21 +103,33 @@ func BuildSet(prior, next *fabric.QoSPolicy, restore map[string]PortBinding) (*g
 				for _, f := range policyPortFields {
 					b.setOrDelete(tPortQoSMap, port, f, restoredField(prev, f, ours))
 				}
+				followWatchdog(b, db, port, restoredField(prev, fPFCEnable, ours))
 			}
 			for _, c := range pl.classes {
-				p := dbPath(tQueue, queueKey(port, c.tc))
 				if q := restoredQueue(prev, c.tc, ours); q != nil {
-					b.replace(p, q)
+					b.replace(tQueue, queueKey(port, c.tc), q)
 				} else {
-					b.del(p)
+					b.del(tQueue, queueKey(port, c.tc))
 				}
 			}
 		}
 		for _, o := range pl.objects() {
-			b.del(o.path)
+			b.del(o.table, o.key)
 		}
 	}
 	return b.done()
+}
+
+// followWatchdog keeps a port's PFC watchdog on its no-drop priorities when the policy changes
+// them: where PORT_QOS_MAP|<port>.pfcwd_sw_enable is set (by roce_pfc_interface or the stock
+// configuration), it becomes the new pfc_enable (deleted with it). The watchdog can only guard
+// no-drop priorities, and roce_pfc_interface reads its watchdog as configured only while the two
+// agree; without this, a policy applied after the PFC interface (Terraform may order them
+// either way) would leave the watchdog on the old priorities and a non-empty plan.
+func followWatchdog(b *setBuilder, db *DB, port string, pfcEnable *string) {
+	if v, ok := db.field(tPortQoSMap, port, fPFCWDSwEnable); ok && v != "" {
+		b.setOrDelete(tPortQoSMap, port, fPFCWDSwEnable, pfcEnable)
+	}
 }
 
 // ownNames lists the object names of both layouts: map names and per-class names.

@@ -2,6 +2,7 @@ package sonic
 
 import (
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,35 +27,48 @@ func TestBuildSetGolden(t *testing.T) {
 		{"noop.golden", examplePolicy(), examplePolicy()},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
-			req, err := BuildSet(tc.prior, tc.next, stockRestore)
+			// The sample switch, with the prior policy applied first.
+			d := baseDB(t)
+			if tc.prior != nil {
+				d.set(t)(BuildSet(nil, tc.prior, nil, d.dbOf(t)))
+			}
+			before := d.dbOf(t)
+			req, err := BuildSet(tc.prior, tc.next, stockRestore, before)
 			if err != nil {
 				t.Fatal(err)
 			}
 			got := renderSet(t, req)
 			golden(t, tc.golden, got)
-			again, _ := BuildSet(tc.prior, tc.next, stockRestore)
+			again, _ := BuildSet(tc.prior, tc.next, stockRestore, before)
 			if renderSet(t, again) != got {
 				t.Error("BuildSet is not deterministic")
 			}
-			checkShape(t, req)
+			checkShape(t, req, before)
+			d.set(t)(req, nil)
 		})
 	}
 }
 
-// ownedTables are the tables whose keys a policy writes whole.
+// ownedTables are the tables whose keys a policy or a PFC interface writes whole.
 var ownedTables = map[string]bool{tDSCPToTC: true, tDot1pToTC: true, tTCToQueue: true, tTCToPG: true,
 	tPFCToQueue: true, tScheduler: true, tWRED: true, tQueue: true, tBufferProf: true}
 
-// checkShape asserts the write discipline: whole keys are replaced only in owned tables, shared
-// keys are written field by field, no path twice, every path below CONFIG_DB/localhost.
-func checkShape(t *testing.T, req *gpb.SetRequest) {
+// checkShape asserts the write discipline against the device before the request (before):
+// no Replace (it fails where the target is absent); a table written whole only where it did not
+// exist; a key written whole only in an owned table or where it did not exist; a field written
+// or deleted only in a key that exists; a shared key deleted only when the request took its last
+// field; no path twice; every path below CONFIG_DB/localhost.
+func checkShape(t *testing.T, req *gpb.SetRequest, before *DB) {
 	t.Helper()
 	if req.GetPrefix().GetOrigin() != Origin {
 		t.Errorf("prefix origin %q", req.GetPrefix().GetOrigin())
 	}
+	if len(req.Replace) > 0 {
+		t.Errorf("Replace of %s: sonic-gnmi fails a Replace whose target is absent; write with Update", pathKey(req.Replace[0].Path))
+	}
 	seen := map[string]bool{}
 	all := append([]*gpb.Path(nil), req.Delete...)
-	for _, u := range append(append([]*gpb.Update(nil), req.Replace...), req.Update...) {
+	for _, u := range req.Update {
 		all = append(all, u.Path)
 	}
 	for _, p := range all {
@@ -67,65 +81,80 @@ func checkShape(t *testing.T, req *gpb.SetRequest) {
 			t.Error(err)
 		}
 	}
-	for _, u := range req.Replace {
-		table, _, field, _ := split(u.Path)
-		if len(field) > 0 || !ownedTables[table] {
-			t.Errorf("Replace of %s: only owned keys are replaced, whole", pathKey(u.Path))
-		}
-	}
 	for _, u := range req.Update {
-		if _, _, field, _ := split(u.Path); len(field) != 1 {
-			t.Errorf("Update of %s: shared keys are written one field at a time", pathKey(u.Path))
+		table, key, field, _ := split(u.Path)
+		_, keyExists := before.entry(table, key)
+		switch {
+		case key == "" && len(before.keys(table)) > 0:
+			t.Errorf("Update of table %s: it exists, and an Update of a table replaces every key", table)
+		case key != "" && len(field) == 0 && !ownedTables[table] && keyExists:
+			t.Errorf("Update of %s: a shared key that exists is written field by field", pathKey(u.Path))
+		case len(field) == 1 && !keyExists:
+			t.Errorf("Update of %s: the key is absent, and a field Update needs its key", pathKey(u.Path))
 		}
 	}
 	for _, p := range req.Delete {
-		if table, _, field, _ := split(p); !ownedTables[table] && len(field) != 1 {
-			t.Errorf("Delete of %s: a shared key loses only our fields", pathKey(p))
+		table, key, field, _ := split(p)
+		if key != "" && len(field) == 0 && !ownedTables[table] {
+			e, _ := before.entry(table, key)
+			for f := range e {
+				if !seen[pathKey(dbPath(table, key, f))] && !slices.Contains(policyPortFields, f) && f != fPFCWDSwEnable {
+					t.Errorf("Delete of %s takes field %s the request does not own", pathKey(p), f)
+				}
+			}
 		}
 	}
 }
 
 func TestBuildSetRenameAndUnbind(t *testing.T) {
-	req, err := BuildSet(examplePolicy(), updatedPolicy(), stockRestore)
+	d := baseDB(t)
+	d.set(t)(BuildSet(nil, examplePolicy(), nil, d.dbOf(t)))
+	before := d.dbOf(t)
+	req, err := BuildSet(examplePolicy(), updatedPolicy(), stockRestore, before)
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkShape(t, req, before)
 	out := renderSet(t, req)
 	for _, want := range []string{
-		// Ethernet4 is unbound: its AZURE fields come back, field by field.
+		// Ethernet4 is unbound: its AZURE fields come back, field by field (the key exists).
 		`update  /CONFIG_DB/localhost/PORT_QOS_MAP/Ethernet4/dscp_to_tc_map = "AZURE"`,
 		`update  /CONFIG_DB/localhost/PORT_QOS_MAP/Ethernet4/pfc_enable = "3,4"`,
-		`delete  /CONFIG_DB/localhost/PORT_QOS_MAP/Ethernet4/dot1p_to_tc_map`,
-		`replace /CONFIG_DB/localhost/QUEUE/Ethernet4|3 = {"scheduler":"[SCHEDULER|scheduler.1]","wred_profile":"AZURE_LOSSLESS"}`,
+		`update  /CONFIG_DB/localhost/QUEUE/Ethernet4|3 = {"scheduler":"[SCHEDULER|scheduler.1]","wred_profile":"AZURE_LOSSLESS"}`,
 		`delete  /CONFIG_DB/localhost/QUEUE/Ethernet4|6`,
-		// Ethernet8 is new; dscp_pcp binds both maps.
-		`update  /CONFIG_DB/localhost/PORT_QOS_MAP/Ethernet8/dot1p_to_tc_map = "ROCE"`,
-		`update  /CONFIG_DB/localhost/PORT_QOS_MAP/Ethernet8/pfc_enable = "3,4"`,
-		`replace /CONFIG_DB/localhost/QUEUE/Ethernet8|4 = {"scheduler":"ROCE-storage","wred_profile":"ROCE-storage"}`,
+		// Ethernet8 is new and has no PORT_QOS_MAP key: it is written whole (a field Update
+		// would need the key); dscp_pcp binds both maps.
+		`update  /CONFIG_DB/localhost/PORT_QOS_MAP/Ethernet8 = {"dot1p_to_tc_map":"ROCE","dscp_to_tc_map":"ROCE","pfc_enable":"3,4",` +
+			`"pfc_to_queue_map":"ROCE","tc_to_pg_map":"ROCE","tc_to_queue_map":"ROCE"}`,
+		`update  /CONFIG_DB/localhost/QUEUE/Ethernet8|4 = {"scheduler":"ROCE-storage","wred_profile":"ROCE-storage"}`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("update lacks %s\n%s", want, out)
 		}
 	}
+	d.set(t)(req, nil)
 
-	// A rename deletes every old object in the request that rebinds the ports to the new ones;
-	// a prior value naming our own old objects counts as absent.
+	// A delete restores what the ports had, except values naming this policy's own objects
+	// (they are going away), which count as absent.
+	d = baseDB(t)
+	d.set(t)(BuildSet(nil, examplePolicy(), nil, d.dbOf(t)))
 	restore := map[string]PortBinding{"Ethernet0": {QoSMap: map[string]string{fDSCPToTC: "ROCE", fPFCEnable: "3"},
 		Queues: map[string]map[string]string{"6": {fScheduler: "ROCE-cnp", fWRED: "AZURE_LOSSLESS"}}}}
-	req, err = BuildSet(examplePolicy(), nil, restore)
+	before = d.dbOf(t)
+	req, err = BuildSet(examplePolicy(), nil, restore, before)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out = renderSet(t, req)
-	for _, want := range []string{
-		`delete  /CONFIG_DB/localhost/PORT_QOS_MAP/Ethernet0/dscp_to_tc_map`,
-		`update  /CONFIG_DB/localhost/PORT_QOS_MAP/Ethernet0/pfc_enable = "3"`,
-		`replace /CONFIG_DB/localhost/QUEUE/Ethernet0|6 = {"wred_profile":"AZURE_LOSSLESS"}`,
-		`delete  /CONFIG_DB/localhost/SCHEDULER/ROCE-cnp`,
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("delete lacks %s\n%s", want, out)
-		}
+	checkShape(t, req, before)
+	d.set(t)(req, nil)
+	if _, ok := d[tPortQoSMap]["Ethernet0"][fDSCPToTC]; ok || d[tPortQoSMap]["Ethernet0"][fPFCEnable] != "3" {
+		t.Errorf("PORT_QOS_MAP|Ethernet0 after delete = %v, want no dscp_to_tc_map and pfc_enable 3", d[tPortQoSMap]["Ethernet0"])
+	}
+	if !maps.Equal(d[tQueue]["Ethernet0|6"], map[string]string{fWRED: "AZURE_LOSSLESS"}) {
+		t.Errorf("QUEUE|Ethernet0|6 after delete = %v", d[tQueue]["Ethernet0|6"])
+	}
+	if _, ok := d[tScheduler]["ROCE-cnp"]; ok {
+		t.Error("SCHEDULER|ROCE-cnp survives the delete")
 	}
 }
 
@@ -154,11 +183,11 @@ func TestBuildSetRejects(t *testing.T) {
 		"trust":              {mod(func(p *fabric.QoSPolicy) { p.Trust = "cos" }), "invalid trust"},
 		"empty name":         {mod(func(p *fabric.QoSPolicy) { p.Name = "" }), "policy name is empty"},
 	} {
-		if _, err := BuildSet(nil, tc.p, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := BuildSet(nil, tc.p, nil, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want it to contain %q", name, err, tc.want)
 		}
 	}
-	if _, err := BuildSet(nil, nil, nil); err == nil {
+	if _, err := BuildSet(nil, nil, nil, nil); err == nil {
 		t.Error("BuildSet(nil, nil) succeeded")
 	}
 }
@@ -205,10 +234,10 @@ func TestBuildSetWithDriftedPrior(t *testing.T) {
 	c.ECN = &fabric.ECN{MinThresholdBytes: Unknown, MaxThresholdBytes: Unknown, MarkProbabilityPercent: Unknown}
 	prior.Classes["roce"] = c
 	prior.DefaultTrafficClass = Unknown
-	if _, err := BuildSet(prior, next, nil); err != nil {
+	if _, err := BuildSet(prior, next, nil, baseDB(t).dbOf(t)); err != nil {
 		t.Fatalf("update from a drifted prior: %v", err)
 	}
-	if _, err := BuildSet(prior, nil, nil); err != nil {
+	if _, err := BuildSet(prior, nil, nil, baseDB(t).dbOf(t)); err != nil {
 		t.Fatalf("delete of a drifted prior: %v", err)
 	}
 	if prior.Classes["roce"].ECN.MinThresholdBytes != Unknown {

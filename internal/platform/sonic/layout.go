@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	gpb "github.com/openconfig/gnmi/proto/gnmi"
-
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
 
@@ -164,29 +162,28 @@ func checkClass(n string, c fabric.Class) error {
 }
 
 type object struct {
-	path   *gpb.Path
-	fields map[string]string
+	table, key string
+	fields     map[string]string
 }
 
 // objects lists the keys the policy owns, written whole: the maps, then per class its
 // SCHEDULER and (with ECN) WRED_PROFILE, classes in name order.
 func (l *layout) objects() []object {
-	key := func(t string) *gpb.Path { return dbPath(t, l.name) }
-	out := []object{{key(tDSCPToTC), intFields(l.dscp[:])}}
+	out := []object{{tDSCPToTC, l.name, intFields(l.dscp[:])}}
 	if l.dot1p != nil {
-		out = append(out, object{key(tDot1pToTC), intFields(l.dot1p)})
+		out = append(out, object{tDot1pToTC, l.name, intFields(l.dot1p)})
 	}
 	pg := pgMap(l.lossless)
 	out = append(out,
-		object{key(tTCToQueue), intFields(identity[:])},
-		object{key(tTCToPG), intFields(pg[:])},
-		object{key(tPFCToQueue), intFields(identity[:])})
+		object{tTCToQueue, l.name, intFields(identity[:])},
+		object{tTCToPG, l.name, intFields(pg[:])},
+		object{tPFCToQueue, l.name, intFields(identity[:])})
 	for _, c := range l.classes {
-		out = append(out, object{dbPath(tScheduler, objName(l.name, c.name)), schedulerFields(c.strict, c.weight)})
+		out = append(out, object{tScheduler, objName(l.name, c.name), schedulerFields(c.strict, c.weight)})
 	}
 	for _, c := range l.classes {
 		if c.ecn != nil {
-			out = append(out, object{dbPath(tWRED, objName(l.name, c.name)), wredFields(*c.ecn)})
+			out = append(out, object{tWRED, objName(l.name, c.name), wredFields(*c.ecn)})
 		}
 	}
 	return out

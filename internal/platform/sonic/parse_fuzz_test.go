@@ -110,7 +110,7 @@ func checkDB(t *testing.T, db *DB) {
 			_ = Canonical(*p)
 			if len(p.Validate()) == 0 && len(CheckSupported(*p)) == 0 {
 				for _, step := range []struct{ prior, next *fabric.QoSPolicy }{{nil, p}, {p, p}, {p, nil}, {p, ex}} {
-					if _, err := BuildSet(step.prior, step.next, restore); err != nil {
+					if _, err := BuildSet(step.prior, step.next, restore, db); err != nil {
 						t.Fatalf("BuildSet of policy %q read back: %v", name, err)
 					}
 				}
@@ -122,7 +122,7 @@ func checkDB(t *testing.T, db *DB) {
 	}
 	ex.Interfaces = ports
 	for _, step := range []struct{ prior, next *fabric.QoSPolicy }{{nil, ex}, {ex, nil}} {
-		if _, err := BuildSet(step.prior, step.next, restore); err != nil {
+		if _, err := BuildSet(step.prior, step.next, restore, db); err != nil {
 			t.Fatalf("BuildSet of the example: %v", err)
 		}
 	}

@@ -3,6 +3,9 @@ package sonic
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
+	"sort"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 )
@@ -54,12 +57,12 @@ func PFCReadPaths(port string) []*gpb.Path {
 	return ReadPaths()
 }
 
-// dbPath builds a path below CONFIG_DB/localhost: table, key (one element even when the key
-// holds "|", such as "Ethernet0|3") and optionally a field. Paths carry no origin: the
+// dbPath builds a path below CONFIG_DB/localhost: a table, then optionally a key (one element
+// even when the key holds "|", such as "Ethernet0|3") and a field. Paths carry no origin: the
 // SetRequest prefix does.
-func dbPath(table, key string, field ...string) *gpb.Path {
-	elems := []*gpb.PathElem{{Name: dbName}, {Name: namespace}, {Name: table}, {Name: key}}
-	for _, f := range field {
+func dbPath(table string, keyField ...string) *gpb.Path {
+	elems := []*gpb.PathElem{{Name: dbName}, {Name: namespace}, {Name: table}}
+	for _, f := range keyField {
 		elems = append(elems, &gpb.PathElem{Name: f})
 	}
 	return &gpb.Path{Elem: elems}
@@ -83,68 +86,202 @@ func jsonIETF(v any) (*gpb.TypedValue, error) {
 	return &gpb.TypedValue{Value: &gpb.TypedValue_JsonIetfVal{JsonIetfVal: b}}, nil
 }
 
-// setBuilder collects the operations of one SetRequest: deletes, replaces, updates, each
-// applied by the target in that order, the document validated once after all of them.
+// setBuilder collects what one SetRequest must change, as whole keys (objects this package
+// owns) and single fields (of shared keys), and renders it the way sonic-gnmi and the Generic
+// Config Updater accept it, given the device as db read it just before (DESIGN.md, "SONiC
+// writes"). sonic-gnmi turns a Set into one JSON Patch (RFC 6902) on the running CONFIG_DB:
+// a Delete of an absent target is skipped, but a Replace is a remove then an add and fails when
+// the target is absent; an Update of a key is an add that replaces the whole key and needs its
+// table; an Update of a field needs its key; and GCU refuses a patch that leaves a table empty.
+// So the request uses Delete and Update only:
+//   - a table that ends up empty is deleted whole; a table that did not exist is written
+//     whole (Update of the table, holding only the keys written here);
+//   - a key that ends up with no field is deleted; a key written whole, or a key that did not
+//     exist, is written whole (Update of the key);
+//   - otherwise each field is updated or deleted on its own, so other writers' fields of a
+//     shared key stay as they are.
+//
+// Nothing that already holds its final value is written.
 type setBuilder struct {
-	req  *gpb.SetRequest
-	seen map[string]bool // paths already written or deleted: each path is touched once
-	err  error
+	db     *DB
+	seen   map[string]bool                 // tables, keys and fields already claimed: each is touched once
+	whole  map[tableKey]map[string]string  // keys written whole; nil: deleted
+	fields map[tableKey]map[string]*string // fields of shared keys; nil: deleted
 }
 
-func newSetBuilder() *setBuilder {
-	return &setBuilder{req: &gpb.SetRequest{Prefix: &gpb.Path{Origin: Origin}}, seen: map[string]bool{}}
+type tableKey struct{ table, key string }
+
+func newSetBuilder(db *DB) *setBuilder {
+	if db == nil {
+		db = &DB{}
+	}
+	return &setBuilder{db: db, seen: map[string]bool{},
+		whole: map[tableKey]map[string]string{}, fields: map[tableKey]map[string]*string{}}
 }
 
-func (b *setBuilder) claim(p *gpb.Path) bool {
-	k := pathKey(p)
+// claim reports whether table|key (or table|key|field) is still free; a key claimed whole also
+// claims its fields.
+func (b *setBuilder) claim(table, key string, field ...string) bool {
+	k := table + "|" + key
 	if b.seen[k] {
 		return false
+	}
+	if len(field) > 0 {
+		k += "|" + field[0]
+		if b.seen[k] {
+			return false
+		}
 	}
 	b.seen[k] = true
 	return true
 }
 
-func (b *setBuilder) del(p *gpb.Path) {
-	if b.claim(p) {
-		b.req.Delete = append(b.req.Delete, p)
+// del deletes a whole key (an object this package owns).
+func (b *setBuilder) del(table, key string) {
+	if b.claim(table, key) {
+		b.whole[tableKey{table, key}] = nil
 	}
 }
 
 // replace writes a whole key (an object this package owns).
-func (b *setBuilder) replace(p *gpb.Path, fields map[string]string) {
-	if b.claim(p) {
-		b.req.Replace = append(b.req.Replace, b.value(p, fields))
+func (b *setBuilder) replace(table, key string, fields map[string]string) {
+	if b.claim(table, key) {
+		b.whole[tableKey{table, key}] = fields
 	}
 }
 
 // set writes one field of a key: the only way this package writes shared keys.
-func (b *setBuilder) set(table, key, field, value string) {
-	p := dbPath(table, key, field)
-	if b.claim(p) {
-		b.req.Update = append(b.req.Update, b.value(p, value))
-	}
-}
+func (b *setBuilder) set(table, key, field, value string) { b.setOrDelete(table, key, field, &value) }
 
 // setOrDelete writes a field, or deletes it when v is nil.
 func (b *setBuilder) setOrDelete(table, key, field string, v *string) {
-	if v == nil {
-		b.del(dbPath(table, key, field))
+	if !b.claim(table, key, field) {
 		return
 	}
-	b.set(table, key, field, *v)
+	tk := tableKey{table, key}
+	if b.fields[tk] == nil {
+		b.fields[tk] = map[string]*string{}
+	}
+	b.fields[tk][field] = v
 }
 
-func (b *setBuilder) value(p *gpb.Path, v any) *gpb.Update {
-	tv, err := jsonIETF(v)
-	if err != nil && b.err == nil {
-		b.err = err
+// final is what table|key holds after the request; nil when it has no field.
+func (b *setBuilder) final(tk tableKey) map[string]string {
+	if f, ok := b.whole[tk]; ok {
+		if len(f) == 0 {
+			return nil
+		}
+		return f
 	}
-	return &gpb.Update{Path: p, Val: tv}
+	cur, _ := b.db.entry(tk.table, tk.key)
+	out := copyFields(cur)
+	for f, v := range b.fields[tk] {
+		if v == nil {
+			delete(out, f)
+		} else {
+			out[f] = *v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 func (b *setBuilder) done() (*gpb.SetRequest, error) {
-	if b.err != nil {
-		return nil, b.err
+	req := &gpb.SetRequest{Prefix: &gpb.Path{Origin: Origin}}
+	touched := map[string][]tableKey{}
+	for tk := range b.whole {
+		touched[tk.table] = append(touched[tk.table], tk)
 	}
-	return b.req, nil
+	for tk := range b.fields {
+		if _, ok := b.whole[tk]; !ok {
+			touched[tk.table] = append(touched[tk.table], tk)
+		}
+	}
+	tables := make([]string, 0, len(touched))
+	for t := range touched {
+		tables = append(tables, t)
+	}
+	sort.Strings(tables)
+	for _, table := range tables {
+		tks := touched[table]
+		sort.Slice(tks, func(i, j int) bool { return tks[i].key < tks[j].key })
+		// The table as it ends up: its untouched keys plus the final form of the touched ones.
+		left := 0
+		written := map[string]map[string]string{}
+		for _, k := range b.db.keys(table) {
+			if !slices.Contains(tks, tableKey{table, k}) {
+				left++
+			}
+		}
+		for _, tk := range tks {
+			if f := b.final(tk); f != nil {
+				written[tk.key] = f
+				left++
+			}
+		}
+		switch {
+		case left == 0:
+			if len(b.db.keys(table)) > 0 {
+				req.Delete = append(req.Delete, dbPath(table))
+			}
+			continue
+		case len(b.db.keys(table)) == 0:
+			if err := b.update(req, dbPath(table), written); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		for _, tk := range tks {
+			if err := b.renderKey(req, tk); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return req, nil
+}
+
+// renderKey adds the operations for one key of a table that exists before and after.
+func (b *setBuilder) renderKey(req *gpb.SetRequest, tk tableKey) error {
+	cur, exists := b.db.entry(tk.table, tk.key)
+	next := b.final(tk)
+	_, whole := b.whole[tk]
+	switch {
+	case next == nil:
+		if exists {
+			req.Delete = append(req.Delete, dbPath(tk.table, tk.key))
+		}
+		return nil
+	case maps.Equal(cur, next):
+		return nil
+	case whole || !exists:
+		return b.update(req, dbPath(tk.table, tk.key), next)
+	}
+	names := make([]string, 0, len(b.fields[tk]))
+	for f := range b.fields[tk] {
+		names = append(names, f)
+	}
+	sort.Strings(names)
+	for _, f := range names {
+		v, had := cur[f]
+		switch nv := b.fields[tk][f]; {
+		case nv == nil && had:
+			req.Delete = append(req.Delete, dbPath(tk.table, tk.key, f))
+		case nv != nil && (!had || v != *nv):
+			if err := b.update(req, dbPath(tk.table, tk.key, f), *nv); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (b *setBuilder) update(req *gpb.SetRequest, p *gpb.Path, v any) error {
+	tv, err := jsonIETF(v)
+	if err != nil {
+		return err
+	}
+	req.Update = append(req.Update, &gpb.Update{Path: p, Val: tv})
+	return nil
 }

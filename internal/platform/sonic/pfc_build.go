@@ -134,9 +134,9 @@ func BuildPFCSet(port string, prior, next *fabric.PFCInterface, db *DB, restore 
 	if db == nil {
 		return nil, fmt.Errorf("sonic: BuildPFCSet needs the device's CONFIG_DB")
 	}
-	b := newSetBuilder()
+	b := newSetBuilder(db)
 	nextM, priorM := manages(next), manages(prior)
-	profile := dbPath(tBufferProf, bufferProfileName(port))
+	profile := bufferProfileName(port)
 	if next != nil {
 		if next.Interface != port {
 			return nil, fmt.Errorf("sonic: PFC interface %q built for port %q", next.Interface, port)
@@ -146,7 +146,7 @@ func BuildPFCSet(port string, prior, next *fabric.PFCInterface, db *DB, restore 
 		}
 		if nextM["buffer"] {
 			xoff, xon := *next.Buffer.XoffBytes, *next.Buffer.XonBytes
-			b.replace(profile, map[string]string{"pool": losslessPool, "xoff": strconv.FormatInt(xoff, 10),
+			b.replace(tBufferProf, profile, map[string]string{"pool": losslessPool, "xoff": strconv.FormatInt(xoff, 10),
 				"xon": strconv.FormatInt(xon, 10), "size": strconv.FormatInt(xoff+xon, 10), "dynamic_th": "0"})
 		}
 		for _, w := range db.pfcWrites(port, next) {
@@ -170,10 +170,18 @@ func BuildPFCSet(port string, prior, next *fabric.PFCInterface, db *DB, restore 
 			if v != nil && normRef(*v) == bufferProfileName(port) {
 				v = nil
 			}
+			if f.Table == tPortQoSMap && f.Field == fPFCWDSwEnable && v != nil && *v != "" {
+				// A watchdog that was on before stays on the port's no-drop priorities as they are
+				// now, which a policy may have changed since (followWatchdog).
+				v = nil
+				if now, ok := db.field(tPortQoSMap, port, fPFCEnable); ok {
+					v = &now
+				}
+			}
 			b.setOrDelete(f.Table, f.Key, f.Field, v)
 		}
 		if priorM["buffer"] && !nextM["buffer"] {
-			b.del(profile)
+			b.del(tBufferProf, profile)
 		}
 	}
 	return b.done()

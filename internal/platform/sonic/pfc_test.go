@@ -27,14 +27,11 @@ func withPolicy(t *testing.T) fakeDB {
 	t.Helper()
 	d := baseDB(t)
 	p := examplePolicy()
-	d.set(t)(BuildSet(nil, p, priorOf(d.dbOf(t), p)))
+	d.set(t)(BuildSet(nil, p, priorOf(d.dbOf(t), p), d.dbOf(t)))
 	return d
 }
 
 func TestBuildPFCSetGolden(t *testing.T) {
-	d := withPolicy(t)
-	db := d.dbOf(t)
-	prior := db.PFCPrior("Ethernet0", *examplePFC())
 	for _, tc := range []struct {
 		golden      string
 		prior, next *fabric.PFCInterface
@@ -44,14 +41,22 @@ func TestBuildPFCSetGolden(t *testing.T) {
 		{"pfc-delete.golden", examplePFC(), nil},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
+			// The sample switch with the policy bound, and the prior PFC interface applied.
+			d := withPolicy(t)
+			prior := d.dbOf(t).PFCPrior("Ethernet0", *examplePFC())
+			if tc.prior != nil {
+				d.set(t)(BuildPFCSet("Ethernet0", nil, tc.prior, d.dbOf(t), prior))
+			}
+			db := d.dbOf(t)
 			req, err := BuildPFCSet("Ethernet0", tc.prior, tc.next, db, prior)
 			if err != nil {
 				t.Fatal(err)
 			}
 			golden(t, tc.golden, renderSet(t, req))
-			checkShape(t, req)
+			checkShape(t, req, db)
+			d.set(t)(req, nil)
 			for _, u := range req.Update {
-				if _, _, f, _ := split(u.Path); f[0] == fPFCEnable {
+				if _, _, f, _ := split(u.Path); len(f) == 1 && f[0] == fPFCEnable {
 					t.Errorf("roce_pfc_interface writes the policy's %s", pathKey(u.Path))
 				}
 			}
@@ -117,17 +122,21 @@ func TestPolicyAndPFCShareAPort(t *testing.T) {
 				db := d.dbOf(t)
 				if step == "policy" {
 					restore = priorOf(db, p)
-					d.set(t)(BuildSet(nil, p, restore))
+					d.set(t)(BuildSet(nil, p, restore, d.dbOf(t)))
 					continue
 				}
 				prior = db.PFCPrior("Ethernet0", *pfc)
 				d.set(t)(BuildPFCSet("Ethernet0", nil, pfc, db, prior))
 				pfcFields = current(d, prior)
 			}
+			// Whichever came first, both read back as configured: the PFC interface's watchdog
+			// stays on the port's no-drop priorities when the policy changes them.
+			checkPFC(t, d, pfc)
+			checkRead(t, d, p)
 			policyRead, _ := d.dbOf(t).Policy(p.Name)
 			for i, step := range strings.Split(order.remove, ",") {
 				if step == "policy" {
-					d.set(t)(BuildSet(p, nil, restore))
+					d.set(t)(BuildSet(p, nil, restore, d.dbOf(t)))
 				} else {
 					d.set(t)(BuildPFCSet("Ethernet0", pfc, nil, d.dbOf(t), prior))
 				}
@@ -135,8 +144,13 @@ func TestPolicyAndPFCShareAPort(t *testing.T) {
 					continue
 				}
 				if step == "policy" {
-					if diff := cmp.Diff(pfcFields, current(d, prior)); diff != "" {
-						t.Errorf("deleting the policy changed the PFC interface's fields (-before +after):\n%s", diff)
+					// The PFC interface keeps its settings; only its watchdog's priorities follow
+					// the restored pfc_enable.
+					checkPFC(t, d, pfc)
+					for i, f := range current(d, prior) {
+						if f.Field != fPFCWDSwEnable && !cmp.Equal(f, pfcFields[i]) {
+							t.Errorf("deleting the policy changed the PFC interface's %s|%s.%s", f.Table, f.Key, f.Field)
+						}
 					}
 					if _, ok := d[tBufferProf][bufferProfileName("Ethernet0")]; !ok {
 						t.Error("deleting the policy removed the PFC interface's buffer profile")

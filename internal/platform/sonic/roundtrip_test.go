@@ -62,9 +62,9 @@ func TestRoundTrip(t *testing.T) {
 			base := baseDB(t)
 			d := base.clone()
 			restore := priorOf(d.dbOf(t), p)
-			d.set(t)(BuildSet(nil, p, restore))
+			d.set(t)(BuildSet(nil, p, restore, d.dbOf(t)))
 			checkRead(t, d, p)
-			d.set(t)(BuildSet(p, nil, restore))
+			d.set(t)(BuildSet(p, nil, restore, d.dbOf(t)))
 			if diff := cmp.Diff(base, d); diff != "" {
 				t.Errorf("delete does not restore the switch (-before +after):\n%s", diff)
 			}
@@ -79,15 +79,15 @@ func TestRoundTripUpdateUnbinds(t *testing.T) {
 	d := base.clone()
 	old, next := examplePolicy(), updatedPolicy()
 	restore := priorOf(d.dbOf(t), old)
-	d.set(t)(BuildSet(nil, old, restore))
+	d.set(t)(BuildSet(nil, old, restore, d.dbOf(t)))
 	restore["Ethernet8"] = d.dbOf(t).PortFields("Ethernet8")
-	d.set(t)(BuildSet(old, next, restore))
+	d.set(t)(BuildSet(old, next, restore, d.dbOf(t)))
 	checkRead(t, d, next)
 	db := d.dbOf(t)
 	if diff := cmp.Diff(azureEthernet0, db.PortFields("Ethernet4")); diff != "" {
 		t.Errorf("unbound Ethernet4 (-stock +now):\n%s", diff)
 	}
-	d.set(t)(BuildSet(next, nil, restore))
+	d.set(t)(BuildSet(next, nil, restore, d.dbOf(t)))
 	if diff := cmp.Diff(base, d); diff != "" {
 		t.Errorf("delete after update (-before +after):\n%s", diff)
 	}
@@ -99,13 +99,13 @@ func TestRoundTripRename(t *testing.T) {
 	d := base.clone()
 	old, next := examplePolicy(), renamed(examplePolicy(), "AI")
 	restore := priorOf(d.dbOf(t), old)
-	d.set(t)(BuildSet(nil, old, restore))
-	d.set(t)(BuildSet(old, next, restore))
+	d.set(t)(BuildSet(nil, old, restore, d.dbOf(t)))
+	d.set(t)(BuildSet(old, next, restore, d.dbOf(t)))
 	checkRead(t, d, next)
 	if p, ok := d.dbOf(t).Policy("ROCE"); ok {
 		t.Errorf("Policy(ROCE) after the rename = %+v", p)
 	}
-	d.set(t)(BuildSet(next, nil, restore))
+	d.set(t)(BuildSet(next, nil, restore, d.dbOf(t)))
 	if diff := cmp.Diff(base, d); diff != "" {
 		t.Errorf("delete after rename (-before +after):\n%s", diff)
 	}
@@ -117,7 +117,7 @@ func TestRoundTripUnbound(t *testing.T) {
 	d := baseDB(t)
 	p := examplePolicy()
 	p.Interfaces = nil
-	d.set(t)(BuildSet(nil, p, nil))
+	d.set(t)(BuildSet(nil, p, nil, d.dbOf(t)))
 	db := d.dbOf(t)
 	blind, ok := db.Policy("ROCE")
 	if !ok || blind.Classes["roce"].TrafficClass != Unknown || blind.Trust != "" {
@@ -141,7 +141,7 @@ func TestRoundTripUnbound(t *testing.T) {
 func TestReadDrift(t *testing.T) {
 	d := baseDB(t)
 	p := examplePolicy()
-	d.set(t)(BuildSet(nil, p, priorOf(d.dbOf(t), p)))
+	d.set(t)(BuildSet(nil, p, priorOf(d.dbOf(t), p), d.dbOf(t)))
 	d.setField(tQueue, "Ethernet4|3", fWRED, "AZURE_LOSSLESS")
 	d.setField(tWRED, "ROCE-roce", "ecn", "ecn_green")
 	delete(d[tDSCPToTC]["ROCE"], "63")
