@@ -96,19 +96,28 @@ func supported() []string {
 	return out
 }
 
-// NotSaved reports an error that is only a warning: the change was committed to the device's
-// running configuration, but saving it to the startup configuration (save_config) failed. The
-// resource records the change and warns.
-func NotSaved(err error) bool {
+// Applied reports an error that is only a warning: the change was committed to the device's
+// running configuration, but saving it to the startup configuration (save_config) failed, or
+// the device answered some lines with warnings. The resource records the change and warns;
+// what says which, for the warning's summary ("applied but not saved").
+func Applied(err error) (what string, ok bool) {
 	var ce *cli.Error
-	return errors.As(err, &ce) && ce.NotSaved
+	switch {
+	case !errors.As(err, &ce):
+		return "", false
+	case ce.NotSaved:
+		return "applied but not saved", true
+	case ce.Warned():
+		return "applied with warnings from the device", true
+	}
+	return "", false
 }
 
-// apply runs lines as one CLI transaction. A change committed but not saved comes back as
-// warn (NotSaved), not as err.
+// apply runs lines as one CLI transaction. A change committed but not saved, or answered with
+// warnings, comes back as warn (Applied), not as err.
 func apply(ctx context.Context, c *cli.Client, lines []string) (warn, err error) {
 	err = c.Configure(ctx, lines)
-	if NotSaved(err) {
+	if _, ok := Applied(err); ok {
 		return err, nil
 	}
 	return nil, err

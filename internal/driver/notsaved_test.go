@@ -11,8 +11,19 @@ import (
 func TestNotSavedIsAWarningWithTheNewPrior(t *testing.T) {
 	saveFailed := &cli.Error{Device: "eos-1", Op: "configure", Line: "write memory", NotSaved: true, Err: errors.New("disk full")}
 	refused := &cli.Error{Device: "eos-1", Op: "configure", Line: "x", Rejected: true, RolledBack: true}
-	if !NotSaved(fmt.Errorf("wrapped: %w", saveFailed)) || NotSaved(refused) || NotSaved(nil) {
-		t.Fatal("NotSaved must recognise only a committed change whose save failed")
+	warned := &cli.Error{Device: "eos-1", Op: "configure", Warnings: []cli.Warning{{Line: "interface Ethernet9/1",
+		Text: "! Interface does not exist. The configuration will not take effect until the module is inserted."}}}
+	refusedWithWarning := &cli.Error{Device: "eos-1", Op: "configure", Line: "x", Rejected: true, RolledBack: true, Warnings: warned.Warnings}
+	if what, ok := Applied(fmt.Errorf("wrapped: %w", saveFailed)); !ok || what != "applied but not saved" {
+		t.Errorf("a committed change whose save failed: %q %v", what, ok)
+	}
+	if what, ok := Applied(warned); !ok || what != "applied with warnings from the device" {
+		t.Errorf("a committed change answered with a warning: %q %v", what, ok)
+	}
+	for _, err := range []error{refused, refusedWithWarning, nil, errors.New("other")} {
+		if _, ok := Applied(err); ok {
+			t.Errorf("Applied(%v) is true: only committed changes are warnings", err)
+		}
 	}
 	prior, err := withWarning([]byte(`{"a":1}`), nil)(saveFailed)
 	if string(prior) != `{"a":1}` || !errors.Is(err, saveFailed) {

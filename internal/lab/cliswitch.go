@@ -66,6 +66,8 @@ type cliSwitch struct {
 	rejectMu     sync.Mutex
 	rejectSubstr string
 	rejectMsg    string
+	warnSubstr   string
+	warnMsg      string
 	txReject     string // FaultReject's message for the line runMu's holder runs, or ""
 
 	// runMu is held around each line a terminal runs, so that txReject applies to that
@@ -145,6 +147,25 @@ func (sw *cliSwitch) RejectLines(substr, msg string) {
 	sw.rejectMu.Lock()
 	defer sw.rejectMu.Unlock()
 	sw.rejectSubstr, sw.rejectMsg = substr, msg
+}
+
+// WarnLines makes every configuration line containing substr take effect and answer msg, as a
+// device answers a line it applies with a warning (EOS `! Interface does not exist. ...`,
+// NX-OS `Warning: ...`: the dialect files cite them), until WarnLines("", "").
+func (sw *cliSwitch) WarnLines(substr, msg string) {
+	sw.rejectMu.Lock()
+	defer sw.rejectMu.Unlock()
+	sw.warnSubstr, sw.warnMsg = substr, msg
+}
+
+// warned is the warning WarnLines gives line, or "".
+func (sw *cliSwitch) warned(line string) string {
+	sw.rejectMu.Lock()
+	defer sw.rejectMu.Unlock()
+	if sw.warnSubstr == "" || !strings.Contains(line, sw.warnSubstr) {
+		return ""
+	}
+	return sw.warnMsg + "\n"
 }
 
 // rejected says whether RejectLines refuses line, and with which message.

@@ -136,6 +136,7 @@ func (t *eosTerm) try(layer eosMode, words []string, line string) (string, *cliE
 		if t.session != nil {
 			t.session.lines = append(t.session.lines, eosRecorded{mode: layer, words: words})
 		}
+		x.out.WriteString(t.sw.warned(line))
 	}
 	t.setMode(x.next)
 	return x.out.String(), nil

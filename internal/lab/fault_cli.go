@@ -9,10 +9,12 @@ package lab
 import "strings"
 
 // cliRejectText is what a configuration line refused by FaultReject prints, per platform: EOS
-// prints RejectLines messages after "% ", NX-OS verbatim.
+// prints RejectLines messages after "% ", NX-OS verbatim. Both are captured refusals (the
+// dialect files' "Refusals"): EOS's platform refusal, NX-OS's module status for an uncarved
+// QoS TCAM region.
 var cliRejectText = map[string]string{
-	"eos":  "Error: Configuration is locked by another session (configure lock held by vty9)",
-	"nxos": "ERROR: Unable to acquire the configuration lock: it is held by another session",
+	"eos":  "Unavailable command (not supported on this hardware platform)",
+	"nxos": `Unable to perform the action due to incompatibility:  Module 1 returned status "TCAM region is not configured. Please configure TCAM region and retry"`,
 }
 
 // cliTx is the configuration transaction of one shell: the lines typed since the terminal

@@ -206,7 +206,7 @@ func TestEOSFaults(t *testing.T) {
 			t.Errorf("a read under reject: %q", got)
 		}
 		s.line("configure session f2", "eos-1(config-s-f2)#")
-		const refused = "% Error: Configuration is locked by another session (configure lock held by vty9)\r\n"
+		const refused = "% Unavailable command (not supported on this hardware platform)\r\n"
 		for _, line := range []string{"qos map dscp 12 to traffic-class 5", "qos map dscp 13 to traffic-class 5"} {
 			if got := s.line(line, "eos-1(config-s-f2)#"); got != line+"\r\n"+refused+"eos-1(config-s-f2)#" {
 				t.Errorf("%q in the rejected transaction: %q", line, got)
@@ -268,7 +268,7 @@ func TestNXOSFaults(t *testing.T) {
 		s := openCLIShell(t, d, "nxos-1# ")
 		inject(FaultReject)
 		s.line("configure terminal", "nxos-1(config)# ")
-		const refused = "ERROR: Unable to acquire the configuration lock: it is held by another session\r\n"
+		const refused = `Unable to perform the action due to incompatibility:  Module 1 returned status "TCAM region is not configured. Please configure TCAM region and retry"` + "\r\n"
 		for _, line := range []string{"class-map type qos match-any F2", "policy-map type qos F2"} {
 			if got := s.line(line, "nxos-1(config)# "); got != line+"\r\n"+refused+"nxos-1(config)# " {
 				t.Errorf("%q in the rejected transaction: %q", line, got)

@@ -9,14 +9,21 @@ import (
 	"net"
 	"sync"
 
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/peer"
 )
 
-// gnmiRejectText is what a gNMI switch answers a Set refused by FaultReject, with
-// codes.FailedPrecondition.
-var gnmiRejectText = map[string]string{
-	"openconfig": "configuration is locked by another session: commit in progress, try again later",
-	"sonic":      "CONFIG_DB is locked by another session (config reload in progress), nothing was applied",
+// gnmiReject is what a gNMI switch answers a Set refused by FaultReject. sonic: a GCU failure as
+// sonic-gnmi returns it (code Unknown, the first stderr line with "Error" in it; sonic-switch.md,
+// "Set"). openconfig: assumed (lemming has no lock; a gNMI target's precondition failure).
+type gnmiReject struct {
+	code codes.Code
+	text string
+}
+
+var gnmiRejectText = map[string]gnmiReject{
+	"openconfig": {codes.FailedPrecondition, "configuration is locked by another session: commit in progress, try again later"},
+	"sonic":      {codes.Unknown, "Error: Failed to apply patch on the following scopes:"},
 }
 
 // connTracker holds the open connections of a gNMI switch by client address.

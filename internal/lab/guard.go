@@ -81,7 +81,7 @@ type guard struct {
 	counters           *rpcCounters
 	faults             *faultSet
 	conns              *connTracker
-	rejectText         string // FaultReject's message
+	rejectText         gnmiReject // FaultReject's answer
 }
 
 func (g *guard) admit(ctx context.Context, fullMethod string) error {
@@ -112,7 +112,7 @@ func (g *guard) admit(ctx context.Context, fullMethod string) error {
 			return status.Error(codes.Unavailable, "connection dropped")
 		}
 		if g.faults.take(FaultReject) {
-			return status.Error(codes.FailedPrecondition, g.rejectText)
+			return status.Error(g.rejectText.code, g.rejectText.text)
 		}
 	}
 	return nil

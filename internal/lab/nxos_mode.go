@@ -158,6 +158,7 @@ func (t *nxosTerm) try(layer nxosMode, words []string, line string) (string, *cl
 			return msg + "\n", nil
 		}
 		t.sw.running, t.sw.lastChange = x.cfg, time.Now()
+		x.out.WriteString(t.sw.warned(line))
 	}
 	t.mode = x.next
 	return x.out.String(), nil

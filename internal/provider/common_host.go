@@ -227,8 +227,8 @@ func (r *hostResource[M, I]) failed(diags *diag.Diagnostics, op string, device, 
 	if err == nil {
 		return false
 	}
-	if driver.NotSaved(err) {
-		diags.AddWarning(fmt.Sprintf("%s of %q on device %q applied but not saved", r.what, ifname.ValueString(), device.ValueString()), err.Error())
+	if what, ok := driver.Applied(err); ok {
+		diags.AddWarning(fmt.Sprintf("%s of %q on device %q %s", r.what, ifname.ValueString(), device.ValueString(), what), err.Error())
 		return false
 	}
 	diags.AddError(fmt.Sprintf("Cannot %s %s of %q on device %q", op, r.what, ifname.ValueString(), device.ValueString()), err.Error())

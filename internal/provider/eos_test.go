@@ -4,6 +4,8 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -193,9 +195,11 @@ func TestAccEOSRejectedChange(t *testing.T) {
 		ProtoV6ProviderFactories: protoV6Factories,
 		Steps: []resource.TestStep{
 			{ // the switch refuses one line of the create: nothing is committed, nothing recorded
-				PreConfig:   func() { sw.RejectLines("random-detect ecn", "Error: ECN is not available on this queue") },
+				PreConfig: func() {
+					sw.RejectLines("random-detect ecn", "Unavailable command (not supported on this hardware platform)")
+				},
 				Config:      v1,
-				ExpectError: regexp.MustCompile(`(?s)Cannot create QoS policy "ROCE" on device "eos-1".*random-detect ecn.*ECN is not available on this queue`),
+				ExpectError: regexp.MustCompile(`(?s)Cannot create QoS policy "ROCE" on device "eos-1".*random-detect ecn.*%\s+Unavailable\s+command\s+\(not\s+supported\s+on\s+this\s+hardware\s+platform\)`),
 			},
 			{
 				PreConfig: func() {
@@ -213,9 +217,9 @@ func TestAccEOSRejectedChange(t *testing.T) {
 			},
 			{Config: v1, Check: func(*terraform.State) error { applied = sw.RunningConfig(); return nil }},
 			{ // a refused update leaves the running-config and the state as they were
-				PreConfig:   func() { sw.RejectLines("minimum-threshold 200 kbytes", "Error: hardware threshold table is full") },
+				PreConfig:   func() { sw.RejectLines("minimum-threshold 200 kbytes", "Invalid input") },
 				Config:      v2,
-				ExpectError: regexp.MustCompile(`(?s)Cannot update QoS policy "ROCE".*hardware threshold table is full`),
+				ExpectError: regexp.MustCompile(`(?s)Cannot update QoS policy "ROCE".*minimum-threshold\s+200\s+kbytes.*%\s+Invalid\s+input`),
 			},
 			{
 				PreConfig: func() {
@@ -319,5 +323,31 @@ func TestAccEOSHostKeyMismatch(t *testing.T) {
 	})
 	if s := l.EOS("eos-1").RunningConfig(); strings.Contains(s, "priority-flow-control") {
 		t.Errorf("the switch was configured over a connection whose host key did not match:\n%s", s)
+	}
+}
+
+// A line the switch takes with a `! ` warning (EOS applies it; eos-switch.md, "Refusals") is
+// recorded, and the warning reaches the user naming the line; the next plan is empty.
+func TestAccEOSDeviceWarning(t *testing.T) {
+	l := eosLab(t)
+	sw := l.EOS("eos-1")
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(l.providerHCL()+eosPolicyHCL(153600, `"Ethernet1"`)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tf := newTFCLI(t, dir)
+	tf.must("init", "-input=false", "-no-color")
+	const warning = "! Interface does not exist. The configuration will not take effect until the module is inserted."
+	sw.WarnLines("interface Ethernet1", warning)
+	out := tf.must("apply", "-auto-approve", "-input=false", "-no-color")
+	for _, want := range []string{`Warning: QoS policy "ROCE" on device "eos-1" applied with warnings from the device`,
+		`"interface Ethernet1": ` + warning} {
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
+			t.Errorf("apply output lacks %q:\n%s", want, out)
+		}
+	}
+	sw.WarnLines("", "")
+	if out, code := tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
+		t.Errorf("plan after the warned apply: exit %d\n%s", code, out)
 	}
 }

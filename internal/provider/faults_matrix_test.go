@@ -405,11 +405,11 @@ func dropCause(d *faultDev) string {
 func rejectCause(d *faultDev) string {
 	switch d.name {
 	case "sonic-1":
-		return `CONFIG_DB is locked by another session`
+		return `Failed\s+to\s+apply\s+patch`
 	case "eos-1":
-		return `Configuration is locked by another session`
+		return `%\s+Unavailable\s+command`
 	case "nxos-1":
-		return `Unable to acquire the configuration lock`
+		return `Module\s+1\s+returned\s+status\s+"TCAM\s+region`
 	}
 	return `Operation not permitted|Permission denied`
 }

@@ -173,10 +173,13 @@ func TestAccNXOSRejectedChange(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
 		Steps: []resource.TestStep{
-			{ // the switch refuses a line in the middle of the create: rolled back to the checkpoint
-				PreConfig:   func() { sw.RejectLines("random-detect", "ERROR: WRED is not supported on this queue") },
+			{ // the switch refuses a line in the middle of the create with a module status (no `%`,
+				// no `ERROR:`; a capture in nxos-switch.md, "Refusals"): rolled back to the checkpoint
+				PreConfig: func() {
+					sw.RejectLines("random-detect", `Unable to perform the action due to incompatibility:  Module 1 returned status "ACLQOS_ERROR: Invalid Class id : Max class reached"`)
+				},
 				Config:      v1,
-				ExpectError: regexp.MustCompile(`(?s)Cannot create QoS policy "ROCE" on device "nxos-1".*random-detect.*WRED is not supported on this queue.*rolled back`),
+				ExpectError: regexp.MustCompile(`(?s)Cannot create QoS policy "ROCE" on device "nxos-1".*random-detect.*Module\s+1\s+returned\s+status.*Max\s+class\s+reached.*rolled\s+back`),
 			},
 			{
 				PreConfig: func() {
@@ -193,10 +196,12 @@ func TestAccNXOSRejectedChange(t *testing.T) {
 				ExpectNonEmptyPlan: true, // nothing was recorded: the policy is still to be created
 			},
 			{Config: v1, Check: func(*terraform.State) error { applied = sw.RunningConfig(); return nil }},
-			{
-				PreConfig:   func() { sw.RejectLines("minimum-threshold 200 kbytes", "ERROR: hardware threshold table is full") },
+			{ // the TCAM refusal of a switch whose qos region is not carved
+				PreConfig: func() {
+					sw.RejectLines("minimum-threshold 200 kbytes", `Unable to perform the action due to incompatibility:  Module 1 returned status "TCAM region is not configured. Please configure TCAM region and retry"`)
+				},
 				Config:      v2,
-				ExpectError: regexp.MustCompile(`(?s)Cannot update QoS policy "ROCE".*hardware threshold table is full`),
+				ExpectError: regexp.MustCompile(`(?s)Cannot update QoS policy "ROCE".*TCAM\s+region\s+is\s+not\s+configured`),
 			},
 			{
 				PreConfig: func() {
@@ -207,6 +212,20 @@ func TestAccNXOSRejectedChange(t *testing.T) {
 				},
 				Config: v1, PlanOnly: true,
 			},
+			{ // a line taken with a warning: applied, recorded, and the warning shown
+				PreConfig: func() {
+					sw.WarnLines("minimum-threshold 200 kbytes", "Warning: privilege escalation support is deprecated and will be removed in future release.")
+				},
+				Config: v2,
+				Check: func(*terraform.State) error {
+					sw.WarnLines("", "")
+					if !strings.Contains(sw.RunningConfig(), "minimum-threshold 200 kbytes") {
+						return fmt.Errorf("the change answered with a warning was not applied")
+					}
+					return nil
+				},
+			},
+			{Config: v2, PlanOnly: true},
 		},
 	})
 }

@@ -252,9 +252,9 @@ func (r *qosPolicyResource) failed(diags *diag.Diagnostics, op string, device ty
 	if err == nil {
 		return false
 	}
-	if driver.NotSaved(err) {
-		// The change is on the device: record it, and say the save failed.
-		diags.AddWarning(fmt.Sprintf("QoS policy %q on device %q applied but not saved", name, device.ValueString()), err.Error())
+	if what, ok := driver.Applied(err); ok {
+		// The change is on the device: record it, and say what the device did not do or said.
+		diags.AddWarning(fmt.Sprintf("QoS policy %q on device %q %s", name, device.ValueString(), what), err.Error())
 		return false
 	}
 	diags.AddError(fmt.Sprintf("Cannot %s QoS policy %q on device %q", op, name, device.ValueString()), err.Error())

@@ -14,8 +14,9 @@ import (
 // typed, so the transaction is a checkpoint of the running-config taken first and rolled back to
 // (atomically: all or nothing) when a line is refused or anything fails.
 type checkpoint struct {
-	c    *Client
-	name string
+	c        *Client
+	name     string
+	warnings []Warning // lines the device applied with a warning
 }
 
 const rollbackDone = "Rollback completed successfully"
@@ -113,10 +114,15 @@ func (cp *checkpoint) apply(ctx context.Context, cn *conn, lines []string, deadl
 	}
 	for _, r := range mr.Responses {
 		cp.log(ctx, r.Input, nil, r.RawResult, texts)
-		if r.Failed != nil {
-			return &applyFailure{line: r.Input, output: deviceText(r.Result)}
-		}
 	}
+	// Fail closed: any answer that is not a known warning is a refusal (answers.go), such as
+	// `Unable to perform the action due to incompatibility:  Module 1 returned status "..."`;
+	// the first refused line is the one to blame.
+	line, text, warns := answers(cp.c.cfg.Platform, mr.Responses)
+	if text != "" {
+		return &applyFailure{line: line, output: deviceText(text)}
+	}
+	cp.warnings = warns
 	if err := setBudget(cn, deadline); err != nil {
 		return &applyFailure{err: err}
 	}

@@ -30,11 +30,27 @@ type Error struct {
 	// NotSaved: the change was committed to the running-config; only saving it to the
 	// startup-config (SaveConfig) failed.
 	NotSaved bool
+	// Warnings: the change was committed, and the device answered these lines with warnings.
+	// With no Err and not Rejected, the Error is only a warning.
+	Warnings []Warning
 	Attempts int // connection attempts, for Op "connect"
 	Err      error
 }
 
+// Warned reports a change that was committed (and saved when asked) but answered with warnings.
+func (e *Error) Warned() bool { return !e.Rejected && e.Err == nil && len(e.Warnings) > 0 }
+
 func (e *Error) Error() string {
+	switch {
+	case e.Warned():
+		return fmt.Sprintf("device %q applied the configuration with warnings: %s", e.Device, warningText(e.Warnings))
+	case len(e.Warnings) > 0:
+		return e.message() + "; the device warned: " + warningText(e.Warnings)
+	}
+	return e.message()
+}
+
+func (e *Error) message() string {
 	var b strings.Builder
 	if e.Rejected {
 		what := "the command"

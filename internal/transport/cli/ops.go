@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -89,16 +90,34 @@ func (c *Client) Configure(ctx context.Context, lines []string) error {
 		// The rollback after a failure gets time of its own, as much again as the transaction:
 		// an NX-OS rollback rebuilds the configuration and takes seconds on a real switch.
 		grace := c.cfg.Timeout
-		return c.do(ctx, "configure", grace, func(ctx context.Context, cn *conn, deadline time.Time) error {
+		err := c.do(ctx, "configure", grace, func(ctx context.Context, cn *conn, deadline time.Time) error {
 			return cp.run(ctx, cn, lines, deadline, deadline.Add(grace))
 		})
+		return c.withWarnings(err, cp.warnings)
 	}
 	s := &session{c: c, name: name}
 	// The abort after a failure gets time of its own, so a timeout still rolls back.
 	grace := min(c.cfg.Timeout, 10*time.Second)
-	return c.do(ctx, "configure", grace, func(ctx context.Context, cn *conn, deadline time.Time) error {
+	err := c.do(ctx, "configure", grace, func(ctx context.Context, cn *conn, deadline time.Time) error {
 		return s.run(ctx, cn, lines, deadline, deadline.Add(grace))
 	})
+	return c.withWarnings(err, s.warnings)
+}
+
+// withWarnings adds the warnings of a committed transaction to its result: an *Error that is only
+// a warning (Warned) when nothing else went wrong, or the NotSaved error carrying them.
+func (c *Client) withWarnings(err error, warns []Warning) error {
+	if len(warns) == 0 {
+		return err
+	}
+	if err == nil {
+		return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "configure", Warnings: warns}
+	}
+	var ce *Error
+	if errors.As(err, &ce) && ce.NotSaved {
+		ce.Warnings = warns
+	}
+	return err
 }
 
 // checkLines refuses text that would be more than one CLI line, or that would leave (or end) the

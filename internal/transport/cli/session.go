@@ -14,9 +14,10 @@ import (
 
 // session is one EOS configuration-session transaction.
 type session struct {
-	c    *Client
-	name string
-	re   *regexp.Regexp // the session's prompt, in any submode
+	c        *Client
+	name     string
+	re       *regexp.Regexp // the session's prompt, in any submode
+	warnings []Warning      // lines the device applied with a warning
 }
 
 // level is the session as a scrapligo privilege level, as python scrapli's
@@ -76,10 +77,14 @@ func (s *session) run(ctx context.Context, cn *conn, lines []string, deadline, h
 	}
 	for _, r := range mr.Responses {
 		s.log(ctx, r.Input, nil, r.RawResult, texts)
-		if r.Failed != nil {
-			return s.rollback(ctx, cn, hard, nil, r.Input, strings.TrimSpace(r.Result))
-		}
 	}
+	// Fail closed: any answer that is not a known warning is a refusal (answers.go); the first
+	// refused line is the one to blame, though scrapligo stopped only at a known failure text.
+	line, text, warns := answers(c.cfg.Platform, mr.Responses)
+	if text != "" {
+		return s.rollback(ctx, cn, hard, nil, line, text)
+	}
+	s.warnings = warns
 	if err := setBudget(cn, deadline); err != nil {
 		return s.rollback(ctx, cn, hard, err, "", "")
 	}

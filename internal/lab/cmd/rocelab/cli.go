@@ -17,7 +17,7 @@ import (
 // cliCommand types lines at a CLI switch (eos, nxos) over SSH, as an operator at a terminal
 // would, and prints the transcript: the way to look at a CLI switch, or change it behind
 // Terraform's back, on a machine without an OpenSSH client. It fails when the switch refuses a
-// line (`% ...` or `ERROR: ...`).
+// line (`% ...`, `ERROR: ...` or NX-OS's `Unable to perform the action due to incompatibility: ...`).
 func cliCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("rocelab cli", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -138,7 +138,7 @@ func typeLines(dir, device string, lines []string) (string, error) {
 			return transcript.String(), err
 		}
 		for _, l := range strings.Split(out, "\n") {
-			if strings.HasPrefix(l, "% ") || strings.HasPrefix(l, "ERROR:") {
+			if strings.HasPrefix(l, "% ") || strings.HasPrefix(l, "ERROR:") || strings.HasPrefix(l, "Unable to perform the action") {
 				refused = append(refused, fmt.Sprintf("%q: %s", line, l))
 			}
 		}

@@ -81,7 +81,7 @@ func TestFaultARunningLab(t *testing.T) {
 	// A CLI switch refuses the first configuration line of the next transaction.
 	fault("nxos-1", "reject")
 	code, out, errOut := runArgs("cli", "--dir", dir, "nxos-1", "configure terminal", "class-map type qos match-any X", "end")
-	if code != 1 || !strings.Contains(out+errOut, "ERROR: Unable to acquire the configuration lock") {
+	if code != 1 || !strings.Contains(out+errOut, `Module 1 returned status "TCAM region is not configured`) {
 		t.Errorf("cli under reject: exit %d, %q", code, out+errOut)
 	}
 
