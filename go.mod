@@ -10,6 +10,7 @@ require (
 	github.com/hashicorp/terraform-plugin-log v0.11.0
 	github.com/hashicorp/terraform-plugin-testing v1.16.0
 	github.com/openconfig/gnmi v0.14.1
+	github.com/openconfig/goyang v1.6.0
 	github.com/openconfig/lemming v0.7.0
 	github.com/openconfig/ygot v0.31.0
 	github.com/scrapli/scrapligo v1.4.3
@@ -61,7 +62,6 @@ require (
 	github.com/mitchellh/reflectwalk v1.0.2 // indirect
 	github.com/oklog/run v1.2.0 // indirect
 	github.com/openconfig/gocloser v0.0.0-20220310182203-c6c950ed3b0b // indirect
-	github.com/openconfig/goyang v1.6.0 // indirect
 	github.com/openconfig/ygnmi v0.11.1 // indirect
 	github.com/pelletier/go-toml/v2 v2.2.3 // indirect
 	github.com/pkg/errors v0.9.1 // indirect

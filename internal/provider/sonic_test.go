@@ -1,7 +1,10 @@
 package provider
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -11,10 +14,30 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/sonicyang"
 )
 
 func sonicLab(t *testing.T) *accLab {
 	return startLab(t, lab.Options{Switches: map[string]int{"sonic": 1}})
+}
+
+// sonicYANG returns a check that the switch's CONFIG_DB passes SONiC's own YANG models under
+// yanglint (internal/lab/sonicyang): the judge of every SONiC scenario, stock, applied and after
+// destroy, independent of the lab's own validation. Without the models or yanglint it skips,
+// saying which; CI sets ROCE_REQUIRE_YANGLINT=1 and has both.
+func sonicYANG(t *testing.T, sw *lab.SONiCSwitch) func(*terraform.State) error {
+	t.Helper()
+	m, err := sonicyang.Find()
+	if errors.Is(err, sonicyang.ErrUnavailable) && os.Getenv("ROCE_REQUIRE_YANGLINT") == "" {
+		t.Skipf("%v (CI sets ROCE_REQUIRE_YANGLINT=1 and has both)", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Check(context.Background(), sw.DB()); err != nil {
+		t.Fatalf("the stock CONFIG_DB: %v", err)
+	}
+	return func(*terraform.State) error { return m.Check(context.Background(), sw.DB()) }
 }
 
 // sonicPolicyHCL is the contract's example with the roce class lossless, on SONiC ports.
@@ -53,6 +76,7 @@ resource "roce_pfc_interface" "e0" {
 func TestAccSONiCPolicyAndPFC(t *testing.T) {
 	l := sonicLab(t)
 	sw := l.SONiC("sonic-1")
+	yang := sonicYANG(t, sw)
 	before := sw.DB()
 	v1 := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0", "Ethernet4"`) + sonicPFCHCL("Ethernet0", 200)
 	v2 := l.providerHCL() + sonicPolicyHCL(204800, `"Ethernet0", "Ethernet4"`) + sonicPFCHCL("Ethernet0", 400)
@@ -60,6 +84,9 @@ func TestAccSONiCPolicyAndPFC(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
 		CheckDestroy: func(*terraform.State) error {
+			if err := yang(nil); err != nil {
+				return err
+			}
 			after := sw.DB()
 			for _, tk := range [][2]string{{"PORT_QOS_MAP", "Ethernet0"}, {"PORT_QOS_MAP", "Ethernet4"}, {"QUEUE", "Ethernet0|3"}, {"CABLE_LENGTH", "AZURE"}, {"BUFFER_PG", "Ethernet0|3-4"}} {
 				if fmt.Sprint(after[tk[0]][tk[1]]) != fmt.Sprint(before[tk[0]][tk[1]]) {
@@ -84,6 +111,9 @@ func TestAccSONiCPolicyAndPFC(t *testing.T) {
 			{
 				Config: v1,
 				Check: func(*terraform.State) error {
+					if err := yang(nil); err != nil {
+						return err
+					}
 					checks := map[string][2]string{
 						"DSCP 26 -> TC 3 (the stock map sends it to 1)": {field("DSCP_TO_TC_MAP", "ROCE", "26"), "3"},
 						"pfc_enable on Ethernet0":                       {field("PORT_QOS_MAP", "Ethernet0", "pfc_enable"), "3"},
@@ -126,6 +156,9 @@ func TestAccSONiCPolicyAndPFC(t *testing.T) {
 					plancheck.ExpectResourceAction("roce_pfc_interface.e0", plancheck.ResourceActionUpdate),
 				}},
 				Check: func(*terraform.State) error {
+					if err := yang(nil); err != nil {
+						return err
+					}
 					if got := field("WRED_PROFILE", "ROCE-roce", "green_min_threshold"); got != "204800" {
 						return fmt.Errorf("apply did not repair the ECN threshold: %q", got)
 					}
@@ -176,11 +209,15 @@ resource "roce_pfc_interface" "x" {
 func TestAccSONiCAnyOrder(t *testing.T) {
 	l := sonicLab(t)
 	sw := l.SONiC("sonic-1")
+	yang := sonicYANG(t, sw)
 	both := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0"`) + sonicPFCHCL("Ethernet0", 200)
 	policyOnly := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0"`)
 	pfcOnly := l.providerHCL() + strings.Replace(sonicPFCHCL("Ethernet0", 200), "depends_on = [roce_qos_policy.leaf]", "", 1)
 	bothUnordered := pfcOnly + sonicPolicyHCL(153600, `"Ethernet0"`)
 	policyIntact := func(*terraform.State) error {
+		if err := yang(nil); err != nil {
+			return err
+		}
 		db := sw.DB()
 		if db["PORT_QOS_MAP"]["Ethernet0"]["dscp_to_tc_map"] != "ROCE" || db["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"] != "3" ||
 			db["DSCP_TO_TC_MAP"]["ROCE"]["26"] != "3" {
@@ -189,6 +226,9 @@ func TestAccSONiCAnyOrder(t *testing.T) {
 		return nil
 	}
 	pfcIntact := func(*terraform.State) error {
+		if err := yang(nil); err != nil {
+			return err
+		}
 		db := sw.DB()
 		if db["PFC_WD"]["Ethernet0"]["detection_time"] != "200" || db["CABLE_LENGTH"]["AZURE"]["Ethernet0"] != "5m" ||
 			db["BUFFER_PROFILE"]["roce-Ethernet0-lossless"]["xoff"] != "122880" {
@@ -200,6 +240,9 @@ func TestAccSONiCAnyOrder(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
 		CheckDestroy: func(*terraform.State) error {
+			if err := yang(nil); err != nil {
+				return err
+			}
 			if got, want := fmt.Sprint(sw.DB()["PORT_QOS_MAP"]["Ethernet0"]), fmt.Sprint(before["PORT_QOS_MAP"]["Ethernet0"]); got != want {
 				return fmt.Errorf("PORT_QOS_MAP|Ethernet0 after destroy = %s, want %s", got, want)
 			}
@@ -207,9 +250,9 @@ func TestAccSONiCAnyOrder(t *testing.T) {
 		},
 		// Every step's apply is followed by a plan that must be empty: one apply converges.
 		Steps: []resource.TestStep{
-			{Config: both},
+			{Config: both, Check: yang},
 			{Config: policyOnly, Check: policyIntact}, // PFC destroyed first
-			{Config: both},
+			{Config: both, Check: yang},
 			// Policy destroyed first: the PFC fields stay, and the watchdog follows the port's
 			// no-drop priorities back to the stock "3,4".
 			{Config: pfcOnly, Check: pfcIntact},
@@ -236,6 +279,7 @@ func TestAccSONiCAnyOrder(t *testing.T) {
 func TestAccSONiCTrustPCPTable(t *testing.T) {
 	l := sonicLab(t)
 	sw := l.SONiC("sonic-1")
+	yang := sonicYANG(t, sw)
 	if _, ok := sw.DB()["DOT1P_TO_TC_MAP"]; ok {
 		t.Fatal("the stock CONFIG_DB already has DOT1P_TO_TC_MAP: the test needs a switch without it")
 	}
@@ -247,6 +291,9 @@ func TestAccSONiCTrustPCPTable(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
 		CheckDestroy: func(*terraform.State) error {
+			if err := yang(nil); err != nil {
+				return err
+			}
 			if tbl, ok := sw.DB()["DOT1P_TO_TC_MAP"]; ok {
 				return fmt.Errorf("destroy left DOT1P_TO_TC_MAP: %v", tbl)
 			}
@@ -255,6 +302,9 @@ func TestAccSONiCTrustPCPTable(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: l.providerHCL() + policy,
 			Check: func(*terraform.State) error {
+				if err := yang(nil); err != nil {
+					return err
+				}
 				db := sw.DB()
 				if db["DOT1P_TO_TC_MAP"]["ROCE"]["3"] != "3" || db["PORT_QOS_MAP"]["Ethernet0"]["dot1p_to_tc_map"] != "ROCE" {
 					return fmt.Errorf("DOT1P_TO_TC_MAP = %v, PORT_QOS_MAP|Ethernet0 = %v", db["DOT1P_TO_TC_MAP"], db["PORT_QOS_MAP"]["Ethernet0"])

@@ -1,0 +1,51 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/sonicyang"
+)
+
+// yangJudge returns SONiC's YANG models and yanglint, or skips saying what is missing; with
+// ROCE_REQUIRE_YANGLINT=1 (CI) a missing one fails the test instead.
+func yangJudge(t *testing.T) *sonicyang.Models {
+	t.Helper()
+	m, err := sonicyang.Find()
+	if errors.Is(err, sonicyang.ErrUnavailable) && os.Getenv("ROCE_REQUIRE_YANGLINT") == "" {
+		t.Skipf("%v (CI sets ROCE_REQUIRE_YANGLINT=1 and has both)", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// The stock CONFIG_DB of the lab switch is one SONiC's own models accept, and the judge is not
+// blind: a value the models refuse fails it.
+func TestSONiCStockPassesSONiCYANG(t *testing.T) {
+	m := yangJudge(t)
+	sw, _ := startSONiC(t, Options{})
+	db := sw.DB()
+	if err := m.Check(context.Background(), db); err != nil {
+		t.Fatalf("stock CONFIG_DB: %v", err)
+	}
+	for name, mutate := range map[string]func(){
+		"scheduler type": func() { db["SCHEDULER"]["scheduler.0"]["type"] = "PRIORITY" },
+		"DSCP 64":        func() { db["DSCP_TO_TC_MAP"]["AZURE"]["64"] = "1" },
+		"missing PORT":   func() { db["QUEUE"]["Ethernet99|3"] = map[string]string{"scheduler": "scheduler.0"} },
+		"unknown field":  func() { db["SCHEDULER"]["scheduler.0"]["colour"] = "red" },
+	} {
+		before := sw.DB()
+		db = before
+		mutate()
+		err := m.Check(context.Background(), db)
+		if err == nil || !strings.Contains(err.Error(), "yanglint refuses") {
+			t.Errorf("%s: yanglint accepted it (%v)", name, err)
+		}
+		t.Logf("%s: %v", name, err)
+	}
+}
