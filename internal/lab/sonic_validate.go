@@ -100,12 +100,10 @@ func atLeast(f map[string]string, name, other, msg string) []issue {
 // would silently give a forgotten weight the smallest share).
 func schedulerRules(_ configDB, _ string, f map[string]string) []issue {
 	var out []issue
-	if t := f["type"]; t != "STRICT" {
-		if _, ok := f["weight"]; !ok {
-			if t == "" {
-				t = "WRR (the default type)"
-			}
-			out = append(out, issue{"weight", "a " + t + " scheduler needs a weight 1..100"})
+	// sonic-scheduler.yang's must rules, with their error-messages.
+	if _, ok := f["pir"]; ok {
+		if r, _ := number(f, "cir"); r == 0 {
+			out = append(out, issue{"pir", "pir can't be configured without cir."})
 		}
 	}
 	if _, ok := f["cir"]; ok {
