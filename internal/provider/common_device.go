@@ -64,13 +64,21 @@ func (r *deviceResource) checkDeviceForDestroy(name types.String, diags *diag.Di
 }
 
 // importDeviceID splits an import ID `<device>/<rest>` on the first "/" (interface names may
-// hold "/") and sets device and the attribute second.
-func importDeviceID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse, second, example string) {
+// hold "/") and sets device and the attribute second. A device the provider does not know is
+// refused here, naming the configured ones, rather than later as a device removed from
+// `devices`.
+func (r *deviceResource) importDeviceID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse, second, example string) {
 	device, rest, ok := strings.Cut(req.ID, "/")
 	if !ok || device == "" || rest == "" {
 		resp.Diagnostics.AddError("Invalid import ID",
 			fmt.Sprintf("Import ID %q must be <device>/<%s>, for example %s.", req.ID, second, example))
 		return
+	}
+	if r.pd != nil && r.pd.known {
+		if _, ok := r.pd.registry.Device(device); !ok {
+			resp.Diagnostics.AddError("Unknown device in the import ID", fmt.Sprintf("Import ID %q: %s", req.ID, r.pd.registry.UnknownDeviceDetail(device)))
+			return
+		}
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("device"), device)...)

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -22,6 +23,12 @@ type hostModel[I any] interface {
 	ids() (device, ifname types.String)
 	// imported reports a state that holds only the import ID's parts.
 	imported() bool
+}
+
+// intentChecker is a driver that checks the planned settings against the device at plan time
+// (SONiC: what the switch's buffer model lets roce_pfc_interface keep).
+type intentChecker[I any] interface {
+	CheckIntent(ctx context.Context, want I) error
 }
 
 // validatable is an intent that checks itself.
@@ -101,6 +108,14 @@ func (r *hostResource[M, I]) ModifyPlan(ctx context.Context, req resource.Modify
 	drv, err := r.open(r.registry(), device.ValueString())
 	if err == nil {
 		err = drv.Check(ctx, ifname.ValueString())
+	}
+	if ic, ok := drv.(intentChecker[I]); ok && err == nil {
+		err = ic.CheckIntent(ctx, in)
+		var probs fabric.Problems
+		if errors.As(err, &probs) {
+			addProblems(&resp.Diagnostics, probs) // on the attribute at fault
+			return
+		}
 	}
 	if err != nil {
 		// Terraform plans again during apply, so this check also fails an apply: name the
@@ -218,7 +233,7 @@ func (r *hostResource[M, I]) Delete(ctx context.Context, req resource.DeleteRequ
 }
 
 func (r *hostResource[M, I]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importDeviceID(ctx, req, resp, "interface", "gpu-1/eth0")
+	r.importDeviceID(ctx, req, resp, "interface", "gpu-1/eth0")
 }
 
 // failed reports a failed host operation naming the operation, the resource, the device and

@@ -245,7 +245,7 @@ func (r *qosPolicyResource) Delete(ctx context.Context, req resource.DeleteReque
 }
 
 func (r *qosPolicyResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importDeviceID(ctx, req, resp, "name", "leaf-1/ROCE")
+	r.importDeviceID(ctx, req, resp, "name", "leaf-1/ROCE")
 }
 
 func (r *qosPolicyResource) failed(diags *diag.Diagnostics, op string, device types.String, name string, err error) bool {

@@ -167,3 +167,18 @@ resource "roce_pfc_interface" "x" {
 		ExpectError: regexp.MustCompile(`(?s)Platform does not support roce_pfc_interface.*openconfig-1.*OpenConfig has no PFC\s+model.*sonic, eos and nxos`),
 	}}})
 }
+
+// Importing with a device name the provider does not know says so, naming the configured
+// devices (it used to report a device removed while its resources remain).
+func TestAccImportUnknownDevice(t *testing.T) {
+	l := startLab(t, lab.Options{})
+	config := l.providerHCL() + policyHCL("ROCE", 153600, 1536000, "", `"Ethernet1"`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		Steps: []resource.TestStep{
+			{Config: config},
+			{ResourceName: "roce_qos_policy.leaf", ImportState: true, ImportStateId: "openconfig-9/ROCE",
+				ExpectError: regexp.MustCompile(`(?s)Unknown device in the import ID.*"openconfig-9" is not in the\s+provider's\s+.devices. map\s+\(configured:\s+openconfig-1\)`)},
+		},
+	})
+}

@@ -201,7 +201,7 @@ func TestConfigureRefusedLineAborts(t *testing.T) {
 func TestConfigureRefusesLinesLeavingTheSession(t *testing.T) {
 	s := newFakeEOS(t, "")
 	c := newClient(t, s, nil)
-	for _, l := range []string{"end", "commit", "qos a\nqos b"} {
+	for _, l := range []string{"end", "commit", "qos a\nqos b", "qos ?", "qos map\tdscp", "show run ?"} {
 		if e := asError(t, c.Configure(context.Background(), []string{l}), "configure"); e.Rejected {
 			t.Errorf("%q: %+v", l, e)
 		}

@@ -12,13 +12,10 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/cli"
 )
 
-// startNXOS starts a lab with one `nxos` switch, or skips the test while the lab has none.
+// startNXOS starts a lab with one `nxos` switch.
 func startNXOS(t *testing.T) (*lab.NXOSSwitch, lab.DeviceEntry) {
 	t.Helper()
 	l, d, err := tryStartLab(t, "nxos", nil)
-	if err != nil && strings.Contains(err.Error(), "not in the lab yet") {
-		t.Skip("lab has no nxos switch yet")
-	}
 	if err != nil {
 		t.Fatal(err)
 	}

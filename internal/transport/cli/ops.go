@@ -120,8 +120,9 @@ func (c *Client) withWarnings(err error, warns []Warning) error {
 	return err
 }
 
-// checkLines refuses text that would be more than one CLI line, or that would leave (or end) the
-// configuration session or mode midway, so that the lines after it ran outside the transaction.
+// checkLines refuses text that would be more than one CLI line, that the CLI would not run as
+// typed, or that would leave (or end) the configuration session or mode midway, so that the
+// lines after it ran outside the transaction.
 func (c *Client) checkLines(op string, lines []string) error {
 	for _, l := range lines {
 		word, _, _ := strings.Cut(strings.TrimSpace(l), " ")
@@ -129,6 +130,11 @@ func (c *Client) checkLines(op string, lines []string) error {
 		case strings.ContainsAny(l, "\r\n\x00\x1a"): // \x1a: Ctrl-Z, which ends configuration mode
 			return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: op,
 				Err: fmt.Errorf("%q holds a line break: one element is one CLI line", l)}
+		case strings.ContainsAny(l, "?\t"):
+			// EOS and NX-OS answer `?` with help and Tab with completion at once, as typed,
+			// and leave the line half-entered: what runs would not be what was sent.
+			return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: op,
+				Err: fmt.Errorf("%q holds `?` or a tab, which the CLI answers with help or completion instead of running the line", l)}
 		case op == "configure" && (word == "end" || word == "commit" || word == "abort"):
 			return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: op,
 				Err: fmt.Errorf("%q would leave the configuration transaction; the transport enters and ends it", l)}

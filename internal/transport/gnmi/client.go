@@ -16,6 +16,7 @@ import (
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/protobuf/proto"
 )
 
 // Config is everything needed to reach one gNMI target.
@@ -185,6 +186,8 @@ func (c *Client) get(ctx context.Context, typ gpb.GetRequest_DataType, paths []*
 // Set sends one SetRequest: the device applies all of it or none of it.
 func (c *Client) Set(ctx context.Context, req *gpb.SetRequest) error {
 	if c.cfg.Target != "" {
+		// A copy: the caller's request stays as it built it.
+		req = proto.Clone(req).(*gpb.SetRequest) //nolint:forcetypeassert // Clone keeps the type
 		if req.Prefix == nil {
 			req.Prefix = &gpb.Path{}
 		}

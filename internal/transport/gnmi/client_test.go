@@ -28,10 +28,11 @@ import (
 // fakeTarget is a scripted gNMI server: each Set/Get pops the next error from its script.
 type fakeTarget struct {
 	gpb.UnimplementedGNMIServer
-	script   []error
-	calls    atomic.Int32
-	delay    time.Duration
-	lastUser atomic.Value
+	script     []error
+	calls      atomic.Int32
+	delay      time.Duration
+	lastUser   atomic.Value
+	lastTarget atomic.Value // the prefix target of the last Set
 }
 
 func (f *fakeTarget) next(ctx context.Context) error {
@@ -52,7 +53,8 @@ func (f *fakeTarget) next(ctx context.Context) error {
 	return nil
 }
 
-func (f *fakeTarget) Set(ctx context.Context, _ *gpb.SetRequest) (*gpb.SetResponse, error) {
+func (f *fakeTarget) Set(ctx context.Context, req *gpb.SetRequest) (*gpb.SetResponse, error) {
+	f.lastTarget.Store(req.GetPrefix().GetTarget())
 	return &gpb.SetResponse{}, f.next(ctx)
 }
 
@@ -212,5 +214,24 @@ func TestNewDoesNotDial(t *testing.T) {
 	err := c.Set(context.Background(), &gpb.SetRequest{})
 	if err == nil || !strings.Contains(err.Error(), "unreachable") {
 		t.Fatalf("want an unreachable error naming the cause, got %v", err)
+	}
+}
+
+// The configured target goes on the wire, and the caller's request is left as it was (a
+// builder's request may be logged or retried by the caller).
+func TestSetSendsTheTargetWithoutChangingTheRequest(t *testing.T) {
+	f := &fakeTarget{}
+	addr, ca := serve(t, f)
+	c := New(Config{Device: "leaf-1", Address: addr, Username: "admin", Password: "pw", CACertificate: ca,
+		Target: "leaf-1-target", Timeout: 2 * time.Second})
+	req := &gpb.SetRequest{Update: []*gpb.Update{{Path: &gpb.Path{Elem: []*gpb.PathElem{{Name: "qos"}}}}}}
+	if err := c.Set(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.lastTarget.Load(); got != "leaf-1-target" {
+		t.Errorf("target on the wire %v, want leaf-1-target", got)
+	}
+	if req.Prefix != nil {
+		t.Errorf("Set changed the caller's request: prefix %v", req.Prefix)
 	}
 }
