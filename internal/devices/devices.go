@@ -73,6 +73,8 @@ type Spec struct {
 	SaveConfig    *bool
 	// PerResourceReads overrides the provider-wide setting for this device.
 	PerResourceReads *bool
+	// Model is the device's hardware model or SKU, as configured (informational).
+	Model *string
 }
 
 // Device is a fully resolved device.
@@ -94,8 +96,10 @@ type Device struct {
 	// PerResourceReads makes every resource read the device itself instead of sharing the
 	// process's one read of the device (for devices that cannot answer large reads).
 	PerResourceReads bool
-	Timeout          time.Duration
-	Retries          int
+	// Model is the configured hardware model or SKU ("" when not set).
+	Model   string
+	Timeout time.Duration
+	Retries int
 }
 
 // Problem is a configuration error, attached to an attribute path of the provider block:
@@ -170,6 +174,7 @@ func Resolve(s Settings, specs map[string]Spec, getenv func(string) string) (map
 		d.CACertificate = pick(sp.CACertificate, d.CACertificate)
 		d.HostKey = pick(sp.HostKey, "")
 		d.GNMITarget = pick(sp.GNMITarget, "")
+		d.Model = pick(sp.Model, "")
 		if sp.Insecure != nil {
 			d.Insecure = *sp.Insecure
 		}

@@ -100,6 +100,29 @@ func decodePFCPrior(raw Prior) (sonic.PFCPrior, error) {
 // the switch as it is then (the bound policy may be created in the same apply).
 func (d sonicPFC) Check(context.Context, string) error { return nil }
 
+// CheckIntent refuses at plan time what the switch's buffer model would not keep
+// (sonic.CheckBufferModel), from the device's read snapshot. Only a plan that sets a headroom
+// reads the device.
+func (d sonicPFC) CheckIntent(ctx context.Context, want fabric.PFCInterface) error {
+	if want.Buffer == nil || (want.Buffer.XoffBytes == nil && want.Buffer.XonBytes == nil) {
+		return nil
+	}
+	db, err := d.snap(ctx)
+	if err != nil {
+		return err
+	}
+	if err := sonic.CheckBufferModel(want, db); err != nil {
+		var probs fabric.Problems
+		attr := "xoff_bytes"
+		if want.Buffer.XoffBytes == nil {
+			attr = "xon_bytes"
+		}
+		probs.Add(attrPath([]string{"buffer", attr}), "Not kept by this switch's buffer model", err.Error()+".")
+		return probs
+	}
+	return nil
+}
+
 func (d sonicPFC) Read(ctx context.Context, port string, _ *fabric.PFCInterface) (*fabric.PFCInterface, error) {
 	db, err := d.snap(ctx)
 	if err != nil {

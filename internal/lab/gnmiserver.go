@@ -56,6 +56,7 @@ func (e *gnmiEndpoint) listen(spec deviceSpec, impl gpb.GNMIServer) error {
 		Username:      spec.username,
 		Password:      spec.password,
 		CACertificate: string(spec.ca.pem),
+		Model:         spec.model,
 	}
 	go func() {
 		defer close(e.stopped)

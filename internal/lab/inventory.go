@@ -23,6 +23,7 @@ type DeviceEntry struct {
 	CACertificate string `json:"ca_certificate,omitempty"` // gNMI devices
 	HostKey       string `json:"host_key,omitempty"`       // SSH devices
 	Sudo          bool   `json:"sudo,omitempty"`           // mlx5 hosts
+	Model         string `json:"model,omitempty"`          // the simulated model or SKU, where the platform has several
 }
 
 const (

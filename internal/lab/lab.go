@@ -29,7 +29,10 @@ type Options struct {
 	Ports    int            // interfaces per switch; 0 means 8
 	NICPorts int            // netdevs per NIC host; 0 means 2
 	Latency  time.Duration  // added before every RPC, to model a remote device
-	Dir      string         // if set, Start writes inventory.json and ca.pem there
+	// Models picks the model of each platform's devices, e.g. {"sonic": "Arista-7060CX-32S-C32"};
+	// a platform left out gets its default. The inventory names it ("model").
+	Models map[string]string
+	Dir    string // if set, Start writes inventory.json and ca.pem there
 }
 
 // DefaultPorts is the number of switch interfaces when Options.Ports is 0.
@@ -124,6 +127,11 @@ func plan(opts Options) ([]plannedDevice, error) {
 	if opts.Latency < 0 {
 		return nil, fmt.Errorf("latency must not be negative, got %s", opts.Latency)
 	}
+	for _, platform := range slices.Sorted(maps.Keys(opts.Models)) {
+		if opts.Switches[platform] == 0 && opts.Hosts[platform] == 0 {
+			return nil, fmt.Errorf("a model is given for platform %s, but no %s device is requested", platform, platform)
+		}
+	}
 	var out []plannedDevice
 	for _, group := range []struct {
 		role   deviceRole
@@ -141,11 +149,16 @@ func plan(opts Options) ([]plannedDevice, error) {
 			if err != nil {
 				return nil, err
 			}
+			model, err := lookupModel(platform, opts.Models[platform])
+			if err != nil {
+				return nil, err
+			}
 			for n := 1; n <= count; n++ {
 				out = append(out, plannedDevice{start: start, spec: deviceSpec{
 					name:     fmt.Sprintf("%s-%d", platform, n),
 					platform: platform,
 					ports:    ports[group.role],
+					model:    model,
 					latency:  opts.Latency,
 				}})
 			}

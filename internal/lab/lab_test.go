@@ -113,6 +113,12 @@ func TestStartRefusesWhatItCannotRun(t *testing.T) {
 		{Options{Switches: map[string]int{"openconfig": 1}, Ports: -2}, "ports must be positive"},
 		{Options{}, "no devices requested"},
 		{Options{Switches: map[string]int{"openconfig": 0}}, "no devices requested"},
+		{Options{Switches: map[string]int{"sonic": 1}, Models: map[string]string{"sonic": "Force10-S6000"}},
+			`platform sonic has no model "Force10-S6000" (models: ACS-MSN2700, Arista-7060CX-32S-C32)`},
+		{Options{Switches: map[string]int{"eos": 1}, Models: map[string]string{"eos": "DCS-7060CX-32S"}},
+			"platform eos simulates one kind of device"},
+		{Options{Switches: map[string]int{"eos": 1}, Models: map[string]string{"sonic": "ACS-MSN2700"}},
+			"a model is given for platform sonic, but no sonic device is requested"},
 	}
 	for _, tc := range cases {
 		l, err := Start(context.Background(), tc.opts)
@@ -216,5 +222,21 @@ func TestConcurrentClients(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// The inventory names each SONiC switch's model, the default one included.
+func TestInventoryModel(t *testing.T) {
+	l, err := Start(context.Background(), Options{Switches: map[string]int{"sonic": 1, "openconfig": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Stop()
+	inv := l.Inventory()
+	if got := inv.Devices["sonic-1"].Model; got != "ACS-MSN2700" {
+		t.Errorf("sonic-1 model %q, want the default ACS-MSN2700", got)
+	}
+	if got := inv.Devices["openconfig-1"].Model; got != "" {
+		t.Errorf("openconfig-1 model %q, want none", got)
 	}
 }

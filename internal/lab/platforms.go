@@ -20,7 +20,8 @@ type device interface {
 type deviceSpec struct {
 	name     string // <platform>-<n>
 	platform string
-	ports    int // switch front-panel ports, or a NIC host's netdevs
+	ports    int    // switch front-panel ports, or a NIC host's netdevs
+	model    string // the model (SKU) simulated, for platforms with several
 	latency  time.Duration
 	username string
 	password string
@@ -36,6 +37,9 @@ const (
 
 type platformDef struct {
 	role deviceRole
+	// models are the models (SKUs) a platform simulates, the first the default; nil when the
+	// platform has one kind of device.
+	models []string
 	// start is nil for platforms the contract names but the lab does not
 	// simulate yet, so the error can say "not yet" rather than "unknown".
 	start func(deviceSpec) (device, error)
@@ -43,7 +47,7 @@ type platformDef struct {
 
 var platforms = map[string]platformDef{
 	"openconfig": {role: roleSwitch, start: startGNMISwitch},
-	"sonic":      {role: roleSwitch, start: startSONiCSwitch},
+	"sonic":      {role: roleSwitch, start: startSONiCSwitch, models: sonicSKUNames()},
 	"eos":        {role: roleSwitch, start: startEOSSwitch},
 	"nxos":       {role: roleSwitch, start: startNXOSSwitch},
 	"mlx5":       {role: roleHost, start: startMLX5Host},
@@ -67,6 +71,22 @@ func lookupPlatform(name string, role deviceRole) (func(deviceSpec) (device, err
 		return nil, fmt.Errorf("platform %s is not in the lab yet", name)
 	}
 	return def.start, nil
+}
+
+// lookupModel resolves the model asked for a platform ("": the platform's default).
+func lookupModel(platform, model string) (string, error) {
+	def := platforms[platform]
+	switch {
+	case len(def.models) == 0 && model != "":
+		return "", fmt.Errorf("platform %s simulates one kind of device: no model can be chosen (asked %q)", platform, model)
+	case len(def.models) == 0:
+		return "", nil
+	case model == "":
+		return def.models[0], nil
+	case !slices.Contains(def.models, model):
+		return "", fmt.Errorf("platform %s has no model %q (models: %s)", platform, model, strings.Join(def.models, ", "))
+	}
+	return model, nil
 }
 
 // ethernetNames is the front-panel naming of platforms that call ports

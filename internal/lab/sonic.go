@@ -17,6 +17,7 @@ import (
 type SONiCSwitch struct {
 	gnmiEndpoint
 	ports []string
+	model string // the SKU (sonic_skus.go)
 
 	mu      sync.RWMutex // guards db, saved, refusal and storms
 	db      configDB
@@ -36,7 +37,8 @@ func startSONiCSwitch(spec deviceSpec) (device, error) {
 	for _, p := range sw.ports {
 		sw.storms[p] = &stormClock{}
 	}
-	sw.db = stockConfigDB(spec.name, sw.ports)
+	sw.model = spec.model
+	sw.db = stockConfigDB(spec.name, sw.ports, sonicSKUs[spec.model])
 	sw.saved = sw.db.clone()
 	if v := validateDB(sw.db); len(v) > 0 {
 		return nil, fmt.Errorf("stock CONFIG_DB does not validate: %s", strings.Join(v, "; "))

@@ -171,9 +171,13 @@ func (s *sonicService) Set(_ context.Context, req *gpb.SetRequest) (*gpb.SetResp
 		return nil, setError(gcuScopeFailure)
 	}
 	next.prune() // Redis keeps no empty hash
+	before := s.sw.db
 	s.sw.db = next
 	s.sw.saved = next.clone() // config save -y
 	s.sw.refusal = ""
+	// buffermgrd reacts to the applied change after the save (sonic_buffermgr.go).
+	runBufferManager(s.sw.db, before)
+	s.sw.db.prune()
 	return setResponse(req), nil
 }
 

@@ -61,7 +61,7 @@ func TestSONiCAccessAndCapabilities(t *testing.T) {
 	if got := l.SONiC("sonic-2").Counters(); got.Set != 1 || got.Get != 1 || got.Capabilities != 1 || got.Connections != 2 {
 		t.Errorf("counters %+v, want 1 Set, 1 Get, 1 Capabilities over 2 connections", got)
 	}
-	unchanged(t, l.SONiC("sonic-2"), stockConfigDB("sonic-2", want))
+	unchanged(t, l.SONiC("sonic-2"), stockConfigDB("sonic-2", want, sonicSKUs["ACS-MSN2700"]))
 }
 
 func TestSONiCStockDefaults(t *testing.T) {
@@ -75,8 +75,11 @@ func TestSONiCStockDefaults(t *testing.T) {
 		t.Errorf("stock DSCP_TO_TC_MAP|AZURE %v", dscp)
 	}
 	jsonEqual(t, mustSGet(t, c, "QUEUE/Ethernet4|3"), `{"scheduler":"scheduler.1","wred_profile":"AZURE_LOSSLESS"}`)
+	// The default model is Mellanox's ACS-MSN2700: qos_config.j2's Mellanox branch (pfc_to_pg_map)
+	// and the dynamic buffer model (lossless PGs 3-4 with profile NULL).
 	jsonEqual(t, mustSGet(t, c, "PORT_QOS_MAP/Ethernet12"), `{"dscp_to_tc_map":"AZURE","tc_to_queue_map":"AZURE",
-		"tc_to_pg_map":"AZURE","pfc_to_queue_map":"AZURE","pfc_enable":"3,4","pfcwd_sw_enable":"3,4"}`)
+		"tc_to_pg_map":"AZURE","pfc_to_queue_map":"AZURE","pfc_to_pg_map":"AZURE","pfc_enable":"3,4","pfcwd_sw_enable":"3,4"}`)
+	jsonEqual(t, mustSGet(t, c, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"), `{"AZURE":{"3":"3","4":"4"}}`)
 	jsonEqual(t, mustSGet(t, c, "PORT/Ethernet8"), `{"admin_status":"up","alias":"etp3","index":"3",
 		"lanes":"8,9,10,11","mtu":"9100","speed":"100000"}`)
 	jsonEqual(t, mustSGet(t, c, "WRED_PROFILE/AZURE_LOSSLESS/green_max_threshold"), `"2097152"`)
@@ -85,9 +88,11 @@ func TestSONiCStockDefaults(t *testing.T) {
 		"Ethernet4|0":{"profile":"ingress_lossy_profile"},"Ethernet4|3-4":{"profile":"NULL"},
 		"Ethernet8|0":{"profile":"ingress_lossy_profile"},"Ethernet8|3-4":{"profile":"NULL"},
 		"Ethernet12|0":{"profile":"ingress_lossy_profile"},"Ethernet12|3-4":{"profile":"NULL"}}`)
-	jsonEqual(t, mustSGet(t, c, "CABLE_LENGTH/AZURE/Ethernet12"), `"40m"`)
+	jsonEqual(t, mustSGet(t, c, "BUFFER_QUEUE/Ethernet0|0-2"), `{"profile":"q_lossy_profile"}`)
+	jsonEqual(t, mustSGet(t, c, "CABLE_LENGTH/AZURE/Ethernet12"), `"5m"`)
 	jsonEqual(t, mustSGet(t, c, "PFC_WD"), `{"GLOBAL":{"POLL_INTERVAL":"200"}}`)
 	jsonEqual(t, mustSGet(t, c, "DEVICE_METADATA/localhost/buffer_model"), `"dynamic"`)
+	jsonEqual(t, mustSGet(t, c, "DEVICE_METADATA/localhost/hwsku"), `"ACS-MSN2700"`)
 
 	// The whole database, as one JSON object of tables.
 	var all map[string]map[string]map[string]string
@@ -281,5 +286,54 @@ func TestSONiCStorm(t *testing.T) {
 	}
 	if err := sw.Storm("Ethernet1", true); err == nil || !strings.Contains(err.Error(), "Ethernet0, Ethernet4, Ethernet8, Ethernet12") {
 		t.Errorf("storm on a missing port: %v", err)
+	}
+}
+
+// A Broadcom SKU runs the traditional buffer model: qos_config.j2's generic branch (no
+// pfc_to_pg_map), and buffermgrd's lossless PGs from the lookup table, which follow every
+// change of cable length, speed or pfc_enable and overwrite a profile set by hand.
+func TestSONiCTraditionalBufferManager(t *testing.T) {
+	sw, c := startSONiC(t, Options{Models: map[string]string{"sonic": "Arista-7060CX-32S-C32"}})
+	jsonEqual(t, mustSGet(t, c, "DEVICE_METADATA/localhost/buffer_model"), `"traditional"`)
+	jsonEqual(t, mustSGet(t, c, "PORT_QOS_MAP/Ethernet0"), `{"dscp_to_tc_map":"AZURE","tc_to_queue_map":"AZURE",
+		"tc_to_pg_map":"AZURE","pfc_to_queue_map":"AZURE","pfc_enable":"3,4","pfcwd_sw_enable":"3,4"}`)
+	if _, err := sget(ctxT(t), c, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"); status.Code(err) != codes.NotFound {
+		t.Errorf("a Broadcom SKU has PFC_PRIORITY_TO_PRIORITY_GROUP_MAP: %v", err)
+	}
+	// At boot: pg_lossless_100000_5m_profile from the th/gen/BALANCED row "100000 5m 1248 2288 165568 0 2288".
+	jsonEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet0|3-4"), `{"profile":"pg_lossless_100000_5m_profile"}`)
+	jsonEqual(t, mustSGet(t, c, "BUFFER_PROFILE/pg_lossless_100000_5m_profile"), `{"pool":"ingress_lossless_pool",
+		"xon":"2288","xon_offset":"2288","xoff":"165568","size":"1248","dynamic_th":"0"}`)
+
+	// A cable length change: a new profile, the PG moved to it, the old profile kept.
+	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{supd("CABLE_LENGTH/AZURE/Ethernet0", `"40m"`)}})
+	jsonEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet0|3-4"), `{"profile":"pg_lossless_100000_40m_profile"}`)
+	jsonEqual(t, mustSGet(t, c, "BUFFER_PROFILE/pg_lossless_100000_40m_profile/xoff"), `"177632"`)
+	jsonEqual(t, mustSGet(t, c, "BUFFER_PROFILE/pg_lossless_100000_5m_profile/xoff"), `"165568"`)
+	jsonEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet4|3-4"), `{"profile":"pg_lossless_100000_5m_profile"}`)
+
+	// A profile set by hand lasts until the next change buffermgrd watches.
+	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{
+		supd("BUFFER_PROFILE/mine", `{"pool":"ingress_lossless_pool","xon":"2288","xoff":"100000","size":"1248","dynamic_th":"0"}`),
+		supd("BUFFER_PG/Ethernet0|3-4/profile", `"mine"`)}})
+	jsonEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet0|3-4"), `{"profile":"mine"}`)
+	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{supd("PORT/Ethernet0/mtu", `"9000"`)}})
+	jsonEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet0|3-4"), `{"profile":"pg_lossless_100000_40m_profile"}`)
+
+	// pfc_enable 3: a new PG key 3; the old 3-4 key stays (buffermgrd deletes none).
+	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{supd("PORT_QOS_MAP/Ethernet4/pfc_enable", `"3"`)}})
+	jsonEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet4|3"), `{"profile":"pg_lossless_100000_5m_profile"}`)
+	jsonEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet4|3-4"), `{"profile":"pg_lossless_100000_5m_profile"}`)
+
+	// A cable length without a lookup row: buffermgrd drops the entry, the PG keeps its profile.
+	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{supd("CABLE_LENGTH/AZURE/Ethernet8", `"7m"`)}})
+	jsonEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet8|3-4"), `{"profile":"pg_lossless_100000_5m_profile"}`)
+	if db := sw.DB(); db["BUFFER_PROFILE"]["pg_lossless_100000_7m_profile"] != nil {
+		t.Error("buffermgrd made a profile without a lookup row")
+	}
+	for _, ids := range []struct{ in, want string }{{"3,4", "3-4"}, {"2,3,4,6", "2-4,6"}, {"3", "3"}, {"3,5", "3,5"}, {"", ""}} {
+		if got := strings.Join(pgIDList(ids.in), ","); got != ids.want {
+			t.Errorf("pgIDList(%q) = %q, want %q", ids.in, got, ids.want)
+		}
 	}
 }

@@ -99,6 +99,9 @@ func deviceSchema() map[string]schema.Attribute {
 			MarkdownDescription: "mlx5 hosts: run privileged reads and writes through `sudo -n`."},
 		"per_resource_reads": schema.BoolAttribute{Optional: true,
 			MarkdownDescription: "Overrides the provider's `per_resource_reads` for this device."},
+		"model": schema.StringAttribute{Optional: true,
+			MarkdownDescription: "The device's hardware model or SKU as the device names it (SONiC `hwsku`, such as `ACS-MSN2700` or `Arista-7060CX-32S-C32`). Informational: the provider reads what it needs (SONiC's buffer model) from the device itself.",
+			Validators:          []validator.String{stringvalidator.LengthBetween(1, 128)}},
 		"save_config": schema.BoolAttribute{Optional: true,
 			MarkdownDescription: "CLI switches (`eos`, `nxos`): after each committed change, save the running configuration to startup (`write memory`, `copy running-config startup-config`), so it survives a reload. Default `false`: changes are committed to the running configuration only."},
 	}

@@ -35,6 +35,7 @@ type deviceModel struct {
 	Sudo             types.Bool   `tfsdk:"sudo"`
 	SaveConfig       types.Bool   `tfsdk:"save_config"`
 	PerResourceReads types.Bool   `tfsdk:"per_resource_reads"`
+	Model            types.String `tfsdk:"model"`
 }
 
 type unknowable interface{ IsUnknown() bool }
@@ -53,7 +54,7 @@ func (m providerModel) devices(ctx context.Context) (map[string]deviceModel, dia
 func (m providerModel) known(devs map[string]deviceModel) bool {
 	vals := []unknowable{m.Username, m.Password, m.PrivateKey, m.KnownHostsFile, m.CACertificate, m.Insecure, m.Timeout, m.Retries, m.PerResourceReads}
 	for _, d := range devs {
-		vals = append(vals, d.Address, d.Platform, d.Username, d.Password, d.PrivateKey, d.CACertificate, d.HostKey, d.Insecure, d.GNMITarget, d.Sudo, d.SaveConfig, d.PerResourceReads)
+		vals = append(vals, d.Address, d.Platform, d.Username, d.Password, d.PrivateKey, d.CACertificate, d.HostKey, d.Insecure, d.GNMITarget, d.Sudo, d.SaveConfig, d.PerResourceReads, d.Model)
 	}
 	for _, v := range vals {
 		if v.IsUnknown() {
@@ -80,6 +81,7 @@ func (m providerModel) toSettings(devs map[string]deviceModel) (devices.Settings
 			Username: strPtr(d.Username), Password: strPtr(d.Password), PrivateKey: strPtr(d.PrivateKey),
 			CACertificate: strPtr(d.CACertificate), HostKey: strPtr(d.HostKey), Insecure: boolPtr(d.Insecure),
 			GNMITarget: strPtr(d.GNMITarget), Sudo: boolPtr(d.Sudo), SaveConfig: boolPtr(d.SaveConfig), PerResourceReads: boolPtr(d.PerResourceReads),
+			Model: strPtr(d.Model),
 		}
 	}
 	return s, specs

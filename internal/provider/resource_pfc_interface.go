@@ -21,6 +21,7 @@ func newPFCInterfaceResource() resource.Resource {
 		},
 		checkPlatform: driver.CheckPFCInterface,
 		fromIntent:    pfcFromIntent,
+		readAtPlan:    true, // SONiC: the buffer model decides what buffer can be (CheckIntent)
 	}}
 }
 

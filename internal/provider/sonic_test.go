@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
@@ -19,6 +20,19 @@ import (
 
 func sonicLab(t *testing.T) *accLab {
 	return startLab(t, lab.Options{Switches: map[string]int{"sonic": 1}})
+}
+
+// sonicLabModel is a lab of one sonic switch of the given SKU.
+func sonicLabModel(t *testing.T, model string) *accLab {
+	return startLab(t, lab.Options{Switches: map[string]int{"sonic": 1}, Models: map[string]string{"sonic": model}})
+}
+
+// eachSONiCModel runs test against a switch of every SKU the lab simulates: a Mellanox one
+// (dynamic buffer model) and a Broadcom one (traditional model, buffermgrd's lookup table).
+func eachSONiCModel(t *testing.T, test func(t *testing.T, model string, traditional bool)) {
+	for _, model := range lab.SONiCModels() {
+		t.Run(model, func(t *testing.T) { test(t, model, model == "Arista-7060CX-32S-C32") })
+	}
 }
 
 // sonicYANG returns a check that the switch's CONFIG_DB passes SONiC's own YANG models under
@@ -62,24 +76,40 @@ resource "roce_qos_policy" "leaf" {
 }
 
 func sonicPFCHCL(port string, detection int) string {
+	return sonicPFCBufferHCL(port, detection, "xoff_bytes = 122880, xon_bytes = 61440, cable_length_m = 5")
+}
+
+// sonicPFCBufferHCL is the PFC interface with the given buffer fields.
+func sonicPFCBufferHCL(port string, detection int, buffer string) string {
 	return fmt.Sprintf(`
 resource "roce_pfc_interface" "e0" {
   device     = "sonic-1"
   interface  = %q
-  buffer     = { xoff_bytes = 122880, xon_bytes = 61440, cable_length_m = 5 }
+  buffer     = { %s }
   watchdog   = { action = "drop", detection_time_ms = %d, restoration_time_ms = 400 }
   depends_on = [roce_qos_policy.leaf]
 }
-`, port, detection)
+`, port, buffer, detection)
 }
 
-func TestAccSONiCPolicyAndPFC(t *testing.T) {
-	l := sonicLab(t)
+// sonicModelPFCHCL is what a PFC interface can keep on the model: an explicit headroom on the
+// dynamic buffer model, the cable length (buffermgrd's lookup profile) on the traditional one.
+func sonicModelPFCHCL(traditional bool, port string, detection int) string {
+	if traditional {
+		return sonicPFCBufferHCL(port, detection, "cable_length_m = 40")
+	}
+	return sonicPFCHCL(port, detection)
+}
+
+func TestAccSONiCPolicyAndPFC(t *testing.T) { eachSONiCModel(t, testSONiCPolicyAndPFC) }
+
+func testSONiCPolicyAndPFC(t *testing.T, model string, traditional bool) {
+	l := sonicLabModel(t, model)
 	sw := l.SONiC("sonic-1")
 	yang := sonicYANG(t, sw)
 	before := sw.DB()
-	v1 := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0", "Ethernet4"`) + sonicPFCHCL("Ethernet0", 200)
-	v2 := l.providerHCL() + sonicPolicyHCL(204800, `"Ethernet0", "Ethernet4"`) + sonicPFCHCL("Ethernet0", 400)
+	v1 := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0", "Ethernet4"`) + sonicModelPFCHCL(traditional, "Ethernet0", 200)
+	v2 := l.providerHCL() + sonicPolicyHCL(204800, `"Ethernet0", "Ethernet4"`) + sonicModelPFCHCL(traditional, "Ethernet0", 400)
 	field := func(table, key, f string) string { return sw.DB()[table][key][f] }
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
@@ -93,7 +123,7 @@ func TestAccSONiCPolicyAndPFC(t *testing.T) {
 					return fmt.Errorf("%s|%s not restored: %v, want %v", tk[0], tk[1], after[tk[0]][tk[1]], before[tk[0]][tk[1]])
 				}
 			}
-			for _, table := range []string{"DSCP_TO_TC_MAP", "SCHEDULER", "WRED_PROFILE", "BUFFER_PROFILE"} {
+			for _, table := range []string{"DSCP_TO_TC_MAP", "SCHEDULER", "WRED_PROFILE", "BUFFER_PROFILE", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"} {
 				for key := range after[table] {
 					if len(key) >= 4 && (key[:4] == "ROCE" || key[:5] == "roce-") {
 						return fmt.Errorf("destroy left %s|%s", table, key)
@@ -123,6 +153,19 @@ func TestAccSONiCPolicyAndPFC(t *testing.T) {
 						"watchdog detection":                            {field("PFC_WD", "Ethernet0", "detection_time"), "200"},
 						"cable length":                                  {field("CABLE_LENGTH", "AZURE", "Ethernet0"), "5m"},
 						"headroom xoff":                                 {field("BUFFER_PROFILE", "roce-Ethernet0-lossless", "xoff"), "122880"},
+						// Mellanox: PFC frames of priority 3 pause lossless PG 3 (qos_config.j2's pfc_to_pg_map, ours now).
+						"pfc_to_pg_map": {field("PORT_QOS_MAP", "Ethernet0", "pfc_to_pg_map"), "ROCE"},
+						"PFC 3 -> PG 3": {field("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "ROCE", "3"), "3"},
+					}
+					if traditional {
+						// buffermgrd's profile for 100G at 40 m on the new no-drop priority 3.
+						checks = map[string][2]string{
+							"pfc_enable on Ethernet0": {field("PORT_QOS_MAP", "Ethernet0", "pfc_enable"), "3"},
+							"cable length":            {field("CABLE_LENGTH", "AZURE", "Ethernet0"), "40m"},
+							"lossless PG 3":           {field("BUFFER_PG", "Ethernet0|3", "profile"), "pg_lossless_100000_40m_profile"},
+							"no explicit headroom":    {field("BUFFER_PROFILE", "roce-Ethernet0-lossless", "xoff"), ""},
+							"no pfc_to_pg_map":        {field("PORT_QOS_MAP", "Ethernet0", "pfc_to_pg_map"), ""},
+						}
 					}
 					for what, c := range checks {
 						if c[0] != c[1] {
@@ -190,7 +233,8 @@ resource "roce_pfc_interface" "x" {
   interface = "Ethernet0"
   link_pause = true
 }`, nil, `(?s)link_pause`},
-		{"device rejects the Set", sonicPolicyHCL(153600, `"Ethernet0"`), func() { sw.FailNextSet("commit refused: TCAM exhausted") }, `(?s)Cannot create QoS policy "ROCE" on device "sonic-1".*TCAM exhausted`},
+		{"device rejects the Set", sonicPolicyHCL(153600, `"Ethernet0"`), func() { sw.FailNextSet("Error: Failed to apply patch on the following scopes:") },
+			`(?s)Cannot create QoS policy "ROCE" on device "sonic-1".*Failed to apply patch`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -206,13 +250,15 @@ resource "roce_pfc_interface" "x" {
 
 // A policy and a PFC interface on the same port, applied and destroyed in either order, with or
 // without depends_on, converge in one apply and leave the other's settings intact.
-func TestAccSONiCAnyOrder(t *testing.T) {
-	l := sonicLab(t)
+func TestAccSONiCAnyOrder(t *testing.T) { eachSONiCModel(t, testSONiCAnyOrder) }
+
+func testSONiCAnyOrder(t *testing.T, model string, traditional bool) {
+	l := sonicLabModel(t, model)
 	sw := l.SONiC("sonic-1")
 	yang := sonicYANG(t, sw)
-	both := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0"`) + sonicPFCHCL("Ethernet0", 200)
+	both := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0"`) + sonicModelPFCHCL(traditional, "Ethernet0", 200)
 	policyOnly := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0"`)
-	pfcOnly := l.providerHCL() + strings.Replace(sonicPFCHCL("Ethernet0", 200), "depends_on = [roce_qos_policy.leaf]", "", 1)
+	pfcOnly := l.providerHCL() + strings.Replace(sonicModelPFCHCL(traditional, "Ethernet0", 200), "depends_on = [roce_qos_policy.leaf]", "", 1)
 	bothUnordered := pfcOnly + sonicPolicyHCL(153600, `"Ethernet0"`)
 	policyIntact := func(*terraform.State) error {
 		if err := yang(nil); err != nil {
@@ -230,8 +276,12 @@ func TestAccSONiCAnyOrder(t *testing.T) {
 			return err
 		}
 		db := sw.DB()
-		if db["PFC_WD"]["Ethernet0"]["detection_time"] != "200" || db["CABLE_LENGTH"]["AZURE"]["Ethernet0"] != "5m" ||
-			db["BUFFER_PROFILE"]["roce-Ethernet0-lossless"]["xoff"] != "122880" {
+		cable, xoff := "5m", "122880"
+		if traditional {
+			cable, xoff = "40m", ""
+		}
+		if db["PFC_WD"]["Ethernet0"]["detection_time"] != "200" || db["CABLE_LENGTH"]["AZURE"]["Ethernet0"] != cable ||
+			db["BUFFER_PROFILE"]["roce-Ethernet0-lossless"]["xoff"] != xoff {
 			return fmt.Errorf("the PFC interface's fields were disturbed: PFC_WD|Ethernet0 = %v", db["PFC_WD"]["Ethernet0"])
 		}
 		return nil
@@ -277,7 +327,11 @@ func TestAccSONiCAnyOrder(t *testing.T) {
 // absent target) and the destroy deletes the table (deleting its last key is GCU's
 // EmptyTableError).
 func TestAccSONiCTrustPCPTable(t *testing.T) {
-	l := sonicLab(t)
+	eachSONiCModel(t, func(t *testing.T, model string, _ bool) { testSONiCTrustPCPTable(t, model) })
+}
+
+func testSONiCTrustPCPTable(t *testing.T, model string) {
+	l := sonicLabModel(t, model)
 	sw := l.SONiC("sonic-1")
 	yang := sonicYANG(t, sw)
 	if _, ok := sw.DB()["DOT1P_TO_TC_MAP"]; ok {
@@ -316,4 +370,24 @@ func TestAccSONiCTrustPCPTable(t *testing.T) {
 			},
 		}},
 	})
+}
+
+// On the traditional buffer model an explicit headroom is refused at plan time, naming the
+// attributes and why (buffermgrd would overwrite it), before anything reaches the switch.
+func TestAccSONiCTraditionalHeadroomRefused(t *testing.T) {
+	l := sonicLabModel(t, "Arista-7060CX-32S-C32")
+	sw := l.SONiC("sonic-1")
+	before := sw.DB()
+	sw.ResetCounters()
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: protoV6Factories, Steps: []resource.TestStep{{
+		Config:   l.providerHCL() + strings.Replace(sonicPFCHCL("Ethernet0", 200), "depends_on = [roce_qos_policy.leaf]", "", 1),
+		PlanOnly: true, ExpectNonEmptyPlan: true,
+		ExpectError: regexp.MustCompile(`(?s)Not kept by this switch's buffer model.*buffer.xoff_bytes\s+and\s+buffer.xon_bytes:\s+the\s+switch\s+runs\s+SONiC's\s+traditional\s+buffer\s+model.*buffer.cable_length_m`),
+	}}})
+	if sw.Counters().Set != 0 {
+		t.Errorf("the refused plan sent %d Sets", sw.Counters().Set)
+	}
+	if diff := cmp.Diff(before, sw.DB()); diff != "" {
+		t.Errorf("the switch changed:\n%s", diff)
+	}
 }

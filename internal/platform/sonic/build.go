@@ -24,7 +24,7 @@ type PortBinding struct {
 // prior values BuildSet restores when the policy lets go of the port.
 func (db *DB) PortFields(port string) PortBinding {
 	var b PortBinding
-	for _, f := range policyPortFields {
+	for _, f := range append(slices.Clone(policyPortFields), fPFCToPG) {
 		if v, ok := db.field(tPortQoSMap, port, f); ok {
 			if b.QoSMap == nil {
 				b.QoSMap = map[string]string{}
@@ -86,11 +86,25 @@ func BuildSet(prior, next *fabric.QoSPolicy, restore map[string]PortBinding, db 
 			b.replace(o.table, o.key, o.fields)
 		}
 		fields := portFields(nl.name, nl.trust, nl.lossless)
+		pfcPG := false
 		for _, port := range nl.ifaces {
 			for _, f := range policyPortFields {
 				b.setOrDelete(tPortQoSMap, port, f, fields[f])
 			}
 			followWatchdog(b, db, port, fields[fPFCEnable])
+			if _, ok := db.field(tPortQoSMap, port, fPFCToPG); ok {
+				if len(nl.lossless) > 0 {
+					b.set(tPortQoSMap, port, fPFCToPG, nl.name)
+					pfcPG = true
+				} else {
+					b.setOrDelete(tPortQoSMap, port, fPFCToPG, restoredField(restore[port], fPFCToPG, ours))
+				}
+			}
+		}
+		if pfcPG {
+			b.replace(tPFCToPG, nl.name, pfcPGFields(nl.lossless))
+		}
+		for _, port := range nl.ifaces {
 			for _, c := range nl.classes {
 				b.replace(tQueue, queueKey(port, c.tc), queueFields(nl.name, c.name, c.ecn != nil))
 			}
@@ -104,6 +118,7 @@ func BuildSet(prior, next *fabric.QoSPolicy, restore map[string]PortBinding, db 
 					b.setOrDelete(tPortQoSMap, port, f, restoredField(prev, f, ours))
 				}
 				followWatchdog(b, db, port, restoredField(prev, fPFCEnable, ours))
+				b.setOrDelete(tPortQoSMap, port, fPFCToPG, restoredField(prev, fPFCToPG, ours))
 			}
 			for _, c := range pl.classes {
 				if q := restoredQueue(prev, c.tc, ours); q != nil {
@@ -116,6 +131,7 @@ func BuildSet(prior, next *fabric.QoSPolicy, restore map[string]PortBinding, db 
 		for _, o := range pl.objects() {
 			b.del(o.table, o.key)
 		}
+		b.del(tPFCToPG, pl.name) // written only where a port uses pfc_to_pg_map; absent is skipped
 	}
 	return b.done()
 }

@@ -21,6 +21,22 @@ const (
 
 var policyPortFields = []string{fDSCPToTC, fDot1pToTC, fTCToQueue, fTCToPG, fPFCToQueue, fPFCEnable}
 
+// fPFCToPG is PORT_QOS_MAP|<port>.pfc_to_pg_map, which only some ASICs use (qos_config.j2
+// renders it for mellanox and barefoot). A policy binds its own PFC priority -> PG map on a
+// port that has one, so PFC frames of each no-drop priority pause that priority's lossless PG;
+// a port without one is left without.
+const fPFCToPG = "pfc_to_pg_map"
+
+// pfcPGFields maps each no-drop priority to its priority group (the same number, as pgMap
+// gives the lossless traffic classes), and nothing else, as qos_config.j2's AZURE map does.
+func pfcPGFields(lossless []int) map[string]string {
+	m := map[string]string{}
+	for _, p := range lossless {
+		m[strconv.Itoa(p)] = strconv.Itoa(p)
+	}
+	return m
+}
+
 // Fields of QUEUE|<port>|<q>.
 const (
 	fScheduler = "scheduler"

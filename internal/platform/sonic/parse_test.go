@@ -31,6 +31,8 @@ func baseDB(t *testing.T) fakeDB {
 		d.setField(tCableLength, "AZURE", port, "40m")
 	}
 	d.setField(tScheduler, "port_scheduler", "type", "STRICT")
+	// The sample's lossless PGs (3-4, profile NULL) are the dynamic buffer model's.
+	d.setField("DEVICE_METADATA", "localhost", "buffer_model", "dynamic")
 	d.setField("BUFFER_POOL", "ingress_lossy_pool", "type", "ingress")
 	for f, v := range d[tPortQoSMap]["Ethernet0"] {
 		if f != "scheduler" {

@@ -26,6 +26,7 @@ const (
 	tTCToQueue    = "TC_TO_QUEUE_MAP"
 	tTCToPG       = "TC_TO_PRIORITY_GROUP_MAP"
 	tPFCToQueue   = "MAP_PFC_PRIORITY_TO_QUEUE"
+	tPFCToPG      = "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"
 	tScheduler    = "SCHEDULER"
 	tWRED         = "WRED_PROFILE"
 	tQueue        = "QUEUE"

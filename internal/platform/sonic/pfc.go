@@ -215,3 +215,31 @@ func CheckPFCAgainst(p fabric.PFCInterface, db *DB) error {
 	}
 	return nil
 }
+
+// BufferModel is the switch's buffer model (DEVICE_METADATA|localhost.buffer_model):
+// "dynamic" or "traditional" (SONiC's default when the field is absent).
+func (db *DB) BufferModel() string {
+	if v, ok := db.field("DEVICE_METADATA", "localhost", "buffer_model"); ok && v != "" {
+		return v
+	}
+	return "traditional"
+}
+
+// CheckBufferModel refuses a headroom (buffer.xoff_bytes, buffer.xon_bytes) the switch's
+// buffer model would not keep. In the traditional model buffermgrd owns the lossless priority
+// groups' profile: on every change of the port, its cable length or its no-drop priorities it
+// points them at pg_lossless_<speed>_<cable>_profile from the SKU's pg_profile_lookup.ini,
+// overwriting any other profile (sonic-swss cfgmgr/buffermgr.cpp doSpeedUpdateTask), so an
+// explicit headroom would be undone at the next change and show as drift. There the headroom
+// follows buffer.cable_length_m. The dynamic model keeps a static profile on a PG
+// (buffermgrdyn.cpp takes a BUFFER_PROFILE with xoff as a headroom override).
+func CheckBufferModel(p fabric.PFCInterface, db *DB) error {
+	if p.Buffer == nil || (p.Buffer.XoffBytes == nil && p.Buffer.XonBytes == nil) || db.BufferModel() != "traditional" {
+		return nil
+	}
+	return fmt.Errorf("buffer.xoff_bytes and buffer.xon_bytes: the switch runs SONiC's traditional buffer model " +
+		"(DEVICE_METADATA|localhost buffer_model = traditional), where buffermgrd sets the headroom of the lossless " +
+		"priority groups from the port's speed and cable length (pg_profile_lookup.ini) and overwrites any other " +
+		"profile at the next change; leave them unset and set buffer.cable_length_m, or move the switch to the " +
+		"dynamic buffer model")
+}

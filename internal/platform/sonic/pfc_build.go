@@ -144,6 +144,9 @@ func BuildPFCSet(port string, prior, next *fabric.PFCInterface, db *DB, restore 
 		if err := CheckPFCAgainst(*next, db); err != nil {
 			return nil, err
 		}
+		if err := CheckBufferModel(*next, db); err != nil {
+			return nil, err
+		}
 		if nextM["buffer"] {
 			xoff, xon := *next.Buffer.XoffBytes, *next.Buffer.XonBytes
 			b.replace(tBufferProf, profile, map[string]string{"pool": losslessPool, "xoff": strconv.FormatInt(xoff, 10),

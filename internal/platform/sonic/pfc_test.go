@@ -251,3 +251,29 @@ func TestPFCReadDrift(t *testing.T) {
 		t.Errorf("drifted PFC read = %+v %+v", got.Buffer, got.Watchdog)
 	}
 }
+
+// On the traditional buffer model buffermgrd owns the lossless PGs' profile: an explicit
+// headroom is refused before anything is written, the cable length alone is built; a switch
+// without buffer_model is traditional (buffermgrd.sh runs the dynamic manager only for
+// "dynamic").
+func TestTraditionalBufferModelRefusesHeadroom(t *testing.T) {
+	d := withPolicy(t)
+	for _, model := range []string{"traditional", ""} {
+		if model == "" {
+			delete(d["DEVICE_METADATA"]["localhost"], "buffer_model")
+		} else {
+			d.setField("DEVICE_METADATA", "localhost", "buffer_model", model)
+		}
+		db := d.dbOf(t)
+		if got := db.BufferModel(); got != "traditional" {
+			t.Errorf("buffer_model %q reads as %q", model, got)
+		}
+		if _, err := BuildPFCSet("Ethernet0", nil, examplePFC(), db, PFCPrior{}); err == nil || !strings.Contains(err.Error(), "traditional buffer model") {
+			t.Errorf("buffer_model %q: a headroom is built: %v", model, err)
+		}
+		cableOnly := &fabric.PFCInterface{Interface: "Ethernet0", Mode: fabric.PFCModeOn, Buffer: &fabric.PFCBuffer{CableLengthM: ptr(40)}}
+		if _, err := BuildPFCSet("Ethernet0", nil, cableOnly, db, PFCPrior{}); err != nil {
+			t.Errorf("buffer_model %q: the cable length alone is refused: %v", model, err)
+		}
+	}
+}

@@ -35,7 +35,8 @@ func main() {
 }
 
 const usageText = `usage:
-  rocelab up --dir DIR [--switches openconfig=1] [--hosts PLATFORM=N] [--ports 8] [--latency 0ms]
+  rocelab up --dir DIR [--switches openconfig=1] [--hosts PLATFORM=N] [--model PLATFORM=MODEL]...
+             [--ports 8] [--latency 0ms]
       start the lab, write DIR/inventory.json once every device listens,
       serve until SIGINT or SIGTERM
   rocelab down --dir DIR
@@ -153,6 +154,8 @@ func up(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	hosts := platformCounts{}
 	fs.Var(&switches, "switches", "switches to start, as `PLATFORM=N,...`")
 	fs.Var(&hosts, "hosts", "hosts to start, as `PLATFORM=N,...`")
+	models := platformModels{}
+	fs.Var(&models, "model", "the model of a platform's devices, as `PLATFORM=MODEL` (repeatable; sonic: "+strings.Join(lab.SONiCModels(), ", ")+")")
 	ports := fs.Int("ports", lab.DefaultPorts, "interfaces per switch")
 	latency := fs.Duration("latency", 0, "delay added to every RPC, e.g. 5ms")
 	if err := fs.Parse(args); err != nil {
@@ -169,7 +172,7 @@ func up(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "rocelab up: --dir is required")
 		return 2
 	}
-	if err := serve(ctx, *dir, lab.Options{Switches: switches, Hosts: hosts, Ports: *ports, Latency: *latency, Dir: *dir}, stdout, stderr); err != nil {
+	if err := serve(ctx, *dir, lab.Options{Switches: switches, Hosts: hosts, Models: models, Ports: *ports, Latency: *latency, Dir: *dir}, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "rocelab up:", err)
 		return 1
 	}
@@ -232,6 +235,29 @@ func runningPID(path string) (int, bool) {
 		return 0, false
 	}
 	return pid, syscall.Kill(pid, 0) == nil
+}
+
+// platformModels is a repeatable flag.Value of PLATFORM=MODEL.
+type platformModels map[string]string
+
+func (p *platformModels) String() string {
+	if p == nil {
+		return ""
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(*p)) {
+		parts = append(parts, k+"="+(*p)[k])
+	}
+	return strings.Join(parts, ",")
+}
+
+func (p *platformModels) Set(s string) error {
+	name, model, ok := strings.Cut(s, "=")
+	if !ok || name == "" || model == "" {
+		return fmt.Errorf("want PLATFORM=MODEL, got %q", s)
+	}
+	(*p)[name] = model
+	return nil
 }
 
 // platformCounts is a flag.Value of PLATFORM=N pairs. Setting the flag

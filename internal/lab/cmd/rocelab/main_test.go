@@ -48,6 +48,8 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"reboot", "--dir", dir}, 2, "want 1 arguments (DEVICE)"},
 		{[]string{"reboot", "--dir", dir, "mlx5-1"}, 1, "no lab is running in " + dir},
 		{[]string{"up", "--dir", dir, "--switches", "openconfig=1,junos=1"}, 1, `unknown platform "junos"`},
+		{[]string{"up", "--dir", dir, "--switches", "sonic=1", "--model", "sonic"}, 2, "want PLATFORM=MODEL"},
+		{[]string{"up", "--dir", dir, "--switches", "sonic=1", "--model", "sonic=S6000"}, 1, `platform sonic has no model "S6000"`},
 	}
 	for _, tc := range cases {
 		code, out, errOut := runArgs(tc.args...)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"strings"
 	"testing"
 
@@ -71,5 +72,25 @@ func TestParseSONiCPath(t *testing.T) {
 		if got, err := parsePath(in); err != nil || !proto.Equal(got, want) {
 			t.Errorf("parsePath(%q) = %v, %v; want %v", in, got, err, want)
 		}
+	}
+}
+
+// `up --model sonic=SKU` starts that SKU, and the inventory names it.
+func TestUpSONiCModel(t *testing.T) {
+	dir := t.TempDir() + "/lab"
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"up", "--dir", dir, "--switches", "sonic=1", "--model", "sonic=Arista-7060CX-32S-C32", "--ports", "2"},
+			io.Discard, io.Discard)
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	inv := waitInventory(t, dir)
+	if got := inv.Devices["sonic-1"].Model; got != "Arista-7060CX-32S-C32" {
+		t.Errorf("inventory model %q", got)
+	}
+	code, out, errOut := runArgs("get", "--dir", dir, "sonic-1", "/CONFIG_DB/localhost/DEVICE_METADATA/localhost/buffer_model")
+	if code != 0 || out != "\"traditional\"\n" {
+		t.Errorf("buffer_model of the Broadcom SKU: exit %d, %q %q", code, out, errOut)
 	}
 }
