@@ -24,12 +24,14 @@ func checkOpenConfigQoS(p fabric.QoSPolicy) fabric.Problems {
 // after a map attribute is a key.
 func attrPath(elems []string) fabric.Path {
 	var p fabric.Path
-	for i, e := range elems {
-		if i > 0 && elems[i-1] == "classes" {
+	prev := ""
+	for _, e := range elems {
+		if prev == "classes" {
 			p = p.Key(e)
 		} else {
 			p = p.Attr(e)
 		}
+		prev = e
 	}
 	return p
 }

@@ -54,7 +54,7 @@ func TestAccModuleGuideGettingStarted(t *testing.T) {
 		t.Fatalf("the plan after apply must be empty (exit 0), got %d:\n%s", code, out)
 	}
 	// What the guide shows rocelab get print.
-	want := map[string]string{"dscp_to_tc_map": "ROCE", "pfc_enable": "3", "pfc_to_queue_map": "ROCE", "pfcwd_sw_enable": "3", "tc_to_pg_map": "ROCE", "tc_to_queue_map": "ROCE"}
+	want := map[string]string{"dscp_to_tc_map": "ROCE", "pfc_enable": "3", "pfc_to_pg_map": "ROCE", "pfc_to_queue_map": "ROCE", "pfcwd_sw_enable": "3", "tc_to_pg_map": "ROCE", "tc_to_queue_map": "ROCE"}
 	if got := sw.DB()["PORT_QOS_MAP"]["Ethernet0"]; !maps.Equal(got, want) {
 		t.Errorf("PORT_QOS_MAP|Ethernet0 = %v, the guide shows %v", got, want)
 	}

@@ -18,6 +18,11 @@ import (
 type PortBinding struct {
 	QoSMap map[string]string            `json:"qos_map,omitempty"`
 	Queues map[string]map[string]string `json:"queues,omitempty"` // queue index ("3") -> fields
+	// PGs are the port's single-PG BUFFER_PG keys ("3" -> profile) before the binding, when
+	// PGsRecorded: on the dynamic buffer model the policy adds a key for a lossless PG no key
+	// covers, and removes on unbind only the keys that were not there.
+	PGs         map[string]string `json:"pgs,omitempty"`
+	PGsRecorded bool              `json:"pgs_recorded,omitempty"`
 }
 
 // PortFields reports the settings of port a policy writes, as the device has them now: the
@@ -38,6 +43,15 @@ func (db *DB) PortFields(port string) PortBinding {
 				b.Queues = map[string]map[string]string{}
 			}
 			b.Queues[strconv.Itoa(q)] = copyFields(e)
+		}
+	}
+	b.PGsRecorded = true
+	for pg := range 8 {
+		if v, ok := db.field(tBufferPG, port+"|"+strconv.Itoa(pg), fProfile); ok {
+			if b.PGs == nil {
+				b.PGs = map[string]string{}
+			}
+			b.PGs[strconv.Itoa(pg)] = v
 		}
 	}
 	return b
@@ -92,6 +106,7 @@ func BuildSet(prior, next *fabric.QoSPolicy, restore map[string]PortBinding, db 
 				b.setOrDelete(tPortQoSMap, port, f, fields[f])
 			}
 			followWatchdog(b, db, port, fields[fPFCEnable])
+			followBuffer(b, db, port, nl.lossless, true) // pgMap: a lossless TC's PG is its number
 			if _, ok := db.field(tPortQoSMap, port, fPFCToPG); ok {
 				if len(nl.lossless) > 0 {
 					b.set(tPortQoSMap, port, fPFCToPG, nl.name)
@@ -119,6 +134,8 @@ func BuildSet(prior, next *fabric.QoSPolicy, restore map[string]PortBinding, db 
 				}
 				followWatchdog(b, db, port, restoredField(prev, fPFCEnable, ours))
 				b.setOrDelete(tPortQoSMap, port, fPFCToPG, restoredField(prev, fPFCToPG, ours))
+				removeAddedPGs(b, db, port, pl.lossless, prev)
+				followBuffer(b, db, port, restoredLosslessPGs(db, prev, ours), false)
 			}
 			for _, c := range pl.classes {
 				if q := restoredQueue(prev, c.tc, ours); q != nil {
@@ -145,6 +162,87 @@ func BuildSet(prior, next *fabric.QoSPolicy, restore map[string]PortBinding, db 
 func followWatchdog(b *setBuilder, db *DB, port string, pfcEnable *string) {
 	if v, ok := db.field(tPortQoSMap, port, fPFCWDSwEnable); ok && v != "" {
 		b.setOrDelete(tPortQoSMap, port, fPFCWDSwEnable, pfcEnable)
+	}
+}
+
+// followBuffer keeps the headroom of a port on the dynamic buffer model on its lossless PGs
+// (pgs) as the policy changes them: each lossless PG gets a BUFFER_PG key when no key covers
+// it (without one it would have no headroom), and where roce_pfc_interface's profile is the
+// port's headroom now (every lossless key references it), the new lossless keys take it too,
+// so the PFC interface reads as configured whichever of the two was applied first. Otherwise a
+// new key is NULL (the switch computes the headroom). Keys that stop being lossless are left
+// (a stock 3-4 range stays when only 3 is lossless: headroom reserved for nothing, no loss),
+// except those the policy made (removeAddedPGs). The traditional model's buffermgrd writes
+// these keys itself.
+//
+// On unbind (add false) no key is made: the port gets back the keys it had.
+func followBuffer(b *setBuilder, db *DB, port string, pgs []int, add bool) {
+	if db.BufferModel() != "dynamic" || len(pgs) == 0 {
+		return
+	}
+	profile := "NULL"
+	if now := db.pgKeys(port, db.losslessPGs(port)); len(now) > 0 {
+		uses := true
+		for _, k := range now {
+			if v, _ := db.ref(tBufferPG, k, fProfile); v != bufferProfileName(port) {
+				uses = false
+			}
+		}
+		if uses {
+			profile = bufferProfileName(port)
+		}
+	}
+	for _, k := range db.pgKeys(port, pgs) {
+		v, exists := db.ref(tBufferPG, k, fProfile)
+		switch {
+		case !exists && add:
+			b.set(tBufferPG, k, fProfile, profile)
+		case exists && profile != "NULL" && v != profile:
+			b.set(tBufferPG, k, fProfile, profile)
+		}
+	}
+}
+
+// restoredLosslessPGs are the lossless PGs a port has once the policy gives back its prior
+// pfc_enable and tc_to_pg_map.
+func restoredLosslessPGs(db *DB, prev PortBinding, ours map[string]bool) []int {
+	v := restoredField(prev, fPFCEnable, ours)
+	if v == nil {
+		return nil
+	}
+	prios, _ := prioritySet(*v)
+	var m map[int]int
+	if name := restoredField(prev, fTCToPG, ours); name != nil {
+		m, _ = db.intMap(tTCToPG, normRef(*name), 8)
+	}
+	var out []int
+	for _, p := range prios {
+		pg, ok := m[p]
+		if !ok {
+			pg = p
+		}
+		if !slices.Contains(out, pg) {
+			out = append(out, pg)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// removeAddedPGs deletes, when a port leaves the policy, the single-PG keys of its lossless PGs
+// that the port did not have before the binding (followBuffer made them).
+func removeAddedPGs(b *setBuilder, db *DB, port string, lossless []int, prev PortBinding) {
+	if !prev.PGsRecorded {
+		return // recorded by an older version: what was there is unknown, so nothing is removed
+	}
+	for _, pg := range lossless {
+		n := strconv.Itoa(pg)
+		if _, was := prev.PGs[n]; was {
+			continue
+		}
+		if _, ok := db.entry(tBufferPG, port+"|"+n); ok {
+			b.del(tBufferPG, port+"|"+n)
+		}
 	}
 }
 

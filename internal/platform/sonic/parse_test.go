@@ -49,9 +49,14 @@ func baseDB(t *testing.T) fakeDB {
 }
 
 var azureEthernet0 = PortBinding{
-	QoSMap: map[string]string{fDSCPToTC: "AZURE", fTCToQueue: "AZURE", fTCToPG: "AZURE", fPFCToQueue: "AZURE", fPFCEnable: "3,4"},
-	Queues: map[string]map[string]string{"3": {fScheduler: "[SCHEDULER|scheduler.1]", fWRED: "AZURE_LOSSLESS"}},
+	QoSMap:      map[string]string{fDSCPToTC: "AZURE", fTCToQueue: "AZURE", fTCToPG: "AZURE", fPFCToQueue: "AZURE", fPFCEnable: "3,4"},
+	Queues:      map[string]map[string]string{"3": {fScheduler: "[SCHEDULER|scheduler.1]", fWRED: "AZURE_LOSSLESS"}},
+	PGs:         map[string]string{"0": "ingress_lossy_profile"},
+	PGsRecorded: true,
 }
+
+// azureEthernet4 is Ethernet4 of the sample switch: Ethernet0's QoS fields, no single-PG key.
+var azureEthernet4 = PortBinding{QoSMap: azureEthernet0.QoSMap, Queues: azureEthernet0.Queues, PGsRecorded: true}
 
 // testdata/sonic-config_db-qos-1.json.txt is /work/shared/samples/sonic-config_db-qos-1.json.txt
 // as is: its '#' lines name the sources (sonic-cfggen output of a real platform template, and

@@ -234,7 +234,18 @@ func (db *DB) BufferModel() string {
 // follows buffer.cable_length_m. The dynamic model keeps a static profile on a PG
 // (buffermgrdyn.cpp takes a BUFFER_PROFILE with xoff as a headroom override).
 func CheckBufferModel(p fabric.PFCInterface, db *DB) error {
-	if p.Buffer == nil || (p.Buffer.XoffBytes == nil && p.Buffer.XonBytes == nil) || db.BufferModel() != "traditional" {
+	if p.Buffer == nil || (p.Buffer.XoffBytes == nil && p.Buffer.XonBytes == nil) {
+		return nil
+	}
+	if db.BufferModel() != "traditional" {
+		// A lossless pool with its own xoff is a shared headroom pool: there a PG's size is
+		// not xoff + xon (the xoff comes from the pool), so what we would write is not exact.
+		if v, ok := db.field("BUFFER_POOL", losslessPool, "xoff"); ok && v != "" && v != "0" {
+			return fmt.Errorf("buffer.xoff_bytes and buffer.xon_bytes: the switch's %s is a shared headroom pool "+
+				"(BUFFER_POOL|%s xoff = %s), where a priority group's headroom comes from the pool, not from "+
+				"size = xoff + xon; leave them unset (the switch computes the headroom from buffer.cable_length_m)",
+				losslessPool, losslessPool, v)
+		}
 		return nil
 	}
 	return fmt.Errorf("buffer.xoff_bytes and buffer.xon_bytes: the switch runs SONiC's traditional buffer model " +
@@ -242,4 +253,23 @@ func CheckBufferModel(p fabric.PFCInterface, db *DB) error {
 		"priority groups from the port's speed and cable length (pg_profile_lookup.ini) and overwrites any other " +
 		"profile at the next change; leave them unset and set buffer.cable_length_m, or move the switch to the " +
 		"dynamic buffer model")
+}
+
+// keyHoldsLossless reports whether BUFFER_PG key (port|pg or port|lo-hi) holds one of the
+// port's lossless PGs.
+func (db *DB) keyHoldsLossless(port, key string) bool {
+	rest, ok := strings.CutPrefix(key, port+"|")
+	if !ok {
+		return false
+	}
+	lo, hi, ok := pgRange(rest)
+	if !ok {
+		return false
+	}
+	for _, pg := range db.losslessPGs(port) {
+		if pg >= lo && pg <= hi {
+			return true
+		}
+	}
+	return false
 }

@@ -173,6 +173,16 @@ func BuildPFCSet(port string, prior, next *fabric.PFCInterface, db *DB, restore 
 			if v != nil && normRef(*v) == bufferProfileName(port) {
 				v = nil
 			}
+			if f.Table == tBufferPG {
+				if _, exists := db.entry(tBufferPG, f.Key); !exists {
+					continue // the key is gone (the policy that made it let go): nothing of ours is there
+				}
+			}
+			if f.Table == tBufferPG && v == nil && db.BufferModel() == "dynamic" && db.keyHoldsLossless(port, f.Key) {
+				// A lossless PG keeps a key on the dynamic model: back to the computed headroom.
+				null := "NULL"
+				v = &null
+			}
 			if f.Table == tPortQoSMap && f.Field == fPFCWDSwEnable && v != nil && *v != "" {
 				// A watchdog that was on before stays on the port's no-drop priorities as they are
 				// now, which a policy may have changed since (followWatchdog).

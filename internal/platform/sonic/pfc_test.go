@@ -1,6 +1,7 @@
 package sonic
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -84,10 +85,11 @@ func TestPFCRoundTrip(t *testing.T) {
 	if diff := cmp.Diff(before, d); diff != "" {
 		t.Errorf("delete does not restore the port (-before +after):\n%s", diff)
 	}
-	// Without a recorded prior (after import) delete removes the fields it wrote.
+	// Without a recorded prior (after import) delete removes the fields it wrote; a lossless
+	// PG's key goes back to the computed headroom (NULL) on the dynamic model.
 	d.set(t)(BuildPFCSet("Ethernet0", nil, next, d.dbOf(t), PFCPrior{}))
 	d.set(t)(BuildPFCSet("Ethernet0", next, nil, d.dbOf(t), PFCPrior{}))
-	if _, ok := d[tPFCWatchdog]["Ethernet0"][fWDAction]; ok || d[tBufferPG]["Ethernet0|3-4"] != nil {
+	if _, ok := d[tPFCWatchdog]["Ethernet0"][fWDAction]; ok || d[tBufferPG]["Ethernet0|3-4"][fProfile] != "NULL" {
 		t.Errorf("delete without prior left PFC_WD %v, BUFFER_PG %v", d[tPFCWatchdog]["Ethernet0"], d[tBufferPG]["Ethernet0|3-4"])
 	}
 }
@@ -107,14 +109,30 @@ func checkPFC(t *testing.T, d fakeDB, want *fabric.PFCInterface) {
 // order: each delete leaves the other resource's fields as they were, and the last one leaves
 // the switch as it found it.
 func TestPolicyAndPFCShareAPort(t *testing.T) {
-	for _, order := range []struct{ apply, remove string }{
-		{"policy,pfc", "policy,pfc"}, {"policy,pfc", "pfc,policy"},
-		{"pfc,policy", "policy,pfc"}, {"pfc,policy", "pfc,policy"},
-	} {
-		t.Run("apply "+order.apply+" delete "+order.remove, func(t *testing.T) {
+	// Lossless TC 3 sits in the stock 3-4 PG key; lossless TC 5 has no key until the policy (or
+	// the PFC interface) makes one, on the dynamic buffer model.
+	tc5 := examplePolicy()
+	roce := tc5.Classes["roce"]
+	roce.TrafficClass = 5
+	tc5.Classes["roce"] = roce
+	for _, pol := range []*fabric.QoSPolicy{examplePolicy(), tc5} {
+		for _, order := range []struct{ apply, remove string }{
+			{"policy,pfc", "policy,pfc"}, {"policy,pfc", "pfc,policy"},
+			{"pfc,policy", "policy,pfc"}, {"pfc,policy", "pfc,policy"},
+		} {
+			testPolicyAndPFCShareAPort(t, pol, order.apply, order.remove)
+		}
+	}
+}
+
+func testPolicyAndPFCShareAPort(t *testing.T, pol *fabric.QoSPolicy, applyOrder, removeOrder string) {
+	t.Helper()
+	order := struct{ apply, remove string }{applyOrder, removeOrder}
+	{
+		t.Run(fmt.Sprintf("TC %d apply %s delete %s", pol.Classes["roce"].TrafficClass, order.apply, order.remove), func(t *testing.T) {
 			base := baseDB(t)
 			d := base.clone()
-			p, pfc := examplePolicy(), examplePFC()
+			p, pfc := pol, examplePFC()
 			var restore map[string]PortBinding
 			var prior PFCPrior
 			var pfcFields []PriorField
@@ -144,11 +162,11 @@ func TestPolicyAndPFCShareAPort(t *testing.T) {
 					continue
 				}
 				if step == "policy" {
-					// The PFC interface keeps its settings; only its watchdog's priorities follow
-					// the restored pfc_enable.
+					// The PFC interface keeps its settings; only its watchdog's priorities and its
+					// headroom's PG keys follow the restored no-drop priorities.
 					checkPFC(t, d, pfc)
 					for i, f := range current(d, prior) {
-						if f.Field != fPFCWDSwEnable && !cmp.Equal(f, pfcFields[i]) {
+						if f.Field != fPFCWDSwEnable && f.Table != tBufferPG && !cmp.Equal(f, pfcFields[i]) {
 							t.Errorf("deleting the policy changed the PFC interface's %s|%s.%s", f.Table, f.Key, f.Field)
 						}
 					}
@@ -275,5 +293,11 @@ func TestTraditionalBufferModelRefusesHeadroom(t *testing.T) {
 		if _, err := BuildPFCSet("Ethernet0", nil, cableOnly, db, PFCPrior{}); err != nil {
 			t.Errorf("buffer_model %q: the cable length alone is refused: %v", model, err)
 		}
+	}
+	// Dynamic with a shared headroom pool (the lossless pool carries the xoff): not exact.
+	d.setField("DEVICE_METADATA", "localhost", "buffer_model", "dynamic")
+	d.setField("BUFFER_POOL", losslessPool, "xoff", "4194112")
+	if _, err := BuildPFCSet("Ethernet0", nil, examplePFC(), d.dbOf(t), PFCPrior{}); err == nil || !strings.Contains(err.Error(), "shared headroom pool") {
+		t.Errorf("a headroom on a shared headroom pool is built: %v", err)
 	}
 }

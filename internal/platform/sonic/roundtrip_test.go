@@ -84,7 +84,7 @@ func TestRoundTripUpdateUnbinds(t *testing.T) {
 	d.set(t)(BuildSet(old, next, restore, d.dbOf(t)))
 	checkRead(t, d, next)
 	db := d.dbOf(t)
-	if diff := cmp.Diff(azureEthernet0, db.PortFields("Ethernet4")); diff != "" {
+	if diff := cmp.Diff(azureEthernet4, db.PortFields("Ethernet4")); diff != "" {
 		t.Errorf("unbound Ethernet4 (-stock +now):\n%s", diff)
 	}
 	d.set(t)(BuildSet(next, nil, restore, d.dbOf(t)))
