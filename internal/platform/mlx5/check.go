@@ -89,6 +89,14 @@ func (s *HostState) checkCC(files []string) error {
 	dir := show(ccDir(s.PCIAddress))
 	if s.CCParams == nil {
 		errText := s.errorsUnder("/sys/kernel/debug")
+		if strings.Contains(errText, "Operation not permitted") {
+			// EPERM, not EACCES: the kernel's lockdown (Secure Boot) refuses debugfs to root too
+			// (fs/debugfs/file.c debugfs_locked_down; kernel_lockdown(7)), so sudo cannot help.
+			return fmt.Errorf("cannot read %s: the kernel is locked down (Secure Boot lockdown: "+
+				"/sys/kernel/security/lockdown shows [integrity] or [confidentiality]), which closes debugfs even to root, "+
+				"so DCQCN parameters cannot be read or set there; boot without lockdown, or set them in the NIC "+
+				"firmware's NV parameters (mlxconfig or mstconfig)%s", dir, errText)
+		}
 		if strings.Contains(errText, "Permission denied") {
 			return fmt.Errorf("cannot read %s: debugfs is readable by root only; set sudo = true for the device "+
 				"(the user needs passwordless sudo for sh, mlnx_qos and tee)%s", dir, errText)

@@ -257,3 +257,22 @@ func TestParseReadToolErrors(t *testing.T) {
 		t.Errorf("CheckNICIntent = %v\nwant %s", err, want)
 	}
 }
+
+// Under Secure Boot's kernel lockdown debugfs answers EPERM ("Operation not permitted") even to
+// root: the error says lockdown, not sudo.
+func TestDCQCNUnderKernelLockdown(t *testing.T) {
+	text := strings.ReplaceAll(string(fixture(t, "read-upstream.txt")), "cc_params/*: Permission denied", "cc_params/*: Operation not permitted")
+	s, err := ParseRead("eth0", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dErr := s.CheckDCQCN(contractDCQCN())
+	for _, want := range []string{"kernel is locked down", "/sys/kernel/security/lockdown", "Operation not permitted"} {
+		if dErr == nil || !strings.Contains(dErr.Error(), want) {
+			t.Errorf("CheckDCQCN() = %v, want %q", dErr, want)
+		}
+	}
+	if dErr != nil && strings.Contains(dErr.Error(), "set sudo = true") {
+		t.Errorf("CheckDCQCN() blames sudo under lockdown: %v", dErr)
+	}
+}
