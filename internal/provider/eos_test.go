@@ -250,6 +250,8 @@ resource "roce_qos_policy" "x" {
   classes = { roce = { traffic_class = 3, dscp = [26], bandwidth_percent = 100 } }
   interfaces = ["Ethernet1"]
 }`, `(?s)name`},
+		{"strict class below a round-robin class", strings.Replace(eosPolicyHCL(153600, `"Ethernet1"`), "traffic_class = 6", "traffic_class = 2", 1),
+			`(?s)Not supported on platform eos.*EOS makes every queue below a round-robin\s+queue\s+round-robin\s+too`},
 		{"threshold not whole kbytes", eosPolicyHCL(150000, `"Ethernet1"`),
 			`(?s)150000 bytes is not a whole number of kbytes.*149504 \(146 kbytes\)\s+or\s+150528 \(147 kbytes\)`},
 		{"trust dscp_pcp", `
@@ -350,4 +352,39 @@ func TestAccEOSDeviceWarning(t *testing.T) {
 	if out, code := tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
 		t.Errorf("plan after the warned apply: exit %d\n%s", code, out)
 	}
+}
+
+// Queues without a class keep the platform default: the profile has no block for them (queue 7,
+// the control queue, and the unused ones stay strict), and a class removed later loses its
+// block.
+func TestAccEOSUnusedQueuesUntouched(t *testing.T) {
+	l := eosLab(t)
+	sw := l.EOS("eos-1")
+	withStorage := strings.Replace(eosPolicyHCL(153600, `"Ethernet1"`), "    cnp     =",
+		"    storage = { traffic_class = 4, dscp = [10], bandwidth_percent = 10 }\n    cnp     =", 1)
+	withStorage = strings.Replace(withStorage, "bandwidth_percent = 50\n      lossless", "bandwidth_percent = 40\n      lossless", 1)
+	blocks := func(want ...string) func(*terraform.State) error {
+		return func(*terraform.State) error {
+			profile := sw.RunningConfig()
+			profile = profile[strings.Index(profile, "qos profile ROCE"):]
+			profile = profile[:strings.Index(profile, "\n!\n")]
+			var got []string
+			for _, l := range strings.Split(profile, "\n") {
+				if strings.HasPrefix(strings.TrimSpace(l), "tx-queue") {
+					got = append(got, strings.TrimSpace(l))
+				}
+			}
+			if strings.Join(got, ",") != strings.Join(want, ",") {
+				return fmt.Errorf("tx-queue blocks %v, want %v:\n%s", got, want, profile)
+			}
+			return nil
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		Steps: []resource.TestStep{
+			{Config: l.providerHCL() + withStorage, Check: blocks("tx-queue 0", "tx-queue 3", "tx-queue 4", "tx-queue 6")},
+			{Config: l.providerHCL() + eosPolicyHCL(153600, `"Ethernet1"`), Check: blocks("tx-queue 0", "tx-queue 3", "tx-queue 6")},
+		},
+	})
 }

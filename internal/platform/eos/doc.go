@@ -18,11 +18,13 @@
 //
 // # roce_qos_policy (policy P)
 //
-// Owned: `qos profile P`, rewritten whole in place on every update: the trust line, a
-// `tx-queue N` block for each of the 8 traffic classes (TC N = queue N) and the 8
-// `priority-flow-control priority N` lines. A TC without a class gets the neutral queue
-// (`no bandwidth percent`, `no priority`: EOS queues are strict by default, which would starve
-// every queue below). A rename deletes the old profile in the same session.
+// Owned: `qos profile P`, rewritten in place on every update: the trust line, a `tx-queue N`
+// block for each class (TC N = queue N) and the 8 `priority-flow-control priority N` lines. A
+// TC without a class is not written, so its queue keeps the platform's default (strict; queue
+// 7 carries control traffic and Sand platforms before 4.33 refuse `tx-queue 7`); a block an
+// earlier version wrote is removed (`no tx-queue N`). EOS makes every queue below a
+// round-robin one round-robin too, so CheckSupported refuses a strict class below a class with
+// a bandwidth share. A rename deletes the old profile in the same session.
 //
 // Shared, global: the 64-entry `qos map dscp` (always), the 8-entry `qos map cos` (trust pcp,
 // or any class with pcp) and the identity `qos map traffic-class N to tx-queue N`, all written
@@ -47,6 +49,6 @@
 //   - Trust is read from the profile; an interface-level `qos trust` overriding it is not
 //     read.
 //   - A tx-queue block missing from the profile reads as no class, although EOS serves such a
-//     queue strictly (the policy always writes all 8 blocks).
+//     queue strictly: queues without a class are neither written nor compared.
 //   - `random-detect ecn ... weight W` is neither written nor compared.
 package eos

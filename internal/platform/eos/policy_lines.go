@@ -79,7 +79,11 @@ func PolicyLines(c *Config, old, next *fabric.QoSPolicy, prior PolicyPrior) ([]s
 		out = append(out, "no qos profile "+old.Name)
 	}
 	if next != nil {
-		out = append(out, writeLines(old, *next, prior)...)
+		var existing *Profile
+		if c != nil {
+			existing = c.Profiles[next.Name]
+		}
+		out = append(out, writeLines(old, *next, prior, existing)...)
 	} else {
 		out = append(out, restoreDSCP(prior)...)
 		if writesCOS(*old) {
@@ -112,8 +116,12 @@ func writableLines(lines []string) error {
 
 // writeLines writes next: its profile, the maps it owns (a CoS map only old owned goes back to
 // prior) and its ports' bindings.
-func writeLines(old *fabric.QoSPolicy, next fabric.QoSPolicy, prior PolicyPrior) []string {
-	out := profileLines(next)
+func writeLines(old *fabric.QoSPolicy, next fabric.QoSPolicy, prior PolicyPrior, existing *Profile) []string {
+	var oldSame *fabric.QoSPolicy
+	if old != nil && old.Name == next.Name {
+		oldSame = old
+	}
+	out := profileLines(next, existing, oldSame)
 	dscp, queues := next.DSCPMap(), defaultTCToQueue()
 	out = append(out, mapLines("dscp", dscp[:], "traffic-class", nil)...)
 	if writesCOS(next) {
@@ -147,9 +155,16 @@ func checkWritable(p fabric.QoSPolicy) error {
 	return nil
 }
 
-// profileLines writes `qos profile P` whole: trust, every tx-queue 0-7 (TC N = queue N) and
-// every no-drop priority, so nothing left from an earlier version of the policy survives.
-func profileLines(p fabric.QoSPolicy) []string {
+// profileLines writes `qos profile P`: trust, a tx-queue block for each class (TC N = queue N)
+// and every no-drop priority. A queue without a class is not written: it keeps the platform's
+// default (EOS queues are strict by default, and queue 7 carries control-plane traffic; on Sand
+// platforms before 4.33 `tx-queue 7` is refused), so it is neither configured nor compared.
+// A block an earlier version of the policy wrote (existing, the profile as on the device; nil
+// when there is none) for a TC that is no longer a class is removed with `no tx-queue N`.
+//
+// old is the previous version of the same profile, if any: its classes' blocks are removed
+// too when the device's profile is not known.
+func profileLines(p fabric.QoSPolicy, existing *Profile, old *fabric.QoSPolicy) []string {
 	trust := trustDSCP
 	if p.Trust == fabric.TrustPCP {
 		trust = trustCOS
@@ -157,8 +172,19 @@ func profileLines(p fabric.QoSPolicy) []string {
 	out := []string{"qos profile " + p.Name, "qos trust " + trust}
 	for tc := range 8 {
 		_, c, ok := p.ClassByTC(tc)
+		if !ok {
+			had := existing != nil && existing.Queues[tc] != nil
+			if old != nil {
+				_, _, wasClass := old.ClassByTC(tc)
+				had = had || wasClass
+			}
+			if had {
+				out = append(out, "no tx-queue "+strconv.Itoa(tc))
+			}
+			continue
+		}
 		out = append(out, "tx-queue "+strconv.Itoa(tc))
-		out = append(out, queueLines(c, ok)...)
+		out = append(out, queueLines(c)...)
 		out = append(out, "exit")
 	}
 	for tc := range 8 {
@@ -171,19 +197,15 @@ func profileLines(p fabric.QoSPolicy) []string {
 	return append(out, "exit")
 }
 
-// queueLines is the body of a tx-queue. A TC without a class gets the neutral round-robin
-// queue with no share: EOS queues are strict by default and would starve the others.
-func queueLines(c fabric.Class, isClass bool) []string {
+// queueLines is the body of a class's tx-queue: a round-robin share, or strict priority.
+func queueLines(c fabric.Class) []string {
 	var out []string
-	switch {
-	case isClass && c.BandwidthPercent != nil:
+	if c.BandwidthPercent != nil {
 		out = append(out, fmt.Sprintf("bandwidth percent %d", *c.BandwidthPercent), "no priority")
-	case isClass && c.StrictPriority:
+	} else {
 		out = append(out, "no bandwidth percent", "priority strict")
-	default:
-		out = append(out, "no bandwidth percent", "no priority")
 	}
-	if isClass && c.ECN != nil {
+	if c.ECN != nil {
 		return append(out, fmt.Sprintf(
 			"random-detect ecn minimum-threshold %d kbytes maximum-threshold %d kbytes max-mark-probability %d",
 			c.ECN.MinThresholdBytes/fabric.KiB, c.ECN.MaxThresholdBytes/fabric.KiB, c.ECN.MarkProbabilityPercent))

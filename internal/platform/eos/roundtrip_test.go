@@ -114,7 +114,7 @@ func TestReadDrift(t *testing.T) {
 				c := p.Classes["default"]
 				return c.StrictPriority && *c.BandwidthPercent == 50
 			}},
-		"a strict queue without a class is a class": {"   tx-queue 5\n      no priority\n", "   tx-queue 5\n      priority strict\n",
+		"a strict queue without a class is a class": {"   tx-queue 6\n", "   tx-queue 5\n      priority strict\n   !\n   tx-queue 6\n",
 			func(p *fabric.QoSPolicy) bool { return p.Classes["tc5"].StrictPriority && p.DefaultTrafficClass == 0 }},
 		"an unbound port drops out": {"interface Ethernet2\n   service-profile ROCE\n", "interface Ethernet2\n",
 			func(p *fabric.QoSPolicy) bool { return cmp.Equal(p.Interfaces, []string{"Ethernet1"}) }},

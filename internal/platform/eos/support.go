@@ -54,7 +54,34 @@ func CheckSupported(p fabric.QoSPolicy) []Unsupported {
 			out = append(out, Unsupported{Attr: []string{"classes", name, "mtu"}, Reason: reasonMTU})
 		}
 	}
+	out = append(out, strictBelowRoundRobin(p)...)
 	sortUnsupported(out)
+	return out
+}
+
+// strictBelowRoundRobin refuses a strict class below a round-robin one: EOS serves its
+// transmit queues strict from the top down, and a queue made round-robin (`no priority`)
+// makes every lower-numbered queue round-robin too, so `show qos interface` lists the strict
+// queues above the round-robin ones (internal/lab/eos-switch.md, "Queues"). A strict class
+// must have a higher traffic class than every class with a bandwidth share.
+func strictBelowRoundRobin(p fabric.QoSPolicy) []Unsupported {
+	var out []Unsupported
+	for _, s := range p.ClassNames() {
+		cs := p.Classes[s]
+		if !cs.StrictPriority {
+			continue
+		}
+		for _, r := range p.ClassNames() {
+			cr := p.Classes[r]
+			if cr.BandwidthPercent != nil && cr.TrafficClass > cs.TrafficClass {
+				out = append(out, Unsupported{Attr: []string{"classes", s, "strict_priority"}, Reason: fmt.Sprintf(
+					"EOS makes every queue below a round-robin queue round-robin too, so class %q (traffic class %d) "+
+						"cannot stay strict under class %q (traffic class %d, bandwidth_percent); on eos give strict "+
+						"classes higher traffic classes than every class with a bandwidth share", s, cs.TrafficClass, r, cr.TrafficClass)})
+				break
+			}
+		}
+	}
 	return out
 }
 

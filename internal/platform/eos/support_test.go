@@ -52,6 +52,9 @@ func TestCheckSupported(t *testing.T) {
 		"mtu": {withClass(withClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = ptr(9216) }),
 			"cnp", func(c *fabric.Class) { c.MTU = ptr(1500) }),
 			[]string{`classes["cnp"].mtu: MTU is per interface`, `classes["roce"].mtu: nxos`}},
+		// The example's strict CNP class is TC 6, above the round-robin classes (TC 0, 3): fine.
+		"strict below a round-robin class": {withClass(examplePolicy(), "cnp", func(c *fabric.Class) { c.TrafficClass = 1 }),
+			[]string{`classes["cnp"].strict_priority: EOS makes every queue below a round-robin queue round-robin too`}},
 		"all of them, sorted by attribute": {func() *fabric.QoSPolicy {
 			p := withClass(renamed(examplePolicy(), strings.Repeat("b", 40)), "roce", func(c *fabric.Class) { c.MTU = ptr(9216) })
 			p.Trust = fabric.TrustDSCPPCP
