@@ -177,6 +177,10 @@ func (d *nxosQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw Pr
 		return nil, err
 	}
 	now := cfg.PolicyPrior(next.Interfaces)
+	if prior.QueuingOutput == "" && now.QueuingOutput != nxos.QueuingName(old.Name) && now.QueuingOutput != nxos.QueuingName(next.Name) {
+		// system qos's queuing policy, taken over now (after an import nothing was recorded).
+		prior.QueuingOutput = now.QueuingOutput
+	}
 	for _, port := range next.Interfaces {
 		if _, ok := prior.Ports[port]; !ok {
 			prior.Ports[port] = now.Ports[port]
@@ -190,7 +194,7 @@ func (d *nxosQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw Pr
 	if err != nil {
 		return nil, err
 	}
-	kept := nxos.PolicyPrior{NetworkQoS: prior.NetworkQoS, Ports: map[string]nxos.PortPolicies{}}
+	kept := nxos.PolicyPrior{NetworkQoS: prior.NetworkQoS, QueuingOutput: prior.QueuingOutput, Ports: map[string]nxos.PortPolicies{}}
 	for _, port := range next.Interfaces {
 		kept.Ports[port] = prior.Ports[port]
 	}

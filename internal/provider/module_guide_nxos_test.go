@@ -46,6 +46,8 @@ func TestAccModuleGuideNXOSLeaf(t *testing.T) {
 		{"policy-map type queuing ROCE-out", "class type queuing c-out-8q-q-default\n    bandwidth remaining percent 50"},
 		{"policy-map type network-qos ROCE-nq", "class type network-qos c-8q-nq3\n    pause pfc-cos 3\n    mtu 9216"},
 		{"system qos", "service-policy type network-qos ROCE-nq"},
+		// Egress queuing is system-wide, as every reference configuration binds it: uplinks too.
+		{"system qos", "service-policy type queuing output ROCE-out"},
 	}
 	for _, port := range sw.Interfaces() {
 		header := "interface " + port
@@ -54,9 +56,13 @@ func TestAccModuleGuideNXOSLeaf(t *testing.T) {
 			[2]string{header, "priority-flow-control mode on"},
 			[2]string{header, "priority-flow-control watch-dog-interval on"},
 			[2]string{header, "service-policy type qos input ROCE"},
-			[2]string{header, "service-policy type queuing output ROCE-out"},
 			[2]string{header, "service-policy type queuing input roce-in-" + strings.ReplaceAll(port, "/", "_")},
 			[2]string{ingress, "class type queuing c-in-q3\n    pause buffer-size 184320 pause-threshold 122880 resume-threshold 61440"})
+	}
+	for _, port := range sw.Interfaces() {
+		if strings.Contains(nxosBlock(running, "interface "+port), "queuing output") {
+			t.Errorf("interface %s binds a queuing output of its own, hiding system qos's", port)
+		}
 	}
 	for _, w := range want {
 		if !strings.Contains(nxosBlock(running, w[0]), w[1]) {
@@ -181,10 +187,9 @@ import {
 		{azure, "policy-map type network-qos AZLocal_SERVICES-nq", "class type network-qos c-8q-nq3\n    pause pfc-cos 3\n    mtu 9216"},
 		{azure, "policy-map type network-qos AZLocal_SERVICES-nq", "class type network-qos c-8q-nq7\n    mtu 9216"},
 		{azure, "policy-map type network-qos AZLocal_SERVICES-nq", "class type network-qos c-8q-nq-default\n    mtu 9216"},
-		{azure, "system qos", "service-policy type network-qos AZLocal_SERVICES-nq"},
+		{azure, "system qos", "service-policy type queuing output AZLocal_SERVICES-out\n  service-policy type network-qos AZLocal_SERVICES-nq"},
 		// send-tlv kept while the mode stays on
-		{azure, "interface Ethernet1/17", "priority-flow-control mode on send-tlv\n  service-policy type qos input AZLocal_SERVICES\n" +
-			"  service-policy type queuing output AZLocal_SERVICES-out"},
+		{azure, "interface Ethernet1/17", "priority-flow-control mode on send-tlv\n  service-policy type qos input AZLocal_SERVICES"},
 	} {
 		if block := nxosBlock(c.sw.RunningConfig(), c.header); !strings.Contains(block, c.lines) {
 			t.Errorf("%s: %q is not in %s:\n%s", c.sw.Name(), c.lines, c.header, block)

@@ -134,7 +134,10 @@ func TestAccNXOSPolicyAndPFC(t *testing.T) {
 					if strings.Contains(nxosBlock(sw.RunningConfig(), "interface Ethernet1/1"), "service-policy type qos input") {
 						return fmt.Errorf("Ethernet1/1 is still bound after the policy moved off it:\n%s", sw.RunningConfig())
 					}
-					if err := want("Ethernet1/3 bound", "interface Ethernet1/3", "service-policy type queuing output ROCE-out"); err != nil {
+					if err := want("Ethernet1/3 bound", "interface Ethernet1/3", "service-policy type qos input ROCE"); err != nil {
+						return err
+					}
+					if err := want("queuing system-wide", "system qos", "service-policy type queuing output ROCE-out"); err != nil {
 						return err
 					}
 					return want("ECN updated", "policy-map type queuing ROCE-out", "minimum-threshold 200 kbytes")

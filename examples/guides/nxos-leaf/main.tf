@@ -114,7 +114,7 @@ resource "roce_qos_policy" "leaf" {
     default = { traffic_class = 0, dscp = [0], bandwidth_percent = 50 }
   }
 
-  # On each: service-policy type qos input ROCE, service-policy type queuing output ROCE-out.
+  # On each: service-policy type qos input ROCE; system qos binds ROCE-out (queuing) and ROCE-nq.
   # And system qos: service-policy type network-qos ROCE-nq.
   interfaces = var.ports
 }

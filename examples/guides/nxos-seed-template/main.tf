@@ -35,9 +35,9 @@
 # ECN, lossless classes and MTUs, which the reference keeps in policy-maps of other names
 # (QOS_EGRESS_PORT, QOS_NETWORK): the plan shows them as changes. The apply then writes
 # AZLocal_SERVICES-out and AZLocal_SERVICES-nq, binds the latter in system qos in place of
-# QOS_NETWORK (left on the switch, unbound), attaches AZLocal_SERVICES-out to the ports, and
-# replaces the class-maps RDMA and CLUSTER with AZLocal_SERVICES-RDMA and -CLUSTER. The
-# reference's `service-policy type queuing output QOS_EGRESS_PORT` stays in system qos.
+# QOS_NETWORK (left on the switch, unbound), binds AZLocal_SERVICES-out in system qos in place of
+# QOS_EGRESS_PORT (given back on destroy), and replaces the class-maps RDMA and CLUSTER with
+# AZLocal_SERVICES-RDMA and -CLUSTER.
 terraform {
   required_version = ">= 1.5.0"
   required_providers {
@@ -134,8 +134,8 @@ resource "roce_qos_policy" "seed" {
   }
 
   # `system qos` + `service-policy type qos input ROCE_POLICY` classifies on every port. The
-  # provider binds per port instead: `service-policy type qos input ROCE_POLICY` and
-  # `service-policy type queuing output ROCE_POLICY-out` on each of these; system qos gets
+  # provider binds classification per port instead: `service-policy type qos input ROCE_POLICY`
+  # on each of these; system qos gets `service-policy type queuing output ROCE_POLICY-out` and
   # `service-policy type network-qos ROCE_POLICY-nq`.
   interfaces = var.seed_ports
 }
@@ -205,10 +205,9 @@ resource "roce_qos_policy" "azure" {
     }
   }
 
-  # interface Ethernet1/17: `service-policy type qos input AZLocal_SERVICES`. The reference
-  # binds the queuing policy in system qos (`service-policy type queuing output
-  # QOS_EGRESS_PORT`); the provider binds AZLocal_SERVICES-out on each port here, and
-  # AZLocal_SERVICES-nq in system qos (`service-policy type network-qos`).
+  # interface Ethernet1/17: `service-policy type qos input AZLocal_SERVICES`. As the reference
+  # does, the queuing policy is bound in system qos: AZLocal_SERVICES-out in place of
+  # QOS_EGRESS_PORT, with AZLocal_SERVICES-nq (`service-policy type network-qos`).
   interfaces = var.azure_ports
 }
 

@@ -32,8 +32,10 @@
 //     0`; ECN `random-detect minimum-threshold X kbytes maximum-threshold Y kbytes
 //     drop-probability P weight 0 ecn`.
 //
-// Shared: `system qos` `service-policy type network-qos P-nq`, and on each bound port
-// `service-policy type qos input P` and `service-policy type queuing output P-out`.
+// Shared: `system qos` `service-policy type network-qos P-nq` and `service-policy type queuing
+// output P-out` (egress scheduling system-wide, as the reference configurations bind it), and
+// on each bound port `service-policy type qos input P` (a port's own queuing output, which
+// would hide the system one, is removed while it is bound).
 // PolicyPrior records them before; unbinding and delete write them back (an imported policy
 // has no prior: delete binds DefaultNetworkQoS and removes the port bindings). NX-OS has one
 // system network-qos policy: CheckCreate refuses to create a policy while system qos binds

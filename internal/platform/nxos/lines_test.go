@@ -73,9 +73,10 @@ func TestPolicyLinesDeleteWithoutPrior(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"interface Ethernet1/1", "no service-policy type qos input ROCE", "no service-policy type queuing output ROCE-out", "exit",
-		"interface Ethernet1/2", "no service-policy type qos input ROCE", "no service-policy type queuing output ROCE-out", "exit",
-		"system qos", "service-policy type network-qos default-8q-nq-policy", "exit",
+		"interface Ethernet1/1", "no service-policy type qos input ROCE", "exit",
+		"interface Ethernet1/2", "no service-policy type qos input ROCE", "exit",
+		// The queuing policy is system-wide: unbound there, system qos is back on default-8q-out-policy.
+		"system qos", "service-policy type network-qos default-8q-nq-policy", "no service-policy type queuing output ROCE-out", "exit",
 		"no policy-map type qos ROCE", "no policy-map type queuing ROCE-out", "no policy-map type network-qos ROCE-nq",
 		"no class-map type qos ROCE-cnp", "no class-map type qos ROCE-default", "no class-map type qos ROCE-roce",
 	}
@@ -97,12 +98,10 @@ func TestPolicyLinesUsesDevice(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"interface Ethernet1/1", "no service-policy type queuing output ROCE-out", "exit",
-		"interface Ethernet1/2", "no service-policy type qos input ROCE", "service-policy type qos input LEGACY",
-		"no service-policy type queuing output ROCE-out", "exit",
+		"interface Ethernet1/2", "no service-policy type qos input ROCE", "service-policy type qos input LEGACY", "exit",
 		// attached by hand, not in the policy: detached so that the policy-map can go
 		"interface Ethernet1/3", "no service-policy type qos input ROCE", "exit",
-		"system qos", "service-policy type network-qos default-8q-nq-policy", "exit",
+		"system qos", "service-policy type network-qos default-8q-nq-policy", "no service-policy type queuing output ROCE-out", "exit",
 		"no policy-map type qos ROCE", "no policy-map type queuing ROCE-out", "no policy-map type network-qos ROCE-nq",
 		// ROCE-cnp is used by OPERATOR: kept
 		"no class-map type qos ROCE-default", "no class-map type qos ROCE-roce",
@@ -198,8 +197,8 @@ func TestPolicyLinesRejects(t *testing.T) {
 func TestPolicyPrior(t *testing.T) {
 	c := parseFile(t, "after-update.txt")
 	got := c.PolicyPrior([]string{"Ethernet1/2", "Ethernet1/3", "Ethernet1/9"})
-	want := PolicyPrior{NetworkQoS: "ROCE-nq", Ports: map[string]PortPolicies{
-		"Ethernet1/2": {QoSInput: "LEGACY"}, "Ethernet1/3": {QoSInput: "ROCE", QueuingOutput: "ROCE-out"}, "Ethernet1/9": {}}}
+	want := PolicyPrior{NetworkQoS: "ROCE-nq", QueuingOutput: "ROCE-out", Ports: map[string]PortPolicies{
+		"Ethernet1/2": {QoSInput: "LEGACY"}, "Ethernet1/3": {QoSInput: "ROCE"}, "Ethernet1/9": {}}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("PolicyPrior (-want +got):\n%s", diff)
 	}
@@ -234,6 +233,38 @@ func TestForeignNetworkQoS(t *testing.T) {
 		"its policy-map type qos: AZLocal_SERVICES"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("CheckCreate on the sample: %v, want %q", err, want)
+		}
+	}
+}
+
+// Egress queuing is bound in system qos; a bound port's own queuing output, which would hide
+// it, is removed while the port is bound and comes back when the policy lets go.
+func TestPolicyLinesQueuingSystemWide(t *testing.T) {
+	text := strings.Replace(readTestdata(t, "base-running-config.txt"), "interface Ethernet1/2\n  service-policy type qos input LEGACY\n",
+		"interface Ethernet1/2\n  service-policy type qos input LEGACY\n  service-policy type queuing output LEGACY-out\n", 1)
+	text += "policy-map type queuing LEGACY-out\n  class type queuing c-out-8q-q3\n    bandwidth remaining percent 10\n"
+	c := mustParse(t, text)
+	prior := c.PolicyPrior(examplePolicy().Interfaces)
+	create := mustLines(t, c, nil, examplePolicy())
+	for _, want := range []string{"service-policy type queuing output ROCE-out", "no service-policy type queuing output LEGACY-out"} {
+		if !slices.Contains(create, want) {
+			t.Errorf("create lacks %q:\n%s", want, lines(create))
+		}
+	}
+	after := replay(t, text, create)
+	if after.System.QueuingOutput != "ROCE-out" || after.Interfaces["Ethernet1/2"].QueuingOutput != "" {
+		t.Errorf("after create: system queuing %q, Ethernet1/2 queuing %q", after.System.QueuingOutput, after.Interfaces["Ethernet1/2"].QueuingOutput)
+	}
+	if p, _ := after.Policy("ROCE", examplePolicy()); !slices.Contains(p.Interfaces, "Ethernet1/2") {
+		t.Errorf("Ethernet1/2 does not read as bound: %v", p.Interfaces)
+	}
+	del, err := PolicyLines(after, examplePolicy(), nil, prior)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"no service-policy type queuing output ROCE-out", "service-policy type queuing output LEGACY-out"} {
+		if !slices.Contains(del, want) {
+			t.Errorf("delete lacks %q:\n%s", want, lines(del))
 		}
 	}
 }

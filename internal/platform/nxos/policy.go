@@ -34,7 +34,8 @@ var className = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$`)
 //     classes are owned whole, so such drift shows and the next apply removes it;
 //   - default_traffic_class is class-default's `set qos-group` (0 without);
 //   - interfaces are the ports whose `service-policy type qos input` is name and whose
-//     `service-policy type queuing output` is <name>-out (a partly bound port drops out).
+//     effective queuing output (the port's own `service-policy type queuing output`, else the
+//     one system qos binds) is <name>-out (a partly bound port drops out).
 func (c *Config) Policy(name string, known *fabric.QoSPolicy) (*fabric.QoSPolicy, bool) {
 	qp, ok := c.QoSPolicies[name]
 	if !ok {
@@ -87,7 +88,12 @@ func (c *Config) Policy(name string, known *fabric.QoSPolicy) (*fabric.QoSPolicy
 		p.Classes[n] = cl
 	}
 	for _, port := range slices.Sorted(maps.Keys(c.Interfaces)) {
-		if i := c.Interfaces[port]; i.QoSInput == name && i.QueuingOutput == QueuingName(name) {
+		i := c.Interfaces[port]
+		queuing := i.QueuingOutput
+		if queuing == "" {
+			queuing = c.System.QueuingOutput // a port without its own takes system qos's
+		}
+		if i.QoSInput == name && queuing == QueuingName(name) {
 			p.Interfaces = append(p.Interfaces, port)
 		}
 	}

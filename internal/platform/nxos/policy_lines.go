@@ -17,8 +17,11 @@ import (
 // private state. The zero value (no recorded prior, as after import) restores
 // DefaultNetworkQoS and removes the port bindings.
 type PolicyPrior struct {
-	NetworkQoS string                  `json:"network_qos"`
-	Ports      map[string]PortPolicies `json:"ports"`
+	NetworkQoS string `json:"network_qos"`
+	// QueuingOutput is the queuing policy `system qos` bound ("" for the platform default,
+	// default-8q-out-policy).
+	QueuingOutput string                  `json:"queuing_output,omitempty"`
+	Ports         map[string]PortPolicies `json:"ports"`
 }
 
 // PortPolicies are a port's service-policies a policy replaces.
@@ -29,7 +32,7 @@ type PortPolicies struct {
 
 // PolicyPrior records the system network-qos binding now and each port's service-policies now.
 func (c *Config) PolicyPrior(ports []string) PolicyPrior {
-	p := PolicyPrior{NetworkQoS: c.System.NetworkQoS, Ports: map[string]PortPolicies{}}
+	p := PolicyPrior{NetworkQoS: c.System.NetworkQoS, QueuingOutput: c.System.QueuingOutput, Ports: map[string]PortPolicies{}}
 	for _, port := range ports {
 		var pp PortPolicies
 		if i, ok := c.Interfaces[port]; ok {
@@ -124,11 +127,19 @@ func checkWritable(p fabric.QoSPolicy) error {
 	return nil
 }
 
-// bindLines binds next in system qos and on its ports.
+// bindLines binds next in system qos (network-qos, and the egress queuing policy: system-wide,
+// as every reference configuration binds it, so uplinks are scheduled as the host ports are and
+// no port is left on default-8q-out-policy, which gives queue 3 no bandwidth) and its qos
+// policy on its ports. A port's own queuing output is removed: it would hide the system one.
 func bindLines(c *Config, next fabric.QoSPolicy) []string {
 	var out []string
+	var sys []string
 	if nq := NetworkQoSName(next.Name); c.System.NetworkQoS != nq {
-		out = append(out, block("system qos", "service-policy type network-qos "+nq)...)
+		sys = append(sys, "service-policy type network-qos "+nq)
+	}
+	sys = append(sys, attach("queuing output", c.System.QueuingOutput, QueuingName(next.Name))...)
+	if len(sys) > 0 {
+		out = append(out, block("system qos", sys...)...)
 	}
 	for _, port := range sortedPorts(next.Interfaces) {
 		var have Bindings
@@ -136,7 +147,9 @@ func bindLines(c *Config, next fabric.QoSPolicy) []string {
 			have = i.Bindings
 		}
 		body := attach("qos input", have.QoSInput, next.Name)
-		body = append(body, attach("queuing output", have.QueuingOutput, QueuingName(next.Name))...)
+		// A port's own queuing output hides system qos's: removed while the port is bound (the
+		// prior records it, and unbinding puts it back).
+		body = append(body, attach("queuing output", have.QueuingOutput, "")...)
 		if len(body) > 0 {
 			out = append(out, block("interface "+port, body...)...)
 		}
@@ -189,7 +202,12 @@ func unbindLines(c *Config, old fabric.QoSPolicy, next *fabric.QoSPolicy, prior 
 		}
 		pp := prior.Ports[port]
 		body := restore("qos input", i.QoSInput, pp.QoSInput, qos)
-		body = append(body, restore("queuing output", i.QueuingOutput, pp.QueuingOutput, queuing)...)
+		if i.QueuingOutput == "" && !queuing[pp.QueuingOutput] {
+			// The port's own queuing output the binding removed comes back.
+			body = append(body, attach("queuing output", "", pp.QueuingOutput)...)
+		} else {
+			body = append(body, restore("queuing output", i.QueuingOutput, pp.QueuingOutput, queuing)...)
+		}
 		if len(body) > 0 {
 			out = append(out, block("interface "+port, body...)...)
 		}
@@ -206,7 +224,9 @@ func unbindLines(c *Config, old fabric.QoSPolicy, next *fabric.QoSPolicy, prior 
 		body = append(body, "service-policy type network-qos "+target)
 	}
 	body = append(body, restore("qos input", c.System.QoSInput, "", qos)...)
-	body = append(body, restore("queuing output", c.System.QueuingOutput, "", queuing)...)
+	if next == nil {
+		body = append(body, restore("queuing output", c.System.QueuingOutput, prior.QueuingOutput, queuing)...)
+	}
 	if len(body) > 0 {
 		out = append(out, block("system qos", body...)...)
 	}
