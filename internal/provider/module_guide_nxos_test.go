@@ -41,7 +41,9 @@ func TestAccModuleGuideNXOSLeaf(t *testing.T) {
 		{"policy-map type qos ROCE", "class class-default\n    set qos-group 0"},
 		{"policy-map type queuing ROCE-out", "class type queuing c-out-8q-q3\n    bandwidth remaining percent 50\n" +
 			"    random-detect minimum-threshold 150 kbytes maximum-threshold 1500 kbytes drop-probability 100 weight 0 ecn"},
-		{"policy-map type queuing ROCE-out", "class type queuing c-out-8q-q6\n    priority level 1"},
+		// Queue 7 stays the control queue (default-8q-out-policy's level 1); CNPs take level 2.
+		{"policy-map type queuing ROCE-out", "class type queuing c-out-8q-q7\n    priority level 1"},
+		{"policy-map type queuing ROCE-out", "class type queuing c-out-8q-q6\n    priority level 2"},
 		{"policy-map type queuing ROCE-out", "class type queuing c-out-8q-q5\n    bandwidth remaining percent 0"},
 		{"policy-map type queuing ROCE-out", "class type queuing c-out-8q-q-default\n    bandwidth remaining percent 50"},
 		{"policy-map type network-qos ROCE-nq", "class type network-qos c-8q-nq3\n    pause pfc-cos 3\n    mtu 9216"},

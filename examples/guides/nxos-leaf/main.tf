@@ -106,7 +106,8 @@ resource "roce_qos_policy" "leaf" {
       }
     }
     # CNPs: class-map ROCE-cnp, match dscp 48; set qos-group 6; ROCE-out, class c-out-8q-q6:
-    # priority level 1 (strict classes get levels 1, 2, ... from the highest traffic class down).
+    # priority level 2 (strict classes get levels from the highest traffic class down, after the
+    # control queue 7's level 1, which the policy leaves as default-8q-out-policy has it).
     cnp = { traffic_class = 6, dscp = [48], strict_priority = true }
     # class-map ROCE-default, match dscp 0; set qos-group 0; ROCE-out, class
     # c-out-8q-q-default: bandwidth remaining percent 50. The queuing classes of the other

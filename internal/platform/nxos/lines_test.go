@@ -156,7 +156,8 @@ policy-map type queuing ROCE-out
 	got := mustLines(t, c, nil, examplePolicy())
 	for _, want := range [][]string{
 		{"class-map type qos match-all ROCE-roce", "no match precedence 3", "exit"},
-		{"class type queuing c-out-8q-q6", "no bandwidth percent", "priority level 1", "exit"},
+		// Level 1 is the control queue 7's (no class uses it): the strict CNP class is level 2.
+		{"class type queuing c-out-8q-q6", "no bandwidth percent", "priority level 2", "exit"},
 		{"class type queuing c-out-8q-q3", "no priority", "bandwidth remaining percent 50", "random-detect "},
 	} {
 		i := slices.Index(got, want[0])

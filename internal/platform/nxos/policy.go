@@ -180,7 +180,12 @@ func (c *Config) strayClass(policy string, tc int) (fabric.Class, bool) {
 	stray := false
 	if out := c.Queuing[QueuingName(policy)]; out != nil && out.Out[tc] != nil {
 		q := out.Out[tc]
-		stray = q.PriorityLevel != nil || q.WRED != nil || (q.BandwidthRemaining != nil && *q.BandwidthRemaining != 0) ||
+		neutralLevel := q.PriorityLevel == nil
+		if tc == controlTC {
+			// The control queue's neutral form is default-8q-out-policy's `priority level 1`.
+			neutralLevel = q.PriorityLevel != nil && *q.PriorityLevel == 1
+		}
+		stray = !neutralLevel || q.WRED != nil || (q.BandwidthRemaining != nil && *q.BandwidthRemaining != 0) ||
 			(q.BandwidthPercent != nil && *q.BandwidthPercent != 0)
 	}
 	if nq := c.boundNetworkQoS(policy); nq != nil && nq.Classes[tc] != nil {

@@ -89,17 +89,18 @@ func qosPolicyLines(cur *Config, p fabric.QoSPolicy) []string {
 }
 
 // queuingLines writes `policy-map type queuing P-out` owning all 8 egress classes whole (TC 7
-// down to 1, then default, as NX-OS prints them): strict classes `priority level` 1, 2, ... in
-// descending TC order, shares `bandwidth remaining percent`, TCs without a class 0 %, ECN the
-// random-detect line. Lines the device has that would conflict are removed first.
+// down to 1, then default, as NX-OS prints them): strict classes `priority level` (see
+// priorityLevels), shares `bandwidth remaining percent`, ECN the random-detect line, and the
+// TCs without a class as default-8q-out-policy has them: the control queue 7 at `priority
+// level 1`, the others at 0 %. Lines the device has that would conflict are removed first.
 func queuingLines(cur *Config, p fabric.QoSPolicy) []string {
 	var have *QueuingPolicy
 	if have = cur.Queuing[QueuingName(p.Name)]; have == nil {
 		have = &QueuingPolicy{}
 	}
-	levels := map[int]int{}
-	for i, tc := range strictTCs(p) {
-		levels[tc] = i + 1
+	levels := priorityLevels(p)
+	if _, _, ok := p.ClassByTC(controlTC); !ok {
+		levels[controlTC] = 1
 	}
 	var body []string
 	for _, tc := range []int{7, 6, 5, 4, 3, 2, 1, 0} {

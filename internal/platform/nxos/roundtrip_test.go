@@ -55,12 +55,14 @@ func TestReadDrift(t *testing.T) {
 			func(p *fabric.QoSPolicy) bool { return p.Classes["roce"].ECN.MinThresholdBytes == Unknown }},
 		"WRED dropping instead of marking": {"weight 0 ecn", "weight 0",
 			func(p *fabric.QoSPolicy) bool { return p.Classes["roce"].ECN.MarkProbabilityPercent == Unknown }},
-		"a share besides a priority": {"    priority level 1\n", "    priority level 1\n    bandwidth remaining percent 5\n",
+		"a share besides a priority": {"    priority level 2\n", "    priority level 2\n    bandwidth remaining percent 5\n",
 			func(p *fabric.QoSPolicy) bool {
 				return p.Classes["cnp"].StrictPriority && *p.Classes["cnp"].BandwidthPercent == 5
 			}},
 		"bandwidth percent reads as the share": {"remaining percent 50\n    random", "percent 30\n    random",
 			func(p *fabric.QoSPolicy) bool { return *p.Classes["roce"].BandwidthPercent == 30 }},
+		"the control queue demoted is a class": {"q7\n    priority level 1", "q7\n    bandwidth remaining percent 0",
+			func(p *fabric.QoSPolicy) bool { _, ok := p.Classes["tc7"]; return ok }},
 		"a classless queue with a share is a class": {"q5\n    bandwidth remaining percent 0", "q5\n    bandwidth remaining percent 7",
 			func(p *fabric.QoSPolicy) bool {
 				return *p.Classes["tc5"].BandwidthPercent == 7 && p.Classes["tc5"].DSCP == nil

@@ -76,12 +76,17 @@ func CheckSupported(p fabric.QoSPolicy) []Unsupported {
 	if p.Trust == fabric.TrustDSCPPCP {
 		out = append(out, Unsupported{Attr: []string{"trust"}, Reason: reasonTrust})
 	}
-	strict := 0
+	levels := priorityLevels(p)
 	for _, tc := range strictTCs(p) {
 		name, _, _ := p.ClassByTC(tc)
-		if strict++; strict > maxPriorityLevel {
+		if levels[tc] > maxPriorityLevel {
+			most := maxPriorityLevel
+			if levels[strictTCs(p)[0]] == 2 {
+				most-- // level 1 is the control queue's
+			}
 			out = append(out, Unsupported{Attr: []string{"classes", name, "strict_priority"}, Reason: fmt.Sprintf(
-				"NX-OS queuing has priority levels 1-%d, one per strict class; make at most %d classes strict", maxPriorityLevel, maxPriorityLevel)})
+				"NX-OS queuing has priority levels 1-%d, one per strict queue (level 1 is the control queue 7's while no class "+
+					"uses traffic class 7); make at most %d classes strict", maxPriorityLevel, most)})
 		}
 	}
 	for _, name := range p.ClassNames() {
@@ -151,6 +156,25 @@ func CheckPFC(p fabric.PFCInterface) []Unsupported {
 	}
 	sortUnsupported(out)
 	return out
+}
+
+// controlTC is the traffic class of NX-OS's control-plane queue: default-8q-out-policy serves
+// c-out-8q-q7 at `priority level 1`, above every other queue. A policy without a class for it
+// keeps it so (queuingLines), and its strict classes take the levels below (2, 3, ...).
+const controlTC = 7
+
+// priorityLevels maps each strict class's traffic class to its `priority level`: 1, 2, ... from
+// the highest traffic class down, after the control queue's level 1 when no class uses TC 7.
+func priorityLevels(p fabric.QoSPolicy) map[int]int {
+	first := 1
+	if _, _, ok := p.ClassByTC(controlTC); !ok {
+		first = 2
+	}
+	levels := map[int]int{}
+	for i, tc := range strictTCs(p) {
+		levels[tc] = first + i
+	}
+	return levels
 }
 
 // strictTCs lists the traffic classes of p's strict classes, highest first: the order of
