@@ -2,27 +2,14 @@ package lab
 
 import (
 	"context"
-	"errors"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/sonicyang"
 )
 
-// yangJudge returns SONiC's YANG models and yanglint, or skips saying what is missing; with
-// ROCE_REQUIRE_YANGLINT=1 (CI) a missing one fails the test instead.
-func yangJudge(t *testing.T) *sonicyang.Models {
-	t.Helper()
-	m, err := sonicyang.Find()
-	if errors.Is(err, sonicyang.ErrUnavailable) && os.Getenv("ROCE_REQUIRE_YANGLINT") == "" {
-		t.Skipf("%v (CI sets ROCE_REQUIRE_YANGLINT=1 and has both)", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
+// yangJudge returns SONiC's YANG models and yanglint, or skips saying what is missing.
+func yangJudge(t *testing.T) *sonicyang.Models { return sonicyang.ForTest(t) }
 
 // The stock CONFIG_DB of the lab switch is one SONiC's own models accept, and the judge is not
 // blind: a value the models refuse fails it.

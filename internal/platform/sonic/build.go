@@ -211,22 +211,11 @@ func restoredLosslessPGs(db *DB, prev PortBinding, ours map[string]bool) []int {
 		return nil
 	}
 	prios, _ := prioritySet(*v)
-	var m map[int]int
+	mapName := ""
 	if name := restoredField(prev, fTCToPG, ours); name != nil {
-		m, _ = db.intMap(tTCToPG, normRef(*name), 8)
+		mapName = normRef(*name)
 	}
-	var out []int
-	for _, p := range prios {
-		pg, ok := m[p]
-		if !ok {
-			pg = p
-		}
-		if !slices.Contains(out, pg) {
-			out = append(out, pg)
-		}
-	}
-	slices.Sort(out)
-	return out
+	return db.pgsOf(prios, mapName)
 }
 
 // removeAddedPGs deletes, when a port leaves the policy, the single-PG keys of its lossless PGs

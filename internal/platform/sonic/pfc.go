@@ -105,6 +105,12 @@ func (db *DB) priorities(port string) ([]int, bool) {
 func (db *DB) losslessPGs(port string) []int {
 	prios, _ := db.priorities(port)
 	mapName, _ := db.ref(tPortQoSMap, port, fTCToPG)
+	return db.pgsOf(prios, mapName)
+}
+
+// pgsOf maps no-drop priorities (= traffic classes) to priority groups through the
+// TC_TO_PRIORITY_GROUP_MAP mapName ("" or absent: the PG is the priority's number), sorted.
+func (db *DB) pgsOf(prios []int, mapName string) []int {
 	m, _ := db.intMap(tTCToPG, mapName, 8)
 	var out []int
 	for _, p := range prios {
