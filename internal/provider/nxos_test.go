@@ -299,3 +299,29 @@ resource "roce_pfc_interface" "x" {
 		t.Errorf("plan-time errors opened %d SSH connections to the switch; they need none", n)
 	}
 }
+
+// A lossless class added to the policy after the PFC interface was applied: the policy moves
+// the port's headroom onto the new no-drop classes in the same apply, so the plan after it is
+// empty (the PFC interface would otherwise read its headroom as changed).
+func TestAccNXOSLosslessClassAddedUnderPFC(t *testing.T) {
+	l := nxosLab(t)
+	sw := l.NXOS("nxos-1")
+	v1 := l.providerHCL() + nxosPolicyHCL(153600, `"Ethernet1/1"`) + nxosPFCHCL("Ethernet1/1", 122880)
+	storage := strings.Replace(nxosPolicyHCL(153600, `"Ethernet1/1"`), "    cnp     =",
+		"    storage = { traffic_class = 4, dscp = [10], bandwidth_percent = 10, lossless = true, mtu = 9216 }\n    cnp     =", 1)
+	storage = strings.Replace(storage, "bandwidth_percent = 50\n      lossless", "bandwidth_percent = 40\n      lossless", 1)
+	v2 := l.providerHCL() + storage + nxosPFCHCL("Ethernet1/1", 122880)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		Steps: []resource.TestStep{
+			{Config: v1},
+			{Config: v2, Check: func(*terraform.State) error {
+				in := nxosBlock(sw.RunningConfig(), "policy-map type queuing roce-in-Ethernet1_1")
+				if !strings.Contains(in, "class type queuing c-in-q4\n    pause buffer-size 184320 pause-threshold 122880 resume-threshold 61440") {
+					return fmt.Errorf("the headroom is not on the new lossless class 4:\n%s", in)
+				}
+				return nil
+			}},
+		},
+	})
+}

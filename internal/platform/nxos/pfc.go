@@ -193,8 +193,13 @@ func PFCLines(c *Config, port string, old, next *fabric.PFCInterface, prior PFCP
 // ingressLines writes the port's ingress queuing policy: for each lossless TC the pause line,
 // descending as NX-OS prints c-in-q7 .. c-in-q-default.
 func (c *Config) ingressLines(name string, xoff, xon int64) []string {
+	return c.ingressLinesFor(name, xoff, xon, c.LosslessTCs())
+}
+
+// ingressLinesFor writes the ingress queuing policy name for the lossless traffic classes tcs.
+func (c *Config) ingressLinesFor(name string, xoff, xon int64, tcs []int) []string {
 	lossless := map[int]bool{}
-	for _, tc := range c.LosslessTCs() {
+	for _, tc := range tcs {
 		lossless[tc] = true
 	}
 	var have *QueuingPolicy

@@ -1,6 +1,7 @@
 package nxos
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -210,5 +211,33 @@ func TestCheckPFCAgainst(t *testing.T) {
 	}
 	if _, err := PFCLines(nil, "Ethernet1/3", nil, examplePFC(), PFCPrior{}); err == nil {
 		t.Error("PFCLines without the device's configuration")
+	}
+}
+
+// A policy that changes the lossless classes moves the PFC interface's headroom with them: the
+// port's ingress queuing policy pauses the new set, with the same values, and the PFC
+// interface reads as configured afterwards, whichever was applied first.
+func TestPolicyMovesPFCHeadroom(t *testing.T) {
+	text := readTestdata(t, "after-pfc-create.txt")
+	c := mustParse(t, text)
+	if got, _ := c.PFC("Ethernet1/3"); got.Buffer == nil || *got.Buffer.XoffBytes != 122880 {
+		t.Fatalf("fixture: PFC(Ethernet1/3) buffer %+v", got.Buffer)
+	}
+	next := updatedPolicy() // adds the lossless storage class on TC 4
+	ls, err := PolicyLines(c, examplePolicy(), next, basePrior(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(ls, "policy-map type queuing "+IngressName("Ethernet1/3")) {
+		t.Fatalf("the update leaves the headroom on the old lossless classes:\n%s", lines(ls))
+	}
+	after := replay(t, text, ls)
+	got, _ := after.PFC("Ethernet1/3")
+	if got.Buffer == nil || *got.Buffer.XoffBytes != 122880 || *got.Buffer.XonBytes != 61440 {
+		t.Errorf("after the policy update PFC(Ethernet1/3) buffer = %+v, want xoff 122880, xon 61440", got.Buffer)
+	}
+	// Nothing to move when the lossless set stays.
+	if ls := mustLines(t, c, examplePolicy(), examplePolicy()); slices.Contains(ls, "policy-map type queuing "+IngressName("Ethernet1/3")) {
+		t.Errorf("an update keeping the lossless set rewrites the headroom:\n%s", lines(ls))
 	}
 }

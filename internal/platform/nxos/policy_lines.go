@@ -83,6 +83,7 @@ func PolicyLines(c *Config, old, next *fabric.QoSPolicy, prior PolicyPrior) ([]s
 	if next != nil {
 		out = append(out, objectLines(c, *next)...)
 		out = append(out, bindLines(c, *next)...)
+		out = append(out, followIngress(c, *next)...)
 	}
 	if old != nil {
 		out = append(out, unbindLines(c, *old, next, prior)...)
@@ -92,6 +93,38 @@ func PolicyLines(c *Config, old, next *fabric.QoSPolicy, prior PolicyPrior) ([]s
 		return nil, err
 	}
 	return out, nil
+}
+
+// followIngress keeps each roce_pfc_interface headroom on the no-drop classes as the policy
+// changes them: a port's ingress queuing policy (IngressName) pauses the lossless traffic
+// classes of the moment, so when next's lossless set differs from the device's, the policy
+// rewrites those policies for next's set with the same pause values (a headroom that does not
+// read back whole is left alone: the PFC interface's next apply sets it). Without this, a
+// lossless class added or removed after the PFC interface was applied would leave its
+// headroom on the old classes and a non-empty plan.
+func followIngress(c *Config, next fabric.QoSPolicy) []string {
+	var lossless []int
+	for tc := range 8 {
+		if _, cl, ok := next.ClassByTC(tc); ok && cl.Lossless {
+			lossless = append(lossless, tc)
+		}
+	}
+	if len(lossless) == 0 || slices.Equal(lossless, c.LosslessTCs()) {
+		return nil
+	}
+	var out []string
+	for _, port := range slices.SortedFunc(maps.Keys(c.Interfaces), comparePorts) {
+		name := IngressName(port)
+		if c.Interfaces[port].QueuingInput != name {
+			continue
+		}
+		b := c.buffer(name)
+		if *b.XoffBytes == Unknown || *b.XonBytes == Unknown {
+			continue
+		}
+		out = append(out, c.ingressLinesFor(name, *b.XoffBytes, *b.XonBytes, lossless)...)
+	}
+	return out
 }
 
 // writableLines refuses lines that carry a control character or one of ; | ! # ?. Lines hold
