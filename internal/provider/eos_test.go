@@ -388,3 +388,31 @@ func TestAccEOSUnusedQueuesUntouched(t *testing.T) {
 		},
 	})
 }
+
+// A policy and the PFC interface of its port converge in one apply in either order, without
+// depends_on, and destroy in either order leaves the switch as it was: they own disjoint lines
+// (the profile's no-drop priorities and the port's service-profile; the port's PFC lines).
+func TestAccEOSAnyOrder(t *testing.T) {
+	l := eosLab(t)
+	sw := l.EOS("eos-1")
+	before := sw.RunningConfig()
+	pfc := strings.Replace(eosPFCHCL("Ethernet1", 200), "depends_on = [roce_qos_policy.leaf]", "", 1)
+	policy := eosPolicyHCL(153600, `"Ethernet1"`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		CheckDestroy: func(*terraform.State) error {
+			if got := sw.RunningConfig(); got != before {
+				return fmt.Errorf("destroy did not give back the running-config:\n%s", got)
+			}
+			return nil
+		},
+		// Every apply is followed by a plan that must be empty.
+		Steps: []resource.TestStep{
+			{Config: l.providerHCL() + pfc},          // the PFC interface first
+			{Config: l.providerHCL() + pfc + policy}, // then the policy, unordered
+			{Config: l.providerHCL() + pfc},          // the policy destroyed first
+			{Config: l.providerHCL() + policy + pfc},
+			{Config: l.providerHCL() + policy}, // the PFC interface destroyed first
+		},
+	})
+}
