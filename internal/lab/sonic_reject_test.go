@@ -178,3 +178,33 @@ func TestSONiCReferences(t *testing.T) {
 		t.Errorf("after moving the queues: SCHEDULER %v, QUEUE|Ethernet12|4 %v", db["SCHEDULER"], db["QUEUE"]["Ethernet12|4"])
 	}
 }
+
+// GCU's field-operation validators judge the change itself: of an existing BUFFER_PROFILE only
+// dynamic_th and xoff may change (a whole profile may come and go), BUFFER_POOL not at all, and
+// PFC_WD|GLOBAL's POLL_INTERVAL may not be removed.
+func TestSONiCFieldOperationValidators(t *testing.T) {
+	sw, c := startSONiC(t, Options{})
+	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{
+		supd("BUFFER_PROFILE/mine", `{"pool":"ingress_lossless_pool","size":"184320","xoff":"122880","xon":"61440","dynamic_th":"0"}`)}})
+	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{supd("BUFFER_PROFILE/mine/dynamic_th", `"1"`), supd("BUFFER_PROFILE/mine/xoff", `"100000"`)}})
+	const profile = "Modification of BUFFER_PROFILE table is illegal- validating function " +
+		"generic_config_updater.field_operation_validators.buffer_profile_config_update_validator returned False"
+	for _, tc := range []struct {
+		name string
+		req  *gpb.SetRequest
+		want string
+	}{
+		{"xon of an existing profile", &gpb.SetRequest{Update: []*gpb.Update{supd("BUFFER_PROFILE/mine/xon", `"1000"`)}}, profile},
+		{"the whole profile rewritten with another size", &gpb.SetRequest{Update: []*gpb.Update{
+			supd("BUFFER_PROFILE/mine", `{"pool":"ingress_lossless_pool","size":"1","xoff":"100000","xon":"61440","dynamic_th":"1"}`)}}, profile},
+		{"a pool", &gpb.SetRequest{Update: []*gpb.Update{supd("BUFFER_POOL/ingress_lossless_pool/mode", `"static"`)}},
+			"Modification of BUFFER_POOL table is illegal"},
+		{"the watchdog poll interval", &gpb.SetRequest{Delete: []*gpb.Path{spath("PFC_WD/GLOBAL/POLL_INTERVAL")}},
+			"Given patch operation is invalid. Operation: remove is illegal on field: /PFC_WD/GLOBAL"},
+	} {
+		rejected(t, sw, c, tc.name, tc.req, tc.want)
+	}
+	// A whole profile goes, and another comes.
+	mustSet(t, c, &gpb.SetRequest{Delete: []*gpb.Path{spath("BUFFER_PROFILE/mine")}, Update: []*gpb.Update{
+		supd("BUFFER_PROFILE/mine2", `{"pool":"ingress_lossless_pool","size":"1","xoff":"1","xon":"0","dynamic_th":"0"}`)}})
+}

@@ -166,6 +166,10 @@ func (s *sonicService) Set(_ context.Context, req *gpb.SetRequest) (*gpb.SetResp
 		s.sw.refusal = rejection(v)
 		return nil, gcuValidateFailure(ops, "Data Loading Failed")
 	}
+	if why := fieldOperations(s.sw.db, next); why != "" {
+		s.sw.refusal = why
+		return nil, setError(gcuScopeFailure)
+	}
 	if empty := next.emptyTables(); len(empty) > 0 {
 		s.sw.refusal = emptyTableText(empty)
 		return nil, setError(gcuScopeFailure)

@@ -274,3 +274,58 @@ func emptyTableText(tables []string) string {
 	return "localhost: given patch is not valid because it will result in empty tables " + pad +
 		"which is not allowed in ConfigDb. " + pad + word + ": " + strings.Join(tables, ", ")
 }
+
+// fieldOperations is GCU's validate_field_operation (generic_config_updater/gu_common.py, with
+// gcu_field_operation_validators.conf.json at sonic-utilities 691b1bbc) on the change from old
+// to next, which it judges by the diff, not by the request's operations: removing
+// PFC_WD|GLOBAL or its POLL_INTERVAL is illegal; every BUFFER_POOL change is refused; of a
+// BUFFER_PROFILE that exists before and after, only dynamic_th and xoff may change (replace),
+// while whole profiles may come and go (buffer_profile_config_update_validator). It returns
+// GCU's message, "" when the change passes.
+func fieldOperations(old, next configDB) string {
+	if _, had := old["PFC_WD"]["GLOBAL"]; had {
+		if _, has := next["PFC_WD"]["GLOBAL"]; !has {
+			return "Given patch operation is invalid. Operation: remove is illegal on field: /PFC_WD/GLOBAL"
+		}
+		if _, was := old["PFC_WD"]["GLOBAL"]["POLL_INTERVAL"]; was {
+			if _, is := next["PFC_WD"]["GLOBAL"]["POLL_INTERVAL"]; !is {
+				return "Given patch operation is invalid. Operation: remove is illegal on field: /PFC_WD/GLOBAL/POLL_INTERVAL"
+			}
+		}
+	}
+	illegal := func(table, fn string) string {
+		return "Modification of " + table + " table is illegal- validating function generic_config_updater.field_operation_validators." +
+			fn + " returned False"
+	}
+	if !maps.EqualFunc(old["BUFFER_POOL"], next["BUFFER_POOL"], maps.Equal) {
+		return illegal("BUFFER_POOL", "rdma_config_update_validator")
+	}
+	for name, before := range old["BUFFER_PROFILE"] {
+		after, ok := next["BUFFER_PROFILE"][name]
+		if !ok {
+			continue // a whole profile removed: allowed
+		}
+		for f := range mergedKeys(before, after) {
+			v1, in1 := before[f]
+			v2, in2 := after[f]
+			if in1 && in2 && v1 == v2 {
+				continue
+			}
+			if !(in1 && in2) || (f != "dynamic_th" && f != "xoff") {
+				return illegal("BUFFER_PROFILE", "buffer_profile_config_update_validator")
+			}
+		}
+	}
+	return ""
+}
+
+func mergedKeys(a, b map[string]string) map[string]bool {
+	out := map[string]bool{}
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
+}

@@ -144,7 +144,7 @@ func testSONiCPolicyAndPFC(t *testing.T, model string, traditional bool) {
 						"CNP strict":                                    {field("SCHEDULER", "ROCE-cnp", "type"), "STRICT"},
 						"watchdog detection":                            {field("PFC_WD", "Ethernet0", "detection_time"), "200"},
 						"cable length":                                  {field("CABLE_LENGTH", "AZURE", "Ethernet0"), "5m"},
-						"headroom xoff":                                 {field("BUFFER_PROFILE", "roce-Ethernet0-lossless", "xoff"), "122880"},
+						"headroom xoff":                                 {field("BUFFER_PROFILE", "roce-Ethernet0-lossless-122880-61440", "xoff"), "122880"},
 						// Mellanox: PFC frames of priority 3 pause lossless PG 3 (qos_config.j2's pfc_to_pg_map, ours now).
 						"pfc_to_pg_map": {field("PORT_QOS_MAP", "Ethernet0", "pfc_to_pg_map"), "ROCE"},
 						"PFC 3 -> PG 3": {field("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "ROCE", "3"), "3"},
@@ -155,7 +155,7 @@ func testSONiCPolicyAndPFC(t *testing.T, model string, traditional bool) {
 							"pfc_enable on Ethernet0": {field("PORT_QOS_MAP", "Ethernet0", "pfc_enable"), "3"},
 							"cable length":            {field("CABLE_LENGTH", "AZURE", "Ethernet0"), "40m"},
 							"lossless PG 3":           {field("BUFFER_PG", "Ethernet0|3", "profile"), "pg_lossless_100000_40m_profile"},
-							"no explicit headroom":    {field("BUFFER_PROFILE", "roce-Ethernet0-lossless", "xoff"), ""},
+							"no explicit headroom":    {field("BUFFER_PROFILE", "roce-Ethernet0-lossless-122880-61440", "xoff"), ""},
 							"no pfc_to_pg_map":        {field("PORT_QOS_MAP", "Ethernet0", "pfc_to_pg_map"), ""},
 						}
 					}
@@ -273,7 +273,7 @@ func testSONiCAnyOrder(t *testing.T, model string, traditional bool) {
 			cable, xoff = "40m", ""
 		}
 		if db["PFC_WD"]["Ethernet0"]["detection_time"] != "200" || db["CABLE_LENGTH"]["AZURE"]["Ethernet0"] != cable ||
-			db["BUFFER_PROFILE"]["roce-Ethernet0-lossless"]["xoff"] != xoff {
+			db["BUFFER_PROFILE"]["roce-Ethernet0-lossless-122880-61440"]["xoff"] != xoff {
 			return fmt.Errorf("the PFC interface's fields were disturbed: PFC_WD|Ethernet0 = %v", db["PFC_WD"]["Ethernet0"])
 		}
 		return nil
@@ -382,4 +382,35 @@ func TestAccSONiCTraditionalHeadroomRefused(t *testing.T) {
 	if diff := cmp.Diff(before, sw.DB()); diff != "" {
 		t.Errorf("the switch changed:\n%s", diff)
 	}
+}
+
+// A new headroom on a real SONiC switch: GCU refuses a change of an existing BUFFER_PROFILE's
+// xon or size (the lab imitates its field-operation validators), so the update writes a new
+// profile named after its values, moves the lossless PGs to it and deletes the old one.
+func TestAccSONiCHeadroomUpdate(t *testing.T) {
+	l := sonicLab(t)
+	sw := l.SONiC("sonic-1")
+	yang := sonicYANG(t, sw)
+	v1 := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0"`) + sonicPFCHCL("Ethernet0", 200)
+	v2 := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0"`) +
+		sonicPFCBufferHCL("Ethernet0", 200, "xoff_bytes = 150000, xon_bytes = 30000, cable_length_m = 5")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		Steps: []resource.TestStep{
+			{Config: v1},
+			{Config: v2, Check: func(s *terraform.State) error {
+				if err := yang(s); err != nil {
+					return err
+				}
+				db := sw.DB()
+				if _, old := db["BUFFER_PROFILE"]["roce-Ethernet0-lossless-122880-61440"]; old {
+					return fmt.Errorf("the old headroom's profile is left: %v", db["BUFFER_PROFILE"])
+				}
+				if got := db["BUFFER_PG"]["Ethernet0|3-4"]["profile"]; got != "roce-Ethernet0-lossless-150000-30000" {
+					return fmt.Errorf("BUFFER_PG|Ethernet0|3-4 profile %q", got)
+				}
+				return nil
+			}},
+		},
+	})
 }

@@ -181,15 +181,15 @@ func followBuffer(b *setBuilder, db *DB, port string, pgs []int, add bool) {
 		return
 	}
 	profile := "NULL"
-	if now := db.pgKeys(port, db.losslessPGs(port)); len(now) > 0 {
+	if now, pfc := db.pgKeys(port, db.losslessPGs(port)), db.pfcProfile(port); len(now) > 0 && pfc != "" {
 		uses := true
 		for _, k := range now {
-			if v, _ := db.ref(tBufferPG, k, fProfile); v != bufferProfileName(port) {
+			if v, _ := db.ref(tBufferPG, k, fProfile); v != pfc {
 				uses = false
 			}
 		}
 		if uses {
-			profile = bufferProfileName(port)
+			profile = pfc
 		}
 	}
 	for _, k := range db.pgKeys(port, pgs) {

@@ -22,14 +22,55 @@ const (
 	bufferProfileFmt = "roce-%s-lossless"
 )
 
-// bufferProfileName is the BUFFER_PROFILE roce_pfc_interface creates for a port.
-func bufferProfileName(port string) string { return fmt.Sprintf(bufferProfileFmt, port) }
+// bufferProfileName is the BUFFER_PROFILE roce_pfc_interface creates for a port's headroom,
+// named after its values: a real switch's GCU takes a whole profile added or removed, but of
+// the fields of an existing one changes only dynamic_th and xoff (sonic-utilities
+// gcu_field_operation_validators.conf.json, buffer_profile_config_update_validator), so a new
+// headroom is a new profile the PGs move to, and the old one goes.
+func bufferProfileName(port string, xoff, xon int64) string {
+	return fmt.Sprintf(bufferProfileFmt+"-%d-%d", port, xoff, xon)
+}
+
+// isOurProfile reports a profile roce_pfc_interface made for port (this version's names, and
+// the older roce-<port>-lossless).
+func isOurProfile(port, name string) bool {
+	base := fmt.Sprintf(bufferProfileFmt, port)
+	return name == base || strings.HasPrefix(name, base+"-")
+}
+
+// pfcProfile is the port's roce_pfc_interface profile: the one its lossless PGs reference,
+// else one that exists without a reference; "" when there is none.
+func (db *DB) pfcProfile(port string) string {
+	for _, k := range db.pgKeys(port, db.losslessPGs(port)) {
+		if v, _ := db.ref(tBufferPG, k, fProfile); isOurProfile(port, v) {
+			return v
+		}
+	}
+	for _, k := range db.keys(tBufferProf) {
+		if isOurProfile(port, k) {
+			return k
+		}
+	}
+	return ""
+}
+
+// ourProfiles lists every profile roce_pfc_interface made for port.
+func (db *DB) ourProfiles(port string) []string {
+	var out []string
+	for _, k := range db.keys(tBufferProf) {
+		if isOurProfile(port, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
 
 // PFC reads roce_pfc_interface on port; ok is false when PORT|<port> does not exist.
 //   - mode is on when PORT_QOS_MAP|<port>.pfc_enable lists a priority (written by the bound
 //     policy), else off; link_pause is false (CONFIG_DB has no 802.3x setting);
 //   - buffer.cable_length_m is CABLE_LENGTH|<key>.<port> ("40m"); xoff_bytes and xon_bytes come
-//     from BUFFER_PROFILE|roce-<port>-lossless. xoff reads Unknown unless that profile is as
+//     from the BUFFER_PROFILE roce-<port>-lossless-<xoff>-<xon> the lossless PGs reference. xoff
+//     reads Unknown unless that profile is as
 //     written (pool ingress_lossless_pool, size = xoff + xon, dynamic_th "0") and every
 //     lossless PG of the port references it; buffer is nil when neither exists;
 //   - watchdog is PFC_WD|<port> (action, detection_time, restoration_time in ms); its action
@@ -47,9 +88,10 @@ func (db *DB) PFC(port string) (*fabric.PFCInterface, bool) {
 	if v, ok := db.field(tCableLength, db.cableKey(port), port); ok {
 		b.CableLengthM = fabric.Ptr(parseCable(v))
 	}
-	if prof, ok := db.entry(tBufferProf, bufferProfileName(port)); ok {
+	name := db.pfcProfile(port)
+	if prof, ok := db.entry(tBufferProf, name); ok {
 		xoff, xon := atoi64Or(prof["xoff"]), atoi64Or(prof["xon"])
-		if !db.profileExact(port, prof, xoff, xon) {
+		if !db.profileExact(port, name, prof, xoff, xon) {
 			xoff = Unknown
 		}
 		b.XoffBytes, b.XonBytes = &xoff, &xon
@@ -69,14 +111,14 @@ func (db *DB) PFC(port string) (*fabric.PFCInterface, bool) {
 	return p, true
 }
 
-func (db *DB) profileExact(port string, prof map[string]string, xoff, xon int64) bool {
+func (db *DB) profileExact(port, name string, prof map[string]string, xoff, xon int64) bool {
 	if xoff == Unknown || xon == Unknown || normRef(prof["pool"]) != losslessPool || prof["dynamic_th"] != "0" ||
 		prof["size"] != strconv.FormatInt(xoff+xon, 10) {
 		return false
 	}
 	keys := db.pgKeys(port, db.losslessPGs(port))
 	for _, k := range keys {
-		if v, _ := db.ref(tBufferPG, k, fProfile); v != bufferProfileName(port) {
+		if v, _ := db.ref(tBufferPG, k, fProfile); v != name {
 			return false
 		}
 	}

@@ -98,7 +98,7 @@ func (db *DB) pfcWrites(port string, p *fabric.PFCInterface) []fieldWrite {
 	}
 	if m["buffer"] {
 		for _, k := range db.pgKeys(port, db.losslessPGs(port)) {
-			out = append(out, fieldWrite{tBufferPG, k, fProfile, bufferProfileName(port)})
+			out = append(out, fieldWrite{tBufferPG, k, fProfile, bufferProfileName(port, *p.Buffer.XoffBytes, *p.Buffer.XonBytes)})
 		}
 	}
 	if m["watchdog"] {
@@ -136,7 +136,10 @@ func BuildPFCSet(port string, prior, next *fabric.PFCInterface, db *DB, restore 
 	}
 	b := newSetBuilder(db)
 	nextM, priorM := manages(next), manages(prior)
-	profile := bufferProfileName(port)
+	profile := ""
+	if m := manages(next); m["buffer"] {
+		profile = bufferProfileName(port, *next.Buffer.XoffBytes, *next.Buffer.XonBytes)
+	}
 	if next != nil {
 		if next.Interface != port {
 			return nil, fmt.Errorf("sonic: PFC interface %q built for port %q", next.Interface, port)
@@ -170,7 +173,7 @@ func BuildPFCSet(port string, prior, next *fabric.PFCInterface, db *DB, restore 
 				continue // prior left this setting alone; a path next writes is claimed already
 			}
 			v := f.Value
-			if v != nil && normRef(*v) == bufferProfileName(port) {
+			if v != nil && isOurProfile(port, normRef(*v)) {
 				v = nil
 			}
 			if f.Table == tBufferPG {
@@ -193,8 +196,14 @@ func BuildPFCSet(port string, prior, next *fabric.PFCInterface, db *DB, restore 
 			}
 			b.setOrDelete(f.Table, f.Key, f.Field, v)
 		}
-		if priorM["buffer"] && !nextM["buffer"] {
-			b.del(tBufferProf, profile)
+		if priorM["buffer"] {
+			// The profiles of earlier headrooms (or all, when next lets go of the headroom): the
+			// PGs move to next's in the same request.
+			for _, name := range db.ourProfiles(port) {
+				if name != profile {
+					b.del(tBufferProf, name)
+				}
+			}
 		}
 	}
 	return b.done()

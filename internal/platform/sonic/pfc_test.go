@@ -170,7 +170,7 @@ func testPolicyAndPFCShareAPort(t *testing.T, pol *fabric.QoSPolicy, applyOrder,
 							t.Errorf("deleting the policy changed the PFC interface's %s|%s.%s", f.Table, f.Key, f.Field)
 						}
 					}
-					if _, ok := d[tBufferProf][bufferProfileName("Ethernet0")]; !ok {
+					if _, ok := d[tBufferProf][bufferProfileName("Ethernet0", 122880, 61440)]; !ok {
 						t.Error("deleting the policy removed the PFC interface's buffer profile")
 					}
 				} else if got, _ := d.dbOf(t).Policy(p.Name); !cmp.Equal(policyRead, got) {
@@ -262,7 +262,7 @@ func TestPFCReadDrift(t *testing.T) {
 	d := withPolicy(t)
 	next := examplePFC()
 	d.set(t)(BuildPFCSet("Ethernet0", nil, next, d.dbOf(t), d.dbOf(t).PFCPrior("Ethernet0", *next)))
-	d.setField(tBufferProf, bufferProfileName("Ethernet0"), "size", "1")
+	d.setField(tBufferProf, bufferProfileName("Ethernet0", 122880, 61440), "size", "1")
 	d.setField(tPortQoSMap, "Ethernet0", fPFCWDSwEnable, "4")
 	got, _ := d.dbOf(t).PFC("Ethernet0")
 	if *got.Buffer.XoffBytes != Unknown || got.Watchdog.Action != "" {
@@ -299,5 +299,47 @@ func TestTraditionalBufferModelRefusesHeadroom(t *testing.T) {
 	d.setField("BUFFER_POOL", losslessPool, "xoff", "4194112")
 	if _, err := BuildPFCSet("Ethernet0", nil, examplePFC(), d.dbOf(t), PFCPrior{}); err == nil || !strings.Contains(err.Error(), "shared headroom pool") {
 		t.Errorf("a headroom on a shared headroom pool is built: %v", err)
+	}
+}
+
+// A new headroom is a new profile the PGs move to, the old one deleted in the same request: a
+// real switch's GCU refuses a change of an existing profile's xon or size
+// (buffer_profile_config_update_validator takes only dynamic_th and xoff field changes). A
+// profile of the older name (roce-<port>-lossless) is ours too and goes the same way.
+func TestPFCHeadroomUpdateIsANewProfile(t *testing.T) {
+	d := withPolicy(t)
+	next, upd := examplePFC(), updatedPFC()
+	prior := d.dbOf(t).PFCPrior("Ethernet0", *next)
+	d.set(t)(BuildPFCSet("Ethernet0", nil, next, d.dbOf(t), prior))
+	before := d.dbOf(t)
+	req, err := BuildPFCSet("Ethernet0", next, upd, before, prior)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range req.Update {
+		if table, key, field, _ := split(u.Path); table == tBufferProf && (len(field) > 0 || key == bufferProfileName("Ethernet0", 122880, 61440)) {
+			t.Errorf("the update changes the existing profile: %s", pathKey(u.Path))
+		}
+	}
+	d.set(t)(req, nil)
+	if _, ok := d[tBufferProf][bufferProfileName("Ethernet0", 122880, 61440)]; ok {
+		t.Error("the old headroom's profile is left")
+	}
+	checkPFC(t, d, &fabric.PFCInterface{Interface: "Ethernet0", Mode: fabric.PFCModeOn,
+		Buffer:   &fabric.PFCBuffer{XoffBytes: upd.Buffer.XoffBytes, XonBytes: upd.Buffer.XonBytes, CableLengthM: ptr(40)},
+		Watchdog: upd.Watchdog})
+	// A profile under the older name is ours: read, and replaced on the next write.
+	d.remove(tBufferProf, bufferProfileName("Ethernet0", 150000, 1))
+	d.setField(tBufferProf, "roce-Ethernet0-lossless", "pool", losslessPool)
+	for f, v := range map[string]string{"xoff": "150000", "xon": "1", "size": "150001", "dynamic_th": "0"} {
+		d.setField(tBufferProf, "roce-Ethernet0-lossless", f, v)
+	}
+	d.setField(tBufferPG, "Ethernet0|3-4", fProfile, "roce-Ethernet0-lossless")
+	if got, _ := d.dbOf(t).PFC("Ethernet0"); got.Buffer == nil || *got.Buffer.XoffBytes != 150000 {
+		t.Errorf("a profile of the older name reads %+v", got.Buffer)
+	}
+	d.set(t)(BuildPFCSet("Ethernet0", upd, next, d.dbOf(t), prior))
+	if _, ok := d[tBufferProf]["roce-Ethernet0-lossless"]; ok {
+		t.Error("the profile of the older name is left after a new headroom")
 	}
 }
