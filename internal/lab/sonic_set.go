@@ -311,7 +311,7 @@ func fieldOperations(old, next configDB) string {
 			if in1 && in2 && v1 == v2 {
 				continue
 			}
-			if !(in1 && in2) || (f != "dynamic_th" && f != "xoff") {
+			if !in1 || !in2 || (f != "dynamic_th" && f != "xoff") {
 				return illegal("BUFFER_PROFILE", "buffer_profile_config_update_validator")
 			}
 		}
