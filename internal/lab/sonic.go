@@ -17,7 +17,6 @@ import (
 type SONiCSwitch struct {
 	gnmiEndpoint
 	ports []string
-	model string // the SKU (sonic_skus.go)
 
 	mu      sync.RWMutex // guards db, saved, refusal and storms
 	db      configDB
@@ -37,7 +36,6 @@ func startSONiCSwitch(spec deviceSpec) (device, error) {
 	for _, p := range sw.ports {
 		sw.storms[p] = &stormClock{}
 	}
-	sw.model = spec.model
 	sw.db = stockConfigDB(spec.name, sw.ports, sonicSKUs[spec.model])
 	sw.saved = sw.db.clone()
 	if v := validateDB(sw.db); len(v) > 0 {
