@@ -197,6 +197,20 @@ func TestDown(t *testing.T) {
 		}
 	}
 
+	// A pid whose command line reads empty (a process in the middle of
+	// exec, or a kernel thread) is not signalled: an empty name is not
+	// a licence to stop it.
+	if b, err := os.ReadFile("/proc/2/cmdline"); err == nil && len(b) == 0 {
+		if err := os.WriteFile(pidPath, []byte("2\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, _, errOut := runArgs("down", "--dir", dir); code != 1 || !strings.Contains(errOut, "cannot read its command line") {
+			t.Errorf("down on a pid with an empty command line: exit %d, %q", code, errOut)
+		}
+	} else {
+		t.Log("no kernel thread at pid 2 in this pid namespace: the empty-command-line case is not checked here")
+	}
+
 	if code, _, errOut := runArgs("down"); code != 2 || !strings.Contains(errOut, "--dir is required") {
 		t.Errorf("down without --dir: exit %d, %q", code, errOut)
 	}

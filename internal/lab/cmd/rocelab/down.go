@@ -69,7 +69,21 @@ func stopLab(dir string, timeout time.Duration) (string, error) {
 		_ = os.Remove(pidPath)
 		return fmt.Sprintf("rocelab: no lab is running in %s (removed a stale %s)", dir, PIDFile), nil
 	}
-	if name, ok := processName(pid); ok && name != "rocelab" {
+	name, ok := processName(pid)
+	if !ok && procReadable() {
+		// Linux shows an empty cmdline for a moment while a process execs
+		// (the kernel installs the new arguments after closing the exec
+		// pipe): a pid reused just now must not be signalled on that
+		// blank, so look again before giving up.
+		for i := 0; i < 40 && !ok && !exited(pid); i++ {
+			time.Sleep(25 * time.Millisecond)
+			name, ok = processName(pid)
+		}
+		if !ok && !exited(pid) {
+			return "", fmt.Errorf("pid %d in %s: cannot read its command line, not stopping it", pid, pidPath)
+		}
+	}
+	if ok && name != "rocelab" {
 		return "", fmt.Errorf("pid %d in %s is %q, not rocelab: stale pid file? not stopping it", pid, pidPath, name)
 	}
 	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
@@ -103,6 +117,13 @@ func exited(pid int) bool {
 		return stat[i+2] == 'Z' || stat[i+2] == 'X'
 	}
 	return false
+}
+
+// procReadable reports that this system has Linux's /proc, where an
+// unreadable command line means "not yet", not "cannot know".
+func procReadable() bool {
+	_, err := os.Stat("/proc/self/cmdline")
+	return err == nil
 }
 
 // processName is the base name of pid's executable as started, where /proc
