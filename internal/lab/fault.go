@@ -35,6 +35,9 @@ const (
 	FaultSlow FaultKind = "slow"
 	// FaultReboot: NIC hosts only, Host.Reboot now (one-shot, so never listed as active).
 	FaultReboot FaultKind = "reboot"
+	// FaultDriverReload: NIC hosts only, Host.DriverReload now (one-shot): the driver's
+	// defaults on every port, and the units bound to the netdevs run again.
+	FaultDriverReload FaultKind = "driver-reload"
 )
 
 // DefaultSlowBy is the delay FaultSlow adds when InjectFault sets it.
@@ -45,6 +48,9 @@ const StallLimit = 10 * time.Minute
 
 // faultOrder is the order Faults lists faults in, and the kinds every device takes.
 var faultOrder = []FaultKind{FaultRefuse, FaultDrop, FaultStall, FaultReject, FaultSlow}
+
+// hostFaultVerb words the refusal of a host-only fault on a switch.
+var hostFaultVerb = map[FaultKind]string{FaultReboot: "reboot", FaultDriverReload: "reload a NIC driver"}
 
 // faultTarget is what every device offers to fault injection.
 type faultTarget interface {
@@ -226,15 +232,19 @@ func (l *Lab) InjectFault(device string, kind FaultKind) error {
 		d.faultSet().arm(kind)
 	case FaultSlow:
 		d.faultSet().setSlow(DefaultSlowBy)
-	case FaultReboot:
+	case FaultReboot, FaultDriverReload:
 		h, ok := d.(*Host)
 		if !ok {
-			return fmt.Errorf("%s is a %s switch: only NIC hosts reboot (switch faults: %s)",
-				device, l.devices[device].entry().Platform, kindList(faultOrder))
+			return fmt.Errorf("%s is a %s switch: only NIC hosts %s (switch faults: %s)",
+				device, l.devices[device].entry().Platform, hostFaultVerb[kind], kindList(faultOrder))
 		}
-		h.Reboot()
+		if kind == FaultReboot {
+			h.Reboot()
+		} else {
+			h.DriverReload()
+		}
 	default:
-		return fmt.Errorf("unknown fault kind %q (kinds: %s, and %s on NIC hosts)", kind, kindList(faultOrder), FaultReboot)
+		return fmt.Errorf("unknown fault kind %q (kinds: %s, and %s, %s on NIC hosts)", kind, kindList(faultOrder), FaultReboot, FaultDriverReload)
 	}
 	return nil
 }

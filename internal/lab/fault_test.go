@@ -27,7 +27,7 @@ func TestFaultAPI(t *testing.T) {
 		want string
 	}{
 		{l.InjectFault("nope-1", FaultStall), `no device "nope-1" in this lab (devices: eos-1, mlx5-1, nxos-1, sonic-1)`},
-		{l.InjectFault("eos-1", "flap"), `unknown fault kind "flap" (kinds: refuse, drop, stall, reject, slow, and reboot on NIC hosts)`},
+		{l.InjectFault("eos-1", "flap"), `unknown fault kind "flap" (kinds: refuse, drop, stall, reject, slow, and reboot, driver-reload on NIC hosts)`},
 		{l.InjectFault("sonic-1", FaultReboot), "sonic-1 is a sonic switch: only NIC hosts reboot (switch faults: refuse, drop, stall, reject, slow)"},
 		{l.InjectSlow("mlx5-1", 0), "slow: the delay must be positive, got 0s"},
 		{l.InjectSlow("nope-1", time.Second), `no device "nope-1"`},

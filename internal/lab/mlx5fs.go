@@ -25,6 +25,7 @@ const (
 	eINVAL  errno = 22
 	eEXIST  errno = 17
 	eRANGE  errno = 34
+	eLOOP   errno = 40
 )
 
 func (e errno) Error() string {
@@ -49,6 +50,8 @@ func (e errno) Error() string {
 		return "File exists"
 	case eRANGE:
 		return "Numerical result out of range"
+	case eLOOP:
+		return "Too many levels of symbolic links"
 	}
 	return "Unknown error"
 }
@@ -62,10 +65,27 @@ type fsNode struct {
 	dir      bool
 	children map[string]*fsNode
 	devNull  bool
+	// disk marks a directory of an ordinary filesystem (/etc): files can
+	// be created in it by whoever may write it, unlike sysfs and debugfs.
+	disk bool
+	// regular marks an ordinary file; content is what it holds.
+	regular bool
+	content string
+	// link is the target of a symbolic link (systemctl enable's .wants
+	// entries); every other field is unused then.
+	link string
 	// read renders the file; write stores one write(2) call's bytes. Both
 	// run with the host lock held.
 	read  func() string
 	write func(data string) error
+}
+
+// newRegular is an ordinary 0644 file holding content.
+func newRegular(content string) *fsNode {
+	n := &fsNode{mode: 0o644, regular: true, content: content}
+	n.read = func() string { return n.content }
+	n.write = func(data string) error { n.content += data; return nil }
+	return n
 }
 
 func newDir(mode uint32) *fsNode {
@@ -116,7 +136,7 @@ type fsys struct {
 }
 
 // abs makes p absolute against the login directory, cleaned lexically (the
-// emulated tree has no symbolic links).
+// only symbolic links, systemctl's, point at absolute paths).
 func (fs *fsys) abs(p string) string {
 	if !strings.HasPrefix(p, "/") {
 		p = fs.cwd + "/" + p
@@ -127,8 +147,24 @@ func (fs *fsys) abs(p string) string {
 // lookup walks to p, checking search permission on every directory on the
 // way, as path resolution does.
 func (fs *fsys) lookup(p string, root bool) (*fsNode, error) {
+	return fs.walk(p, root, true, 0)
+}
+
+// lookupLink is lookup that does not follow a symbolic link in the last
+// component (lstat, unlink).
+func (fs *fsys) lookupLink(p string, root bool) (*fsNode, error) {
+	return fs.walk(p, root, false, 0)
+}
+
+// walk resolves p; symbolic links on the way are followed (the last one
+// only when follow is set), at most 40 deep as Linux does (ELOOP).
+func (fs *fsys) walk(p string, root, follow bool, depth int) (*fsNode, error) {
+	if depth > 40 {
+		return nil, eLOOP
+	}
 	n := fs.root
-	for _, part := range strings.Split(strings.TrimPrefix(fs.abs(p), "/"), "/") {
+	parts := strings.Split(strings.TrimPrefix(fs.abs(p), "/"), "/")
+	for i, part := range parts {
 		if part == "" {
 			continue
 		}
@@ -141,6 +177,12 @@ func (fs *fsys) lookup(p string, root bool) (*fsNode, error) {
 		next, ok := n.children[part]
 		if !ok {
 			return nil, eNOENT
+		}
+		if next.link != "" && (follow || i < len(parts)-1) {
+			var err error
+			if next, err = fs.walk(next.link, root, true, depth+1); err != nil {
+				return nil, err
+			}
 		}
 		n = next
 	}
@@ -193,22 +235,31 @@ func (fs *fsys) readDir(p string, root bool) ([]string, error) {
 	return n.names(), nil
 }
 
-// openWrite is open(O_WRONLY|O_CREAT|O_TRUNC): it fails the way the
-// shell's "cannot create" or tee's message reports. sysfs and debugfs cannot
-// create files, not even for root.
-func (fs *fsys) openWrite(p string, root bool) (*writeHandle, error) {
+// openWrite is open(O_WRONLY|O_CREAT|O_TRUNC), or O_APPEND instead of
+// O_TRUNC with appendTo: it fails the way the shell's "cannot create" or
+// tee's message reports. sysfs and debugfs cannot create files, not even for
+// root; a disk directory lets whoever may write it create one.
+func (fs *fsys) openWrite(p string, root bool, appendTo ...bool) (*writeHandle, error) {
 	fs.h.mu.Lock()
 	defer fs.h.mu.Unlock()
 	n, err := fs.lookup(p, root)
 	if err == eNOENT {
-		parent, perr := fs.lookup(path.Dir(fs.abs(p)), root)
+		dir, name := path.Split(fs.abs(p))
+		parent, perr := fs.lookup(dir, root)
 		switch {
 		case perr != nil:
 			return nil, perr
 		case !parent.dir:
 			return nil, eNOTDIR
+		case !parent.disk || !parent.canWrite(root):
+			return nil, eACCES
 		}
-		return nil, eACCES
+		if l, ok := parent.children[name]; ok && l.link != "" {
+			return nil, eNOENT // a dangling symbolic link: its target's directory is missing
+		}
+		n = newRegular("")
+		parent.children[name] = n
+		return &writeHandle{fs: fs, node: n, path: fs.abs(p)}, nil
 	}
 	switch {
 	case err != nil:
@@ -220,7 +271,35 @@ func (fs *fsys) openWrite(p string, root bool) (*writeHandle, error) {
 	case !n.devNull && n.write == nil:
 		return nil, eACCES
 	}
+	if n.regular && (len(appendTo) == 0 || !appendTo[0]) {
+		n.content = ""
+	}
 	return &writeHandle{fs: fs, node: n, path: fs.abs(p)}, nil
+}
+
+// remove is unlink(2): a file or a symbolic link (never its target) in a
+// disk directory the caller may write.
+func (fs *fsys) remove(p string, root bool) error {
+	fs.h.mu.Lock()
+	defer fs.h.mu.Unlock()
+	n, err := fs.lookupLink(p, root)
+	if err != nil {
+		return err
+	}
+	dir, name := path.Split(fs.abs(p))
+	parent, err := fs.lookup(dir, root)
+	switch {
+	case err != nil:
+		return err
+	case n.dir:
+		return eISDIR
+	case !parent.disk:
+		return ePERM // sysfs and debugfs files cannot be unlinked
+	case !parent.canWrite(root):
+		return eACCES
+	}
+	delete(parent.children, name)
+	return nil
 }
 
 // writeHandle is an open file; each write is one write(2), which a sysfs

@@ -55,8 +55,9 @@ type Host struct {
 	conns    map[net.Conn]struct{}
 	closing  bool
 	counters struct{ exec, connections atomic.Int64 }
-	faults   faultSet  // injected faults (fault_host.go)
-	locks    hostLocks // flock's locks (sh_flock.go)
+	faults   faultSet     // injected faults (fault_host.go)
+	locks    hostLocks    // flock's locks (sh_flock.go)
+	systemd  systemdState // guarded by mu (systemd.go)
 }
 
 // HostCounters are the exec requests and TCP connections a host received.
@@ -140,7 +141,37 @@ func (h *Host) Interfaces() []string { return h.interfaces() }
 // ECN on every priority, no global traffic class, RDMA-CM ToS 0, every
 // traffic counter back to zero and no storm. Knobs (firmware DCBX, lldpad,
 // sudo, a missing ecn tree) describe the host's installation and survive.
+//
+// Then, as systemd does at boot, the enabled units start (systemd.go):
+// those the netdevs' device units want and those multi-user.target wants,
+// so a host whose settings were persisted has them back when Reboot
+// returns.
 func (h *Host) Reboot() {
+	h.resetNICs()
+	h.bootUnits(h.interfaces(), true)
+}
+
+// DriverReload is `modprobe -r mlx5_ib mlx5_core; modprobe mlx5_core` (or a
+// firmware reset, which re-probes the PCI functions alike): every port
+// back to its defaults and counters from zero, as at a boot; the netdevs
+// disappear and come back, so the units bound to their device units stop
+// and the ones those device units want start again. Other units, and the
+// manager's loaded unit files, are untouched.
+func (h *Host) DriverReload() {
+	h.resetNICs()
+	h.mu.Lock()
+	for _, ifn := range h.interfaces() {
+		for u := range h.systemd.runs {
+			if boundTo(h.systemd.loaded[u], ifn) {
+				delete(h.systemd.runs, u)
+			}
+		}
+	}
+	h.mu.Unlock()
+	h.bootUnits(h.interfaces(), false)
+}
+
+func (h *Host) resetNICs() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	now := h.now()
@@ -280,6 +311,14 @@ func (h *Host) buildTreeLocked() {
 		}
 	}
 	root.mkdirs("sys/kernel/debug").mode = 0o700 // debugfs is root's only
+	// /etc is a disk filesystem: it survives a rebuild of the kernel's trees.
+	if old := h.fs.root; old != nil && old.children["etc"] != nil {
+		root.children["etc"] = old.children["etc"]
+	} else {
+		for _, d := range []string{"etc", "etc/systemd", "etc/systemd/system"} {
+			root.mkdirs(d).disk = true
+		}
+	}
 	h.fs.root = root
 }
 

@@ -34,7 +34,8 @@ func (h *Host) lookupCommand(name string) command {
 	bin := map[string]command{
 		"echo": cmdEcho, "cat": cmdCat, "tee": cmdTee, "ls": cmdLs, "grep": cmdGrep,
 		"pgrep": cmdPgrep, "true": cmdTrue, "false": cmdFalse, "sh": cmdSh, "sudo": cmdSudo,
-		"mlnx_qos": cmdMlnxQos, "pwd": cmdPwd, "flock": cmdFlock,
+		"mlnx_qos": cmdMlnxQos, "pwd": cmdPwd, "flock": cmdFlock, "rm": cmdRm,
+		"systemctl": cmdSystemctl,
 	}
 	sbin := map[string]command{"cma_roce_tos": cmdCmaRoceTos, "ethtool": cmdEthtool}
 	dir, base := path.Split(name)
@@ -219,7 +220,7 @@ func cmdCat(e *cmdEnv, args []string) int {
 // cmdTee opens every file first, then copies standard input to standard
 // output and each file; a sysfs store sees the input in one write.
 func cmdTee(e *cmdEnv, args []string) int {
-	_, files, bad := options(args[1:], "aip")
+	opts, files, bad := options(args[1:], "aip")
 	if bad != 0 {
 		return invalidOption(e, "tee", bad, 1)
 	}
@@ -227,7 +228,7 @@ func cmdTee(e *cmdEnv, args []string) int {
 	var outs []*writeHandle
 	var names []string
 	for _, f := range files {
-		w, err := e.sh.h.fs.openWrite(e.sh.abs(f), e.root)
+		w, err := e.sh.h.fs.openWrite(e.sh.abs(f), e.root, opts['a'])
 		if err != nil {
 			fmt.Fprintf(e.stderr, "tee: %s: %s\n", f, err)
 			status = 1

@@ -207,7 +207,7 @@ func (sh *shell) redirect(redirs []shRedir, line int, in io.Reader, out io.Write
 		}
 		switch r.op {
 		case ">", ">>":
-			w, err := sh.openWrite(target)
+			w, err := sh.openWrite(target, r.op == ">>")
 			if err != nil {
 				fmt.Fprintf(s.out[2], "%s: %d: cannot create %s: %s\n", sh.name, line, target, errmsg(err, true))
 				return nil, 2
@@ -340,11 +340,11 @@ func (sh *shell) expansionFailed(line int, err error) int {
 
 // openWrite and readFile open a redirection's file; "" names none
 // (open(2) fails with ENOENT).
-func (sh *shell) openWrite(p string) (*writeHandle, error) {
+func (sh *shell) openWrite(p string, appendTo bool) (*writeHandle, error) {
 	if p == "" {
 		return nil, eNOENT
 	}
-	return sh.h.fs.openWrite(sh.abs(p), sh.root)
+	return sh.h.fs.openWrite(sh.abs(p), sh.root, appendTo)
 }
 
 func (sh *shell) readFile(p string) (string, error) {

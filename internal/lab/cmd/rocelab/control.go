@@ -130,7 +130,7 @@ func reboot(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "rocelab reboot:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "rocelab: %s rebooted: its NIC settings are back to the driver defaults\n", pos[0])
+	fmt.Fprintf(stdout, "rocelab: %s rebooted: its NIC settings are back to the driver defaults, then its enabled units ran\n", pos[0])
 	return 0
 }
 

@@ -52,7 +52,9 @@ func faultCommand(args []string, stdout, stderr io.Writer) int {
 	case lab.FaultSlow:
 		fmt.Fprintf(stdout, "rocelab: %s now answers %s later than usual until %s\n", device, by, undo)
 	case lab.FaultReboot:
-		fmt.Fprintf(stdout, "rocelab: %s rebooted: its NIC settings are back to the driver defaults\n", device)
+		fmt.Fprintf(stdout, "rocelab: %s rebooted: its NIC settings are back to the driver defaults, then its enabled units ran\n", device)
+	case lab.FaultDriverReload:
+		fmt.Fprintf(stdout, "rocelab: %s reloaded its NIC driver: the settings are back to the driver defaults, then the units its netdevs want ran\n", device)
 	default: // clear
 		fmt.Fprintf(stdout, "rocelab: %s has no faults any more\n", device)
 	}

@@ -91,7 +91,7 @@ func TestFaultARunningLab(t *testing.T) {
 		want string
 	}{
 		{[]string{"mlx5-9", "stall"}, 1, `no device "mlx5-9" in this lab (devices: mlx5-1, nxos-1)`},
-		{[]string{"mlx5-1", "flap"}, 1, `unknown fault kind "flap" (kinds: refuse, drop, stall, reject, slow, and reboot on NIC hosts)`},
+		{[]string{"mlx5-1", "flap"}, 1, `unknown fault kind "flap" (kinds: refuse, drop, stall, reject, slow, and reboot, driver-reload on NIC hosts)`},
 		{[]string{"nxos-1", "reboot"}, 1, "nxos-1 is a nxos switch: only NIC hosts reboot"},
 		{[]string{"mlx5-1", "drop", "--by", "1s"}, 2, "--by takes a positive duration and goes with slow only"},
 		{[]string{"mlx5-1", "slow", "--by", "-1s"}, 2, "--by takes a positive duration"},

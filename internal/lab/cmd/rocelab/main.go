@@ -50,7 +50,8 @@ const usageText = `usage:
         '/qos/queue-management-profiles/queue-management-profile[name=ROCE-roce]/wred/uniform/config/min-threshold' '"100000"'
   rocelab reboot --dir DIR DEVICE
       reset NIC host DEVICE's settings to the driver defaults, as a real
-      reboot loses what mlnx_qos, sysfs and debugfs were told, e.g.
+      reboot loses what mlnx_qos, sysfs and debugfs were told, then start
+      the systemd units enabled there (a persisted roce_nic_qos), e.g.
       rocelab reboot --dir .lab mlx5-1
   rocelab storm --dir DIR DEVICE INTERFACE [--off]
       start (or, with --off, stop) a congestion storm on a port of a NIC host
@@ -65,7 +66,9 @@ const usageText = `usage:
       in the middle of the next write, before it applies), stall (every
       operation hangs), reject (the next write fails with the device's own
       error), slow (every answer comes --by later, default 2s), reboot (NIC
-      hosts: as rocelab reboot); drop, reject and reboot act once; clear
+      hosts: as rocelab reboot), driver-reload (NIC hosts: the driver's
+      defaults, then the units the netdevs want run again); drop, reject,
+      reboot and driver-reload act once; clear
       removes every fault of DEVICE and lets stalled operations go on, e.g.
       rocelab fault --dir .lab eos-1 drop
       rocelab fault --dir .lab mlx5-1 slow --by 500ms

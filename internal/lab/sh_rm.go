@@ -1,0 +1,36 @@
+package lab
+
+// rm (GNU coreutils 9.1) for files and symbolic links: [-f] FILE... Its
+// messages are coreutils' (checked against the real rm of Debian 12):
+// "rm: cannot remove 'F': REASON", "rm: missing operand" and the usage hint.
+
+import "fmt"
+
+func cmdRm(e *cmdEnv, args []string) int {
+	opts, files, bad := options(args[1:], "fv")
+	if bad != 0 {
+		return invalidOption(e, "rm", bad, 1)
+	}
+	if len(files) == 0 {
+		if opts['f'] {
+			return 0
+		}
+		fmt.Fprint(e.stderr, "rm: missing operand\nTry 'rm --help' for more information.\n")
+		return 1
+	}
+	status := 0
+	for _, f := range files {
+		err := e.sh.h.fs.remove(e.sh.abs(f), e.root)
+		switch {
+		case err == nil:
+			if opts['v'] {
+				fmt.Fprintf(e.stdout, "removed '%s'\n", f)
+			}
+		case err == eNOENT && opts['f']:
+		default:
+			fmt.Fprintf(e.stderr, "rm: cannot remove '%s': %s\n", f, err)
+			status = 1
+		}
+	}
+	return status
+}
