@@ -2,11 +2,8 @@ package lab
 
 import (
 	"errors"
-	"fmt"
-	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -16,8 +13,7 @@ import (
 // the password supplied through SSH_ASKPASS (no sshpass needed), commands
 // and exit statuses carried over.
 func TestHostWithOpenSSH(t *testing.T) {
-	sshBin, err := exec.LookPath("ssh")
-	if err != nil {
+	if _, err := exec.LookPath("ssh"); err != nil {
 		// CI installs openssh-server (which brings the client) and sets ROCE_REQUIRE_SSHD=1.
 		if os.Getenv("ROCE_REQUIRE_SSHD") == "1" {
 			t.Fatal("no OpenSSH client (ssh) on PATH but ROCE_REQUIRE_SSHD=1: .ci/run installs openssh-server, which brings it")
@@ -25,26 +21,12 @@ func TestHostWithOpenSSH(t *testing.T) {
 		t.Skip("no OpenSSH client (ssh) on PATH (.ci/run installs it); the golang.org/x/crypto/ssh tests cover the protocol")
 	}
 	e := newHostEnv(t)
-	dir := t.TempDir()
-	host, port, _ := net.SplitHostPort(e.d.Address)
-	knownHosts := func(name, key string) string {
-		f := filepath.Join(dir, name)
-		if err := os.WriteFile(f, []byte(fmt.Sprintf("[%s]:%s %s\n", host, port, key)), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
-	askpass := filepath.Join(dir, "askpass")
-	if err := os.WriteFile(askpass, []byte("#!/bin/sh\necho '"+e.d.Password+"'\n"), 0o700); err != nil { //nolint:gosec // a script must be executable
+	o, err := NewOpenSSH(e.d, t.TempDir())
+	if err != nil {
 		t.Fatal(err)
 	}
-	ssh := func(known, command string) (string, string, int) {
-		cmd := exec.Command(sshBin, "-F", "/dev/null",
-			"-o", "UserKnownHostsFile="+known, "-o", "GlobalKnownHostsFile=/dev/null", "-o", "StrictHostKeyChecking=yes",
-			"-o", "PubkeyAuthentication=no", "-o", "PreferredAuthentications=keyboard-interactive,password",
-			"-o", "NumberOfPasswordPrompts=1", "-o", "ConnectTimeout=10", "-o", "LogLevel=ERROR",
-			"-p", port, e.d.Username+"@"+host, command)
-		cmd.Env = append(os.Environ(), "SSH_ASKPASS="+askpass, "SSH_ASKPASS_REQUIRE=force", "DISPLAY=lab:0")
+	ssh := func(command string) (string, string, int) {
+		cmd := o.Command(command)
 		var out, errOut strings.Builder
 		cmd.Stdout, cmd.Stderr = &out, &errOut
 		err := cmd.Run()
@@ -55,19 +37,21 @@ func TestHostWithOpenSSH(t *testing.T) {
 		return out.String(), errOut.String(), cmd.ProcessState.ExitCode()
 	}
 
-	good := knownHosts("good", e.d.HostKey)
-	out, errOut, status := ssh(good, "mlnx_qos -i eth0 && sudo -n cat /sys/kernel/debug/mlx5/0000:08:00.0/cc_params/np_cnp_dscp")
+	out, errOut, status := ssh("mlnx_qos -i eth0 && sudo -n cat /sys/kernel/debug/mlx5/0000:08:00.0/cc_params/np_cnp_dscp")
 	if want := e.must("mlnx_qos -i eth0") + "48\n"; out != want || status != 0 {
 		t.Errorf("OpenSSH run: exit %d, stderr %q, stdout:\n%s\nwant:\n%s", status, errOut, out, want)
 	}
-	if _, errOut, status := ssh(good, "echo 1 > /sys/class/net/eth0/ecn/roce_np/enable/3"); status != 2 ||
+	if _, errOut, status := ssh("echo 1 > /sys/class/net/eth0/ecn/roce_np/enable/3"); status != 2 ||
 		errOut != "sh: 1: cannot create /sys/class/net/eth0/ecn/roce_np/enable/3: Permission denied\n" {
 		t.Errorf("exit status and stderr over OpenSSH: %d %q", status, errOut)
 	}
 
 	other := strings.Fields(e.l.Inventory().Devices["mlx5-1"].HostKey)
 	other[1] = "AAAAC3NzaC1lZDI1NTE5AAAAIFFvq0oH8mRZyyCkyXbqR3gqo5+7NVhTVjnJ4KjtYk6c" // some other ed25519 key
-	if _, errOut, status := ssh(knownHosts("other", strings.Join(other, " ")), "true"); status != 255 || !strings.Contains(errOut, "Host key verification failed") {
+	if err := o.Pin(strings.Join(other, " ")); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, status := ssh("true"); status != 255 || !strings.Contains(errOut, "Host key verification failed") {
 		t.Errorf("a wrong pinned key: exit %d, %q", status, errOut)
 	}
 }
