@@ -1,7 +1,7 @@
 # Quickstart: one RoCE QoS policy on one switch of the simulated fabric, and the matching NIC
 # QoS and DCQCN profile on one GPU host's NIC.
 #
-#   make demo                      # does all of this for you, drift and host reboot included
+#   make demo                      # does all of this for you, drift and a host reboot included
 #
 # or by hand, from the repository root:
 #
@@ -13,7 +13,7 @@
 #   export TF_CLI_CONFIG_FILE=$PWD/.demo/terraformrc
 #   terraform -chdir=examples/quickstart apply
 #   go run ./internal/lab/cmd/rocelab get --dir .lab openconfig-1 /qos/queue-management-profiles
-#   go run ./internal/lab/cmd/rocelab reboot --dir .lab mlx5-1   # then plan shows the drift
+#   go run ./internal/lab/cmd/rocelab reboot --dir .lab mlx5-1   # the boot units restore the host: plan is empty
 #
 # Against real switches and hosts, point var.inventory at your own inventory file (same shape)
 # or write the devices map out as in examples/provider/provider.tf.
@@ -149,8 +149,9 @@ resource "roce_pfc_interface" "leaf3_e1_1" {
 #   - ETS mirrors the switch's scheduler: 50/50 between TCs 0 and 3, TC 6 strict for CNPs;
 #   - roce_tos 106 = DSCP 26 << 2 | ECT(0): the NIC sends RoCE with the DSCP the switch expects,
 #     ECN-capable so the switch's ECN profile (ROCE-roce) can mark it.
-# These settings (mlnx_qos and sysfs) do not survive a reboot of the host: `make demo` reboots
-# it and shows that `terraform plan` detects the drift and `terraform apply` restores them.
+# These settings (mlnx_qos and sysfs) do not survive a reboot of the host by themselves: persist
+# (the default) installs a systemd unit on the host that writes them again whenever eth0 appears
+# (boot, driver reload, firmware reset). `make demo` reboots the host and shows an empty plan.
 resource "roce_nic_qos" "gpu1_eth0" {
   device           = "mlx5-1" # a host (platform mlx5) in the provider's devices map
   interface        = "eth0"

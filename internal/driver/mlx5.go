@@ -142,7 +142,12 @@ func (h *mlx5Host) apply(ctx context.Context, ifname string, prior *mlx5.HostSta
 	if after, err := h.read(ctx, ifname); err == nil {
 		snap, cur = trimSnapshot(snap, after), after
 	}
-	rres, rerr := h.c.Run(ctx, h.locked(ifname, mlx5.RestoreFromSnapshot(ifname, snap, cur, h.sudo)), nil)
+	restoreCmd := mlx5.RestoreFromSnapshot(ifname, snap, cur, h.sudo)
+	if kinds := unitKinds(prior, nic, dcqcn); len(kinds) > 0 {
+		// The boot units go back to what prior read first; the exit status is the device's.
+		restoreCmd = mlx5.ShJoin(mlx5.UnitRestoreScript(ifname, prior, h.sudo, kinds...), restoreCmd)
+	}
+	rres, rerr := h.c.Run(ctx, h.locked(ifname, restoreCmd), nil)
 	switch {
 	case rerr != nil:
 		return fmt.Errorf("%w; restoring the values read before the change also failed: %v (%s may be partly changed)", cause, rerr, ifname)
@@ -151,6 +156,20 @@ func (h *mlx5Host) apply(ctx context.Context, ifname string, prior *mlx5.HostSta
 			cause, strings.TrimSpace(string(append(rres.Stdout, rres.Stderr...))), ifname)
 	}
 	return fmt.Errorf("%w; the values read before the change were restored on %s", cause, ifname)
+}
+
+// unitKinds are the boot units a write of nic and dcqcn may have changed: those it installs
+// (Persist) or removes (prior shows one).
+func unitKinds(prior *mlx5.HostState, nic *fabric.NICQoS, dcqcn *fabric.DCQCN) []string {
+	var kinds []string
+	has := func(kind string) bool { _, ok := prior.Units[mlx5.UnitName(kind, prior.Interface)]; return ok }
+	if nic != nil && (nic.Persist || has(mlx5.KindNICQoS)) {
+		kinds = append(kinds, mlx5.KindNICQoS)
+	}
+	if dcqcn != nil && (dcqcn.Persist || has(mlx5.KindDCQCN)) {
+		kinds = append(kinds, mlx5.KindDCQCN)
+	}
+	return kinds
 }
 
 // trimSnapshot drops from snap the DCQCN values cur still has, so a restore writes only what
@@ -185,23 +204,35 @@ func trimSnapshot(snap mlx5.Snapshot, cur *mlx5.HostState) mlx5.Snapshot {
 	return snap
 }
 
-func (h *mlx5Host) restore(ctx context.Context, ifname string, raw Prior, what string) error {
-	if len(raw) == 0 {
-		return nil // imported: nothing was recorded before our first change
-	}
+// restore is a destroy: it writes back the values recorded before create (raw) and removes the
+// resource's boot unit (kind), so the host stops re-applying settings nothing manages.
+func (h *mlx5Host) restore(ctx context.Context, ifname string, raw Prior, what, kind string) error {
 	var snap mlx5.Snapshot
-	if err := json.Unmarshal(raw, &snap); err != nil {
-		return fmt.Errorf("private state is unreadable: %w", err)
-	}
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &snap); err != nil {
+			return fmt.Errorf("private state is unreadable: %w", err)
+		}
+	} // else imported: nothing was recorded before our first change
 	defer h.wrote()
 	st, err := h.read(ctx, ifname)
 	if err != nil {
 		return err
 	}
-	if !h.present(st, ifname) {
-		return nil // the netdev is gone: nothing to restore
+	_, hasUnit := st.Units[mlx5.UnitName(kind, ifname)]
+	if len(raw) == 0 && !hasUnit {
+		return nil
 	}
-	res, err := h.c.Run(ctx, h.locked(ifname, mlx5.RestoreFromSnapshot(ifname, snap, st, h.sudo)), nil)
+	cmd := ""
+	if h.present(st, ifname) {
+		cmd = mlx5.RestoreFromSnapshot(ifname, snap, st, h.sudo)
+	} // else the netdev is gone: nothing to restore on it
+	if hasUnit {
+		cmd = mlx5.ShJoin(mlx5.RemoveUnitScript(kind, ifname, h.sudo), cmd)
+	}
+	if cmd == "" {
+		return nil
+	}
+	res, err := h.c.Run(ctx, h.locked(ifname, cmd), nil)
 	if err == nil && res.ExitCode == mlx5.LockExit {
 		return h.lockHeld(ifname)
 	}
@@ -279,8 +310,11 @@ func (d nicDriver) Read(ctx context.Context, ifname string, managed *fabric.NICQ
 	var n fabric.NICQoS
 	if managed == nil {
 		n = st.NICQoS()
+		n.Persist = st.UnitEnabled(mlx5.KindNICQoS) // import: what it writes is unknown here
 	} else {
 		n = st.NICQoSLike(*managed)
+		// Persisted: the boot unit is the one an apply of the managed settings writes, enabled.
+		n.Persist = st.Persisted(mlx5.KindNICQoS, mlx5.Unit(mlx5.KindNICQoS, ifname, st, managed, nil))
 	}
 	return &n, nil
 }
@@ -312,7 +346,7 @@ func (d nicDriver) Update(ctx context.Context, _, next fabric.NICQoS, prior Prio
 }
 
 func (d nicDriver) Delete(ctx context.Context, old fabric.NICQoS, prior Prior) error {
-	return d.h.restore(ctx, old.Interface, prior, "NIC QoS")
+	return d.h.restore(ctx, old.Interface, prior, "NIC QoS", mlx5.KindNICQoS)
 }
 
 type dcqcnDriver struct{ h *mlx5Host }
@@ -336,8 +370,10 @@ func (d dcqcnDriver) Read(ctx context.Context, ifname string, managed *fabric.DC
 	var out fabric.DCQCN
 	if managed == nil {
 		out = st.DCQCN(append(slices.Clone(fabric.ReactionPointParams), fabric.NotificationPointParams...)...)
+		out.Persist = st.UnitEnabled(mlx5.KindDCQCN)
 	} else {
 		out = st.DCQCNLike(*managed)
+		out.Persist = st.Persisted(mlx5.KindDCQCN, mlx5.Unit(mlx5.KindDCQCN, ifname, st, nil, managed))
 	}
 	return &out, nil
 }
@@ -369,5 +405,5 @@ func (d dcqcnDriver) Update(ctx context.Context, _, next fabric.DCQCN, prior Pri
 }
 
 func (d dcqcnDriver) Delete(ctx context.Context, old fabric.DCQCN, prior Prior) error {
-	return d.h.restore(ctx, old.Interface, prior, "DCQCN")
+	return d.h.restore(ctx, old.Interface, prior, "DCQCN", mlx5.KindDCQCN)
 }

@@ -14,6 +14,8 @@ type NICQoS struct {
 	ETS map[int]ETSClass
 	// RoCEToS is the default ToS byte of RDMA-CM RoCE traffic. nil: unmanaged.
 	RoCEToS *int
+	// Persist: the host re-applies these settings whenever the netdev appears (a boot unit).
+	Persist bool
 }
 
 // ETSClass is one TC's scheduling: exactly one of BandwidthPercent and StrictPriority.
@@ -34,6 +36,8 @@ type DCQCN struct {
 	// "time_reset_us", "clamp_target_rate" (booleans as 0/1), "min_time_between_cnps_us".
 	ReactionPoint     map[string]int64
 	NotificationPoint map[string]int64
+	// Persist: the host re-applies these settings whenever the netdev appears (a boot unit).
+	Persist bool
 }
 
 // ReactionPointParams lists the contract's reaction_point attributes; BoolParams says which of

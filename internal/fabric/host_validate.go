@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Limits of roce_nic_qos and roce_dcqcn_profile.
@@ -118,7 +119,20 @@ func (n NICQoS) Validate() Problems {
 		checkRange(&ps, Root("roce_tos"), "roce_tos", *n.RoCEToS, 0, MaxRoCEToS,
 			"roce_tos is the IP ToS byte (DSCP << 2 | ECN bits), 0-255; e.g. 106 is DSCP 26 with the ECN field 10 (ECN-capable transport).")
 	}
+	checkPersist(&ps, n.Interface, n.Persist)
 	return ps
+}
+
+// checkPersist refuses a boot unit for a netdev whose name has a '-': systemd names the
+// netdev's device unit with the '-' escaped (sys-subsystem-net-devices-a\x2db.device), a
+// backslash the provider does not put in the shell commands it sends.
+func checkPersist(ps *Problems, ifname string, persist bool) {
+	if persist && strings.Contains(ifname, "-") {
+		ps.Add(Root("persist"), fmt.Sprintf("persist is not supported for netdev %q", ifname),
+			"The boot unit that re-applies these settings binds to the netdev's systemd device unit, whose name escapes "+
+				"the '-' of "+ifname+" with a backslash, which the provider does not send to a host. Set persist = false "+
+				"(and re-apply after a reboot), or rename the netdev without '-' (e.g. with a udev rule or systemd .link file).")
+	}
 }
 
 func (n NICQoS) validateDSCPMap(ps *Problems) {
@@ -225,6 +239,7 @@ func (d DCQCN) Validate() Problems {
 			fmt.Sprintf("min_rate_mbps %d is above max_rate_mbps %d", lo, hi),
 			"Set min_rate_mbps to at most max_rate_mbps, or set max_rate_mbps = 0 (line rate).")
 	}
+	checkPersist(&ps, d.Interface, d.Persist)
 	return ps
 }
 

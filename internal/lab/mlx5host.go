@@ -46,6 +46,7 @@ type Host struct {
 	lldpad       bool
 	sudoPassword bool
 	noECN        bool
+	noSystemd    atomic.Bool // read by command lookup, without mu
 	failWrites   string
 	clock        func() time.Time // drives the traffic counters (now)
 
@@ -228,6 +229,11 @@ func (h *Host) RemoveECNTree() {
 	h.noECN = true
 	h.buildTreeLocked()
 }
+
+// RemoveSystemd makes the host one without systemd (a container host, an
+// init other than systemd): no systemctl command. It lasts for the life of
+// the lab.
+func (h *Host) RemoveSystemd() { h.noSystemd.Store(true) }
 
 // Run runs a script as the login user, as an SSH exec request would,
 // without the network: for tests and for out-of-band changes.

@@ -38,6 +38,9 @@ func (h *Host) lookupCommand(name string) command {
 		"systemctl": cmdSystemctl,
 	}
 	sbin := map[string]command{"cma_roce_tos": cmdCmaRoceTos, "ethtool": cmdEthtool}
+	if h.noSystemd.Load() {
+		delete(bin, "systemctl")
+	}
 	dir, base := path.Split(name)
 	switch dir {
 	case "":

@@ -2,10 +2,13 @@ package provider
 
 import (
 	"bytes"
+	"os"
 	"testing"
 	"time"
 
 	xssh "golang.org/x/crypto/ssh"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 )
 
 // hostShell is an operator's own SSH session to a lab host (plain x/crypto/ssh, not the
@@ -48,4 +51,33 @@ func (h *hostShell) run(cmd string) string {
 		h.t.Fatalf("%s: %v\n%s%s", cmd, err, out.String(), errOut.String())
 	}
 	return out.String() + errOut.String()
+}
+
+// openSSHClient runs commands on a lab host with the real OpenSSH client (lab.OpenSSH).
+type openSSHClient struct{ o *lab.OpenSSH }
+
+// openSSH is device's OpenSSH client. Without an ssh binary the test is skipped, or fails
+// under ROCE_REQUIRE_SSHD=1 (CI installs OpenSSH).
+func (l *accLab) openSSH(t *testing.T, device string) openSSHClient {
+	t.Helper()
+	o, err := lab.NewOpenSSH(l.Inventory().Devices[device], t.TempDir())
+	if err != nil {
+		if os.Getenv("ROCE_REQUIRE_SSHD") == "1" {
+			t.Fatalf("OpenSSH client: %v (ROCE_REQUIRE_SSHD=1; .ci/run installs openssh-server, which brings it)", err)
+		}
+		t.Skipf("no OpenSSH client: %v (.ci/run installs it)", err)
+	}
+	return openSSHClient{o}
+}
+
+// run runs cmd over OpenSSH and returns its standard output; a failure fails the test.
+func (c openSSHClient) run(t *testing.T, cmd string) string {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	x := c.o.Command(cmd)
+	x.Stdout, x.Stderr = &out, &errOut
+	if err := x.Run(); err != nil {
+		t.Fatalf("ssh %s: %v\n%s%s", cmd, err, out.String(), errOut.String())
+	}
+	return out.String()
 }

@@ -169,7 +169,8 @@ func (m fabricCheckModel) fabric(ctx context.Context) (fabric.Fabric, diag.Diagn
 	diags.Append(m.DCQCNProfiles.ElementsAs(ctx, &dcqcns, true)...)
 	for i, e := range dcqcns {
 		dm := dcqcnModel{Device: e.Device, Interface: e.Interface, Priorities: e.Priorities, CNPDSCP: int64Or(e.CNPDSCP, 48),
-			CNPPriority: int64Or(e.CNPPriority, 6), ReactionPoint: e.ReactionPoint, NotificationPoint: e.NotificationPoint}
+			CNPPriority: int64Or(e.CNPPriority, 6), ReactionPoint: e.ReactionPoint, NotificationPoint: e.NotificationPoint,
+			Persist: types.BoolValue(false)} // the check compares settings; persistence is the resource's
 		p, d := dm.intent(ctx)
 		diags.Append(d...)
 		reportAt(&diags, path.Root("dcqcn_profiles").AtListIndex(i), p.Validate())

@@ -19,6 +19,7 @@ type dcqcnModel struct {
 	CNPPriority       types.Int64  `tfsdk:"cnp_priority"`
 	ReactionPoint     types.Object `tfsdk:"reaction_point"`
 	NotificationPoint types.Object `tfsdk:"notification_point"`
+	Persist           types.Bool   `tfsdk:"persist"`
 }
 
 func paramAttrTypes(names []string) map[string]attr.Type {
@@ -39,7 +40,7 @@ var (
 )
 
 func (m dcqcnModel) known() bool {
-	for _, v := range []attr.Value{m.Device, m.Interface, m.Priorities, m.CNPDSCP, m.CNPPriority, m.ReactionPoint, m.NotificationPoint} {
+	for _, v := range []attr.Value{m.Device, m.Interface, m.Priorities, m.CNPDSCP, m.CNPPriority, m.ReactionPoint, m.NotificationPoint, m.Persist} {
 		if !fullyKnown(v) {
 			return false
 		}
@@ -80,6 +81,7 @@ func (m dcqcnModel) intent(ctx context.Context) (fabric.DCQCN, diag.Diagnostics)
 		CNPPriority:       int(m.CNPPriority.ValueInt64()),
 		ReactionPoint:     params(m.ReactionPoint),
 		NotificationPoint: params(m.NotificationPoint),
+		Persist:           m.Persist.IsNull() || m.Persist.ValueBool(), // the schema's default
 	}
 	return d, diags
 }
@@ -133,5 +135,6 @@ func dcqcnFromIntent(device string, d fabric.DCQCN, prior *dcqcnModel) dcqcnMode
 		CNPPriority:       types.Int64Value(int64(d.CNPPriority)),
 		ReactionPoint:     paramObject(rpAttrTypes, d.ReactionPoint, rpPrior),
 		NotificationPoint: paramObject(npAttrTypes, d.NotificationPoint, npPrior),
+		Persist:           types.BoolValue(d.Persist),
 	}
 }

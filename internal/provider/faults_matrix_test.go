@@ -375,7 +375,9 @@ func planFaults(host bool) []planFault {
 		{fault: "slow>timeout", kind: lab.FaultSlow, by: slowOver, want: "error", errRe: readErr(causeTimeout)},
 	}
 	if host {
-		rows = append(rows, planFault{fault: "reboot", kind: lab.FaultReboot, want: "drift"})
+		// The host's boot units (persist, the default) write the settings again.
+		rows = append(rows, planFault{fault: "reboot", kind: lab.FaultReboot, want: "clean"},
+			planFault{fault: "driver-reload", kind: lab.FaultDriverReload, want: "clean"})
 	}
 	return rows
 }

@@ -31,8 +31,9 @@ func guideLab(t *testing.T) *accLab {
 	return startLab(t, lab.Options{Switches: map[string]int{"sonic": 1}, Hosts: map[string]int{"mlx5": 1}})
 }
 
-// Getting started: apply, an empty plan, a switch changed by hand and a host reboot each
-// detected (exit 2, naming the resource and the value) and repaired, then destroy.
+// Getting started: apply, an empty plan, a switch changed by hand and the host's boot unit
+// disabled by hand each detected (exit 2, naming the resource and the value) and repaired, a
+// host reboot survived (exit 0), then destroy.
 func TestAccModuleGuideGettingStarted(t *testing.T) {
 	l := guideLab(t)
 	sw, h := l.SONiC("sonic-1"), l.Host("mlx5-1")
@@ -71,10 +72,14 @@ func TestAccModuleGuideGettingStarted(t *testing.T) {
 			expect: []string{"# roce_pfc_interface.leaf_e0 will be updated in-place", "detection_time_ms   = 800 -> 200", "Plan: 0 to add, 1 to change, 0 to destroy."},
 		},
 		{
-			name: "a host reboot",
-			make: h.Reboot,
-			expect: []string{"# roce_nic_qos.gpu_eth0 will be updated in-place", "# roce_dcqcn_profile.gpu_eth0 will be updated in-place",
-				`trust            = "pcp" -> "dscp"`, "Plan: 0 to add, 2 to change, 0 to destroy."},
+			name: "the host's boot unit disabled by hand",
+			make: func() {
+				if _, errOut, st := h.Run("sudo -n systemctl disable roce-nic-qos-eth0.service"); st != 0 {
+					t.Fatalf("systemctl disable: %s", errOut)
+				}
+			},
+			expect: []string{"# roce_nic_qos.gpu_eth0 will be updated in-place", "persist", "false -> true",
+				"Plan: 0 to add, 1 to change, 0 to destroy."},
 		},
 	} {
 		drift.make()
@@ -91,6 +96,16 @@ func TestAccModuleGuideGettingStarted(t *testing.T) {
 		if out, code := plan(); code != 0 {
 			t.Errorf("%s: the plan after the repair must be empty (exit 0), got %d:\n%s", drift.name, code, out)
 		}
+	}
+	// A reboot resets the NIC to the driver's defaults; the boot units (persist) write the
+	// settings again: the plan is empty.
+	applied := hostSettings(t, h)
+	h.Reboot()
+	if out, code := plan(); code != 0 {
+		t.Errorf("after a reboot the persisted host must need nothing (exit 0), got %d:\n%s", code, out)
+	}
+	if after := hostSettings(t, h); after != applied {
+		t.Errorf("after a reboot mlx5-1 is not as applied:\napplied:\n%s\nafter:\n%s", applied, after)
 	}
 	tf.must("destroy", "-auto-approve", "-input=false", "-no-color", "-var", inventory)
 	if got, want := sw.DB()["PORT_QOS_MAP"]["Ethernet0"], dbBefore["PORT_QOS_MAP"]["Ethernet0"]; !maps.Equal(got, want) {

@@ -14,6 +14,15 @@ import (
 type nicQoSModel struct {
 	ID types.String `tfsdk:"id"`
 	nicQoSArgs
+	Persist types.Bool `tfsdk:"persist"`
+}
+
+func (m nicQoSModel) known() bool { return m.nicQoSArgs.known() && fullyKnown(m.Persist) }
+
+func (m nicQoSModel) intent(ctx context.Context) (fabric.NICQoS, diag.Diagnostics) {
+	n, diags := m.nicQoSArgs.intent(ctx)
+	n.Persist = m.Persist.IsNull() || m.Persist.ValueBool() // the schema's default
+	return n, diags
 }
 
 // nicQoSArgs are the resource's arguments; roce_fabric_check takes the same shape.
@@ -136,6 +145,7 @@ func nicFromIntent(device string, n fabric.NICQoS, prior *nicQoSModel) nicQoSMod
 	if n.RoCEToS != nil && (prior == nil || !prior.RoCEToS.IsNull()) {
 		m.RoCEToS = types.Int64Value(int64(*n.RoCEToS))
 	}
+	m.Persist = types.BoolValue(n.Persist)
 	return m
 }
 

@@ -82,8 +82,9 @@ func (r *dcqcnResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 		MarkdownDescription: "DCQCN reaction-point parameters (`/sys/kernel/debug/mlx5/<pci>/cc_params/rp_*`). Each is unmanaged while unset; a host whose NIC does not expose cc_params gets an error naming the missing path."}
 	attrs["notification_point"] = schema.SingleNestedAttribute{Optional: true, Attributes: paramSchema(fabric.NotificationPointParams),
 		MarkdownDescription: "DCQCN notification-point parameters (`cc_params/np_*`). Unmanaged while unset."}
+	attrs["persist"] = persistAttr("DCQCN settings")
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "DCQCN congestion control of one NIC netdev on an NVIDIA mlx5 host: per-priority enables, CNP DSCP and priority, and reaction/notification point parameters. These settings do not survive a reboot: the next refresh shows the drift and the next apply restores them.",
+		MarkdownDescription: "DCQCN congestion control of one NIC netdev on an NVIDIA mlx5 host: per-priority enables, CNP DSCP and priority, and reaction/notification point parameters. These settings do not survive a reboot by themselves: with `persist` (the default) a systemd unit on the host writes them again whenever the netdev appears (after debugfs is mounted); without it the next refresh shows the drift and the next apply restores them.",
 		Attributes:          attrs,
 	}
 }

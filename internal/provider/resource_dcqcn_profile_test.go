@@ -86,9 +86,24 @@ func TestAccDCQCNProfileLifecycle(t *testing.T) {
 					return nil
 				},
 			},
+			{ // the reboot loses the settings; the boot unit (after debugfs) writes them again
+				PreConfig: func() {
+					l.Host("mlx5-1").Reboot()
+					if out := state(); !strings.Contains(out, "cc_params/rp_ai_rate:20") || !strings.Contains(out, "/ecn/roce_np/enable/4:1") {
+						t.Errorf("after the reboot the persisted DCQCN settings are not back:\n%s", out)
+					}
+				},
+				Config: v2,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(),
+				}},
+			},
+			{ // without persist, a reboot is drift
+				Config: strings.Replace(v2, "cnp_dscp", "persist = false\n  cnp_dscp", 1),
+			},
 			{
 				PreConfig: func() { l.Host("mlx5-1").Reboot() },
-				Config:    v2,
+				Config:    strings.Replace(v2, "cnp_dscp", "persist = false\n  cnp_dscp", 1),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(dcqcnRes, plancheck.ResourceActionUpdate),
 				}},

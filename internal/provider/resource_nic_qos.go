@@ -46,6 +46,18 @@ func hostIdentity(what string) map[string]schema.Attribute {
 		"The NIC's netdev, e.g. `eth0` or `ens1f0np0`, whose "+what+" this resource owns. Letters, digits, `_`, `.`, `-`, at most 15 characters. Changing it replaces the resource.")
 }
 
+// persistAttr is the persist attribute of the host resources (mlx5 persist.go).
+func persistAttr(what string) schema.Attribute {
+	return schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
+		MarkdownDescription: "Keep the " + what + " across reboots, driver reloads and firmware resets (default `true`). " +
+			"The host's own settings are volatile, so the provider installs and enables a systemd unit, " +
+			"`/etc/systemd/system/roce-<kind>-<interface>.service`, that writes exactly these settings again whenever the netdev appears, " +
+			"under the same lock as the provider's writes; destroy removes it. A refresh reads the unit back: disabling or editing it " +
+			"shows as `persist` drift, which the next apply repairs. Needs systemd 244 or later (a oneshot unit with `Restart=`), " +
+			"`flock` (util-linux) on the host, and a netdev name without `-`. `false` removes the unit: the settings are then lost at a reboot " +
+			"until the next apply."}
+}
+
 // identityAttrs are id, device and interface of a resource that owns one interface's settings.
 func identityAttrs(deviceDesc, ifaceDesc string) map[string]schema.Attribute {
 	return map[string]schema.Attribute{
@@ -77,10 +89,11 @@ func (r *nicQoSResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"strict_priority": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
 				MarkdownDescription: "Strict priority (CNP traffic). Exactly one of this and `bandwidth_percent`."},
 		}}}
+	attrs["persist"] = persistAttr("QoS settings")
 	attrs["roce_tos"] = schema.Int64Attribute{Optional: true,
 		MarkdownDescription: "ToS byte (0-255) of the NIC's RoCE traffic, e.g. 106 = DSCP 26 << 2 | ECT(0), written to the RDMA device's global traffic class (`/sys/class/infiniband/<dev>/tc/1/traffic_class`, MLNX_OFED). It covers RDMA-CM connections and, on MLNX_OFED, the device's other RoCE connections too, whatever an application such as NCCL (`NCCL_IB_TC`) asks for. Unmanaged while unset."}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "QoS of one NIC netdev on an NVIDIA mlx5 host: trust, DSCP to priority map, PFC priorities, priority to TC map, ETS and the RoCE ToS. Host settings made with `mlnx_qos` and sysfs do not survive a reboot: the next refresh shows the drift and the next apply restores them.",
+		MarkdownDescription: "QoS of one NIC netdev on an NVIDIA mlx5 host: trust, DSCP to priority map, PFC priorities, priority to TC map, ETS and the RoCE ToS. Host settings made with `mlnx_qos` and sysfs do not survive a reboot by themselves: with `persist` (the default) a systemd unit on the host writes them again whenever the netdev appears; without it the next refresh shows the drift and the next apply restores them.",
 		Attributes:          attrs,
 	}
 }

@@ -97,12 +97,98 @@ func TestAccNICQoSLifecycle(t *testing.T) {
 					return nil
 				},
 			},
-			{ // a reboot loses everything mlnx_qos and sysfs set: the plan shows it, apply repairs it
-				PreConfig: func() { l.Host("mlx5-1").Reboot() },
+			{ // a reboot loses everything mlnx_qos and sysfs set, and the boot unit puts it back
+				PreConfig: func() {
+					l.Host("mlx5-1").Reboot()
+					if out := sh.run("mlnx_qos -i eth0"); !strings.Contains(out, "\tenabled     0   0   0   1   1   0   0   0   ") ||
+						!strings.Contains(out, "Priority trust state: dscp") {
+						t.Errorf("after the reboot the persisted settings are not back:\n%s", out)
+					}
+				},
+				Config: v2,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(),
+				}},
+			},
+			{ // a driver reload likewise
+				PreConfig: func() { l.Host("mlx5-1").DriverReload() },
 				Config:    v2,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(),
+				}},
+			},
+			{ // without persist the unit goes, and a reboot shows as drift that apply repairs
+				Config: strings.Replace(v2, "roce_tos = 106", "roce_tos = 106\n  persist = false", 1),
+				Check: func(*terraform.State) error {
+					if out := sh.run("ls /etc/systemd/system"); strings.Contains(out, "roce-") {
+						return fmt.Errorf("persist = false left a unit: %s", out)
+					}
+					return nil
+				},
+			},
+			{
+				PreConfig: func() { l.Host("mlx5-1").Reboot() },
+				Config:    strings.Replace(v2, "roce_tos = 106", "roce_tos = 106\n  persist = false", 1),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(nicRes, plancheck.ResourceActionUpdate),
 				}},
+			},
+		},
+	})
+}
+
+// TestAccNICQoSPersistDrift: the boot unit is part of the resource. Disabled or edited over
+// OpenSSH, the plan shows persist drifting (exit 2 in CI's terraform plan -detailed-exitcode)
+// and one apply repairs it; destroy removes it.
+func TestAccNICQoSPersistDrift(t *testing.T) {
+	l := hostLab(t)
+	o := l.openSSH(t, "mlx5-1")
+	unit := "/etc/systemd/system/roce-nic-qos-eth0.service"
+	cfg := l.providerHCL() + nicHCL("eth0", "3", ets5050)
+	persistDrift := resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+		plancheck.ExpectResourceAction(nicRes, plancheck.ResourceActionUpdate),
+		plancheck.ExpectKnownValue(nicRes, tfjsonpath.New("persist"), knownvalue.Bool(true)),
+	}}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		CheckDestroy: func(*terraform.State) error {
+			if out := o.run(t, "ls /etc/systemd/system/sys-subsystem-net-devices-eth0.device.wants; ls /etc/systemd/system"); strings.Contains(out, "roce-") {
+				return fmt.Errorf("destroy left the boot unit: %s", out)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check: func(*terraform.State) error {
+					if out := o.run(t, "systemctl is-enabled roce-nic-qos-eth0.service"); out != "enabled\n" {
+						return fmt.Errorf("is-enabled: %q", out)
+					}
+					if out := o.run(t, "cat "+unit); !strings.Contains(out, "--trust dscp --pfc 0,0,0,1,0,0,0,0") {
+						return fmt.Errorf("the unit does not write the settings:\n%s", out)
+					}
+					return nil
+				},
+			},
+			{
+				PreConfig:        func() { o.run(t, "sudo -n systemctl disable roce-nic-qos-eth0.service") },
+				Config:           cfg,
+				ConfigPlanChecks: persistDrift,
+			},
+			{
+				// An edit (here: another trust) is drift too, though the unit is enabled.
+				PreConfig: func() {
+					edited := strings.Replace(o.run(t, "cat "+unit), "--trust dscp", "--trust pcp", 1)
+					o.run(t, "echo '"+strings.TrimSuffix(edited, "\n")+"' | sudo -n tee "+unit+" >/dev/null")
+				},
+				Config:           cfg,
+				ConfigPlanChecks: persistDrift,
+				Check: func(*terraform.State) error {
+					if out := o.run(t, "cat "+unit); !strings.Contains(out, "--trust dscp") {
+						return fmt.Errorf("apply did not rewrite the edited unit:\n%s", out)
+					}
+					return nil
+				},
 			},
 		},
 	})

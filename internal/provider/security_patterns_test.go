@@ -45,7 +45,7 @@ var outputParsers = []string{
 	"platform/mlx5/mlnxqos.go rePrioLine", "platform/mlx5/mlnxqos.go reTC", "platform/mlx5/mlnxqos.go reTSA",
 	"platform/mlx5/mlnxqos.go reNetlink", "platform/mlx5/read.go reCCValue", "platform/mlx5/read.go reECNValue",
 	"platform/mlx5/read.go reGlobalTC", "platform/mlx5/read.go reGrepErr", "platform/mlx5/read.go reToSValue",
-	"platform/mlx5/read.go reToolError", "transport/cli/checkpoints.go checkpointHeader",
+	"platform/mlx5/read.go reToolError", "platform/mlx5/read.go reUnitLine", "transport/cli/checkpoints.go checkpointHeader",
 	"transport/cli/session.go s.re", // scrapligo's prompt pattern
 }
 

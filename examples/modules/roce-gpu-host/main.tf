@@ -60,6 +60,13 @@ variable "notification_point" {
   default     = null
 }
 
+variable "persist" {
+  description = "Keep the settings across reboots, driver reloads and firmware resets: each resource installs a systemd unit on the host that writes them again whenever the netdev appears (roce_nic_qos.persist). Set false on hosts without systemd 244 or later; a plan after a reboot then shows the drift."
+  type        = bool
+  default     = true
+  nullable    = false
+}
+
 resource "roce_nic_qos" "nic" {
   for_each = toset(var.interfaces)
 
@@ -81,6 +88,7 @@ resource "roce_nic_qos" "nic" {
     (tostring(var.cnp_priority))  = { strict_priority = true }
   }
   roce_tos = var.roce_tos
+  persist  = var.persist
 }
 
 resource "roce_dcqcn_profile" "nic" {
@@ -93,6 +101,7 @@ resource "roce_dcqcn_profile" "nic" {
   cnp_priority       = var.cnp_priority
   reaction_point     = var.reaction_point
   notification_point = var.notification_point
+  persist            = var.persist
 }
 
 output "ids" {

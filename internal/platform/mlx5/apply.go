@@ -55,7 +55,24 @@ func (w *script) String() string {
 // trust to dscp resets the map, so the map goes second). roce_tos is written to the RDMA
 // device's traffic_class. DCQCN: roce_rp and roce_np enable for all 8 priorities, then the
 // cc_params files.
+//
+// With nic.Persist or dcqcn.Persist, the command then installs and enables the resource's boot
+// unit (persist.go), which runs the same writes as root whenever the netdev appears; with
+// Persist false it removes a unit s shows. The device is written first: a failed write leaves
+// the unit as it was.
 func ApplyScript(ifname string, s *HostState, nic *fabric.NICQoS, dcqcn *fabric.DCQCN, sudo bool) string {
+	w := writes(ifname, s, nic, dcqcn, sudo)
+	if nic != nil {
+		w.persist(ifname, s, nic.Persist, KindNICQoS, nic, nil)
+	}
+	if dcqcn != nil {
+		w.persist(ifname, s, dcqcn.Persist, KindDCQCN, nil, dcqcn)
+	}
+	return w.String()
+}
+
+// writes are the commands that set what nic and dcqcn manage on the device.
+func writes(ifname string, s *HostState, nic *fabric.NICQoS, dcqcn *fabric.DCQCN, sudo bool) *script {
 	w := &script{sudo: sudo}
 	if nic != nil {
 		var prioTC *[8]int
@@ -100,7 +117,7 @@ func ApplyScript(ifname string, s *HostState, nic *fabric.NICQoS, dcqcn *fabric.
 			w.write(ccDir(s.PCIAddress)+"/"+f, values[f])
 		}
 	}
-	return w.String()
+	return w
 }
 
 // mlnxQoS adds the mlnx_qos call setting trust and PFC, and prio_tc and ETS when not nil.

@@ -61,13 +61,15 @@
 //	ls /sys/class/net/eth0/device/infiniband 2>&1; echo @@values;
 //	grep -H . /sys/class/net/eth0/ecn/roce_rp/enable/* /sys/class/net/eth0/ecn/roce_np/enable/*
 //	/sys/kernel/debug/mlx5/*/cc_params/* /sys/class/net/eth0/device/infiniband/*/tc/1/traffic_class 2>&1;
+//	echo @@units; grep -H . /etc/systemd/system/roce-*.service /etc/systemd/system/*.wants/roce-*.service 2>&1;
 //	echo @@lldpad; pgrep -x lldpad; echo @@netdevs; ls /sys/class/net 2>&1; echo @@end'
 //
 // Its output is sections, each opened by a marker on a line of its own: @@mlnx_qos (the
 // report, then @@failed if mlnx_qos exited non-zero), @@uevent (KEY=VALUE lines; PCI_SLOT_NAME
 // is the PCI address naming the debugfs directory), @@infiniband (the netdev's RDMA device),
-// @@values (grep -H lines "PATH:VALUE" and "grep: PATH: ERROR"), @@lldpad (PIDs), @@netdevs,
-// @@end. Without sudo the same script runs as sh -c '...' (debugfs is then unreadable and the
+// @@values (grep -H lines "PATH:VALUE" and "grep: PATH: ERROR"), @@units (the same for the
+// provider's boot units, persist.go, and the .wants links that enable them), @@lldpad (PIDs),
+// @@netdevs, @@end. Without sudo the same script runs as sh -c '...' (debugfs is then unreadable and the
 // DCQCN checks say so). The files a host provides for a netdev IF with PCI address P and RDMA
 // device D, each holding a decimal and a newline:
 //
@@ -91,12 +93,14 @@
 //	echo @@infiniband; ls /sys/class/net/"$i"/device/infiniband 2>&1; echo @@values;
 //	grep -H . /sys/class/net/"$i"/ecn/roce_rp/enable/* /sys/class/net/"$i"/ecn/roce_np/enable/*
 //	/sys/class/net/"$i"/device/infiniband/*/tc/1/traffic_class 2>&1; done; echo @@cc_params;
-//	grep -H . /sys/kernel/debug/mlx5/*/cc_params/* 2>&1; echo @@lldpad; pgrep -x lldpad;
-//	echo @@netdevs; ls /sys/class/net 2>&1; echo @@end'
+//	grep -H . /sys/kernel/debug/mlx5/*/cc_params/* 2>&1;
+//	echo @@units; grep -H . /etc/systemd/system/roce-*.service /etc/systemd/system/*.wants/roce-*.service 2>&1;
+//	echo @@lldpad; pgrep -x lldpad; echo @@netdevs; ls /sys/class/net 2>&1; echo @@end'
 //
 // Its output is, per netdev, "@@netdev NAME" and the four per-netdev sections of the read
 // script (@@mlnx_qos, @@uevent, @@infiniband, @@values without the cc_params lines), then once
-// @@cc_params (the grep lines of every PCI function's cc_params), @@lldpad, @@netdevs, @@end.
+// @@cc_params (the grep lines of every PCI function's cc_params), @@units, @@lldpad, @@netdevs,
+// @@end.
 // ParseHostRead gives each netdev the state ParseRead gives for its own read script's output.
 //
 // # Decisions

@@ -15,7 +15,7 @@ const (
 // netdevMarkers open the sections of one netdev, hostMarkers those read once per host.
 var (
 	netdevMarkers = []string{markQoS, markUevent, markIB, markValues}
-	hostMarkers   = []string{markCCParams, markLLDPad, markNetdevs, markEnd}
+	hostMarkers   = []string{markCCParams, markUnits, markLLDPad, markNetdevs, markEnd}
 )
 
 // HostReadScript returns the one command that reads what ReadScript reads, for every netdev of
@@ -46,6 +46,7 @@ func HostReadScript(sudo bool) string {
 	}
 	host := []string{
 		"echo " + markCCParams, "grep -H . " + shQuote(sysRoot+"/sys/kernel/debug/mlx5/") + "*/cc_params/* 2>&1",
+		"echo " + markUnits, unitsRead(),
 		"echo " + markLLDPad, "pgrep -x lldpad",
 		"echo " + markNetdevs, "ls " + shQuote(net) + " 2>&1",
 		"echo " + markEnd,
@@ -134,7 +135,7 @@ func ParseHostRead(out []byte) (map[string]*HostState, error) {
 		sections := map[string][]string{
 			markQoS: nd[markQoS], markUevent: nd[markUevent], markIB: nd[markIB],
 			markValues: slices.Concat(nd[markValues], host[markCCParams]),
-			markLLDPad: host[markLLDPad], markNetdevs: host[markNetdevs], markEnd: host[markEnd],
+			markUnits:  host[markUnits], markLLDPad: host[markLLDPad], markNetdevs: host[markNetdevs], markEnd: host[markEnd],
 		}
 		states[name] = stateFromSections(name, sections)
 	}

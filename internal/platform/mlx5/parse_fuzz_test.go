@@ -117,7 +117,7 @@ func FuzzParseRead(f *testing.F) {
 		f.Add("eth0", []byte(strings.ReplaceAll(string(out), "\n", "\r\n")))
 	}
 	f.Add("eth0", []byte("sudo: a password is required\n"))
-	f.Add("eth0", []byte("@@mlnx_qos\n@@uevent\n@@infiniband\n@@values\n@@lldpad\n@@netdevs\n@@end\n"))
+	f.Add("eth0", []byte("@@mlnx_qos\n@@uevent\n@@infiniband\n@@values\n@@units\n@@lldpad\n@@netdevs\n@@end\n"))
 	f.Fuzz(func(t *testing.T, ifname string, out []byte) {
 		s, err := ParseRead(ifname, out)
 		if err != nil {
@@ -151,13 +151,13 @@ func FuzzParseHostRead(f *testing.F) {
 	// real one (/bin/sh running HostReadScript over a test tree).
 	full, up := string(seedFile(f, "read-full.txt")), string(seedFile(f, "read-upstream.txt"))
 	netdev := func(name, read string) string {
-		return "@@netdev " + name + "\n" + read[:strings.Index(read, "@@lldpad")]
+		return "@@netdev " + name + "\n" + read[:strings.Index(read, "@@units")]
 	}
-	host := up[strings.Index(up, "@@lldpad"):]
+	host := up[strings.Index(up, "@@units"):]
 	pieced := netdev("eth0", full) + netdev("eth1", up) + "@@cc_params\n" + host
 	f.Add([]byte(pieced))
 	f.Add([]byte(strings.ReplaceAll(pieced, "\n", "\r\n")))
-	f.Add([]byte("@@netdev lo\n@@mlnx_qos\n@@failed\n@@uevent\n@@infiniband\n@@values\n@@cc_params\n@@lldpad\n@@netdevs\nlo\n@@end\n"))
+	f.Add([]byte("@@netdev lo\n@@mlnx_qos\n@@failed\n@@uevent\n@@infiniband\n@@values\n@@cc_params\n@@units\n@@lldpad\n@@netdevs\nlo\n@@end\n"))
 	f.Add([]byte("Welcome!\n"))
 	f.Fuzz(func(t *testing.T, out []byte) {
 		states, err := ParseHostRead(out)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -53,6 +54,9 @@ type HostState struct {
 
 	CCParams map[string]uint32 // cc_params of PCIAddress by file name; nil when none were read
 	Errors   map[string]string // per path (as printed, globs literal): the error text
+
+	// Units are the provider's boot units on the host (roce-*.service under UnitDir), by name.
+	Units map[string]*UnitFile
 }
 
 // Marker lines separating the sections of the read script's output.
@@ -62,12 +66,20 @@ const (
 	markUevent  = "@@uevent"
 	markIB      = "@@infiniband"
 	markValues  = "@@values"
+	markUnits   = "@@units"
 	markLLDPad  = "@@lldpad"
 	markNetdevs = "@@netdevs"
 	markEnd     = "@@end"
 )
 
-var markers = []string{markQoS, markUevent, markIB, markValues, markLLDPad, markNetdevs, markEnd}
+var markers = []string{markQoS, markUevent, markIB, markValues, markUnits, markLLDPad, markNetdevs, markEnd}
+
+// unitsRead is the command of the @@units section: every line of the provider's unit files
+// and, through the .wants links systemctl enable makes, which units want them.
+func unitsRead() string {
+	dir := shQuote(sysRoot + UnitDir + "/")
+	return "grep -H . " + dir + "roce-*.service " + dir + "*.wants/roce-*.service 2>&1"
+}
 
 // ReadScript returns the one command that reads everything both resources need for ifname.
 // Validate ifname first (ValidNetdev); it is quoted anyway.
@@ -85,6 +97,7 @@ func ReadScript(ifname string, sudo bool) string {
 		"echo " + markUevent, "cat " + shQuote(netPath(ifname, "/device/uevent")) + " 2>&1",
 		"echo " + markIB, "ls " + shQuote(netPath(ifname, "/device/infiniband")) + " 2>&1",
 		"echo " + markValues, "grep -H . " + strings.Join(values, " ") + " 2>&1",
+		"echo " + markUnits, unitsRead(),
 		"echo " + markLLDPad, "pgrep -x lldpad",
 		"echo " + markNetdevs, "ls " + shQuote(sysRoot+"/sys/class/net") + " 2>&1",
 		"echo " + markEnd,
@@ -130,7 +143,41 @@ func stateFromSections(ifname string, sections map[string][]string) *HostState {
 	}
 	s.QoSError = parseMlnxQoS(s, sections[markQoS])
 	s.parseValues(sections[markValues])
+	s.Units = parseUnits(sections[markUnits])
 	return s
+}
+
+var reUnitLine = regexp.MustCompile(`^` + regexp.QuoteMeta(UnitDir) + `/(?:([^/:]+)\.wants/)?(roce-[^/:]+\.service):(.*)$`)
+
+// parseUnits reads the @@units section: "FILE:line" for each line of each unit, the .wants
+// links naming the unit that wants it. grep's errors (no unit at all, a dangling link) are
+// no unit.
+func parseUnits(lines []string) map[string]*UnitFile {
+	units := map[string]*UnitFile{}
+	get := func(name string) *UnitFile {
+		u, ok := units[name]
+		if !ok {
+			u = &UnitFile{}
+			units[name] = u
+		}
+		return u
+	}
+	for _, l := range lines {
+		m := reUnitLine.FindStringSubmatch(strings.TrimPrefix(l, sysRoot))
+		switch {
+		case m == nil:
+		case m[1] == "":
+			get(m[2]).Lines = append(get(m[2]).Lines, m[3])
+		case !slices.Contains(get(m[2]).Wanted, m[1]):
+			get(m[2]).Wanted = append(get(m[2]).Wanted, m[1])
+		}
+	}
+	for name, u := range units {
+		if len(u.Lines) == 0 {
+			delete(units, name) // a link whose file is gone
+		}
+	}
+	return units
 }
 
 var (
