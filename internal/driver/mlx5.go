@@ -120,7 +120,11 @@ func (h *mlx5Host) apply(ctx context.Context, ifname string, prior *mlx5.HostSta
 		cause = fmt.Errorf("the host did not finish the change (exit %d): %s", res.ExitCode,
 			strings.TrimSpace(string(append(res.Stdout, res.Stderr...))))
 	case status != 0:
-		cause = fmt.Errorf("the host refused the change (exit %d): %s", status, strings.TrimSpace(string(append(written, res.Stderr...))))
+		text := strings.TrimSpace(string(append(written, res.Stderr...)))
+		cause = fmt.Errorf("the host refused the change (exit %d): %s", status, text)
+		if mlx5.NoSystemd(text) {
+			cause = fmt.Errorf("%w (persist installs a systemd unit, and this host has no systemctl: set persist = false for it)", cause)
+		}
 	default:
 		// The read-back ran under the same lock as the write: nothing else changed the NIC between.
 		after, err := mlx5.ParseRead(ifname, append(readBack, res.Stderr...))

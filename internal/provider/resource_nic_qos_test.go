@@ -206,6 +206,7 @@ func TestAccNICQoSPlanTimeErrors(t *testing.T) {
 		{"priority 8", nicHCL("eth0", "8", ets5050), nil, `(?s)pfc_priorities.*8`},
 		{"missing netdev", nicHCL("eth9", "3", ets5050), nil, `(?s)eth9.*eth0.*eth1`},
 		{"shell metacharacters", nicHCL("eth0;reboot", "3", ets5050), nil, `(?s)interface.*eth0;reboot`},
+		{"persist on a netdev with a dash", nicHCL("rdma-0", "3", ets5050), nil, `(?s)persist is not supported for netdev "rdma-0".*persist = false`},
 		{"firmware DCBX", nicHCL("eth0", "3", ets5050), func() { host.SetDCBXFirmware(true) }, `(?s)firmware-controlled`},
 		{"switch resource on a host", l.providerHCL() + classesHCL("mlx5-1", "", `a = { traffic_class = 3, dscp = [26], bandwidth_percent = 100 }`), nil, `(?s)mlx5.*NIC host`},
 	}
@@ -221,4 +222,40 @@ func TestAccNICQoSPlanTimeErrors(t *testing.T) {
 			host.SetDCBXFirmware(false)
 		})
 	}
+}
+
+// TestAccNICQoSPersistWithoutSystemd: on a host without systemd the persisted create fails
+// after its device writes; the provider puts the NIC and /etc/systemd/system back as they
+// were, records nothing, and says to set persist = false, which then applies.
+func TestAccNICQoSPersistWithoutSystemd(t *testing.T) {
+	l := hostLab(t)
+	h := l.Host("mlx5-1")
+	h.RemoveSystemd()
+	sh := l.shell(t, "mlx5-1")
+	before := sh.run("mlnx_qos -i eth0 -a")
+	cfg := l.providerHCL() + nicHCL("eth0", "3", ets5050)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		Steps: []resource.TestStep{
+			{
+				Config:      cfg,
+				ExpectError: regexp.MustCompile(`(?s)sudo: systemctl: command not found.*set persist = false.*restored on eth0`),
+			},
+			{
+				// Nothing was left behind: the NIC as before, no unit file, no state.
+				PreConfig: func() {
+					if after := sh.run("mlnx_qos -i eth0 -a"); after != before {
+						t.Errorf("the failed create left the NIC changed:\nbefore:\n%s\nafter:\n%s", before, after)
+					}
+					if out := sh.run("ls /etc/systemd/system"); strings.Contains(out, "roce-") {
+						t.Errorf("the failed create left a unit file: %s", out)
+					}
+				},
+				Config: strings.Replace(cfg, "roce_tos = 106", "roce_tos = 106\n  persist = false", 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nicRes, plancheck.ResourceActionCreate),
+				}},
+			},
+		},
+	})
 }

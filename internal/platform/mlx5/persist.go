@@ -206,3 +206,10 @@ func ShJoin(cmds ...string) string {
 	}
 	return shWrap(strings.Join(parts, "; "), false)
 }
+
+// NoSystemd reports whether a write's output says the host has no systemctl (sudo's "sudo:
+// systemctl: command not found", dash's "sh: 1: systemctl: not found"): persist cannot work
+// there.
+func NoSystemd(out string) bool {
+	return strings.Contains(out, "systemctl: command not found") || strings.Contains(out, "systemctl: not found")
+}
