@@ -1,7 +1,9 @@
 # Golden RoCE metrics as Terraform checks: every plan (and `terraform plan -detailed-exitcode`
-# in CI) samples the counters and warns when a port is in a PFC pause storm or marks too much.
+# in CI) samples the counters and warns when a port is in a PFC pause storm, marks too much or
+# retransmits more than 0.001 % of what it sends.
 # Against the lab: make lab, apply examples/quickstart (PFC on priority 3 of mlx5-1 eth0), then
-# `rocelab storm --dir .lab mlx5-1 eth0` makes the port receive pauses and ECN marks, and the next
+# `rocelab storm --dir .lab mlx5-1 eth0` makes the port receive pauses and ECN marks and lose
+# packets (its senders retransmit), and the next
 # plan here warns (checks warn; they never fail the plan).
 terraform {
   required_providers {
@@ -25,6 +27,12 @@ variable "max_ecn_marks_per_second" {
   default = 50000
 }
 
+variable "max_retransmit_percent" {
+  description = "Retransmissions per RDMA packet sent, in percent, above which the RoCE path is losing packets (the golden metric: 0.001 %)."
+  type        = number
+  default     = 0.001
+}
+
 provider "roce" {
   devices = jsondecode(file(var.inventory)).devices
 }
@@ -46,5 +54,10 @@ check "gpu1_eth0_golden_metrics" {
   assert {
     condition     = coalesce(data.roce_interface_counters.gpu1_eth0.ecn_marked_packets, 0) <= var.max_ecn_marks_per_second
     error_message = "mlx5-1 eth0 sees ${coalesce(data.roce_interface_counters.gpu1_eth0.ecn_marked_packets, 0)} ECN-marked packets per second: congestion on the RoCE path."
+  }
+
+  assert {
+    condition     = coalesce(data.roce_interface_counters.gpu1_eth0.retransmit_percent, 0) < var.max_retransmit_percent
+    error_message = "mlx5-1 eth0 retransmits ${coalesce(data.roce_interface_counters.gpu1_eth0.retransmit_percent, 0)} % of the RDMA packets it sends (over ${var.max_retransmit_percent} %): packets are lost on the RoCE path."
   }
 }

@@ -17,6 +17,30 @@ import (
 type InterfaceCounters struct {
 	PFCRxPause, PFCTxPause                                 map[int]float64
 	ECNMarked, Dropped, CNPSent, CNPHandled, OutOfSequence *float64
+	// Hosts: the retransmission counters the NIC has (mlx5.RetransmitCounters), and the RDMA
+	// packets it sent.
+	Retransmit    map[string]float64
+	RoCETxPackets *float64
+}
+
+// RetransmitPercent is the requester's retransmissions (mlx5.RetransmitTriggers, those the NIC
+// has) per RDMA packet sent, in percent; nil without such counters or with nothing sent. On
+// rates (RatesSince) it is the rate over the window.
+func (c InterfaceCounters) RetransmitPercent() *float64 {
+	if c.RoCETxPackets == nil || *c.RoCETxPackets == 0 {
+		return nil
+	}
+	sum, found := 0.0, false
+	for _, name := range mlx5.RetransmitTriggers {
+		if v, ok := c.Retransmit[name]; ok {
+			sum, found = sum+v, true
+		}
+	}
+	if !found {
+		return nil
+	}
+	p := 100 * sum / *c.RoCETxPackets
+	return &p
 }
 
 // Counters reads interface counters on one device.
@@ -53,11 +77,23 @@ func (c InterfaceCounters) RatesSince(earlier InterfaceCounters, window time.Dur
 		}
 		return out
 	}
+	var retrans map[string]float64
+	if c.Retransmit != nil {
+		retrans = map[string]float64{}
+		for name, v := range c.Retransmit {
+			var b *float64
+			if x, ok := earlier.Retransmit[name]; ok {
+				b = &x
+			}
+			retrans[name] = *rate(&v, b)
+		}
+	}
 	return InterfaceCounters{
 		PFCRxPause: rates(c.PFCRxPause, earlier.PFCRxPause), PFCTxPause: rates(c.PFCTxPause, earlier.PFCTxPause),
 		ECNMarked: rate(c.ECNMarked, earlier.ECNMarked), Dropped: rate(c.Dropped, earlier.Dropped),
 		CNPSent: rate(c.CNPSent, earlier.CNPSent), CNPHandled: rate(c.CNPHandled, earlier.CNPHandled),
 		OutOfSequence: rate(c.OutOfSequence, earlier.OutOfSequence),
+		Retransmit:    retrans, RoCETxPackets: rate(c.RoCETxPackets, earlier.RoCETxPackets),
 	}
 }
 
@@ -121,8 +157,18 @@ func (d mlx5Counters) Counters(ctx context.Context, ifname string) (InterfaceCou
 	if err != nil {
 		return InterfaceCounters{}, fmt.Errorf("device %q: %w", d.h.device, err)
 	}
-	return fromCounts(c.PFCRxPause, c.PFCTxPause, c.ECNMarked, c.Dropped, c.CNPSent, c.CNPHandled, c.OutOfSequence), nil
+	out := fromCounts(c.PFCRxPause, c.PFCTxPause, c.ECNMarked, c.Dropped, c.CNPSent, c.CNPHandled, c.OutOfSequence)
+	out.Retransmit = make(map[string]float64, len(c.Retransmit))
+	for name, v := range c.Retransmit {
+		out.Retransmit[name] = float64(v)
+	}
+	if c.RoCETxPackets != nil {
+		out.RoCETxPackets = float64Ptr(*c.RoCETxPackets)
+	}
+	return out, nil
 }
+
+func float64Ptr(v int64) *float64 { x := float64(v); return &x }
 
 type ocCounters struct{ c *gnmi.Client }
 

@@ -239,7 +239,12 @@ const countersScript = `sh -c 'echo @@ethtool; ethtool -S eth0 2>&1; echo @@hw_c
 	`/sys/class/net/eth0/device/infiniband/*/ports/1/hw_counters/np_ecn_marked_roce_packets ` +
 	`/sys/class/net/eth0/device/infiniband/*/ports/1/hw_counters/np_cnp_sent ` +
 	`/sys/class/net/eth0/device/infiniband/*/ports/1/hw_counters/rp_cnp_handled ` +
-	`/sys/class/net/eth0/device/infiniband/*/ports/1/hw_counters/out_of_sequence 2>&1; echo @@end'`
+	`/sys/class/net/eth0/device/infiniband/*/ports/1/hw_counters/out_of_sequence ` +
+	`/sys/class/net/eth0/device/infiniband/*/ports/1/hw_counters/packet_seq_err ` +
+	`/sys/class/net/eth0/device/infiniband/*/ports/1/hw_counters/implied_nak_seq_err ` +
+	`/sys/class/net/eth0/device/infiniband/*/ports/1/hw_counters/local_ack_timeout_err ` +
+	`/sys/class/net/eth0/device/infiniband/*/ports/1/hw_counters/duplicate_request ` +
+	`/sys/class/net/eth0/device/infiniband/*/ports/1/hw_counters/roce_adp_retrans 2>&1; echo @@end'`
 
 func TestCountersScriptOutput(t *testing.T) {
 	e, clk := clockedHost(t)

@@ -39,6 +39,14 @@ type countersModel struct {
 	CNPSent       types.Float64 `tfsdk:"cnp_sent"`
 	CNPHandled    types.Float64 `tfsdk:"cnp_handled"`
 	OutOfSequence types.Float64 `tfsdk:"out_of_sequence"`
+
+	PacketSeqErr       types.Float64 `tfsdk:"packet_seq_err"`
+	ImpliedNakSeqErr   types.Float64 `tfsdk:"implied_nak_seq_err"`
+	LocalAckTimeoutErr types.Float64 `tfsdk:"local_ack_timeout_err"`
+	DuplicateRequest   types.Float64 `tfsdk:"duplicate_request"`
+	RoCEAdpRetrans     types.Float64 `tfsdk:"roce_adp_retrans"`
+	RoCETxPackets      types.Float64 `tfsdk:"roce_tx_packets"`
+	RetransmitPercent  types.Float64 `tfsdk:"retransmit_percent"`
 }
 
 func (d *countersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -62,7 +70,7 @@ func (d *countersDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 		return schema.Float64Attribute{Computed: true, MarkdownDescription: desc}
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "RoCE counters of a switch port or NIC netdev: PFC pause frames per priority, ECN-marked and dropped packets, and on hosts CNPs and out-of-sequence packets. Counts since the device's counters started, or, with `sample_seconds`, per-second rates over that window. A counter the platform does not have is null (OpenConfig has no per-priority PFC counter; switches have no CNP counters).",
+		MarkdownDescription: "RoCE counters of a switch port or NIC netdev: PFC pause frames per priority, ECN-marked and dropped packets, and on hosts CNPs, out-of-sequence packets and the retransmission counters with the retransmit rate. Counts since the device's counters started, or, with `sample_seconds`, per-second rates over that window. A counter the platform does not have is null (OpenConfig has no per-priority PFC counter; switches have no CNP counters).",
 		Attributes: map[string]schema.Attribute{
 			"device": schema.StringAttribute{Required: true, MarkdownDescription: "Device name in the provider's `devices` map."},
 			"interface": schema.StringAttribute{Required: true, MarkdownDescription: "Switch port or host netdev.",
@@ -70,13 +78,20 @@ func (d *countersDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 					"must be a port or netdev name: letters, digits, '/', '_', '.', ':' and '-', starting with a letter or digit")}},
 			"sample_seconds": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: "Read twice this many seconds apart (1-300) and report per-second rates instead of counts."},
-			"pfc_rx_pause":       schema.MapAttribute{Computed: true, ElementType: types.Float64Type, MarkdownDescription: "PFC pause frames received, by priority (`\"0\"`..`\"7\"`); null where the platform has no per-priority counter. On mlx5, only PFC-enabled priorities have one."},
-			"pfc_tx_pause":       schema.MapAttribute{Computed: true, ElementType: types.Float64Type, MarkdownDescription: "PFC pause frames sent, by priority."},
-			"ecn_marked_packets": num("ECN-marked packets (CE)."),
-			"dropped_packets":    num("Dropped packets."),
-			"cnp_sent":           num("CNPs sent by this NIC (notification point); hosts only."),
-			"cnp_handled":        num("CNPs handled by this NIC (reaction point); hosts only."),
-			"out_of_sequence":    num("RoCE packets received out of sequence (a sign of drops); hosts only."),
+			"pfc_rx_pause":          schema.MapAttribute{Computed: true, ElementType: types.Float64Type, MarkdownDescription: "PFC pause frames received, by priority (`\"0\"`..`\"7\"`); null where the platform has no per-priority counter. On mlx5, only PFC-enabled priorities have one."},
+			"pfc_tx_pause":          schema.MapAttribute{Computed: true, ElementType: types.Float64Type, MarkdownDescription: "PFC pause frames sent, by priority."},
+			"ecn_marked_packets":    num("ECN-marked packets (CE)."),
+			"dropped_packets":       num("Dropped packets."),
+			"cnp_sent":              num("CNPs sent by this NIC (notification point); hosts only."),
+			"cnp_handled":           num("CNPs handled by this NIC (reaction point); hosts only."),
+			"out_of_sequence":       num("RoCE packets received out of sequence (a sign of drops); hosts only."),
+			"packet_seq_err":        num("NAK-sequence-error packets received: each makes the sender go back and resend (hw_counters `packet_seq_err`); hosts only, null where the NIC has no such counter."),
+			"implied_nak_seq_err":   num("Implied NAK sequence errors: a read or atomic response showed earlier packets lost, which are resent (`implied_nak_seq_err`); hosts only."),
+			"local_ack_timeout_err": num("Times the sender's ack timer expired and it resent (`local_ack_timeout_err`); hosts only."),
+			"duplicate_request":     num("Requests this NIC received again: the sender's retransmissions as the responder sees them (`duplicate_request`); hosts only."),
+			"roce_adp_retrans":      num("Adaptive retransmissions (`roce_adp_retrans`, ConnectX-6 and later); hosts only."),
+			"roce_tx_packets":       num("RDMA packets the port sent (ethtool `tx_vport_rdma_unicast_packets`); hosts only."),
+			"retransmit_percent":    num("Retransmissions per RDMA packet sent, in percent: (`packet_seq_err` + `implied_nak_seq_err` + `local_ack_timeout_err`, those the NIC has) / `roce_tx_packets` x 100. With `sample_seconds`, over the window: the golden metric a healthy lossless fabric keeps under 0.001. Null without those counters or with nothing sent."),
 		},
 	}
 }
@@ -127,6 +142,16 @@ func (d *countersDataSource) Read(ctx context.Context, req datasource.ReadReques
 	m.PFCRxPause, m.PFCTxPause = prioMap(c.PFCRxPause), prioMap(c.PFCTxPause)
 	m.ECNMarked, m.Dropped = num(c.ECNMarked), num(c.Dropped)
 	m.CNPSent, m.CNPHandled, m.OutOfSequence = num(c.CNPSent), num(c.CNPHandled), num(c.OutOfSequence)
+	retrans := func(name string) types.Float64 {
+		if v, ok := c.Retransmit[name]; ok {
+			return types.Float64Value(v)
+		}
+		return types.Float64Null()
+	}
+	m.PacketSeqErr, m.ImpliedNakSeqErr = retrans("packet_seq_err"), retrans("implied_nak_seq_err")
+	m.LocalAckTimeoutErr, m.DuplicateRequest = retrans("local_ack_timeout_err"), retrans("duplicate_request")
+	m.RoCEAdpRetrans, m.RoCETxPackets = retrans("roce_adp_retrans"), num(c.RoCETxPackets)
+	m.RetransmitPercent = num(c.RetransmitPercent())
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }
 

@@ -43,6 +43,22 @@ output "pause_rate" {
   }
 }
 `
+	// The retransmit golden metric: under 0.001 % of the RDMA packets sent.
+	retransGate := nic + `
+data "roce_interface_counters" "host" {
+  device         = "mlx5-1"
+  interface      = "eth0"
+  sample_seconds = 1
+}
+
+output "retransmit_percent" {
+  value = data.roce_interface_counters.host.retransmit_percent
+  precondition {
+    condition     = data.roce_interface_counters.host.retransmit_percent < 0.001
+    error_message = "RoCE retransmissions on mlx5-1 eth0: ${data.roce_interface_counters.host.retransmit_percent} % of packets sent."
+  }
+}
+`
 	atLeast := func(floor float64) func(string) error {
 		return func(v string) error {
 			f, err := strconv.ParseFloat(v, 64)
@@ -63,6 +79,12 @@ output "pause_rate" {
 					resource.TestCheckResourceAttr("data.roce_interface_counters.host", "pfc_rx_pause.3", "0"),
 					resource.TestCheckResourceAttrWith("data.roce_interface_counters.host", "cnp_sent", atLeast(0)),
 					resource.TestCheckResourceAttrWith("data.roce_interface_counters.host", "out_of_sequence", atLeast(0)),
+					resource.TestCheckResourceAttr("data.roce_interface_counters.host", "packet_seq_err", "0"),
+					resource.TestCheckResourceAttr("data.roce_interface_counters.host", "local_ack_timeout_err", "0"),
+					resource.TestCheckResourceAttr("data.roce_interface_counters.host", "retransmit_percent", "0"),
+					resource.TestCheckResourceAttrWith("data.roce_interface_counters.host", "roce_tx_packets", atLeast(1)),
+					resource.TestCheckNoResourceAttr("data.roce_interface_counters.switch", "retransmit_percent"),
+					resource.TestCheckNoResourceAttr("data.roce_interface_counters.switch", "packet_seq_err"),
 					// OpenConfig has no per-priority PFC counter and no CNP counters: null.
 					resource.TestCheckNoResourceAttr("data.roce_interface_counters.switch", "pfc_rx_pause.%"),
 					resource.TestCheckNoResourceAttr("data.roce_interface_counters.switch", "cnp_sent"),
@@ -78,6 +100,10 @@ output "pause_rate" {
 				Config:      gate,
 				ExpectError: regexp.MustCompile(`(?s)PFC pause storm on mlx5-1 eth0: \{"3":`),
 			},
+			{ // the storm's losses make the senders resend: over the threshold
+				Config:      retransGate,
+				ExpectError: regexp.MustCompile(`(?s)RoCE retransmissions on mlx5-1 eth0: 0\.00[0-9]+ % of packets sent`),
+			},
 			{
 				PreConfig: func() {
 					if err := host.Storm("eth0", false); err != nil {
@@ -86,6 +112,10 @@ output "pause_rate" {
 				},
 				Config: gate,
 				Check:  resource.TestCheckResourceAttr("data.roce_interface_counters.host", "pfc_rx_pause.3", "0"),
+			},
+			{
+				Config: retransGate,
+				Check:  resource.TestCheckResourceAttr("data.roce_interface_counters.host", "retransmit_percent", "0"),
 			},
 		},
 	})

@@ -11,7 +11,7 @@ import (
 
 // examples/check is run as users run it, with the real CLI and the lab's inventory. Its check
 // blocks must stay quiet on a healthy port and warn (without failing the plan) while the port
-// receives a PFC pause storm.
+// receives a PFC pause storm (pauses, and the retransmissions of the packets it loses).
 func TestAccExampleCheckWarnsOnStorm(t *testing.T) {
 	l := startLab(t, lab.Options{Switches: map[string]int{}, Hosts: map[string]int{"mlx5": 1}})
 	src, err := os.ReadFile("../../examples/check/main.tf")
@@ -36,7 +36,8 @@ func TestAccExampleCheckWarnsOnStorm(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := tf.must("plan", "-no-color", "-input=false", "-var", inventory)
-	for _, want := range []string{"Warning: Check block assertion failed", "PFC pause storm on mlx5-1 eth0"} {
+	for _, want := range []string{"Warning: Check block assertion failed", "PFC pause storm on mlx5-1 eth0",
+		"mlx5-1 eth0 retransmits 0.00", "packets are lost on the RoCE path"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("plan output lacks %q:\n%s", want, out)
 		}

@@ -5,7 +5,10 @@ package mlx5
 //
 //	sh -c 'echo @@ethtool; ethtool -S eth0 2>&1; echo @@hw_counters; grep -H .
 //	D/*/ports/1/hw_counters/np_ecn_marked_roce_packets D/*/ports/1/hw_counters/np_cnp_sent
-//	D/*/ports/1/hw_counters/rp_cnp_handled D/*/ports/1/hw_counters/out_of_sequence 2>&1; echo @@end'
+//	D/*/ports/1/hw_counters/rp_cnp_handled D/*/ports/1/hw_counters/out_of_sequence
+//	D/*/ports/1/hw_counters/packet_seq_err D/*/ports/1/hw_counters/implied_nak_seq_err
+//	D/*/ports/1/hw_counters/local_ack_timeout_err D/*/ports/1/hw_counters/duplicate_request
+//	D/*/ports/1/hw_counters/roce_adp_retrans 2>&1; echo @@end'
 //
 // With sudo it is `sudo -n sh -c '...'`, like the other scripts. Besides the shell subset
 // in doc.go it uses `ethtool -S IF` (ETHTOOL_GSTATS, allowed to any user): "NIC statistics:",
@@ -27,6 +30,13 @@ package mlx5
 //   - cnp_sent / cnp_handled / out_of_sequence: hw_counters np_cnp_sent, rp_cnp_handled,
 //     out_of_sequence. A counter whose file is missing (no RDMA device, an older driver, a
 //     firmware without congestion-counter queries) is null.
+//   - Retransmission (RetransmitCounters): hw_counters packet_seq_err (NAK-sequence errors
+//     received: the requester goes back and resends), implied_nak_seq_err, local_ack_timeout_err
+//     (the ack timer expired: resent), duplicate_request (the responder saw a resent request),
+//     roce_adp_retrans (adaptive retransmissions, ConnectX-6 and later), each null where the
+//     device has no such file; the first three are the requester's retransmission triggers
+//     (RetransmitTriggers). RoCETxPackets is ethtool's tx_vport_rdma_unicast_packets, the RDMA
+//     packets the port sent, against which a retransmit rate is taken.
 
 import (
 	"errors"
@@ -48,7 +58,17 @@ type Counters struct {
 	CNPHandled *int64
 
 	OutOfSequence *int64
+
+	// Retransmit holds the RetransmitCounters the device has, by hw_counters name.
+	Retransmit    map[string]int64
+	RoCETxPackets *int64
 }
+
+// RetransmitCounters are the hw_counters that tell of RoCE retransmission.
+var RetransmitCounters = []string{"packet_seq_err", "implied_nak_seq_err", "local_ack_timeout_err", "duplicate_request", "roce_adp_retrans"}
+
+// RetransmitTriggers are the requester-side counters each of which means a retransmission.
+var RetransmitTriggers = []string{"packet_seq_err", "implied_nak_seq_err", "local_ack_timeout_err"}
 
 // Section markers of the counters script's output.
 const (
@@ -59,7 +79,7 @@ const (
 var counterMarkers = []string{markEthtool, markHWCounters, markEnd}
 
 // hwCounterFiles are the hw_counters files the script reads.
-var hwCounterFiles = []string{"np_ecn_marked_roce_packets", "np_cnp_sent", "rp_cnp_handled", "out_of_sequence"}
+var hwCounterFiles = append([]string{"np_ecn_marked_roce_packets", "np_cnp_sent", "rp_cnp_handled", "out_of_sequence"}, RetransmitCounters...)
 
 // CountersScript returns the one command that reads the counters of ifname. Validate ifname
 // first (ValidNetdev); it is quoted anyway.
@@ -116,6 +136,9 @@ func ParseCounters(ifname string, out []byte) (Counters, error) {
 		}
 		c.Dropped = ptr(rx + tx)
 	}
+	if v, ok := stats["tx_vport_rdma_unicast_packets"]; ok {
+		c.RoCETxPackets = ptr(v)
+	}
 	hw := map[string]int64{}
 	for _, l := range sections[markHWCounters] {
 		m := reHWLine.FindStringSubmatch(strings.TrimSpace(l))
@@ -134,6 +157,12 @@ func ParseCounters(ifname string, out []byte) (Counters, error) {
 	} {
 		if v, ok := hw[name]; ok {
 			*dst = ptr(v)
+		}
+	}
+	c.Retransmit = map[string]int64{}
+	for _, name := range RetransmitCounters {
+		if v, ok := hw[name]; ok {
+			c.Retransmit[name] = v
 		}
 	}
 	return c, nil

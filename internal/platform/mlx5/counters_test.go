@@ -37,9 +37,19 @@ func render(c Counters) string {
 		}
 		return strings.Join(parts, " ")
 	}
-	return fmt.Sprintf("pfc_rx_pause %s\npfc_tx_pause %s\necn_marked_packets %s\ndropped_packets %s\n"+
-		"cnp_sent %s\ncnp_handled %s\nout_of_sequence %s\n",
-		prios(c.PFCRxPause), prios(c.PFCTxPause), num(c.ECNMarked), num(c.Dropped), num(c.CNPSent), num(c.CNPHandled), num(c.OutOfSequence))
+	out := fmt.Sprintf("pfc_rx_pause %s\npfc_tx_pause %s\necn_marked_packets %s\ndropped_packets %s\n"+
+		"cnp_sent %s\ncnp_handled %s\nout_of_sequence %s\nroce_tx_packets %s\n",
+		prios(c.PFCRxPause), prios(c.PFCTxPause), num(c.ECNMarked), num(c.Dropped), num(c.CNPSent), num(c.CNPHandled), num(c.OutOfSequence),
+		num(c.RoCETxPackets))
+	for _, name := range RetransmitCounters {
+		v, ok := c.Retransmit[name]
+		if !ok {
+			out += name + " null\n"
+			continue
+		}
+		out += fmt.Sprintf("%s %d\n", name, v)
+	}
+	return out
 }
 
 func TestParseCountersGolden(t *testing.T) {
