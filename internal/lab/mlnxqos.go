@@ -25,6 +25,7 @@ type qosRun struct {
 }
 
 func cmdMlnxQos(e *cmdEnv, args []string) (status int) {
+	e.sh.h.counters.mlnxQos.Add(1)
 	a, msg := parseQosArgs(args[1:])
 	switch {
 	case msg != "":

@@ -55,7 +55,8 @@ type Host struct {
 	connMu   sync.Mutex
 	conns    map[net.Conn]struct{}
 	closing  bool
-	counters struct{ exec, connections atomic.Int64 }
+	counters struct{ exec, connections, mlnxQos atomic.Int64 }
+	vfs      int          // SR-IOV VFs per port, in switchdev mode (AddVFs)
 	faults   faultSet     // injected faults (fault_host.go)
 	locks    hostLocks    // flock's locks (sh_flock.go)
 	systemd  systemdState // guarded by mu (systemd.go)
@@ -65,6 +66,7 @@ type Host struct {
 type HostCounters struct {
 	Exec        int64
 	Connections int64
+	MlnxQos     int64 // mlnx_qos runs (each a Python start on a real host)
 }
 
 func startMLX5Host(spec deviceSpec) (device, error) {
@@ -230,6 +232,20 @@ func (h *Host) RemoveECNTree() {
 	h.buildTreeLocked()
 }
 
+// AddVFs puts every port's eswitch in switchdev mode with n SR-IOV VFs (echo n >
+// /sys/class/net/ethI/device/sriov_numvfs, devlink dev eswitch set ... mode switchdev): each
+// VF J of port I is a netdev ethIvJ (udev's v-suffix naming) with its own PCI function
+// (device/physfn leads to the port's) and RDMA device, and has a representor ethInpfIvfJ
+// (phys_port_name pfIvfJ) on the port's RDMA device; the ports' phys_port_name reads pI.
+// mlnx_qos on a VF or representor finds no DCB support (the "not supported" lines). It lasts
+// for the life of the lab.
+func (h *Host) AddVFs(n int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.vfs = n
+	h.buildTreeLocked()
+}
+
 // RemoveSystemd makes the host one without systemd (a container host, an
 // init other than systemd): no systemctl command. It lasts for the life of
 // the lab.
@@ -245,12 +261,13 @@ func (h *Host) Run(script string) (stdout, stderr string, status int) {
 
 // Counters returns how many exec requests and connections the host served.
 func (h *Host) Counters() HostCounters {
-	return HostCounters{Exec: h.counters.exec.Load(), Connections: h.counters.connections.Load()}
+	return HostCounters{Exec: h.counters.exec.Load(), Connections: h.counters.connections.Load(), MlnxQos: h.counters.mlnxQos.Load()}
 }
 
 // ResetCounters sets every counter back to zero.
 func (h *Host) ResetCounters() {
 	h.counters.exec.Store(0)
+	h.counters.mlnxQos.Store(0)
 	h.counters.connections.Store(0)
 }
 
@@ -289,6 +306,7 @@ func (h *Host) buildTreeLocked() {
 	for _, p := range h.ports {
 		netdev := root.mkdirs("sys/class/net/" + p.ifname)
 		netdev.add("device/uevent", ueventFile(p))
+		netdev.add("type", constFile("1\n")) // ARPHRD_ETHER
 		netdev.mkdirs("device/net/" + p.ifname)
 		if !h.noECN {
 			for _, proto := range []string{"roce_rp", "roce_np"} {
@@ -316,7 +334,9 @@ func (h *Host) buildTreeLocked() {
 			cc.children[c.name] = h.ccFile(p, i)
 		}
 	}
-	root.mkdirs("sys/kernel/debug").mode = 0o700 // debugfs is root's only
+	h.addVFsLocked(root)
+	root.mkdirs("sys/class/net/lo").add("type", constFile("772\n")) // ARPHRD_LOOPBACK
+	root.mkdirs("sys/kernel/debug").mode = 0o700                    // debugfs is root's only
 	// /etc is a disk filesystem: it survives a rebuild of the kernel's trees.
 	if old := h.fs.root; old != nil && old.children["etc"] != nil {
 		root.children["etc"] = old.children["etc"]
@@ -344,4 +364,40 @@ func ueventFile(p *nicPort) *fsNode {
 			}
 			return nil
 		}}
+}
+
+// constFile is a read-only sysfs attribute with a fixed value.
+func constFile(body string) *fsNode {
+	return &fsNode{mode: 0o444, read: func() string { return body }}
+}
+
+// addVFsLocked lays out the VFs and representors of AddVFs. Assumed: names, PCI addresses
+// (bus 0x20+I, function J) and RDMA device numbers are the lab's; the sysfs shapes (physfn,
+// phys_port_name, type) are the kernel's.
+func (h *Host) addVFsLocked(root *fsNode) {
+	if h.vfs == 0 {
+		return
+	}
+	next := len(h.ports)
+	for i, p := range h.ports {
+		root.mkdirs("sys/class/net/"+p.ifname).add("phys_port_name", constFile(fmt.Sprintf("p%d\n", i%2)))
+		for j := range h.vfs {
+			vf := fmt.Sprintf("%sv%d", p.ifname, j)
+			pci := fmt.Sprintf("0000:%02x:00.%d", 0x20+i, j)
+			rdma := fmt.Sprintf("mlx5_%d", next)
+			next++
+			nd := root.mkdirs("sys/class/net/" + vf)
+			nd.add("type", constFile("1\n"))
+			nd.add("device/uevent", constFile(fmt.Sprintf("DRIVER=mlx5_core\nPCI_CLASS=20000\nPCI_ID=15B3:1018\nPCI_SUBSYS_ID=15B3:0007\n"+
+				"PCI_SLOT_NAME=%s\nMODALIAS=pci:v000015B3d00001018sv000015B3sd00000007bc02sc00i00\n", pci)))
+			nd.mkdirs("device/physfn").add("uevent", ueventFile(p))
+			nd.mkdirs("device/infiniband/" + rdma)
+			nd.mkdirs("device/net/" + vf)
+			rep := root.mkdirs("sys/class/net/" + fmt.Sprintf("%snpf%dvf%d", p.ifname, i%2, j))
+			rep.add("type", constFile("1\n"))
+			rep.add("phys_port_name", constFile(fmt.Sprintf("pf%dvf%d\n", i%2, j)))
+			rep.add("device/uevent", ueventFile(p))
+			rep.mkdirs("device/infiniband/" + p.rdma)
+		}
+	}
 }

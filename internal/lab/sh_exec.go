@@ -115,10 +115,22 @@ func (sh *shell) andOr(ao *shAndOr, tested bool) (status int, guarded bool) {
 			ran = i + 1
 		}
 	}
-	return status, ran != last
+	// A negated pipeline's status never makes set -e exit (POSIX 2.8.1).
+	return status, ran != last || ao.pipes[ran].bang
 }
 
 func (sh *shell) pipeline(pl *shPipeline, tested bool) int {
+	if pl.bang {
+		// `! PIPELINE`: the status inverted; set -e does not apply inside (POSIX).
+		inner := *pl
+		inner.bang = false
+		if sh.pipeline(&inner, true) == 0 {
+			sh.status = 1
+		} else {
+			sh.status = 0
+		}
+		return sh.status
+	}
 	if len(pl.cmds) == 1 {
 		sh.status = sh.command(pl.cmds[0], sh.stdin, sh.stdout, tested)
 		return sh.status

@@ -146,7 +146,11 @@ type shFor struct {
 func (c *shSimple) firstLine() int { return c.line }
 func (c *shFor) firstLine() int    { return c.line }
 
-type shPipeline struct{ cmds []shCommand }
+// shPipeline is `[!] cmd [| cmd]...`; bang inverts its exit status (dash).
+type shPipeline struct {
+	cmds []shCommand
+	bang bool
+}
 
 type shAndOr struct {
 	pipes []*shPipeline
@@ -323,6 +327,10 @@ func (p *parser) linebreak() {
 
 func (p *parser) pipeline() (*shPipeline, error) {
 	pl := &shPipeline{}
+	if t := p.peek(); t.kind == tWord && t.word.plain() && t.word.String() == "!" {
+		p.next()
+		pl.bang = true
+	}
 	for {
 		c, err := p.command()
 		if err != nil {

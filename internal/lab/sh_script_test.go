@@ -67,6 +67,12 @@ var dashCases = []shCase{
 	{"set -u", "sh -u -c 'echo a; echo $nope; echo b'", "a\n", "sh: 1: nope: parameter not set\n", 2},
 	{"set -u in a loop", "sh -u -c 'for i in a; do echo $i $nope; done; echo b'", "", "sh: 1: nope: parameter not set\n", 2},
 
+	// ! PIPELINE
+	{"bang inverts", `! true; echo $?; ! false; echo $?`, "1\n0\n", "", 0},
+	{"bang in an and-or list", `! ls /sys/nope >/dev/null 2>&1 && echo absent; ! ls /sys >/dev/null && echo never || echo present`, "absent\npresent\n", "", 0},
+	{"bang exempt from set -e", "sh -e -c '! true; echo after'", "after\n", "", 0},
+	{"bang on a pipeline", `! echo a | grep -q b && echo nomatch`, "nomatch\n", "", 0},
+
 	// globs
 	{"glob in for", "cd /sys/class/net && for i in *; do echo \"$i\"; done", "eth0\neth1\nlo\n", "", 0},
 	{"glob mixed quoting", `cd /sys/class/net && for i in e*; do echo '/sys/class/net/'"$i"'/ecn/roce_rp/enable/'*; done`,
