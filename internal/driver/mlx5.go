@@ -49,10 +49,11 @@ func (h *mlx5Host) snap(ctx context.Context, ifname string) (*mlx5.HostState, er
 	if err != nil {
 		return nil, err
 	}
-	if st, ok := states[ifname]; ok {
+	if st, ok := states[ifname]; ok && !st.QoSSkipped {
 		return st, nil
 	}
-	// Not on the host: the netdev's own read says so, listing the netdevs the host has.
+	// A VF, representor or IPoIB netdev the host read did not query with mlnx_qos, or one
+	// not on the host (its own read then lists the netdevs the host has).
 	return h.read(ctx, ifname)
 }
 

@@ -259,3 +259,33 @@ func TestAccNICQoSPersistWithoutSystemd(t *testing.T) {
 		},
 	})
 }
+
+// TestAccNICQoSSRIOVHost: on a host with 8 VFs per port in switchdev mode (16 VFs, 16
+// representors), a refresh of both ports' roce_nic_qos launches mlnx_qos (a Python program
+// on a real host) once per port, not for the VFs and representors; a roce_nic_qos on a VF is
+// read on its own and refused at plan time (a VF has no DCB of its own).
+func TestAccNICQoSSRIOVHost(t *testing.T) {
+	l := hostLab(t)
+	h := l.Host("mlx5-1")
+	h.AddVFs(8)
+	dir := t.TempDir()
+	two := strings.Replace(nicHCL("eth0", "3", ets5050), `"gpu"`, `"gpu0"`, 1) + strings.Replace(nicHCL("eth1", "3", ets5050), `"gpu"`, `"gpu1"`, 1)
+	writeMain(t, dir, l.providerHCL()+two)
+	tf := newTFCLI(t, dir)
+	tf.must("init", "-input=false", "-no-color")
+	tf.must("apply", "-auto-approve", "-input=false", "-no-color")
+	h.ResetCounters()
+	if out, code := tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
+		t.Fatalf("plan after apply: exit %d\n%s", code, out)
+	}
+	if got := h.Counters().MlnxQos; got != 2 {
+		t.Errorf("the refresh ran mlnx_qos %d times, want 2 (eth0 and eth1; none for the 16 VFs and 16 representors)", got)
+	}
+	writeMain(t, dir, l.providerHCL()+two+strings.Replace(nicHCL("eth0v3", "3", ets5050), `"gpu"`, `"vf"`, 1))
+	out, code := tf.run("plan", "-input=false", "-no-color")
+	if code != 1 || !strings.Contains(out, `"eth0v3"`) || !strings.Contains(out, "not supported") {
+		t.Errorf("a roce_nic_qos on a VF: exit %d, want a plan-time error naming it:\n%s", code, out)
+	}
+	writeMain(t, dir, l.providerHCL()+two)
+	tf.must("destroy", "-auto-approve", "-input=false", "-no-color")
+}

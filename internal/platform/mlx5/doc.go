@@ -21,7 +21,8 @@
 //     the glob in turn, sorted; LIST is a list as above) and "$i" inside double quotes: alone
 //     ("$i"), with other text ("@@netdev $i"), and in a word that mixes it with quoted and
 //     unquoted parts and a glob (/sys/class/net/"$i"/ecn/roce_rp/enable/*: the value of i
-//     is taken literally, only the unquoted "*" globs).
+//     is taken literally, only the unquoted "*" globs), "! PIPELINE" (the status inverted),
+//     "grep -qsE ERE FILE..." (quiet, no message for an unreadable file, extended regexp).
 //   - Globs: "*" in an unquoted part of a word, in any path component, expands to the sorted
 //     matching paths; a word matching nothing stays literal, as in sh.
 //   - Commands:
@@ -88,7 +89,12 @@
 // HostReadScript(false) reads every netdev of the host at once (one line):
 //
 //	sh -c 'cd /sys/class/net && for i in *; do echo "@@netdev $i"; echo @@mlnx_qos;
-//	ls /sys/class/net/"$i"/device/infiniband >/dev/null 2>&1 && mlnx_qos -i "$i" -a 2>&1 || echo @@failed;
+//	ls /sys/class/net/"$i"/device/infiniband >/dev/null 2>&1 &&
+//	! ls /sys/class/net/"$i"/device/physfn >/dev/null 2>&1 &&
+//	! grep -qsE '\''^(32|pf[0-9]+[vs]f[0-9]+)$'\'' /sys/class/net/"$i"/type /sys/class/net/"$i"/phys_port_name &&
+//	mlnx_qos -i "$i" -a 2>&1 || echo @@failed;
+//	ls /sys/class/net/"$i"/device/physfn >/dev/null 2>&1 ||
+//	grep -qsE '\''^(32|pf[0-9]+[vs]f[0-9]+)$'\'' /sys/class/net/"$i"/type /sys/class/net/"$i"/phys_port_name && echo @@skipped;
 //	echo @@uevent; cat /sys/class/net/"$i"/device/uevent 2>&1;
 //	echo @@infiniband; ls /sys/class/net/"$i"/device/infiniband 2>&1; echo @@values;
 //	grep -H . /sys/class/net/"$i"/ecn/roce_rp/enable/* /sys/class/net/"$i"/ecn/roce_np/enable/*
@@ -98,7 +104,9 @@
 //	echo @@lldpad; pgrep -x lldpad; echo @@netdevs; ls /sys/class/net 2>&1; echo @@end'
 //
 // Its output is, per netdev, "@@netdev NAME" and the four per-netdev sections of the read
-// script (@@mlnx_qos, @@uevent, @@infiniband, @@values without the cc_params lines), then once
+// script (@@mlnx_qos, @@uevent, @@infiniband, @@values without the cc_params lines; the
+// @@mlnx_qos section of a VF, representor or IPoIB netdev holds @@failed and @@skipped instead
+// of a report), then once
 // @@cc_params (the grep lines of every PCI function's cc_params), @@units, @@lldpad, @@netdevs,
 // @@end.
 // ParseHostRead gives each netdev the state ParseRead gives for its own read script's output.

@@ -30,6 +30,12 @@ var (
 func HostReadScript(sudo bool) string {
 	net := sysRoot + "/sys/class/net"
 	in := func(rest string) string { return shQuote(net+"/") + `"$i"` + shQuote(rest) }
+	// A netdev that is not a NIC port of its own: a VF (isVF), a representor or an IPoIB
+	// netdev (isOther: one grep over two files; type holds "32" for IPoIB, phys_port_name
+	// pfNvfM/pfNsfM for a representor; reading it fails with EOPNOTSUPP on a legacy-mode PF,
+	// which -s silences).
+	isVF := "ls " + in("/device/physfn") + " >/dev/null 2>&1"
+	isOther := "grep -qsE " + shQuote(`^(32|pf[0-9]+[vs]f[0-9]+)$`) + " " + in("/type") + " " + in("/phys_port_name")
 	values := []string{
 		in("/ecn/roce_rp/enable/") + "*",
 		in("/ecn/roce_np/enable/") + "*",
@@ -38,8 +44,14 @@ func HostReadScript(sudo bool) string {
 	perNetdev := []string{
 		`echo "` + markNetdev + `$i"`,
 		// mlnx_qos (a Python program, slow to start) only where there is an RDMA device: a
-		// Kubernetes host has hundreds of veths. Elsewhere the section says it failed.
-		"echo " + markQoS, "ls " + in("/device/infiniband") + ` >/dev/null 2>&1 && mlnx_qos -i "$i" -a 2>&1 || echo ` + markFailed,
+		// Kubernetes host has hundreds of veths. Elsewhere the section says it failed. Nor for
+		// SR-IOV VFs (device/physfn), switchdev representors (phys_port_name pfNvfM, pfNsfM)
+		// or IPoIB netdevs (type 32): an SR-IOV node has tens to hundreds of them, none of
+		// which carries the port's QoS; their sections say @@skipped, and a resource on one
+		// reads it alone (ReadScript).
+		"echo " + markQoS, "ls " + in("/device/infiniband") + " >/dev/null 2>&1 && ! " + isVF + " && ! " + isOther +
+			` && mlnx_qos -i "$i" -a 2>&1 || echo ` + markFailed,
+		isVF + " || " + isOther + " && echo " + markSkipped,
 		"echo " + markUevent, "cat " + in("/device/uevent") + " 2>&1",
 		"echo " + markIB, "ls " + in("/device/infiniband") + " 2>&1",
 		"echo " + markValues, "grep -H . " + strings.Join(values, " ") + " 2>&1",

@@ -336,3 +336,42 @@ func TestDocShowsHostReadScript(t *testing.T) {
 		t.Errorf("doc.go shows:\n%s\nHostReadScript gives:\n%s", got, want)
 	}
 }
+
+// SR-IOV nodes: the host read runs mlnx_qos for the ports only, never for VFs, switchdev
+// representors or IPoIB netdevs (through the real /bin/sh); their sections say @@skipped.
+func TestHostReadSkipsVFsAndRepresentors(t *testing.T) {
+	h := newHost2(t, "eth0")
+	net := h.root + "/sys/class/net/"
+	h.file(net+"eth0/phys_port_name", "p0\n", 0o444)
+	h.file(net+"eth0/type", "1\n", 0o444)
+	h.file(net+"eth0v0/type", "1\n", 0o444)
+	h.file(net+"eth0v0/device/physfn/uevent", "PCI_SLOT_NAME=0000:3b:00.0\n", 0o444)
+	h.file(net+"eth0v0/device/infiniband/mlx5_2/.keep", "", 0o444)
+	h.file(net+"eth0npf0vf0/phys_port_name", "pf0vf0\n", 0o444)
+	h.file(net+"eth0npf0vf0/device/infiniband/mlx5_0/.keep", "", 0o444)
+	h.file(net+"ib0/type", "32\n", 0o444)
+	h.file(net+"ib0/device/infiniband/mlx5_3/.keep", "", 0o444)
+	out, log, err := h.run(HostReadScript(false))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if want := "mlnx_qos (3)\n-i\neth0\n-a\nmlnx_qos (3)\n-i\neth1\n-a\n"; log != want {
+		t.Errorf("the host read ran:\n%s\nwant mlnx_qos for the two ports only:\n%s", log, want)
+	}
+	got, err := ParseHostRead([]byte(out))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for name, skipped := range map[string]bool{"eth0": false, "eth1": false, "lo": false, "eth0v0": true, "eth0npf0vf0": true, "ib0": true} {
+		s, ok := got[name]
+		if !ok {
+			t.Fatalf("no state for %s", name)
+		}
+		if s.QoSSkipped != skipped {
+			t.Errorf("%s: QoSSkipped = %v, want %v", name, s.QoSSkipped, skipped)
+		}
+	}
+	if got["eth0"].QoSError != nil || got["eth0"].Trust != "dscp" {
+		t.Errorf("eth0 was not read: %+v", got["eth0"])
+	}
+}

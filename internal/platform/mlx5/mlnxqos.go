@@ -59,6 +59,8 @@ func (p *qosParser) line(l string) error {
 		return nil
 	}
 	switch {
+	case strings.HasSuffix(l, markSkipped):
+		s.QoSSkipped, p.failed = true, true
 	case strings.HasSuffix(l, markFailed):
 		p.failed = true
 	case strings.HasPrefix(l, "****** WARNING: lldpad service is running"):
@@ -219,7 +221,7 @@ func (p *qosParser) failure(lines []string) error {
 	text := p.errText
 	if text == "" {
 		for _, l := range lines {
-			if l = strings.TrimSpace(l); l != "" && !strings.HasSuffix(l, markFailed) {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasSuffix(l, markFailed) && !strings.HasSuffix(l, markSkipped) {
 				text = l
 				break
 			}

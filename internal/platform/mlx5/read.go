@@ -27,6 +27,7 @@ type HostState struct {
 	// From mlnx_qos -i IF -a. QoSError is set when mlnx_qos failed or printed something this
 	// package cannot read; the fields below are then incomplete.
 	QoSError        error
+	QoSSkipped      bool      // a host read left mlnx_qos out (markSkipped): read the netdev alone
 	DCBX            string    // DCBXOS, DCBXFirmware, "" when not printed
 	Trust           string    // dscp, pcp, none
 	DSCP2PrioShown  bool      // the dscp2prio block was printed (trust dscp only)
@@ -61,8 +62,11 @@ type HostState struct {
 
 // Marker lines separating the sections of the read script's output.
 const (
-	markQoS     = "@@mlnx_qos"
-	markFailed  = "@@failed" // inside the mlnx_qos section: mlnx_qos exited non-zero
+	markQoS    = "@@mlnx_qos"
+	markFailed = "@@failed" // inside the mlnx_qos section: mlnx_qos exited non-zero
+	// markSkipped, inside a host read's mlnx_qos section: the netdev is an SR-IOV VF, a
+	// switchdev representor or an IPoIB interface, which the host read does not query.
+	markSkipped = "@@skipped"
 	markUevent  = "@@uevent"
 	markIB      = "@@infiniband"
 	markValues  = "@@values"
