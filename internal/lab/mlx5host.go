@@ -60,6 +60,8 @@ type Host struct {
 	faults   faultSet     // injected faults (fault_host.go)
 	locks    hostLocks    // flock's locks (sh_flock.go)
 	systemd  systemdState // guarded by mu (systemd.go)
+	nv       map[int]*nvConfig // adapters' NV configuration by adapter, guarded by mu (mstconfig.go)
+	mft      atomic.Bool       // mlxconfig (NVIDIA MFT) instead of mstconfig
 }
 
 // HostCounters are the exec requests and TCP connections a host received.
@@ -149,7 +151,18 @@ func (h *Host) Interfaces() []string { return h.interfaces() }
 // those the netdevs' device units want and those multi-user.target wants,
 // so a host whose settings were persisted has them back when Reboot
 // returns.
+//
+// A Reboot is cold: the NIC firmware reloads, so the adapters' Next Boot configuration
+// (mstconfig set) becomes current first (WarmReboot keeps it pending).
 func (h *Host) Reboot() {
+	h.mu.Lock()
+	for i := range h.ports {
+		nv := h.nvOf(i)
+		for k, v := range nv.next {
+			nv.cur[k] = v
+		}
+	}
+	h.mu.Unlock()
 	h.resetNICs()
 	h.bootUnits(h.interfaces(), true)
 }
@@ -178,8 +191,9 @@ func (h *Host) resetNICs() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	now := h.now()
-	for _, p := range h.ports {
+	for i, p := range h.ports {
 		p.reset(h.firmwareDCBX)
+		h.applyNVLocked(i)
 		p.ctr.reset(now)
 	}
 }

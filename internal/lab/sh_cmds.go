@@ -41,6 +41,11 @@ func (h *Host) lookupCommand(name string) command {
 	if h.noSystemd.Load() {
 		delete(bin, "systemctl")
 	}
+	if h.mft.Load() {
+		bin["mlxconfig"] = cmdNVTool("mlxconfig")
+	} else {
+		bin["mstconfig"] = cmdNVTool("mstconfig")
+	}
 	dir, base := path.Split(name)
 	switch dir {
 	case "":

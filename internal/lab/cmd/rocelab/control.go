@@ -10,6 +10,7 @@ package main
 import (
 	"bufio"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -69,7 +70,7 @@ func handleControl(c net.Conn, l *lab.Lab) {
 
 func controlAnswer(l *lab.Lab, req []string) string {
 	switch {
-	case len(req) == 2 && req[0] == "reboot":
+	case len(req) == 2 && (req[0] == "reboot" || req[0] == "warm-reboot"):
 		h := l.Host(req[1])
 		if h == nil {
 			if d, ok := l.Inventory().Devices[req[1]]; ok {
@@ -77,7 +78,11 @@ func controlAnswer(l *lab.Lab, req []string) string {
 			}
 			return noDevice(l, req[1])
 		}
-		h.Reboot()
+		if req[0] == "warm-reboot" {
+			h.WarmReboot()
+		} else {
+			h.Reboot()
+		}
 		return "ok"
 	case len(req) == 4 && req[0] == "storm":
 		return stormAnswer(l, req[1], req[2], req[3])
@@ -122,15 +127,22 @@ func sendControl(dir, request string) error {
 }
 
 func reboot(args []string, stdout, stderr io.Writer) int {
-	dir, pos, code := clientCommand("reboot", args, []string{"DEVICE"}, stderr)
+	var warm bool
+	dir, pos, code := clientCommand("reboot", args, []string{"DEVICE"}, stderr, func(fs *flag.FlagSet) {
+		fs.BoolVar(&warm, "warm", false, "a warm reboot: the NIC firmware is not reloaded, so mstconfig changes stay pending")
+	})
 	if code >= 0 {
 		return code
 	}
-	if err := sendControl(dir, "reboot "+pos[0]); err != nil {
+	req, what := "reboot "+pos[0], "rebooted (cold: the NIC firmware's pending configuration loaded)"
+	if warm {
+		req, what = "warm-reboot "+pos[0], "rebooted warm (the NIC firmware's pending configuration still pending)"
+	}
+	if err := sendControl(dir, req); err != nil {
 		fmt.Fprintln(stderr, "rocelab reboot:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "rocelab: %s rebooted: its NIC settings are back to the driver defaults, then its enabled units ran\n", pos[0])
+	fmt.Fprintf(stdout, "rocelab: %s %s: its NIC settings are back to the driver defaults, then its enabled units ran\n", pos[0], what)
 	return 0
 }
 

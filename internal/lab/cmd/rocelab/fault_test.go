@@ -78,6 +78,22 @@ func TestFaultARunningLab(t *testing.T) {
 		t.Errorf("after the reboot fault %s = %q", file, got)
 	}
 
+	// A firmware setting waits for a cold reboot: rocelab reboot --warm keeps it pending,
+	// rocelab reboot loads it.
+	const cnp = "/sys/kernel/debug/mlx5/0000:08:00.0/cc_params/np_cnp_dscp"
+	sshRun(t, host, "sudo -n mstconfig -d 0000:08:00.0 -y set CNP_DSCP_P1=40 >/dev/null")
+	for _, step := range []struct {
+		args []string
+		want string
+	}{{[]string{"--warm", "mlx5-1"}, "48\n"}, {[]string{"mlx5-1"}, "40\n"}} {
+		if code, out, errOut := runArgs(append([]string{"reboot", "--dir", dir}, step.args...)...); code != 0 || !strings.Contains(out, "mlx5-1 rebooted") {
+			t.Fatalf("rocelab reboot %q: exit %d, %q", step.args, code, out+errOut)
+		}
+		if got := sshRun(t, host, "sudo -n cat "+cnp); got != step.want {
+			t.Errorf("after rocelab reboot %q: np_cnp_dscp = %q, want %q", step.args, got, step.want)
+		}
+	}
+
 	// A CLI switch refuses the first configuration line of the next transaction.
 	fault("nxos-1", "reject")
 	code, out, errOut := runArgs("cli", "--dir", dir, "nxos-1", "configure terminal", "class-map type qos match-any X", "end")

@@ -48,10 +48,12 @@ const usageText = `usage:
       one gNMI Update of PATH with the JSON_IETF value JSON (an out-of-band
       change), e.g. rocelab set --dir .lab openconfig-1 \
         '/qos/queue-management-profiles/queue-management-profile[name=ROCE-roce]/wred/uniform/config/min-threshold' '"100000"'
-  rocelab reboot --dir DIR DEVICE
+  rocelab reboot --dir DIR [--warm] DEVICE
       reset NIC host DEVICE's settings to the driver defaults, as a real
       reboot loses what mlnx_qos, sysfs and debugfs were told, then start
-      the systemd units enabled there (a persisted roce_nic_qos), e.g.
+      the systemd units enabled there (a persisted roce_nic_qos); a cold
+      reboot (the default) also loads the NIC firmware's pending
+      configuration (mstconfig set), --warm leaves it pending, e.g.
       rocelab reboot --dir .lab mlx5-1
   rocelab storm --dir DIR DEVICE INTERFACE [--off]
       start (or, with --off, stop) a congestion storm on a port of a NIC host
