@@ -56,10 +56,10 @@ type Host struct {
 	conns    map[net.Conn]struct{}
 	closing  bool
 	counters struct{ exec, connections, mlnxQos atomic.Int64 }
-	vfs      int          // SR-IOV VFs per port, in switchdev mode (AddVFs)
-	faults   faultSet     // injected faults (fault_host.go)
-	locks    hostLocks    // flock's locks (sh_flock.go)
-	systemd  systemdState // guarded by mu (systemd.go)
+	vfs      int               // SR-IOV VFs per port, in switchdev mode (AddVFs)
+	faults   faultSet          // injected faults (fault_host.go)
+	locks    hostLocks         // flock's locks (sh_flock.go)
+	systemd  systemdState      // guarded by mu (systemd.go)
 	nv       map[int]*nvConfig // adapters' NV configuration by adapter, guarded by mu (mstconfig.go)
 	mft      atomic.Bool       // mlxconfig (NVIDIA MFT) instead of mstconfig
 }

@@ -273,7 +273,7 @@ func cmdNVTool(tool string) command {
 			fmt.Fprintln(e.stdout, "-E- Failed to open the device")
 			return 3
 		}
-		return h.nvQueryOrSet(e, tool, dev, idx, verbose, yes, set, rest, sets)
+		return h.nvQueryOrSet(e, dev, idx, verbose, yes, set, rest, sets)
 	}
 }
 
@@ -310,7 +310,7 @@ func (h *Host) nvDevice(e *cmdEnv, dev string) (int, bool) {
 	return -1, false
 }
 
-func (h *Host) nvQueryOrSet(e *cmdEnv, tool, dev string, idx int, verbose, yes, set bool, names []string, sets [][2]string) int {
+func (h *Host) nvQueryOrSet(e *cmdEnv, dev string, idx int, verbose, yes, set bool, names []string, sets [][2]string) int {
 	table := nvTable()
 	byName := map[string]nvParam{}
 	for _, p := range table {
