@@ -156,7 +156,7 @@ func (p *roceProvider) Configure(ctx context.Context, req provider.ConfigureRequ
 }
 
 func (p *roceProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{newQoSPolicyResource, newPFCInterfaceResource, newNICQoSResource, newDCQCNProfileResource}
+	return []func() resource.Resource{newQoSPolicyResource, newPFCInterfaceResource, newNICQoSResource, newDCQCNProfileResource, newNICFirmwareResource}
 }
 
 func (p *roceProvider) DataSources(context.Context) []func() datasource.DataSource {

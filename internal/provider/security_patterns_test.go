@@ -33,6 +33,8 @@ var inputValidators = []string{
 	"platform/sonic/support.go objectName",       // SONiC CONFIG_DB object names
 	"platform/nxos/policy.go className",          // NX-OS class-map names
 	"platform/mlx5/read.go rdmaDevPattern",       // RDMA device read from the host, used mid-path
+	"platform/mlx5/firmware.go FirmwareName",     // mlxconfig parameter names, sent in set
+	"platform/mlx5/firmware.go FirmwareValue",    // mlxconfig values, sent in set
 	"transport/cli/checkpoints.go ourCheckpoint", // checkpoint read from the switch, then deleted
 }
 

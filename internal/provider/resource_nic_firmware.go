@@ -1,0 +1,237 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/driver"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/mlx5"
+)
+
+func newNICFirmwareResource() resource.Resource { return &nicFirmwareResource{} }
+
+// nicFirmwareResource is roce_nic_firmware: glue over driver.Firmware.
+type nicFirmwareResource struct{ deviceResource }
+
+type nicFirmwareModel struct {
+	ID            types.String `tfsdk:"id"`
+	Device        types.String `tfsdk:"device"`
+	Interface     types.String `tfsdk:"interface"`
+	Parameters    types.Map    `tfsdk:"parameters"`
+	Current       types.Map    `tfsdk:"current"`
+	PendingReboot types.Bool   `tfsdk:"pending_reboot"`
+	Tool          types.String `tfsdk:"tool"`
+}
+
+func (r *nicFirmwareResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_nic_firmware"
+}
+
+func (r *nicFirmwareResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	attrs := hostIdentity("adapter's firmware configuration (found through the netdev's RDMA device)")
+	attrs["parameters"] = schema.MapAttribute{Required: true, ElementType: types.StringType,
+		MarkdownDescription: "Non-volatile configuration parameters (`mlxconfig`/`mstconfig` names) to their Next Boot values, e.g. " +
+			"`LINK_TYPE_P1 = \"ETH(2)\"` (or `\"2\"`, `\"ETH\"`), `ROCE_CC_PRIO_MASK_P1 = \"8\"`, `CNP_DSCP_P1 = \"48\"`, `CNP_802P_PRIO_P1 = \"6\"`. " +
+			"Names must be ones the device's query lists (a plan-time error otherwise). Values are compared by number (or enum name).",
+		Validators: []validator.Map{
+			mapvalidator.SizeAtLeast(1),
+			mapvalidator.KeysAre(stringvalidator.RegexMatches(mlx5.FirmwareName, "must be an mlxconfig parameter name: upper-case letters, digits and _")),
+			mapvalidator.ValueStringsAre(stringvalidator.RegexMatches(mlx5.FirmwareValue,
+				"must be a value as mlxconfig prints or takes it: a number (decimal or 0x hex), an enum name, or NAME(n)")),
+		}}
+	attrs["current"] = schema.MapAttribute{Computed: true, ElementType: types.StringType,
+		MarkdownDescription: "The managed parameters' values in the running firmware, as the tool prints them (`ETH(2)`, `255`). They change only when the firmware reloads."}
+	attrs["pending_reboot"] = schema.BoolAttribute{Computed: true,
+		MarkdownDescription: "A managed Next Boot value differs from the running firmware's: the host needs a cold reboot (or `mlxfwreset`) to load it. The provider never reboots a host."}
+	attrs["tool"] = schema.StringAttribute{Computed: true,
+		MarkdownDescription: "The tool the host has and the provider uses: `mlxconfig` (NVIDIA MFT) or `mstconfig` (mstflint).",
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Non-volatile firmware configuration of an NVIDIA ConnectX adapter (the NV parameters `mlxconfig` sets), through one of its netdevs on an mlx5 host: link type, the firmware's DCQCN defaults (`ROCE_CC_PRIO_MASK_P1`, `CNP_DSCP_P1`, `CNP_802P_PRIO_P1`, `RPG_*_P1`, `DCE_TCP_*_P1`, `MIN_TIME_BETWEEN_CNPS_P1`), `LLDP_NB_DCBX_P1` and the like. A change takes effect at the next cold reboot or firmware reset, which the provider never does: `pending_reboot` and a plan warning say one is due. Destroy sets the managed parameters back to the values read before create.",
+		Attributes:          attrs,
+	}
+}
+
+func (r *nicFirmwareResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		var st nicFirmwareModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+		r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
+		return
+	}
+	var plan, st nicFirmwareModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !plan.Device.IsUnknown() && !plan.Interface.IsUnknown() {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), plan.Device.ValueString()+"/"+plan.Interface.ValueString())...)
+	}
+	dev, ok := r.plannedDevice(plan.Device, &resp.Diagnostics)
+	if !ok || plan.Interface.IsUnknown() || !fullyKnown(plan.Parameters) {
+		return
+	}
+	if probs := driver.CheckHostDevice(dev, "roce_nic_firmware"); len(probs) > 0 {
+		addProblems(&resp.Diagnostics, probs)
+		return
+	}
+	changed := req.State.Raw.IsNull() || !plan.Parameters.Equal(st.Parameters)
+	if !changed {
+		if st.PendingReboot.ValueBool() {
+			resp.Diagnostics.AddWarning(fmt.Sprintf("Reboot pending on device %q", plan.Device.ValueString()),
+				fmt.Sprintf("The firmware configuration of %s's adapter has Next Boot values the running firmware has not loaded (current: %s). A cold reboot or `mlxfwreset` of the host loads them; the provider never reboots a host.",
+					plan.Interface.ValueString(), st.Current.String()))
+		}
+		return
+	}
+	values := stringMap(ctx, plan.Parameters, &resp.Diagnostics)
+	fw, err := driver.ForFirmware(r.registry(), plan.Device.ValueString())
+	var unknown map[string]string
+	if err == nil {
+		unknown, err = fw.Check(ctx, plan.Interface.ValueString(), driver.Names(values))
+	}
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("interface"), fmt.Sprintf("Cannot read the firmware configuration of %q on device %q", plan.Interface.ValueString(), plan.Device.ValueString()), err.Error())
+		return
+	}
+	for _, name := range driver.Names(unknown) {
+		resp.Diagnostics.AddAttributeError(path.Root("parameters").AtMapKey(name), "Unknown firmware parameter "+name, unknown[name])
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("current"), types.MapUnknown(types.StringType))...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("pending_reboot"), types.BoolUnknown())...)
+	resp.Diagnostics.AddWarning(fmt.Sprintf("roce_nic_firmware on device %q needs a reboot to take effect", plan.Device.ValueString()),
+		"The new values are written to the adapter's non-volatile configuration (Next Boot); the firmware loads them at the next cold reboot or firmware reset of the host, which the provider never does. pending_reboot says when one is due.")
+}
+
+func stringMap(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[string]string {
+	out := map[string]string{}
+	if m.IsNull() || m.IsUnknown() {
+		return out
+	}
+	diags.Append(m.ElementsAs(ctx, &out, false)...)
+	return out
+}
+
+func (r *nicFirmwareResource) state(device string, c *driver.FirmwareConfig) nicFirmwareModel {
+	return nicFirmwareModel{
+		ID: types.StringValue(device + "/" + c.Interface), Device: types.StringValue(device), Interface: types.StringValue(c.Interface),
+		Parameters: stringMapValue(c.Parameters), Current: stringMapValue(c.Current),
+		PendingReboot: types.BoolValue(c.PendingReboot), Tool: types.StringValue(c.Tool),
+	}
+}
+
+func stringMapValue(m map[string]string) types.Map {
+	v, _ := types.MapValueFrom(context.Background(), types.StringType, m)
+	return v
+}
+
+func (r *nicFirmwareResource) write(ctx context.Context, plan nicFirmwareModel, drop []string, prior driver.Prior, diags *diag.Diagnostics, op string) (*driver.FirmwareConfig, driver.Prior) {
+	values := stringMap(ctx, plan.Parameters, diags)
+	device, ifname := plan.Device.ValueString(), plan.Interface.ValueString()
+	fw, err := driver.ForFirmware(r.registry(), device)
+	var c *driver.FirmwareConfig
+	var next driver.Prior
+	if err == nil {
+		c, next, err = fw.Write(ctx, ifname, values, drop, prior)
+	}
+	if err != nil {
+		diags.AddError(fmt.Sprintf("Cannot %s the firmware configuration of %q on device %q", op, ifname, device), err.Error())
+		return nil, nil
+	}
+	if c.PendingReboot {
+		diags.AddWarning(fmt.Sprintf("Reboot pending on device %q", device),
+			fmt.Sprintf("%s's adapter has the new values as Next Boot; a cold reboot or mlxfwreset of the host loads them (pending_reboot = true until then).", ifname))
+	}
+	return c, next
+}
+
+func (r *nicFirmwareResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan nicFirmwareModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	c, prior := r.write(ctx, plan, nil, nil, &resp.Diagnostics, "create")
+	if c == nil {
+		return
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyPrior, prior)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, r.state(plan.Device.ValueString(), c))...)
+}
+
+func (r *nicFirmwareResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var st nicFirmwareModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	device, ifname := st.Device.ValueString(), st.Interface.ValueString()
+	fw, err := driver.ForFirmware(r.registry(), device)
+	var c *driver.FirmwareConfig
+	if err == nil {
+		c, err = fw.Read(ctx, ifname, stringMap(ctx, st.Parameters, &resp.Diagnostics))
+	}
+	if err != nil {
+		resp.Diagnostics.AddError(fmt.Sprintf("Cannot read the firmware configuration of %q on device %q", ifname, device), err.Error())
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, r.state(device, c))...)
+}
+
+func (r *nicFirmwareResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, st nicFirmwareModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	prior, d := req.Private.GetKey(ctx, privateKeyPrior)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	want := stringMap(ctx, plan.Parameters, &resp.Diagnostics)
+	var drop []string
+	for name := range stringMap(ctx, st.Parameters, &resp.Diagnostics) {
+		if _, ok := want[name]; !ok {
+			drop = append(drop, name) // managed no more: back to its value from before create
+		}
+	}
+	c, next := r.write(ctx, plan, drop, prior, &resp.Diagnostics, "update")
+	if c == nil {
+		return
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyPrior, next)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, r.state(plan.Device.ValueString(), c))...)
+}
+
+func (r *nicFirmwareResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var st nicFirmwareModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	prior, d := req.Private.GetKey(ctx, privateKeyPrior)
+	resp.Diagnostics.Append(d...)
+	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	device, ifname := st.Device.ValueString(), st.Interface.ValueString()
+	fw, err := driver.ForFirmware(r.registry(), device)
+	if err == nil {
+		err = fw.Restore(ctx, ifname, prior)
+	}
+	if err != nil {
+		resp.Diagnostics.AddError(fmt.Sprintf("Cannot restore the firmware configuration of %q on device %q", ifname, device), err.Error())
+	}
+}
