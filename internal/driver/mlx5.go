@@ -361,7 +361,17 @@ func (d dcqcnDriver) Check(ctx context.Context, ifname string) error {
 	if err != nil {
 		return err
 	}
-	return st.CheckDCQCN(fabric.DCQCN{Interface: ifname})
+	return st.CheckInterface()
+}
+
+// CheckIntent is the plan-time check with the planned profile: what it writes must be there
+// (its error for a host without the ecn tree names the firmware mask of its priorities).
+func (d dcqcnDriver) CheckIntent(ctx context.Context, want fabric.DCQCN) error {
+	st, err := d.h.snap(ctx, want.Interface)
+	if err != nil {
+		return err
+	}
+	return st.CheckDCQCN(want)
 }
 
 func (d dcqcnDriver) Read(ctx context.Context, ifname string, managed *fabric.DCQCN) (*fabric.DCQCN, error) {

@@ -122,7 +122,7 @@ func TestAccDCQCNProfileErrors(t *testing.T) {
 	}{
 		{"CNP DSCP 64", strings.Replace(dcqcnHCL("3", 10), "cnp_dscp     = 48", "cnp_dscp = 64", 1), nil, `(?s)cnp_dscp.*64`},
 		{"priority 8", dcqcnHCL("8", 10), nil, `(?s)priorities.*8`},
-		{"no ecn tree (upstream kernel)", dcqcnHCL("3", 10), func() { host.RemoveECNTree() }, `(?s)/sys/class/net/eth0/ecn`},
+		{"no ecn tree (upstream kernel)", dcqcnHCL("3", 10), func() { host.RemoveECNTree() }, `(?s)/sys/class/net/eth0/ecn.*roce_nic_firmware, parameters =.*ROCE_CC_PRIO_MASK_P1 = "8"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

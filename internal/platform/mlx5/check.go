@@ -66,9 +66,15 @@ func (s *HostState) CheckDCQCN(d fabric.DCQCN) error {
 	}
 	var errs []error
 	if !s.ECN {
+		mask := 0
+		for _, p := range d.Priorities {
+			mask |= 1 << p
+		}
 		errs = append(errs, fmt.Errorf("the host has no readable %s (and roce_np): the per-priority ecn sysfs tree comes "+
-			"with the MLNX_OFED / DOCA-OFED mlx5 driver and does not exist on upstream kernels%s",
-			show(netPath(s.Interface, "/ecn/roce_rp/enable")), s.errorsUnder("/ecn/")))
+			"with the MLNX_OFED / DOCA-OFED mlx5 driver and does not exist on upstream (inbox) kernels, where the priorities "+
+			"DCQCN runs on are the firmware's: set them with roce_nic_firmware, parameters = { ROCE_CC_PRIO_MASK_%s = \"%d\" } "+
+			"(one bit per priority), and a cold reboot%s",
+			show(netPath(s.Interface, "/ecn/roce_rp/enable")), firmwarePort(s.PCIAddress), mask, s.errorsUnder("/ecn/")))
 	} else {
 		for p := range 8 {
 			if s.RP[p] < 0 || s.NP[p] < 0 {
@@ -156,3 +162,16 @@ func orUnknown(s string) string {
 	}
 	return s
 }
+
+// firmwarePort is the _P<n> suffix of a PCI function's port in the adapter's NV configuration:
+// function 0 is port 1, function 1 port 2 (a dual-port ConnectX has a PCI function per port).
+func firmwarePort(pci string) string {
+	if strings.HasSuffix(pci, ".1") {
+		return "P2"
+	}
+	return "P1"
+}
+
+// CheckInterface returns why the netdev cannot carry a host resource at all (missing, not an
+// mlx5 port), before the resource's own checks (CheckNICIntent, CheckDCQCN).
+func (s *HostState) CheckInterface() error { return s.checkInterface() }

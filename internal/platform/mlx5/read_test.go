@@ -93,7 +93,8 @@ func TestParseReadUpstream(t *testing.T) {
 		}
 	}
 	dErr := s.CheckDCQCN(contractDCQCN())
-	for _, want := range []string{"no readable /sys/class/net/eth0/ecn/roce_rp/enable", "upstream kernels",
+	for _, want := range []string{"no readable /sys/class/net/eth0/ecn/roce_rp/enable", "upstream (inbox) kernels",
+		`roce_nic_firmware, parameters = { ROCE_CC_PRIO_MASK_P1 = "8" }`,
 		"cannot read /sys/kernel/debug/mlx5/0000:3b:00.0/cc_params", "set sudo = true", "Permission denied"} {
 		if dErr == nil || !strings.Contains(dErr.Error(), want) {
 			t.Errorf("CheckDCQCN() = %v, want %q", dErr, want)
