@@ -104,8 +104,9 @@ func sortDSCPs(report string) string {
 }
 
 // examples/modules/roce-gpu-host on a lab host with two NICs, fed by roce_profile (including the
-// optional roce_tos and DCQCN parameters), applied with the real CLI: both NICs are configured,
-// the next plan is empty, destroy puts back every setting the host had.
+// optional roce_tos and DCQCN parameters, and a firmware mask), applied with the real CLI: both
+// NICs are configured, the next plan is empty, a cold reboot needs nothing and loads the
+// firmware change, destroy puts back every setting the host had.
 func TestAccModuleGPUHost(t *testing.T) {
 	l := startLab(t, lab.Options{Switches: map[string]int{}, Hosts: map[string]int{"mlx5": 1}})
 	h := l.Host("mlx5-1")
@@ -126,10 +127,17 @@ module "gpu" {
   roce_tos           = data.roce_profile.ai.roce_tos
   reaction_point     = data.roce_profile.ai.reaction_point
   notification_point = data.roce_profile.ai.notification_point
+  firmware = {
+    eth0 = { ROCE_CC_PRIO_MASK_P1 = "8", ROCE_CC_PRIO_MASK_P2 = "8" }
+  }
 }
 
 output "ids" {
   value = module.gpu.ids
+}
+
+output "firmware_pending_reboot" {
+  value = module.gpu.firmware_pending_reboot
 }
 
 output "dcqcn_ids" {
@@ -165,6 +173,24 @@ output "dcqcn_ids" {
 	}
 	if out, code := tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
 		t.Errorf("the plan after apply must be empty (exit 0), got %d:\n%s", code, out)
+	}
+	if out := tf.must("output", "-json", "firmware_pending_reboot"); strings.TrimSpace(out) != `["eth0"]` {
+		t.Errorf("firmware_pending_reboot after apply = %s, want [\"eth0\"]", out)
+	}
+	// A cold reboot: the NIC firmware loads the new mask, the boot units put the runtime
+	// settings back; nothing to change, and nothing pending any more.
+	h.Reboot()
+	// (The plan shows the output firmware_pending_reboot changing, from the refresh: only that.)
+	if out, _ := tf.run("plan", "-input=false", "-no-color"); !strings.Contains(out, "Changes to Outputs") ||
+		strings.Contains(out, "will be updated") || strings.Contains(out, "will be created") || strings.Contains(out, "must be replaced") {
+		t.Errorf("after a reboot no resource may need a change, only the pending output:\n%s", out)
+	}
+	tf.must("apply", "-refresh-only", "-auto-approve", "-input=false", "-no-color")
+	if out := tf.must("output", "-json", "firmware_pending_reboot"); strings.TrimSpace(out) != `[]` {
+		t.Errorf("firmware_pending_reboot after the reboot = %s, want []", out)
+	}
+	if out, code := tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
+		t.Errorf("the plan after the reboot and a refresh must be empty (exit 0), got %d:\n%s", code, out)
 	}
 	tf.must("destroy", "-auto-approve", "-input=false", "-no-color")
 	if after := hostSettings(t, h); after != before {

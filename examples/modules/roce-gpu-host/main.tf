@@ -104,6 +104,26 @@ resource "roce_dcqcn_profile" "nic" {
   persist            = var.persist
 }
 
+variable "firmware" {
+  description = "Adapter NV parameters (roce_nic_firmware.parameters) by the netdev to reach each adapter through, e.g. { eth0 = { LINK_TYPE_P1 = \"ETH(2)\", ROCE_CC_PRIO_MASK_P1 = \"8\" } }: one netdev per adapter (a dual-port adapter's _P1 and _P2 parameters are both reached through either of its ports). They take effect at the next cold reboot; the firmware_pending_reboot output says when one is due."
+  type        = map(map(string))
+  default     = {}
+  nullable    = false
+}
+
+resource "roce_nic_firmware" "adapter" {
+  for_each = var.firmware
+
+  device     = var.device
+  interface  = each.key
+  parameters = each.value
+}
+
+output "firmware_pending_reboot" {
+  description = "Adapters (by the netdev given in var.firmware) whose new firmware values wait for a cold reboot."
+  value       = [for k, f in roce_nic_firmware.adapter : k if f.pending_reboot]
+}
+
 output "ids" {
   description = "roce_nic_qos ids, <device>/<interface>."
   value       = [for n in roce_nic_qos.nic : n.id]
