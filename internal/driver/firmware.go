@@ -12,6 +12,13 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/mlx5"
 )
 
+// Patterns of roce_nic_firmware's names and values: the ones the platform sends (the provider
+// declares them as schema validators, so the docs list them).
+var (
+	FirmwareName  = mlx5.FirmwareName
+	FirmwareValue = mlx5.FirmwareValue
+)
+
 // FirmwareConfig is what roce_nic_firmware manages: Next Boot values by parameter name, and
 // what the device shows of them.
 type FirmwareConfig struct {

@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/driver"
-	"github.com/rocefabric/terraform-provider-roce/internal/platform/mlx5"
 )
 
 func newNICFirmwareResource() resource.Resource { return &nicFirmwareResource{} }
@@ -46,8 +45,8 @@ func (r *nicFirmwareResource) Schema(_ context.Context, _ resource.SchemaRequest
 			"Names must be ones the device's query lists (a plan-time error otherwise). Values are compared by number (or enum name).",
 		Validators: []validator.Map{
 			mapvalidator.SizeAtLeast(1),
-			mapvalidator.KeysAre(stringvalidator.RegexMatches(mlx5.FirmwareName, "must be an mlxconfig parameter name: upper-case letters, digits and _")),
-			mapvalidator.ValueStringsAre(stringvalidator.RegexMatches(mlx5.FirmwareValue,
+			mapvalidator.KeysAre(stringvalidator.RegexMatches(driver.FirmwareName, "must be an mlxconfig parameter name: upper-case letters, digits and _")),
+			mapvalidator.ValueStringsAre(stringvalidator.RegexMatches(driver.FirmwareValue,
 				"must be a value as mlxconfig prints or takes it: a number (decimal or 0x hex), an enum name, or NAME(n)")),
 		}}
 	attrs["current"] = schema.MapAttribute{Computed: true, ElementType: types.StringType,
