@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/driver"
@@ -161,15 +162,25 @@ func (r *nicFirmwareResource) write(ctx context.Context, plan nicFirmwareModel, 
 func (r *nicFirmwareResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan nicFirmwareModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
+	if !resp.Diagnostics.HasError() {
+		r.apply(ctx, plan, nil, nil, "create", resp.Private, &resp.State, &resp.Diagnostics)
 	}
-	c, prior := r.write(ctx, plan, nil, nil, &resp.Diagnostics, "create")
+}
+
+// privateSetter is the response's private state (Create and Update alike).
+type privateSetter interface {
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+}
+
+// apply writes plan and records the new prior and state.
+func (r *nicFirmwareResource) apply(ctx context.Context, plan nicFirmwareModel, drop []string, prior driver.Prior, op string,
+	private privateSetter, state *tfsdk.State, diags *diag.Diagnostics) {
+	c, next := r.write(ctx, plan, drop, prior, diags, op)
 	if c == nil {
 		return
 	}
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyPrior, prior)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, r.state(plan.Device.ValueString(), c))...)
+	diags.Append(private.SetKey(ctx, privateKeyPrior, next)...)
+	diags.Append(state.Set(ctx, r.state(plan.Device.ValueString(), c))...)
 }
 
 func (r *nicFirmwareResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -208,12 +219,7 @@ func (r *nicFirmwareResource) Update(ctx context.Context, req resource.UpdateReq
 			drop = append(drop, name) // managed no more: back to its value from before create
 		}
 	}
-	c, next := r.write(ctx, plan, drop, prior, &resp.Diagnostics, "update")
-	if c == nil {
-		return
-	}
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyPrior, next)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, r.state(plan.Device.ValueString(), c))...)
+	r.apply(ctx, plan, drop, prior, "update", resp.Private, &resp.State, &resp.Diagnostics)
 }
 
 func (r *nicFirmwareResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
