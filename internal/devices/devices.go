@@ -51,26 +51,31 @@ type Settings struct {
 	PrivateKey     *string
 	KnownHostsFile *string
 	CACertificate  *string
-	Insecure       *bool
-	Timeout        *string
-	Retries        *int64
+	// Insecure skips TLS verification (gNMI devices); InsecureHostKey skips SSH host-key
+	// verification (CLI switches and hosts). Two flags, so turning one off never turns off
+	// the other.
+	Insecure        *bool
+	InsecureHostKey *bool
+	Timeout         *string
+	Retries         *int64
 	// PerResourceReads turns the per-process read snapshots off: one read per resource.
 	PerResourceReads *bool
 }
 
 // Spec is one entry of the `devices` map; nil pointers inherit the provider-wide value.
 type Spec struct {
-	Address       string
-	Platform      string
-	Username      *string
-	Password      *string
-	PrivateKey    *string
-	CACertificate *string
-	HostKey       *string
-	Insecure      *bool
-	GNMITarget    *string
-	Sudo          *bool
-	SaveConfig    *bool
+	Address         string
+	Platform        string
+	Username        *string
+	Password        *string
+	PrivateKey      *string
+	CACertificate   *string
+	HostKey         *string
+	Insecure        *bool
+	InsecureHostKey *bool
+	GNMITarget      *string
+	Sudo            *bool
+	SaveConfig      *bool
 	// PerResourceReads overrides the provider-wide setting for this device.
 	PerResourceReads *bool
 	// Model is the device's hardware model or SKU, as configured (informational).
@@ -88,9 +93,11 @@ type Device struct {
 	KnownHostsFile string
 	CACertificate  string
 	HostKey        string
-	Insecure       bool
-	GNMITarget     string
-	Sudo           bool
+	// Insecure: the device's identity is not verified (its transport's check is off: TLS for
+	// gNMI, the host key for SSH), from insecure or insecure_host_key.
+	Insecure   bool
+	GNMITarget string
+	Sudo       bool
 	// SaveConfig saves the running configuration to startup after each change (CLI switches).
 	SaveConfig bool
 	// PerResourceReads makes every resource read the device itself instead of sharing the
@@ -141,7 +148,6 @@ func Resolve(s Settings, specs map[string]Spec, getenv func(string) string) (map
 		PrivateKey:     pick(s.PrivateKey, getenv(EnvPrivateKey)),
 		KnownHostsFile: pick(s.KnownHostsFile, ""),
 		CACertificate:  pick(s.CACertificate, ""),
-		Insecure:       s.Insecure != nil && *s.Insecure,
 		Timeout:        timeout,
 		Retries:        retries,
 	}
@@ -175,9 +181,20 @@ func Resolve(s Settings, specs map[string]Spec, getenv func(string) string) (map
 		d.HostKey = pick(sp.HostKey, "")
 		d.GNMITarget = pick(sp.GNMITarget, "")
 		d.Model = pick(sp.Model, "")
-		if sp.Insecure != nil {
-			d.Insecure = *sp.Insecure
+		var flag, other *bool
+		var flagName, otherName, kind string
+		if Transport(sp.Platform) == "gnmi" {
+			flag, other, flagName, otherName, kind = first(sp.Insecure, s.Insecure), sp.InsecureHostKey, "insecure", "insecure_host_key", "gNMI over TLS"
+		} else {
+			flag, other, flagName, otherName, kind = first(sp.InsecureHostKey, s.InsecureHostKey), sp.Insecure, "insecure_host_key", "insecure", "SSH"
 		}
+		if other != nil {
+			probs = append(probs, Problem{Attr: "devices", Device: name, Field: otherName, Summary: otherName + " does not apply to this device",
+				Detail: fmt.Sprintf("Device %q (platform %s) is reached over %s: %s turns off its identity check. %s is for %s devices.",
+					name, sp.Platform, kind, flagName, otherName, map[string]string{"insecure": "gNMI (TLS)", "insecure_host_key": "SSH"}[otherName])})
+			continue
+		}
+		d.Insecure = flag != nil && *flag
 		d.Sudo = sp.Sudo != nil && *sp.Sudo
 		d.SaveConfig = sp.SaveConfig != nil && *sp.SaveConfig
 		if sp.PerResourceReads != nil {
@@ -214,4 +231,11 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+func first(a, b *bool) *bool {
+	if a != nil {
+		return a
+	}
+	return b
 }

@@ -63,7 +63,9 @@ func (p *roceProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp 
 			"ca_certificate": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "PEM trust roots for gNMI TLS. The system roots are used when unset."},
 			"insecure": schema.BoolAttribute{Optional: true,
-				MarkdownDescription: "Skip TLS certificate and SSH host-key verification. Default `false`; `true` produces a warning on every run."},
+				MarkdownDescription: "Skip TLS certificate verification of gNMI devices (`openconfig`, `sonic`). Default `false`; `true` produces a warning on every run. SSH devices have `insecure_host_key`."},
+			"insecure_host_key": schema.BoolAttribute{Optional: true,
+				MarkdownDescription: "Skip SSH host-key verification of SSH devices (`eos`, `nxos`, `mlx5`). Default `false`; `true` produces a warning on every run. A separate flag from `insecure`, so turning off one check never turns off the other."},
 			"timeout": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Timeout of one device operation, as a Go duration. Default `30s`."},
 			"retries": schema.Int64Attribute{Optional: true,
@@ -93,7 +95,9 @@ func deviceSchema() map[string]schema.Attribute {
 		"ca_certificate": schema.StringAttribute{Optional: true, MarkdownDescription: "Overrides the provider's `ca_certificate`."},
 		"host_key": schema.StringAttribute{Optional: true,
 			MarkdownDescription: "Pinned SSH host key in authorized_keys form (`ssh-ed25519 AAAA...`), checked instead of `known_hosts_file`."},
-		"insecure":    schema.BoolAttribute{Optional: true, MarkdownDescription: "Overrides the provider's `insecure`."},
+		"insecure": schema.BoolAttribute{Optional: true, MarkdownDescription: "Overrides the provider's `insecure` (gNMI devices only: an SSH device with it is a configuration error)."},
+		"insecure_host_key": schema.BoolAttribute{Optional: true,
+			MarkdownDescription: "Overrides the provider's `insecure_host_key` (SSH devices only: a gNMI device with it is a configuration error)."},
 		"gnmi_target": schema.StringAttribute{Optional: true, MarkdownDescription: "gNMI path target sent with every request (gNMI devices)."},
 		"sudo": schema.BoolAttribute{Optional: true,
 			MarkdownDescription: "mlx5 hosts: run privileged reads and writes through `sudo -n`."},
@@ -145,8 +149,8 @@ func (p *roceProvider) Configure(ctx context.Context, req provider.ConfigureRequ
 		return
 	}
 	if insecure := devices.InsecureDevices(devs); len(insecure) > 0 {
-		resp.Diagnostics.AddWarning("TLS and SSH host-key verification are off",
-			fmt.Sprintf("insecure = true for %s: the provider does not verify these devices' identity, so anyone on the path can impersonate them and read their credentials. Set ca_certificate (gNMI) or host_key / known_hosts_file (SSH) and remove insecure.",
+		resp.Diagnostics.AddWarning("Device identity verification is off",
+			fmt.Sprintf("insecure (TLS) or insecure_host_key (SSH) = true for %s: the provider does not verify these devices' identity, so anyone on the path can impersonate them and read their credentials. Set ca_certificate (gNMI) or host_key / known_hosts_file (SSH) and remove the flag.",
 				strings.Join(insecure, ", ")))
 	}
 	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "password", "private_key")

@@ -16,6 +16,7 @@ type providerModel struct {
 	KnownHostsFile   types.String `tfsdk:"known_hosts_file"`
 	CACertificate    types.String `tfsdk:"ca_certificate"`
 	Insecure         types.Bool   `tfsdk:"insecure"`
+	InsecureHostKey  types.Bool   `tfsdk:"insecure_host_key"`
 	Timeout          types.String `tfsdk:"timeout"`
 	Retries          types.Int64  `tfsdk:"retries"`
 	PerResourceReads types.Bool   `tfsdk:"per_resource_reads"`
@@ -31,6 +32,7 @@ type deviceModel struct {
 	CACertificate    types.String `tfsdk:"ca_certificate"`
 	HostKey          types.String `tfsdk:"host_key"`
 	Insecure         types.Bool   `tfsdk:"insecure"`
+	InsecureHostKey  types.Bool   `tfsdk:"insecure_host_key"`
 	GNMITarget       types.String `tfsdk:"gnmi_target"`
 	Sudo             types.Bool   `tfsdk:"sudo"`
 	SaveConfig       types.Bool   `tfsdk:"save_config"`
@@ -52,9 +54,9 @@ func (m providerModel) devices(ctx context.Context) (map[string]deviceModel, dia
 
 // known reports whether every value of the configuration is known.
 func (m providerModel) known(devs map[string]deviceModel) bool {
-	vals := []unknowable{m.Username, m.Password, m.PrivateKey, m.KnownHostsFile, m.CACertificate, m.Insecure, m.Timeout, m.Retries, m.PerResourceReads}
+	vals := []unknowable{m.Username, m.Password, m.PrivateKey, m.KnownHostsFile, m.CACertificate, m.Insecure, m.InsecureHostKey, m.Timeout, m.Retries, m.PerResourceReads}
 	for _, d := range devs {
-		vals = append(vals, d.Address, d.Platform, d.Username, d.Password, d.PrivateKey, d.CACertificate, d.HostKey, d.Insecure, d.GNMITarget, d.Sudo, d.SaveConfig, d.PerResourceReads, d.Model)
+		vals = append(vals, d.Address, d.Platform, d.Username, d.Password, d.PrivateKey, d.CACertificate, d.HostKey, d.Insecure, d.InsecureHostKey, d.GNMITarget, d.Sudo, d.SaveConfig, d.PerResourceReads, d.Model)
 	}
 	for _, v := range vals {
 		if v.IsUnknown() {
@@ -68,7 +70,7 @@ func (m providerModel) toSettings(devs map[string]deviceModel) (devices.Settings
 	s := devices.Settings{
 		Username: strPtr(m.Username), Password: strPtr(m.Password), PrivateKey: strPtr(m.PrivateKey),
 		KnownHostsFile: strPtr(m.KnownHostsFile), CACertificate: strPtr(m.CACertificate),
-		Insecure: boolPtr(m.Insecure), Timeout: strPtr(m.Timeout), PerResourceReads: boolPtr(m.PerResourceReads),
+		Insecure: boolPtr(m.Insecure), InsecureHostKey: boolPtr(m.InsecureHostKey), Timeout: strPtr(m.Timeout), PerResourceReads: boolPtr(m.PerResourceReads),
 	}
 	if !m.Retries.IsNull() {
 		r := m.Retries.ValueInt64()
@@ -79,7 +81,7 @@ func (m providerModel) toSettings(devs map[string]deviceModel) (devices.Settings
 		specs[name] = devices.Spec{
 			Address: d.Address.ValueString(), Platform: d.Platform.ValueString(),
 			Username: strPtr(d.Username), Password: strPtr(d.Password), PrivateKey: strPtr(d.PrivateKey),
-			CACertificate: strPtr(d.CACertificate), HostKey: strPtr(d.HostKey), Insecure: boolPtr(d.Insecure),
+			CACertificate: strPtr(d.CACertificate), HostKey: strPtr(d.HostKey), Insecure: boolPtr(d.Insecure), InsecureHostKey: boolPtr(d.InsecureHostKey),
 			GNMITarget: strPtr(d.GNMITarget), Sudo: boolPtr(d.Sudo), SaveConfig: boolPtr(d.SaveConfig), PerResourceReads: boolPtr(d.PerResourceReads),
 			Model: strPtr(d.Model),
 		}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 	"strings"
 	"testing"
@@ -120,8 +121,42 @@ func TestConfigureInsecureWarns(t *testing.T) {
 		t.Fatalf("want exactly one warning, got %v", diags)
 	}
 	w := diags.Warnings()[0]
-	if !strings.Contains(w.Summary(), "verification are off") || !strings.Contains(w.Detail(), "leaf-1") || strings.Contains(w.Detail(), "leaf-2") {
+	if !strings.Contains(w.Summary(), "verification is off") || !strings.Contains(w.Detail(), "leaf-1") || strings.Contains(w.Detail(), "leaf-2") {
 		t.Errorf("warning should name leaf-1 only: %s / %s", w.Summary(), w.Detail())
+	}
+}
+
+// insecure is TLS's, insecure_host_key SSH's: one never turns off the other check, and each on
+// a device of the other kind is an error on that attribute.
+func TestConfigureInsecureFlagsApart(t *testing.T) {
+	host := map[string]any{"address": "127.0.0.1:22", "platform": "mlx5"}
+	pd, diags := configure(t, nil, map[string]any{"insecure": true,
+		"devices": map[string]map[string]any{"leaf-1": leaf(nil), "gpu-1": host}})
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	if d, _ := pd.registry.Device("gpu-1"); d.Insecure {
+		t.Error("provider-wide insecure (TLS) turned off gpu-1's SSH host-key check")
+	}
+	if d, _ := pd.registry.Device("leaf-1"); !d.Insecure {
+		t.Error("provider-wide insecure did not apply to the gNMI device")
+	}
+	pd, diags = configure(t, nil, map[string]any{"insecure_host_key": true,
+		"devices": map[string]map[string]any{"leaf-1": leaf(nil), "gpu-1": host}})
+	if d, _ := pd.registry.Device("leaf-1"); diags.HasError() || d.Insecure {
+		t.Errorf("provider-wide insecure_host_key turned off leaf-1's TLS check (or failed: %v)", diags)
+	}
+	for _, c := range []struct {
+		dev  map[string]any
+		want string
+	}{
+		{map[string]any{"address": "127.0.0.1:22", "platform": "mlx5", "insecure": true}, "insecure does not apply to this device"},
+		{leaf(map[string]any{"insecure_host_key": true}), "insecure_host_key does not apply to this device"},
+	} {
+		_, diags := configure(t, nil, map[string]any{"devices": map[string]map[string]any{"x-1": c.dev}})
+		if !diags.HasError() || !strings.Contains(fmt.Sprint(diags), c.want) {
+			t.Errorf("device %v: %v, want an error %q", c.dev, diags, c.want)
+		}
 	}
 }
 

@@ -209,11 +209,13 @@ func TestAccSecurityInsecureWarns(t *testing.T) {
 	wrong := fmt.Sprintf(`{ for k, v in local.inv : k => merge(v, v.platform == "sonic" ? { ca_certificate = file("${path.module}/other-ca.pem") } : { host_key = %q }) }`,
 		authorizedKey(otherHostKey(t)))
 	resources := secPolicyHCL("sonic", "sonic-1", "Ethernet0") + secPolicyHCL("eos", "eos-1", "Ethernet1") + secNICHCL("gpu", "mlx5-1")
-	const summary = "Warning: TLS and SSH host-key verification are off"
+	const summary = "Warning: Device identity verification is off"
 	for _, c := range []struct{ name, devices, attrs, named string }{
-		{"provider-wide", wrong, "insecure = true", "insecure = true for eos-1, mlx5-1, sonic-1:"},
-		{"one device", fmt.Sprintf(`merge(local.inv, { "mlx5-1" = merge(local.inv["mlx5-1"], { host_key = %q, insecure = true }) })`,
-			authorizedKey(otherHostKey(t))), "", "insecure = true for mlx5-1:"},
+		{"provider-wide", wrong, "insecure = true\n  insecure_host_key = true", "= true for eos-1, mlx5-1, sonic-1:"},
+		{"TLS only", `merge(local.inv, { "sonic-1" = merge(local.inv["sonic-1"], { ca_certificate = file("${path.module}/other-ca.pem") }) })`,
+			"insecure = true", "= true for sonic-1:"},
+		{"one device", fmt.Sprintf(`merge(local.inv, { "mlx5-1" = merge(local.inv["mlx5-1"], { host_key = %q, insecure_host_key = true }) })`,
+			authorizedKey(otherHostKey(t))), "", "= true for mlx5-1:"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			writeMain(t, dir, l.providerWith(c.devices, c.attrs)+resources)
