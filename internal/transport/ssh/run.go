@@ -10,7 +10,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 )
 
-// Run runs cmd (a shell command line; build it with Quote) with stdin on the host and returns
+// Run runs cmd (a shell command line, its words quoted by the caller) with stdin on the host and returns
 // its output and exit status. A non-zero exit is not an error. Errors are *Error, for transport
 // failures only: those before the command ran are retried (Config.Retries, with backoff; a dead
 // shared connection is reconnected once even without retries); a command that may have run is
