@@ -7,8 +7,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// testdata/eos-running-config-qos-1.txt is /work/shared/samples/eos-running-config-qos-1.txt
-// as is: (A) an AVD-rendered running-config, (B) and (C) excerpts (AVD fixture, AMD's
+// testdata/eos-running-config-qos-1.txt is, as its '#' header says, (A) an AVD-rendered
+// running-config (aristanetworks/avd eos_cli_config_gen molecule qos.cfg), (B) and (C) excerpts (AVD fixture, AMD's
 // deployed DCQCN config). Each part parses on its own; goldens hold the whole Config.
 func TestParseSample(t *testing.T) {
 	parts := sampleParts(t)

@@ -50,7 +50,7 @@
 // `mlnx_qos -i IF [--trust dscp|pcp] --pfc b0,...,b7 [-p t0,...,t7] [-s tsa0,...,tsa7 -t
 // bw0,...,bw7]` and `mlnx_qos -i IF --dscp2prio set,D,P` (repeated, up to 64 times). After a
 // change it prints the same report as a read. The report is mlnx_qos's pretty_print: see
-// /work/shared/samples/mlnx_qos-format-strings.txt (TAB indentation, trailing spaces on the PFC
+// Mellanox/mlnx-tools python/mlnx_qos at 8fbfd9c, pretty_print() (TAB indentation, trailing spaces on the PFC
 // rows, "tc: N ratelimit: unlimited, tsa: ets, bw: 50%", "\t priority:  3").
 //
 // # The read script and its markers

@@ -7,8 +7,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// testdata/nxos-running-config-ipqos-1.txt is /work/shared/samples/nxos-running-config-ipqos-1.txt
-// as is: Microsoft's Azure Local TOR reference (CoS classification, QOS_NETWORK, a queuing
+// testdata/nxos-running-config-ipqos-1.txt is, as its '#' header says, Microsoft's Azure Local
+// TOR reference (Azure/AzureLocal-Supportability, Reference-TOR-QOS-Policy-Configuration.md): (CoS classification, QOS_NETWORK, a queuing
 // policy bound in system qos, a bandwidth percent line). Its '#' annotations are not NX-OS text.
 func TestParseSample(t *testing.T) {
 	c := mustParse(t, sample(t))

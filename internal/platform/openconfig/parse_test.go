@@ -22,8 +22,7 @@ func readTree(t *testing.T, name string) *Tree {
 	return tr
 }
 
-// testdata/openconfig-qos-canonical-1.json is /work/shared/samples/openconfig-qos-canonical-1.json.txt
-// without its '#' header: the "Canonical OC" block of openconfig/featureprofiles DP-1.17 (DSCP
+// testdata/openconfig-qos-canonical-1.json is the "Canonical OC" block of openconfig/featureprofiles DP-1.17 (DSCP
 // transparency with ECN) and DP-1.3 READMEs, written by OpenConfig operators, trimmed lists.
 // Its objects do not follow this package's naming.
 func TestParseCanonicalSample(t *testing.T) {

@@ -58,8 +58,8 @@ var azureEthernet0 = PortBinding{
 // azureEthernet4 is Ethernet4 of the sample switch: Ethernet0's QoS fields, no single-PG key.
 var azureEthernet4 = PortBinding{QoSMap: azureEthernet0.QoSMap, Queues: azureEthernet0.Queues, PGsRecorded: true}
 
-// testdata/sonic-config_db-qos-1.json.txt is /work/shared/samples/sonic-config_db-qos-1.json.txt
-// as is: its '#' lines name the sources (sonic-cfggen output of a real platform template, and
+// testdata/sonic-config_db-qos-1.json.txt is a real CONFIG_DB sample as is: its '#' lines name
+// the sources (sonic-cfggen output of a real platform template, and
 // the sonic-utilities CONFIG_DB mock).
 func TestParseSample(t *testing.T) {
 	d := sampleDB(t)
