@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
 )
@@ -27,6 +28,26 @@ func (r *deviceResource) Configure(_ context.Context, req resource.ConfigureRequ
 		return
 	}
 	r.pd = pd
+}
+
+// trace starts the log of one CRUD operation: every later log line of the request carries the
+// resource type, the device and its platform, and credentials are masked (a mask set in
+// Configure does not reach the requests' contexts). done logs how the operation ended.
+func (r *deviceResource) trace(ctx context.Context, op, typeName string, device types.String) (context.Context, func(*diag.Diagnostics)) {
+	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "password", "private_key")
+	ctx = tflog.SetField(ctx, "resource_type", typeName)
+	ctx = tflog.SetField(ctx, "device", device.ValueString())
+	if d, ok := r.registry().Device(device.ValueString()); ok {
+		ctx = tflog.SetField(ctx, "platform", d.Platform)
+	}
+	tflog.Debug(ctx, "roce "+op+" started")
+	return ctx, func(diags *diag.Diagnostics) {
+		if diags.HasError() {
+			tflog.Debug(ctx, "roce "+op+" failed", map[string]any{"errors": diags.ErrorsCount()})
+			return
+		}
+		tflog.Debug(ctx, "roce "+op+" done", map[string]any{"warnings": diags.WarningsCount()})
+	}
 }
 
 func (r *deviceResource) registry() *devices.Registry {

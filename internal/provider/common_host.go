@@ -133,6 +133,9 @@ func (r *hostResource[M, I]) ModifyPlan(ctx context.Context, req resource.Modify
 func (r *hostResource[M, I]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan M
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	traced, _ := plan.ids()
+	ctx, done := r.trace(ctx, "create", r.typeName, traced)
+	defer func() { done(&resp.Diagnostics) }()
 	in, diags := plan.intent(ctx)
 	resp.Diagnostics.Append(diags...)
 	device, ifname := plan.ids()
@@ -154,6 +157,9 @@ func (r *hostResource[M, I]) Create(ctx context.Context, req resource.CreateRequ
 func (r *hostResource[M, I]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var st M
 	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	traced, _ := st.ids()
+	ctx, done := r.trace(ctx, "read", r.typeName, traced)
+	defer func() { done(&resp.Diagnostics) }()
 	device, ifname := st.ids()
 	r.checkDeviceForDestroy(device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -188,6 +194,9 @@ func (r *hostResource[M, I]) Update(ctx context.Context, req resource.UpdateRequ
 	var plan, st M
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	traced, _ := plan.ids()
+	ctx, done := r.trace(ctx, "update", r.typeName, traced)
+	defer func() { done(&resp.Diagnostics) }()
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -214,6 +223,9 @@ func (r *hostResource[M, I]) Update(ctx context.Context, req resource.UpdateRequ
 func (r *hostResource[M, I]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var st M
 	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	traced, _ := st.ids()
+	ctx, done := r.trace(ctx, "delete", r.typeName, traced)
+	defer func() { done(&resp.Diagnostics) }()
 	if resp.Diagnostics.HasError() {
 		return
 	}

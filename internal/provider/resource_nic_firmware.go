@@ -162,6 +162,8 @@ func (r *nicFirmwareResource) write(ctx context.Context, plan nicFirmwareModel, 
 func (r *nicFirmwareResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan nicFirmwareModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	ctx, done := r.trace(ctx, "create", "roce_nic_firmware", plan.Device)
+	defer func() { done(&resp.Diagnostics) }()
 	if !resp.Diagnostics.HasError() {
 		r.apply(ctx, plan, nil, nil, "create", resp.Private, &resp.State, &resp.Diagnostics)
 	}
@@ -186,6 +188,8 @@ func (r *nicFirmwareResource) apply(ctx context.Context, plan nicFirmwareModel, 
 func (r *nicFirmwareResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var st nicFirmwareModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	ctx, done := r.trace(ctx, "read", "roce_nic_firmware", st.Device)
+	defer func() { done(&resp.Diagnostics) }()
 	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -207,6 +211,8 @@ func (r *nicFirmwareResource) Update(ctx context.Context, req resource.UpdateReq
 	var plan, st nicFirmwareModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	ctx, done := r.trace(ctx, "update", "roce_nic_firmware", plan.Device)
+	defer func() { done(&resp.Diagnostics) }()
 	prior, d := req.Private.GetKey(ctx, privateKeyPrior)
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
@@ -225,6 +231,8 @@ func (r *nicFirmwareResource) Update(ctx context.Context, req resource.UpdateReq
 func (r *nicFirmwareResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var st nicFirmwareModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	ctx, done := r.trace(ctx, "delete", "roce_nic_firmware", st.Device)
+	defer func() { done(&resp.Diagnostics) }()
 	prior, d := req.Private.GetKey(ctx, privateKeyPrior)
 	resp.Diagnostics.Append(d...)
 	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)

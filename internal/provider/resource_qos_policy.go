@@ -135,6 +135,8 @@ func (r *qosPolicyResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 func (r *qosPolicyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan qosPolicyModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	ctx, done := r.trace(ctx, "create", "roce_qos_policy", plan.Device)
+	defer func() { done(&resp.Diagnostics) }()
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -162,6 +164,8 @@ func (r *qosPolicyResource) Create(ctx context.Context, req resource.CreateReque
 func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var st qosPolicyModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	ctx, done := r.trace(ctx, "read", "roce_qos_policy", st.Device)
+	defer func() { done(&resp.Diagnostics) }()
 	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -201,6 +205,8 @@ func (r *qosPolicyResource) Update(ctx context.Context, req resource.UpdateReque
 	var plan, st qosPolicyModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	ctx, done := r.trace(ctx, "update", "roce_qos_policy", plan.Device)
+	defer func() { done(&resp.Diagnostics) }()
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -226,6 +232,8 @@ func (r *qosPolicyResource) Update(ctx context.Context, req resource.UpdateReque
 func (r *qosPolicyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var st qosPolicyModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	ctx, done := r.trace(ctx, "delete", "roce_qos_policy", st.Device)
+	defer func() { done(&resp.Diagnostics) }()
 	if resp.Diagnostics.HasError() {
 		return
 	}

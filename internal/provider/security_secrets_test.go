@@ -181,7 +181,9 @@ data "roce_interface_counters" "oc" {
 	// The log is worth searching: TRACE was on, and it holds our transports' events for every
 	// device (gNMI RPCs, SSH commands, CLI lines), with their addresses.
 	for _, want := range []string{"[TRACE] provider.terraform-provider-roce", "@module=roce.gnmi", "@module=roce.ssh", "@module=roce.cli",
-		"gNMI set", "CLI configure", "SSH run"} {
+		"gNMI set", "CLI configure", "SSH run",
+		// Every CRUD operation logs itself with the resource type, device and platform.
+		"roce create started", "roce read done", "roce delete done", "resource_type=roce_nic_qos", "platform=mlx5", "platform=sonic"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("the TF_LOG=TRACE log has no %q; the test would prove nothing", want)
 		}
