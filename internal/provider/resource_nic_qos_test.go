@@ -100,7 +100,7 @@ func TestAccNICQoSLifecycle(t *testing.T) {
 			{ // a reboot loses everything mlnx_qos and sysfs set, and the boot unit puts it back
 				PreConfig: func() {
 					l.Host("mlx5-1").Reboot()
-					if out := sh.run("mlnx_qos -i eth0"); !strings.Contains(out, "\tenabled     0   0   0   1   1   0   0   0   ") ||
+					if out := l.openSSH(t, "mlx5-1").run(t, "mlnx_qos -i eth0"); !strings.Contains(out, "\tenabled     0   0   0   1   1   0   0   0   ") ||
 						!strings.Contains(out, "Priority trust state: dscp") {
 						t.Errorf("after the reboot the persisted settings are not back:\n%s", out)
 					}
