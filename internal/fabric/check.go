@@ -62,10 +62,13 @@ type Finding struct {
 //	R1  error   each NIC's pfc_priorities equal the switches' lossless traffic classes
 //	R2  error   a trust-dscp NIC maps every DSCP of a switch class to that class's traffic class
 //	R3  error   NIC trust matches switch trust (a dscp_pcp switch accepts either)
-//	R4  error   CNP DSCP lands in a strict, non-lossless class with TC = cnp_priority on every
-//	            switch; every host uses the same cnp_dscp and cnp_priority
-//	R5  error   lossless classes have ECN, with min_threshold_bytes strictly below the maximum
-//	R6  error   DCQCN runs on every lossless priority
+//	R4  error   CNP DSCP lands in a strict, non-lossless class on every switch (by DSCP: the
+//	            switch never sees the CNP's priority on a routed link); every host uses the
+//	            same cnp_dscp and cnp_priority
+//	R5  error   lossless classes have ECN (warning: min_threshold_bytes not below the maximum, a
+//	            step, which vendor references use but DCQCN likes least)
+//	R6  error   DCQCN runs on every lossless priority (no lossless class: on every priority of a
+//	            class with ECN marking)
 //	R7  error   roce_tos carries a lossless class's DSCP (warning: its ECN bits are not ECT)
 //	R8  error   at most 2 lossless priorities fabric-wide
 //	R9  error   PFC on only on ports bound to a lossless policy, never with link pause
@@ -164,6 +167,33 @@ func (c *checker) losslessSources() string {
 	var parts []string
 	for _, tc := range c.losslessTCs() {
 		parts = append(parts, fmt.Sprintf("traffic class %d: %s", tc, summarize(c.lossless[tc])))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// marked returns, by traffic class, the policies with a non-strict class marking ECN there
+// (the RoCE classes of a lossy fabric).
+func (c *checker) marked() map[int][]string {
+	out := map[int][]string{}
+	for _, sp := range c.policies {
+		for _, name := range sp.Policy.ClassNames() {
+			if cl := sp.Policy.Classes[name]; cl.ECN != nil && !cl.StrictPriority {
+				out[cl.TrafficClass] = appendUnique(out[cl.TrafficClass], fmt.Sprintf("class %q of %s", name, policyLabel(sp)))
+			}
+		}
+	}
+	return out
+}
+
+// markedTCs are the traffic classes of marked, sorted.
+func (c *checker) markedTCs() []int { return sortedKeys(c.marked()) }
+
+// markedSources describes where the ECN-marked traffic classes come from.
+func (c *checker) markedSources() string {
+	m := c.marked()
+	var parts []string
+	for _, tc := range sortedKeys(m) {
+		parts = append(parts, fmt.Sprintf("traffic class %d: %s", tc, summarize(m[tc])))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -154,9 +154,10 @@ func (c *checker) r4CNP() {
 			case !ok:
 				why = append(why, fmt.Sprintf("DSCP %d falls in traffic class %d, which no class of the policy uses", k.dscp, tc))
 			default:
-				if tc != k.prio {
-					why = append(why, fmt.Sprintf("DSCP %d falls in class %q with traffic class %d, not %d", k.dscp, name, tc, k.prio))
-				}
+				// The traffic class need not be cnp_priority: a switch classifying on DSCP never
+				// sees the CNP's 802.1p priority on a routed link (Juniper's AMD MI300X reference
+				// sends CNPs at DSCP 48 / priority 7 into switch TC 6). What matters is the DSCP.
+				_ = tc
 				if !cl.StrictPriority {
 					why = append(why, fmt.Sprintf("class %q is not strict priority", name))
 				}
@@ -168,10 +169,10 @@ func (c *checker) r4CNP() {
 				continue
 			}
 			c.add(SeverityError, "R4", sp.Device,
-				"CNPs sent with DSCP %d on priority %d by %s need a strict-priority, non-lossless class with traffic class %d on %s, "+
-					"but %s. Put DSCP %d in a class with traffic_class = %d and strict_priority = true (lossless = false), "+
-					"or change cnp_dscp and cnp_priority on the hosts: delayed CNPs let senders overrun the queue.",
-				k.dscp, k.prio, summarize(users[k]), k.prio, policyLabel(sp), strings.Join(why, "; "), k.dscp, k.prio)
+				"CNPs sent with DSCP %d on priority %d by %s need a strict-priority, non-lossless class for DSCP %d on %s, "+
+					"but %s. Put DSCP %d in a class with strict_priority = true (lossless = false), "+
+					"or change cnp_dscp on the hosts: delayed CNPs let senders overrun the queue.",
+				k.dscp, k.prio, summarize(users[k]), k.dscp, policyLabel(sp), strings.Join(why, "; "), k.dscp)
 		}
 	}
 	if len(keys) < 2 {
@@ -207,9 +208,14 @@ func sortedCNPKeys(m map[cnpKey][]string) []cnpKey {
 	return keys
 }
 
-// R6: DCQCN (roce_rp and roce_np) runs on every lossless priority.
+// R6: DCQCN (roce_rp and roce_np) runs on every lossless priority; in a fabric without
+// lossless classes (lossy RoCE: DCQCN is the only congestion control), on every priority of a
+// non-strict class with ECN marking (the RoCE classes).
 func (c *checker) r6DCQCNPriorities() {
-	want := c.losslessTCs()
+	want, what := c.losslessTCs(), "lossless traffic class(es)"
+	if len(want) == 0 {
+		want, what = c.markedTCs(), "traffic class(es) with ECN marking"
+	}
 	if len(want) == 0 {
 		return
 	}
@@ -218,11 +224,14 @@ func (c *checker) r6DCQCNPriorities() {
 		if len(missing) == 0 {
 			continue
 		}
+		why, from := "without congestion control on a lossless priority its senders never slow down and PFC pauses spread the congestion", c.losslessSources()
+		if len(c.lossless) == 0 {
+			why, from = "the fabric has no lossless class, so DCQCN is RoCE's only congestion control: without it senders overrun the queues and drop", c.markedSources()
+		}
 		c.add(SeverityError, "R6", h.Device,
-			"The DCQCN profile of %s is enabled on priorities %s but not on lossless traffic class(es) %s (%s). Add %s to priorities: "+
-				"without congestion control on a lossless priority its senders never slow down and PFC pauses spread the congestion.",
-			hostLabel(h.Device, h.DCQCN.Interface), intList(sortedSet(h.DCQCN.Priorities)), intList(missing),
-			c.losslessSources(), intList(missing))
+			"The DCQCN profile of %s is enabled on priorities %s but not on %s %s (%s). Add %s to priorities: %s.",
+			hostLabel(h.Device, h.DCQCN.Interface), intList(sortedSet(h.DCQCN.Priorities)), what, intList(missing),
+			from, intList(missing), why)
 	}
 }
 

@@ -27,7 +27,9 @@ func (c *checker) r5ECN() {
 						"{ min_threshold_bytes = 153600, max_threshold_bytes = 1536000 }.",
 					name, cl.TrafficClass, policyLabel(sp))
 			case e.MinThresholdBytes >= e.MaxThresholdBytes:
-				c.add(SeverityError, "R5", sp.Device,
+				// A warning: vendor references use a step (the Azure Local NX-OS reference marks at
+				// 300/300 KB with probability 100); DCQCN works best with a ramp.
+				c.add(SeverityWarning, "R5", sp.Device,
 					"ECN on lossless class %q of %s has min_threshold_bytes %d, not below max_threshold_bytes %d. Policy validation "+
 						"accepts equal thresholds (a step, as DCTCP uses for TCP), but DCQCN needs a marking ramp: with a step every "+
 						"packet is marked once the queue passes the threshold and none before, so senders see all-or-nothing "+
