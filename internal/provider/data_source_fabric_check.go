@@ -49,48 +49,12 @@ func (d *fabricCheckDataSource) Metadata(_ context.Context, req datasource.Metad
 	resp.TypeName = req.ProviderTypeName + "_fabric_check"
 }
 
-func identity(what string) map[string]schema.Attribute {
-	return map[string]schema.Attribute{
-		"device":    schema.StringAttribute{Required: true, MarkdownDescription: "Device name, as in the resource."},
-		"interface": schema.StringAttribute{Required: true, MarkdownDescription: what},
-	}
-}
-
 func (d *fabricCheckDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	policy := map[string]schema.Attribute{
-		"device":                schema.StringAttribute{Required: true, MarkdownDescription: "Switch name."},
-		"name":                  dsOptString("Policy name. Default `ROCE`."),
-		"trust":                 dsOptString("`dscp`, `pcp` or `dscp_pcp`. Default `dscp`."),
-		"default_traffic_class": dsInt(false, "Default 0."),
-		"classes": schema.MapNestedAttribute{Required: true, MarkdownDescription: "As `roce_qos_policy.classes`.",
-			NestedObject: schema.NestedAttributeObject{Attributes: classDataSchema(false)}},
-		"interfaces": schema.SetAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Bound ports."},
-	}
-	pfc := identity("Switch port.")
-	pfc["mode"] = dsOptString("`on`, `off` or `auto`. Default `on`.")
-	pfc["link_pause"] = dsBool(false, "Default false.")
-	pfc["buffer"] = schema.SingleNestedAttribute{Optional: true, Attributes: map[string]schema.Attribute{
-		"xoff_bytes": dsInt(false, "XOFF threshold."), "xon_bytes": dsInt(false, "XON threshold."), "cable_length_m": dsInt(false, "Cable length."),
-	}}
-	pfc["watchdog"] = schema.SingleNestedAttribute{Optional: true, Attributes: map[string]schema.Attribute{
-		"action": dsOptString("`drop`, `forward` or `alert`."), "detection_time_ms": dsInt(false, "Detection time."),
-		"restoration_time_ms": dsInt(false, "Restoration time."),
-	}}
-	nic := identity("Netdev.")
-	nic["trust"] = dsOptString("`dscp` or `pcp`. Default `dscp`.")
-	nic["pfc_priorities"] = dsIntSet(false, "PFC priorities.")
-	nic["dscp_to_priority"] = dsIntMap(false, "DSCP to priority.")
-	nic["priority_to_tc"] = dsIntMap(false, "Priority to TC.")
-	nic["ets"] = schema.MapNestedAttribute{Optional: true, NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-		"bandwidth_percent": dsInt(false, "ETS share."), "strict_priority": dsBool(false, "Strict priority."),
-	}}}
-	nic["roce_tos"] = dsInt(false, "RoCE ToS byte.")
-	dcqcn := identity("Netdev.")
-	dcqcn["priorities"] = dsIntSet(false, "DCQCN priorities.")
-	dcqcn["cnp_dscp"] = dsInt(false, "Default 48.")
-	dcqcn["cnp_priority"] = dsInt(false, "Default 6.")
-	dcqcn["reaction_point"] = schema.SingleNestedAttribute{Optional: true, Attributes: paramDataSchema(fabric.ReactionPointParams, false)}
-	dcqcn["notification_point"] = schema.SingleNestedAttribute{Optional: true, Attributes: paramDataSchema(fabric.NotificationPointParams, false)}
+	// Each list element takes the resource's arguments: the attributes are the resource's own.
+	policy := dataAttrs(resourceAttrs(newQoSPolicyResource()), false, "id")
+	pfc := dataAttrs(resourceAttrs(newPFCInterfaceResource()), false, "id")
+	nic := dataAttrs(resourceAttrs(newNICQoSResource()), false, "id", "persist")
+	dcqcn := dataAttrs(resourceAttrs(newDCQCNProfileResource()), false, "id", "persist")
 	list := func(desc string, attrs map[string]schema.Attribute) schema.ListNestedAttribute {
 		return schema.ListNestedAttribute{Optional: true, MarkdownDescription: desc, NestedObject: schema.NestedAttributeObject{Attributes: attrs}}
 	}

@@ -59,8 +59,8 @@ func (d *profileDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			"pfc_priorities":       schema.SetAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: "PFC (no-drop) priorities, for `roce_nic_qos.pfc_priorities` and DCQCN `priorities`."},
 			"nic_dscp_to_priority": schema.MapAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: "For `roce_nic_qos.dscp_to_priority`."},
 			"roce_tos":             schema.Int64Attribute{Computed: true, MarkdownDescription: "RoCE DSCP << 2 | ECT(0), for `roce_nic_qos.roce_tos`."},
-			"reaction_point":       schema.SingleNestedAttribute{Computed: true, Attributes: paramDataSchema(fabric.ReactionPointParams, true), MarkdownDescription: "For `roce_dcqcn_profile.reaction_point`."},
-			"notification_point":   schema.SingleNestedAttribute{Computed: true, Attributes: paramDataSchema(fabric.NotificationPointParams, true), MarkdownDescription: "For `roce_dcqcn_profile.notification_point`."},
+			"reaction_point":       schema.SingleNestedAttribute{Computed: true, Attributes: paramDataSchema("reaction_point", true), MarkdownDescription: "For `roce_dcqcn_profile.reaction_point`."},
+			"notification_point":   schema.SingleNestedAttribute{Computed: true, Attributes: paramDataSchema("notification_point", true), MarkdownDescription: "For `roce_dcqcn_profile.notification_point`."},
 		},
 	}
 }

@@ -1,73 +1,79 @@
 package provider
 
 import (
-	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/types"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
 
-	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 )
 
 // Data sources describe the same shapes as the resources (so values plug straight in), with
 // the data source schema types: all computed for outputs, all optional for inputs.
 
-func dsAttr(computed bool, desc string) (optional, comp bool, d string) {
-	return !computed, computed, desc
-}
-
-func dsInt(computed bool, desc string) schema.Int64Attribute {
-	o, c, d := dsAttr(computed, desc)
-	return schema.Int64Attribute{Optional: o, Computed: c, MarkdownDescription: d}
-}
-
-func dsBool(computed bool, desc string) schema.BoolAttribute {
-	o, c, d := dsAttr(computed, desc)
-	return schema.BoolAttribute{Optional: o, Computed: c, MarkdownDescription: d}
-}
-
-// dsOptString is an optional string input.
-func dsOptString(desc string) schema.StringAttribute {
-	return schema.StringAttribute{Optional: true, MarkdownDescription: desc}
-}
-
-func dsIntSet(computed bool, desc string) schema.SetAttribute {
-	o, c, d := dsAttr(computed, desc)
-	return schema.SetAttribute{Optional: o, Computed: c, ElementType: types.Int64Type, MarkdownDescription: d}
-}
-
-func dsIntMap(computed bool, desc string) schema.MapAttribute {
-	o, c, d := dsAttr(computed, desc)
-	return schema.MapAttribute{Optional: o, Computed: c, ElementType: types.Int64Type, MarkdownDescription: d}
-}
-
-// classDataSchema is roce_qos_policy's class object.
+// classDataSchema is roce_qos_policy's class object, derived from the resource's.
 func classDataSchema(computed bool) map[string]schema.Attribute {
-	tc := schema.Int64Attribute{Required: !computed, Computed: computed, MarkdownDescription: "Traffic class 0-7."}
-	return map[string]schema.Attribute{
-		"traffic_class":     tc,
-		"dscp":              dsIntSet(computed, "DSCP values of the class."),
-		"pcp":               dsIntSet(computed, "802.1p values of the class."),
-		"bandwidth_percent": dsInt(computed, "ETS share."),
-		"strict_priority":   dsBool(computed, "Strict priority."),
-		"lossless":          dsBool(computed, "PFC no-drop priority."),
-		"mtu":               dsInt(computed, "Per-class MTU."),
-		"ecn": schema.SingleNestedAttribute{Optional: !computed, Computed: computed, MarkdownDescription: "WRED/ECN marking.",
-			Attributes: map[string]schema.Attribute{
-				"min_threshold_bytes":      dsInt(computed, "Kmin, bytes."),
-				"max_threshold_bytes":      dsInt(computed, "Kmax, bytes."),
-				"mark_probability_percent": dsInt(computed, "Marking probability at Kmax."),
-			}},
-	}
+	return dataAttrs(classSchema(), computed)
 }
 
-// paramDataSchema is a DCQCN parameter object.
-func paramDataSchema(names []string, computed bool) map[string]schema.Attribute {
-	out := map[string]schema.Attribute{}
-	for _, n := range names {
-		if fabric.BoolParams[n] {
-			out[n] = dsBool(computed, paramDocs[n])
-		} else {
-			out[n] = dsInt(computed, paramDocs[n])
+// resourceAttrs are a resource's attributes as its schema declares them.
+func resourceAttrs(r resource.Resource) map[string]rschema.Attribute {
+	var resp resource.SchemaResponse
+	r.Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	return resp.Schema.Attributes
+}
+
+// dataAttrs derives data-source attributes from resource attributes, descriptions included, so
+// the two never drift apart: outputs (computed) are all computed; inputs keep the resource's
+// required attributes required and make the rest optional (the data source applies the
+// resource's defaults itself). Attributes named in drop are left out (id, persist: the
+// resource's own bookkeeping).
+func dataAttrs(in map[string]rschema.Attribute, computed bool, drop ...string) map[string]schema.Attribute {
+	out := make(map[string]schema.Attribute, len(in))
+	for name, a := range in {
+		if slices.Contains(drop, name) {
+			continue
 		}
+		out[name] = dataAttr(a, computed)
 	}
 	return out
+}
+
+func dataAttr(a rschema.Attribute, computed bool) schema.Attribute {
+	req := !computed && a.IsRequired()
+	opt := !computed && !req
+	// A data source replaces nothing: the resource's note on that does not apply here.
+	desc := strings.ReplaceAll(a.GetMarkdownDescription(), " Changing it replaces the resource.", "")
+	switch a := a.(type) {
+	case rschema.StringAttribute:
+		return schema.StringAttribute{Required: req, Optional: opt, Computed: computed, MarkdownDescription: desc}
+	case rschema.Int64Attribute:
+		return schema.Int64Attribute{Required: req, Optional: opt, Computed: computed, MarkdownDescription: desc}
+	case rschema.BoolAttribute:
+		return schema.BoolAttribute{Required: req, Optional: opt, Computed: computed, MarkdownDescription: desc}
+	case rschema.SetAttribute:
+		return schema.SetAttribute{Required: req, Optional: opt, Computed: computed, ElementType: a.ElementType, MarkdownDescription: desc}
+	case rschema.MapAttribute:
+		return schema.MapAttribute{Required: req, Optional: opt, Computed: computed, ElementType: a.ElementType, MarkdownDescription: desc}
+	case rschema.MapNestedAttribute:
+		return schema.MapNestedAttribute{Required: req, Optional: opt, Computed: computed, MarkdownDescription: desc,
+			NestedObject: schema.NestedAttributeObject{Attributes: dataAttrs(a.NestedObject.Attributes, computed)}}
+	case rschema.SingleNestedAttribute:
+		return schema.SingleNestedAttribute{Required: req, Optional: opt, Computed: computed, MarkdownDescription: desc,
+			Attributes: dataAttrs(a.Attributes, computed)}
+	}
+	panic(fmt.Sprintf("dataAttr: no data-source form for %T", a)) // a new attribute kind: add it here
+}
+
+// paramDataSchema is a DCQCN parameter object (roce_dcqcn_profile's reaction_point or
+// notification_point), derived from the resource's.
+func paramDataSchema(attr string, computed bool) map[string]schema.Attribute {
+	obj, ok := resourceAttrs(newDCQCNProfileResource())[attr].(rschema.SingleNestedAttribute)
+	if !ok {
+		panic("roce_dcqcn_profile has no object attribute " + attr)
+	}
+	return dataAttrs(obj.Attributes, computed)
 }
