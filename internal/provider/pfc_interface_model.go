@@ -51,7 +51,7 @@ func optInt64(o types.Object, name string) *int64 {
 	return &x
 }
 
-//nolint:unparam // the signature every interface resource model shares (hostModel)
+//nolint:unparam // the signature every interface resource model shares (interfaceModel)
 func (m pfcInterfaceArgs) intent(_ context.Context) (fabric.PFCInterface, diag.Diagnostics) {
 	p := fabric.PFCInterface{Interface: m.Interface.ValueString(), Mode: stringOr(m.Mode, fabric.PFCModeOn), LinkPause: m.LinkPause.ValueBool()}
 	if !m.Buffer.IsNull() && !m.Buffer.IsUnknown() {

@@ -16,9 +16,9 @@ import (
 )
 
 func newDCQCNProfileResource() resource.Resource {
-	return &dcqcnResource{hostResource[dcqcnModel, fabric.DCQCN]{
+	return &dcqcnResource{interfaceResource[dcqcnModel, fabric.DCQCN]{
 		typeName: "roce_dcqcn_profile", what: "DCQCN profile",
-		open: func(reg *devices.Registry, device string) (hostOps[fabric.DCQCN], error) {
+		open: func(reg *devices.Registry, device string) (interfaceOps[fabric.DCQCN], error) {
 			return driver.ForDCQCN(reg, device)
 		},
 		checkPlatform: func(dev devices.Device, _ fabric.DCQCN) fabric.Problems {
@@ -30,7 +30,7 @@ func newDCQCNProfileResource() resource.Resource {
 }
 
 type dcqcnResource struct {
-	hostResource[dcqcnModel, fabric.DCQCN]
+	interfaceResource[dcqcnModel, fabric.DCQCN]
 }
 
 func (m dcqcnModel) ids() (types.String, types.String) { return m.Device, m.Interface }

@@ -20,9 +20,9 @@ import (
 )
 
 func newNICQoSResource() resource.Resource {
-	return &nicQoSResource{hostResource[nicQoSModel, fabric.NICQoS]{
+	return &nicQoSResource{interfaceResource[nicQoSModel, fabric.NICQoS]{
 		typeName: "roce_nic_qos", what: "NIC QoS",
-		open: func(reg *devices.Registry, device string) (hostOps[fabric.NICQoS], error) {
+		open: func(reg *devices.Registry, device string) (interfaceOps[fabric.NICQoS], error) {
 			return driver.ForNICQoS(reg, device)
 		},
 		checkPlatform: func(dev devices.Device, _ fabric.NICQoS) fabric.Problems {
@@ -34,7 +34,7 @@ func newNICQoSResource() resource.Resource {
 }
 
 type nicQoSResource struct {
-	hostResource[nicQoSModel, fabric.NICQoS]
+	interfaceResource[nicQoSModel, fabric.NICQoS]
 }
 
 func (m nicQoSModel) ids() (types.String, types.String) { return m.Device, m.Interface }

@@ -14,9 +14,9 @@ import (
 )
 
 func newPFCInterfaceResource() resource.Resource {
-	return &pfcInterfaceResource{hostResource[pfcInterfaceModel, fabric.PFCInterface]{
+	return &pfcInterfaceResource{interfaceResource[pfcInterfaceModel, fabric.PFCInterface]{
 		typeName: "roce_pfc_interface", what: "PFC settings",
-		open: func(reg *devices.Registry, device string) (hostOps[fabric.PFCInterface], error) {
+		open: func(reg *devices.Registry, device string) (interfaceOps[fabric.PFCInterface], error) {
 			return driver.ForPFCInterface(reg, device)
 		},
 		checkPlatform: driver.CheckPFCInterface,
@@ -26,7 +26,7 @@ func newPFCInterfaceResource() resource.Resource {
 }
 
 type pfcInterfaceResource struct {
-	hostResource[pfcInterfaceModel, fabric.PFCInterface]
+	interfaceResource[pfcInterfaceModel, fabric.PFCInterface]
 }
 
 func (r *pfcInterfaceResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {

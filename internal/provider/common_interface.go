@@ -16,8 +16,8 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
 
-// hostModel is a host resource's Terraform model.
-type hostModel[I any] interface {
+// interfaceModel is the Terraform model of a resource that owns one interface (a host netdev or a switch port).
+type interfaceModel[I any] interface {
 	intent(ctx context.Context) (I, diag.Diagnostics)
 	known() bool
 	ids() (device, ifname types.String)
@@ -34,8 +34,8 @@ type intentChecker[I any] interface {
 // validatable is an intent that checks itself.
 type validatable interface{ Validate() fabric.Problems }
 
-// hostOps is what a host resource needs from its driver.
-type hostOps[I any] interface {
+// interfaceOps is what such a resource needs from its driver.
+type interfaceOps[I any] interface {
 	Check(ctx context.Context, ifname string) error
 	Read(ctx context.Context, ifname string, managed *I) (*I, error)
 	Create(ctx context.Context, n I) (driver.Prior, error)
@@ -43,12 +43,12 @@ type hostOps[I any] interface {
 	Delete(ctx context.Context, old I, prior driver.Prior) error
 }
 
-// hostResource is the CRUD shared by the resources that own one interface's settings on a
+// interfaceResource is the CRUD shared by the resources that own one interface's settings on a
 // device: a host netdev (roce_nic_qos, roce_dcqcn_profile) or a switch port (roce_pfc_interface).
-type hostResource[M hostModel[I], I validatable] struct {
+type interfaceResource[M interfaceModel[I], I validatable] struct {
 	deviceResource
 	typeName, what string
-	open           func(*devices.Registry, string) (hostOps[I], error)
+	open           func(*devices.Registry, string) (interfaceOps[I], error)
 	fromIntent     func(device string, got I, prior *M) M
 	// checkPlatform reports, at plan time and without the device, what the device's platform
 	// cannot express.
@@ -57,11 +57,11 @@ type hostResource[M hostModel[I], I validatable] struct {
 	readAtPlan bool
 }
 
-func (r *hostResource[M, I]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+func (r *interfaceResource[M, I]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(r.typeName, "roce")
 }
 
-func (r *hostResource[M, I]) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+func (r *interfaceResource[M, I]) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m M
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() || !m.known() {
@@ -72,7 +72,7 @@ func (r *hostResource[M, I]) ValidateConfig(ctx context.Context, req resource.Va
 	addProblems(&resp.Diagnostics, in.Validate())
 }
 
-func (r *hostResource[M, I]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func (r *interfaceResource[M, I]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		var st M
 		resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
@@ -130,7 +130,7 @@ func (r *hostResource[M, I]) ModifyPlan(ctx context.Context, req resource.Modify
 	}
 }
 
-func (r *hostResource[M, I]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+func (r *interfaceResource[M, I]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan M
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	traced, _ := plan.ids()
@@ -154,7 +154,7 @@ func (r *hostResource[M, I]) Create(ctx context.Context, req resource.CreateRequ
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
 
-func (r *hostResource[M, I]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var st M
 	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
 	traced, _ := st.ids()
@@ -190,7 +190,7 @@ func (r *hostResource[M, I]) Read(ctx context.Context, req resource.ReadRequest,
 	resp.Diagnostics.Append(resp.State.Set(ctx, r.fromIntent(device.ValueString(), *got, prior))...)
 }
 
-func (r *hostResource[M, I]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, st M
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
@@ -220,7 +220,7 @@ func (r *hostResource[M, I]) Update(ctx context.Context, req resource.UpdateRequ
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
 
-func (r *hostResource[M, I]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+func (r *interfaceResource[M, I]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var st M
 	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
 	traced, _ := st.ids()
@@ -244,13 +244,13 @@ func (r *hostResource[M, I]) Delete(ctx context.Context, req resource.DeleteRequ
 	r.failed(&resp.Diagnostics, "delete", device, ifname, drv.Delete(ctx, old, prior))
 }
 
-func (r *hostResource[M, I]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *interfaceResource[M, I]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	r.importDeviceID(ctx, req, resp, "interface", "gpu-1/eth0")
 }
 
 // failed reports a failed host operation naming the operation, the resource, the device and
 // the interface.
-func (r *hostResource[M, I]) failed(diags *diag.Diagnostics, op string, device, ifname types.String, err error) bool {
+func (r *interfaceResource[M, I]) failed(diags *diag.Diagnostics, op string, device, ifname types.String, err error) bool {
 	if err == nil {
 		return false
 	}
