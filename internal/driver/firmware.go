@@ -19,6 +19,10 @@ var (
 	FirmwareValue = mlx5.FirmwareValue
 )
 
+// FirmwareEqual reports whether a configured value means what the device shows (by number or
+// enum name).
+func FirmwareEqual(want, shown string) bool { return mlx5.FirmwareEqual(want, shown) }
+
 // FirmwareConfig is what roce_nic_firmware manages: Next Boot values by parameter name, and
 // what the device shows of them.
 type FirmwareConfig struct {
@@ -90,11 +94,20 @@ func similar(order []string, n string) string {
 	return " (similar: " + strings.Join(out, ", ") + ")"
 }
 
-// Read returns the managed parameters as the device has them, or nil when the netdev is gone.
+// Read returns the managed parameters as the device has them; managed nil (an import) reads
+// every parameter the device lists.
 func (f *Firmware) Read(ctx context.Context, ifname string, managed map[string]string) (*FirmwareConfig, error) {
 	st, err := f.read(ctx, ifname)
 	if err != nil {
 		return nil, err
+	}
+	if managed == nil {
+		managed = map[string]string{}
+		for name, p := range st.Params {
+			if !strings.HasPrefix(p.Next, "Array[") { // array parameters are not values the resource sets
+				managed[name] = p.Next
+			}
+		}
 	}
 	return view(ifname, st, managed), nil
 }

@@ -113,6 +113,16 @@ func (r *nicFirmwareResource) ModifyPlan(ctx context.Context, req resource.Modif
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("current"), types.MapUnknown(types.StringType))...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("pending_reboot"), types.BoolUnknown())...)
+	old := stringMap(ctx, st.Parameters, &resp.Diagnostics)
+	writes := false
+	for name, v := range values {
+		if was, ok := old[name]; !ok || !driver.FirmwareEqual(v, was) {
+			writes = true
+		}
+	}
+	if !writes {
+		return // only parameters leaving management (e.g. after an import): nothing is written
+	}
 	resp.Diagnostics.AddWarning(fmt.Sprintf("roce_nic_firmware on device %q needs a reboot to take effect", plan.Device.ValueString()),
 		"The new values are written to the adapter's non-volatile configuration (Next Boot); the firmware loads them at the next cold reboot or firmware reset of the host, which the provider never does. pending_reboot says when one is due.")
 }
@@ -196,9 +206,13 @@ func (r *nicFirmwareResource) Read(ctx context.Context, req resource.ReadRequest
 	}
 	device, ifname := st.Device.ValueString(), st.Interface.ValueString()
 	fw, err := driver.ForFirmware(r.registry(), device)
+	var managed map[string]string // nil on import: every parameter the device lists
+	if !st.Parameters.IsNull() {
+		managed = stringMap(ctx, st.Parameters, &resp.Diagnostics)
+	}
 	var c *driver.FirmwareConfig
 	if err == nil {
-		c, err = fw.Read(ctx, ifname, stringMap(ctx, st.Parameters, &resp.Diagnostics))
+		c, err = fw.Read(ctx, ifname, managed)
 	}
 	if err != nil {
 		resp.Diagnostics.AddError(fmt.Sprintf("Cannot read the firmware configuration of %q on device %q", ifname, device), err.Error())
@@ -247,4 +261,12 @@ func (r *nicFirmwareResource) Delete(ctx context.Context, req resource.DeleteReq
 	if err != nil {
 		resp.Diagnostics.AddError(fmt.Sprintf("Cannot restore the firmware configuration of %q on device %q", ifname, device), err.Error())
 	}
+}
+
+// ImportState takes `<device>/<interface>`; the read then lists every parameter the device has
+// with its Next Boot value. Parameters the configuration leaves out show as removals from state
+// (they become unmanaged), which changes nothing on the adapter: an imported resource has no
+// values from before to restore.
+func (r *nicFirmwareResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	r.importDeviceID(ctx, req, resp, "interface", "gpu-1/eth0")
 }

@@ -78,6 +78,17 @@ func TestAccNICFirmware(t *testing.T) {
 					},
 				),
 			},
+			{ // import lists every parameter with its Next Boot value
+				ResourceName: fwRes, ImportState: true, ImportStateId: "mlx5-1/eth0",
+				ImportStateCheck: func(states []*terraform.InstanceState) error {
+					a := states[0].Attributes
+					if a["parameters.ROCE_CC_PRIO_MASK_P1"] != "8" || a["parameters.CNP_DSCP_P2"] != "48" || a["parameters.%"] != "52" ||
+						a["current.ROCE_CC_PRIO_MASK_P1"] != "255" || a["pending_reboot"] != "true" || a["tool"] != "mstconfig" {
+						return fmt.Errorf("imported state: %v", a)
+					}
+					return nil
+				},
+			},
 			{ // a warm reboot does not load the firmware configuration
 				PreConfig:        h.WarmReboot,
 				Config:           cfg,
@@ -130,5 +141,40 @@ func TestAccNICFirmwareMFT(t *testing.T) {
 				resource.TestCheckResourceAttr(fwRes, "current.CNP_802P_PRIO_P1", "6"),
 			),
 		}},
+	})
+}
+
+// Adopting values set by hand: import, then the configuration's parameters; the parameters it
+// leaves out only leave the state, and nothing is written to the adapter.
+func TestAccNICFirmwareImportAdopts(t *testing.T) {
+	l := hostLab(t)
+	o := l.openSSH(t, "mlx5-1")
+	o.run(t, "sudo -n mstconfig -d mlx5_0 -y set CNP_DSCP_P1=40 >/dev/null")
+	query := "sudo -n mstconfig -d mlx5_0 -e q"
+	cfg := l.providerHCL() + firmwareHCL(`CNP_DSCP_P1 = "40"`)
+	var before string
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		Steps: []resource.TestStep{
+			{Config: cfg, ResourceName: fwRes, ImportState: true, ImportStateId: "mlx5-1/eth0", ImportStatePersist: true,
+				ImportStateCheck: func([]*terraform.InstanceState) error { before = o.run(t, query); return nil }},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(fwRes, plancheck.ResourceActionUpdate),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(fwRes, "parameters.%", "1"),
+					resource.TestCheckResourceAttr(fwRes, "pending_reboot", "true"),
+					func(*terraform.State) error {
+						if after := o.run(t, query); after != before {
+							return fmt.Errorf("adopting wrote to the adapter:\nbefore:\n%s\nafter:\n%s", before, after)
+						}
+						return nil
+					},
+				),
+			},
+			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+		},
 	})
 }
