@@ -129,6 +129,10 @@ func (sw *cliSwitch) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request, use
 		case "shell":
 			ok = !started
 			if ok {
+				// Reply before the command can finish: a channel closed ahead of the reply
+				// makes the client's Run fail with EOF (seen in CI).
+				_ = req.Reply(true, nil)
+				req.WantReply = false
 				started = true
 				go func() {
 					defer close(done)
@@ -140,6 +144,8 @@ func (sw *cliSwitch) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request, use
 			var payload struct{ Command string }
 			ok = !started && ssh.Unmarshal(req.Payload, &payload) == nil
 			if ok {
+				_ = req.Reply(true, nil)
+				req.WantReply = false
 				started = true
 				go func() {
 					defer close(done)
