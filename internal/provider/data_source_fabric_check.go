@@ -49,12 +49,14 @@ func (d *fabricCheckDataSource) Metadata(_ context.Context, req datasource.Metad
 	resp.TypeName = req.ProviderTypeName + "_fabric_check"
 }
 
-func (d *fabricCheckDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+func (ds *fabricCheckDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	// Each list element takes the resource's arguments: the attributes are the resource's own.
-	policy := dataAttrs(resourceAttrs(newQoSPolicyResource()), false, "id")
-	pfc := dataAttrs(resourceAttrs(newPFCInterfaceResource()), false, "id")
-	nic := dataAttrs(resourceAttrs(newNICQoSResource()), false, "id", "persist")
-	dcqcn := dataAttrs(resourceAttrs(newDCQCNProfileResource()), false, "id", "persist")
+	var d deriver
+	defer d.report(&resp.Diagnostics)
+	policy := d.attrs(resourceAttrs(newQoSPolicyResource()), false, "id")
+	pfc := d.attrs(resourceAttrs(newPFCInterfaceResource()), false, "id")
+	nic := d.attrs(resourceAttrs(newNICQoSResource()), false, "id", "persist")
+	dcqcn := d.attrs(resourceAttrs(newDCQCNProfileResource()), false, "id", "persist")
 	list := func(desc string, attrs map[string]schema.Attribute) schema.ListNestedAttribute {
 		return schema.ListNestedAttribute{Optional: true, MarkdownDescription: desc, NestedObject: schema.NestedAttributeObject{Attributes: attrs}}
 	}

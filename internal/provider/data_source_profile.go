@@ -39,7 +39,9 @@ func (d *profileDataSource) Metadata(_ context.Context, req datasource.MetadataR
 	resp.TypeName = req.ProviderTypeName + "_profile"
 }
 
-func (d *profileDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+func (ds *profileDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	var d deriver
+	defer d.report(&resp.Diagnostics)
 	in := func(desc string) schema.Int64Attribute {
 		return schema.Int64Attribute{Optional: true, Computed: true, MarkdownDescription: desc}
 	}
@@ -55,12 +57,12 @@ func (d *profileDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			"link_speed_gbps": in("Port speed the ECN thresholds are sized for. Default 100."),
 			"switch_classes": schema.MapNestedAttribute{Computed: true,
 				MarkdownDescription: "Classes shaped like `roce_qos_policy.classes`.",
-				NestedObject:        schema.NestedAttributeObject{Attributes: classDataSchema(true)}},
+				NestedObject:        schema.NestedAttributeObject{Attributes: d.classes(true)}},
 			"pfc_priorities":       schema.SetAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: "PFC (no-drop) priorities, for `roce_nic_qos.pfc_priorities` and DCQCN `priorities`."},
 			"nic_dscp_to_priority": schema.MapAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: "For `roce_nic_qos.dscp_to_priority`."},
 			"roce_tos":             schema.Int64Attribute{Computed: true, MarkdownDescription: "RoCE DSCP << 2 | ECT(0), for `roce_nic_qos.roce_tos`."},
-			"reaction_point":       schema.SingleNestedAttribute{Computed: true, Attributes: paramDataSchema("reaction_point", true), MarkdownDescription: "For `roce_dcqcn_profile.reaction_point`."},
-			"notification_point":   schema.SingleNestedAttribute{Computed: true, Attributes: paramDataSchema("notification_point", true), MarkdownDescription: "For `roce_dcqcn_profile.notification_point`."},
+			"reaction_point":       schema.SingleNestedAttribute{Computed: true, Attributes: d.params("reaction_point", true), MarkdownDescription: "For `roce_dcqcn_profile.reaction_point`."},
+			"notification_point":   schema.SingleNestedAttribute{Computed: true, Attributes: d.params("notification_point", true), MarkdownDescription: "For `roce_dcqcn_profile.notification_point`."},
 		},
 	}
 }

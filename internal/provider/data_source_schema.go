@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 )
@@ -14,9 +15,34 @@ import (
 // Data sources describe the same shapes as the resources (so values plug straight in), with
 // the data source schema types: all computed for outputs, all optional for inputs.
 
-// classDataSchema is roce_qos_policy's class object, derived from the resource's.
-func classDataSchema(computed bool) map[string]schema.Attribute {
-	return dataAttrs(classSchema(), computed)
+// deriver derives data-source attributes from resource attributes, descriptions included, so
+// the two never drift apart: outputs (computed) are all computed; inputs keep the resource's
+// required attributes required and make the rest optional (the data source applies the
+// resource's defaults itself). What it cannot derive (an attribute kind it does not know yet,
+// a missing attribute) it reports through report, as an error of the data source's schema.
+type deriver struct{ missing []string }
+
+func (d *deriver) report(diags *diag.Diagnostics) {
+	if len(d.missing) > 0 {
+		diags.AddError("Incomplete data-source schema",
+			"These resource attributes have no data-source form (a bug in the provider): "+strings.Join(d.missing, ", "))
+	}
+}
+
+// classes is roce_qos_policy's class object.
+func (d *deriver) classes(computed bool) map[string]schema.Attribute {
+	return d.attrs(classSchema(), computed)
+}
+
+// params is a DCQCN parameter object: roce_dcqcn_profile's reaction_point or
+// notification_point.
+func (d *deriver) params(attr string, computed bool) map[string]schema.Attribute {
+	obj, ok := resourceAttrs(newDCQCNProfileResource())[attr].(rschema.SingleNestedAttribute)
+	if !ok {
+		d.missing = append(d.missing, "roce_dcqcn_profile."+attr+" (not an object)")
+		return nil
+	}
+	return d.attrs(obj.Attributes, computed)
 }
 
 // resourceAttrs are a resource's attributes as its schema declares them.
@@ -26,23 +52,24 @@ func resourceAttrs(r resource.Resource) map[string]rschema.Attribute {
 	return resp.Schema.Attributes
 }
 
-// dataAttrs derives data-source attributes from resource attributes, descriptions included, so
-// the two never drift apart: outputs (computed) are all computed; inputs keep the resource's
-// required attributes required and make the rest optional (the data source applies the
-// resource's defaults itself). Attributes named in drop are left out (id, persist: the
-// resource's own bookkeeping).
-func dataAttrs(in map[string]rschema.Attribute, computed bool, drop ...string) map[string]schema.Attribute {
+// attrs derives in, leaving out the attributes named in drop (id, persist: the resource's own
+// bookkeeping).
+func (d *deriver) attrs(in map[string]rschema.Attribute, computed bool, drop ...string) map[string]schema.Attribute {
 	out := make(map[string]schema.Attribute, len(in))
 	for name, a := range in {
 		if slices.Contains(drop, name) {
 			continue
 		}
-		out[name] = dataAttr(a, computed)
+		if da := d.attr(a, computed); da != nil {
+			out[name] = da
+		} else {
+			d.missing = append(d.missing, fmt.Sprintf("%s (%T)", name, a))
+		}
 	}
 	return out
 }
 
-func dataAttr(a rschema.Attribute, computed bool) schema.Attribute {
+func (d *deriver) attr(a rschema.Attribute, computed bool) schema.Attribute {
 	req := !computed && a.IsRequired()
 	opt := !computed && !req
 	// A data source replaces nothing: the resource's note on that does not apply here.
@@ -60,20 +87,10 @@ func dataAttr(a rschema.Attribute, computed bool) schema.Attribute {
 		return schema.MapAttribute{Required: req, Optional: opt, Computed: computed, ElementType: a.ElementType, MarkdownDescription: desc}
 	case rschema.MapNestedAttribute:
 		return schema.MapNestedAttribute{Required: req, Optional: opt, Computed: computed, MarkdownDescription: desc,
-			NestedObject: schema.NestedAttributeObject{Attributes: dataAttrs(a.NestedObject.Attributes, computed)}}
+			NestedObject: schema.NestedAttributeObject{Attributes: d.attrs(a.NestedObject.Attributes, computed)}}
 	case rschema.SingleNestedAttribute:
 		return schema.SingleNestedAttribute{Required: req, Optional: opt, Computed: computed, MarkdownDescription: desc,
-			Attributes: dataAttrs(a.Attributes, computed)}
+			Attributes: d.attrs(a.Attributes, computed)}
 	}
-	panic(fmt.Sprintf("dataAttr: no data-source form for %T", a)) // a new attribute kind: add it here
-}
-
-// paramDataSchema is a DCQCN parameter object (roce_dcqcn_profile's reaction_point or
-// notification_point), derived from the resource's.
-func paramDataSchema(attr string, computed bool) map[string]schema.Attribute {
-	obj, ok := resourceAttrs(newDCQCNProfileResource())[attr].(rschema.SingleNestedAttribute)
-	if !ok {
-		panic("roce_dcqcn_profile has no object attribute " + attr)
-	}
-	return dataAttrs(obj.Attributes, computed)
+	return nil
 }
