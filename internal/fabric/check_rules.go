@@ -157,7 +157,6 @@ func (c *checker) r4CNP() {
 				// The traffic class need not be cnp_priority: a switch classifying on DSCP never
 				// sees the CNP's 802.1p priority on a routed link (Juniper's AMD MI300X reference
 				// sends CNPs at DSCP 48 / priority 7 into switch TC 6). What matters is the DSCP.
-				_ = tc
 				if !cl.StrictPriority {
 					why = append(why, fmt.Sprintf("class %q is not strict priority", name))
 				}
