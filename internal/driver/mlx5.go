@@ -129,6 +129,9 @@ func (h *mlx5Host) apply(ctx context.Context, ifname string, prior *mlx5.HostSta
 	default:
 		// The read-back ran under the same lock as the write: nothing else changed the NIC between.
 		after, err := mlx5.ParseRead(ifname, append(readBack, res.Stderr...))
+		if err == nil {
+			after.CCPrioMask = prior.CCPrioMask // the firmware's: no write changes it
+		}
 		switch {
 		case err != nil:
 			cause = fmt.Errorf("verifying the change: %w", err)
@@ -356,6 +359,24 @@ func (d nicDriver) Delete(ctx context.Context, old fabric.NICQoS, prior Prior) e
 
 type dcqcnDriver struct{ h *mlx5Host }
 
+// state is ifname's state for DCQCN (from snap, or read afresh): on a host without the ecn tree
+// (an inbox driver), with the firmware's priority mask, which one more command queries. The
+// state is a copy: a snapshot's is shared by every resource of the host.
+func (d dcqcnDriver) state(ctx context.Context, ifname string, fresh bool) (*mlx5.HostState, error) {
+	get := d.h.snap
+	if fresh {
+		get = d.h.read
+	}
+	st, err := get(ctx, ifname)
+	if err != nil || st.ECN || !d.h.present(st, ifname) {
+		return st, err
+	}
+	c := *st
+	fw, err := (&Firmware{d.h}).read(ctx, ifname)
+	c.SetFirmware(fw, err)
+	return &c, nil
+}
+
 func (d dcqcnDriver) Check(ctx context.Context, ifname string) error {
 	st, err := d.h.snap(ctx, ifname)
 	if err != nil {
@@ -367,7 +388,7 @@ func (d dcqcnDriver) Check(ctx context.Context, ifname string) error {
 // CheckIntent is the plan-time check with the planned profile: what it writes must be there
 // (its error for a host without the ecn tree names the firmware mask of its priorities).
 func (d dcqcnDriver) CheckIntent(ctx context.Context, want fabric.DCQCN) error {
-	st, err := d.h.snap(ctx, want.Interface)
+	st, err := d.state(ctx, want.Interface, false)
 	if err != nil {
 		return err
 	}
@@ -375,7 +396,7 @@ func (d dcqcnDriver) CheckIntent(ctx context.Context, want fabric.DCQCN) error {
 }
 
 func (d dcqcnDriver) Read(ctx context.Context, ifname string, managed *fabric.DCQCN) (*fabric.DCQCN, error) {
-	st, err := d.h.snap(ctx, ifname)
+	st, err := d.state(ctx, ifname, false)
 	if err != nil {
 		return nil, err
 	}
@@ -394,7 +415,7 @@ func (d dcqcnDriver) Read(ctx context.Context, ifname string, managed *fabric.DC
 }
 
 func (d dcqcnDriver) write(ctx context.Context, oldPrior Prior, p fabric.DCQCN) (Prior, error) {
-	st, err := d.h.read(ctx, p.Interface)
+	st, err := d.state(ctx, p.Interface, true)
 	if err != nil {
 		return nil, err
 	}

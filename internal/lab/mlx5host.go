@@ -20,6 +20,16 @@ import (
 // `sudo` device setting expects.
 const HostUsername = "roce"
 
+// The models of an mlx5 host: its software, not its NIC.
+const (
+	// MLX5OFED is a host with NVIDIA's MLNX_OFED (DOCA-OFED) driver stack: mlnx_qos, the
+	// /sys/class/net/IF/ecn tree and the RDMA device's tc/1/traffic_class.
+	MLX5OFED = "ofed"
+	// MLX5Inbox is a host with the distribution's (upstream) mlx5 driver: none of those, but
+	// iproute2's dcb over the same dcbnl callbacks, and debugfs cc_params.
+	MLX5Inbox = "inbox"
+)
+
 // DefaultNICPorts is the number of netdevs per host when Options.NICPorts
 // is 0: one dual-port ConnectX adapter.
 const DefaultNICPorts = 2
@@ -62,6 +72,7 @@ type Host struct {
 	systemd  systemdState      // guarded by mu (systemd.go)
 	nv       map[int]*nvConfig // adapters' NV configuration by adapter, guarded by mu (mstconfig.go)
 	mft      atomic.Bool       // mlxconfig (NVIDIA MFT) instead of mstconfig
+	inbox    atomic.Bool       // model MLX5Inbox: no mlnx_qos, no ecn tree, no traffic_class
 }
 
 // HostCounters are the exec requests and TCP connections a host received.
@@ -89,6 +100,10 @@ func startMLX5Host(spec deviceSpec) (device, error) {
 		clock:    time.Now,
 	}
 	h.fs = &fsys{h: h, cwd: "/home/" + h.user}
+	if spec.model == MLX5Inbox {
+		h.inbox.Store(true)
+		h.noECN = true
+	}
 	for i := range spec.ports {
 		p := &nicPort{
 			ifname: fmt.Sprintf("eth%d", i),
@@ -116,6 +131,7 @@ func startMLX5Host(spec deviceSpec) (device, error) {
 		Password: spec.password,
 		HostKey:  strings.TrimSpace(string(ssh.MarshalAuthorizedKey(signer.PublicKey()))),
 		Sudo:     true,
+		Model:    spec.model,
 	}
 	h.wg.Add(1)
 	go h.serve()
@@ -336,7 +352,9 @@ func (h *Host) buildTreeLocked() {
 			}
 		}
 		ib := root.mkdirs("sys/class/infiniband/" + p.rdma)
-		ib.add("tc/1/traffic_class", h.trafficClassFile(p))
+		if !h.inbox.Load() {
+			ib.add("tc/1/traffic_class", h.trafficClassFile(p)) // MLNX_OFED's
+		}
 		h.addHWCounters(ib, p)
 		ib.add("device/uevent", ueventFile(p))
 		ib.mkdirs("device/net/" + p.ifname)

@@ -50,7 +50,7 @@ var platforms = map[string]platformDef{
 	"sonic":      {role: roleSwitch, start: startSONiCSwitch, models: sonicSKUNames()},
 	"eos":        {role: roleSwitch, start: startEOSSwitch},
 	"nxos":       {role: roleSwitch, start: startNXOSSwitch},
-	"mlx5":       {role: roleHost, start: startMLX5Host},
+	"mlx5":       {role: roleHost, start: startMLX5Host, models: []string{MLX5OFED, MLX5Inbox}},
 }
 
 // lookupPlatform resolves a platform requested in the given role (the

@@ -25,27 +25,37 @@ type command func(e *cmdEnv, args []string) int
 
 // isShellBuiltin: dash runs these itself when named without a path.
 func isShellBuiltin(name string) bool {
-	return name == "echo" || name == "true" || name == "false" || name == "pwd" || name == "cd" || name == ":"
+	return name == "echo" || name == "true" || name == "false" || name == "pwd" || name == "cd" || name == ":" ||
+		name == "command"
 }
 
-// lookupCommand resolves a command name the way PATH does on the host
-// (/usr/sbin is on a login user's PATH on Ubuntu and RHEL alike).
-func (h *Host) lookupCommand(name string) command {
-	bin := map[string]command{
+// commands are the programs of the host by directory: /usr/bin and /usr/sbin (/usr/sbin is on
+// a login user's PATH on Ubuntu and RHEL alike, and before /usr/bin).
+func (h *Host) commands() (bin, sbin map[string]command) {
+	bin = map[string]command{
 		"echo": cmdEcho, "cat": cmdCat, "tee": cmdTee, "ls": cmdLs, "grep": cmdGrep,
 		"pgrep": cmdPgrep, "true": cmdTrue, "false": cmdFalse, "sh": cmdSh, "sudo": cmdSudo,
 		"mlnx_qos": cmdMlnxQos, "pwd": cmdPwd, "flock": cmdFlock, "rm": cmdRm,
 		"systemctl": cmdSystemctl,
 	}
-	sbin := map[string]command{"cma_roce_tos": cmdCmaRoceTos, "ethtool": cmdEthtool}
+	sbin = map[string]command{"cma_roce_tos": cmdCmaRoceTos, "ethtool": cmdEthtool}
 	if h.noSystemd.Load() {
 		delete(bin, "systemctl")
+	}
+	if h.inbox.Load() {
+		delete(bin, "mlnx_qos") // mlnx-tools comes with MLNX_OFED (Debian does not package it)
 	}
 	if h.mft.Load() {
 		bin["mlxconfig"] = cmdNVTool("mlxconfig")
 	} else {
 		bin["mstconfig"] = cmdNVTool("mstconfig")
 	}
+	return bin, sbin
+}
+
+// lookupCommand resolves a command name the way PATH does on the host.
+func (h *Host) lookupCommand(name string) command {
+	bin, sbin := h.commands()
 	dir, base := path.Split(name)
 	switch dir {
 	case "":
@@ -61,6 +71,24 @@ func (h *Host) lookupCommand(name string) command {
 	return nil
 }
 
+// commandPath is where PATH finds name ("" when nowhere), as `command -v` prints it.
+func (h *Host) commandPath(name string) string {
+	if strings.Contains(name, "/") {
+		if h.lookupCommand(name) != nil {
+			return name
+		}
+		return ""
+	}
+	bin, sbin := h.commands()
+	if _, ok := sbin[name]; ok {
+		return "/usr/sbin/" + name
+	}
+	if _, ok := bin[name]; ok {
+		return "/usr/bin/" + name
+	}
+	return ""
+}
+
 func (sh *shell) dispatch(args []string, line int, in io.Reader, out, errw io.Writer) int {
 	c := sh.h.lookupCommand(args[0])
 	switch args[0] {
@@ -68,6 +96,8 @@ func (sh *shell) dispatch(args []string, line int, in io.Reader, out, errw io.Wr
 		c = cmdCd // builtins only: there is no such program
 	case ":":
 		c = cmdTrue
+	case "command":
+		c = cmdCommand
 	}
 	if c == nil {
 		fmt.Fprintf(errw, "%s: %d: %s: not found\n", sh.name, line, args[0])
@@ -76,6 +106,43 @@ func (sh *shell) dispatch(args []string, line int, in io.Reader, out, errw io.Wr
 	e := &cmdEnv{sh: sh, root: sh.root, line: line, builtin: isShellBuiltin(args[0]),
 		stdin: in, stdout: out, stderr: errw}
 	return c(e, args)
+}
+
+// cmdCommand is dash's command builtin (exec.c commandcmd) for -v and for running a command:
+// -v describes only the first name (dash ignores the rest): a builtin by its name, a program by
+// the path PATH finds it at, nothing and status 127 when there is none. -V and -p are not
+// emulated (assumed unused by the provider); other options are refused as dash does.
+func cmdCommand(e *cmdEnv, args []string) int {
+	args = args[1:]
+	verify := false
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		for _, f := range args[0][1:] {
+			if f != 'v' {
+				fmt.Fprintf(e.stderr, "%s: %d: command: Illegal option -%c\n", e.sh.name, e.line, f)
+				return 2
+			}
+			verify = true
+		}
+		args = args[1:]
+	}
+	switch {
+	case len(args) == 0:
+		return 0
+	case !verify:
+		return e.sh.dispatch(args, e.line, e.stdin, e.stdout, e.stderr)
+	case isShellBuiltin(args[0]):
+		fmt.Fprintln(e.stdout, args[0])
+		return 0
+	}
+	if p := e.sh.h.commandPath(args[0]); p != "" {
+		fmt.Fprintln(e.stdout, p)
+		return 0
+	}
+	return 127
 }
 
 func cmdTrue(*cmdEnv, []string) int  { return 0 }

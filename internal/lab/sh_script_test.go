@@ -50,6 +50,14 @@ var dashCases = []shCase{
 	{"for -e", "sh -e -c 'for i in a b; do echo $i; false; done; echo no'", "a\n", "", 1},
 	{"for -e tested", "sh -e -c 'for i in a b; do echo $i; false; done || echo guarded'", "a\nb\nguarded\n", "", 0},
 
+	// command (the provider's test for a tool: command -v NAME)
+	{"command -v", "command -v ls; echo $?; command -v nosuch; echo $?; command -v cd", "/usr/bin/ls\n0\n127\ncd\n", "", 0},
+	{"command -v describes the first name", "command -v ls nosuch; echo $?; command -v nosuch ls; echo $?", "/usr/bin/ls\n0\n127\n", "", 0},
+	{"command -v a path", "command -v /usr/bin/ls; command -v /nope; echo $?", "/usr/bin/ls\n127\n", "", 0},
+	{"command runs", "command echo hi; command nosuch; echo $?; command; echo $?", "hi\n127\n0\n", "sh: 1: nosuch: not found\n", 0},
+	{"command bad option", "command -x; echo $?", "2\n", "sh: 1: command: Illegal option -x\n", 0},
+	{"command -v guards", "! command -v nosuch >/dev/null 2>&1 && echo absent || echo present", "absent\n", "", 0},
+
 	// parameters, field splitting and quotes
 	{"unset", `echo "[$nope]" [$nope] $nope.`, "[] [] .\n", "", 0},
 	{"unset word vanishes", `for i in $nope "$nope" ''$nope; do echo "<$i>"; done`, "<>\n<>\n", "", 0},

@@ -106,7 +106,9 @@ func writes(ifname string, s *HostState, nic *fabric.NICQoS, dcqcn *fabric.DCQCN
 				on[p] = 1
 			}
 		}
-		w.ecn(ifname, on, on)
+		if s.ECN {
+			w.ecn(ifname, on, on)
+		} // else the firmware's ROCE_CC_PRIO_MASK governs them (CheckDCQCN)
 		values := map[string]int64{ccCNPDSCP: int64(dcqcn.CNPDSCP), ccCNPPrio: int64(dcqcn.CNPPriority)}
 		for _, m := range []map[string]int64{dcqcn.ReactionPoint, dcqcn.NotificationPoint} {
 			for name, v := range m {

@@ -65,17 +65,17 @@ func (s *HostState) CheckDCQCN(d fabric.DCQCN) error {
 		return err
 	}
 	var errs []error
-	if !s.ECN {
-		mask := 0
-		for _, p := range d.Priorities {
-			mask |= 1 << p
+	if want := PrioMask(d.Priorities); !s.ECN && (s.CCPrioMask == nil || *s.CCPrioMask != want) {
+		found := "the firmware's current mask could not be read: " + s.CCPrioMaskError
+		if s.CCPrioMask != nil {
+			found = fmt.Sprintf("the firmware's current mask is %d", *s.CCPrioMask)
 		}
 		errs = append(errs, fmt.Errorf("the host has no readable %s (and roce_np): the per-priority ecn sysfs tree comes "+
 			"with the MLNX_OFED / DOCA-OFED mlx5 driver and does not exist on upstream (inbox) kernels, where the priorities "+
-			"DCQCN runs on are the firmware's: set them with roce_nic_firmware, parameters = { ROCE_CC_PRIO_MASK_%s = \"%d\" } "+
-			"(one bit per priority), and a cold reboot%s",
-			show(netPath(s.Interface, "/ecn/roce_rp/enable")), firmwarePort(s.PCIAddress), mask, s.errorsUnder("/ecn/")))
-	} else {
+			"DCQCN runs on are the firmware's, and %s: set them with roce_nic_firmware, parameters = { ROCE_CC_PRIO_MASK_%s = \"%d\" } "+
+			"(one bit per priority), and a cold reboot; this resource then writes the cc_params and reads the priorities from the firmware%s",
+			show(netPath(s.Interface, "/ecn/roce_rp/enable")), found, firmwarePort(s.PCIAddress), want, s.errorsUnder("/ecn/")))
+	} else if s.ECN {
 		for p := range 8 {
 			if s.RP[p] < 0 || s.NP[p] < 0 {
 				errs = append(errs, fmt.Errorf("could not read %s and %s%s", show(ecnPath(s.Interface, pointRP, p)),
@@ -161,6 +161,42 @@ func orUnknown(s string) string {
 		return "<pci-address>"
 	}
 	return s
+}
+
+// PrioMask is the firmware form of a priority set: bit p for priority p.
+func PrioMask(priorities []int) uint64 {
+	var mask uint64
+	for _, p := range priorities {
+		if p >= 0 && p < 8 {
+			mask |= 1 << p
+		}
+	}
+	return mask
+}
+
+// SetFirmware records, from the adapter's firmware configuration (fw, or why it could not be
+// read), the Current ROCE_CC_PRIO_MASK of s's port: on a host without the ecn tree it is what
+// the DCQCN priorities are.
+func (s *HostState) SetFirmware(fw *FirmwareState, err error) {
+	name := "ROCE_CC_PRIO_MASK_" + firmwarePort(s.PCIAddress)
+	if err == nil && fw == nil {
+		err = errors.New("no firmware query")
+	}
+	if err != nil {
+		s.CCPrioMaskError = err.Error()
+		return
+	}
+	p, ok := fw.Params[name]
+	if !ok {
+		s.CCPrioMaskError = fmt.Sprintf("%s -d %s q lists no %s", fw.Tool, fw.Device, name)
+		return
+	}
+	v, num := fwNumber(p.Current)
+	if !num {
+		s.CCPrioMaskError = fmt.Sprintf("%s's current value %q is not a number", name, p.Current)
+		return
+	}
+	s.CCPrioMask = &v
 }
 
 // firmwarePort is the _P<n> suffix of a PCI function's port in the adapter's NV configuration:

@@ -27,14 +27,18 @@ const (
 )
 
 // FirmwareReadScript returns the one command that queries the configuration of ifname's
-// adapter with each tool. Validate ifname first (ValidNetdev).
+// adapter: with mlxconfig when the host has it, else (or when its query fails) with mstconfig,
+// so a host with both tools runs one query, not two (each is a slow start). Validate ifname
+// first (ValidNetdev).
 func FirmwareReadScript(ifname string, sudo bool) string {
-	var tools []string
-	for _, t := range firmwareTools {
-		tools = append(tools, "echo "+markFWTool+t, t+` -d "$d" -e q 2>&1`)
-	}
+	query := func(t string) string { return t + ` -d "$d" -e q 2>&1` }
+	first, second := firmwareTools[0], firmwareTools[1]
+	// ((command -v first && query first) || for: the second only when the first is absent or
+	// failed. A for over one word is the shell's grouping here (the lab's sh has no braces).
+	tools := "echo " + markFWTool + first + "; command -v " + first + " >/dev/null 2>&1 && " + query(first) +
+		" || for t in " + second + `; do echo "` + markFWTool + `$t"; ` + strings.Replace(query(second), second, `"$t"`, 1) + "; done"
 	script := "cd " + shQuote(netPath(ifname, "/device/infiniband")) + ` && for d in *; do echo "` + markFWDevice + `$d"; ` +
-		strings.Join(tools, "; ") + "; done; echo " + markEnd
+		tools + "; done; echo " + markEnd
 	return shWrap(script, sudo)
 }
 
@@ -97,7 +101,7 @@ func ParseFirmwareRead(ifname string, out []byte) (*FirmwareState, error) {
 			st.Device, st.Tool = device, t
 			return st, nil
 		}
-		if joined := strings.Join(lines, "\n"); strings.Contains(joined, ": not found") {
+		if joined := strings.Join(lines, "\n"); strings.TrimSpace(joined) == "" || strings.Contains(joined, ": not found") {
 			continue
 		}
 		problems = append(problems, fmt.Sprintf("%s -d %s -e q: %v", t, device, err))

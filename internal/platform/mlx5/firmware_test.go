@@ -1,6 +1,8 @@
 package mlx5
 
 import (
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -76,5 +78,45 @@ func TestFirmwareValues(t *testing.T) {
 		if FirmwareValue.MatchString(bad) {
 			t.Errorf("FirmwareValue accepts %q", bad)
 		}
+	}
+}
+
+// On a host with both tools the query runs mlxconfig only; mstconfig runs when mlxconfig is
+// absent or its query fails. Through a real /bin/sh with stub tools that log their runs.
+func TestFirmwareReadRunsOneTool(t *testing.T) {
+	table := fwReadMst[strings.Index(fwReadMst, "@@tool mstconfig\n")+len("@@tool mstconfig\n") : strings.Index(fwReadMst, "@@end")]
+	for _, c := range []struct {
+		name      string
+		mlxconfig string // the stub's body; "" leaves the tool out
+		want      string // the log
+		tool      string
+	}{
+		{"both", `echo mlxconfig >> "$STUB_LOG"; cat "$STUB_TABLE"`, "mlxconfig\n", "mlxconfig"},
+		{"mlxconfig fails", `echo mlxconfig >> "$STUB_LOG"; echo "-E- Failed to open the device"; exit 3`, "mlxconfig\nmstconfig\n", "mstconfig"},
+		{"mstflint only", "", "mstconfig\n", "mstconfig"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHost(t, "eth0")
+			bin := filepath.Join(filepath.Dir(h.root), "bin")
+			h.file(filepath.Join(filepath.Dir(h.root), "table"), table, 0o644)
+			h.env = append(h.env, "STUB_TABLE="+filepath.Join(filepath.Dir(h.root), "table"))
+			h.file(filepath.Join(bin, "mstconfig"), "#!/bin/sh\necho mstconfig >> \"$STUB_LOG\"; cat \"$STUB_TABLE\"\n", 0o755)
+			if c.mlxconfig != "" {
+				h.file(filepath.Join(bin, "mlxconfig"), "#!/bin/sh\n"+c.mlxconfig+"\n", 0o755)
+			} else if p, err := exec.LookPath("mlxconfig"); err == nil {
+				t.Skipf("this machine has %s on PATH: the case needs a host without it", p)
+			}
+			out, log, err := h.run(FirmwareReadScript("eth0", false))
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if log != c.want {
+				t.Errorf("ran %q, want %q\n%s", log, c.want, out)
+			}
+			st, err := ParseFirmwareRead("eth0", []byte(out))
+			if err != nil || st.Tool != c.tool {
+				t.Fatalf("parse: %+v %v\n%s", st, err, out)
+			}
+		})
 	}
 }

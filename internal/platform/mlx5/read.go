@@ -54,7 +54,13 @@ type HostState struct {
 	NP  [8]int // roce_np/enable/<prio>
 
 	CCParams map[string]uint32 // cc_params of PCIAddress by file name; nil when none were read
-	Errors   map[string]string // per path (as printed, globs literal): the error text
+
+	// Without the ecn tree (an inbox driver), the priorities DCQCN runs on are the firmware's
+	// ROCE_CC_PRIO_MASK_P<n> (SetFirmware): its Current value, nil when not read; with the
+	// reason it could not be read.
+	CCPrioMask      *uint64
+	CCPrioMaskError string
+	Errors          map[string]string // per path (as printed, globs literal): the error text
 
 	// Units are the provider's boot units on the host (roce-*.service under UnitDir), by name.
 	Units map[string]*UnitFile

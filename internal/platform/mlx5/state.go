@@ -153,7 +153,7 @@ func (s *HostState) DCQCN(managed ...string) fabric.DCQCN {
 func (s *HostState) dcqcn(names []string) fabric.DCQCN {
 	d := fabric.DCQCN{Interface: s.Interface, CNPDSCP: s.cc(ccCNPDSCP), CNPPriority: s.cnpPriority()}
 	for p := range 8 {
-		if s.RP[p] == 1 && s.NP[p] == 1 {
+		if s.RP[p] == 1 && s.NP[p] == 1 || !s.ECN && s.CCPrioMask != nil && *s.CCPrioMask>>p&1 == 1 {
 			d.Priorities = append(d.Priorities, p)
 		}
 	}
@@ -189,7 +189,10 @@ func (s *HostState) DCQCNLike(want fabric.DCQCN) fabric.DCQCN {
 	d.Priorities = nil
 	for p := range 8 {
 		on := s.RP[p] == 1
-		if s.RP[p] != s.NP[p] || s.RP[p] < 0 {
+		switch {
+		case !s.ECN && s.CCPrioMask != nil:
+			on = *s.CCPrioMask>>p&1 == 1
+		case s.RP[p] != s.NP[p] || s.RP[p] < 0:
 			on = !slices.Contains(want.Priorities, p)
 		}
 		if on {
