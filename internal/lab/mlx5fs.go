@@ -52,6 +52,8 @@ func (e errno) Error() string {
 		return "Numerical result out of range"
 	case eLOOP:
 		return "Too many levels of symbolic links"
+	case eOPNOTSUPP:
+		return "Operation not supported"
 	}
 	return "Unknown error"
 }

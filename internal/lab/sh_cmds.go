@@ -38,7 +38,9 @@ func (h *Host) commands() (bin, sbin map[string]command) {
 		"mlnx_qos": cmdMlnxQos, "pwd": cmdPwd, "flock": cmdFlock, "rm": cmdRm,
 		"systemctl": cmdSystemctl,
 	}
-	sbin = map[string]command{"cma_roce_tos": cmdCmaRoceTos, "ethtool": cmdEthtool}
+	// iproute2 installs dcb in /sbin (/usr/sbin on a merged /usr); every current distribution
+	// ships it, MLNX_OFED or not.
+	sbin = map[string]command{"cma_roce_tos": cmdCmaRoceTos, "ethtool": cmdEthtool, "dcb": cmdDCB}
 	if h.noSystemd.Load() {
 		delete(bin, "systemctl")
 	}
