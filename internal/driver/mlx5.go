@@ -304,6 +304,25 @@ func (d nicDriver) Check(ctx context.Context, ifname string) error {
 	return st.CheckNIC()
 }
 
+// CheckIntent is the plan-time check with the planned settings: what they need must be on the
+// host (roce_tos: MLNX_OFED's traffic_class file).
+func (d nicDriver) CheckIntent(ctx context.Context, want fabric.NICQoS) error {
+	st, err := d.h.snap(ctx, want.Interface)
+	if err != nil {
+		return err
+	}
+	return st.CheckNICIntent(want)
+}
+
+// Tool is the QoS tool the host's read found for ifname (mlnx_qos or dcb).
+func (d nicDriver) Tool(ctx context.Context, ifname string) (string, error) {
+	st, err := d.h.snap(ctx, ifname)
+	if err != nil {
+		return "", err
+	}
+	return st.Tool, nil
+}
+
 func (d nicDriver) Read(ctx context.Context, ifname string, managed *fabric.NICQoS) (*fabric.NICQoS, error) {
 	st, err := d.h.snap(ctx, ifname)
 	if err != nil {
@@ -324,6 +343,7 @@ func (d nicDriver) Read(ctx context.Context, ifname string, managed *fabric.NICQ
 		// Persisted: the boot unit is the one an apply of the managed settings writes, enabled.
 		n.Persist = st.Persisted(mlx5.KindNICQoS, mlx5.Unit(mlx5.KindNICQoS, ifname, st, managed, nil))
 	}
+	n.Tool = st.Tool
 	return &n, nil
 }
 

@@ -16,6 +16,9 @@ type NICQoS struct {
 	RoCEToS *int
 	// Persist: the host re-applies these settings whenever the netdev appears (a boot unit).
 	Persist bool
+	// Tool is what the host's settings are read and written with (mlnx_qos or dcb), as the
+	// host read found it; not configured.
+	Tool string
 }
 
 // ETSClass is one TC's scheduling: exactly one of BandwidthPercent and StrictPriority.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -55,6 +56,33 @@ type interfaceResource[M interfaceModel[I], I validatable] struct {
 	checkPlatform func(dev devices.Device, in I) fabric.Problems
 	// readAtPlan makes the plan read the device (hosts: the netdev exists, DCBX, lldpad).
 	readAtPlan bool
+	// computed, when set, gives the values of computed attributes that the device decides (not
+	// the configuration), by attribute name: the plan takes them from its read, and an apply
+	// whose plan could not know them from the device after the write.
+	computed func(ctx context.Context, drv interfaceOps[I], ifname string) (map[string]attr.Value, error)
+}
+
+// setComputed sets r.computed's values on a plan or state (set), where they are unknown when
+// onlyUnknown.
+func (r *interfaceResource[M, I]) setComputed(ctx context.Context, drv interfaceOps[I], ifname string, onlyUnknown bool,
+	get func(context.Context, path.Path, any) diag.Diagnostics, set func(context.Context, path.Path, any) diag.Diagnostics) error {
+	if r.computed == nil {
+		return nil
+	}
+	vals, err := r.computed(ctx, drv, ifname)
+	if err != nil {
+		return err
+	}
+	for name, v := range vals {
+		var cur types.String
+		if onlyUnknown {
+			if get(ctx, path.Root(name), &cur); !cur.IsUnknown() {
+				continue
+			}
+		}
+		set(ctx, path.Root(name), v)
+	}
+	return nil
 }
 
 func (r *interfaceResource[M, I]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -117,6 +145,9 @@ func (r *interfaceResource[M, I]) ModifyPlan(ctx context.Context, req resource.M
 			return
 		}
 	}
+	if err == nil {
+		err = r.setComputed(ctx, drv, ifname.ValueString(), false, resp.Plan.GetAttribute, resp.Plan.SetAttribute)
+	}
 	if err != nil {
 		// Terraform plans again during apply, so this check also fails an apply: name the
 		// operation it guards, as the apply's own errors do.
@@ -152,6 +183,8 @@ func (r *interfaceResource[M, I]) Create(ctx context.Context, req resource.Creat
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyPrior, prior)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	err = r.setComputed(ctx, drv, ifname.ValueString(), true, resp.State.GetAttribute, resp.State.SetAttribute)
+	r.failed(&resp.Diagnostics, "read after create", device, ifname, err)
 }
 
 func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -218,6 +251,8 @@ func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.Updat
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyPrior, newPrior)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	err = r.setComputed(ctx, drv, ifname.ValueString(), true, resp.State.GetAttribute, resp.State.SetAttribute)
+	r.failed(&resp.Diagnostics, "read after update", device, ifname, err)
 }
 
 func (r *interfaceResource[M, I]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

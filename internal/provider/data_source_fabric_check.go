@@ -55,7 +55,7 @@ func (ds *fabricCheckDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 	defer d.report(&resp.Diagnostics)
 	policy := d.attrs(resourceAttrs(newQoSPolicyResource()), false, "id")
 	pfc := d.attrs(resourceAttrs(newPFCInterfaceResource()), false, "id")
-	nic := d.attrs(resourceAttrs(newNICQoSResource()), false, "id", "persist")
+	nic := d.attrs(resourceAttrs(newNICQoSResource()), false, "id", "persist", "tool")
 	dcqcn := d.attrs(resourceAttrs(newDCQCNProfileResource()), false, "id", "persist")
 	list := func(desc string, attrs map[string]schema.Attribute) schema.ListNestedAttribute {
 		return schema.ListNestedAttribute{Optional: true, MarkdownDescription: desc, NestedObject: schema.NestedAttributeObject{Attributes: attrs}}

@@ -14,7 +14,8 @@ import (
 type nicQoSModel struct {
 	ID types.String `tfsdk:"id"`
 	nicQoSArgs
-	Persist types.Bool `tfsdk:"persist"`
+	Persist types.Bool   `tfsdk:"persist"`
+	Tool    types.String `tfsdk:"tool"`
 }
 
 func (m nicQoSModel) known() bool { return m.nicQoSArgs.known() && fullyKnown(m.Persist) }
@@ -146,6 +147,10 @@ func nicFromIntent(device string, n fabric.NICQoS, prior *nicQoSModel) nicQoSMod
 		m.RoCEToS = types.Int64Value(int64(*n.RoCEToS))
 	}
 	m.Persist = types.BoolValue(n.Persist)
+	m.Tool = types.StringNull()
+	if n.Tool != "" {
+		m.Tool = types.StringValue(n.Tool)
+	}
 	return m
 }
 

@@ -30,6 +30,16 @@ func newNICQoSResource() resource.Resource {
 		},
 		readAtPlan: true,
 		fromIntent: nicFromIntent,
+		computed: func(ctx context.Context, drv interfaceOps[fabric.NICQoS], ifname string) (map[string]attr.Value, error) {
+			t, ok := drv.(interface {
+				Tool(context.Context, string) (string, error)
+			})
+			if !ok {
+				return nil, nil
+			}
+			tool, err := t.Tool(ctx, ifname)
+			return map[string]attr.Value{"tool": types.StringValue(tool)}, err
+		},
 	}}
 }
 
@@ -90,6 +100,12 @@ func (r *nicQoSResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				MarkdownDescription: "Strict priority (CNP traffic). Exactly one of this and `bandwidth_percent`."},
 		}}}
 	attrs["persist"] = persistAttr("QoS settings")
+	attrs["tool"] = schema.StringAttribute{Computed: true,
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+		MarkdownDescription: "What the provider reads and writes these settings with on the host, chosen by what the host has: " +
+			"`mlnx_qos` (NVIDIA's mlnx-tools, with MLNX_OFED / DOCA-OFED) or, where it is absent, `dcb` (iproute2, on stock " +
+			"distributions with the inbox mlx5 driver). Both reach the same driver settings; with `dcb`, trust follows the DSCP map " +
+			"(the driver trusts DSCP while it has DSCP entries), and the boot unit of `persist` uses the same tool."}
 	attrs["roce_tos"] = schema.Int64Attribute{Optional: true,
 		MarkdownDescription: "ToS byte (0-255) of the NIC's RoCE traffic, e.g. 106 = DSCP 26 << 2 | ECT(0), written to the RDMA device's global traffic class (`/sys/class/infiniband/<dev>/tc/1/traffic_class`, MLNX_OFED). It covers RDMA-CM connections and, on MLNX_OFED, the device's other RoCE connections too, whatever an application such as NCCL (`NCCL_IB_TC`) asks for. Unmanaged while unset."}
 	resp.Schema = schema.Schema{

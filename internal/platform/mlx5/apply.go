@@ -91,10 +91,8 @@ func writes(ifname string, s *HostState, nic *fabric.NICQoS, dcqcn *fabric.DCQCN
 				pfc[p] = true
 			}
 		}
-		w.mlnxQoS(ifname, string(nic.Trust), pfc, prioTC, tsa, bw)
-		if nic.Trust == fabric.TrustDSCP {
-			w.dscp2prio(ifname, DSCPArray(nic.DSCPToPriority))
-		}
+		dscp := DSCPArray(nic.DSCPToPriority)
+		w.qos(s, ifname, string(nic.Trust), pfc, prioTC, tsa, bw, &dscp)
 		if nic.RoCEToS != nil {
 			w.write(tosPath(ifname, s.RDMADev), int64(*nic.RoCEToS))
 		}
@@ -120,6 +118,19 @@ func writes(ifname string, s *HostState, nic *fabric.NICQoS, dcqcn *fabric.DCQCN
 		}
 	}
 	return w
+}
+
+// qos adds the commands of the host's QoS tool (s.Tool) that set trust and PFC, prio_tc and ETS
+// when not nil, and the DSCP map when trust is dscp and dscp is not nil.
+func (w *script) qos(s *HostState, ifname, trust string, pfc [8]bool, prioTC *[8]int, tsa *[8]string, bw *[8]int, dscp *[64]int) {
+	if s.Tool == ToolDCB {
+		w.dcbQoS(ifname, trust, pfc, prioTC, tsa, bw, dscp, s)
+		return
+	}
+	w.mlnxQoS(ifname, trust, pfc, prioTC, tsa, bw)
+	if trust == string(fabric.TrustDSCP) && dscp != nil {
+		w.dscp2prio(ifname, *dscp)
+	}
 }
 
 // mlnxQoS adds the mlnx_qos call setting trust and PFC, and prio_tc and ETS when not nil.

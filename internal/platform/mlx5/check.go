@@ -21,10 +21,14 @@ func (s *HostState) CheckNIC() error {
 	}
 	var errs []error
 	if s.DCBX == DCBXFirmware {
+		fix := "mlnx_qos -i " + s.Interface + " -d os"
+		if s.Tool == ToolDCB {
+			fix = "dcb dcbx set dev " + s.Interface + " host ieee"
+		}
 		errs = append(errs, fmt.Errorf("DCBX on %s is firmware-controlled: the NIC negotiates its QoS with the switch over LLDP "+
-			"and would overwrite these settings. Switch to OS-controlled DCBX with `mlnx_qos -i %s -d os` (until reboot); "+
+			"and would overwrite these settings. Switch to OS-controlled DCBX with `%s` (until reboot); "+
 			"to keep it across reboots also disable firmware DCBX with `mlxconfig -d %s set LLDP_NB_DCBX_P1=0` "+
-			"(P2 for the second port) and reboot", s.Interface, s.Interface, orUnknown(s.PCIAddress)))
+			"(P2 for the second port; roce_nic_firmware can set it) and reboot", s.Interface, fix, orUnknown(s.PCIAddress)))
 	}
 	if s.LLDPad {
 		errs = append(errs, fmt.Errorf("lldpad runs on the host and would overwrite the QoS of %s through DCBX: stop and "+

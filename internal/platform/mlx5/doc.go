@@ -15,7 +15,8 @@
 //     "> /dev/null", "2>&1" (stderr to where stdout goes).
 //   - Words: plain; single quotes (no escapes inside); double quotes; backslash escapes
 //     outside quotes; a word may mix them (see the example after this list). No variables,
-//     no $(...), no backquotes, no loops, no functions, no set -e, except in the host read:
+//     no $(...), no backquotes, no functions, no set -e; "for o in WORD...; do LIST; done"
+//     with "$o" in double quotes (the dcb read); and in the host read:
 //   - The host read (HostReadScript) also needs "cd DIR" (changes the directory relative
 //     globs expand in), "for i in *; do LIST; done" (the loop variable set to each match of
 //     the glob in turn, sorted; LIST is a list as above) and "$i" inside double quotes: alone
@@ -36,7 +37,8 @@
 //     "grep: FILE: No such file or directory" or "grep: FILE: Permission denied" on stderr,
 //     status 2 if any);
 //     pgrep -x NAME (PIDs, one per line; status 1 and no output when none);
-//     true; mlnx_qos (below); cma_roce_tos (accepted, unused by the provider);
+//     true; mlnx_qos (below); dcb (dcb.go); command -v NAME (the path, or status 127 and
+//     nothing when absent); cma_roce_tos (accepted, unused by the provider);
 //     ethtool -S IF (counters; see counters.go).
 //   - Failing writes print the shell's message on stderr, e.g. "sh: 1: cannot create FILE:
 //     Permission denied" for a redirect, "tee: FILE: Permission denied" or
@@ -57,7 +59,9 @@
 //
 // ReadScript("eth0", true) is (one line):
 //
-//	sudo -n sh -c 'echo @@mlnx_qos; mlnx_qos -i eth0 -a 2>&1 || echo @@failed; echo @@uevent;
+//	sudo -n sh -c 'echo @@mlnx_qos; ! command -v mlnx_qos >/dev/null 2>&1 || mlnx_qos -i eth0 -a 2>&1 || echo @@failed;
+//	echo @@dcb; ls /sys/class/net/eth0/device/infiniband >/dev/null 2>&1 && ! command -v mlnx_qos >/dev/null 2>&1 &&
+//	for o in dcbx app pfc ets buffer; do echo "dcb $o:"; dcb -j "$o" show dev eth0 2>&1; done; echo @@uevent;
 //	cat /sys/class/net/eth0/device/uevent 2>&1; echo @@infiniband;
 //	ls /sys/class/net/eth0/device/infiniband 2>&1; echo @@values;
 //	grep -H . /sys/class/net/eth0/ecn/roce_rp/enable/* /sys/class/net/eth0/ecn/roce_np/enable/*
@@ -66,7 +70,9 @@
 //	echo @@lldpad; pgrep -x lldpad; echo @@netdevs; ls /sys/class/net 2>&1; echo @@end'
 //
 // Its output is sections, each opened by a marker on a line of its own: @@mlnx_qos (the
-// report, then @@failed if mlnx_qos exited non-zero), @@uevent (KEY=VALUE lines; PCI_SLOT_NAME
+// report, then @@failed if mlnx_qos exited non-zero; empty on a host without mlnx_qos), @@dcb
+// (on a host without mlnx_qos, iproute2's dcb objects as JSON, each after a "dcb OBJ:" line;
+// dcb.go), @@uevent (KEY=VALUE lines; PCI_SLOT_NAME
 // is the PCI address naming the debugfs directory), @@infiniband (the netdev's RDMA device),
 // @@values (grep -H lines "PATH:VALUE" and "grep: PATH: ERROR"), @@units (the same for the
 // provider's boot units, persist.go, and the .wants links that enable them), @@lldpad (PIDs),
@@ -92,9 +98,13 @@
 //	ls /sys/class/net/"$i"/device/infiniband >/dev/null 2>&1 &&
 //	! ls /sys/class/net/"$i"/device/physfn >/dev/null 2>&1 &&
 //	! grep -qsE '\''^(32|pf[0-9]+[vs]f[0-9]+)$'\'' /sys/class/net/"$i"/type /sys/class/net/"$i"/phys_port_name &&
-//	mlnx_qos -i "$i" -a 2>&1 || echo @@failed;
+//	command -v mlnx_qos >/dev/null 2>&1 && mlnx_qos -i "$i" -a 2>&1 || echo @@failed;
 //	ls /sys/class/net/"$i"/device/physfn >/dev/null 2>&1 ||
 //	grep -qsE '\''^(32|pf[0-9]+[vs]f[0-9]+)$'\'' /sys/class/net/"$i"/type /sys/class/net/"$i"/phys_port_name && echo @@skipped;
+//	echo @@dcb; ls /sys/class/net/"$i"/device/infiniband >/dev/null 2>&1 &&
+//	! ls /sys/class/net/"$i"/device/physfn >/dev/null 2>&1 &&
+//	! grep -qsE '\''^(32|pf[0-9]+[vs]f[0-9]+)$'\'' /sys/class/net/"$i"/type /sys/class/net/"$i"/phys_port_name &&
+//	! command -v mlnx_qos >/dev/null 2>&1 && for o in dcbx app pfc ets buffer; do echo "dcb $o:"; dcb -j "$o" show dev "$i" 2>&1; done;
 //	echo @@uevent; cat /sys/class/net/"$i"/device/uevent 2>&1;
 //	echo @@infiniband; ls /sys/class/net/"$i"/device/infiniband 2>&1; echo @@values;
 //	grep -H . /sys/class/net/"$i"/ecn/roce_rp/enable/* /sys/class/net/"$i"/ecn/roce_np/enable/*
@@ -103,8 +113,8 @@
 //	echo @@units; grep -H . /etc/systemd/system/roce-*.service /etc/systemd/system/*.wants/roce-*.service 2>&1;
 //	echo @@lldpad; pgrep -x lldpad; echo @@netdevs; ls /sys/class/net 2>&1; echo @@end'
 //
-// Its output is, per netdev, "@@netdev NAME" and the four per-netdev sections of the read
-// script (@@mlnx_qos, @@uevent, @@infiniband, @@values without the cc_params lines; the
+// Its output is, per netdev, "@@netdev NAME" and the five per-netdev sections of the read
+// script (@@mlnx_qos, @@dcb, @@uevent, @@infiniband, @@values without the cc_params lines; the
 // @@mlnx_qos section of a VF, representor or IPoIB netdev holds @@failed and @@skipped instead
 // of a report), then once
 // @@cc_params (the grep lines of every PCI function's cc_params), @@units, @@lldpad, @@netdevs,

@@ -14,7 +14,7 @@ const (
 
 // netdevMarkers open the sections of one netdev, hostMarkers those read once per host.
 var (
-	netdevMarkers = []string{markQoS, markUevent, markIB, markValues}
+	netdevMarkers = []string{markQoS, markDCB, markUevent, markIB, markValues}
 	hostMarkers   = []string{markCCParams, markUnits, markLLDPad, markNetdevs, markEnd}
 )
 
@@ -36,6 +36,7 @@ func HostReadScript(sudo bool) string {
 	// which -s silences).
 	isVF := "ls " + in("/device/physfn") + " >/dev/null 2>&1"
 	isOther := "grep -qsE " + shQuote(`^(32|pf[0-9]+[vs]f[0-9]+)$`) + " " + in("/type") + " " + in("/phys_port_name")
+	port := "ls " + in("/device/infiniband") + " >/dev/null 2>&1 && ! " + isVF + " && ! " + isOther
 	values := []string{
 		in("/ecn/roce_rp/enable/") + "*",
 		in("/ecn/roce_np/enable/") + "*",
@@ -49,9 +50,10 @@ func HostReadScript(sudo bool) string {
 		// or IPoIB netdevs (type 32): an SR-IOV node has tens to hundreds of them, none of
 		// which carries the port's QoS; their sections say @@skipped, and a resource on one
 		// reads it alone (ReadScript).
-		"echo " + markQoS, "ls " + in("/device/infiniband") + " >/dev/null 2>&1 && ! " + isVF + " && ! " + isOther +
-			` && mlnx_qos -i "$i" -a 2>&1 || echo ` + markFailed,
+		"echo " + markQoS, port + ` && command -v mlnx_qos >/dev/null 2>&1 && mlnx_qos -i "$i" -a 2>&1 || echo ` + markFailed,
 		isVF + " || " + isOther + " && echo " + markSkipped,
+		// Without mlnx_qos, dcb for the same netdevs (dcb.go).
+		"echo " + markDCB, dcbRead(`"$i"`, port),
 		"echo " + markUevent, "cat " + in("/device/uevent") + " 2>&1",
 		"echo " + markIB, "ls " + in("/device/infiniband") + " 2>&1",
 		"echo " + markValues, "grep -H . " + strings.Join(values, " ") + " 2>&1",
@@ -137,7 +139,7 @@ func ParseHostRead(out []byte) (map[string]*HostState, error) {
 		nd, complete := netdevs[name], true
 		for _, m := range netdevMarkers {
 			_, ok := nd[m]
-			complete = complete && ok
+			complete = complete && (ok || m == markDCB) // optional, as in splitSections
 		}
 		if !complete && ValidNetdev(name) {
 			return nil, fmt.Errorf("the read script's output for netdev %s lacks a section", name)
@@ -145,7 +147,7 @@ func ParseHostRead(out []byte) (map[string]*HostState, error) {
 			continue
 		}
 		sections := map[string][]string{
-			markQoS: nd[markQoS], markUevent: nd[markUevent], markIB: nd[markIB],
+			markQoS: nd[markQoS], markDCB: nd[markDCB], markUevent: nd[markUevent], markIB: nd[markIB],
 			markValues: slices.Concat(nd[markValues], host[markCCParams]),
 			markUnits:  host[markUnits], markLLDPad: host[markLLDPad], markNetdevs: host[markNetdevs], markEnd: host[markEnd],
 		}

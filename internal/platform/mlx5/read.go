@@ -24,8 +24,10 @@ type HostState struct {
 	Netdevs   []string // ls /sys/class/net, in the order printed
 	LLDPad    bool     // lldpad runs (pgrep, or mlnx_qos's own warning)
 
-	// From mlnx_qos -i IF -a. QoSError is set when mlnx_qos failed or printed something this
-	// package cannot read; the fields below are then incomplete.
+	// From mlnx_qos -i IF -a, or on a host without it from iproute2's dcb (Tool). QoSError is
+	// set when the tool failed or printed something this package cannot read; the fields below
+	// are then incomplete.
+	Tool            string // ToolMlnxQoS or ToolDCB
 	QoSError        error
 	QoSSkipped      bool      // a host read left mlnx_qos out (markSkipped): read the netdev alone
 	DCBX            string    // DCBXOS, DCBXFirmware, "" when not printed
@@ -82,7 +84,7 @@ const (
 	markEnd     = "@@end"
 )
 
-var markers = []string{markQoS, markUevent, markIB, markValues, markUnits, markLLDPad, markNetdevs, markEnd}
+var markers = []string{markQoS, markDCB, markUevent, markIB, markValues, markUnits, markLLDPad, markNetdevs, markEnd}
 
 // unitsRead is the command of the @@units section: every line of the provider's unit files
 // and, through the .wants links systemctl enable makes, which units want them.
@@ -103,7 +105,9 @@ func ReadScript(ifname string, sudo bool) string {
 		glob(netPath(ifname, "/device/infiniband/")) + "/tc/1/traffic_class",
 	}
 	script := []string{
-		"echo " + markQoS, "mlnx_qos -i " + q + " -a 2>&1 || echo " + markFailed,
+		// mlnx_qos where the host has it, else dcb (dcb.go).
+		"echo " + markQoS, "! command -v mlnx_qos >/dev/null 2>&1 || mlnx_qos -i " + q + " -a 2>&1 || echo " + markFailed,
+		"echo " + markDCB, dcbRead(q, "ls "+shQuote(netPath(ifname, "/device/infiniband"))+" >/dev/null 2>&1"),
 		"echo " + markUevent, "cat " + shQuote(netPath(ifname, "/device/uevent")) + " 2>&1",
 		"echo " + markIB, "ls " + shQuote(netPath(ifname, "/device/infiniband")) + " 2>&1",
 		"echo " + markValues, "grep -H . " + strings.Join(values, " ") + " 2>&1",
@@ -151,7 +155,12 @@ func stateFromSections(ifname string, sections map[string][]string) *HostState {
 		}
 		s.toolError(f)
 	}
-	s.QoSError = parseMlnxQoS(s, sections[markQoS])
+	s.Tool = ToolMlnxQoS
+	if len(sections[markDCB]) > 0 {
+		s.QoSError = parseDCB(s, sections[markDCB])
+	} else {
+		s.QoSError = parseMlnxQoS(s, sections[markQoS])
+	}
 	s.parseValues(sections[markValues])
 	s.Units = parseUnits(sections[markUnits])
 	return s
@@ -228,7 +237,9 @@ func splitSections(out string) (map[string][]string, error) {
 		}
 	}
 	for _, m := range markers {
-		if _, ok := sections[m]; !ok {
+		// @@dcb sits between two markers, so a cut-short output lacks a later one too; outputs
+		// recorded before the section existed read as a host with mlnx_qos.
+		if _, ok := sections[m]; !ok && m != markDCB {
 			return nil, readScriptError(out, m)
 		}
 	}

@@ -11,6 +11,7 @@ type Snapshot struct {
 	Interface  string         `json:"interface"`
 	PCIAddress string         `json:"pci_address,omitempty"`
 	RDMADev    string         `json:"rdma_dev,omitempty"`
+	Tool       string         `json:"tool,omitempty"` // the QoS tool the host had (ToolMlnxQoS when empty)
 	NIC        *NICSnapshot   `json:"nic,omitempty"`
 	DCQCN      *DCQCNSnapshot `json:"dcqcn,omitempty"`
 }
@@ -37,7 +38,7 @@ type DCQCNSnapshot struct {
 
 // Snapshot records s's values of the settings nic and dcqcn manage (either may be nil).
 func (s *HostState) Snapshot(nic *fabric.NICQoS, dcqcn *fabric.DCQCN) Snapshot {
-	snap := Snapshot{Interface: s.Interface, PCIAddress: s.PCIAddress, RDMADev: s.RDMADev}
+	snap := Snapshot{Interface: s.Interface, PCIAddress: s.PCIAddress, RDMADev: s.RDMADev, Tool: s.Tool}
 	if nic != nil {
 		n := &NICSnapshot{Trust: s.Trust, PFC: s.PFC}
 		if s.Trust == string(fabric.TrustDSCP) && s.DSCP2PrioShown {
@@ -86,8 +87,9 @@ func RestoreScript(ifname string, prior *HostState, nic *fabric.NICQoS, dcqcn *f
 // as vendor.
 func RestoreFromSnapshot(ifname string, snap Snapshot, s *HostState, sudo bool) string {
 	pci, rdma := snap.PCIAddress, snap.RDMADev
+	cur := &HostState{Tool: snap.Tool}
 	if s != nil {
-		pci, rdma = pick(s.PCIAddress, pci), pick(s.RDMADev, rdma)
+		pci, rdma, cur = pick(s.PCIAddress, pci), pick(s.RDMADev, rdma), s
 	}
 	w := &script{sudo: sudo}
 	if n := snap.NIC; n != nil {
@@ -109,10 +111,7 @@ func RestoreFromSnapshot(ifname string, snap Snapshot, s *HostState, sudo bool) 
 			}
 			tsa, bw = &t, &b
 		}
-		w.mlnxQoS(ifname, trust, n.PFC, n.PrioTC, tsa, bw)
-		if trust == string(fabric.TrustDSCP) && n.DSCP2Prio != nil {
-			w.dscp2prio(ifname, *n.DSCP2Prio)
-		}
+		w.qos(cur, ifname, trust, n.PFC, n.PrioTC, tsa, bw, n.DSCP2Prio)
 		if n.RoCEToS != nil {
 			w.write(tosPath(ifname, rdma), int64(*n.RoCEToS))
 		}
