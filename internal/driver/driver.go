@@ -63,7 +63,7 @@ func CheckQoSPolicy(dev devices.Device, p fabric.QoSPolicy) fabric.Problems {
 	for i := range probs {
 		probs[i].Detail = fmt.Sprintf("Device %q (platform %s): %s", dev.Name, dev.Platform, probs[i].Detail)
 	}
-	return probs
+	return append(probs, checkModel(dev)...)
 }
 
 // ForQoSPolicy returns the driver of a configured device.

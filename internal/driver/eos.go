@@ -47,8 +47,10 @@ func (e eosCLI) configure(ctx context.Context, lines []string) error {
 
 func (e eosCLI) device() string { return e.c.Config().Device }
 
+// read is the running-config and, in the same exchange, `show version | json`: the model and
+// version decide the queue commands (eos family.go).
 func (e eosCLI) read(ctx context.Context) (*eos.Config, error) {
-	out, err := e.c.Show(ctx, "show running-config")
+	out, err := e.c.Show(ctx, "show running-config", "show version | json")
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +58,40 @@ func (e eosCLI) read(ctx context.Context) (*eos.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("device %q: reading the running-config: %w", e.device(), err)
 	}
+	v, err := eos.ParseVersion(out[1])
+	if err != nil {
+		return nil, fmt.Errorf("device %q: %w", e.device(), err)
+	}
+	cfg.Model, cfg.Version = v.Model, v.Version
+	cfg.Family, _ = eos.FamilyOf(v.Model, v.ImageOptimization)
 	return cfg, nil
+}
+
+// pinFamily reconciles, before a write, the family the switch reports with the device's
+// configured model: the configured one stands in for a model the provider does not know, and
+// one of another family is an error (the configuration names another switch). Reads need no
+// family.
+func (e eosCLI) pinFamily(cfg *eos.Config) error {
+	model := cfg.Model
+	dev, _ := e.reg.Device(e.device())
+	pinned, ok := eos.FamilyOf(dev.Model, "")
+	switch {
+	case dev.Model == "":
+	case !ok:
+		return fmt.Errorf("device %q: model %q is not an EOS model the provider knows (DCS-7050..., DCS-7060..., DCS-7280..., "+
+			"vEOS-lab...)", e.device(), dev.Model)
+	case cfg.Family == "":
+		cfg.Family = pinned
+	case cfg.Family != pinned:
+		return fmt.Errorf("device %q: the configuration says model %q (%s), but the switch reports %q (%s): correct the "+
+			"device's model", e.device(), dev.Model, pinned, model, cfg.Family)
+	}
+	if cfg.Family == "" {
+		return fmt.Errorf("device %q reports model %q, and the provider does not know whether it configures queues as "+
+			"tx-queue (Sand: 7280R, 7500R, 7800R) or uc-tx-queue (Strata: 7050X, 7060X, 7260X): set the device's model "+
+			"to one of its family", e.device(), model)
+	}
+	return nil
 }
 
 // eosDefaults is the configuration of a switch nobody configured: the EOS default maps and no
@@ -150,6 +185,12 @@ func (d *eosQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error) 
 	if err := missingPorts(cfg, d.device(), p.Interfaces); err != nil {
 		return nil, err
 	}
+	if err := d.pinFamily(cfg); err != nil {
+		return nil, err
+	}
+	if err := eos.CheckFamily(cfg.Family, cfg.Version, p); err != nil {
+		return nil, fmt.Errorf("device %q: %w; nothing was changed", d.device(), err)
+	}
 	prior := cfg.PolicyPrior(p.Interfaces)
 	lines, err := eos.PolicyLines(cfg, nil, &p, prior)
 	if err != nil {
@@ -173,6 +214,12 @@ func (d *eosQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw Pri
 	}
 	if err := missingPorts(cfg, d.device(), next.Interfaces); err != nil {
 		return nil, err
+	}
+	if err := d.pinFamily(cfg); err != nil {
+		return nil, err
+	}
+	if err := eos.CheckFamily(cfg.Family, cfg.Version, next); err != nil {
+		return nil, fmt.Errorf("device %q: %w; nothing was changed", d.device(), err)
 	}
 	now := cfg.PolicyPrior(next.Interfaces)
 	for _, port := range next.Interfaces {

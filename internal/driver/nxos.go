@@ -70,7 +70,7 @@ func (n nxosCLI) device() string { return n.c.Config().Device }
 // QoS), all in one command batch. A port the switch does not have fails with an error naming
 // it and the command the switch refused.
 func (n nxosCLI) read(ctx context.Context, ports ...string) (*nxos.Config, error) {
-	cmds := []string{"show running-config ipqos"}
+	cmds := []string{"show version", "show running-config ipqos"}
 	for _, p := range ports {
 		cmds = append(cmds, "show running-config interface "+p)
 	}
@@ -83,11 +83,22 @@ func (n nxosCLI) read(ctx context.Context, ports ...string) (*nxos.Config, error
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := nxos.ParseRunningConfig(strings.Join(out, "\n"))
+	cfg, err := nxos.ParseRunningConfig(strings.Join(out[1:], "\n"))
 	if err != nil {
 		return nil, fmt.Errorf("device %q: reading the running-config: %w", n.device(), err)
 	}
+	cfg.Chassis = nxos.Chassis(out[0])
 	return cfg, nil
+}
+
+// checkChassis refuses, before a write, a switch of a family the provider does not render
+// (nxos chassis.go), by what show version said or the device's configured model.
+func (n nxosCLI) checkChassis(cfg *nxos.Config) error {
+	dev, _ := n.reg.Device(n.device())
+	if err := nxos.CheckChassis(cfg.Chassis, dev.Model); err != nil {
+		return fmt.Errorf("device %q: %w; nothing was changed", n.device(), err)
+	}
+	return nil
 }
 
 // missingPortError is a port the switch refused to show: it does not have it.
@@ -149,6 +160,9 @@ func (d *nxosQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error)
 	if err != nil {
 		return nil, err
 	}
+	if err := d.checkChassis(cfg); err != nil {
+		return nil, err
+	}
 	if _, ok := cfg.QoSPolicies[p.Name]; ok {
 		return nil, ErrExists
 	}
@@ -174,6 +188,9 @@ func (d *nxosQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw Pr
 	}
 	cfg, err := d.read(ctx, next.Interfaces...)
 	if err != nil {
+		return nil, err
+	}
+	if err := d.checkChassis(cfg); err != nil {
 		return nil, err
 	}
 	now := cfg.PolicyPrior(next.Interfaces)
@@ -259,6 +276,9 @@ func (d nxosPFC) Read(ctx context.Context, port string, _ *fabric.PFCInterface) 
 func (d nxosPFC) write(ctx context.Context, old *fabric.PFCInterface, next fabric.PFCInterface, raw Prior) (Prior, error) {
 	cfg, err := d.read(ctx, next.Interface)
 	if err != nil {
+		return nil, err
+	}
+	if err := d.checkChassis(cfg); err != nil {
 		return nil, err
 	}
 	if err := cfg.CheckPFCAgainst(next); err != nil {

@@ -41,6 +41,7 @@ func CheckPFCInterface(dev devices.Device, p fabric.PFCInterface) fabric.Problem
 			probs.Add(attrPath(u.Attr), "Not supported on platform nxos",
 				fmt.Sprintf("Device %q (platform nxos): %s.", dev.Name, u.Reason))
 		}
+		probs = append(probs, checkModel(dev)...)
 	case "openconfig":
 		probs.Add(fabric.Root("device"), "Platform does not support roce_pfc_interface",
 			fmt.Sprintf("Device %q has platform openconfig: OpenConfig has no PFC model (no per-priority pause, headroom or watchdog), so PFC cannot be configured over it. roce_pfc_interface is supported on sonic, eos and nxos.", dev.Name))
@@ -180,4 +181,16 @@ func (d sonicPFC) Delete(ctx context.Context, old fabric.PFCInterface, raw Prior
 		return err
 	}
 	return d.set(ctx, req)
+}
+
+// checkModel is the plan-time check of a device's configured model: a model of a family the
+// platform's renderer does not cover (a Nexus 3000) is refused on the device attribute.
+func checkModel(dev devices.Device) fabric.Problems {
+	var probs fabric.Problems
+	if dev.Platform == "nxos" {
+		if err := nxos.CheckChassis("", dev.Model); err != nil {
+			probs.Add(fabric.Root("device"), "Model not supported", fmt.Sprintf("Device %q (platform nxos, model %s): %s.", dev.Name, dev.Model, err))
+		}
+	}
+	return probs
 }

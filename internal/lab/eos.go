@@ -20,6 +20,7 @@ import (
 type EOSSwitch struct {
 	*cliSwitch
 	userLine []string // the running-config's username lines
+	model    eosModel
 	serial   string
 	mac      string
 	started  time.Time
@@ -37,6 +38,7 @@ func startEOSSwitch(spec deviceSpec) (device, error) {
 	sw := &EOSSwitch{
 		started: time.Now(),
 		running: newEOSConfig(spec.name, spec.ports),
+		model:   eosModelOf(spec.model),
 	}
 	users := map[string]string{spec.username: spec.password, "admin": spec.password}
 	for _, u := range slices.Sorted(maps.Keys(users)) {

@@ -132,7 +132,7 @@ func TestEOSModesAndAbbreviations(t *testing.T) {
 		{"qos profile ROCE", "eos-1(config-qos-profile-ROCE)#"},
 		{"tx-queue 3", "eos-1(config-qos-profile-ROCE-txq-3)#"},
 		{"exit", "eos-1(config-qos-profile-ROCE)#"},
-		{"uc-tx-queue 5", "eos-1(config-qos-profile-ROCE-uc-txq-5)#"},
+		{"tx-queue 5", "eos-1(config-qos-profile-ROCE-txq-5)#"},
 		{"qos trust cos", "eos-1(config-qos-profile-ROCE)#"}, // a profile command from a queue
 		{"tx-queue 3", "eos-1(config-qos-profile-ROCE-txq-3)#"},
 		{"interface Ethernet2", "eos-1(config-if-Et2)#"}, // a global command from a queue
@@ -156,7 +156,6 @@ func TestEOSModesAndAbbreviations(t *testing.T) {
 		{"sh conf sess", "Maximum number of completed sessions: 1\nMaximum number of pending sessions: 5\n\n" +
 			"  Name                State         User       Terminal\n  ------------------- ------------- ---------- --------\n"},
 		{"show running-config | section x | json", "% This is an unconverted command\n"},
-		{"show version | json", "% This is an unconverted command\n"},
 		{"show running-config |", "% Incomplete command\n"},
 		{"show running-config | grep x", "% Invalid input (at token 3: 'grep')\n"},
 		{"show running-config | include (", "% Invalid input (at token 4: '(')\n"},
@@ -166,7 +165,7 @@ func TestEOSModesAndAbbreviations(t *testing.T) {
 			t.Errorf("%q: %q, want %q", a.line, got, a.want)
 		}
 	}
-	if got := c.run("show version"); !strings.Contains(got, "Arista vEOS-lab\n") || !strings.Contains(got, "Software image version: 4.31.2F\n") {
+	if got := c.run("show version"); !strings.Contains(got, "Arista DCS-7280SR3-48YC8\n") || !strings.Contains(got, "Software image version: 4.31.2F\n") {
 		t.Errorf("show version:\n%s", got)
 	}
 	if got := c.run("show qos maps"); !strings.Contains(got, "  tc-dp:     1-1  0-1  2-1") {
@@ -223,7 +222,7 @@ func TestEOSDefaultsAndNoForms(t *testing.T) {
 		t.Errorf("no interface did not reset the port:\n%s", got)
 	}
 	c.must("hostname leaf-1")
-	if p := c.term.prompt(); p != "leaf-1(config)#" || !strings.Contains(sw.RunningConfig(), "! device: leaf-1 (vEOS-lab, EOS-4.31.2F)\n") {
+	if p := c.term.prompt(); p != "leaf-1(config)#" || !strings.Contains(sw.RunningConfig(), "! device: leaf-1 (DCS-7280SR3-48YC8, EOS-4.31.2F)\n") {
 		t.Errorf("hostname: prompt %q\n%s", p, sw.RunningConfig())
 	}
 }

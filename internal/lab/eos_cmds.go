@@ -219,11 +219,24 @@ func cmdTrust(x *eosCtx, a *cliArgs) *cliError {
 }
 
 // cmdTxQueue: `tx-queue N` / `uc-tx-queue N` enter (creating) a queue; `no` deletes it.
+//
+// The word is the model's (eos-switch.md, "Models"): Strata switches and vEOS have uc-tx-queue,
+// Sand ones tx-queue, and the other word does not parse (`% Invalid input` at it: assumed, by
+// analogy with the other family's keywords in aristanetworks/anta's UNSUPPORTED_PLATFORM_ERRORS;
+// no capture found). Sand before 4.33.0F does not configure queue 7 (Arista TOI: "queue 7 is not
+// user-configurable"); the refusal text is assumed (`% Invalid input` at the number).
 func cmdTxQueue(uc bool) func(x *eosCtx, a *cliArgs) *cliError {
 	return func(x *eosCtx, a *cliArgs) *cliError {
+		if uc != x.sw.model.strata {
+			return errInvalid(a.i-1, a.w[a.i-1])
+		}
+		at := a.i
 		n, err := a.num(0, 7)
 		if err != nil {
 			return err
+		}
+		if n == 7 && !x.sw.model.strata {
+			return errInvalid(at, a.w[at])
 		}
 		if err := a.done(); err != nil {
 			return err

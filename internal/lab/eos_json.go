@@ -21,7 +21,7 @@ func (sw *EOSSwitch) renderJSON(c *eosConfig) string {
 	b.WriteString("{\n    \"cmds\": {\n")
 	writeJSONCmds(&b, top, 2)
 	b.WriteString("    },\n    \"comments\": [],\n    \"header\": [\n")
-	header := eosHeader(c)
+	header := sw.eosHeader(c)
 	for i, h := range header {
 		b.WriteString("        " + jsonString(h+"\n") + jsonComma(i, len(header)) + "\n")
 	}

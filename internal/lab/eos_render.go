@@ -14,10 +14,41 @@ import (
 	"strings"
 )
 
-const (
-	eosModel   = "vEOS-lab"
-	eosVersion = "4.31.2F"
-)
+const eosVersion = "4.31.2F"
+
+// eosModel is a switch model the lab simulates: its name as `show version` prints it
+// (modelName) and its chip family, which decides the queue commands (eos-switch.md, "Models").
+type eosModel struct {
+	name              string
+	strata            bool   // uc-tx-queue (Broadcom Trident/Tomahawk, vEOS); else tx-queue (Sand)
+	hardwareRevision  string // show version's Hardware version
+	imageOptimization string
+}
+
+// eosModels are the models, the default first.
+var eosModels = []eosModel{
+	{name: "DCS-7280SR3-48YC8", hardwareRevision: "11.02", imageOptimization: "Sand-4GB"},
+	{name: "DCS-7060CX-32S", strata: true, hardwareRevision: "12.00", imageOptimization: "Strata-4GB"},
+	{name: "vEOS-lab", strata: true, imageOptimization: "None"},
+}
+
+func eosModelNames() []string {
+	out := make([]string, len(eosModels))
+	for i, m := range eosModels {
+		out[i] = m.name
+	}
+	return out
+}
+
+// eosModelOf is the model named name ("": the default); lookupModel has checked it.
+func eosModelOf(name string) eosModel {
+	for _, m := range eosModels {
+		if m.name == name {
+			return m
+		}
+	}
+	return eosModels[0]
+}
 
 // eosNode is one configuration line and the lines under it.
 type eosNode struct {
@@ -205,18 +236,23 @@ func addSource(lines []mapLine, tc, dp, source int) []mapLine {
 	return append(lines, mapLine{tc: tc, dp: dp, sources: []int{source}})
 }
 
-// eosHeader is the configuration's header comment (without `! Command:`).
-func eosHeader(c *eosConfig) []string {
+// eosHeader is the configuration's header comment (without `! Command:`). A switch boots the
+// EOS image, vEOS its own (the header of every vEOS-lab capture).
+func (sw *EOSSwitch) eosHeader(c *eosConfig) []string {
+	image := "EOS-" + eosVersion
+	if sw.model.name == "vEOS-lab" {
+		image = "vEOS-lab"
+	}
 	return []string{
-		fmt.Sprintf("! device: %s (%s, EOS-%s)", c.hostname, eosModel, eosVersion),
-		"! boot system flash:/" + eosModel + ".swi",
+		fmt.Sprintf("! device: %s (%s, EOS-%s)", c.hostname, sw.model.name, eosVersion),
+		"! boot system flash:/" + image + ".swi",
 	}
 }
 
 // renderRunning is `show running-config`.
 func (sw *EOSSwitch) renderRunning(c *eosConfig) string {
 	var b strings.Builder
-	h := eosHeader(c)
+	h := sw.eosHeader(c)
 	fmt.Fprintf(&b, "! Command: show running-config\n%s\n!\n%s\n!\n", h[0], h[1])
 	for _, g := range sw.runningGroups(c) {
 		for _, n := range g {

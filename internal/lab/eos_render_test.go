@@ -27,7 +27,7 @@ var eosRoCE = []string{
 	"tx-queue 0", "bandwidth percent 50", "no priority",
 	"tx-queue 3", "bandwidth percent 50", "no priority",
 	"random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 100",
-	"uc-tx-queue 3", "random-detect ecn minimum-threshold 2000 segments maximum-threshold 10000 segments weight 0 max-mark-probability 20",
+	"tx-queue 5", "random-detect ecn minimum-threshold 2000 segments maximum-threshold 10000 segments weight 0 max-mark-probability 20",
 	"priority-flow-control priority 4 drop",
 	"priority-flow-control priority 3 no-drop",
 	"priority-flow-control on",
@@ -83,7 +83,7 @@ func TestEOSJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(text), &top); err != nil {
 		t.Fatalf("| json does not parse: %v\n%s", err, text)
 	}
-	if !slices.Equal(top.Header, []string{"! device: eos-1 (vEOS-lab, EOS-4.31.2F)\n", "! boot system flash:/vEOS-lab.swi\n"}) || top.Comments == nil {
+	if !slices.Equal(top.Header, []string{"! device: eos-1 (DCS-7280SR3-48YC8, EOS-4.31.2F)\n", "! boot system flash:/EOS-4.31.2F.swi\n"}) || top.Comments == nil {
 		t.Errorf("header %q, comments %v", top.Header, top.Comments)
 	}
 	var profile, queue block

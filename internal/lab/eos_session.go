@@ -72,7 +72,7 @@ func (t *eosTerm) enterSession(name string) *cliError {
 func (sw *EOSSwitch) commit(s *eosSession) *cliError {
 	c := sw.running.clone()
 	for _, r := range s.lines {
-		if err := replay(c, r); err != nil {
+		if err := sw.replay(c, r); err != nil {
 			return errFinal("%% Cannot commit session %s: '%s': %s", s.name, strings.Join(r.words, " "), strings.TrimPrefix(err.eosText(), "% "))
 		}
 	}
@@ -82,13 +82,13 @@ func (sw *EOSSwitch) commit(s *eosSession) *cliError {
 }
 
 // replay runs a recorded line on c without a terminal.
-func replay(c *eosConfig, r eosRecorded) *cliError {
+func (sw *EOSSwitch) replay(c *eosConfig, r eosRecorded) *cliError {
 	a := newArgs(r.words)
 	cmd, err := findCommand(a, eosConfigTable(r.mode.kind))
 	if err != nil {
 		return err
 	}
-	return cmd.fn(&eosCtx{cfg: c, mode: r.mode, next: r.mode}, a)
+	return cmd.fn(&eosCtx{sw: sw, cfg: c, mode: r.mode, next: r.mode}, a)
 }
 
 // commitNamed is `configure session NAME commit` from exec mode.

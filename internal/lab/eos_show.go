@@ -51,7 +51,7 @@ func (x *eosCtx) showText(what string, a *cliArgs) (text, jsonText string, err *
 	sw := x.sw
 	switch what {
 	case "version":
-		return sw.versionText(), "", nil
+		return sw.versionText(), sw.versionJSON(), nil
 	case "hostname":
 		h := sw.running.hostname
 		return fmt.Sprintf("Hostname: %s\nFQDN:     %s\n", h, h), "", nil
@@ -167,11 +167,19 @@ func sections(text string, re *regexp.Regexp) string {
 	return b.String()
 }
 
+// versionText is `show version` in the layout of real captures (a DCS-7060CX-32S-F at 4.25.1F in
+// arista-netdevops-community/automation_and_telemetry_demo; vEOS-lab ones), with the model's
+// hardware version and image optimization (Sand-4GB, Strata-4GB: the eantc2024 and avdsnapshot
+// reports; vEOS-lab prints None).
 func (sw *EOSSwitch) versionText() string {
 	up := time.Since(sw.started)
 	days := int(up.Hours()) / 24
+	hw := sw.model.hardwareRevision
+	if hw != "" {
+		hw = " " + hw
+	}
 	return fmt.Sprintf(`Arista %s
-Hardware version:
+Hardware version:%s
 Serial number: %s
 Hardware MAC address: %s
 System MAC address: %s
@@ -181,13 +189,36 @@ Architecture: x86_64
 Internal build version: %s-35442176.4312F
 Internal build ID: 6fcb426e-70a7-4c37-a91f-8ad6a5e0a4e6
 Image format version: 1.0
-Image optimization: None
+Image optimization: %s
 
 Uptime: %d weeks, %d days, %d hours and %d minutes
 Total memory: 4002360 kB
 Free memory: 2440816 kB
-`, eosModel, sw.serial, sw.mac, sw.mac, eosVersion, eosVersion,
+`, sw.model.name, hw, sw.serial, sw.mac, sw.mac, eosVersion, eosVersion, sw.model.imageOptimization,
 		days/7, days%7, int(up.Hours())%24, int(up.Minutes())%60)
+}
+
+// versionJSON is `show version | json`: the keys of EOS 4.31 (a DCS-7280CR3-32P4-F capture in
+// aristanetworks/anta tests/units/test_device.py; vEOS-lab's in ansible-collections/arista.eos
+// issue 533), in that order; MAC addresses in colon form as eAPI prints them.
+func (sw *EOSSwitch) versionJSON() string {
+	mac := strings.ReplaceAll(sw.mac, ".", "")
+	var pairs []string
+	for i := 0; i < len(mac); i += 2 {
+		pairs = append(pairs, mac[i:i+2])
+	}
+	colon := strings.Join(pairs, ":")
+	up := time.Since(sw.started).Seconds()
+	fields := []string{
+		`"mfgName": "Arista"`, `"modelName": ` + jsonString(sw.model.name), `"hardwareRevision": ` + jsonString(sw.model.hardwareRevision),
+		`"serialNumber": ` + jsonString(sw.serial), `"systemMacAddress": ` + jsonString(colon), `"hwMacAddress": ` + jsonString(colon),
+		`"configMacAddress": "00:00:00:00:00:00"`, `"version": ` + jsonString(eosVersion), `"architecture": "x86_64"`,
+		`"internalVersion": ` + jsonString(eosVersion+"-35442176.4312F"), `"internalBuildId": "6fcb426e-70a7-4c37-a91f-8ad6a5e0a4e6"`,
+		`"imageFormatVersion": "1.0"`, `"imageOptimization": ` + jsonString(sw.model.imageOptimization),
+		fmt.Sprintf(`"bootupTimestamp": %.2f`, float64(sw.started.UnixMilli())/1000), fmt.Sprintf(`"uptime": %.2f`, up),
+		`"memTotal": 4002360`, `"memFree": 2440816`, `"isIntlVersion": false`,
+	}
+	return "{\n    " + strings.Join(fields, ",\n    ") + "\n}\n"
 }
 
 // qosMapsText is `show qos maps`: the effective maps, traffic-class-drop-precedence pairs

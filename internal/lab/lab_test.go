@@ -115,8 +115,10 @@ func TestStartRefusesWhatItCannotRun(t *testing.T) {
 		{Options{Switches: map[string]int{"openconfig": 0}}, "no devices requested"},
 		{Options{Switches: map[string]int{"sonic": 1}, Models: map[string]string{"sonic": "Force10-S6000"}},
 			`platform sonic has no model "Force10-S6000" (models: ACS-MSN2700, Arista-7060CX-32S-C32)`},
-		{Options{Switches: map[string]int{"eos": 1}, Models: map[string]string{"eos": "DCS-7060CX-32S"}},
-			"platform eos simulates one kind of device"},
+		{Options{Switches: map[string]int{"eos": 1}, Models: map[string]string{"eos": "DCS-7050SX3"}},
+			`platform eos has no model "DCS-7050SX3" (models: DCS-7280SR3-48YC8, DCS-7060CX-32S, vEOS-lab)`},
+		{Options{Switches: map[string]int{"openconfig": 1}, Models: map[string]string{"openconfig": "x"}},
+			"platform openconfig simulates one kind of device"},
 		{Options{Switches: map[string]int{"eos": 1}, Models: map[string]string{"sonic": "ACS-MSN2700"}},
 			"a model is given for platform sonic, but no sonic device is requested"},
 	}

@@ -13,8 +13,35 @@ import (
 const (
 	nxosVersion = "10.3(4a)"
 	nxosBIOS    = "05.47"
-	nxosChassis = "Nexus9000 C93180YC-FX"
 )
+
+// nxosModels are the models the lab simulates (the default first) and the chassis `show
+// version` names for each: a Nexus 9000 cloud-scale leaf, and a Nexus 3200 (its chassis line
+// as networktocode/ntc-templates' cisco_nxos_show_version7.raw captures it; the lab runs its
+// one NX-OS version on it: assumed). Both take the same CLI here: the provider refuses the
+// Nexus 3000 before writing, and the lab does not emulate its own QoS model.
+var nxosModels = []struct{ name, chassis string }{
+	{"N9K-C93180YC-FX", "Nexus9000 C93180YC-FX Chassis"},
+	{"N3K-C3232C", "Nexus3000 C3232C Chassis (Nexus 9000 Series)"},
+}
+
+func nxosModelNames() []string {
+	out := make([]string, len(nxosModels))
+	for i, m := range nxosModels {
+		out[i] = m.name
+	}
+	return out
+}
+
+// nxosChassisOf is the chassis line's text (after "cisco ") of model ("": the default).
+func nxosChassisOf(model string) string {
+	for _, m := range nxosModels {
+		if m.name == model {
+			return m.chassis
+		}
+	}
+	return nxosModels[0].chassis
+}
 
 // NXOSSwitch is an `nxos` switch: an SSH server (password or keyboard-interactive login, an
 // ed25519 host key) whose shell is NX-OS's CLI over the QoS/PFC subset of nxos-switch.md.
@@ -23,6 +50,7 @@ const (
 type NXOSSwitch struct {
 	*cliSwitch
 	started time.Time
+	chassis string
 
 	// mu guards everything below: a command runs whole under it.
 	mu          sync.Mutex
@@ -35,7 +63,7 @@ type NXOSSwitch struct {
 
 func startNXOSSwitch(spec deviceSpec) (device, error) {
 	now := time.Now()
-	sw := &NXOSSwitch{started: now, lastChange: now, running: newNXOSConfig(spec.name, spec.ports)}
+	sw := &NXOSSwitch{started: now, lastChange: now, running: newNXOSConfig(spec.name, spec.ports), chassis: nxosChassisOf(spec.model)}
 	cli, err := newCLISwitch(spec, ethernetSlotNames(spec.ports), sw)
 	if err != nil {
 		return nil, err

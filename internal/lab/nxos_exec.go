@@ -158,7 +158,7 @@ Software
   NXOS compile time:  12/8/2023 12:00:00 [12/08/2023 20:16:53]
 
 Hardware
-  cisco %s Chassis
+  cisco %s
   Intel(R) Xeon(R) CPU D-1528 @ 1.90GHz with 24632252 kB of memory.
 
   Device name: %s
@@ -168,6 +168,6 @@ Kernel uptime is %d day(s), %d hour(s), %d minute(s), %d second(s)
 
 Last reset
   Reason: Unknown
-`, nxosBIOS, nxosVersion, strings.NewReplacer("(", ".", ")", "").Replace(nxosVersion), nxosChassis, sw.running.hostname,
+`, nxosBIOS, nxosVersion, strings.NewReplacer("(", ".", ")", "").Replace(nxosVersion), sw.chassis, sw.running.hostname,
 		int(up.Hours())/24, int(up.Hours())%24, int(up.Minutes())%60, int(up.Seconds())%60)
 }

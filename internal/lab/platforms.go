@@ -48,8 +48,8 @@ type platformDef struct {
 var platforms = map[string]platformDef{
 	"openconfig": {role: roleSwitch, start: startGNMISwitch},
 	"sonic":      {role: roleSwitch, start: startSONiCSwitch, models: sonicSKUNames()},
-	"eos":        {role: roleSwitch, start: startEOSSwitch},
-	"nxos":       {role: roleSwitch, start: startNXOSSwitch},
+	"eos":        {role: roleSwitch, start: startEOSSwitch, models: eosModelNames()},
+	"nxos":       {role: roleSwitch, start: startNXOSSwitch, models: nxosModelNames()},
 	"mlx5":       {role: roleHost, start: startMLX5Host, models: []string{MLX5OFED, MLX5Inbox}},
 }
 
@@ -71,6 +71,17 @@ func lookupPlatform(name string, role deviceRole) (func(deviceSpec) (device, err
 		return nil, fmt.Errorf("platform %s is not in the lab yet", name)
 	}
 	return def.start, nil
+}
+
+// Models lists, per platform with several, the models the lab simulates, the default first.
+func Models() map[string][]string {
+	out := map[string][]string{}
+	for name, def := range platforms {
+		if len(def.models) > 0 {
+			out[name] = slices.Clone(def.models)
+		}
+	}
+	return out
 }
 
 // lookupModel resolves the model asked for a platform ("": the platform's default).

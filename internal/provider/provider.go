@@ -104,7 +104,7 @@ func deviceSchema() map[string]schema.Attribute {
 		"per_resource_reads": schema.BoolAttribute{Optional: true,
 			MarkdownDescription: "Overrides the provider's `per_resource_reads` for this device."},
 		"model": schema.StringAttribute{Optional: true,
-			MarkdownDescription: "The device's hardware model or SKU as the device names it (SONiC `hwsku`, such as `ACS-MSN2700` or `Arista-7060CX-32S-C32`). Informational: the provider reads what it needs (SONiC's buffer model) from the device itself.",
+			MarkdownDescription: "The device's hardware model or SKU as the device names it (SONiC `hwsku`, such as `ACS-MSN2700` or `Arista-7060CX-32S-C32`; EOS `modelName`, such as `DCS-7060CX-32S`; NX-OS product ID, such as `N9K-C93180YC-FX`). The provider reads what it needs from the device itself (SONiC's buffer model, the EOS chip family that decides `tx-queue` or `uc-tx-queue`, the Nexus chassis); a model set here is checked at plan time (a Nexus 3000 is refused), stands in for an EOS model the provider does not know, and an EOS model of another family than the switch reports is an error before anything is written.",
 			Validators:          []validator.String{stringvalidator.LengthBetween(1, 128)}},
 		"save_config": schema.BoolAttribute{Optional: true,
 			MarkdownDescription: "CLI switches (`eos`, `nxos`): after each committed change, save the running configuration to startup (`write memory`, `copy running-config startup-config`), so it survives a reload. Default `false`: changes are committed to the running configuration only."},

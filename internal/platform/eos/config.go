@@ -16,6 +16,11 @@ const Unknown = -1
 // Config is what ParseRunningConfig keeps of a running-config: the effective global QoS maps
 // (EOS defaults overridden by each `qos map` line), the qos profiles and every interface block.
 type Config struct {
+	// Family and Version are the switch's (show version, set by the caller): Family picks the
+	// queue command PolicyLines writes.
+	Family    Family `json:"-"`
+	Model     string `json:"-"`
+	Version   string `json:"-"`
 	Hostname  string
 	DSCPToTC  [64]int
 	COSToTC   [8]int

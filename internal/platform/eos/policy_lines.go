@@ -80,10 +80,11 @@ func PolicyLines(c *Config, old, next *fabric.QoSPolicy, prior PolicyPrior) ([]s
 	}
 	if next != nil {
 		var existing *Profile
+		var family Family
 		if c != nil {
-			existing = c.Profiles[next.Name]
+			existing, family = c.Profiles[next.Name], c.Family
 		}
-		out = append(out, writeLines(old, *next, prior, existing)...)
+		out = append(out, writeLines(old, *next, prior, existing, family)...)
 	} else {
 		out = append(out, restoreDSCP(prior)...)
 		if writesCOS(*old) {
@@ -116,12 +117,12 @@ func writableLines(lines []string) error {
 
 // writeLines writes next: its profile, the maps it owns (a CoS map only old owned goes back to
 // prior) and its ports' bindings.
-func writeLines(old *fabric.QoSPolicy, next fabric.QoSPolicy, prior PolicyPrior, existing *Profile) []string {
+func writeLines(old *fabric.QoSPolicy, next fabric.QoSPolicy, prior PolicyPrior, existing *Profile, family Family) []string {
 	var oldSame *fabric.QoSPolicy
 	if old != nil && old.Name == next.Name {
 		oldSame = old
 	}
-	out := profileLines(next, existing, oldSame)
+	out := profileLines(next, existing, oldSame, family)
 	dscp, queues := next.DSCPMap(), defaultTCToQueue()
 	out = append(out, mapLines("dscp", dscp[:], "traffic-class", nil)...)
 	if writesCOS(next) {
@@ -155,7 +156,8 @@ func checkWritable(p fabric.QoSPolicy) error {
 	return nil
 }
 
-// profileLines writes `qos profile P`: trust, a tx-queue block for each class (TC N = queue N)
+// profileLines writes `qos profile P`: trust, a queue block for each class (TC N = queue N; the
+// family's command: tx-queue on Sand, uc-tx-queue on Strata)
 // and every no-drop priority. A queue without a class is not written: it keeps the platform's
 // default (EOS queues are strict by default, and queue 7 carries control-plane traffic; on Sand
 // platforms before 4.33 `tx-queue 7` is refused), so it is neither configured nor compared.
@@ -164,7 +166,8 @@ func checkWritable(p fabric.QoSPolicy) error {
 //
 // old is the previous version of the same profile, if any: its classes' blocks are removed
 // too when the device's profile is not known.
-func profileLines(p fabric.QoSPolicy, existing *Profile, old *fabric.QoSPolicy) []string {
+func profileLines(p fabric.QoSPolicy, existing *Profile, old *fabric.QoSPolicy, family Family) []string {
+	queue := family.queueWord()
 	trust := trustDSCP
 	if p.Trust == fabric.TrustPCP {
 		trust = trustCOS
@@ -179,11 +182,11 @@ func profileLines(p fabric.QoSPolicy, existing *Profile, old *fabric.QoSPolicy) 
 				had = had || wasClass
 			}
 			if had {
-				out = append(out, "no tx-queue "+strconv.Itoa(tc))
+				out = append(out, "no "+queue+" "+strconv.Itoa(tc))
 			}
 			continue
 		}
-		out = append(out, "tx-queue "+strconv.Itoa(tc))
+		out = append(out, queue+" "+strconv.Itoa(tc))
 		out = append(out, queueLines(c)...)
 		out = append(out, "exit")
 	}

@@ -22,6 +22,8 @@ const classDefault = "class-default"
 // queuing and network-qos policy-maps, the `system qos` bindings and each interface's QoS and
 // PFC lines. Maps are keyed by name as the running-config prints it.
 type Config struct {
+	// Chassis is what show version names (set by the caller; Chassis).
+	Chassis     string `json:"-"`
 	Hostname    string
 	ClassMaps   map[string]*ClassMap
 	QoSPolicies map[string]*QoSPolicyMap

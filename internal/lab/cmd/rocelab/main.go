@@ -160,7 +160,12 @@ func up(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Var(&switches, "switches", "switches to start, as `PLATFORM=N,...`")
 	fs.Var(&hosts, "hosts", "hosts to start, as `PLATFORM=N,...`")
 	models := platformModels{}
-	fs.Var(&models, "model", "the model of a platform's devices, as `PLATFORM=MODEL` (repeatable; sonic: "+strings.Join(lab.SONiCModels(), ", ")+"; mlx5: "+lab.MLX5OFED+", "+lab.MLX5Inbox+")")
+	var known []string
+	all := lab.Models()
+	for _, p := range slices.Sorted(maps.Keys(all)) {
+		known = append(known, p+": "+strings.Join(all[p], ", "))
+	}
+	fs.Var(&models, "model", "the model of a platform's devices, as `PLATFORM=MODEL` (repeatable; the first is the default; "+strings.Join(known, "; ")+")")
 	ports := fs.Int("ports", lab.DefaultPorts, "interfaces per switch")
 	latency := fs.Duration("latency", 0, "delay added to every RPC, e.g. 5ms")
 	if err := fs.Parse(args); err != nil {
