@@ -455,13 +455,7 @@ func (d *dcbRun) appShow(dev string, args []string) int {
 				d.errf("%s", dcbAppHelpShow)
 				return 0
 			}
-			g := ""
-			for _, k := range []string{"ethtype-prio", "dscp-prio", "stream-port-prio", "dgram-port-prio", "port-prio", "default-prio"} {
-				if prefixOf(a, k) {
-					g = k
-					break
-				}
-			}
+			g := keyword(a, "ethtype-prio", "dscp-prio", "stream-port-prio", "dgram-port-prio", "port-prio", "default-prio")
 			if a == "pcp-prio" {
 				g = a
 			}
@@ -794,26 +788,43 @@ const dcbPFCHelpShow = "Usage: dcb [ -s ] pfc show dev STRING\n" +
 	"\n"
 
 func (d *dcbRun) pfc(args []string) int {
+	return d.showSet("pfc", args, dcbPFCHelpShow, dcbPFCHelpSet, d.pfcShow, d.pfcSet)
+}
+
+// showSet dispatches the show and set commands of obj (pfc, ets) as dcb_cmd_pfc and
+// dcb_cmd_ets do.
+func (d *dcbRun) showSet(obj string, args []string, helpShow, helpSet string, show, set func(dev string, rest []string) int) int {
+	help := "Usage: dcb " + obj + " help\n\n" + helpShow + helpSet
 	switch {
 	case len(args) == 0 || prefixOf(args[0], "help"):
-		d.errf("Usage: dcb pfc help\n\n%s%s", dcbPFCHelpShow, dcbPFCHelpSet)
+		d.errf("%s", help)
 		return 0
 	case prefixOf(args[0], "show"):
-		dev, rest, st, done := d.parseDev(args[1:], dcbPFCHelpShow)
+		dev, rest, st, done := d.parseDev(args[1:], helpShow)
 		if done {
 			return st
 		}
-		return d.pfcShow(dev, rest)
+		return show(dev, rest)
 	case prefixOf(args[0], "set"):
-		dev, rest, st, done := d.parseDev(args[1:], dcbPFCHelpSet)
+		dev, rest, st, done := d.parseDev(args[1:], helpSet)
 		if done {
 			return st
 		}
-		return d.pfcSet(dev, rest)
+		return set(dev, rest)
 	}
-	d.errf("What is \"%s\"?\n", args[0])
-	d.errf("Usage: dcb pfc help\n\n%s%s", dcbPFCHelpShow, dcbPFCHelpSet)
+	d.errf("What is \"%s\"?\n%s", args[0], help)
 	return 1
+}
+
+// keyword is the first of names that word is a prefix of ("" when none), as a chain of
+// matches() calls picks it.
+func keyword(word string, names ...string) string {
+	for _, n := range names {
+		if prefixOf(word, n) {
+			return n
+		}
+	}
+	return ""
 }
 
 // pfcOf is mlx5e_dcbnl_ieee_getpfc: pfc_cap 8, delay the cable length, mbc 0.
@@ -850,13 +861,7 @@ func (d *dcbRun) pfcShow(dev string, args []string) int {
 		return 0
 	}
 	for _, a := range args {
-		k := ""
-		for _, name := range []string{"help", "prio-pfc", "pfc-cap", "macsec-bypass", "delay", "requests", "indications"} {
-			if prefixOf(a, name) {
-				k = name
-				break
-			}
-		}
+		k := keyword(a, "help", "prio-pfc", "pfc-cap", "macsec-bypass", "delay", "requests", "indications")
 		switch k {
 		case "help":
 			d.errf("%s", dcbPFCHelpShow)
@@ -988,26 +993,7 @@ func tsaName(t uint8) string {
 }
 
 func (d *dcbRun) ets(args []string) int {
-	switch {
-	case len(args) == 0 || prefixOf(args[0], "help"):
-		d.errf("Usage: dcb ets help\n\n%s%s", dcbETSHelpShow, dcbETSHelpSet)
-		return 0
-	case prefixOf(args[0], "show"):
-		dev, rest, st, done := d.parseDev(args[1:], dcbETSHelpShow)
-		if done {
-			return st
-		}
-		return d.etsShow(dev, rest)
-	case prefixOf(args[0], "set"):
-		dev, rest, st, done := d.parseDev(args[1:], dcbETSHelpSet)
-		if done {
-			return st
-		}
-		return d.etsSet(dev, rest)
-	}
-	d.errf("What is \"%s\"?\n", args[0])
-	d.errf("Usage: dcb ets help\n\n%s%s", dcbETSHelpShow, dcbETSHelpSet)
-	return 1
+	return d.showSet("ets", args, dcbETSHelpShow, dcbETSHelpSet, d.etsShow, d.etsSet)
 }
 
 // ieeeETS is struct ieee_ets as mlx5e_dcbnl_ieee_getets fills it (willing, cbs, pg-bw and
@@ -1057,13 +1043,7 @@ func (d *dcbRun) etsShow(dev string, args []string) int {
 		return 0
 	}
 	for _, a := range args {
-		k := ""
-		for _, name := range []string{"help", "willing", "ets-cap", "cbs", "tc-tsa", "reco-tc-tsa", "tc-bw", "pg-bw", "reco-tc-bw", "prio-tc", "reco-prio-tc"} {
-			if prefixOf(a, name) {
-				k = name
-				break
-			}
-		}
+		k := keyword(a, "help", "willing", "ets-cap", "cbs", "tc-tsa", "reco-tc-tsa", "tc-bw", "pg-bw", "reco-tc-bw", "prio-tc", "reco-prio-tc")
 		switch k {
 		case "help":
 			d.errf("%s", dcbETSHelpShow)
@@ -1114,13 +1094,7 @@ func (d *dcbRun) etsSet(dev string, args []string) int {
 		}
 	}
 	for len(args) > 0 {
-		kw := ""
-		for _, name := range []string{"help", "willing", "tc-tsa", "reco-tc-tsa", "tc-bw", "pg-bw", "reco-tc-bw", "prio-tc", "reco-prio-tc"} {
-			if prefixOf(args[0], name) {
-				kw = name
-				break
-			}
-		}
+		kw := keyword(args[0], "help", "willing", "tc-tsa", "reco-tc-tsa", "tc-bw", "pg-bw", "reco-tc-bw", "prio-tc", "reco-prio-tc")
 		if kw == "" {
 			d.errf("What is \"%s\"?\n%s", args[0], dcbETSHelpSet)
 			return 1
