@@ -25,6 +25,10 @@ func TestEOSModels(t *testing.T) {
 			if got := cli.run(c.refuse); got != "% Invalid input (at token 0: '"+word+"')\n" {
 				t.Errorf("%s: %q", c.refuse, got)
 			}
+			pfc := cli.run("priority-flow-control priority 3 no-drop")
+			if want := map[bool]string{true: "", false: "% Unavailable command (not supported on this hardware platform)\n"}[c.model != "vEOS-lab"]; pfc != want {
+				t.Errorf("PFC on %s: %q, want %q", c.model, pfc, want)
+			}
 			cli.run("end")
 			text := cli.run("show version")
 			if !strings.HasPrefix(text, "Arista "+c.model+"\n") || !strings.Contains(text, "Image optimization: "+c.image+"\n") {

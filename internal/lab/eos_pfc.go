@@ -44,9 +44,18 @@ func cmdIfacePFC(x *eosCtx, a *cliArgs) *cliError {
 	return pfcCmd(x, a, &x.iface().pfc)
 }
 
+// errNoHardware is EOS's answer to a command the platform does not support (AVD issue 6399:
+// `priority-flow-control pause watchdog action no-drop` on a switch without it).
+const errNoHardware = "% Unavailable command (not supported on this hardware platform)"
+
 // pfcCmd: `priority-flow-control on`, `priority-flow-control priority N no-drop|drop`,
-// `priority-flow-control pause watchdog ...`, and their no forms.
+// `priority-flow-control pause watchdog ...`, and their no forms. vEOS has no PFC (it forwards
+// in software): every form is unavailable there (the text of a real platform's refusal; its use
+// on vEOS is assumed).
 func pfcCmd(x *eosCtx, a *cliArgs, p *eosPFC) *cliError {
+	if x.sw != nil && !x.sw.model.pfc {
+		return errFinal("%s", errNoHardware)
+	}
 	what, err := a.kw("on", "priority", "pause")
 	if err != nil {
 		return err

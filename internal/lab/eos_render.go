@@ -21,14 +21,15 @@ const eosVersion = "4.31.2F"
 type eosModel struct {
 	name              string
 	strata            bool   // uc-tx-queue (Broadcom Trident/Tomahawk, vEOS); else tx-queue (Sand)
+	pfc               bool   // the hardware has PFC (vEOS does not)
 	hardwareRevision  string // show version's Hardware version
 	imageOptimization string
 }
 
 // eosModels are the models, the default first.
 var eosModels = []eosModel{
-	{name: "DCS-7280SR3-48YC8", hardwareRevision: "11.02", imageOptimization: "Sand-4GB"},
-	{name: "DCS-7060CX-32S", strata: true, hardwareRevision: "12.00", imageOptimization: "Strata-4GB"},
+	{name: "DCS-7280SR3-48YC8", pfc: true, hardwareRevision: "11.02", imageOptimization: "Sand-4GB"},
+	{name: "DCS-7060CX-32S", strata: true, pfc: true, hardwareRevision: "12.00", imageOptimization: "Strata-4GB"},
 	{name: "vEOS-lab", strata: true, imageOptimization: "None"},
 }
 
