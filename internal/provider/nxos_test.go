@@ -110,6 +110,7 @@ func TestAccNXOSPolicyAndPFC(t *testing.T) {
 						{"unused queue owned whole", "policy-map type queuing ROCE-out", "class type queuing c-out-8q-q5\n    bandwidth remaining percent 0"},
 						{"no-drop", "policy-map type network-qos ROCE-nq", "pause pfc-cos 3"},
 						{"jumbo", "policy-map type network-qos ROCE-nq", "mtu 9216"},
+						{"jumbo default class", "policy-map type network-qos ROCE-nq", "class type network-qos c-8q-nq-default\n    mtu 9216"},
 						{"system qos", "system qos", "service-policy type network-qos ROCE-nq"},
 						{"Ethernet1/2 bound", "interface Ethernet1/2", "service-policy type qos input ROCE"},
 						{"PFC on", "interface Ethernet1/1", "priority-flow-control mode on"},

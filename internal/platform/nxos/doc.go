@@ -25,7 +25,9 @@
 //     `class class-default` `set qos-group <default_traffic_class>`, which takes every DSCP no
 //     class lists (and non-IP frames);
 //   - `policy-map type network-qos P-nq`: a class c-8q-nqN (TC 0: c-8q-nq-default) per lossless
-//     class (`pause pfc-cos N`) and per class with an mtu (`mtu M`);
+//     class (`pause pfc-cos N`) and per class with an mtu (`mtu M`); c-8q-nq-default carries the
+//     largest class mtu when TC 0's class sets none (the other classes' traffic would fall to
+//     1500);
 //   - `policy-map type queuing P-out`, all 8 egress classes whole (c-out-8q-qN, TC 0:
 //     c-out-8q-q-default): `bandwidth remaining percent P`, strict classes `priority level L`
 //     (1, 2, ... from the highest TC down), TCs without a class `bandwidth remaining percent

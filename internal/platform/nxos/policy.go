@@ -158,7 +158,11 @@ func (c *Config) schedule(policy, n string, cl fabric.Class, known *fabric.QoSPo
 	if nq := c.boundNetworkQoS(policy); nq != nil && nq.Classes[cl.TrafficClass] != nil {
 		q := nq.Classes[cl.TrafficClass]
 		cl.Lossless = slices.Equal(q.PauseCOS, []int{cl.TrafficClass})
-		if kc, isKnown := knownClass(known, n); q.MTU != nil && (!isKnown || kc.MTU != nil) {
+		kc, isKnown := knownClass(known, n)
+		// On import, a default class mtu equal to the policy's largest is the one
+		// networkQoSLines derives: it renders the same without a class mtu of its own.
+		derived := !isKnown && cl.TrafficClass == 0 && q.MTU != nil && nq.largestMTU() != nil && *q.MTU == *nq.largestMTU()
+		if q.MTU != nil && (!isKnown || kc.MTU != nil) && !derived {
 			cl.MTU = fabric.Ptr(*q.MTU)
 		}
 	}
@@ -189,9 +193,25 @@ func (c *Config) strayClass(policy string, tc int) (fabric.Class, bool) {
 			(q.BandwidthPercent != nil && *q.BandwidthPercent != 0)
 	}
 	if nq := c.boundNetworkQoS(policy); nq != nil && nq.Classes[tc] != nil {
-		stray = stray || len(nq.Classes[tc].PauseCOS) > 0 || nq.Classes[tc].MTU != nil
+		q := nq.Classes[tc]
+		// The default class's mtu is the policy's largest (networkQoSLines) when no class of
+		// TC 0 sets one: that is no class of its own.
+		derived := tc == 0 && q.MTU != nil && nq.largestMTU() != nil && *q.MTU == *nq.largestMTU()
+		stray = stray || len(q.PauseCOS) > 0 || q.MTU != nil && !derived
 	}
 	return fabric.Class{TrafficClass: tc}, stray
+}
+
+// largestMTU is the largest mtu of the policy's network-qos classes other than the default
+// (TC 0), nil when none has one.
+func (n *NetworkQoSPolicy) largestMTU() *int {
+	var out *int
+	for tc, q := range n.Classes {
+		if tc != 0 && q != nil && q.MTU != nil && (out == nil || *q.MTU > *out) {
+			out = fabric.Ptr(*q.MTU)
+		}
+	}
+	return out
 }
 
 // knownClass returns known's class n; known may be nil.

@@ -142,7 +142,11 @@ func queuingLines(cur *Config, p fabric.QoSPolicy) []string {
 
 // networkQoSLines writes `policy-map type network-qos P-nq`: a class (TC 0 first, then
 // ascending) for each lossless class (`pause pfc-cos N`) and each class with an mtu, written
-// whole; network-qos classes the device has for other TCs are removed.
+// whole; network-qos classes the device has for other TCs are removed. When any class sets an
+// mtu, c-8q-nq-default carries the policy's largest one unless TC 0's class sets its own:
+// traffic of a class the network-qos policy does not list falls to the default class, and
+// without it to 1500 bytes (the Azure Local reference sets `mtu 9216` on c-8q-nq-default beside
+// its lossless class).
 func networkQoSLines(cur *Config, p fabric.QoSPolicy) []string {
 	have := cur.NetworkQoS[NetworkQoSName(p.Name)]
 	var body []string
@@ -152,8 +156,12 @@ func networkQoSLines(cur *Config, p fabric.QoSPolicy) []string {
 			q = have.Classes[tc]
 		}
 		_, c, isClass := p.ClassByTC(tc)
+		mtu := c.MTU
+		if tc == 0 && mtu == nil {
+			mtu = policyMTU(p)
+		}
 		name := sysClass(nqPrefix, tc)
-		if !isClass || (!c.Lossless && c.MTU == nil) {
+		if (!isClass || !c.Lossless) && mtu == nil {
 			if q != nil {
 				body = append(body, "no class type network-qos "+name)
 			}
@@ -161,20 +169,31 @@ func networkQoSLines(cur *Config, p fabric.QoSPolicy) []string {
 		}
 		var lines []string
 		switch {
-		case c.Lossless:
+		case isClass && c.Lossless:
 			lines = append(lines, fmt.Sprintf("pause pfc-cos %d", tc))
 		case q != nil && len(q.PauseCOS) > 0:
 			lines = append(lines, "no pause pfc-cos")
 		}
 		switch {
-		case c.MTU != nil:
-			lines = append(lines, fmt.Sprintf("mtu %d", *c.MTU))
+		case mtu != nil:
+			lines = append(lines, fmt.Sprintf("mtu %d", *mtu))
 		case q != nil && q.MTU != nil:
 			lines = append(lines, "no mtu")
 		}
 		body = append(body, block("class type network-qos "+name, lines...)...)
 	}
 	return block("policy-map type network-qos "+NetworkQoSName(p.Name), body...)
+}
+
+// policyMTU is the largest mtu of p's classes, nil when none sets one.
+func policyMTU(p fabric.QoSPolicy) *int {
+	var out *int
+	for _, name := range p.ClassNames() {
+		if m := p.Classes[name].MTU; m != nil && (out == nil || *m > *out) {
+			out = fabric.Ptr(*m)
+		}
+	}
+	return out
 }
 
 // block is a sub-mode: its command, its lines, "exit".

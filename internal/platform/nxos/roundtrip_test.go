@@ -186,3 +186,28 @@ func TestLosslessTCs(t *testing.T) {
 		t.Errorf("default policy bound: %v", got)
 	}
 }
+
+// The default class's mtu the policy derives (c-8q-nq-default carries the largest class mtu)
+// reads back as nothing of its own: no class on TC 0 appears, and a TC 0 class without an mtu
+// stays without; on import the TC 0 class shows it.
+func TestDefaultClassMTU(t *testing.T) {
+	p := examplePolicy()
+	delete(p.Classes, "default")
+	roce := p.Classes["roce"]
+	roce.BandwidthPercent = fabric.Ptr(100)
+	p.Classes["roce"] = roce
+	written := replay(t, "", mustLines(t, mustParse(t, ""), nil, p))
+	if nq := written.NetworkQoS[NetworkQoSName(p.Name)]; nq == nil || nq.Classes[0] == nil || nq.Classes[0].MTU == nil || *nq.Classes[0].MTU != 9216 {
+		t.Fatalf("c-8q-nq-default not written with mtu 9216: %+v", nq)
+	}
+	got, _ := written.Policy(p.Name, p)
+	if diff := cmp.Diff(Canonical(*p), *got); diff != "" {
+		t.Errorf("read back (-want +got):\n%s", diff)
+	}
+	imported, _ := written.Policy(p.Name, nil)
+	for name, c := range imported.Classes {
+		if c.TrafficClass == 0 {
+			t.Errorf("import shows a TC 0 class %q from the derived default mtu: %+v", name, c)
+		}
+	}
+}
