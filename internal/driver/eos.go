@@ -18,7 +18,7 @@ func checkEOSQoS(p fabric.QoSPolicy) fabric.Problems {
 	for _, u := range eos.CheckSupported(p) {
 		probs.Add(attrPath(u.Attr), "Not supported on platform eos", u.Reason+".")
 	}
-	probs = append(probs, eos.CheckExact(p)...)
+	probs = append(probs, fabric.ECNWholeKilobytes(p)...)
 	return probs
 }
 
@@ -166,7 +166,7 @@ func missingPorts(cfg *eos.Config, device string, ports []string) error {
 	for n := range cfg.Interfaces {
 		have = append(have, n)
 	}
-	slices.SortFunc(have, comparePorts)
+	slices.SortFunc(have, fabric.ComparePorts)
 	if len(have) > 8 {
 		have = append(have[:8], "...")
 	}
@@ -338,34 +338,4 @@ func (d eosPFC) Delete(ctx context.Context, old fabric.PFCInterface, raw Prior) 
 		prior = &p
 	}
 	return d.configure(ctx, eos.PFCLines(old.Interface, &old, nil, *prior))
-}
-
-// comparePorts orders port names as a switch lists them: Ethernet2 before Ethernet10.
-func comparePorts(a, b string) int {
-	for a != "" && b != "" {
-		na, ra, aok := leadingNumber(a)
-		nb, rb, bok := leadingNumber(b)
-		if aok && bok {
-			if na != nb {
-				return na - nb
-			}
-			a, b = ra, rb
-			continue
-		}
-		if a[0] != b[0] {
-			return int(a[0]) - int(b[0])
-		}
-		a, b = a[1:], b[1:]
-	}
-	return len(a) - len(b)
-}
-
-// leadingNumber splits a leading decimal number off s.
-func leadingNumber(s string) (n int, rest string, ok bool) {
-	i := 0
-	for i < len(s) && i < 9 && s[i] >= '0' && s[i] <= '9' {
-		n = n*10 + int(s[i]-'0')
-		i++
-	}
-	return n, s[i:], i > 0
 }

@@ -18,7 +18,7 @@ func checkNXOSQoS(p fabric.QoSPolicy) fabric.Problems {
 	for _, u := range nxos.CheckSupported(p) {
 		probs.Add(attrPath(u.Attr), "Not supported on platform nxos", u.Reason+".")
 	}
-	probs = append(probs, nxos.CheckExact(p)...)
+	probs = append(probs, fabric.ECNWholeKilobytes(p)...)
 	return probs
 }
 

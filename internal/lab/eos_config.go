@@ -40,6 +40,7 @@ type eosTxQueue struct {
 	bandwidth int    // percent, 0 if not configured
 	priority  string // "", "strict" or "no" (the `no priority` line)
 	ecn       *eosECN
+	ecnCount  bool // `random-detect ecn count`: the queue counts the packets it marks
 }
 
 // eosWDTimer holds the watchdog times in hundredths of a second, the CLI's resolution.

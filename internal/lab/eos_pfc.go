@@ -184,9 +184,20 @@ func parseTimer(a *cliArgs) (*eosWDTimer, *cliError) {
 
 // cmdRandomDetect: `random-detect ecn minimum-threshold X UNIT maximum-threshold Y UNIT
 // [max-mark-probability P] [weight W]`, `no random-detect ecn [...]`.
+//
+// `random-detect ecn count` (and its no form) turns the queue's ECN counter on: AVD's schema
+// ("Enable counter for random-detect ECNs"), AMD's ROCm RoCE guide for an Arista 7388.
 func cmdRandomDetect(x *eosCtx, a *cliArgs) *cliError {
 	if _, err := a.kw("ecn"); err != nil {
 		return err
+	}
+	if a.more() && a.w[a.i] == "count" {
+		a.i++
+		if err := a.done(); err != nil {
+			return err
+		}
+		x.txQueue().ecnCount = !x.neg
+		return nil
 	}
 	var ecn *eosECN
 	if !x.neg || a.more() {

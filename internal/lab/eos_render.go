@@ -122,6 +122,9 @@ func txQueueBody(n *eosNode, q *eosTxQueue) {
 		}
 		n.add(line)
 	}
+	if q.ecnCount {
+		n.add("random-detect ecn count") // after the marking line, as AMD's 7388 configuration has it (EOS's own order: assumed)
+	}
 }
 
 func pfcNodes(p eosPFC) []*eosNode {

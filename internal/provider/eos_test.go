@@ -104,7 +104,8 @@ func TestAccEOSPolicyAndPFC(t *testing.T) {
 						// DSCP no class lists to the default class, and only what differs is shown.
 						{"unlisted DSCPs -> default TC 0", "", "\nqos map dscp 0 1 2 3 4 5 6 7 16 "},
 						{"DSCP 26 stays in TC 3, its neighbours leave it", "", " 24 25 27 28 "},
-						{"ECN in kbytes", "qos profile ROCE", "random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 100"},
+						{"ECN in kbytes on the instantaneous queue", "qos profile ROCE", "random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 100 weight 0"},
+						{"ECN counter", "qos profile ROCE", "random-detect ecn count"},
 						{"roce lossless", "qos profile ROCE", "priority-flow-control priority 3 no-drop"},
 						{"cnp strict", "qos profile ROCE", "tx-queue 6\n      priority strict\n"},
 						{"Ethernet1 bound", "interface Ethernet1", "service-profile ROCE"},

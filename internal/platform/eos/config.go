@@ -45,6 +45,7 @@ type TxQueue struct {
 	// line: EOS's default, strict).
 	Priority string
 	ECN      *ECN
+	ECNCount bool // `random-detect ecn count`: the queue counts what it marks
 }
 
 // ECN is a `random-detect ecn` line in bytes; a threshold in a unit bytes cannot express reads
@@ -52,6 +53,7 @@ type TxQueue struct {
 type ECN struct {
 	MinBytes, MaxBytes int64
 	Probability        int
+	Weight             int // the averaging weight, -1 without one (EOS's default)
 }
 
 // Interface is one `interface` block, with the lines roce_qos_policy and roce_pfc_interface
@@ -262,6 +264,10 @@ func (q *TxQueue) line(f []string) error {
 		q.Priority = "strict"
 	case len(f) == 2 && f[0] == "no" && f[1] == "priority":
 		q.Priority = "none"
+	case len(f) == 3 && f[0] == "random-detect" && f[1] == "ecn" && f[2] == "count":
+		q.ECNCount = true
+	case len(f) == 4 && f[0] == "no" && f[1] == "random-detect" && f[2] == "ecn" && f[3] == "count":
+		q.ECNCount = false
 	case len(f) > 2 && f[0] == "random-detect" && f[1] == "ecn":
 		e, ok, err := parseECN(f[2:])
 		if ok {

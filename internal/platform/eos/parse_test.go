@@ -35,10 +35,10 @@ func TestParseSample(t *testing.T) {
 		t.Errorf("(B) test_with_pfc = %+v", p)
 	}
 	uc := b.Profiles["uc_mc_queues_test"]
-	if diff := cmp.Diff(&ECN{MinBytes: 327680, MaxBytes: 327680, Probability: 90}, uc.Queues[2].ECN); diff != "" {
+	if diff := cmp.Diff(&ECN{MinBytes: 327680, MaxBytes: 327680, Probability: 90, Weight: -1}, uc.Queues[2].ECN); diff != "" {
 		t.Errorf("(B) uc-tx-queue 2 ECN in kbytes (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(&ECN{MinBytes: Unknown, MaxBytes: Unknown, Probability: 100}, uc.Queues[4].ECN); diff != "" {
+	if diff := cmp.Diff(&ECN{MinBytes: Unknown, MaxBytes: Unknown, Probability: 100, Weight: 10}, uc.Queues[4].ECN); diff != "" {
 		t.Errorf("(B) uc-tx-queue 4 ECN in segments (-want +got):\n%s", diff)
 	}
 	c := got["C"]

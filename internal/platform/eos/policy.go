@@ -78,6 +78,11 @@ func queueClass(tc int, q *TxQueue) fabric.Class {
 	}
 	if e := q.ECN; e != nil {
 		cl.ECN = &fabric.ECN{MinThresholdBytes: e.MinBytes, MaxThresholdBytes: e.MaxBytes, MarkProbabilityPercent: e.Probability}
+		if e.Weight != 0 || !q.ECNCount {
+			// Not the marking queueLines writes (on the instantaneous queue, weight 0, with its
+			// counter): the probability reads Unknown, so the next apply rewrites the line.
+			cl.ECN.MarkProbabilityPercent = Unknown
+		}
 	}
 	return cl
 }

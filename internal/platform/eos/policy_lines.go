@@ -145,9 +145,9 @@ func checkWritable(p fabric.QoSPolicy) error {
 		msgs = append(msgs, pr.Error())
 	}
 	for _, u := range CheckSupported(p) {
-		msgs = append(msgs, joinAttr(u.Attr)+": "+u.Reason)
+		msgs = append(msgs, fabric.AttrString(u.Attr)+": "+u.Reason)
 	}
-	for _, pr := range CheckExact(p) {
+	for _, pr := range fabric.ECNWholeKilobytes(p) {
 		msgs = append(msgs, pr.Error())
 	}
 	if len(msgs) > 0 {
@@ -208,12 +208,16 @@ func queueLines(c fabric.Class) []string {
 	} else {
 		out = append(out, "no bandwidth percent", "priority strict")
 	}
+	// DCQCN wants marking on the instantaneous queue (weight 0; the reference configurations,
+	// e.g. AMD's ROCm RoCE guide for an Arista 7388, write it), and the queue's ECN counter on
+	// (`random-detect ecn count`, which `show qos interfaces ecn counters` reads).
 	if c.ECN != nil {
 		return append(out, fmt.Sprintf(
-			"random-detect ecn minimum-threshold %d kbytes maximum-threshold %d kbytes max-mark-probability %d",
-			c.ECN.MinThresholdBytes/fabric.KiB, c.ECN.MaxThresholdBytes/fabric.KiB, c.ECN.MarkProbabilityPercent))
+			"random-detect ecn minimum-threshold %d kbytes maximum-threshold %d kbytes max-mark-probability %d weight 0",
+			c.ECN.MinThresholdBytes/fabric.KiB, c.ECN.MaxThresholdBytes/fabric.KiB, c.ECN.MarkProbabilityPercent),
+			"random-detect ecn count")
 	}
-	return append(out, "no random-detect ecn")
+	return append(out, "no random-detect ecn", "no random-detect ecn count")
 }
 
 // cosMap is the whole CoS -> TC map: each listed CoS to its class's TC, the others to

@@ -2,20 +2,10 @@ package eos
 
 import (
 	"fmt"
-	"slices"
 	"unicode/utf8"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
-
-// Unsupported names one attribute of a resource that the eos platform cannot express.
-type Unsupported struct {
-	// Attr is the attribute path from the resource root. Map keys are path elements of their
-	// own: ["classes", "roce", "mtu"] is classes["roce"].mtu; ["mode"] is mode.
-	Attr []string
-	// Reason is a sentence for the user: why, and which platforms do support it.
-	Reason string
-}
 
 // MaxProfileNameLen bounds policy names on EOS. The name becomes a CLI word and a part of the
 // prompt (`eos-1(config-qos-profile-NAME)#`); at 32 characters the prompt still fits the
@@ -38,24 +28,24 @@ const (
 // CheckSupported lists the attributes of p that the eos platform cannot express, sorted by
 // attribute path: trust dscp_pcp, a per-class mtu, and a name longer than MaxProfileNameLen.
 // Trust pcp, pcp lists and lossless classes are supported. ECN thresholds that are not whole
-// kbytes are CheckExact's.
-func CheckSupported(p fabric.QoSPolicy) []Unsupported {
-	var out []Unsupported
+// kbytes are fabric.ECNWholeKilobytes's.
+func CheckSupported(p fabric.QoSPolicy) []fabric.Unsupported {
+	var out []fabric.Unsupported
 	if n := utf8.RuneCountInString(p.Name); n > MaxProfileNameLen {
-		out = append(out, Unsupported{Attr: []string{"name"}, Reason: fmt.Sprintf(
+		out = append(out, fabric.Unsupported{Attr: []string{"name"}, Reason: fmt.Sprintf(
 			"EOS names the qos profile after the policy and the name becomes part of the CLI prompt; use at most %d "+
 				"characters on eos (%q has %d)", MaxProfileNameLen, p.Name, n)})
 	}
 	if p.Trust == fabric.TrustDSCPPCP {
-		out = append(out, Unsupported{Attr: []string{"trust"}, Reason: reasonTrust})
+		out = append(out, fabric.Unsupported{Attr: []string{"trust"}, Reason: reasonTrust})
 	}
 	for _, name := range p.ClassNames() {
 		if p.Classes[name].MTU != nil {
-			out = append(out, Unsupported{Attr: []string{"classes", name, "mtu"}, Reason: reasonMTU})
+			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "mtu"}, Reason: reasonMTU})
 		}
 	}
 	out = append(out, strictBelowRoundRobin(p)...)
-	sortUnsupported(out)
+	fabric.SortUnsupported(out)
 	return out
 }
 
@@ -64,8 +54,8 @@ func CheckSupported(p fabric.QoSPolicy) []Unsupported {
 // makes every lower-numbered queue round-robin too, so `show qos interface` lists the strict
 // queues above the round-robin ones (internal/lab/eos-switch.md, "Queues"). A strict class
 // must have a higher traffic class than every class with a bandwidth share.
-func strictBelowRoundRobin(p fabric.QoSPolicy) []Unsupported {
-	var out []Unsupported
+func strictBelowRoundRobin(p fabric.QoSPolicy) []fabric.Unsupported {
+	var out []fabric.Unsupported
 	for _, s := range p.ClassNames() {
 		cs := p.Classes[s]
 		if !cs.StrictPriority {
@@ -74,7 +64,7 @@ func strictBelowRoundRobin(p fabric.QoSPolicy) []Unsupported {
 		for _, r := range p.ClassNames() {
 			cr := p.Classes[r]
 			if cr.BandwidthPercent != nil && cr.TrafficClass > cs.TrafficClass {
-				out = append(out, Unsupported{Attr: []string{"classes", s, "strict_priority"}, Reason: fmt.Sprintf(
+				out = append(out, fabric.Unsupported{Attr: []string{"classes", s, "strict_priority"}, Reason: fmt.Sprintf(
 					"EOS makes every queue below a round-robin queue round-robin too, so class %q (traffic class %d) "+
 						"cannot stay strict under class %q (traffic class %d, bandwidth_percent); on eos give strict "+
 						"classes higher traffic classes than every class with a bandwidth share", s, cs.TrafficClass, r, cr.TrafficClass)})
@@ -85,29 +75,13 @@ func strictBelowRoundRobin(p fabric.QoSPolicy) []Unsupported {
 	return out
 }
 
-// CheckExact reports the ECN thresholds of p that are not whole kbytes: EOS configures them in
-// kbytes and this provider never rounds (DESIGN section 5).
-func CheckExact(p fabric.QoSPolicy) fabric.Problems {
-	var ps fabric.Problems
-	for _, name := range p.ClassNames() {
-		e := p.Classes[name].ECN
-		if e == nil {
-			continue
-		}
-		at := fabric.Root("classes").Key(name).Attr("ecn")
-		ps.Append(fabric.WholeKilobytes(at.Attr("min_threshold_bytes"), e.MinThresholdBytes))
-		ps.Append(fabric.WholeKilobytes(at.Attr("max_threshold_bytes"), e.MaxThresholdBytes))
-	}
-	return ps
-}
-
 // CheckPFC lists the attributes of p that the eos platform cannot express (DESIGN section 4),
 // sorted by attribute path: mode auto, any buffer setting, watchdog actions other than drop,
 // watchdog times that are not whole 10 ms steps, and one watchdog time without the other.
-func CheckPFC(p fabric.PFCInterface) []Unsupported {
-	var out []Unsupported
+func CheckPFC(p fabric.PFCInterface) []fabric.Unsupported {
+	var out []fabric.Unsupported
 	if p.Mode == fabric.PFCModeAuto {
-		out = append(out, Unsupported{Attr: []string{"mode"}, Reason: reasonModeAuto})
+		out = append(out, fabric.Unsupported{Attr: []string{"mode"}, Reason: reasonModeAuto})
 	}
 	if b := p.Buffer; b != nil {
 		out = append(out, bufferUnsupported(*b)...)
@@ -115,31 +89,31 @@ func CheckPFC(p fabric.PFCInterface) []Unsupported {
 	if w := p.Watchdog; w != nil {
 		out = append(out, watchdogUnsupported(*w)...)
 	}
-	sortUnsupported(out)
+	fabric.SortUnsupported(out)
 	return out
 }
 
-func bufferUnsupported(b fabric.PFCBuffer) []Unsupported {
-	var out []Unsupported
+func bufferUnsupported(b fabric.PFCBuffer) []fabric.Unsupported {
+	var out []fabric.Unsupported
 	if b.XoffBytes != nil {
-		out = append(out, Unsupported{Attr: []string{"buffer", "xoff_bytes"}, Reason: reasonHeadroom})
+		out = append(out, fabric.Unsupported{Attr: []string{"buffer", "xoff_bytes"}, Reason: reasonHeadroom})
 	}
 	if b.XonBytes != nil {
-		out = append(out, Unsupported{Attr: []string{"buffer", "xon_bytes"}, Reason: reasonHeadroom})
+		out = append(out, fabric.Unsupported{Attr: []string{"buffer", "xon_bytes"}, Reason: reasonHeadroom})
 	}
 	if b.CableLengthM != nil {
-		out = append(out, Unsupported{Attr: []string{"buffer", "cable_length_m"}, Reason: reasonCable})
+		out = append(out, fabric.Unsupported{Attr: []string{"buffer", "cable_length_m"}, Reason: reasonCable})
 	}
 	if len(out) == 0 { // an empty buffer block still asks for something EOS does not have
-		out = append(out, Unsupported{Attr: []string{"buffer"}, Reason: reasonHeadroom})
+		out = append(out, fabric.Unsupported{Attr: []string{"buffer"}, Reason: reasonHeadroom})
 	}
 	return out
 }
 
-func watchdogUnsupported(w fabric.PFCWatchdog) []Unsupported {
-	var out []Unsupported
+func watchdogUnsupported(w fabric.PFCWatchdog) []fabric.Unsupported {
+	var out []fabric.Unsupported
 	if w.Action == fabric.WatchdogForward || w.Action == fabric.WatchdogAlert {
-		out = append(out, Unsupported{Attr: []string{"watchdog", "action"}, Reason: reasonAction})
+		out = append(out, fabric.Unsupported{Attr: []string{"watchdog", "action"}, Reason: reasonAction})
 	}
 	times := []struct {
 		attr string
@@ -147,7 +121,7 @@ func watchdogUnsupported(w fabric.PFCWatchdog) []Unsupported {
 	}{{"detection_time_ms", w.DetectionTimeMs}, {"restoration_time_ms", w.RestorationTimeMs}}
 	for _, t := range times {
 		if t.ms%watchdogStepMs != 0 {
-			out = append(out, Unsupported{Attr: []string{"watchdog", t.attr}, Reason: stepReason(t.ms)})
+			out = append(out, fabric.Unsupported{Attr: []string{"watchdog", t.attr}, Reason: stepReason(t.ms)})
 		}
 	}
 	if (w.DetectionTimeMs == 0) != (w.RestorationTimeMs == 0) {
@@ -155,7 +129,7 @@ func watchdogUnsupported(w fabric.PFCWatchdog) []Unsupported {
 		if w.RestorationTimeMs == 0 {
 			missing = times[1].attr
 		}
-		out = append(out, Unsupported{Attr: []string{"watchdog", missing}, Reason: reasonTimerPair})
+		out = append(out, fabric.Unsupported{Attr: []string{"watchdog", missing}, Reason: reasonTimerPair})
 	}
 	return out
 }
@@ -170,25 +144,4 @@ func stepReason(ms int) string {
 	}
 	return fmt.Sprintf("EOS sets watchdog times in seconds with two decimals (steps of %d ms) and this provider never "+
 		"rounds: %d ms is not a multiple of %d ms; use %s", watchdogStepMs, ms, watchdogStepMs, options)
-}
-
-// sortUnsupported orders by attribute path, element by element, so results are deterministic.
-func sortUnsupported(u []Unsupported) {
-	slices.SortStableFunc(u, func(a, b Unsupported) int { return slices.Compare(a.Attr, b.Attr) })
-}
-
-// joinAttr renders an attribute path the way Terraform users read it: classes["roce"].mtu.
-func joinAttr(a []string) string {
-	s := ""
-	for i, e := range a {
-		switch {
-		case i > 0 && a[i-1] == "classes":
-			s += fmt.Sprintf("[%q]", e)
-		case i > 0:
-			s += "." + e
-		default:
-			s += e
-		}
-	}
-	return s
 }

@@ -10,17 +10,17 @@ import (
 )
 
 // attrsOf renders Unsupported results as "attribute: reason" lines.
-func attrsOf(us []Unsupported) []string {
+func attrsOf(us []fabric.Unsupported) []string {
 	var out []string
 	for _, u := range us {
-		out = append(out, joinAttr(u.Attr)+": "+u.Reason)
+		out = append(out, fabric.AttrString(u.Attr)+": "+u.Reason)
 	}
 	return out
 }
 
 // checkAttrs asserts that got names exactly the attributes want, in order, each with a reason
 // containing the text after the attribute.
-func checkAttrs(t *testing.T, name string, got []Unsupported, want ...string) {
+func checkAttrs(t *testing.T, name string, got []fabric.Unsupported, want ...string) {
 	t.Helper()
 	lines := attrsOf(got)
 	if len(lines) != len(want) {
@@ -66,7 +66,7 @@ func TestCheckSupported(t *testing.T) {
 }
 
 func TestCheckExact(t *testing.T) {
-	if ps := CheckExact(*examplePolicy()); len(ps) != 0 {
+	if ps := fabric.ECNWholeKilobytes(*examplePolicy()); len(ps) != 0 {
 		t.Errorf("whole kbytes: %v", ps)
 	}
 	p := withClass(examplePolicy(), "roce", func(c *fabric.Class) {
@@ -74,7 +74,7 @@ func TestCheckExact(t *testing.T) {
 	})
 	withClass(p, "cnp", func(c *fabric.Class) { c.ECN = &fabric.ECN{MinThresholdBytes: 1000, MaxThresholdBytes: 1024} })
 	var got []string
-	for _, pr := range CheckExact(*p) {
+	for _, pr := range fabric.ECNWholeKilobytes(*p) {
 		got = append(got, pr.Error())
 	}
 	want := []string{
@@ -88,7 +88,7 @@ func TestCheckExact(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("CheckExact (-want +got):\n%s", diff)
 	}
-	path := CheckExact(*p)[0].Path
+	path := fabric.ECNWholeKilobytes(*p)[0].Path
 	if !path.Equal(fabric.Root("classes").Key("cnp").Attr("ecn").Attr("min_threshold_bytes")) {
 		t.Errorf("path = %v", path)
 	}

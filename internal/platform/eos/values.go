@@ -56,7 +56,7 @@ func (c *Config) qosMap(f []string) error {
 // parseECN reads the arguments of `random-detect ecn`. ok is false for the forms without
 // thresholds (`random-detect ecn count`), which are not the marking line.
 func parseECN(f []string) (e *ECN, ok bool, err error) {
-	e = &ECN{Probability: 100} // EOS marks at 100 % at the maximum threshold unless told
+	e = &ECN{Probability: 100, Weight: -1} // EOS marks at 100 % at the maximum threshold unless told
 	var hasMin, hasMax bool
 	for i := 0; i < len(f); i++ {
 		switch f[i] {
@@ -83,7 +83,13 @@ func parseECN(f []string) (e *ECN, ok bool, err error) {
 			}
 			i++
 		case "weight":
-			i++ // not managed: averaging weight
+			if i+1 >= len(f) {
+				return nil, true, errors.New("weight needs a value")
+			}
+			if e.Weight, err = number(f[i+1], 0, 15); err != nil {
+				return nil, true, err
+			}
+			i++
 		}
 	}
 	if !hasMin && !hasMax {

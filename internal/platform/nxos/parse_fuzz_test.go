@@ -237,7 +237,7 @@ func checkConfig(t *testing.T, c *Config) {
 // do, when it is one this platform can write.
 func writeBack(t *testing.T, c *Config, p *fabric.QoSPolicy) {
 	t.Helper()
-	if len(p.Validate()) > 0 || len(CheckSupported(*p)) > 0 || len(CheckExact(*p)) > 0 {
+	if len(p.Validate()) > 0 || len(CheckSupported(*p)) > 0 || len(fabric.ECNWholeKilobytes(*p)) > 0 {
 		return
 	}
 	prior := c.PolicyPrior(p.Interfaces)

@@ -91,7 +91,7 @@ func (c *Config) PFCPrior(port string) PFCPrior {
 // per lossless TC: bind a roce_qos_policy with a lossless class first, with depends_on).
 func (c *Config) CheckPFCAgainst(p fabric.PFCInterface) error {
 	if u := CheckPFC(p); len(u) > 0 {
-		return fmt.Errorf("nxos: %s: %s", joinAttr(u[0].Attr), u[0].Reason)
+		return fmt.Errorf("nxos: %s: %s", fabric.AttrString(u[0].Attr), u[0].Reason)
 	}
 	if buffered(&p) && len(c.LosslessTCs()) == 0 {
 		nq := c.System.NetworkQoS

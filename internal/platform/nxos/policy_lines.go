@@ -113,7 +113,7 @@ func followIngress(c *Config, next fabric.QoSPolicy) []string {
 		return nil
 	}
 	var out []string
-	for _, port := range slices.SortedFunc(maps.Keys(c.Interfaces), comparePorts) {
+	for _, port := range slices.SortedFunc(maps.Keys(c.Interfaces), fabric.ComparePorts) {
 		name := IngressName(port)
 		if c.Interfaces[port].QueuingInput != name {
 			continue
@@ -149,9 +149,9 @@ func checkWritable(p fabric.QoSPolicy) error {
 		msgs = append(msgs, pr.Error())
 	}
 	for _, u := range CheckSupported(p) {
-		msgs = append(msgs, joinAttr(u.Attr)+": "+u.Reason)
+		msgs = append(msgs, fabric.AttrString(u.Attr)+": "+u.Reason)
 	}
-	for _, pr := range CheckExact(p) {
+	for _, pr := range fabric.ECNWholeKilobytes(p) {
 		msgs = append(msgs, pr.Error())
 	}
 	if len(msgs) > 0 {
@@ -174,7 +174,7 @@ func bindLines(c *Config, next fabric.QoSPolicy) []string {
 	if len(sys) > 0 {
 		out = append(out, block("system qos", sys...)...)
 	}
-	for _, port := range sortedPorts(next.Interfaces) {
+	for _, port := range fabric.SortedPorts(next.Interfaces) {
 		var have Bindings
 		if i, ok := c.Interfaces[port]; ok {
 			have = i.Bindings
@@ -228,7 +228,7 @@ func unbindLines(c *Config, old fabric.QoSPolicy, next *fabric.QoSPolicy, prior 
 		}
 	}
 	var out []string
-	for _, port := range slices.SortedFunc(maps.Keys(ports), comparePorts) {
+	for _, port := range slices.SortedFunc(maps.Keys(ports), fabric.ComparePorts) {
 		i, ok := c.Interfaces[port]
 		if !ok || slices.Contains(keep, port) {
 			continue
@@ -330,40 +330,4 @@ func (c *Config) hasPolicyMap(kind, name string) bool {
 		return c.Queuing[name] != nil
 	}
 	return c.NetworkQoS[name] != nil
-}
-
-func sortedPorts(ports []string) []string {
-	out := slices.Clone(ports)
-	slices.SortFunc(out, comparePorts)
-	return slices.Compact(out)
-}
-
-// comparePorts orders port names as NX-OS lists them: Ethernet1/2 before Ethernet1/10.
-func comparePorts(a, b string) int {
-	for a != "" && b != "" {
-		na, ra, aok := leadingNumber(a)
-		nb, rb, bok := leadingNumber(b)
-		if aok && bok {
-			if na != nb {
-				return na - nb
-			}
-			a, b = ra, rb
-			continue
-		}
-		if a[0] != b[0] {
-			return int(a[0]) - int(b[0])
-		}
-		a, b = a[1:], b[1:]
-	}
-	return len(a) - len(b)
-}
-
-// leadingNumber splits a leading decimal number off s.
-func leadingNumber(s string) (n int, rest string, ok bool) {
-	i := 0
-	for i < len(s) && i < 9 && s[i] >= '0' && s[i] <= '9' {
-		n = n*10 + int(s[i]-'0')
-		i++
-	}
-	return n, s[i:], i > 0
 }

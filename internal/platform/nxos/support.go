@@ -2,21 +2,11 @@ package nxos
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
-
-// Unsupported names one attribute of a resource that the nxos platform cannot express.
-type Unsupported struct {
-	// Attr is the attribute path from the resource root. Map keys are path elements of their
-	// own: ["classes", "roce", "mtu"] is classes["roce"].mtu; ["mode"] is mode.
-	Attr []string
-	// Reason is a sentence for the user: why, and which platforms do support it.
-	Reason string
-}
 
 // MaxObjectNameLen bounds NX-OS class-map and policy-map names.
 const MaxObjectNameLen = 40
@@ -62,19 +52,19 @@ const (
 // attribute path: trust dscp_pcp, an mtu outside 1500-9216, more strict classes than NX-OS
 // has priority levels, and names whose NX-OS objects (<name>, <name>-<class>, <name>-nq,
 // <name>-out) would exceed MaxObjectNameLen. ECN thresholds that are not whole kbytes are
-// CheckExact's.
-func CheckSupported(p fabric.QoSPolicy) []Unsupported {
-	var out []Unsupported
+// fabric.ECNWholeKilobytes's.
+func CheckSupported(p fabric.QoSPolicy) []fabric.Unsupported {
+	var out []fabric.Unsupported
 	nameOK := true
 	if n := utf8.RuneCountInString(QueuingName(p.Name)); n > MaxObjectNameLen {
 		nameOK = false
-		out = append(out, Unsupported{Attr: []string{"name"}, Reason: fmt.Sprintf(
+		out = append(out, fabric.Unsupported{Attr: []string{"name"}, Reason: fmt.Sprintf(
 			"NX-OS names the policy-maps %s, %s and %s, and policy-map names have at most %d characters; use at most "+
 				"%d characters on nxos (%q has %d)", p.Name, NetworkQoSName(p.Name), QueuingName(p.Name), MaxObjectNameLen,
 			MaxObjectNameLen-len(suffixQueuing), p.Name, utf8.RuneCountInString(p.Name))})
 	}
 	if p.Trust == fabric.TrustDSCPPCP {
-		out = append(out, Unsupported{Attr: []string{"trust"}, Reason: reasonTrust})
+		out = append(out, fabric.Unsupported{Attr: []string{"trust"}, Reason: reasonTrust})
 	}
 	levels := priorityLevels(p)
 	for _, tc := range strictTCs(p) {
@@ -84,7 +74,7 @@ func CheckSupported(p fabric.QoSPolicy) []Unsupported {
 			if levels[strictTCs(p)[0]] == 2 {
 				most-- // level 1 is the control queue's
 			}
-			out = append(out, Unsupported{Attr: []string{"classes", name, "strict_priority"}, Reason: fmt.Sprintf(
+			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "strict_priority"}, Reason: fmt.Sprintf(
 				"NX-OS queuing has priority levels 1-%d, one per strict queue (level 1 is the control queue 7's while no class "+
 					"uses traffic class 7); make at most %d classes strict", maxPriorityLevel, most)})
 		}
@@ -92,69 +82,53 @@ func CheckSupported(p fabric.QoSPolicy) []Unsupported {
 	for _, name := range p.ClassNames() {
 		c := p.Classes[name]
 		if cm := ClassMapName(p.Name, name); nameOK && utf8.RuneCountInString(cm) > MaxObjectNameLen {
-			out = append(out, Unsupported{Attr: []string{"classes", name}, Reason: fmt.Sprintf(
+			out = append(out, fabric.Unsupported{Attr: []string{"classes", name}, Reason: fmt.Sprintf(
 				"NX-OS names the class's class-map %s, and class-map names have at most %d characters; shorten the "+
 					"policy or class name", cm, MaxObjectNameLen)})
 		}
 		if c.MTU != nil && (*c.MTU < minMTU || *c.MTU > maxMTU) {
-			out = append(out, Unsupported{Attr: []string{"classes", name, "mtu"}, Reason: fmt.Sprintf(
+			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "mtu"}, Reason: fmt.Sprintf(
 				"this provider sets NX-OS network-qos class mtu from %d to %d bytes (%d given)", minMTU, maxMTU, *c.MTU)})
 		}
 	}
-	sortUnsupported(out)
+	fabric.SortUnsupported(out)
 	return out
-}
-
-// CheckExact reports the ECN thresholds of p that are not whole kbytes: NX-OS configures
-// random-detect thresholds in kbytes and this provider never rounds (DESIGN section 5).
-func CheckExact(p fabric.QoSPolicy) fabric.Problems {
-	var ps fabric.Problems
-	for _, name := range p.ClassNames() {
-		e := p.Classes[name].ECN
-		if e == nil {
-			continue
-		}
-		at := fabric.Root("classes").Key(name).Attr("ecn")
-		ps.Append(fabric.WholeKilobytes(at.Attr("min_threshold_bytes"), e.MinThresholdBytes))
-		ps.Append(fabric.WholeKilobytes(at.Attr("max_threshold_bytes"), e.MaxThresholdBytes))
-	}
-	return ps
 }
 
 // CheckPFC lists the attributes of p that the nxos platform cannot express (DESIGN section 4),
 // sorted by attribute path: cable_length_m, one of xoff_bytes/xon_bytes without the other, a
 // port whose ingress policy-map name would be too long, watchdog actions other than drop and
 // any watchdog time. Modes on, off and auto and link_pause are supported.
-func CheckPFC(p fabric.PFCInterface) []Unsupported {
-	var out []Unsupported
+func CheckPFC(p fabric.PFCInterface) []fabric.Unsupported {
+	var out []fabric.Unsupported
 	if b := p.Buffer; b != nil {
 		if b.CableLengthM != nil {
-			out = append(out, Unsupported{Attr: []string{"buffer", "cable_length_m"}, Reason: reasonCable})
+			out = append(out, fabric.Unsupported{Attr: []string{"buffer", "cable_length_m"}, Reason: reasonCable})
 		}
 		if (b.XoffBytes == nil) != (b.XonBytes == nil) {
 			missing := "xon_bytes"
 			if b.XoffBytes == nil {
 				missing = "xoff_bytes"
 			}
-			out = append(out, Unsupported{Attr: []string{"buffer", missing}, Reason: reasonBufferPair})
+			out = append(out, fabric.Unsupported{Attr: []string{"buffer", missing}, Reason: reasonBufferPair})
 		}
 		if n := IngressName(p.Interface); b.XoffBytes != nil && utf8.RuneCountInString(n) > MaxObjectNameLen {
-			out = append(out, Unsupported{Attr: []string{"buffer"}, Reason: fmt.Sprintf(
+			out = append(out, fabric.Unsupported{Attr: []string{"buffer"}, Reason: fmt.Sprintf(
 				"NX-OS sets the port's headroom in policy-map %s, and policy-map names have at most %d characters", n, MaxObjectNameLen)})
 		}
 	}
 	if w := p.Watchdog; w != nil {
 		if w.Action == fabric.WatchdogForward || w.Action == fabric.WatchdogAlert {
-			out = append(out, Unsupported{Attr: []string{"watchdog", "action"}, Reason: reasonAction})
+			out = append(out, fabric.Unsupported{Attr: []string{"watchdog", "action"}, Reason: reasonAction})
 		}
 		if w.DetectionTimeMs != 0 {
-			out = append(out, Unsupported{Attr: []string{"watchdog", "detection_time_ms"}, Reason: reasonTimers})
+			out = append(out, fabric.Unsupported{Attr: []string{"watchdog", "detection_time_ms"}, Reason: reasonTimers})
 		}
 		if w.RestorationTimeMs != 0 {
-			out = append(out, Unsupported{Attr: []string{"watchdog", "restoration_time_ms"}, Reason: reasonTimers})
+			out = append(out, fabric.Unsupported{Attr: []string{"watchdog", "restoration_time_ms"}, Reason: reasonTimers})
 		}
 	}
-	sortUnsupported(out)
+	fabric.SortUnsupported(out)
 	return out
 }
 
@@ -187,25 +161,4 @@ func strictTCs(p fabric.QoSPolicy) []int {
 		}
 	}
 	return out
-}
-
-// sortUnsupported orders by attribute path, element by element, so results are deterministic.
-func sortUnsupported(u []Unsupported) {
-	slices.SortStableFunc(u, func(a, b Unsupported) int { return slices.Compare(a.Attr, b.Attr) })
-}
-
-// joinAttr renders an attribute path the way Terraform users read it: classes["roce"].mtu.
-func joinAttr(a []string) string {
-	s := ""
-	for i, e := range a {
-		switch {
-		case i > 0 && a[i-1] == "classes":
-			s += fmt.Sprintf("[%q]", e)
-		case i > 0:
-			s += "." + e
-		default:
-			s += e
-		}
-	}
-	return s
 }

@@ -4,23 +4,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
 
 // attrsOf renders Unsupported results as "attribute: reason" lines.
-func attrsOf(us []Unsupported) []string {
+func attrsOf(us []fabric.Unsupported) []string {
 	var out []string
 	for _, u := range us {
-		out = append(out, joinAttr(u.Attr)+": "+u.Reason)
+		out = append(out, fabric.AttrString(u.Attr)+": "+u.Reason)
 	}
 	return out
 }
 
 // checkAttrs asserts that got names exactly the attributes want, in order, each with a reason
 // containing the text after the attribute.
-func checkAttrs(t *testing.T, name string, got []Unsupported, want ...string) {
+func checkAttrs(t *testing.T, name string, got []fabric.Unsupported, want ...string) {
 	t.Helper()
 	lines := attrsOf(got)
 	if len(lines) != len(want) {
@@ -71,34 +69,6 @@ func TestCheckSupported(t *testing.T) {
 		}(), []string{`classes["roce"].mtu: `, "name: ", "trust: "}},
 	} {
 		checkAttrs(t, name, CheckSupported(*tc.p), tc.want...)
-	}
-}
-
-func TestCheckExact(t *testing.T) {
-	if ps := CheckExact(*examplePolicy()); len(ps) != 0 {
-		t.Errorf("whole kbytes: %v", ps)
-	}
-	p := withClass(examplePolicy(), "roce", func(c *fabric.Class) {
-		c.ECN = &fabric.ECN{MinThresholdBytes: 150000, MaxThresholdBytes: 1536001, MarkProbabilityPercent: 100}
-	})
-	withClass(p, "cnp", func(c *fabric.Class) { c.ECN = &fabric.ECN{MinThresholdBytes: 1000, MaxThresholdBytes: 1024} })
-	var got []string
-	for _, pr := range CheckExact(*p) {
-		got = append(got, pr.Error())
-	}
-	want := []string{
-		`classes["cnp"].ecn.min_threshold_bytes: 1000 bytes is not a whole number of kbytes: ` +
-			`This platform sets the value in kbytes: multiples of 1024 bytes, and never rounds silently. Use 1024 (1 kbytes).`,
-		`classes["roce"].ecn.min_threshold_bytes: 150000 bytes is not a whole number of kbytes: ` +
-			`This platform sets the value in kbytes: multiples of 1024 bytes, and never rounds silently. Use 149504 (146 kbytes) or 150528 (147 kbytes).`,
-		`classes["roce"].ecn.max_threshold_bytes: 1536001 bytes is not a whole number of kbytes: ` +
-			`This platform sets the value in kbytes: multiples of 1024 bytes, and never rounds silently. Use 1536000 (1500 kbytes) or 1537024 (1501 kbytes).`,
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("CheckExact (-want +got):\n%s", diff)
-	}
-	if path := CheckExact(*p)[0].Path; !path.Equal(fabric.Root("classes").Key("cnp").Attr("ecn").Attr("min_threshold_bytes")) {
-		t.Errorf("path = %v", path)
 	}
 }
 

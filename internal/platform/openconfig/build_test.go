@@ -150,7 +150,7 @@ func TestCheckSupported(t *testing.T) {
 	got := CheckSupported(*p)
 	var attrs []string
 	for _, u := range got {
-		attrs = append(attrs, joinAttr(u.Attr))
+		attrs = append(attrs, fabric.AttrString(u.Attr))
 		if u.Reason == "" {
 			t.Errorf("%v: empty reason", u.Attr)
 		}

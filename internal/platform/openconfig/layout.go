@@ -86,7 +86,7 @@ func newLayout(p *fabric.QoSPolicy) (*layout, error) {
 	if u := CheckSupported(*p); len(u) > 0 {
 		msgs := make([]string, len(u))
 		for i, x := range u {
-			msgs[i] = joinAttr(x.Attr) + ": " + x.Reason
+			msgs[i] = fabric.AttrString(x.Attr) + ": " + x.Reason
 		}
 		return nil, fmt.Errorf("openconfig: policy %q: %s", p.Name, strings.Join(msgs, "; "))
 	}
@@ -175,22 +175,6 @@ func checkClass(n string, c fabric.Class) error {
 		}
 	}
 	return nil
-}
-
-// joinAttr renders an attribute path the way Terraform users read it: classes["roce"].lossless.
-func joinAttr(a []string) string {
-	var b strings.Builder
-	for i, e := range a {
-		switch {
-		case i > 0 && a[i-1] == "classes":
-			fmt.Fprintf(&b, "[%q]", e)
-		case i > 0:
-			b.WriteString("." + e)
-		default:
-			b.WriteString(e)
-		}
-	}
-	return b.String()
 }
 
 func sortedInts(in []int) []int {

@@ -7,15 +7,6 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
 
-// Unsupported names one attribute of a policy that the openconfig platform cannot express.
-type Unsupported struct {
-	// Attr is the attribute path from the resource root. Map keys are path elements of their
-	// own: ["classes", "roce", "lossless"] is classes["roce"].lossless; ["trust"] is trust.
-	Attr []string
-	// Reason is a sentence for the user: why, and which platforms do support it.
-	Reason string
-}
-
 const (
 	reasonLossless = "OpenConfig has no PFC (no-drop priority) model; lossless classes are supported on the sonic, eos and nxos platforms"
 	reasonPCP      = "OpenConfig has no 802.1p (PCP) trust model; pcp classification is supported on the sonic, eos and nxos platforms"
@@ -26,24 +17,24 @@ const (
 // CheckSupported lists the attributes of p that the openconfig platform cannot express, sorted
 // by attribute path. An empty result means BuildSet can write p. It also reports class names
 // whose device object names would collide with the names this package generates.
-func CheckSupported(p fabric.QoSPolicy) []Unsupported {
-	var out []Unsupported
+func CheckSupported(p fabric.QoSPolicy) []fabric.Unsupported {
+	var out []fabric.Unsupported
 	if p.Trust != "" && p.Trust != fabric.TrustDSCP {
-		out = append(out, Unsupported{Attr: []string{"trust"}, Reason: reasonTrust})
+		out = append(out, fabric.Unsupported{Attr: []string{"trust"}, Reason: reasonTrust})
 	}
 	for _, name := range classNames(p.Classes) {
 		c := p.Classes[name]
 		if c.Lossless {
-			out = append(out, Unsupported{Attr: []string{"classes", name, "lossless"}, Reason: reasonLossless})
+			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "lossless"}, Reason: reasonLossless})
 		}
 		if c.MTU != nil {
-			out = append(out, Unsupported{Attr: []string{"classes", name, "mtu"}, Reason: reasonMTU})
+			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "mtu"}, Reason: reasonMTU})
 		}
 		if c.PCP != nil {
-			out = append(out, Unsupported{Attr: []string{"classes", name, "pcp"}, Reason: reasonPCP})
+			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "pcp"}, Reason: reasonPCP})
 		}
 		if reason := nameCollision(p, name); reason != "" {
-			out = append(out, Unsupported{Attr: []string{"classes", name}, Reason: reason})
+			out = append(out, fabric.Unsupported{Attr: []string{"classes", name}, Reason: reason})
 		}
 	}
 	return out

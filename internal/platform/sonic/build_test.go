@@ -212,7 +212,7 @@ func TestCheckSupported(t *testing.T) {
 	p.Classes["roce"] = roce
 	var attrs []string
 	for _, u := range CheckSupported(*p) {
-		attrs = append(attrs, joinAttr(u.Attr))
+		attrs = append(attrs, fabric.AttrString(u.Attr))
 		if u.Reason == "" {
 			t.Errorf("%v: empty reason", u.Attr)
 		}

@@ -84,7 +84,7 @@ func newLayout(p *fabric.QoSPolicy) (*layout, error) {
 	if u := CheckSupported(*p); len(u) > 0 {
 		msgs := make([]string, len(u))
 		for i, x := range u {
-			msgs[i] = joinAttr(x.Attr) + ": " + x.Reason
+			msgs[i] = fabric.AttrString(x.Attr) + ": " + x.Reason
 		}
 		return nil, fmt.Errorf("sonic: policy %q: %s", p.Name, strings.Join(msgs, "; "))
 	}

@@ -236,7 +236,7 @@ func (db *DB) cableKey(port string) string {
 // above it). It includes CheckPFC's refusals.
 func CheckPFCAgainst(p fabric.PFCInterface, db *DB) error {
 	if u := CheckPFC(p); len(u) > 0 {
-		return fmt.Errorf("sonic: %s: %s", joinAttr(u[0].Attr), u[0].Reason)
+		return fmt.Errorf("sonic: %s: %s", fabric.AttrString(u[0].Attr), u[0].Reason)
 	}
 	port := p.Interface
 	if _, ok := db.entry(tPort, port); !ok {

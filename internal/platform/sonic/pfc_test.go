@@ -206,7 +206,7 @@ func TestCheckPFC(t *testing.T) {
 	p.Buffer = &fabric.PFCBuffer{XoffBytes: ptr(int64(1))}
 	var attrs []string
 	for _, u := range CheckPFC(p) {
-		attrs = append(attrs, joinAttr(u.Attr)+": "+u.Reason)
+		attrs = append(attrs, fabric.AttrString(u.Attr)+": "+u.Reason)
 	}
 	for i, want := range []string{"mode: SONiC has no DCBX", "link_pause: SONiC CONFIG_DB has no 802.3x", "buffer.xon_bytes: SONiC BUFFER_PROFILE takes xon and xoff together"} {
 		if i >= len(attrs) || !strings.HasPrefix(attrs[i], want) {
@@ -221,7 +221,7 @@ func TestCheckPFC(t *testing.T) {
 	p = *examplePFC()
 	p.Watchdog = &fabric.PFCWatchdog{Action: fabric.WatchdogDrop}
 	u := CheckPFC(p)
-	if len(u) != 2 || joinAttr(u[0].Attr) != "watchdog.detection_time_ms" || joinAttr(u[1].Attr) != "watchdog.restoration_time_ms" ||
+	if len(u) != 2 || fabric.AttrString(u[0].Attr) != "watchdog.detection_time_ms" || fabric.AttrString(u[1].Attr) != "watchdog.restoration_time_ms" ||
 		!strings.Contains(u[0].Reason, "PFC_WD") {
 		t.Errorf("watchdog without times on sonic: %+v", u)
 	}

@@ -8,15 +8,6 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
 
-// Unsupported names one attribute of a resource that the sonic platform cannot express.
-type Unsupported struct {
-	// Attr is the attribute path from the resource root. Map keys are path elements of their
-	// own: ["classes", "roce", "mtu"] is classes["roce"].mtu; ["mode"] is mode.
-	Attr []string
-	// Reason is a sentence for the user: why, and which platforms do support it.
-	Reason string
-}
-
 // objectName is the pattern sonic-yang-models gives QoS map and WRED_PROFILE names
 // (sonic-dscp-tc-map, sonic-tc-priority-group-map, sonic-wred-profile, ...): 1-32 characters.
 var objectName = regexp.MustCompile(`^[a-zA-Z0-9][-a-zA-Z0-9_]{0,31}$`)
@@ -35,20 +26,20 @@ const (
 // sonic-yang-models name rules (maps <name>, WRED_PROFILE <name>-<class>: letters, digits,
 // '-' and '_', at most 32 characters). Trust pcp and dscp_pcp (DOT1P_TO_TC_MAP) and lossless
 // classes are supported. An empty result means BuildSet can write p.
-func CheckSupported(p fabric.QoSPolicy) []Unsupported {
-	var out []Unsupported
+func CheckSupported(p fabric.QoSPolicy) []fabric.Unsupported {
+	var out []fabric.Unsupported
 	if p.Name != "" && !objectName.MatchString(p.Name) {
-		out = append(out, Unsupported{Attr: []string{"name"}, Reason: fmt.Sprintf(
+		out = append(out, fabric.Unsupported{Attr: []string{"name"}, Reason: fmt.Sprintf(
 			"SONiC names its QoS maps after the policy (DSCP_TO_TC_MAP|%s), and sonic-yang-models allows map names of 1-32 "+
 				"letters, digits, '-' and '_' only; use such a name on sonic", p.Name)})
 	}
 	for _, name := range classNames(p.Classes) {
 		c := p.Classes[name]
 		if c.MTU != nil {
-			out = append(out, Unsupported{Attr: []string{"classes", name, "mtu"}, Reason: reasonMTU})
+			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "mtu"}, Reason: reasonMTU})
 		}
 		if c.ECN != nil && objectName.MatchString(p.Name) && !objectName.MatchString(objName(p.Name, name)) {
-			out = append(out, Unsupported{Attr: []string{"classes", name}, Reason: fmt.Sprintf(
+			out = append(out, fabric.Unsupported{Attr: []string{"classes", name}, Reason: fmt.Sprintf(
 				"on sonic the ECN class's WRED profile is named WRED_PROFILE|%s, and sonic-yang-models allows 1-32 letters, "+
 					"digits, '-' and '_' only; shorten the policy or class name", objName(p.Name, name))})
 		}
@@ -59,30 +50,30 @@ func CheckSupported(p fabric.QoSPolicy) []Unsupported {
 // CheckPFC lists the attributes of p that the sonic platform cannot express (DESIGN section
 // 4): mode off and auto, link_pause true, and one of xoff_bytes/xon_bytes without the other.
 // Watchdog actions drop, forward and alert are all supported.
-func CheckPFC(p fabric.PFCInterface) []Unsupported {
-	var out []Unsupported
+func CheckPFC(p fabric.PFCInterface) []fabric.Unsupported {
+	var out []fabric.Unsupported
 	switch p.Mode {
 	case fabric.PFCModeOff:
-		out = append(out, Unsupported{Attr: []string{"mode"}, Reason: reasonModeOff})
+		out = append(out, fabric.Unsupported{Attr: []string{"mode"}, Reason: reasonModeOff})
 	case fabric.PFCModeAuto:
-		out = append(out, Unsupported{Attr: []string{"mode"}, Reason: reasonModeAuto})
+		out = append(out, fabric.Unsupported{Attr: []string{"mode"}, Reason: reasonModeAuto})
 	}
 	if p.LinkPause {
-		out = append(out, Unsupported{Attr: []string{"link_pause"}, Reason: reasonLinkPause})
+		out = append(out, fabric.Unsupported{Attr: []string{"link_pause"}, Reason: reasonLinkPause})
 	}
 	if b := p.Buffer; b != nil && (b.XoffBytes == nil) != (b.XonBytes == nil) {
 		missing := "xon_bytes"
 		if b.XoffBytes == nil {
 			missing = "xoff_bytes"
 		}
-		out = append(out, Unsupported{Attr: []string{"buffer", missing}, Reason: reasonBufferPair})
+		out = append(out, fabric.Unsupported{Attr: []string{"buffer", missing}, Reason: reasonBufferPair})
 	}
 	if w := p.Watchdog; w != nil {
 		if w.DetectionTimeMs == 0 {
-			out = append(out, Unsupported{Attr: []string{"watchdog", "detection_time_ms"}, Reason: reasonWatchdogTimes})
+			out = append(out, fabric.Unsupported{Attr: []string{"watchdog", "detection_time_ms"}, Reason: reasonWatchdogTimes})
 		}
 		if w.RestorationTimeMs == 0 {
-			out = append(out, Unsupported{Attr: []string{"watchdog", "restoration_time_ms"}, Reason: reasonWatchdogTimes})
+			out = append(out, fabric.Unsupported{Attr: []string{"watchdog", "restoration_time_ms"}, Reason: reasonWatchdogTimes})
 		}
 	}
 	return out
@@ -98,20 +89,4 @@ func classNames(m map[string]fabric.Class) []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-// joinAttr renders an attribute path the way Terraform users read it: classes["roce"].mtu.
-func joinAttr(a []string) string {
-	s := ""
-	for i, e := range a {
-		switch {
-		case i > 0 && a[i-1] == "classes":
-			s += fmt.Sprintf("[%q]", e)
-		case i > 0:
-			s += "." + e
-		default:
-			s += e
-		}
-	}
-	return s
 }

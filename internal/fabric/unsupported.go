@@ -1,0 +1,94 @@
+package fabric
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Unsupported names one attribute of a resource that a platform cannot express. Every platform
+// package reports these; the driver turns them into plan-time problems on the attribute.
+type Unsupported struct {
+	// Attr is the attribute path from the resource root. Map keys are path elements of their
+	// own: ["classes", "roce", "mtu"] is classes["roce"].mtu; ["mode"] is mode.
+	Attr []string
+	// Reason is a sentence for the user: why, and which platforms do support it.
+	Reason string
+}
+
+// SortUnsupported orders by attribute path, element by element, so results are deterministic.
+func SortUnsupported(u []Unsupported) {
+	slices.SortStableFunc(u, func(a, b Unsupported) int { return slices.Compare(a.Attr, b.Attr) })
+}
+
+// AttrString renders an attribute path the way Terraform users read it: classes["roce"].mtu.
+func AttrString(a []string) string {
+	var b strings.Builder
+	prev := ""
+	for i, e := range a {
+		switch {
+		case prev == "classes":
+			fmt.Fprintf(&b, "[%q]", e)
+		case i > 0:
+			b.WriteString("." + e)
+		default:
+			b.WriteString(e)
+		}
+		prev = e
+	}
+	return b.String()
+}
+
+// ECNWholeKilobytes reports the ECN thresholds of p that are not whole kilobytes, for the
+// platforms whose CLI takes kbytes (EOS, NX-OS): the provider never rounds.
+func ECNWholeKilobytes(p QoSPolicy) Problems {
+	var ps Problems
+	for _, name := range p.ClassNames() {
+		e := p.Classes[name].ECN
+		if e == nil {
+			continue
+		}
+		at := Root("classes").Key(name).Attr("ecn")
+		ps.Append(WholeKilobytes(at.Attr("min_threshold_bytes"), e.MinThresholdBytes))
+		ps.Append(WholeKilobytes(at.Attr("max_threshold_bytes"), e.MaxThresholdBytes))
+	}
+	return ps
+}
+
+// ComparePorts orders port names as switches list them: Ethernet2 before Ethernet10,
+// Ethernet1/2 before Ethernet1/10 (runs of digits compare as numbers).
+func ComparePorts(a, b string) int {
+	for a != "" && b != "" {
+		na, ra, aok := leadingNumber(a)
+		nb, rb, bok := leadingNumber(b)
+		if aok && bok {
+			if na != nb {
+				return na - nb
+			}
+			a, b = ra, rb
+			continue
+		}
+		if a[0] != b[0] {
+			return int(a[0]) - int(b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) - len(b)
+}
+
+// SortedPorts is ports sorted by ComparePorts, without duplicates.
+func SortedPorts(ports []string) []string {
+	out := slices.Clone(ports)
+	slices.SortFunc(out, ComparePorts)
+	return slices.Compact(out)
+}
+
+// leadingNumber splits a leading decimal number (at most 9 digits) off s.
+func leadingNumber(s string) (n int, rest string, ok bool) {
+	i := 0
+	for i < len(s) && i < 9 && s[i] >= '0' && s[i] <= '9' {
+		n = n*10 + int(s[i]-'0')
+		i++
+	}
+	return n, s[i:], i > 0
+}
