@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
@@ -22,37 +25,60 @@ type PFCInterface interface {
 	Delete(ctx context.Context, old fabric.PFCInterface, prior Prior) error
 }
 
+// pfcPlatforms lists the platforms with a roce_pfc_interface driver, as qosPlatforms does for
+// roce_qos_policy: the plan-time check and the constructor both read it.
+var pfcPlatforms = map[string]struct {
+	check func(fabric.PFCInterface) []fabric.Unsupported
+	open  func(*devices.Registry, string) (PFCInterface, error)
+}{
+	"sonic": {check: sonic.CheckPFC, open: func(reg *devices.Registry, device string) (PFCInterface, error) {
+		c, err := reg.GNMI(device)
+		if err != nil {
+			return nil, err
+		}
+		return sonicPFC{sonicDB{c, newReads(reg, device)}}, nil
+	}},
+	"eos": {check: eos.CheckPFC, open: func(reg *devices.Registry, device string) (PFCInterface, error) {
+		c, err := reg.CLI(device)
+		if err != nil {
+			return nil, err
+		}
+		return eosPFC{eosCLI{c, newReads(reg, device)}}, nil
+	}},
+	"nxos": {check: nxos.CheckPFC, open: func(reg *devices.Registry, device string) (PFCInterface, error) {
+		c, err := reg.CLI(device)
+		if err != nil {
+			return nil, err
+		}
+		return nxosPFC{nxosCLI{c, newReads(reg, device)}}, nil
+	}},
+}
+
+// noPFC says why a platform without a driver has no roce_pfc_interface.
+var noPFC = map[string]string{
+	"openconfig": "OpenConfig has no PFC model (no per-priority pause, headroom or watchdog), so PFC cannot be configured over it",
+	"mlx5":       "it is a NIC host: roce_pfc_interface configures switch ports; set a NIC's PFC priorities with roce_nic_qos",
+}
+
 // CheckPFCInterface reports at plan time what the device's platform cannot do with p.
 func CheckPFCInterface(dev devices.Device, p fabric.PFCInterface) fabric.Problems {
 	var probs fabric.Problems
-	switch dev.Platform {
-	case "sonic":
-		for _, u := range sonic.CheckPFC(p) {
-			probs.Add(attrPath(u.Attr), "Not supported on platform sonic",
-				fmt.Sprintf("Device %q (platform sonic): %s.", dev.Name, u.Reason))
+	d, ok := pfcPlatforms[dev.Platform]
+	if !ok {
+		why, known := noPFC[dev.Platform]
+		if !known {
+			why = "this provider version cannot configure its PFC yet"
 		}
-	case "eos":
-		for _, u := range eos.CheckPFC(p) {
-			probs.Add(attrPath(u.Attr), "Not supported on platform eos",
-				fmt.Sprintf("Device %q (platform eos): %s.", dev.Name, u.Reason))
-		}
-	case "nxos":
-		for _, u := range nxos.CheckPFC(p) {
-			probs.Add(attrPath(u.Attr), "Not supported on platform nxos",
-				fmt.Sprintf("Device %q (platform nxos): %s.", dev.Name, u.Reason))
-		}
-		probs = append(probs, checkModel(dev)...)
-	case "openconfig":
 		probs.Add(fabric.Root("device"), "Platform does not support roce_pfc_interface",
-			fmt.Sprintf("Device %q has platform openconfig: OpenConfig has no PFC model (no per-priority pause, headroom or watchdog), so PFC cannot be configured over it. roce_pfc_interface is supported on sonic, eos and nxos.", dev.Name))
-	case "mlx5":
-		probs.Add(fabric.Root("device"), "Platform does not support roce_pfc_interface",
-			fmt.Sprintf("Device %q is a NIC host (platform mlx5): roce_pfc_interface configures switch ports; set a NIC's PFC priorities with roce_nic_qos.", dev.Name))
-	default:
-		probs.Add(fabric.Root("device"), "Platform does not support roce_pfc_interface",
-			fmt.Sprintf("Device %q has platform %s, whose PFC this provider version cannot configure yet; roce_pfc_interface is available on: sonic, eos, nxos.", dev.Name, dev.Platform))
+			fmt.Sprintf("Device %q has platform %s: %s. roce_pfc_interface is supported on %s.", dev.Name, dev.Platform, why,
+				strings.Join(slices.Sorted(maps.Keys(pfcPlatforms)), ", ")))
+		return probs
 	}
-	return probs
+	for _, u := range d.check(p) {
+		probs.Add(attrPath(u.Attr), "Not supported on platform "+dev.Platform,
+			fmt.Sprintf("Device %q (platform %s): %s.", dev.Name, dev.Platform, u.Reason))
+	}
+	return append(probs, checkModel(dev)...)
 }
 
 // ForPFCInterface returns the roce_pfc_interface driver of a configured switch.
@@ -61,27 +87,11 @@ func ForPFCInterface(reg *devices.Registry, device string) (PFCInterface, error)
 	if !ok {
 		return nil, errors.New(reg.UnknownDeviceDetail(device))
 	}
-	switch dev.Platform {
-	case "sonic":
-		c, err := reg.GNMI(device)
-		if err != nil {
-			return nil, err
-		}
-		return sonicPFC{sonicDB{c, newReads(reg, device)}}, nil
-	case "eos":
-		c, err := reg.CLI(device)
-		if err != nil {
-			return nil, err
-		}
-		return eosPFC{eosCLI{c, newReads(reg, device)}}, nil
-	case "nxos":
-		c, err := reg.CLI(device)
-		if err != nil {
-			return nil, err
-		}
-		return nxosPFC{nxosCLI{c, newReads(reg, device)}}, nil
+	d, ok := pfcPlatforms[dev.Platform]
+	if !ok {
+		return nil, fmt.Errorf("device %q has platform %s, which has no roce_pfc_interface driver", device, dev.Platform)
 	}
-	return nil, fmt.Errorf("device %q has platform %s, which has no roce_pfc_interface driver", device, dev.Platform)
+	return d.open(reg, device)
 }
 
 type sonicPFC struct{ sonicDB }
