@@ -34,11 +34,31 @@ step() {
   echo "==> $n/$steps $*"
 }
 
-# tf runs Terraform in the demo's copy of the quickstart, without colours or prompts.
+# tf runs Terraform in the demo's copy of the quickstart, without colours or prompts. Terraform
+# warns about dev_overrides on every run; the demo shows that warning on the first run only
+# (drop_overrides_warning removes its box from the later ones), and keeps Terraform's exit status.
+overrides_shown=
 tf() {
   local cmd=$1
   shift
-  "$terraform" -chdir="$tf_dir" "$cmd" -no-color -input=false "$@"
+  if [ -z "$overrides_shown" ]; then
+    overrides_shown=1
+    "$terraform" -chdir="$tf_dir" "$cmd" -no-color -input=false "$@"
+    return
+  fi
+  "$terraform" -chdir="$tf_dir" "$cmd" -no-color -input=false "$@" | drop_overrides_warning
+  return "${PIPESTATUS[0]}"
+}
+
+# drop_overrides_warning copies its input without Terraform's dev_overrides warning: with
+# -no-color, the line "Warning: Provider development overrides are in effect" through the line
+# that ends its text ("... published releases.").
+drop_overrides_warning() {
+  awk '
+    /^Warning: Provider development overrides are in effect$/ { skip = 1; next }
+    skip { if ($0 ~ /releases\.$/) skip = 0; next }
+    { print }
+  '
 }
 
 step "Building the provider and the lab into bin/"
