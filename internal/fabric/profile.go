@@ -19,9 +19,14 @@ const (
 	DefaultCNPDSCP       = 48
 	DefaultRoCEPriority  = 3
 	DefaultCNPPriority   = 6
-	DefaultLinkSpeedGbps = 100
+	DefaultLinkSpeedGbps = 400 // new AI back-end fabrics run 400G and 800G
 	MinLinkSpeedGbps     = 10
 	MaxLinkSpeedGbps     = 800
+	// DefaultPortBufferBytes bounds ECN Kmax (profile_presets.go): 2.5 MiB, this project's
+	// figure for one port's share of a 64 x 800G switch's buffer.
+	DefaultPortBufferBytes = 2560 * KiB
+	MinPortBufferBytes     = 64 * KiB
+	MaxPortBufferBytes     = 1 << 30
 )
 
 // ProfileInput is what roce_profile takes. A zero field means "unset" and WithDefaults fills it
@@ -34,6 +39,8 @@ type ProfileInput struct {
 	RoCEPriority  int
 	CNPPriority   int
 	LinkSpeedGbps int
+	// PortBufferBytes is the per-port buffer budget that bounds the ECN thresholds.
+	PortBufferBytes int64
 }
 
 // Profile is a consistent set of settings for one workload: the switch classes (shaped like
@@ -69,6 +76,9 @@ func (in ProfileInput) WithDefaults() ProfileInput {
 	def(&in.RoCEPriority, DefaultRoCEPriority)
 	def(&in.CNPPriority, DefaultCNPPriority)
 	def(&in.LinkSpeedGbps, DefaultLinkSpeedGbps)
+	if in.PortBufferBytes == 0 {
+		in.PortBufferBytes = DefaultPortBufferBytes
+	}
 	return in
 }
 
@@ -100,6 +110,11 @@ func (in ProfileInput) Validate() Problems {
 	checkRange(&ps, Root("link_speed_gbps"), "link_speed_gbps", in.LinkSpeedGbps, MinLinkSpeedGbps, MaxLinkSpeedGbps,
 		fmt.Sprintf("Set link_speed_gbps to the port speed in Gbit/s, %d-%d (the default is %d); ECN thresholds scale with it.",
 			MinLinkSpeedGbps, MaxLinkSpeedGbps, DefaultLinkSpeedGbps))
+	if in.PortBufferBytes < MinPortBufferBytes || in.PortBufferBytes > MaxPortBufferBytes {
+		ps.Add(Root("port_buffer_bytes"), fmt.Sprintf("port_buffer_bytes %d is out of range %d-%d", in.PortBufferBytes, MinPortBufferBytes, MaxPortBufferBytes),
+			fmt.Sprintf("Set port_buffer_bytes to the buffer one port of the switch may use, %d-%d bytes (the default is %d, 2.5 MiB); it bounds the ECN thresholds.",
+				MinPortBufferBytes, MaxPortBufferBytes, DefaultPortBufferBytes))
+	}
 	return ps
 }
 
@@ -114,7 +129,7 @@ func BuildProfile(in ProfileInput) (Profile, error) {
 	roce := Class{
 		TrafficClass: in.RoCEPriority, DSCP: []int{in.RoCEDSCP},
 		BandwidthPercent: Ptr(ps.roceBandwidthPercent), Lossless: ps.lossless,
-		ECN: Ptr(ps.ecn(in.LinkSpeedGbps)),
+		ECN: Ptr(ps.ecn(in.LinkSpeedGbps, int(in.PortBufferBytes/KiB))),
 	}
 	pfc := []int{}
 	if ps.lossless {

@@ -44,6 +44,12 @@ package fabric
 // grows with the drain rate, so all of them scale linearly with the link speed from the 100G
 // reference [PROJECT]: ai-training Kmin = ceil(150 KiB x G/100), Kmax = 1500 KiB x G/100; the
 // others Kmin = 100 KiB x G/100, Kmax = 1000 KiB x G/100. Kmax stays about 10x Kmin at every speed.
+// A queue cannot grow past the port's share of the switch buffer, so Kmax is bounded by the
+// per-port buffer budget B (port_buffer_bytes) [PROJECT]: when the linear Kmax exceeds it, Kmax
+// is B (whole KiB, rounded down) and Kmin shrinks by the same factor (rounded up), keeping the
+// ratio. The default B, 2.5 MiB, is this project's figure for the share of one port of a
+// 64 x 800G (51.2 Tb/s) switch, whose shared buffers are of the order of 160 MB; set the switch's
+// own figure where it is known. At 100G no preset reaches it.
 // Storage marks with probability 20 % at most in the ramp [PROJECT, between SONiC's 5 % and
 // Cumulus's 100 %], so CNPs arrive gradually and the rate moves smoothly; lossy marks up to
 // 100 % because without PFC a queue that overflows drops RoCE packets.
@@ -66,36 +72,42 @@ package fabric
 type profilePreset struct {
 	lossless             bool
 	roceBandwidthPercent int
-	ecn                  func(linkSpeedGbps int) ECN
+	ecn                  func(linkSpeedGbps int, budgetKiB int) ECN
 	reactionPoint        map[string]int64 // overrides of nvidiaReactionPoint
 }
 
 var presets = map[string]profilePreset{
 	WorkloadAITraining: {
 		lossless: true, roceBandwidthPercent: 50,
-		ecn: func(g int) ECN { return thresholds(kib((3*g+1)/2), kib(15*g), 100) },
+		ecn: func(g, b int) ECN { return thresholds((3*g+1)/2, 15*g, b, 100) },
 		reactionPoint: map[string]int64{
 			"time_reset_us": 100, "ai_rate_mbps": 20, "hai_rate_mbps": 200,
 		},
 	},
 	WorkloadStorage: {
 		lossless: true, roceBandwidthPercent: 50,
-		ecn: func(g int) ECN { return thresholds(kib(g), kib(10*g), 20) },
+		ecn: func(g, b int) ECN { return thresholds(g, 10*g, b, 20) },
 		reactionPoint: map[string]int64{
 			"min_dec_factor_percent": 75, "rate_reduce_monitor_period_us": 8,
 		},
 	},
 	WorkloadLossy: {
 		lossless: false, roceBandwidthPercent: 50,
-		ecn: func(g int) ECN { return thresholds(kib(g), kib(10*g), 100) },
+		ecn: func(g, b int) ECN { return thresholds(g, 10*g, b, 100) },
 	},
 }
 
 // kib returns n KiB in bytes.
 func kib(n int) int64 { return int64(n) * KiB }
 
-func thresholds(minBytes, maxBytes int64, probability int) ECN {
-	return ECN{MinThresholdBytes: minBytes, MaxThresholdBytes: maxBytes, MarkProbabilityPercent: probability}
+// thresholds are the linear Kmin and Kmax (KiB) bounded by the budget (KiB): past it both
+// shrink by the same factor.
+func thresholds(minKiB, maxKiB, budgetKiB, probability int) ECN {
+	if maxKiB > budgetKiB {
+		minKiB = (minKiB*budgetKiB + maxKiB - 1) / maxKiB
+		maxKiB = budgetKiB
+	}
+	return ECN{MinThresholdBytes: kib(minKiB), MaxThresholdBytes: kib(maxKiB), MarkProbabilityPercent: probability}
 }
 
 // nvidiaReactionPoint holds the ConnectX firmware defaults [NV-FW] of every reaction_point key.

@@ -10,11 +10,13 @@ import (
 
 func TestProfileWithDefaults(t *testing.T) {
 	got := ProfileInput{Workload: WorkloadStorage}.WithDefaults()
-	want := ProfileInput{Workload: WorkloadStorage, RoCEDSCP: 26, CNPDSCP: 48, RoCEPriority: 3, CNPPriority: 6, LinkSpeedGbps: 100}
+	want := ProfileInput{Workload: WorkloadStorage, RoCEDSCP: 26, CNPDSCP: 48, RoCEPriority: 3, CNPPriority: 6, LinkSpeedGbps: 400,
+		PortBufferBytes: 2560 * KiB}
 	if got != want {
 		t.Errorf("defaults = %+v, want %+v", got, want)
 	}
-	set := ProfileInput{Workload: WorkloadLossy, RoCEDSCP: 24, CNPDSCP: 46, RoCEPriority: 4, CNPPriority: 7, LinkSpeedGbps: 400}
+	set := ProfileInput{Workload: WorkloadLossy, RoCEDSCP: 24, CNPDSCP: 46, RoCEPriority: 4, CNPPriority: 7, LinkSpeedGbps: 100,
+		PortBufferBytes: 1 << 20}
 	if got := set.WithDefaults(); got != set {
 		t.Errorf("set values changed: %+v", got)
 	}
@@ -47,6 +49,7 @@ func TestProfileInputValidate(t *testing.T) {
 		{"speed 800", func(in *ProfileInput) { in.LinkSpeedGbps = 800 }, "", ""},
 		{"speed 9", func(in *ProfileInput) { in.LinkSpeedGbps = 9 }, "link_speed_gbps", "out of range 10-800"},
 		{"speed 801", func(in *ProfileInput) { in.LinkSpeedGbps = 801 }, "link_speed_gbps", "out of range 10-800"},
+		{"buffer 1 KiB", func(in *ProfileInput) { in.PortBufferBytes = KiB }, "port_buffer_bytes", "out of range"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -115,7 +118,7 @@ func TestBuildProfileDefaults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.workload, func(t *testing.T) {
-			got, err := BuildProfile(ProfileInput{Workload: tt.workload})
+			got, err := BuildProfile(ProfileInput{Workload: tt.workload, LinkSpeedGbps: 100})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,11 +135,13 @@ func TestBuildProfileDefaults(t *testing.T) {
 	}
 }
 
-// ECN thresholds: whole KiB, min strictly below max, growing with the link speed; AI training's
-// Kmax 1.5x that of storage, and storage marking no later than AI training.
+// ECN thresholds: whole KiB, min strictly below max; growing with the link speed until Kmax
+// reaches the per-port buffer budget, then Kmax stays at it and Kmin keeps the preset's ratio;
+// AI training's Kmax 1.5x that of storage below the budget, and storage marking no later than
+// AI training.
 func TestProfileThresholds(t *testing.T) {
-	ecn := func(w string, speed int) ECN {
-		p, err := BuildProfile(ProfileInput{Workload: w, LinkSpeedGbps: speed})
+	ecn := func(w string, speed int, budget int64) ECN {
+		p, err := BuildProfile(ProfileInput{Workload: w, LinkSpeedGbps: speed, PortBufferBytes: budget})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,7 +150,7 @@ func TestProfileThresholds(t *testing.T) {
 	for _, w := range []string{WorkloadAITraining, WorkloadStorage, WorkloadLossy} {
 		var prev ECN
 		for speed := MinLinkSpeedGbps; speed <= MaxLinkSpeedGbps; speed++ {
-			e := ecn(w, speed)
+			e := ecn(w, speed, 0)
 			at := Root("classes").Key("roce").Attr("ecn")
 			if p := WholeKilobytes(at, e.MinThresholdBytes); p != nil {
 				t.Fatalf("%s %dG: %v", w, speed, p)
@@ -153,24 +158,34 @@ func TestProfileThresholds(t *testing.T) {
 			if p := WholeKilobytes(at, e.MaxThresholdBytes); p != nil {
 				t.Fatalf("%s %dG: %v", w, speed, p)
 			}
-			if e.MinThresholdBytes >= e.MaxThresholdBytes || e.MinThresholdBytes < prev.MinThresholdBytes ||
-				e.MaxThresholdBytes <= prev.MaxThresholdBytes {
+			capped := e.MaxThresholdBytes == DefaultPortBufferBytes
+			if e.MinThresholdBytes >= e.MaxThresholdBytes || e.MaxThresholdBytes > DefaultPortBufferBytes ||
+				!capped && (e.MinThresholdBytes < prev.MinThresholdBytes || e.MaxThresholdBytes <= prev.MaxThresholdBytes) ||
+				capped && 9*e.MinThresholdBytes > e.MaxThresholdBytes {
 				t.Fatalf("%s %dG: thresholds %+v after %+v", w, speed, e, prev)
 			}
 			prev = e
 		}
 	}
+	unbounded := int64(MaxPortBufferBytes)
 	for _, speed := range []int{10, 25, 100, 400, 800} {
-		ai, st := ecn(WorkloadAITraining, speed), ecn(WorkloadStorage, speed)
+		ai, st := ecn(WorkloadAITraining, speed, unbounded), ecn(WorkloadStorage, speed, unbounded)
 		if 2*ai.MaxThresholdBytes != 3*st.MaxThresholdBytes || st.MinThresholdBytes > ai.MinThresholdBytes {
 			t.Errorf("%dG: ai-training %+v, storage %+v", speed, ai, st)
 		}
 	}
-	if e := ecn(WorkloadAITraining, 25); e.MinThresholdBytes != 38*KiB || e.MaxThresholdBytes != 375*KiB {
+	if e := ecn(WorkloadAITraining, 25, 0); e.MinThresholdBytes != 38*KiB || e.MaxThresholdBytes != 375*KiB {
 		t.Errorf("ai-training 25G: %+v, want 38 / 375 KiB (1.5 x 25 rounded up)", e)
 	}
-	if e := ecn(WorkloadAITraining, 400); e.MinThresholdBytes != 600*KiB || e.MaxThresholdBytes != 6000*KiB {
-		t.Errorf("ai-training 400G: %+v, want 600 / 6000 KiB", e)
+	if e := ecn(WorkloadAITraining, 400, unbounded); e.MinThresholdBytes != 600*KiB || e.MaxThresholdBytes != 6000*KiB {
+		t.Errorf("ai-training 400G without a bound: %+v, want 600 / 6000 KiB", e)
+	}
+	// The default 400G on the default 2.5 MiB budget: Kmax 2560 KiB, Kmin 600 x 2560/6000 = 256 KiB.
+	if e := ecn(WorkloadAITraining, 0, 0); e.MinThresholdBytes != 256*KiB || e.MaxThresholdBytes != 2560*KiB {
+		t.Errorf("ai-training defaults: %+v, want 256 / 2560 KiB", e)
+	}
+	if e := ecn(WorkloadStorage, 800, 4096*KiB); e.MinThresholdBytes != 410*KiB || e.MaxThresholdBytes != 4096*KiB {
+		t.Errorf("storage 800G, 4 MiB budget: %+v, want 410 / 4096 KiB (800 x 4096/8000 rounded up)", e)
 	}
 }
 
@@ -266,7 +281,7 @@ func TestProfileReturnsFreshValues(t *testing.T) {
 	b, _ := BuildProfile(ProfileInput{Workload: WorkloadAITraining})
 	if b.ReactionPoint["time_reset_us"] != 100 || b.NotificationPoint["min_time_between_cnps_us"] != 4 ||
 		b.PFCPriorities[0] != 3 || b.NICDSCPToPriority[26] != 3 ||
-		b.SwitchClasses["roce"].ECN.MaxThresholdBytes != 1536000 || *b.SwitchClasses["roce"].BandwidthPercent != 50 {
+		b.SwitchClasses["roce"].ECN.MaxThresholdBytes != DefaultPortBufferBytes || *b.SwitchClasses["roce"].BandwidthPercent != 50 {
 		t.Errorf("a second profile sees the first one's edits: %+v", b)
 	}
 	if nvidiaReactionPoint["time_reset_us"] != 300 {

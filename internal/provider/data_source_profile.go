@@ -27,6 +27,7 @@ type profileModel struct {
 	RoCEPriority      types.Int64  `tfsdk:"roce_priority"`
 	CNPPriority       types.Int64  `tfsdk:"cnp_priority"`
 	LinkSpeedGbps     types.Int64  `tfsdk:"link_speed_gbps"`
+	PortBufferBytes   types.Int64  `tfsdk:"port_buffer_bytes"`
 	SwitchClasses     types.Map    `tfsdk:"switch_classes"`
 	PFCPriorities     types.Set    `tfsdk:"pfc_priorities"`
 	NICDSCPToPriority types.Map    `tfsdk:"nic_dscp_to_priority"`
@@ -54,7 +55,10 @@ func (ds *profileDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"cnp_dscp":        in("DSCP of CNPs. Default 48."),
 			"roce_priority":   in("Priority / traffic class of RoCE data. Default 3."),
 			"cnp_priority":    in("Priority / traffic class of CNPs. Default 6."),
-			"link_speed_gbps": in("Port speed the ECN thresholds are sized for. Default 100."),
+			"link_speed_gbps": in("Port speed the ECN thresholds are sized for, 10-800. Default 400."),
+			"port_buffer_bytes": in("The buffer one switch port may use, which bounds the ECN thresholds: where the speed-scaled Kmax would exceed it, " +
+				"Kmax is this value and Kmin shrinks in proportion. Default 2621440 (2.5 MiB, this project's figure for one port's share of a 64 x 800G switch); " +
+				"set your switch's figure where you know it."),
 			"switch_classes": schema.MapNestedAttribute{Computed: true,
 				MarkdownDescription: "Classes shaped like `roce_qos_policy.classes`.",
 				NestedObject:        schema.NestedAttributeObject{Attributes: d.classes(true)}},
@@ -84,7 +88,8 @@ func (d *profileDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	in := fabric.ProfileInput{Workload: m.Workload.ValueString(),
 		RoCEDSCP: opt(m.RoCEDSCP, fabric.DefaultRoCEDSCP), CNPDSCP: opt(m.CNPDSCP, fabric.DefaultCNPDSCP),
 		RoCEPriority: opt(m.RoCEPriority, fabric.DefaultRoCEPriority), CNPPriority: opt(m.CNPPriority, fabric.DefaultCNPPriority),
-		LinkSpeedGbps: opt(m.LinkSpeedGbps, fabric.DefaultLinkSpeedGbps)}
+		LinkSpeedGbps:   opt(m.LinkSpeedGbps, fabric.DefaultLinkSpeedGbps),
+		PortBufferBytes: int64(opt(m.PortBufferBytes, int(fabric.DefaultPortBufferBytes)))}
 	if probs := in.Validate(); len(probs) > 0 {
 		addProblems(&resp.Diagnostics, probs)
 		return
@@ -97,6 +102,7 @@ func (d *profileDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	m.RoCEDSCP, m.CNPDSCP = types.Int64Value(int64(in.RoCEDSCP)), types.Int64Value(int64(in.CNPDSCP))
 	m.RoCEPriority, m.CNPPriority = types.Int64Value(int64(in.RoCEPriority)), types.Int64Value(int64(in.CNPPriority))
 	m.LinkSpeedGbps = types.Int64Value(int64(in.LinkSpeedGbps))
+	m.PortBufferBytes = types.Int64Value(in.PortBufferBytes)
 	classes := map[string]attr.Value{}
 	for name, c := range p.SwitchClasses {
 		obj, diags := types.ObjectValueFrom(ctx, classAttrTypes, classModelOf(c))

@@ -95,7 +95,11 @@ resource "roce_qos_policy" "leaf" {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.roce_profile.ai", tfjsonpath.New("roce_tos"), knownvalue.Int64Exact(106)),
 					statecheck.ExpectKnownValue("data.roce_profile.ai", tfjsonpath.New("switch_classes").AtMapKey("roce").AtMapKey("lossless"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue("data.roce_profile.ai", tfjsonpath.New("switch_classes").AtMapKey("roce").AtMapKey("ecn").AtMapKey("min_threshold_bytes"), knownvalue.Int64Exact(153600)),
+					statecheck.ExpectKnownValue("data.roce_profile.ai", tfjsonpath.New("switch_classes").AtMapKey("roce").AtMapKey("ecn").AtMapKey("min_threshold_bytes"), knownvalue.Int64Exact(262144)),
+					// 400G by default: Kmax bounded by the 2.5 MiB per-port budget, Kmin in proportion.
+					statecheck.ExpectKnownValue("data.roce_profile.ai", tfjsonpath.New("switch_classes").AtMapKey("roce").AtMapKey("ecn").AtMapKey("max_threshold_bytes"), knownvalue.Int64Exact(2621440)),
+					statecheck.ExpectKnownValue("data.roce_profile.ai", tfjsonpath.New("link_speed_gbps"), knownvalue.Int64Exact(400)),
+					statecheck.ExpectKnownValue("data.roce_profile.ai", tfjsonpath.New("port_buffer_bytes"), knownvalue.Int64Exact(2621440)),
 					statecheck.ExpectKnownValue("data.roce_profile.ai", tfjsonpath.New("nic_dscp_to_priority"), knownvalue.MapExact(map[string]knownvalue.Check{
 						"26": knownvalue.Int64Exact(3), "48": knownvalue.Int64Exact(6)})),
 					statecheck.ExpectKnownValue("data.roce_fabric_check.fabric", tfjsonpath.New("findings"), knownvalue.ListSizeExact(0)),

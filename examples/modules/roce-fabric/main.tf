@@ -60,7 +60,7 @@ variable "workload" {
 }
 
 variable "link_speed_gbps" {
-  description = "Port speed the ECN thresholds are sized for (data.roce_profile). Null: the profile's default, 100."
+  description = "Port speed the ECN thresholds are sized for (data.roce_profile). Null: the profile's default, 400 (and its per-port buffer bound)."
   type        = number
   default     = null
 }
