@@ -42,7 +42,10 @@ func (c *checker) r5ECN() {
 
 // R8: at most MaxLosslessClasses lossless priorities in the whole fabric, counting switch
 // lossless classes and NIC PFC priorities. Each policy is limited by its own validation; the
-// union over many devices is not.
+// union over many devices is not. The limit is the contract's, the same on every platform: no
+// public source states a maximum for Nexus 9000, EOS, SONiC or Cumulus (SONiC's dual-ToR
+// templates and Arista 7060X configurations use 4; Juniper QFX documents 6; Dell OS9 2 per
+// port), so there is no per-platform number to take instead.
 func (c *checker) r8LosslessCount() {
 	sources := map[int][]string{}
 	for tc, from := range c.lossless {
@@ -61,8 +64,9 @@ func (c *checker) r8LosslessCount() {
 		parts = append(parts, fmt.Sprintf("%d (%s)", p, summarize(sources[p])))
 	}
 	c.add(SeverityError, "R8", "",
-		"The fabric uses %d lossless priorities, %s: %s. At most %d are supported (each needs its own headroom, and Dell "+
-			"allows 2 no-drop priorities). Keep at most %d lossless priorities, the same on every switch and NIC.",
+		"The fabric uses %d lossless priorities, %s: %s. At most %d are supported here: each needs its own headroom on every "+
+			"switch port, and this provider's policies carry at most 2 (Dell OS9 supports two lossless queues per port; SONiC's "+
+			"default buffer templates make TC 3 and 4 lossless). Keep at most %d lossless priorities, the same on every switch and NIC.",
 		len(sources), intList(sortedKeys(sources)), strings.Join(parts, "; "), MaxLosslessClasses, MaxLosslessClasses)
 }
 

@@ -16,7 +16,7 @@ const (
 	MaxTrafficClass     = 7
 	MaxDSCP             = 63
 	MaxPCP              = 7
-	MaxLosslessClasses  = 2 // Dell allows at most 2 no-drop priorities; 1-2 in practice
+	MaxLosslessClasses  = 2 // the contract's limit: Dell OS9's two lossless queues per port; 1-2 in practice (check_switch.go R8)
 	MinMTU              = 1500
 	MaxMTU              = 9216
 )
