@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
@@ -60,6 +61,19 @@ type interfaceResource[M interfaceModel[I], I validatable] struct {
 	// the configuration), by attribute name: the plan takes them from its read, and an apply
 	// whose plan could not know them from the device after the write.
 	computed func(ctx context.Context, drv interfaceOps[I], ifname string) (map[string]attr.Value, error)
+}
+
+// written records a successful create or update: the prior values in private state, the plan as
+// the state, and the computed values the device decides where the plan left them unknown.
+func (r *interfaceResource[M, I]) written(ctx context.Context, op string, drv interfaceOps[I], plan M, prior driver.Prior,
+	priv interface {
+		SetKey(context.Context, string, []byte) diag.Diagnostics
+	}, state *tfsdk.State, diags *diag.Diagnostics) {
+	diags.Append(priv.SetKey(ctx, privateKeyPrior, prior)...)
+	diags.Append(state.Set(ctx, plan)...)
+	device, ifname := plan.ids()
+	err := r.setComputed(ctx, drv, ifname.ValueString(), true, state.GetAttribute, state.SetAttribute)
+	r.failed(diags, "read after "+op, device, ifname, err)
 }
 
 // setComputed sets r.computed's values on a plan or state (set), where they are unknown when
@@ -181,10 +195,7 @@ func (r *interfaceResource[M, I]) Create(ctx context.Context, req resource.Creat
 	if r.failed(&resp.Diagnostics, "create", device, ifname, err) {
 		return
 	}
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyPrior, prior)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
-	err = r.setComputed(ctx, drv, ifname.ValueString(), true, resp.State.GetAttribute, resp.State.SetAttribute)
-	r.failed(&resp.Diagnostics, "read after create", device, ifname, err)
+	r.written(ctx, "create", drv, plan, prior, resp.Private, &resp.State, &resp.Diagnostics)
 }
 
 func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -249,10 +260,7 @@ func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.Updat
 	if r.failed(&resp.Diagnostics, "update", device, ifname, err) {
 		return
 	}
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyPrior, newPrior)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
-	err = r.setComputed(ctx, drv, ifname.ValueString(), true, resp.State.GetAttribute, resp.State.SetAttribute)
-	r.failed(&resp.Diagnostics, "read after update", device, ifname, err)
+	r.written(ctx, "update", drv, plan, newPrior, resp.Private, &resp.State, &resp.Diagnostics)
 }
 
 func (r *interfaceResource[M, I]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
