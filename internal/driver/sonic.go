@@ -169,7 +169,9 @@ func (d *sonicQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw P
 		return nil, err
 	}
 	for _, port := range next.Interfaces {
-		if !slices.Contains(old.Interfaces, port) {
+		// A port the last apply bound keeps what it had before that: when drift makes it read
+		// as unbound (old lacks it), what the device has now is partly the policy's own.
+		if _, recorded := prior.Ports[port]; !recorded && !slices.Contains(old.Interfaces, port) {
 			prior.Ports[port] = db.PortFields(port)
 		}
 	}

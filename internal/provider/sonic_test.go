@@ -414,3 +414,68 @@ func TestAccSONiCHeadroomUpdate(t *testing.T) {
 		},
 	})
 }
+
+// A lossless class outside SONiC's stock lossless queues 3-4 also needs its egress queue on
+// the lossless egress profile: the stock BUFFER_QUEUE puts 0-2 on a lossy profile, which drops
+// at its threshold whatever PFC does. The policy splits the range, reads a queue put back on a
+// lossy profile as drift (the port leaves interfaces), repairs it, and destroy puts the stock
+// ranges back.
+func TestAccSONiCLosslessQueue(t *testing.T) {
+	eachSONiCModel(t, func(t *testing.T, model string, _ bool) { testSONiCLosslessQueue(t, model) })
+}
+
+func testSONiCLosslessQueue(t *testing.T, model string) {
+	l := sonicLabModel(t, model)
+	sw := l.SONiC("sonic-1")
+	yang := sonicYANG(t, sw)
+	before := sw.DB()
+	lossy := before["BUFFER_QUEUE"]["Ethernet0|0-2"]["profile"]
+	if lossy == "" || before["BUFFER_QUEUE"]["Ethernet0|3-4"]["profile"] != "egress_lossless_profile" {
+		t.Fatalf("the stock BUFFER_QUEUE is not buffers_config.j2's: %v", before["BUFFER_QUEUE"])
+	}
+	config := l.providerHCL() + strings.Replace(sonicPolicyHCL(153600, `"Ethernet0"`), "traffic_class     = 3", "traffic_class     = 2", 1)
+	queues := func() map[string]string {
+		out := map[string]string{}
+		for k, v := range sw.DB()["BUFFER_QUEUE"] {
+			if q, ok := strings.CutPrefix(k, "Ethernet0|"); ok {
+				out[q] = v["profile"]
+			}
+		}
+		return out
+	}
+	split := func(*terraform.State) error {
+		if err := yang(nil); err != nil {
+			return err
+		}
+		want := map[string]string{"0-1": lossy, "2": "egress_lossless_profile", "3-4": "egress_lossless_profile", "5-6": lossy}
+		if diff := cmp.Diff(want, queues()); diff != "" {
+			return fmt.Errorf("BUFFER_QUEUE of Ethernet0 (-want +got):\n%s", diff)
+		}
+		return nil
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		CheckDestroy: func(*terraform.State) error {
+			if err := yang(nil); err != nil {
+				return err
+			}
+			if got, want := fmt.Sprint(sw.DB()["BUFFER_QUEUE"]), fmt.Sprint(before["BUFFER_QUEUE"]); got != want {
+				return fmt.Errorf("BUFFER_QUEUE after destroy = %s, want the stock %s", got, want)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{Config: config, Check: split},
+			{
+				PreConfig: func() {
+					l.oob(t, "sonic-1").setSONiC("/CONFIG_DB/localhost/BUFFER_QUEUE/Ethernet0|2/profile", fmt.Sprintf("%q", lossy))
+				},
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
+				}},
+				Check: split,
+			},
+		},
+	})
+}

@@ -23,6 +23,11 @@ type PortBinding struct {
 	// covers, and removes on unbind only the keys that were not there.
 	PGs         map[string]string `json:"pgs,omitempty"`
 	PGsRecorded bool              `json:"pgs_recorded,omitempty"`
+	// QueueBuffers are the port's BUFFER_QUEUE keys before the binding (qindex "0-2" ->
+	// profile), when QueueBuffersRecorded: the layout the policy moves its lossless queues
+	// onto the lossless egress profile from, and puts back on unbind (queue_buffer.go).
+	QueueBuffers         map[string]string `json:"queue_buffers,omitempty"`
+	QueueBuffersRecorded bool              `json:"queue_buffers_recorded,omitempty"`
 }
 
 // PortFields reports the settings of port a policy writes, as the device has them now: the
@@ -53,6 +58,10 @@ func (db *DB) PortFields(port string) PortBinding {
 			}
 			b.PGs[strconv.Itoa(pg)] = v
 		}
+	}
+	b.QueueBuffersRecorded = true
+	if qb := db.queueBuffers(port); len(qb) > 0 {
+		b.QueueBuffers = qb
 	}
 	return b
 }
@@ -107,6 +116,11 @@ func BuildSet(prior, next *fabric.QoSPolicy, restore map[string]PortBinding, db 
 			}
 			followWatchdog(b, db, port, fields[fPFCEnable])
 			followBuffer(b, db, port, nl.lossless, true) // pgMap: a lossless TC's PG is its number
+			base := restore[port]
+			if !base.QueueBuffersRecorded {
+				base = db.PortFields(port) // a create, or a binding recorded by an older version
+			}
+			writeQueueBuffers(b, db, port, db.queueBufferLayout(base.QueueBuffers, nl.lossless, db.losslessEgressProfile()))
 			if _, ok := db.field(tPortQoSMap, port, fPFCToPG); ok {
 				if len(nl.lossless) > 0 {
 					b.set(tPortQoSMap, port, fPFCToPG, nl.name)
@@ -136,6 +150,14 @@ func BuildSet(prior, next *fabric.QoSPolicy, restore map[string]PortBinding, db 
 				b.setOrDelete(tPortQoSMap, port, fPFCToPG, restoredField(prev, fPFCToPG, ours))
 				removeAddedPGs(b, db, port, pl.lossless, prev)
 				followBuffer(b, db, port, restoredLosslessPGs(db, prev, ours), false)
+				if prev.QueueBuffersRecorded {
+					writeQueueBuffers(b, db, port, prev.QueueBuffers)
+				}
+			} else {
+				// Still bound: the single-PG keys followBuffer made for TCs that stop being
+				// lossless go, or an update from TC 2 to 5 would leave PG 2's headroom behind
+				// for good (delete removes only the keys of the last lossless set).
+				removeAddedPGs(b, db, port, without(pl.lossless, nl.lossless), prev)
 			}
 			for _, c := range pl.classes {
 				if q := restoredQueue(prev, c.tc, ours); q != nil {
@@ -233,6 +255,17 @@ func removeAddedPGs(b *setBuilder, db *DB, port string, lossless []int, prev Por
 			b.del(tBufferPG, port+"|"+n)
 		}
 	}
+}
+
+// without is the members of a not in b.
+func without(a, b []int) []int {
+	var out []int
+	for _, v := range a {
+		if !slices.Contains(b, v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // ownNames lists the object names of both layouts: map names and per-class names.

@@ -103,6 +103,10 @@ func checkShape(t *testing.T, req *gpb.SetRequest, before *DB) {
 			}
 			continue
 		}
+		if table == tBufferQueue {
+			checkQueueBufferDelete(t, req, before, key)
+			continue
+		}
 		if key != "" && len(field) == 0 && !ownedTables[table] {
 			e, _ := before.entry(table, key)
 			for f := range e {
@@ -110,6 +114,33 @@ func checkShape(t *testing.T, req *gpb.SetRequest, before *DB) {
 					t.Errorf("Delete of %s takes field %s the request does not own", pathKey(p), f)
 				}
 			}
+		}
+	}
+}
+
+// checkQueueBufferDelete: a BUFFER_QUEUE key the policy deletes is either a split or restored
+// range whose every queue the request writes under another key of the port, or a single-queue
+// key on the lossless egress profile (one the policy added for a lossless queue).
+func checkQueueBufferDelete(t *testing.T, req *gpb.SetRequest, before *DB, key string) {
+	t.Helper()
+	port, qi, _ := strings.Cut(key, "|")
+	lo, hi, _ := queueRange(qi)
+	if v, _ := before.field(tBufferQueue, key, fProfile); lo == hi && v == egressLosslessProfile {
+		return
+	}
+	covered := map[int]bool{}
+	for _, u := range req.Update {
+		table, k, _, _ := split(u.Path)
+		if p, q, _ := strings.Cut(k, "|"); table == tBufferQueue && p == port {
+			l, h, _ := queueRange(q)
+			for i := l; i <= h; i++ {
+				covered[i] = true
+			}
+		}
+	}
+	for q := lo; q <= hi; q++ {
+		if !covered[q] {
+			t.Errorf("Delete of BUFFER_QUEUE %s leaves queue %d without the profile it had", key, q)
 		}
 	}
 }

@@ -33,6 +33,10 @@
 // Unbinding a port, and delete, put those fields and queues back to the values read before
 // (PortBinding, from DB.PortFields), deleting what was absent.
 //
+// While a port is bound its BUFFER_QUEUE keys are the policy's too: each lossless queue sits on
+// the lossless egress profile, the earlier layout split where it must be (queue_buffer.go), and
+// unbinding puts the earlier keys back.
+//
 // Class names live only in SCHEDULER|P-C (every class has one). A class's traffic class is
 // read from the QUEUE entries that name its scheduler, so for a policy bound to no port the
 // caller supplies the known traffic classes (PolicyWith). The DSCP map records no "listed"

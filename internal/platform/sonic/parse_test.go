@@ -53,10 +53,15 @@ var azureEthernet0 = PortBinding{
 	Queues:      map[string]map[string]string{"3": {fScheduler: "[SCHEDULER|scheduler.1]", fWRED: "AZURE_LOSSLESS"}},
 	PGs:         map[string]string{"0": "ingress_lossy_profile"},
 	PGsRecorded: true,
+	// The sample's egress buffers: queues 3-4 on the lossless egress profile.
+	QueueBuffers:         map[string]string{"3-4": "egress_lossless_profile"},
+	QueueBuffersRecorded: true,
 }
 
-// azureEthernet4 is Ethernet4 of the sample switch: Ethernet0's QoS fields, no single-PG key.
-var azureEthernet4 = PortBinding{QoSMap: azureEthernet0.QoSMap, Queues: azureEthernet0.Queues, PGsRecorded: true}
+// azureEthernet4 is Ethernet4 of the sample switch: Ethernet0's QoS fields, no single-PG key,
+// no egress buffer key.
+var azureEthernet4 = PortBinding{QoSMap: azureEthernet0.QoSMap, Queues: azureEthernet0.Queues, PGsRecorded: true,
+	QueueBuffersRecorded: true} // and no BUFFER_QUEUE key
 
 // testdata/sonic-config_db-qos-1.json.txt is a real CONFIG_DB sample as is: its '#' lines name
 // the sources (sonic-cfggen output of a real platform template, and

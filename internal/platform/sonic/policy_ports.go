@@ -182,7 +182,7 @@ func (db *DB) bound(port string, p *fabric.QoSPolicy) bool {
 			return false
 		}
 	}
-	return true
+	return db.losslessQueuesBuffered(port, lossless)
 }
 
 // prioritySet parses a priority list such as "3,4" (absent or "" is none) into sorted unique
