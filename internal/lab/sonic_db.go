@@ -66,6 +66,7 @@ type dbAddr struct {
 	db                string
 	table, key, field string
 	depth             int
+	extra             []string // TABLE, KEY, FIELD and the elements past them, when there are any
 }
 
 func (a dbAddr) String() string {
@@ -76,8 +77,24 @@ func (a dbAddr) String() string {
 	return strings.Join(parts, "|")
 }
 
-// sonicAddr resolves a request path (with its prefix) to a database address.
-func sonicAddr(prefix, p *gpb.Path) (dbAddr, error) {
+// sonicAddr resolves a request path (with its prefix) to a database address, refusing what
+// sonic-gnmi refuses before it touches the database (sonic-net/sonic-gnmi 5ec1c20b):
+//   - an origin other than sonic-db: a Set is gnmi_server/server.go's `Translib write is
+//     disabled` (Unimplemented; translib writes are off by default); a Get would go to the
+//     translib (OpenConfig) client, which this lab does not have (its text: assumed);
+//   - no element, one element, a database name not in database_config.json:
+//     mixed_db_client.go ParseDatabase / NewMixedDbClient (`No target specified in path`,
+//     `Invalid elem length`, `Invalid target: ns , container `), codes.Unimplemented, which
+//     server.go wraps again as NotFound (so the client reads `rpc error: code = Unimplemented
+//     desc = ...`). The namespace element is not checked on a single-ASIC switch: any name
+//     works like `localhost`;
+//   - a database the lab does not hold: Set is `Set RPC does not support <DB>` (Unknown); a
+//     Get answers NotFound (the lab's text: assumed);
+//   - [k=v] keys and wildcards are refused with the lab's own texts (assumed: sonic-gnmi
+//     ignores keys other than `key` and passes `*` to Redis or to GCU as a name).
+//
+// Elements past TABLE/KEY/FIELD are returned in extra for the caller to refuse as the RPC does.
+func sonicAddr(prefix, p *gpb.Path, set bool) (dbAddr, error) {
 	origin := p.GetOrigin()
 	if origin == "" {
 		origin = prefix.GetOrigin()
@@ -95,9 +112,23 @@ func sonicAddr(prefix, p *gpb.Path) (dbAddr, error) {
 	}
 	where := "/" + strings.Join(names, "/")
 	if origin != sonicOrigin {
+		if set {
+			return dbAddr{}, status.Error(codes.Unimplemented, "Translib write is disabled")
+		}
 		return dbAddr{}, status.Errorf(codes.InvalidArgument,
 			"unsupported origin %q at %s: this device serves origin %q, paths /sonic-db:CONFIG_DB/localhost/<TABLE>/<KEY>/<FIELD>",
 			origin, where, sonicOrigin)
+	}
+	wrapped := func(msg string) error { // server.go: status.Error(codes.NotFound, err.Error())
+		return status.Error(codes.NotFound, status.Error(codes.Unimplemented, msg).Error())
+	}
+	switch {
+	case len(names) == 0:
+		return dbAddr{}, wrapped("No target specified in path")
+	case len(names) < 2:
+		return dbAddr{}, wrapped("Invalid elem length")
+	case !slices.Contains(sonicDatabases, names[0]):
+		return dbAddr{}, wrapped("Invalid target: ns , container ")
 	}
 	for _, e := range elems {
 		switch {
@@ -108,20 +139,39 @@ func sonicAddr(prefix, p *gpb.Path) (dbAddr, error) {
 			return dbAddr{}, status.Errorf(codes.InvalidArgument, "%s: empty or wildcard path elements are not supported", where)
 		}
 	}
-	if len(names) < 2 || names[0] != configDBName || names[1] != sonicNS {
-		return dbAddr{}, status.Errorf(codes.InvalidArgument,
-			"%s: want /%s/%s/<TABLE>/<KEY>/<FIELD> under origin %q", where, configDBName, sonicNS, sonicOrigin)
+	if names[0] != configDBName {
+		if set && names[0] != "APPL_DB" && names[0] != "DPU_APPL_DB" {
+			return dbAddr{}, setError("Set RPC does not support " + names[0])
+		}
+		return dbAddr{}, status.Errorf(codes.NotFound, "%s: this switch serves %s only", where, configDBName)
 	}
 	rest := names[2:]
+	a := dbAddr{db: names[0], depth: min(len(rest), 3)}
 	if len(rest) > 3 {
-		return dbAddr{}, status.Errorf(codes.InvalidArgument,
-			"%s: too many elements after %s/%s (want TABLE/KEY/FIELD; a key containing | is one element: QUEUE/Ethernet0|3)",
-			where, configDBName, sonicNS)
+		a.extra = rest
 	}
-	a := dbAddr{db: names[0], depth: len(rest)}
 	rest = append(rest, "", "", "")
 	a.table, a.key, a.field = rest[0], rest[1], rest[2]
 	return a, nil
+}
+
+// sonicDatabases are the database names sonic-buildimage's
+// dockers/docker-database/database_config.json.j2 (086b03bd) can emit: a path naming another is
+// `Invalid target`.
+var sonicDatabases = []string{"APPL_DB", "APPL_STATE_DB", "ASIC_DB", "BMP_STATE_DB", "CHASSIS_APP_DB",
+	"CHASSIS_STATE_DB", "CONFIG_DB", "COUNTERS_DB", "DPU_APPL_DB", "DPU_APPL_STATE_DB", "DPU_COUNTERS_DB",
+	"DPU_STATE_DB", "EVENT_DB", "FLEX_COUNTER_DB", "GB_ASIC_DB", "GB_COUNTERS_DB", "GB_FLEX_COUNTER_DB",
+	"LOGLEVEL_DB", "PFC_WD_DB", "RESTAPI_DB", "SNMP_OVERLAY_DB", "STATE_DB"}
+
+// tooDeep is what sonic-gnmi answers for elements past TABLE/KEY/FIELD: one more is
+// `Invalid index <it>` (json_client.go Add for a Set, getDbtablePath for a Get), more are
+// `Invalid db table Path [TABLE KEY FIELD ...]` (json_client.go Add; the Get form of the same
+// text prints its path differently: assumed to be the same here).
+func (a dbAddr) tooDeep() string {
+	if len(a.extra) == 4 {
+		return "Invalid index " + a.extra[3]
+	}
+	return fmt.Sprintf("Invalid db table Path %v", a.extra)
 }
 
 // read returns the subtree at a, or NotFound naming the first part of a that is missing.

@@ -136,11 +136,25 @@ func TestSONiCValidationRejectsWholeRequest(t *testing.T) {
 	} {
 		rejected(t, sw, c, tc.name, tc.req, tc.want)
 	}
-	// Paths outside sonic-db are refused before any of that (the lab's own text: assumed).
+	// Paths outside sonic-db are refused before any of that, as gnmi_server/server.go does: paths
+	// of two origins conflict, and one other origin goes to translib, whose writes are off.
 	before := sw.DB()
 	_, err := c.Set(ctxT(t), &gpb.SetRequest{Update: []*gpb.Update{valid, {Path: gpath(t, "/qos"), Val: jsonIETF(`{}`)}}})
-	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), `unsupported origin ""`) {
+	if status.Code(err) != codes.Unimplemented || status.Convert(err).Message() != "Origin conflict in path" {
+		t.Errorf("paths of two origins: got %v", err)
+	}
+	_, err = c.Set(ctxT(t), &gpb.SetRequest{Update: []*gpb.Update{{Path: gpath(t, "/qos"), Val: jsonIETF(`{}`)}}})
+	if status.Code(err) != codes.Unimplemented || status.Convert(err).Message() != "Translib write is disabled" {
 		t.Errorf("openconfig origin: got %v", err)
+	}
+	// Elements past TABLE/KEY/FIELD: JsonClient Add's text (code Unknown); a delete of one is skipped.
+	_, err = c.Set(ctxT(t), &gpb.SetRequest{Update: []*gpb.Update{supd("QUEUE/Ethernet0/3/scheduler", `"scheduler.0"`)}})
+	if status.Code(err) != codes.Unknown || status.Convert(err).Message() != "Invalid index scheduler" {
+		t.Errorf("a split key: got %v", err)
+	}
+	_, err = c.Set(ctxT(t), &gpb.SetRequest{Update: []*gpb.Update{{Path: &gpb.Path{Origin: "sonic-db", Elem: []*gpb.PathElem{{Name: "STATE_DB"}, {Name: "localhost"}, {Name: "X"}}}, Val: jsonIETF(`{}`)}}})
+	if status.Code(err) != codes.Unknown || status.Convert(err).Message() != "Set RPC does not support STATE_DB" {
+		t.Errorf("a Set of STATE_DB: got %v", err)
 	}
 	unchanged(t, sw, before)
 }

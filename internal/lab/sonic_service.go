@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -93,9 +94,12 @@ func (s *sonicService) readAll(prefix *gpb.Path, paths []*gpb.Path, skipMissing 
 	defer s.sw.mu.RUnlock()
 	out := make([][]byte, len(paths))
 	for i, p := range paths {
-		a, err := sonicAddr(prefix, p)
+		a, err := sonicAddr(prefix, p, false)
 		if err != nil {
 			return nil, err
+		}
+		if a.extra != nil {
+			return nil, status.Error(codes.NotFound, a.tooDeep()) // getDbtablePath, wrapped by server.go
 		}
 		node, err := s.sw.db.read(a)
 		if skipMissing && status.Code(err) == codes.NotFound {
@@ -111,11 +115,17 @@ func (s *sonicService) readAll(prefix *gpb.Path, paths []*gpb.Path, skipMissing 
 	return out, nil
 }
 
+// checkSONiCEncoding: gnmi_server/server.go checkEncodingAndModel takes JSON, JSON_IETF and
+// PROTO (`unsupported encoding: <name>` otherwise, Unimplemented); PROTO then needs proto bytes
+// CONFIG_DB does not have, refused here with the lab's own text (assumed).
 func checkSONiCEncoding(enc gpb.Encoding) error {
-	if enc != gpb.Encoding_JSON_IETF && enc != gpb.Encoding_JSON {
+	switch enc {
+	case gpb.Encoding_JSON_IETF, gpb.Encoding_JSON:
+		return nil
+	case gpb.Encoding_PROTO:
 		return status.Errorf(codes.Unimplemented, "encoding %s is not supported: use JSON_IETF", enc)
 	}
-	return nil
+	return status.Errorf(codes.Unimplemented, "unsupported encoding: %s", enc)
 }
 
 func jsonValue(enc gpb.Encoding, body []byte) *gpb.TypedValue {
@@ -138,6 +148,9 @@ func (s *sonicService) Set(_ context.Context, req *gpb.SetRequest) (*gpb.SetResp
 	}
 	if len(req.GetUnionReplace()) > 0 {
 		return nil, status.Error(codes.Unimplemented, "union_replace is not supported")
+	}
+	if err := setOrigin(req); err != nil {
+		return nil, err
 	}
 	s.sw.mu.Lock()
 	defer s.sw.mu.Unlock()
@@ -185,15 +198,36 @@ func (s *sonicService) Set(_ context.Context, req *gpb.SetRequest) (*gpb.SetResp
 	return setResponse(req), nil
 }
 
+// setOrigin is gnmi_server/server.go's choice of client for a Set: the prefix's origin, else
+// the paths' origin fields, which must all agree (ParseOrigin: `Origin conflict in path`).
+func setOrigin(req *gpb.SetRequest) error {
+	if req.GetPrefix().GetOrigin() != "" {
+		return nil
+	}
+	paths := slices.Clone(req.GetDelete())
+	for _, u := range append(slices.Clone(req.GetReplace()), req.GetUpdate()...) {
+		paths = append(paths, u.GetPath())
+	}
+	for _, p := range paths {
+		if p.GetOrigin() != paths[0].GetOrigin() {
+			return status.Error(codes.Unimplemented, "Origin conflict in path")
+		}
+	}
+	return nil
+}
+
 // patchOf runs the request's operations against a copy of CONFIG_DB as sonic-gnmi's JsonClient
 // does and returns the JSON Patch it sends to GCU: removes, replaces, adds. yang is set when a
 // value passes JsonClient but not the YANG load GCU does next (why, for LastRefusal).
 func (sw *SONiCSwitch) patchOf(req *gpb.SetRequest) (ops []patchOp, yang string, err error) {
 	work := sw.db.clone()
 	for _, p := range req.GetDelete() {
-		a, err := sonicAddr(req.GetPrefix(), p)
+		a, err := sonicAddr(req.GetPrefix(), p, true)
 		if err != nil {
 			return nil, "", err
+		}
+		if a.extra != nil {
+			continue // JsonClient Remove fails on it: "Remove failed, ignore"
 		}
 		if a.depth == 0 {
 			return nil, "", setError("Invalid db table Path []")
@@ -205,9 +239,12 @@ func (sw *SONiCSwitch) patchOf(req *gpb.SetRequest) (ops []patchOp, yang string,
 	}
 	for i, u := range append(append([]*gpb.Update{}, req.GetReplace()...), req.GetUpdate()...) {
 		replace := i < len(req.GetReplace())
-		a, err := sonicAddr(req.GetPrefix(), u.GetPath())
+		a, err := sonicAddr(req.GetPrefix(), u.GetPath(), true)
 		if err != nil {
 			return nil, "", err
+		}
+		if a.extra != nil {
+			return nil, "", setError(a.tooDeep()) // JsonClient Add (a Replace's Remove: assumed the same)
 		}
 		if a.depth == 0 {
 			return nil, "", setError("Invalid db table Path []")

@@ -190,10 +190,15 @@ func TestSONiCPaths(t *testing.T) {
 	}{
 		{&gpb.Path{Elem: elems("CONFIG_DB", "localhost", "QUEUE")}, codes.InvalidArgument, `unsupported origin ""`},
 		{&gpb.Path{Origin: "openconfig", Elem: elems("qos")}, codes.InvalidArgument, `unsupported origin "openconfig"`},
-		{&gpb.Path{Origin: "sonic-db", Elem: elems("CONFIG_DB", "QUEUE")}, codes.InvalidArgument, "want /CONFIG_DB/localhost/<TABLE>/<KEY>/<FIELD>"},
-		{&gpb.Path{Origin: "sonic-db", Elem: elems("APPL_DB", "localhost")}, codes.InvalidArgument, "want /CONFIG_DB/localhost"},
+		// sonic-gnmi's own texts (mixed_db_client.go ParseDatabase, wrapped NotFound by server.go).
+		{&gpb.Path{Origin: "sonic-db", Elem: elems("CONFIG_DB")}, codes.NotFound, "rpc error: code = Unimplemented desc = Invalid elem length"},
+		{&gpb.Path{Origin: "sonic-db"}, codes.NotFound, "rpc error: code = Unimplemented desc = No target specified in path"},
+		{&gpb.Path{Origin: "sonic-db", Elem: elems("FOO_DB", "localhost")}, codes.NotFound, "rpc error: code = Unimplemented desc = Invalid target: ns , container "},
+		{&gpb.Path{Origin: "sonic-db", Elem: elems("APPL_DB", "localhost")}, codes.NotFound, "this switch serves CONFIG_DB only"},
 		{&gpb.Path{Origin: "sonic-db", Elem: []*gpb.PathElem{{Name: "CONFIG_DB"}, {Name: "localhost"}, {Name: "QUEUE", Key: map[string]string{"name": "x"}}}}, codes.InvalidArgument, "take no [key=value]"},
-		{spath("QUEUE/Ethernet0/3/scheduler"), codes.InvalidArgument, "a key containing | is one element"},
+		// A key split at its | leaves one element too many: getDbtablePath's text.
+		{spath("QUEUE/Ethernet0/3/scheduler"), codes.NotFound, "Invalid index scheduler"},
+		{spath("QUEUE/Ethernet0/3/scheduler/x"), codes.NotFound, "Invalid db table Path [QUEUE Ethernet0 3 scheduler x]"},
 		{spath("QUEUE/Ethernet0/3"), codes.NotFound, "QUEUE|Ethernet0: no such key in CONFIG_DB (a key containing | is one path element: QUEUE/Ethernet0|...)"},
 		{spath("NO_TABLE"), codes.NotFound, "NO_TABLE: no such table"},
 		{spath("SCHEDULER/scheduler.0/colour"), codes.NotFound, "SCHEDULER|scheduler.0|colour: no such field"},
@@ -203,8 +208,16 @@ func TestSONiCPaths(t *testing.T) {
 			t.Errorf("Get %v: %v, want %s with %q", tc.path, err, tc.code, tc.msg)
 		}
 	}
+	// On a single-ASIC switch the namespace element is not checked: any name reads as localhost.
+	if got, err := getWith(nil, &gpb.Path{Origin: "sonic-db", Elem: elems("CONFIG_DB", "asic0", "SCHEDULER", "scheduler.1", "weight")}); err != nil || got != `"15"` {
+		t.Errorf("Get under namespace asic0: %s, %v", got, err)
+	}
 	_, err := c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{spath("QUEUE")}, Encoding: gpb.Encoding_PROTO})
 	wantCode(t, err, codes.Unimplemented)
+	_, err = c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{spath("QUEUE")}, Encoding: gpb.Encoding_ASCII})
+	if status.Code(err) != codes.Unimplemented || status.Convert(err).Message() != "unsupported encoding: ASCII" {
+		t.Errorf("ASCII Get: %v", err)
+	}
 	resp, err := c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{spath("SCHEDULER/scheduler.1/weight")}, Encoding: gpb.Encoding_JSON})
 	if err != nil || string(resp.GetNotification()[0].GetUpdate()[0].GetVal().GetJsonVal()) != `"15"` {
 		t.Errorf("JSON Get: %v, %v", resp, err)
