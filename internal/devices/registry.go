@@ -22,6 +22,8 @@ type Registry struct {
 	gnmi map[string]*gnmi.Client
 	ssh  map[string]*ssh.Client
 	cli  map[string]*cli.Client
+	// turns hold each device's write turn (Exclusive).
+	turns map[string]chan struct{}
 
 	snaps snapshots
 }

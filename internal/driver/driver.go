@@ -76,7 +76,11 @@ func ForQoSPolicy(reg *devices.Registry, device string) (QoSPolicy, error) {
 	if !ok {
 		return nil, fmt.Errorf("device %q has platform %s, which %s", device, dev.Platform, whyNot(dev.Platform))
 	}
-	return d.open(reg, device)
+	drv, err := d.open(reg, device)
+	if err != nil {
+		return nil, err
+	}
+	return exclusiveQoS{drv, turnOf(reg, device)}, nil
 }
 
 func whyNot(platform string) string {

@@ -1,8 +1,10 @@
 package driver
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
@@ -127,5 +129,50 @@ func TestKeepKnownFormShowsOnlyRealChanges(t *testing.T) {
 	out = keepKnownForm(known, got)
 	if d := out.Classes["roce"].DSCP; len(d) != 2 || len(out.Classes["default"].DSCP) != 62 {
 		t.Errorf("a changed map must read as the device has it, got roce %v and %d default DSCPs", d, len(out.Classes["default"].DSCP))
+	}
+}
+
+// A switch resource's write waits for the device's write turn: while another write holds it,
+// a create gives up with its context instead of reading the device under that write. For
+// SONiC, a policy and a PFC interface built on one CONFIG_DB read would each undo part of the
+// other's change.
+func TestWritesTakeTheDeviceTurn(t *testing.T) {
+	reg := devices.NewRegistry(map[string]devices.Device{
+		"leaf-1":  {Name: "leaf-1", Platform: "openconfig", Address: "127.0.0.1:1"},
+		"sonic-1": {Name: "sonic-1", Platform: "sonic", Address: "127.0.0.1:1"},
+	}, nil)
+	qos, err := ForQoSPolicy(reg, "leaf-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pfc, err := ForPFCInterface(reg, "sonic-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		device string
+		write  func(context.Context) error
+	}{
+		{"leaf-1", func(ctx context.Context) error { _, err := qos.Create(ctx, fabric.QoSPolicy{Name: "p"}); return err }},
+		{"sonic-1", func(ctx context.Context) error {
+			return pfc.Delete(ctx, fabric.PFCInterface{Interface: "Ethernet0"}, nil)
+		}},
+	} {
+		release, err := reg.Exclusive(context.Background(), c.device)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		err = c.write(ctx)
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), "waiting for another write to the device to finish") {
+			t.Errorf("%s: a write while another holds the device: %v", c.device, err)
+		}
+		release()
+		if release, err := reg.Exclusive(context.Background(), c.device); err != nil {
+			t.Errorf("%s: the turn was not given back: %v", c.device, err)
+		} else {
+			release()
+		}
 	}
 }

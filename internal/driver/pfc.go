@@ -91,7 +91,11 @@ func ForPFCInterface(reg *devices.Registry, device string) (PFCInterface, error)
 	if !ok {
 		return nil, fmt.Errorf("device %q has platform %s, which has no roce_pfc_interface driver", device, dev.Platform)
 	}
-	return d.open(reg, device)
+	drv, err := d.open(reg, device)
+	if err != nil {
+		return nil, err
+	}
+	return exclusivePFC{drv, turnOf(reg, device)}, nil
 }
 
 type sonicPFC struct{ sonicDB }

@@ -275,7 +275,7 @@ func (r *faultRig) runApplyRow(d *faultDev, row applyFault) {
 		recordFault(o)
 	}()
 	// gNMI retries an Unavailable Set (the dropped one was not applied): the retry converges.
-	retried := row.kind == lab.FaultDrop && d.transport == "gNMI"
+	retried := row.kind == lab.FaultDrop && strings.HasPrefix(d.transport, "gNMI")
 	if row.ok || retried {
 		if retried && slices.Contains(armed, lab.FaultDrop) {
 			t.Fatalf("the drop on %s never fired", d.name)
@@ -395,10 +395,10 @@ func applyFaults(dropCause, rejectCause func(d *faultDev) string) []applyFault {
 }
 
 func dropCause(d *faultDev) string {
-	switch d.transport {
-	case "gNMI":
+	switch {
+	case strings.HasPrefix(d.transport, "gNMI"):
 		return `EOF|unreachable|Unavailable`
-	case "host SSH":
+	case d.transport == "host SSH":
 		return `without exit status|EOF|connection`
 	}
 	return `EOF|closed|connection|reset`
@@ -510,17 +510,26 @@ func hostFaultDev(t *testing.T, l *accLab) *faultDev {
 	}
 }
 
+// TestAccFaultMatrixGNMI runs the matrix on a SONiC switch of each SKU the lab simulates: the
+// two buffer models take different writes (buffermgrd rewrites the traditional model's lossless
+// PGs after every applied Set), and a fault must leave either as it was.
 func TestAccFaultMatrixGNMI(t *testing.T) {
 	t.Parallel()
-	l := startLab(t, lab.Options{Switches: map[string]int{"sonic": 1}})
-	d := sonicFaultDev(l)
-	r := newFaultRigOn(t, l, d)
-	r.write()
-	r.tf.must("init", "-no-color", "-input=false")
-	r.apply()
-	r.planShows(nil)
-	r.matrix(t, d)
-	logFaultOutcomes(t, "gNMI")
+	for _, model := range lab.SONiCModels() {
+		t.Run(model, func(t *testing.T) {
+			t.Parallel()
+			l := startLab(t, lab.Options{Switches: map[string]int{"sonic": 1}, Models: map[string]string{"sonic": model}})
+			d := sonicFaultDev(l)
+			d.transport = "gNMI " + model
+			r := newFaultRigOn(t, l, d)
+			r.write()
+			r.tf.must("init", "-no-color", "-input=false")
+			r.apply()
+			r.planShows(nil)
+			r.matrix(t, d)
+			logFaultOutcomes(t, d.transport)
+		})
+	}
 }
 
 func TestAccFaultMatrixCLI(t *testing.T) {

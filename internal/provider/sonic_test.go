@@ -292,6 +292,16 @@ func testSONiCAnyOrder(t *testing.T, model string, traditional bool) {
 		},
 		// Every step's apply is followed by a plan that must be empty: one apply converges.
 		Steps: []resource.TestStep{
+			// Both created at once from nothing, nothing ordering them: Terraform runs the two
+			// concurrently, and each write is built on what the other left (the device's write
+			// turn), whichever goes first.
+			{Config: bothUnordered, Check: func(s *terraform.State) error {
+				if err := policyIntact(s); err != nil {
+					return err
+				}
+				return pfcIntact(s)
+			}},
+			{Config: l.providerHCL(), Check: yang}, // and both destroyed at once
 			{Config: both, Check: yang},
 			{Config: policyOnly, Check: policyIntact}, // PFC destroyed first
 			{Config: both, Check: yang},
