@@ -159,6 +159,9 @@ func testSONiCPolicyAndPFC(t *testing.T, model string, traditional bool) {
 							"no pfc_to_pg_map":        {field("PORT_QOS_MAP", "Ethernet0", "pfc_to_pg_map"), ""},
 						}
 					}
+					// Only TC 3 is lossless: PG 3 alone, on both models (buffermgrd adds 3 and
+					// never deletes the stock 3-4 itself).
+					checks["no lossless range beside PG 3"] = [2]string{field("BUFFER_PG", "Ethernet0|3-4", "profile"), ""}
 					for what, c := range checks {
 						if c[0] != c[1] {
 							return fmt.Errorf("%s: CONFIG_DB has %q, want %q", what, c[0], c[1])
@@ -416,8 +419,12 @@ func TestAccSONiCHeadroomUpdate(t *testing.T) {
 				if _, old := db["BUFFER_PROFILE"]["roce-Ethernet0-lossless-122880-61440"]; old {
 					return fmt.Errorf("the old headroom's profile is left: %v", db["BUFFER_PROFILE"])
 				}
-				if got := db["BUFFER_PG"]["Ethernet0|3-4"]["profile"]; got != "roce-Ethernet0-lossless-150000-30000" {
-					return fmt.Errorf("BUFFER_PG|Ethernet0|3-4 profile %q", got)
+				// The policy makes only TC 3 lossless: its PG is 3 alone (the stock 3-4 split).
+				if got := db["BUFFER_PG"]["Ethernet0|3"]["profile"]; got != "roce-Ethernet0-lossless-150000-30000" {
+					return fmt.Errorf("BUFFER_PG|Ethernet0|3 profile %q", got)
+				}
+				if k, ok := db["BUFFER_PG"]["Ethernet0|3-4"]; ok {
+					return fmt.Errorf("the stock range is left beside PG 3: BUFFER_PG|Ethernet0|3-4 = %v", k)
 				}
 				return nil
 			}},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 
@@ -18,9 +19,10 @@ import (
 type PortBinding struct {
 	QoSMap map[string]string            `json:"qos_map,omitempty"`
 	Queues map[string]map[string]string `json:"queues,omitempty"` // queue index ("3") -> fields
-	// PGs are the port's single-PG BUFFER_PG keys ("3" -> profile) before the binding, when
+	// PGs are the port's BUFFER_PG keys ("3" or "3-4" -> profile) before the binding, when
 	// PGsRecorded: on the dynamic buffer model the policy adds a key for a lossless PG no key
-	// covers, and removes on unbind only the keys that were not there.
+	// covers, and removes on unbind only the keys that were not there; a range it split
+	// (pg_split.go) comes back. Versions before ranges were recorded kept single PGs only.
 	PGs         map[string]string `json:"pgs,omitempty"`
 	PGsRecorded bool              `json:"pgs_recorded,omitempty"`
 	// QueueBuffers are the port's BUFFER_QUEUE keys before the binding (qindex "0-2" ->
@@ -51,12 +53,16 @@ func (db *DB) PortFields(port string) PortBinding {
 		}
 	}
 	b.PGsRecorded = true
-	for pg := range 8 {
-		if v, ok := db.field(tBufferPG, port+"|"+strconv.Itoa(pg), fProfile); ok {
+	for _, k := range db.keys(tBufferPG) {
+		rest, ok := strings.CutPrefix(k, port+"|")
+		if _, _, valid := pgRange(rest); !ok || !valid {
+			continue
+		}
+		if v, ok := db.field(tBufferPG, k, fProfile); ok {
 			if b.PGs == nil {
 				b.PGs = map[string]string{}
 			}
-			b.PGs[strconv.Itoa(pg)] = v
+			b.PGs[rest] = v
 		}
 	}
 	b.QueueBuffersRecorded = true
@@ -115,6 +121,7 @@ func BuildSet(prior, next *fabric.QoSPolicy, restore map[string]PortBinding, db 
 				b.setOrDelete(tPortQoSMap, port, f, fields[f])
 			}
 			followWatchdog(b, db, port, fields[fPFCEnable])
+			splitPGRanges(b, db, port, nl.lossless)      // before followBuffer: a split range is claimed
 			followBuffer(b, db, port, nl.lossless, true) // pgMap: a lossless TC's PG is its number
 			base := restore[port]
 			if !base.QueueBuffersRecorded {
@@ -149,6 +156,9 @@ func BuildSet(prior, next *fabric.QoSPolicy, restore map[string]PortBinding, db 
 				followWatchdog(b, db, port, restoredField(prev, fPFCEnable, ours))
 				b.setOrDelete(tPortQoSMap, port, fPFCToPG, restoredField(prev, fPFCToPG, ours))
 				removeAddedPGs(b, db, port, pl.lossless, prev)
+				if prev.PGsRecorded {
+					restorePGRanges(b, db, port, prev)
+				}
 				followBuffer(b, db, port, restoredLosslessPGs(db, prev, ours), false)
 				if prev.QueueBuffersRecorded {
 					writeQueueBuffers(b, db, port, prev.QueueBuffers)

@@ -47,7 +47,9 @@
 // DESIGN section 3 also lists BUFFER_PG|<port>|<tc> {profile: NULL} for the dynamic buffer
 // model. The policy does not write it: BUFFER_PG|<port>|<pg>.profile is roce_pfc_interface's
 // field (buffer), and one field cannot be owned and restored by two resources. The lossless
-// PGs of the dynamic model come from the device's buffer template (BUFFER_PG|<port>|3-4 NULL).
+// PGs of the dynamic model come from the device's buffer template (BUFFER_PG|<port>|3-4 NULL);
+// the policy owns only which keys a bound port has (pg_split.go, followBuffer), never their
+// profile.
 //
 // # roce_pfc_interface (port X)
 //

@@ -51,7 +51,7 @@ func baseDB(t *testing.T) fakeDB {
 var azureEthernet0 = PortBinding{
 	QoSMap:      map[string]string{fDSCPToTC: "AZURE", fTCToQueue: "AZURE", fTCToPG: "AZURE", fPFCToQueue: "AZURE", fPFCEnable: "3,4"},
 	Queues:      map[string]map[string]string{"3": {fScheduler: "[SCHEDULER|scheduler.1]", fWRED: "AZURE_LOSSLESS"}},
-	PGs:         map[string]string{"0": "ingress_lossy_profile"},
+	PGs:         map[string]string{"0": "ingress_lossy_profile", "3-4": "NULL"},
 	PGsRecorded: true,
 	// The sample's egress buffers: queues 3-4 on the lossless egress profile.
 	QueueBuffers:         map[string]string{"3-4": "egress_lossless_profile"},

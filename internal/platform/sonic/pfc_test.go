@@ -89,8 +89,8 @@ func TestPFCRoundTrip(t *testing.T) {
 	// PG's key goes back to the computed headroom (NULL) on the dynamic model.
 	d.set(t)(BuildPFCSet("Ethernet0", nil, next, d.dbOf(t), PFCPrior{}))
 	d.set(t)(BuildPFCSet("Ethernet0", next, nil, d.dbOf(t), PFCPrior{}))
-	if _, ok := d[tPFCWatchdog]["Ethernet0"][fWDAction]; ok || d[tBufferPG]["Ethernet0|3-4"][fProfile] != "NULL" {
-		t.Errorf("delete without prior left PFC_WD %v, BUFFER_PG %v", d[tPFCWatchdog]["Ethernet0"], d[tBufferPG]["Ethernet0|3-4"])
+	if _, ok := d[tPFCWatchdog]["Ethernet0"][fWDAction]; ok || d[tBufferPG]["Ethernet0|3"][fProfile] != "NULL" {
+		t.Errorf("delete without prior left PFC_WD %v, BUFFER_PG %v", d[tPFCWatchdog]["Ethernet0"], d[tBufferPG]["Ethernet0|3"])
 	}
 }
 
@@ -334,7 +334,7 @@ func TestPFCHeadroomUpdateIsANewProfile(t *testing.T) {
 	for f, v := range map[string]string{"xoff": "150000", "xon": "1", "size": "150001", "dynamic_th": "0"} {
 		d.setField(tBufferProf, "roce-Ethernet0-lossless", f, v)
 	}
-	d.setField(tBufferPG, "Ethernet0|3-4", fProfile, "roce-Ethernet0-lossless")
+	d.setField(tBufferPG, "Ethernet0|3", fProfile, "roce-Ethernet0-lossless")
 	if got, _ := d.dbOf(t).PFC("Ethernet0"); got.Buffer == nil || *got.Buffer.XoffBytes != 150000 {
 		t.Errorf("a profile of the older name reads %+v", got.Buffer)
 	}
