@@ -23,7 +23,7 @@ type Registry struct {
 	ssh  map[string]*ssh.Client
 	cli  map[string]*cli.Client
 	// turns hold each device's write turn (Exclusive).
-	turns map[string]chan struct{}
+	turns map[string]*writeTurn
 
 	snaps snapshots
 }

@@ -80,7 +80,7 @@ func ForQoSPolicy(reg *devices.Registry, device string) (QoSPolicy, error) {
 	if err != nil {
 		return nil, err
 	}
-	return exclusiveQoS{drv, turnOf(reg, device)}, nil
+	return exclusiveQoS{drv, exclusive{reg, device, awaitGrace}}, nil
 }
 
 func whyNot(platform string) string {

@@ -168,11 +168,11 @@ func TestWritesTakeTheDeviceTurn(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "waiting for another write to the device to finish") {
 			t.Errorf("%s: a write while another holds the device: %v", c.device, err)
 		}
-		release()
+		release(false)
 		if release, err := reg.Exclusive(context.Background(), c.device); err != nil {
 			t.Errorf("%s: the turn was not given back: %v", c.device, err)
 		} else {
-			release()
+			release(false)
 		}
 	}
 }

@@ -95,7 +95,7 @@ func ForPFCInterface(reg *devices.Registry, device string) (PFCInterface, error)
 	if err != nil {
 		return nil, err
 	}
-	return exclusivePFC{drv, turnOf(reg, device)}, nil
+	return exclusivePFC{drv, exclusive{reg, device, awaitGrace}}, nil
 }
 
 type sonicPFC struct{ sonicDB }

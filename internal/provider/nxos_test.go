@@ -326,3 +326,38 @@ func TestAccNXOSLosslessClassAddedUnderPFC(t *testing.T) {
 		},
 	})
 }
+
+// A policy and a PFC interface with a headroom, nothing ordering them: Terraform may run the
+// interface first, which needs the policy's lossless class; it waits for the policy's write
+// beside it, so one apply converges whichever goes first, and destroy in any order restores
+// the switch.
+func TestAccNXOSAnyOrder(t *testing.T) {
+	l := nxosLab(t)
+	sw := l.NXOS("nxos-1")
+	before := sw.RunningConfig()
+	pfc := strings.Replace(nxosPFCHCL("Ethernet1/1", 122880), "depends_on = [roce_qos_policy.leaf]", "", 1)
+	policy := nxosPolicyHCL(153600, `"Ethernet1/1"`)
+	headroom := func(*terraform.State) error {
+		in := nxosBlock(sw.RunningConfig(), "policy-map type queuing roce-in-Ethernet1_1")
+		if !strings.Contains(in, "class type queuing c-in-q3\n    pause buffer-size 184320 pause-threshold 122880 resume-threshold 61440") {
+			return fmt.Errorf("the headroom is not on lossless class 3:\n%s", in)
+		}
+		return nil
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		CheckDestroy: func(*terraform.State) error {
+			if got := sw.RunningConfig(); got != before {
+				return fmt.Errorf("destroy did not give back the running-config:\n%s", got)
+			}
+			return nil
+		},
+		// Every apply is followed by a plan that must be empty.
+		Steps: []resource.TestStep{
+			{Config: l.providerHCL() + pfc + policy, Check: headroom},
+			{Config: l.providerHCL()}, // both destroyed at once
+			{Config: l.providerHCL() + policy + pfc, Check: headroom},
+			{Config: l.providerHCL() + policy}, // the PFC interface destroyed first
+		},
+	})
+}

@@ -98,8 +98,8 @@ func (c *Config) CheckPFCAgainst(p fabric.PFCInterface) error {
 		if nq == "" {
 			nq = DefaultNetworkQoS
 		}
-		return fmt.Errorf("nxos: buffer on %s needs a lossless traffic class, but the network-qos policy system qos binds (%s) "+
-			"pauses none: bind a roce_qos_policy with a lossless class first (depends_on)", p.Interface, nq)
+		return fabric.NeedsLossless{Reason: fmt.Sprintf("nxos: buffer on %s needs a lossless traffic class, but the network-qos "+
+			"policy system qos binds (%s) pauses none: bind a roce_qos_policy with a lossless class first (depends_on)", p.Interface, nq)}
 	}
 	return nil
 }

@@ -244,8 +244,8 @@ func CheckPFCAgainst(p fabric.PFCInterface, db *DB) error {
 	}
 	if prios, ok := db.priorities(port); !ok || len(prios) == 0 {
 		v, _ := db.field(tPortQoSMap, port, fPFCEnable)
-		return fmt.Errorf("sonic: PFC on %s needs a no-drop priority, but PORT_QOS_MAP|%s.pfc_enable is %q: bind a "+
-			"roce_qos_policy with a lossless class to the port first (depends_on)", port, port, v)
+		return fabric.NeedsLossless{Reason: fmt.Sprintf("sonic: PFC on %s needs a no-drop priority, but PORT_QOS_MAP|%s.pfc_enable is %q: bind a "+
+			"roce_qos_policy with a lossless class to the port first (depends_on)", port, port, v)}
 	}
 	if w := p.Watchdog; w != nil {
 		if s, ok := db.field(tPFCWatchdog, keyPFCWDGlobl, fPollInterval); ok {
