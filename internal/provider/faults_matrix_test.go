@@ -521,15 +521,21 @@ func TestAccFaultMatrixGNMI(t *testing.T) {
 			l := startLab(t, lab.Options{Switches: map[string]int{"sonic": 1}, Models: map[string]string{"sonic": model}})
 			d := sonicFaultDev(l)
 			d.transport = "gNMI " + model
-			r := newFaultRigOn(t, l, d)
-			r.write()
-			r.tf.must("init", "-no-color", "-input=false")
-			r.apply()
-			r.planShows(nil)
-			r.matrix(t, d)
-			logFaultOutcomes(t, d.transport)
+			runFaultMatrixOn(t, l, d)
 		})
 	}
+}
+
+// runFaultMatrixOn applies d's configuration on its own, checks the plan after it is empty,
+// and runs the matrix on it.
+func runFaultMatrixOn(t *testing.T, l *accLab, d *faultDev) {
+	r := newFaultRigOn(t, l, d)
+	r.write()
+	r.tf.must("init", "-no-color", "-input=false")
+	r.apply()
+	r.planShows(nil)
+	r.matrix(t, d)
+	logFaultOutcomes(t, d.transport)
 }
 
 func TestAccFaultMatrixCLI(t *testing.T) {
@@ -548,14 +554,7 @@ func TestAccFaultMatrixCLI(t *testing.T) {
 func TestAccFaultMatrixHostSSH(t *testing.T) {
 	t.Parallel()
 	l := startLab(t, lab.Options{Switches: map[string]int{}, Hosts: map[string]int{"mlx5": 1}})
-	d := hostFaultDev(t, l)
-	r := newFaultRigOn(t, l, d)
-	r.write()
-	r.tf.must("init", "-no-color", "-input=false")
-	r.apply()
-	r.planShows(nil)
-	r.matrix(t, d)
-	logFaultOutcomes(t, "host SSH")
+	runFaultMatrixOn(t, l, hostFaultDev(t, l))
 }
 
 func newFaultRigOn(t *testing.T, l *accLab, devs ...*faultDev) *faultRig {

@@ -203,7 +203,11 @@ func (db *DB) pgKeys(port string, pgs []int) []string {
 }
 
 // pgRange parses a BUFFER_PG pg_num: "3" or "3-4".
-func pgRange(s string) (int, int, bool) {
+func pgRange(s string) (int, int, bool) { return indexRange(s, 7) }
+
+// indexRange parses an index or a range of them, "3" or "3-4", at most highest: the form of
+// BUFFER_PG's and BUFFER_QUEUE's key suffixes.
+func indexRange(s string, highest int) (int, int, bool) {
 	a, b, isRange := strings.Cut(s, "-")
 	lo, err1 := strconv.Atoi(a)
 	hi := lo
@@ -211,7 +215,7 @@ func pgRange(s string) (int, int, bool) {
 	if isRange {
 		hi, err2 = strconv.Atoi(b)
 	}
-	return lo, hi, err1 == nil && err2 == nil && lo >= 0 && lo <= hi && hi <= 7
+	return lo, hi, err1 == nil && err2 == nil && lo >= 0 && lo <= hi && hi <= highest
 }
 
 // cableKey is the CABLE_LENGTH key to write the port's length under: the key that already

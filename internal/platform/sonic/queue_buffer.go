@@ -52,16 +52,7 @@ func (db *DB) queueBuffers(port string) map[string]string {
 }
 
 // queueRange parses a BUFFER_QUEUE qindex: "3" or "0-2".
-func queueRange(s string) (int, int, bool) {
-	a, b, isRange := strings.Cut(s, "-")
-	lo, err1 := strconv.Atoi(a)
-	hi := lo
-	var err2 error
-	if isRange {
-		hi, err2 = strconv.Atoi(b)
-	}
-	return lo, hi, err1 == nil && err2 == nil && lo >= 0 && lo <= hi && hi <= maxQueue
-}
+func queueRange(s string) (int, int, bool) { return indexRange(s, maxQueue) }
 
 // losslessEgressProfile is the profile a lossless queue gets: egress_lossless_profile when the
 // switch has it, else the first profile on egress_lossless_pool; "" when the switch has
