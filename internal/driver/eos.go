@@ -10,7 +10,6 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/eos"
-	"github.com/rocefabric/terraform-provider-roce/internal/transport/cli"
 )
 
 func checkEOSQoS(p fabric.QoSPolicy) fabric.Problems {
@@ -23,29 +22,12 @@ func checkEOSQoS(p fabric.QoSPolicy) fabric.Problems {
 }
 
 // eosCLI reads an EOS switch's running configuration over its shared CLI session.
-type eosCLI struct {
-	c *cli.Client
-	reads
-}
+type eosCLI struct{ cliSession }
 
 // snap is the running-config as this process first read it, for refreshes.
 func (e eosCLI) snap(ctx context.Context) (*eos.Config, error) {
 	return devices.Snapshot(ctx, e.reg, e.device(), "eos running-config", e.read)
 }
-
-// apply runs lines as one configuration session and drops the snapshot.
-func (e eosCLI) apply(ctx context.Context, lines []string) (warn, err error) {
-	defer e.wrote()
-	return apply(ctx, e.c, lines)
-}
-
-// configure is apply for a delete: a save failure is returned as the (warning) error.
-func (e eosCLI) configure(ctx context.Context, lines []string) error {
-	defer e.wrote()
-	return e.c.Configure(ctx, lines)
-}
-
-func (e eosCLI) device() string { return e.c.Config().Device }
 
 // read is the running-config and, in the same exchange, `show version | json`: the model and
 // version decide the queue commands (eos family.go).
@@ -104,6 +86,8 @@ func eosDefaults() (*eos.Config, error) {
 	return cfg, nil
 }
 
+// eosQoS is roce_qos_policy's EOS part (cliPolicyPlatform): the running-config and show
+// version, eos.PolicyPrior (the global maps and each port's service-profile).
 type eosQoS struct{ eosCLI }
 
 func openEOSQoS(reg *devices.Registry, device string) (QoSPolicy, error) {
@@ -111,10 +95,10 @@ func openEOSQoS(reg *devices.Registry, device string) (QoSPolicy, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &eosQoS{eosCLI{c, newReads(reg, device)}}, nil
+	return cliQoS[eos.Config, eos.PolicyPrior]{eosQoS{eosCLI{cliSession{c, newReads(reg, device)}}}}, nil
 }
 
-func decodeEOSPrior(raw Prior, ports []string) (eos.PolicyPrior, error) {
+func (d eosQoS) decode(raw Prior, ports []string) (eos.PolicyPrior, error) {
 	if len(raw) == 0 {
 		def, err := eosDefaults()
 		if err != nil {
@@ -132,23 +116,15 @@ func decodeEOSPrior(raw Prior, ports []string) (eos.PolicyPrior, error) {
 	return p, nil
 }
 
-func (d *eosQoS) Read(ctx context.Context, name string, known *fabric.QoSPolicy) (*fabric.QoSPolicy, error) {
-	cfg, err := d.snap(ctx)
-	if err != nil {
-		return nil, err
-	}
-	got, ok := cfg.Policy(name, known)
-	if !ok {
-		return nil, nil
-	}
-	if known == nil {
-		return got, nil
-	}
-	if eos.Canonical(*known).Equal(*got) {
-		return known, nil
-	}
-	return keepKnownForm(*known, *got), nil
+func (d eosQoS) refresh(ctx context.Context) (*eos.Config, error) { return d.snap(ctx) }
+
+func (d eosQoS) readFor(ctx context.Context, _ []string) (*eos.Config, error) { return d.read(ctx) }
+
+func (d eosQoS) policy(cfg *eos.Config, name string, known *fabric.QoSPolicy) (*fabric.QoSPolicy, bool) {
+	return cfg.Policy(name, known)
 }
+
+func (d eosQoS) canonical(p fabric.QoSPolicy) fabric.QoSPolicy { return eos.Canonical(p) }
 
 // missingPorts names the ports p binds that the switch does not have, so the error lists the
 // ports it does have instead of a bare `% Invalid input` from the CLI.
@@ -174,89 +150,45 @@ func missingPorts(cfg *eos.Config, device string, ports []string) error {
 		device, strings.Join(missing, ", "), strings.Join(have, ", "))
 }
 
-func (d *eosQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error) {
-	cfg, err := d.read(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if _, ok := cfg.Profiles[p.Name]; ok {
-		return nil, ErrExists
+func (d eosQoS) checkWrite(cfg *eos.Config, p fabric.QoSPolicy, create bool) error {
+	if _, ok := cfg.Profiles[p.Name]; ok && create {
+		return ErrExists
 	}
 	if err := missingPorts(cfg, d.device(), p.Interfaces); err != nil {
-		return nil, err
+		return err
 	}
 	if err := d.pinFamily(cfg); err != nil {
-		return nil, err
+		return err
 	}
 	if err := eos.CheckFamily(cfg.Family, cfg.Version, p); err != nil {
-		return nil, fmt.Errorf("device %q: %w; nothing was changed", d.device(), err)
+		return fmt.Errorf("device %q: %w; nothing was changed", d.device(), err)
 	}
-	prior := cfg.PolicyPrior(p.Interfaces)
-	lines, err := eos.PolicyLines(cfg, nil, &p, prior)
-	if err != nil {
-		return nil, err
-	}
-	warn, err := d.apply(ctx, lines)
-	if err != nil {
-		return nil, err
-	}
-	return withWarning(json.Marshal(prior))(warn)
+	return nil
 }
 
-func (d *eosQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw Prior) (Prior, error) {
-	prior, err := decodeEOSPrior(raw, old.Interfaces)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := d.read(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := missingPorts(cfg, d.device(), next.Interfaces); err != nil {
-		return nil, err
-	}
-	if err := d.pinFamily(cfg); err != nil {
-		return nil, err
-	}
-	if err := eos.CheckFamily(cfg.Family, cfg.Version, next); err != nil {
-		return nil, fmt.Errorf("device %q: %w; nothing was changed", d.device(), err)
-	}
-	now := cfg.PolicyPrior(next.Interfaces)
+func (d eosQoS) priorOf(cfg *eos.Config, ports []string) eos.PolicyPrior {
+	return cfg.PolicyPrior(ports)
+}
+
+func (d eosQoS) adopt(prior *eos.PolicyPrior, now eos.PolicyPrior, _, next fabric.QoSPolicy) {
 	for _, port := range next.Interfaces {
 		if _, ok := prior.ServiceProfiles[port]; !ok {
 			prior.ServiceProfiles[port] = now.ServiceProfiles[port]
 		}
 	}
-	lines, err := eos.PolicyLines(cfg, &old, &next, prior)
-	if err != nil {
-		return nil, err
-	}
-	warn, err := d.apply(ctx, lines)
-	if err != nil {
-		return nil, err
-	}
-	kept := prior
-	kept.ServiceProfiles = map[string]string{}
-	for _, port := range next.Interfaces {
-		kept.ServiceProfiles[port] = prior.ServiceProfiles[port]
-	}
-	return withWarning(json.Marshal(kept))(warn)
 }
 
-func (d *eosQoS) Delete(ctx context.Context, old fabric.QoSPolicy, raw Prior) error {
-	prior, err := decodeEOSPrior(raw, old.Interfaces)
-	if err != nil {
-		return err
+func (d eosQoS) keep(prior eos.PolicyPrior, ports []string) eos.PolicyPrior {
+	kept := prior
+	kept.ServiceProfiles = map[string]string{}
+	for _, port := range ports {
+		kept.ServiceProfiles[port] = prior.ServiceProfiles[port]
 	}
-	cfg, err := d.read(ctx)
-	if err != nil {
-		return err
-	}
-	lines, err := eos.PolicyLines(cfg, &old, nil, prior)
-	if err != nil {
-		return err
-	}
-	return d.configure(ctx, lines)
+	return kept
+}
+
+func (d eosQoS) lines(cfg *eos.Config, old, next *fabric.QoSPolicy, prior eos.PolicyPrior) ([]string, error) {
+	return eos.PolicyLines(cfg, old, next, prior)
 }
 
 // eosPFC is roce_pfc_interface on an EOS port.

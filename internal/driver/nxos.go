@@ -23,10 +23,7 @@ func checkNXOSQoS(p fabric.QoSPolicy) fabric.Problems {
 }
 
 // nxosCLI reads a Nexus switch's QoS configuration over its shared CLI session.
-type nxosCLI struct {
-	c *cli.Client
-	reads
-}
+type nxosCLI struct{ cliSession }
 
 // snap is the switch as this process first read it, for refreshes: the whole `show
 // running-config` in one command (it holds the ipqos section and every port, flowcontrol
@@ -50,20 +47,6 @@ func (n nxosCLI) perResource() bool {
 	d, _ := n.reg.Device(n.device())
 	return d.PerResourceReads
 }
-
-// apply runs lines as one checkpoint transaction and drops the snapshot.
-func (n nxosCLI) apply(ctx context.Context, lines []string) (warn, err error) {
-	defer n.wrote()
-	return apply(ctx, n.c, lines)
-}
-
-// configure is apply for a delete: a save failure is returned as the (warning) error.
-func (n nxosCLI) configure(ctx context.Context, lines []string) error {
-	defer n.wrote()
-	return n.c.Configure(ctx, lines)
-}
-
-func (n nxosCLI) device() string { return n.c.Config().Device }
 
 // read returns `show running-config ipqos`, and with ports also each port's own running-config
 // (NX-OS prints a port in the ipqos section only when it has a QoS line, and flowcontrol is not
@@ -109,6 +92,9 @@ func (e *missingPortError) Error() string {
 		e.device, e.port, strings.TrimSpace(e.output))
 }
 
+// nxosQoS is roce_qos_policy's NX-OS part (cliPolicyPlatform): show running-config ipqos
+// with the bound ports' own configuration, nxos.PolicyPrior (system qos's policies and each
+// port's service-policies).
 type nxosQoS struct{ nxosCLI }
 
 func openNXOSQoS(reg *devices.Registry, device string) (QoSPolicy, error) {
@@ -116,10 +102,10 @@ func openNXOSQoS(reg *devices.Registry, device string) (QoSPolicy, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &nxosQoS{nxosCLI{c, newReads(reg, device)}}, nil
+	return cliQoS[nxos.Config, nxos.PolicyPrior]{nxosQoS{nxosCLI{cliSession{c, newReads(reg, device)}}}}, nil
 }
 
-func decodeNXOSPrior(raw Prior) (nxos.PolicyPrior, error) {
+func (d nxosQoS) decode(raw Prior, _ []string) (nxos.PolicyPrior, error) {
 	p := nxos.PolicyPrior{Ports: map[string]nxos.PortPolicies{}}
 	if len(raw) == 0 {
 		return p, nil // nothing recorded (import): the platform defaults are restored
@@ -133,67 +119,41 @@ func decodeNXOSPrior(raw Prior) (nxos.PolicyPrior, error) {
 	return p, nil
 }
 
-func (d *nxosQoS) Read(ctx context.Context, name string, known *fabric.QoSPolicy) (*fabric.QoSPolicy, error) {
-	read := d.snap
+func (d nxosQoS) refresh(ctx context.Context) (*nxos.Config, error) {
 	if d.perResource() {
-		read = func(ctx context.Context) (*nxos.Config, error) { return d.read(ctx) }
+		return d.read(ctx)
 	}
-	cfg, err := read(ctx)
-	if err != nil {
-		return nil, err
-	}
-	got, ok := cfg.Policy(name, known)
-	if !ok {
-		return nil, nil
-	}
-	if known == nil {
-		return got, nil
-	}
-	if nxos.Canonical(*known).Equal(*got) {
-		return known, nil
-	}
-	return keepKnownForm(*known, *got), nil
+	return d.snap(ctx)
 }
 
-func (d *nxosQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error) {
-	cfg, err := d.read(ctx, p.Interfaces...)
-	if err != nil {
-		return nil, err
-	}
+func (d nxosQoS) readFor(ctx context.Context, ports []string) (*nxos.Config, error) {
+	return d.read(ctx, ports...)
+}
+
+func (d nxosQoS) policy(cfg *nxos.Config, name string, known *fabric.QoSPolicy) (*fabric.QoSPolicy, bool) {
+	return cfg.Policy(name, known)
+}
+
+func (d nxosQoS) canonical(p fabric.QoSPolicy) fabric.QoSPolicy { return nxos.Canonical(p) }
+
+func (d nxosQoS) checkWrite(cfg *nxos.Config, p fabric.QoSPolicy, create bool) error {
 	if err := d.checkChassis(cfg); err != nil {
-		return nil, err
+		return err
+	}
+	if !create {
+		return nil
 	}
 	if _, ok := cfg.QoSPolicies[p.Name]; ok {
-		return nil, ErrExists
+		return ErrExists
 	}
-	if err := cfg.CheckCreate(d.device(), p.Name); err != nil {
-		return nil, err
-	}
-	prior := cfg.PolicyPrior(p.Interfaces)
-	lines, err := nxos.PolicyLines(cfg, nil, &p, prior)
-	if err != nil {
-		return nil, err
-	}
-	warn, err := d.apply(ctx, lines)
-	if err != nil {
-		return nil, err
-	}
-	return withWarning(json.Marshal(prior))(warn)
+	return cfg.CheckCreate(d.device(), p.Name)
 }
 
-func (d *nxosQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw Prior) (Prior, error) {
-	prior, err := decodeNXOSPrior(raw)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := d.read(ctx, next.Interfaces...)
-	if err != nil {
-		return nil, err
-	}
-	if err := d.checkChassis(cfg); err != nil {
-		return nil, err
-	}
-	now := cfg.PolicyPrior(next.Interfaces)
+func (d nxosQoS) priorOf(cfg *nxos.Config, ports []string) nxos.PolicyPrior {
+	return cfg.PolicyPrior(ports)
+}
+
+func (d nxosQoS) adopt(prior *nxos.PolicyPrior, now nxos.PolicyPrior, old, next fabric.QoSPolicy) {
 	if prior.QueuingOutput == "" && now.QueuingOutput != nxos.QueuingName(old.Name) && now.QueuingOutput != nxos.QueuingName(next.Name) {
 		// system qos's queuing policy, taken over now (after an import nothing was recorded).
 		prior.QueuingOutput = now.QueuingOutput
@@ -203,35 +163,18 @@ func (d *nxosQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw Pr
 			prior.Ports[port] = now.Ports[port]
 		}
 	}
-	lines, err := nxos.PolicyLines(cfg, &old, &next, prior)
-	if err != nil {
-		return nil, err
-	}
-	warn, err := d.apply(ctx, lines)
-	if err != nil {
-		return nil, err
-	}
-	kept := nxos.PolicyPrior{NetworkQoS: prior.NetworkQoS, QueuingOutput: prior.QueuingOutput, Ports: map[string]nxos.PortPolicies{}}
-	for _, port := range next.Interfaces {
-		kept.Ports[port] = prior.Ports[port]
-	}
-	return withWarning(json.Marshal(kept))(warn)
 }
 
-func (d *nxosQoS) Delete(ctx context.Context, old fabric.QoSPolicy, raw Prior) error {
-	prior, err := decodeNXOSPrior(raw)
-	if err != nil {
-		return err
+func (d nxosQoS) keep(prior nxos.PolicyPrior, ports []string) nxos.PolicyPrior {
+	kept := nxos.PolicyPrior{NetworkQoS: prior.NetworkQoS, QueuingOutput: prior.QueuingOutput, Ports: map[string]nxos.PortPolicies{}}
+	for _, port := range ports {
+		kept.Ports[port] = prior.Ports[port]
 	}
-	cfg, err := d.read(ctx)
-	if err != nil {
-		return err
-	}
-	lines, err := nxos.PolicyLines(cfg, &old, nil, prior)
-	if err != nil {
-		return err
-	}
-	return d.configure(ctx, lines)
+	return kept
+}
+
+func (d nxosQoS) lines(cfg *nxos.Config, old, next *fabric.QoSPolicy, prior nxos.PolicyPrior) ([]string, error) {
+	return nxos.PolicyLines(cfg, old, next, prior)
 }
 
 // nxosPFC is roce_pfc_interface on a Nexus port.
