@@ -31,6 +31,16 @@ func (s cliSession) configure(ctx context.Context, lines []string) error {
 
 func (s cliSession) device() string { return s.c.Config().Device }
 
+// applied runs lines as one transaction and returns record as the private state to keep,
+// with the transaction's warning (Applied) if any.
+func applied(ctx context.Context, apply func(context.Context, []string) (warn, err error), lines []string, record any) (Prior, error) {
+	warn, err := apply(ctx, lines)
+	if err != nil {
+		return nil, err
+	}
+	return withWarning(json.Marshal(record))(warn)
+}
+
 // cliPolicyPlatform is one CLI platform's part of roce_qos_policy, over its configuration C
 // (parsed from the running-config) and the private state P a policy records of what it
 // replaced. cliQoS holds the rest, the same on every CLI platform: read before each write,
@@ -97,11 +107,7 @@ func (d cliQoS[C, P]) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, er
 	if err != nil {
 		return nil, err
 	}
-	warn, err := d.p.apply(ctx, lines)
-	if err != nil {
-		return nil, err
-	}
-	return withWarning(json.Marshal(prior))(warn)
+	return applied(ctx, d.p.apply, lines, prior)
 }
 
 func (d cliQoS[C, P]) Update(ctx context.Context, old, next fabric.QoSPolicy, raw Prior) (Prior, error) {
@@ -121,11 +127,7 @@ func (d cliQoS[C, P]) Update(ctx context.Context, old, next fabric.QoSPolicy, ra
 	if err != nil {
 		return nil, err
 	}
-	warn, err := d.p.apply(ctx, lines)
-	if err != nil {
-		return nil, err
-	}
-	return withWarning(json.Marshal(d.p.keep(prior, next.Interfaces)))(warn)
+	return applied(ctx, d.p.apply, lines, d.p.keep(prior, next.Interfaces))
 }
 
 func (d cliQoS[C, P]) Delete(ctx context.Context, old fabric.QoSPolicy, raw Prior) error {

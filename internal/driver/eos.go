@@ -191,83 +191,40 @@ func (d eosQoS) lines(cfg *eos.Config, old, next *fabric.QoSPolicy, prior eos.Po
 	return eos.PolicyLines(cfg, old, next, prior)
 }
 
-// eosPFC is roce_pfc_interface on an EOS port.
+// eosPFC is roce_pfc_interface's EOS part (cliPFCPlatform): interface lines only, built
+// without the running-config on delete.
 type eosPFC struct{ eosCLI }
 
-func decodeEOSPFCPrior(raw Prior) (*eos.PFCPrior, error) {
-	if len(raw) == 0 {
-		return nil, nil
-	}
-	var p eos.PFCPrior
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, fmt.Errorf("private state is unreadable: %w", err)
-	}
-	return &p, nil
+func (d eosPFC) refresh(ctx context.Context, _ string) (*eos.Config, error) { return d.snap(ctx) }
+
+func (d eosPFC) readFor(ctx context.Context, _ string) (*eos.Config, error) { return d.read(ctx) }
+
+func (d eosPFC) readForDelete(context.Context, string) (*eos.Config, error) { return nil, nil }
+
+func (d eosPFC) pfc(cfg *eos.Config, port string) (*fabric.PFCInterface, bool) { return cfg.PFC(port) }
+
+func (d eosPFC) checkWrite(cfg *eos.Config, next fabric.PFCInterface) error {
+	return missingPorts(cfg, d.device(), []string{next.Interface})
 }
 
-// Check needs nothing from the device at plan time.
-func (d eosPFC) Check(context.Context, string) error { return nil }
+func (d eosPFC) priorOf(cfg *eos.Config, port string) eos.PFCPrior { return cfg.PFCPrior(port) }
 
-func (d eosPFC) Read(ctx context.Context, port string, _ *fabric.PFCInterface) (*fabric.PFCInterface, error) {
-	cfg, err := d.snap(ctx)
-	if err != nil {
-		return nil, err
-	}
-	p, ok := cfg.PFC(port)
-	if !ok {
-		return nil, nil
-	}
-	return p, nil
-}
-
-func (d eosPFC) write(ctx context.Context, old *fabric.PFCInterface, next fabric.PFCInterface, raw Prior) (Prior, error) {
-	cfg, err := d.read(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := missingPorts(cfg, d.device(), []string{next.Interface}); err != nil {
-		return nil, err
-	}
-	prior, err := decodeEOSPFCPrior(raw)
-	if err != nil {
-		return nil, err
-	}
-	if prior == nil {
-		p := cfg.PFCPrior(next.Interface)
-		prior = &p
-	}
+func (d eosPFC) adopt(prior *eos.PFCPrior, cfg *eos.Config, old *fabric.PFCInterface, next fabric.PFCInterface) {
 	if prior.Watchdog == nil && next.Watchdog != nil && (old == nil || old.Watchdog == nil) {
 		// The watchdog becomes managed now: what the port had before is what destroy restores.
 		prior.Watchdog = cfg.PFCPrior(next.Interface).Watchdog
 	}
-	warn, err := d.apply(ctx, eos.PFCLines(next.Interface, old, &next, *prior))
+}
+
+// importedPrior: nothing recorded, so the port goes back to the EOS defaults.
+func (d eosPFC) importedPrior(port string) (eos.PFCPrior, error) {
+	def, err := eosDefaults()
 	if err != nil {
-		return nil, err
+		return eos.PFCPrior{}, err
 	}
-	return withWarning(json.Marshal(prior))(warn)
+	return def.PFCPrior(port), nil
 }
 
-func (d eosPFC) Create(ctx context.Context, p fabric.PFCInterface) (Prior, error) {
-	return d.write(ctx, nil, p, nil)
-}
-
-func (d eosPFC) Update(ctx context.Context, old, next fabric.PFCInterface, prior Prior) (Prior, error) {
-	return d.write(ctx, &old, next, prior)
-}
-
-func (d eosPFC) Delete(ctx context.Context, old fabric.PFCInterface, raw Prior) error {
-	prior, err := decodeEOSPFCPrior(raw)
-	if err != nil {
-		return err
-	}
-	if prior == nil {
-		// Imported: nothing recorded, so the port goes back to the EOS defaults.
-		def, err := eosDefaults()
-		if err != nil {
-			return err
-		}
-		p := def.PFCPrior(old.Interface)
-		prior = &p
-	}
-	return d.configure(ctx, eos.PFCLines(old.Interface, &old, nil, *prior))
+func (d eosPFC) lines(_ *eos.Config, port string, old, next *fabric.PFCInterface, prior eos.PFCPrior) ([]string, error) {
+	return eos.PFCLines(port, old, next, prior), nil
 }

@@ -177,24 +177,11 @@ func (d nxosQoS) lines(cfg *nxos.Config, old, next *fabric.QoSPolicy, prior nxos
 	return nxos.PolicyLines(cfg, old, next, prior)
 }
 
-// nxosPFC is roce_pfc_interface on a Nexus port.
+// nxosPFC is roce_pfc_interface's NX-OS part (cliPFCPlatform): interface lines and the
+// port's ingress queuing policy, built on the ipqos section and the port's configuration.
 type nxosPFC struct{ nxosCLI }
 
-func decodeNXOSPFCPrior(raw Prior) (*nxos.PFCPrior, error) {
-	if len(raw) == 0 {
-		return nil, nil
-	}
-	var p nxos.PFCPrior
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, fmt.Errorf("private state is unreadable: %w", err)
-	}
-	return &p, nil
-}
-
-// Check needs nothing from the device at plan time.
-func (d nxosPFC) Check(context.Context, string) error { return nil }
-
-func (d nxosPFC) Read(ctx context.Context, port string, _ *fabric.PFCInterface) (*fabric.PFCInterface, error) {
+func (d nxosPFC) refresh(ctx context.Context, port string) (*nxos.Config, error) {
 	var cfg *nxos.Config
 	var err error
 	if d.perResource() {
@@ -206,69 +193,36 @@ func (d nxosPFC) Read(ctx context.Context, port string, _ *fabric.PFCInterface) 
 	if errors.As(err, &missing) {
 		return nil, nil // the port is gone: so is the resource
 	}
-	if err != nil {
-		return nil, err
-	}
-	p, ok := cfg.PFC(port)
-	if !ok {
-		return nil, nil
-	}
-	return p, nil
+	return cfg, err
 }
 
-func (d nxosPFC) write(ctx context.Context, old *fabric.PFCInterface, next fabric.PFCInterface, raw Prior) (Prior, error) {
-	cfg, err := d.read(ctx, next.Interface)
-	if err != nil {
-		return nil, err
-	}
+func (d nxosPFC) readFor(ctx context.Context, port string) (*nxos.Config, error) {
+	return d.read(ctx, port)
+}
+
+func (d nxosPFC) readForDelete(ctx context.Context, port string) (*nxos.Config, error) {
+	return d.read(ctx, port)
+}
+
+func (d nxosPFC) pfc(cfg *nxos.Config, port string) (*fabric.PFCInterface, bool) {
+	return cfg.PFC(port)
+}
+
+func (d nxosPFC) checkWrite(cfg *nxos.Config, next fabric.PFCInterface) error {
 	if err := d.checkChassis(cfg); err != nil {
-		return nil, err
-	}
-	if err := cfg.CheckPFCAgainst(next); err != nil {
-		return nil, err
-	}
-	prior, err := decodeNXOSPFCPrior(raw)
-	if err != nil {
-		return nil, err
-	}
-	if prior == nil {
-		p := cfg.PFCPrior(next.Interface)
-		prior = &p
-	}
-	lines, err := nxos.PFCLines(cfg, next.Interface, old, &next, *prior)
-	if err != nil {
-		return nil, err
-	}
-	warn, err := d.apply(ctx, lines)
-	if err != nil {
-		return nil, err
-	}
-	return withWarning(json.Marshal(prior))(warn)
-}
-
-func (d nxosPFC) Create(ctx context.Context, p fabric.PFCInterface) (Prior, error) {
-	return d.write(ctx, nil, p, nil)
-}
-
-func (d nxosPFC) Update(ctx context.Context, old, next fabric.PFCInterface, prior Prior) (Prior, error) {
-	return d.write(ctx, &old, next, prior)
-}
-
-func (d nxosPFC) Delete(ctx context.Context, old fabric.PFCInterface, raw Prior) error {
-	prior, err := decodeNXOSPFCPrior(raw)
-	if err != nil {
 		return err
 	}
-	if prior == nil {
-		prior = &nxos.PFCPrior{} // imported: nothing recorded, the NX-OS defaults come back
-	}
-	cfg, err := d.read(ctx, old.Interface)
-	if err != nil {
-		return err
-	}
-	lines, err := nxos.PFCLines(cfg, old.Interface, &old, nil, *prior)
-	if err != nil {
-		return err
-	}
-	return d.configure(ctx, lines)
+	return cfg.CheckPFCAgainst(next)
+}
+
+func (d nxosPFC) priorOf(cfg *nxos.Config, port string) nxos.PFCPrior { return cfg.PFCPrior(port) }
+
+// adopt: the prior recorded at create covers every line the interface manages.
+func (d nxosPFC) adopt(*nxos.PFCPrior, *nxos.Config, *fabric.PFCInterface, fabric.PFCInterface) {}
+
+// importedPrior: nothing recorded, the NX-OS defaults come back.
+func (d nxosPFC) importedPrior(string) (nxos.PFCPrior, error) { return nxos.PFCPrior{}, nil }
+
+func (d nxosPFC) lines(cfg *nxos.Config, port string, old, next *fabric.PFCInterface, prior nxos.PFCPrior) ([]string, error) {
+	return nxos.PFCLines(cfg, port, old, next, prior)
 }

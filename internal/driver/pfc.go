@@ -43,14 +43,14 @@ var pfcPlatforms = map[string]struct {
 		if err != nil {
 			return nil, err
 		}
-		return eosPFC{eosCLI{cliSession{c, newReads(reg, device)}}}, nil
+		return cliPFC[eos.Config, eos.PFCPrior]{eosPFC{eosCLI{cliSession{c, newReads(reg, device)}}}}, nil
 	}},
 	"nxos": {check: nxos.CheckPFC, open: func(reg *devices.Registry, device string) (PFCInterface, error) {
 		c, err := reg.CLI(device)
 		if err != nil {
 			return nil, err
 		}
-		return nxosPFC{nxosCLI{cliSession{c, newReads(reg, device)}}}, nil
+		return cliPFC[nxos.Config, nxos.PFCPrior]{nxosPFC{nxosCLI{cliSession{c, newReads(reg, device)}}}}, nil
 	}},
 }
 
