@@ -1,22 +1,33 @@
-// Package golden compares test output with golden files under testdata, which `go test
-// ./<pkg> -update` rewrites. Only tests import it.
+// Package golden compares test output with golden files under testdata. `go test ./<pkg>
+// -update` rewrites a package's files; `UPDATE_GOLDEN=1 go test ./...` rewrites every
+// package's (the flag exists only in packages that import this one, so `go test ./... -update`
+// would fail in the others). Only tests import it; it is the one test helper the lab's tests
+// may import too (it holds no project logic).
 package golden
 
 import (
 	"flag"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // Updating reports whether the test run rewrites golden files.
-func Updating() bool { return *update }
+func Updating() bool { return *update || os.Getenv("UPDATE_GOLDEN") == "1" }
 
-// Check compares got with the file at path, or rewrites the file under -update.
+// Check compares got with the file at path, or rewrites the file (and makes its directory)
+// when updating. A difference is shown line by line (-want +got).
 func Check(t testing.TB, path, got string) {
 	t.Helper()
-	if *update {
+	if Updating() {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil { //nolint:gosec // testdata directories are checked in
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil { //nolint:gosec // golden files are checked in, world-readable
 			t.Fatal(err)
 		}
@@ -24,9 +35,10 @@ func Check(t testing.TB, path, got string) {
 	}
 	want, err := os.ReadFile(path) //nolint:gosec // the tests name their own golden files
 	if err != nil {
-		t.Fatalf("%v (run the package's tests with -update to create it)", err)
+		t.Fatalf("%v (run the package's tests with -update, or UPDATE_GOLDEN=1, to create it)", err)
 	}
 	if got != string(want) {
-		t.Errorf("%s differs from the golden file (check the change, then rerun with -update):\n--- got\n%s", path, got)
+		t.Errorf("%s differs from the golden file (check the change, then rerun with -update) (-want +got):\n%s",
+			path, cmp.Diff(strings.SplitAfter(string(want), "\n"), strings.SplitAfter(got, "\n")))
 	}
 }

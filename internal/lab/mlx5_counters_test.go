@@ -1,16 +1,15 @@
 package lab
 
 import (
-	"flag"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
-)
 
-var updateGolden = flag.Bool("update", false, "rewrite the lab's golden files in testdata")
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+)
 
 // clockedHost is a fresh host whose counters run on a fake clock, starting at zero.
 func clockedHost(t *testing.T) (*hostEnv, *fakeClock) {
@@ -260,16 +259,5 @@ func TestCountersScriptOutput(t *testing.T) {
 // compareGolden compares got with the golden file, rewriting it under -update.
 func compareGolden(t *testing.T, golden, got string) {
 	t.Helper()
-	if *updateGolden {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (go test -update rewrites it):\n%s", golden, got)
-	}
+	goldenfile.Check(t, golden, got)
 }
