@@ -58,7 +58,6 @@ type cliSwitch struct {
 	ports   []string
 	latency time.Duration
 	users   map[string]string // login -> password
-	config  *ssh.ServerConfig
 	dialect cliDialect
 
 	// rejectMu guards the RejectLines knob only; dialects read it while holding their own
@@ -75,11 +74,7 @@ type cliSwitch struct {
 	runMu  sync.Mutex
 	faults faultSet
 
-	lis      net.Listener
-	wg       sync.WaitGroup
-	connMu   sync.Mutex
-	conns    map[net.Conn]struct{}
-	closing  bool
+	srv      sshServer
 	counters struct{ connections, commands, reads atomic.Int64 }
 }
 
@@ -100,15 +95,15 @@ func newCLISwitch(spec deviceSpec, ports []string, d cliDialect) (*cliSwitch, er
 		latency: spec.latency,
 		users:   map[string]string{spec.username: spec.password, "admin": spec.password},
 		dialect: d,
-		conns:   map[net.Conn]struct{}{},
 	}
-	sw.config = sw.sshConfig()
-	sw.config.AddHostKey(signer)
+	sw.srv = sshServer{config: sw.sshConfig(), faults: &sw.faults, connections: &sw.counters.connections,
+		pause: sw.pause, session: sw.handleSession}
+	sw.srv.config.AddHostKey(signer)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
-	sw.lis, sw.addr = lis, lis.Addr().String()
+	sw.srv.lis, sw.addr = lis, lis.Addr().String()
 	sw.inv = DeviceEntry{
 		Address:  sw.addr,
 		Platform: spec.platform,
@@ -120,10 +115,10 @@ func newCLISwitch(spec deviceSpec, ports []string, d cliDialect) (*cliSwitch, er
 }
 
 // start accepts connections until stop.
-func (sw *cliSwitch) start() {
-	sw.wg.Add(1)
-	go sw.serve()
-}
+func (sw *cliSwitch) start() { sw.srv.start(sw.srv.lis) }
+
+// stop closes the listener and every connection, and waits for every shell to end.
+func (sw *cliSwitch) stop() { sw.srv.stop() }
 
 func (sw *cliSwitch) entry() DeviceEntry { return sw.inv }
 

@@ -27,13 +27,7 @@ type cliTx struct {
 func (sw *cliSwitch) faultSet() *faultSet { return &sw.faults }
 
 // closeConns closes every open SSH connection (FaultRefuse).
-func (sw *cliSwitch) closeConns() {
-	sw.connMu.Lock()
-	defer sw.connMu.Unlock()
-	for c := range sw.conns {
-		_ = c.Close()
-	}
-}
+func (sw *cliSwitch) closeConns() { sw.srv.closeConns() }
 
 // setTxReject makes rejected refuse every configuration line with msg ("" stops it); the line
 // loop sets it under runMu for the one line it runs.

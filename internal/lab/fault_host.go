@@ -159,13 +159,7 @@ func sudoCommand(args []string) []string {
 func (h *Host) faultSet() *faultSet { return &h.faults }
 
 // closeConns closes every open SSH connection (FaultRefuse).
-func (h *Host) closeConns() {
-	h.connMu.Lock()
-	defer h.connMu.Unlock()
-	for c := range h.conns {
-		_ = c.Close()
-	}
-}
+func (h *Host) closeConns() { h.srv.closeConns() }
 
 // faultExec applies the faults of an exec request before it runs; false says it must not run
 // (the connection was dropped, the client went away, or a refused write was answered with

@@ -46,7 +46,7 @@ type Host struct {
 	user     string
 	password string
 	latency  time.Duration
-	config   *ssh.ServerConfig
+	srv      sshServer
 
 	// mu guards the NIC state, the emulated tree and the knobs below.
 	mu           sync.Mutex
@@ -60,11 +60,6 @@ type Host struct {
 	failWrites   string
 	clock        func() time.Time // drives the traffic counters (now)
 
-	lis      net.Listener
-	wg       sync.WaitGroup
-	connMu   sync.Mutex
-	conns    map[net.Conn]struct{}
-	closing  bool
 	counters struct{ exec, connections, mlnxQos atomic.Int64 }
 	vfs      int               // SR-IOV VFs per port, in switchdev mode (AddVFs)
 	faults   faultSet          // injected faults (fault_host.go)
@@ -96,7 +91,6 @@ func startMLX5Host(spec deviceSpec) (device, error) {
 		user:     HostUsername,
 		password: spec.password,
 		latency:  spec.latency,
-		conns:    map[net.Conn]struct{}{},
 		clock:    time.Now,
 	}
 	h.fs = &fsys{h: h, cwd: "/home/" + h.user}
@@ -115,14 +109,14 @@ func startMLX5Host(spec deviceSpec) (device, error) {
 		h.ports = append(h.ports, p)
 	}
 	h.buildTree()
-	h.config = h.sshConfig()
-	h.config.AddHostKey(signer)
+	h.srv = sshServer{config: h.sshConfig(), faults: &h.faults, connections: &h.counters.connections,
+		pause: h.pause, session: h.handleSession}
+	h.srv.config.AddHostKey(signer)
 
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
-	h.lis = lis
 	h.addr = lis.Addr().String()
 	h.inv = DeviceEntry{
 		Address:  h.addr,
@@ -133,8 +127,7 @@ func startMLX5Host(spec deviceSpec) (device, error) {
 		Sudo:     true,
 		Model:    spec.model,
 	}
-	h.wg.Add(1)
-	go h.serve()
+	h.srv.start(lis)
 	return h, nil
 }
 
