@@ -8,7 +8,7 @@ import (
 )
 
 // capture extracts the output that follows the line ending in command in
-// a captured session (testdata copies of shared/samples), up to the next
+// a captured session (testdata/, public captures whose sources their headers name), up to the next
 // prompt line, with the 8-space indentation markdown made of the real TAB
 // put back (" priority:" lines are TAB + space).
 func capture(t *testing.T, file, command, prompt string) string {

@@ -127,7 +127,8 @@ func TestAccModuleGuideNXOSLeaf(t *testing.T) {
 func TestAccModuleGuideNXOSSeedTemplate(t *testing.T) {
 	l := startLab(t, lab.Options{Switches: map[string]int{"nxos": 2}, Ports: 17})
 	seed, azure := l.NXOS("nxos-1"), l.NXOS("nxos-2")
-	// The reference (shared/samples/nxos-running-config-ipqos-1.txt), its QoS and PFC lines.
+	// The reference (internal/platform/nxos/testdata/nxos-running-config-ipqos-1.txt, a public
+	// capture whose source its header names), its QoS and PFC lines.
 	l.terminal(t, "nxos-2").configure(
 		"policy-map type network-qos QOS_NETWORK",
 		"class type network-qos c-8q-nq3", "mtu 9216", "pause pfc-cos 3", "exit",
