@@ -29,12 +29,21 @@ func TestLockedWithRealFlock(t *testing.T) {
 	}
 	dir := t.TempDir()
 	lock := filepath.Join(dir, "roce-eth0.lock")
-	hold := exec.Command("flock", lock, "sleep", "2")
+	held := filepath.Join(dir, "held")
+	hold := exec.Command("flock", lock, "sh", "-c", `touch "$0"; sleep 2`, held)
 	if err := hold.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = hold.Wait() }()
-	time.Sleep(300 * time.Millisecond)
+	// The holder says when it has the lock (a fixed sleep raced flock's start on a busy machine).
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(held); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("flock never took the lock")
+		}
+	}
 	marker := filepath.Join(dir, "ran")
 	cmd := strings.Replace(Locked("eth0", time.Second, "touch "+marker, false), "/run/lock/roce-eth0.lock", lock, 1)
 	err := exec.Command("/bin/sh", "-c", cmd).Run()
