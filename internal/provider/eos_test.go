@@ -68,33 +68,27 @@ func section(running, header string) string {
 	return rest
 }
 
+// sessionNames lists the configuration sessions the switch keeps.
+func sessionNames(sw *lab.EOSSwitch) func() []string {
+	return func() []string {
+		var out []string
+		for _, s := range sw.Sessions() {
+			out = append(out, fmt.Sprint(s))
+		}
+		return out
+	}
+}
+
 func TestAccEOSPolicyAndPFC(t *testing.T) {
 	l := eosLab(t)
 	sw := l.EOS("eos-1")
 	before := sw.RunningConfig()
 	v1 := l.providerHCL() + eosPolicyHCL(153600, `"Ethernet1", "Ethernet2"`) + eosPFCHCL("Ethernet1", 200)
 	v2 := l.providerHCL() + eosPolicyHCL(204800, `"Ethernet2", "Ethernet3"`) + eosPFCHCL("Ethernet1", 300)
-	want := func(what, block, line string) error {
-		text := sw.RunningConfig()
-		if block != "" {
-			text = section(text, block)
-		}
-		if !strings.Contains(text, line) {
-			return fmt.Errorf("%s: %q not in %s:\n%s", what, line, block, text)
-		}
-		return nil
-	}
+	want := cliLine(sw.RunningConfig, section)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
-		CheckDestroy: func(*terraform.State) error {
-			if after := sw.RunningConfig(); after != before {
-				return fmt.Errorf("destroy did not restore the running-config.\nbefore:\n%s\nafter:\n%s", before, after)
-			}
-			if s := sw.Sessions(); len(s) != 0 {
-				return fmt.Errorf("configuration sessions left pending: %v", s)
-			}
-			return nil
-		},
+		CheckDestroy:             cliRestored(before, sw.RunningConfig, "configuration sessions", sessionNames(sw)),
 		Steps: []resource.TestStep{
 			{
 				Config: v1,
@@ -401,12 +395,7 @@ func TestAccEOSAnyOrder(t *testing.T) {
 	policy := eosPolicyHCL(153600, `"Ethernet1"`)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
-		CheckDestroy: func(*terraform.State) error {
-			if got := sw.RunningConfig(); got != before {
-				return fmt.Errorf("destroy did not give back the running-config:\n%s", got)
-			}
-			return nil
-		},
+		CheckDestroy:             cliRestored(before, sw.RunningConfig, "configuration sessions", sessionNames(sw)),
 		// Every apply is followed by a plan that must be empty.
 		Steps: []resource.TestStep{
 			{Config: l.providerHCL() + pfc},          // the PFC interface first

@@ -75,27 +75,10 @@ func TestAccNXOSPolicyAndPFC(t *testing.T) {
 	before := sw.RunningConfig()
 	v1 := l.providerHCL() + nxosPolicyHCL(153600, `"Ethernet1/1", "Ethernet1/2"`) + nxosPFCHCL("Ethernet1/1", 122880)
 	v2 := l.providerHCL() + nxosPolicyHCL(204800, `"Ethernet1/2", "Ethernet1/3"`) + nxosPFCHCL("Ethernet1/1", 143360)
-	want := func(what, block, line string) error {
-		text := sw.RunningConfig()
-		if block != "" {
-			text = nxosBlock(text, block)
-		}
-		if !strings.Contains(text, line) {
-			return fmt.Errorf("%s: %q not in %s:\n%s", what, line, block, text)
-		}
-		return nil
-	}
+	want := cliLine(sw.RunningConfig, nxosBlock)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
-		CheckDestroy: func(*terraform.State) error {
-			if after := sw.RunningConfig(); after != before {
-				return fmt.Errorf("destroy did not restore the running-config.\nbefore:\n%s\nafter:\n%s", before, after)
-			}
-			if c := sw.Checkpoints(); len(c) != 0 {
-				return fmt.Errorf("checkpoints left behind: %v", c)
-			}
-			return nil
-		},
+		CheckDestroy:             cliRestored(before, sw.RunningConfig, "checkpoints", sw.Checkpoints),
 		Steps: []resource.TestStep{
 			{
 				Config: v1,
@@ -346,12 +329,7 @@ func TestAccNXOSAnyOrder(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
-		CheckDestroy: func(*terraform.State) error {
-			if got := sw.RunningConfig(); got != before {
-				return fmt.Errorf("destroy did not give back the running-config:\n%s", got)
-			}
-			return nil
-		},
+		CheckDestroy:             cliRestored(before, sw.RunningConfig, "checkpoints", sw.Checkpoints),
 		// Every apply is followed by a plan that must be empty.
 		Steps: []resource.TestStep{
 			{Config: l.providerHCL() + pfc + policy, Check: headroom},
