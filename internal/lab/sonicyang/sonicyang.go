@@ -53,8 +53,8 @@ type table struct {
 // ErrUnavailable says why a check cannot run here (no models, no yanglint).
 var ErrUnavailable = errors.New("SONiC YANG check unavailable")
 
-// Find locates the models: $ROCE_SONIC_YANG_DIR, else shared/sonic-yang-models beside the
-// repository (the developers' and CI's layout), and yanglint on PATH. The error wraps
+// Find locates the models: $ROCE_SONIC_YANG_DIR, else the copy in this repository
+// (internal/lab/sonicyang/models, see its README), and yanglint on PATH. The error wraps
 // ErrUnavailable and says what is missing.
 func Find() (*Models, error) {
 	dir := os.Getenv("ROCE_SONIC_YANG_DIR")
@@ -63,7 +63,7 @@ func Find() (*Models, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 		}
-		dir = filepath.Join(filepath.Dir(root), "shared", "sonic-yang-models")
+		dir = filepath.Join(root, "internal", "lab", "sonicyang", "models")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "sonic-types.yang")); err != nil { //nolint:gosec // the developer's own models directory
 		return nil, fmt.Errorf("%w: no SONiC YANG models at %s (set ROCE_SONIC_YANG_DIR)", ErrUnavailable, dir)
