@@ -72,6 +72,9 @@ func (s *sonicService) Get(_ context.Context, req *gpb.GetRequest) (*gpb.GetResp
 	if len(paths) == 0 {
 		paths = []*gpb.Path{{}} // the prefix alone names the data
 	}
+	if err := originConflict(req.GetPrefix(), paths); err != nil {
+		return nil, err
+	}
 	bodies, err := s.readAll(req.GetPrefix(), paths, false)
 	if err != nil {
 		return nil, err
@@ -201,12 +204,18 @@ func (s *sonicService) Set(_ context.Context, req *gpb.SetRequest) (*gpb.SetResp
 // setOrigin is gnmi_server/server.go's choice of client for a Set: the prefix's origin, else
 // the paths' origin fields, which must all agree (ParseOrigin: `Origin conflict in path`).
 func setOrigin(req *gpb.SetRequest) error {
-	if req.GetPrefix().GetOrigin() != "" {
-		return nil
-	}
 	paths := slices.Clone(req.GetDelete())
 	for _, u := range append(slices.Clone(req.GetReplace()), req.GetUpdate()...) {
 		paths = append(paths, u.GetPath())
+	}
+	return originConflict(req.GetPrefix(), paths)
+}
+
+// originConflict is ParseOrigin's refusal, which Get and Set both run when the prefix names no
+// origin.
+func originConflict(prefix *gpb.Path, paths []*gpb.Path) error {
+	if prefix.GetOrigin() != "" {
+		return nil
 	}
 	for _, p := range paths {
 		if p.GetOrigin() != paths[0].GetOrigin() {

@@ -208,11 +208,16 @@ func TestSONiCPaths(t *testing.T) {
 			t.Errorf("Get %v: %v, want %s with %q", tc.path, err, tc.code, tc.msg)
 		}
 	}
+	// Paths of two origins under a prefix without one: ParseOrigin's refusal, for Get as for Set.
+	_, err := c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{spath("QUEUE"), {Origin: "openconfig", Elem: elems("qos")}}, Encoding: gpb.Encoding_JSON_IETF})
+	if status.Code(err) != codes.Unimplemented || status.Convert(err).Message() != "Origin conflict in path" {
+		t.Errorf("a Get of two origins: %v", err)
+	}
 	// On a single-ASIC switch the namespace element is not checked: any name reads as localhost.
 	if got, err := getWith(nil, &gpb.Path{Origin: "sonic-db", Elem: elems("CONFIG_DB", "asic0", "SCHEDULER", "scheduler.1", "weight")}); err != nil || got != `"15"` {
 		t.Errorf("Get under namespace asic0: %s, %v", got, err)
 	}
-	_, err := c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{spath("QUEUE")}, Encoding: gpb.Encoding_PROTO})
+	_, err = c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{spath("QUEUE")}, Encoding: gpb.Encoding_PROTO})
 	wantCode(t, err, codes.Unimplemented)
 	_, err = c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{spath("QUEUE")}, Encoding: gpb.Encoding_ASCII})
 	if status.Code(err) != codes.Unimplemented || status.Convert(err).Message() != "unsupported encoding: ASCII" {
