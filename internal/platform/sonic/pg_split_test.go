@@ -15,18 +15,11 @@ func pgKeysOf(t *testing.T, d fakeDB, port string) map[string]string {
 // With only TC 3 lossless, the stock range 3-4 becomes PG 3 alone (TC 4 goes to the lossy PG
 // 0, so headroom on PG 4 would be reserved for nothing), and delete brings the range back.
 func TestLosslessPGsEqualLosslessTCs(t *testing.T) {
-	base := baseDB(t)
-	d := base.clone()
-	p := examplePolicy()
-	restore := priorOf(d.dbOf(t), p)
-	d.set(t)(BuildSet(nil, p, restore, d.dbOf(t)))
-	if diff := cmp.Diff(map[string]string{"0": "ingress_lossy_profile", "3": "NULL"}, pgKeysOf(t, d, "Ethernet0")); diff != "" {
-		t.Errorf("PGs after create (-want +got):\n%s", diff)
-	}
-	d.set(t)(BuildSet(p, nil, restore, d.dbOf(t)))
-	if diff := cmp.Diff(base, d); diff != "" {
-		t.Errorf("delete does not restore the switch (-before +after):\n%s", diff)
-	}
+	roundTrip(t, baseDB(t), examplePolicy(), func(d fakeDB) {
+		if diff := cmp.Diff(map[string]string{"0": "ingress_lossy_profile", "3": "NULL"}, pgKeysOf(t, d, "Ethernet0")); diff != "" {
+			t.Errorf("PGs after create (-want +got):\n%s", diff)
+		}
+	})
 }
 
 // The PFC interface first (its headroom on the stock range 3-4), then the policy: the split

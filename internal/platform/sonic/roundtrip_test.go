@@ -59,16 +59,22 @@ func TestRoundTrip(t *testing.T) {
 		"all 64 DSCPs":               allDSCP,
 	} {
 		t.Run(name, func(t *testing.T) {
-			base := baseDB(t)
-			d := base.clone()
-			restore := priorOf(d.dbOf(t), p)
-			d.set(t)(BuildSet(nil, p, restore, d.dbOf(t)))
-			checkRead(t, d, p)
-			d.set(t)(BuildSet(p, nil, restore, d.dbOf(t)))
-			if diff := cmp.Diff(base, d); diff != "" {
-				t.Errorf("delete does not restore the switch (-before +after):\n%s", diff)
-			}
+			roundTrip(t, baseDB(t), p, func(d fakeDB) { checkRead(t, d, p) })
 		})
+	}
+}
+
+// roundTrip creates p on base, runs check on the result, deletes p, and requires base back
+// byte for byte.
+func roundTrip(t *testing.T, base fakeDB, p *fabric.QoSPolicy, check func(fakeDB)) {
+	t.Helper()
+	d := base.clone()
+	restore := priorOf(d.dbOf(t), p)
+	d.set(t)(BuildSet(nil, p, restore, d.dbOf(t)))
+	check(d)
+	d.set(t)(BuildSet(p, nil, restore, d.dbOf(t)))
+	if diff := cmp.Diff(base, d); diff != "" {
+		t.Errorf("delete does not restore the switch (-before +after):\n%s", diff)
 	}
 }
 
