@@ -33,23 +33,12 @@ var eosModels = []eosModel{
 	{name: "vEOS-lab", strata: true, imageOptimization: "None"},
 }
 
-func eosModelNames() []string {
-	out := make([]string, len(eosModels))
-	for i, m := range eosModels {
-		out[i] = m.name
-	}
-	return out
-}
+func eosModelNames() []string { return modelNames(eosModels, eosModel.modelName) }
+
+func (m eosModel) modelName() string { return m.name }
 
 // eosModelOf is the model named name ("": the default); lookupModel has checked it.
-func eosModelOf(name string) eosModel {
-	for _, m := range eosModels {
-		if m.name == name {
-			return m
-		}
-	}
-	return eosModels[0]
-}
+func eosModelOf(name string) eosModel { return modelOf(eosModels, eosModel.modelName, name) }
 
 // eosNode is one configuration line and the lines under it.
 type eosNode struct {

@@ -20,27 +20,20 @@ const (
 // as networktocode/ntc-templates' cisco_nxos_show_version7.raw captures it; the lab runs its
 // one NX-OS version on it: assumed). Both take the same CLI here: the provider refuses the
 // Nexus 3000 before writing, and the lab does not emulate its own QoS model.
-var nxosModels = []struct{ name, chassis string }{
+var nxosModels = []nxosModel{
 	{"N9K-C93180YC-FX", "Nexus9000 C93180YC-FX Chassis"},
 	{"N3K-C3232C", "Nexus3000 C3232C Chassis (Nexus 9000 Series)"},
 }
 
-func nxosModelNames() []string {
-	out := make([]string, len(nxosModels))
-	for i, m := range nxosModels {
-		out[i] = m.name
-	}
-	return out
-}
+type nxosModel struct{ name, chassis string }
+
+func (m nxosModel) modelName() string { return m.name }
+
+func nxosModelNames() []string { return modelNames(nxosModels, nxosModel.modelName) }
 
 // nxosChassisOf is the chassis line's text (after "cisco ") of model ("": the default).
 func nxosChassisOf(model string) string {
-	for _, m := range nxosModels {
-		if m.name == model {
-			return m.chassis
-		}
-	}
-	return nxosModels[0].chassis
+	return modelOf(nxosModels, nxosModel.modelName, model).chassis
 }
 
 // NXOSSwitch is an `nxos` switch: an SSH server (password or keyboard-interactive login, an

@@ -100,6 +100,26 @@ func lookupModel(platform, model string) (string, error) {
 	return model, nil
 }
 
+// modelNames lists the names of a platform's model table, the default first.
+func modelNames[M any](models []M, name func(M) string) []string {
+	out := make([]string, len(models))
+	for i, m := range models {
+		out[i] = name(m)
+	}
+	return out
+}
+
+// modelOf is the model named name in a platform's table, the default (first) when there is
+// none: lookupModel has checked the name.
+func modelOf[M any](models []M, name func(M) string, want string) M {
+	for _, m := range models {
+		if name(m) == want {
+			return m
+		}
+	}
+	return models[0]
+}
+
 // ethernetNames is the front-panel naming of platforms that call ports
 // Ethernet1..EthernetN.
 func ethernetNames(n int) []string {
