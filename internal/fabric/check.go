@@ -39,6 +39,8 @@ type Fabric struct {
 	PFC      []SwitchPFC
 	NICs     []HostNIC
 	DCQCN    []HostDCQCN
+	// Links, when given, add the per-link rules (R12-R17) on those cables.
+	Links []Link
 }
 
 // Severities of a Finding.
@@ -76,6 +78,16 @@ type Finding struct {
 //	R10 error   switches agree on DSCP -> traffic class for the lossless and CNP classes
 //	R11 warning a lossless port has no PFC watchdog
 //
+// With links (each cable's two ends, e.g. from roce_fabric_links), per link:
+//
+//	R12 error   one end carries RoCE configuration and the other has none
+//	R13 error   the ends trust different fields (dscp_pcp accepts either)
+//	R14 error   a RoCE or CNP DSCP of either end gets another priority at the other end
+//	R15 error   the ends' no-drop priorities differ, or a lossless switch port has no PFC on
+//	            (on a switch-to-switch link: the uplink rule)
+//	R16 error   a lossless class's MTU differs between two switch ends
+//	R17 error   a switch port toward a DCQCN NIC has no ECN on a DCQCN priority's class
+//
 // Rules comparing switches with hosts run only when both are given, so a fabric with only
 // switches is checked by the switch rules alone and empty inputs produce no findings (R9's
 // "PFC on an unbound port" needs at least one policy too). DSCP rules (R2, R4, R7, R10) look
@@ -91,7 +103,7 @@ func Check(f Fabric) []Finding {
 	c := newChecker(f)
 	for _, rule := range []func(){
 		c.r1PFCPriorities, c.r2DSCPMap, c.r3Trust, c.r4CNP, c.r5ECN, c.r6DCQCNPriorities,
-		c.r7RoCEToS, c.r8LosslessCount, c.r9PFCPorts, c.r10SwitchAgreement, c.r11Watchdog,
+		c.r7RoCEToS, c.r8LosslessCount, c.r9PFCPorts, c.r10SwitchAgreement, c.r11Watchdog, c.linkRules,
 	} {
 		rule()
 	}
@@ -121,6 +133,7 @@ type checker struct {
 	pfc      []SwitchPFC    // by device, then interface
 	nics     []HostNIC      // by device, then interface
 	dcqcn    []HostDCQCN    // by device, then interface
+	links    []Link         // canonical, sorted, unique
 	// lossless maps each lossless traffic class of any policy to where it comes from.
 	lossless map[int][]string
 	out      []Finding
@@ -132,6 +145,12 @@ func newChecker(f Fabric) *checker {
 		nics: slices.Clone(f.NICs), dcqcn: slices.Clone(f.DCQCN),
 		lossless: map[int][]string{},
 	}
+	for _, l := range f.Links {
+		if l = canonicalLink(l); !slices.Contains(c.links, l) {
+			c.links = append(c.links, l)
+		}
+	}
+	slices.SortFunc(c.links, compareLinks)
 	slices.SortStableFunc(c.policies, func(a, b SwitchPolicy) int {
 		return cmp.Or(cmp.Compare(a.Device, b.Device), cmp.Compare(a.Policy.Name, b.Policy.Name))
 	})

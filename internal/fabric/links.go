@@ -1,0 +1,169 @@
+package fabric
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Neighbor is one LLDP neighbour a device reports on one of its interfaces: what the remote
+// end advertises about itself (IEEE 802.1AB: chassis ID, port ID, system name, port
+// description). A field the neighbour does not advertise is "".
+type Neighbor struct {
+	Interface       string // the local interface the neighbour was heard on
+	SystemName      string
+	ChassisID       string
+	PortID          string
+	PortDescription string
+}
+
+// DeviceNeighbors is one device's LLDP read: the name the device gives itself (what its
+// neighbours see as system name; a configured override stands in for it), its interfaces when
+// known, and its neighbours.
+type DeviceNeighbors struct {
+	Device     string
+	Hostname   string
+	Interfaces []string
+	Neighbors  []Neighbor
+}
+
+// Link is a cable between two devices of the provider's inventory. A link's ends are in a
+// canonical order (A before B by device, then interface), so the same cable read from both
+// ends is one link.
+type Link struct {
+	ADevice, AInterface, BDevice, BInterface string
+}
+
+// Unresolved is a neighbour that is not a device of the inventory (or whose port could not be
+// told), with the reason.
+type Unresolved struct {
+	Device string
+	Neighbor
+	Reason string
+}
+
+// ResolveLinks turns the neighbours of several devices into links between them. A neighbour's
+// system name is matched to a device by the hostname the device reports (case-insensitively;
+// a fully qualified name also matches its first label, since LLDP agents differ in which they
+// send). The remote interface is the neighbour's port ID where that is one of the remote
+// device's interfaces (switches send the interface name), else its port description (lldpd
+// sends the interface name there when the port ID is a MAC address), else what the remote
+// device itself reports for a neighbour back on this interface. Links come sorted, each cable
+// once; unresolved neighbours are sorted by device and interface.
+func ResolveLinks(devs []DeviceNeighbors) ([]Link, []Unresolved) {
+	byName := map[string]int{}
+	for i, d := range devs {
+		for _, n := range hostKeys(d.Hostname) {
+			if _, taken := byName[n]; !taken {
+				byName[n] = i
+			}
+		}
+	}
+	lookup := func(system string) (int, bool) {
+		for _, n := range hostKeys(system) {
+			if i, ok := byName[n]; ok {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	seen := map[Link]bool{}
+	var links []Link
+	var unresolved []Unresolved
+	for ai, a := range devs {
+		for _, n := range a.Neighbors {
+			bi, ok := lookup(n.SystemName)
+			if !ok {
+				reason := fmt.Sprintf("system name %q is not the hostname of any device read", n.SystemName)
+				if n.SystemName == "" {
+					reason = "the neighbour advertises no system name"
+				}
+				unresolved = append(unresolved, Unresolved{a.Device, n, reason})
+				continue
+			}
+			b := devs[bi]
+			port, ok := remotePort(n, a, ai, b, lookup)
+			if !ok {
+				unresolved = append(unresolved, Unresolved{a.Device, n, fmt.Sprintf(
+					"it is device %s, but neither port ID %q nor port description %q is one of its interfaces", b.Device, n.PortID, n.PortDescription)})
+				continue
+			}
+			l := canonicalLink(Link{a.Device, n.Interface, b.Device, port})
+			if !seen[l] {
+				seen[l] = true
+				links = append(links, l)
+			}
+		}
+	}
+	slices.SortFunc(links, compareLinks)
+	slices.SortFunc(unresolved, func(x, y Unresolved) int {
+		return cmp.Or(cmp.Compare(x.Device, y.Device), cmp.Compare(x.Interface, y.Interface), cmp.Compare(x.SystemName, y.SystemName))
+	})
+	return links, unresolved
+}
+
+// remotePort finds the interface of b that neighbour n (heard by a on n.Interface) is on.
+func remotePort(n Neighbor, a DeviceNeighbors, ai int, b DeviceNeighbors, lookup func(string) (int, bool)) (string, bool) {
+	for _, cand := range []string{n.PortID, n.PortDescription} {
+		if cand != "" && slices.Contains(b.Interfaces, cand) {
+			return cand, true
+		}
+	}
+	// b's own report of a: the neighbour on b's side whose system is a and whose port is n.Interface.
+	for _, back := range b.Neighbors {
+		if i, ok := lookup(back.SystemName); ok && i == ai && (back.PortID == n.Interface || back.PortDescription == n.Interface) {
+			return back.Interface, true
+		}
+	}
+	if len(b.Interfaces) == 0 && n.PortID != "" && !looksLikeMAC(n.PortID) {
+		return n.PortID, true // b's interfaces are unknown: trust a name-like port ID
+	}
+	return "", false
+}
+
+func canonicalLink(l Link) Link {
+	if cmp.Or(cmp.Compare(l.ADevice, l.BDevice), cmp.Compare(l.AInterface, l.BInterface)) > 0 {
+		return Link{l.BDevice, l.BInterface, l.ADevice, l.AInterface}
+	}
+	return l
+}
+
+func compareLinks(x, y Link) int {
+	return cmp.Or(cmp.Compare(x.ADevice, y.ADevice), cmp.Compare(x.AInterface, y.AInterface),
+		cmp.Compare(x.BDevice, y.BDevice), cmp.Compare(x.BInterface, y.BInterface))
+}
+
+// hostKeys are the names a hostname is matched by: itself and, if qualified, its first label,
+// lower-cased.
+func hostKeys(name string) []string {
+	name = strings.ToLower(strings.TrimSpace(name))
+	if name == "" {
+		return nil
+	}
+	if short, _, ok := strings.Cut(name, "."); ok && short != "" {
+		return []string{name, short}
+	}
+	return []string{name}
+}
+
+// looksLikeMAC reports whether s is a MAC address in one of the forms LLDP agents print it
+// (aa:bb:cc:dd:ee:ff, aabb.ccdd.eeff, aa-bb-cc-dd-ee-ff).
+func looksLikeMAC(s string) bool {
+	hex := 0
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9', r >= 'a' && r <= 'f', r >= 'A' && r <= 'F':
+			hex++
+		case r == ':' || r == '.' || r == '-':
+		default:
+			return false
+		}
+	}
+	return hex == 12
+}
+
+// Label is a link as findings name it: "leaf-1 Ethernet1 <-> gpu-1 eth0".
+func (l Link) Label() string {
+	return fmt.Sprintf("%s %s <-> %s %s", l.ADevice, l.AInterface, l.BDevice, l.BInterface)
+}
