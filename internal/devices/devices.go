@@ -80,6 +80,9 @@ type Spec struct {
 	PerResourceReads *bool
 	// Model is the device's hardware model or SKU, as configured (informational).
 	Model *string
+	// Hostname is the name the device's LLDP neighbours see (its system name), where the
+	// device does not report it or reports another one.
+	Hostname *string
 }
 
 // Device is a fully resolved device.
@@ -104,9 +107,11 @@ type Device struct {
 	// process's one read of the device (for devices that cannot answer large reads).
 	PerResourceReads bool
 	// Model is the configured hardware model or SKU ("" when not set).
-	Model   string
-	Timeout time.Duration
-	Retries int
+	Model string
+	// Hostname, when set, stands in for the system name the device reports (LLDP links).
+	Hostname string
+	Timeout  time.Duration
+	Retries  int
 }
 
 // Problem is a configuration error, attached to an attribute path of the provider block:
@@ -181,6 +186,7 @@ func Resolve(s Settings, specs map[string]Spec, getenv func(string) string) (map
 		d.HostKey = pick(sp.HostKey, "")
 		d.GNMITarget = pick(sp.GNMITarget, "")
 		d.Model = pick(sp.Model, "")
+		d.Hostname = pick(sp.Hostname, "")
 		var flag, other *bool
 		var flagName, otherName, kind string
 		if Transport(sp.Platform) == "gnmi" {

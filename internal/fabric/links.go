@@ -83,7 +83,7 @@ func ResolveLinks(devs []DeviceNeighbors) ([]Link, []Unresolved) {
 				continue
 			}
 			b := devs[bi]
-			port, ok := remotePort(n, a, ai, b, lookup)
+			port, ok := remotePort(n, ai, b, lookup)
 			if !ok {
 				unresolved = append(unresolved, Unresolved{a.Device, n, fmt.Sprintf(
 					"it is device %s, but neither port ID %q nor port description %q is one of its interfaces", b.Device, n.PortID, n.PortDescription)})
@@ -104,7 +104,7 @@ func ResolveLinks(devs []DeviceNeighbors) ([]Link, []Unresolved) {
 }
 
 // remotePort finds the interface of b that neighbour n (heard by a on n.Interface) is on.
-func remotePort(n Neighbor, a DeviceNeighbors, ai int, b DeviceNeighbors, lookup func(string) (int, bool)) (string, bool) {
+func remotePort(n Neighbor, ai int, b DeviceNeighbors, lookup func(string) (int, bool)) (string, bool) {
 	for _, cand := range []string{n.PortID, n.PortDescription} {
 		if cand != "" && slices.Contains(b.Interfaces, cand) {
 			return cand, true
@@ -116,8 +116,15 @@ func remotePort(n Neighbor, a DeviceNeighbors, ai int, b DeviceNeighbors, lookup
 			return back.Interface, true
 		}
 	}
-	if len(b.Interfaces) == 0 && n.PortID != "" && !looksLikeMAC(n.PortID) {
-		return n.PortID, true // b's interfaces are unknown: trust a name-like port ID
+	if len(b.Interfaces) == 0 {
+		// b's interfaces are unknown: trust a name-like port ID, or with a MAC port ID the
+		// description (lldpd sends the interface name there).
+		switch {
+		case n.PortID != "" && !looksLikeMAC(n.PortID):
+			return n.PortID, true
+		case n.PortDescription != "" && !strings.ContainsAny(n.PortDescription, " \t"):
+			return n.PortDescription, true
+		}
 	}
 	return "", false
 }

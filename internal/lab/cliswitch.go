@@ -59,6 +59,7 @@ type cliSwitch struct {
 	latency time.Duration
 	users   map[string]string // login -> password
 	dialect cliDialect
+	wires   *cabling // what each port hears over LLDP
 
 	// rejectMu guards the RejectLines knob only; dialects read it while holding their own
 	// configuration lock, so it is always taken last.
@@ -93,6 +94,7 @@ func newCLISwitch(spec deviceSpec, ports []string, d cliDialect) (*cliSwitch, er
 		name:    spec.name,
 		ports:   ports,
 		latency: spec.latency,
+		wires:   spec.wires,
 		users:   map[string]string{spec.username: spec.password, "admin": spec.password},
 		dialect: d,
 	}

@@ -17,7 +17,7 @@ func cmdShow(x *eosCtx, a *cliArgs) *cliError {
 	if p := slices.Index(a.w[a.i:], "|"); p >= 0 {
 		a.n = a.i + p
 	}
-	what, err := a.kw("version", "hostname", "running-config", "startup-config", "configuration", "qos")
+	what, err := a.kw("version", "hostname", "running-config", "startup-config", "configuration", "qos", "lldp")
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,15 @@ func (x *eosCtx) showText(what string, a *cliArgs) (text, jsonText string, err *
 		return sw.versionText(), sw.versionJSON(), nil
 	case "hostname":
 		h := sw.running.hostname
-		return fmt.Sprintf("Hostname: %s\nFQDN:     %s\n", h, h), "", nil
+		return fmt.Sprintf("Hostname: %s\nFQDN:     %s\n", h, h), fmt.Sprintf("{\n    \"fqdn\": %q,\n    \"hostname\": %q\n}\n", h, h), nil
+	case "lldp":
+		if _, err := a.kw("neighbors"); err != nil {
+			return "", "", err
+		}
+		if _, err := a.kw("detail"); err != nil {
+			return "", "", err
+		}
+		return sw.lldpNeighborsDetail()
 	case "running-config":
 		return x.showRunning(a)
 	case "startup-config":

@@ -169,6 +169,7 @@ func (s *gnmiService) refreshCounters() error {
 		q.ecn, q.last, q.lastStorm = ecn, now, storm
 		req.Update = append(req.Update, q.updates(ref, now, storm)...)
 	}
+	s.lldpState(req)
 	ctx := metadata.NewIncomingContext(context.Background(),
 		metadata.Pairs(lgnmi.GNMIModeMetadataKey, string(lgnmi.StateMode)))
 	_, err = s.Server.Set(ctx, req)

@@ -19,11 +19,13 @@ type GNMISwitch struct {
 	gnmiEndpoint
 	ports []string
 	store *lgnmi.Server
+	wires *cabling // what each port hears over LLDP (gnmi_lldp.go)
 
 	// mu makes each Set atomic with respect to Get: Get reads the datastore
 	// leaf by leaf and must not see half of a Set.
 	mu      sync.RWMutex
-	traffic switchCounters // interface and queue counters (gnmicounters.go), under mu
+	traffic switchCounters    // interface and queue counters (gnmicounters.go), under mu
+	lldpIDs map[string]string // the neighbour id written per port (gnmi_lldp.go), under mu
 }
 
 func startGNMISwitch(spec deviceSpec) (device, error) {
@@ -37,6 +39,7 @@ func startGNMISwitch(spec deviceSpec) (device, error) {
 		gnmiEndpoint: gnmiEndpoint{name: spec.name},
 		ports:        ethernetNames(spec.ports),
 		store:        store,
+		wires:        spec.wires,
 	}
 	sw.traffic = newSwitchCounters(sw.ports)
 	if err := sw.addInterfaces(); err != nil {

@@ -12,6 +12,8 @@ import (
 type Inventory struct {
 	Devices    map[string]DeviceEntry `json:"devices"`
 	Interfaces map[string][]string    `json:"interfaces"`
+	// Links are the lab's cables, in roce_fabric_check's `links` shape.
+	Links []Cable `json:"links"`
 }
 
 // DeviceEntry is one device as the provider configuration names it.

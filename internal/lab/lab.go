@@ -32,6 +32,9 @@ type Options struct {
 	// Models picks the model of each platform's devices, e.g. {"sonic": "Arista-7060CX-32S-C32"};
 	// a platform left out gets its default. The inventory names it ("model").
 	Models map[string]string
+	// Cables replaces the default cabling (defaultCables: host NICs to switch ports,
+	// switches chained) when not nil; each device answers LLDP reads with its cables.
+	Cables []Cable
 	Dir    string // if set, Start writes inventory.json and ca.pem there
 }
 
@@ -46,6 +49,7 @@ type Lab struct {
 	ca       *authority
 	names    []string // sorted
 	devices  map[string]device
+	wires    *cabling
 	stopOnce sync.Once
 }
 
@@ -65,7 +69,7 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Lab{ca: ca, devices: make(map[string]device, len(specs))}
+	l := &Lab{ca: ca, devices: make(map[string]device, len(specs)), wires: newCabling()}
 
 	// Devices start in parallel: a gNMI switch spends seconds building its
 	// OpenConfig schema, and a lab of several switches should not pay that
@@ -76,7 +80,7 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 		errs []error
 	)
 	for _, s := range specs {
-		s.spec.ca, s.spec.username, s.spec.password = ca, Username, password
+		s.spec.ca, s.spec.username, s.spec.password, s.spec.wires = ca, Username, password, l.wires
 		wg.Go(func() {
 			d, err := s.start(s.spec)
 			mu.Lock()
@@ -95,6 +99,10 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
+		l.Stop()
+		return nil, err
+	}
+	if err := l.cable(specs, opts.Cables); err != nil {
 		l.Stop()
 		return nil, err
 	}
@@ -170,6 +178,18 @@ func plan(opts Options) ([]plannedDevice, error) {
 	return out, nil
 }
 
+// cable plugs in the lab's cables: the given ones, or the default cabling.
+func (l *Lab) cable(specs []plannedDevice, cables []Cable) error {
+	for _, s := range specs {
+		def := platforms[s.spec.platform]
+		l.wires.add(s.spec.name, cabledDevice{platform: s.spec.platform, role: def.role, ports: l.devices[s.spec.name].interfaces()})
+	}
+	if cables == nil {
+		cables = l.wires.defaultCables()
+	}
+	return l.wires.connect(cables)
+}
+
 // newPassword is random per lab start so that an inventory from an old lab
 // never logs into a new one.
 func newPassword() (string, error) {
@@ -200,6 +220,7 @@ func (l *Lab) Inventory() Inventory {
 		inv.Devices[name] = d.entry()
 		inv.Interfaces[name] = d.interfaces()
 	}
+	inv.Links = l.Cables()
 	return inv
 }
 

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -33,12 +34,25 @@ func TestInventoryFile(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// The exact member sets of the contract, nothing more.
-	var doc map[string]map[string]json.RawMessage
-	mustUnmarshal(t, string(raw), &doc)
-	if got := slices.Sorted(maps.Keys(doc)); !slices.Equal(got, []string{"devices", "interfaces"}) {
+	// The exact member sets of the contract, and the lab's cables (issue 19: the lab is cabled).
+	var top map[string]json.RawMessage
+	mustUnmarshal(t, string(raw), &top)
+	if got := slices.Sorted(maps.Keys(top)); !slices.Equal(got, []string{"devices", "interfaces", "links"}) {
 		t.Fatalf("top-level members %v", got)
 	}
+	var links []map[string]string
+	mustUnmarshal(t, string(top["links"]), &links)
+	wantLinks := []map[string]string{{"a_device": "openconfig-1", "a_interface": "Ethernet8", "b_device": "openconfig-2", "b_interface": "Ethernet8"}}
+	if !reflect.DeepEqual(links, wantLinks) {
+		t.Errorf("links %v, want the two switches' uplink %v", links, wantLinks)
+	}
+	delete(top, "links")
+	var doc map[string]map[string]json.RawMessage
+	rest, err := json.Marshal(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustUnmarshal(t, string(rest), &doc)
 	names := []string{"openconfig-1", "openconfig-2"}
 	if got := slices.Sorted(maps.Keys(doc["devices"])); !slices.Equal(got, names) {
 		t.Fatalf("devices %v, want %v", got, names)

@@ -47,6 +47,7 @@ type Host struct {
 	password string
 	latency  time.Duration
 	srv      sshServer
+	wires    *cabling // what lldpd hears on each netdev
 
 	// mu guards the NIC state, the emulated tree and the knobs below.
 	mu           sync.Mutex
@@ -92,6 +93,7 @@ func startMLX5Host(spec deviceSpec) (device, error) {
 		password: spec.password,
 		latency:  spec.latency,
 		clock:    time.Now,
+		wires:    spec.wires,
 	}
 	h.fs = &fsys{h: h, cwd: "/home/" + h.user}
 	if spec.model == MLX5Inbox {

@@ -81,12 +81,14 @@ func cmdNXCopy(x *nxosCtx, a *cliArgs) *cliError {
 
 // cmdNXShow: show version|hostname|running-config|startup-config|checkpoint summary.
 func cmdNXShow(x *nxosCtx, a *cliArgs) *cliError {
-	what, err := a.kw("version", "hostname", "running-config", "startup-config", "checkpoint")
+	what, err := a.kw("version", "hostname", "running-config", "startup-config", "checkpoint", "lldp")
 	if err != nil {
 		return err
 	}
 	sw := x.sw
 	switch what {
+	case "lldp":
+		return x.showLLDP(a)
 	case "running-config":
 		return x.showRunning(a)
 	case "checkpoint":

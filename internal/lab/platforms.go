@@ -26,6 +26,7 @@ type deviceSpec struct {
 	username string
 	password string
 	ca       *authority
+	wires    *cabling // what each port hears over LLDP
 }
 
 type deviceRole string

@@ -40,7 +40,7 @@ func (h *Host) commands() (bin, sbin map[string]command) {
 	}
 	// iproute2 installs dcb in /sbin (/usr/sbin on a merged /usr); every current distribution
 	// ships it, MLNX_OFED or not.
-	sbin = map[string]command{"cma_roce_tos": cmdCmaRoceTos, "ethtool": cmdEthtool, "dcb": cmdDCB}
+	sbin = map[string]command{"cma_roce_tos": cmdCmaRoceTos, "ethtool": cmdEthtool, "dcb": cmdDCB, "lldpcli": cmdLLDPCli}
 	if h.noSystemd.Load() {
 		delete(bin, "systemctl")
 	}

@@ -17,6 +17,7 @@ import (
 type SONiCSwitch struct {
 	gnmiEndpoint
 	ports []string
+	wires *cabling // what each port hears over LLDP (APPL_DB LLDP_ENTRY_TABLE)
 
 	mu      sync.RWMutex // guards db, saved, refusal and storms
 	db      configDB
@@ -30,6 +31,7 @@ func startSONiCSwitch(spec deviceSpec) (device, error) {
 	sw := &SONiCSwitch{
 		gnmiEndpoint: gnmiEndpoint{name: spec.name},
 		ports:        sonicPortNames(spec.ports),
+		wires:        spec.wires,
 		storms:       map[string]*stormClock{},
 		clock:        time.Now,
 	}

@@ -139,11 +139,12 @@ func sonicAddr(prefix, p *gpb.Path, set bool) (dbAddr, error) {
 			return dbAddr{}, status.Errorf(codes.InvalidArgument, "%s: empty or wildcard path elements are not supported", where)
 		}
 	}
-	if names[0] != configDBName {
-		if set && names[0] != "APPL_DB" && names[0] != "DPU_APPL_DB" {
-			return dbAddr{}, setError("Set RPC does not support " + names[0])
-		}
-		return dbAddr{}, status.Errorf(codes.NotFound, "%s: this switch serves %s only", where, configDBName)
+	switch {
+	case names[0] == configDBName:
+	case set && names[0] != "APPL_DB" && names[0] != "DPU_APPL_DB":
+		return dbAddr{}, setError("Set RPC does not support " + names[0])
+	case names[0] != "APPL_DB" || set:
+		return dbAddr{}, status.Errorf(codes.NotFound, "%s: this switch serves %s, and %s for reading (LLDP_ENTRY_TABLE), only", where, configDBName, "APPL_DB")
 	}
 	rest := names[2:]
 	a := dbAddr{db: names[0], depth: min(len(rest), 3)}

@@ -104,7 +104,11 @@ func (s *sonicService) readAll(prefix *gpb.Path, paths []*gpb.Path, skipMissing 
 		if a.extra != nil {
 			return nil, status.Error(codes.NotFound, a.tooDeep()) // getDbtablePath, wrapped by server.go
 		}
-		node, err := s.sw.db.read(a)
+		db := s.sw.db
+		if a.db == "APPL_DB" {
+			db = s.sw.applDB()
+		}
+		node, err := db.read(a)
 		if skipMissing && status.Code(err) == codes.NotFound {
 			continue
 		}

@@ -194,7 +194,7 @@ func TestSONiCPaths(t *testing.T) {
 		{&gpb.Path{Origin: "sonic-db", Elem: elems("CONFIG_DB")}, codes.NotFound, "rpc error: code = Unimplemented desc = Invalid elem length"},
 		{&gpb.Path{Origin: "sonic-db"}, codes.NotFound, "rpc error: code = Unimplemented desc = No target specified in path"},
 		{&gpb.Path{Origin: "sonic-db", Elem: elems("FOO_DB", "localhost")}, codes.NotFound, "rpc error: code = Unimplemented desc = Invalid target: ns , container "},
-		{&gpb.Path{Origin: "sonic-db", Elem: elems("APPL_DB", "localhost")}, codes.NotFound, "this switch serves CONFIG_DB only"},
+		{&gpb.Path{Origin: "sonic-db", Elem: elems("STATE_DB", "localhost")}, codes.NotFound, "this switch serves CONFIG_DB, and APPL_DB for reading (LLDP_ENTRY_TABLE), only"},
 		{&gpb.Path{Origin: "sonic-db", Elem: []*gpb.PathElem{{Name: "CONFIG_DB"}, {Name: "localhost"}, {Name: "QUEUE", Key: map[string]string{"name": "x"}}}}, codes.InvalidArgument, "take no [key=value]"},
 		// A key split at its | leaves one element too many: getDbtablePath's text.
 		{spath("QUEUE/Ethernet0/3/scheduler"), codes.NotFound, "Invalid index scheduler"},

@@ -27,6 +27,7 @@ type fabricCheckModel struct {
 	PFCInterfaces  types.List `tfsdk:"pfc_interfaces"`
 	NICQoS         types.List `tfsdk:"nic_qos"`
 	DCQCNProfiles  types.List `tfsdk:"dcqcn_profiles"`
+	Links          types.List `tfsdk:"links"`
 	Findings       types.List `tfsdk:"findings"`
 	OK             types.Bool `tfsdk:"ok"`
 }
@@ -61,14 +62,17 @@ func (ds *fabricCheckDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 		return schema.ListNestedAttribute{Optional: true, MarkdownDescription: desc, NestedObject: schema.NestedAttributeObject{Attributes: attrs}}
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Checks a whole fabric for the inconsistencies that break RoCE (NIC PFC priorities against switch lossless classes, DSCP maps, trust, CNP class, ECN on lossless classes, DCQCN priorities, RoCE ToS, PFC on bound ports, switch agreement, PFC watchdogs). It reads no device: pass the same values (locals) that feed the resources. Use `ok` in a `lifecycle.precondition` to fail the plan, or a `check` block to warn.",
+		MarkdownDescription: "Checks a whole fabric for the inconsistencies that break RoCE (NIC PFC priorities against switch lossless classes, DSCP maps, trust, CNP class, ECN on lossless classes, DCQCN priorities, RoCE ToS, PFC on bound ports, switch agreement, PFC watchdogs) and, with `links`, the two ends of every cable. It reads no device: pass the same values (locals) that feed the resources. Use `ok` in a `lifecycle.precondition` to fail the plan, or a `check` block to warn.",
 		Attributes: map[string]schema.Attribute{
 			"switch_policies": list("`roce_qos_policy` arguments, one element per switch policy.", policy),
 			"pfc_interfaces":  list("`roce_pfc_interface` arguments.", pfc),
 			"nic_qos":         list("`roce_nic_qos` arguments.", nic),
 			"dcqcn_profiles":  list("`roce_dcqcn_profile` arguments.", dcqcn),
+			"links": schema.ListNestedAttribute{Optional: true,
+				MarkdownDescription: "Cables between the devices, e.g. `data.roce_fabric_links.x.links`. With links, each cable's two ends are compared (R12-R17): an end with no RoCE configuration, trust, the RoCE and CNP DSCPs' priority, no-drop priorities and PFC at both ends (uplinks included), lossless MTU, ECN toward DCQCN NICs.",
+				NestedObject:        schema.NestedAttributeObject{Attributes: linkAttrs(false)}},
 			"findings": schema.ListNestedAttribute{Computed: true,
-				MarkdownDescription: "One finding per violated rule instance: `severity` (`error` or `warning`), `rule` (`R1`..`R11`), `device` and a `message` saying what to change.",
+				MarkdownDescription: "One finding per violated rule instance: `severity` (`error` or `warning`), `rule` (`R1`..`R17`), `device` and a `message` saying what to change.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"severity": schema.StringAttribute{Computed: true}, "rule": schema.StringAttribute{Computed: true},
 					"device": schema.StringAttribute{Computed: true}, "message": schema.StringAttribute{Computed: true},
@@ -142,7 +146,20 @@ func (m fabricCheckModel) fabric(ctx context.Context) (fabric.Fabric, diag.Diagn
 		reportAt(&diags, path.Root("dcqcn_profiles").AtListIndex(i), p.Validate())
 		f.DCQCN = append(f.DCQCN, fabric.HostDCQCN{Device: e.Device.ValueString(), DCQCN: p})
 	}
+	var links []linkElem
+	diags.Append(m.Links.ElementsAs(ctx, &links, true)...)
+	for _, l := range links {
+		f.Links = append(f.Links, fabric.Link{ADevice: l.ADevice.ValueString(), AInterface: l.AInterface.ValueString(),
+			BDevice: l.BDevice.ValueString(), BInterface: l.BInterface.ValueString()})
+	}
 	return f, diags
+}
+
+type linkElem struct {
+	ADevice    types.String `tfsdk:"a_device"`
+	AInterface types.String `tfsdk:"a_interface"`
+	BDevice    types.String `tfsdk:"b_device"`
+	BInterface types.String `tfsdk:"b_interface"`
 }
 
 func int64Or(v types.Int64, def int64) types.Int64 {

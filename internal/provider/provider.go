@@ -106,6 +106,9 @@ func deviceSchema() map[string]schema.Attribute {
 		"model": schema.StringAttribute{Optional: true,
 			MarkdownDescription: "The device's hardware model or SKU as the device names it (SONiC `hwsku`, such as `ACS-MSN2700` or `Arista-7060CX-32S-C32`; EOS `modelName`, such as `DCS-7060CX-32S`; NX-OS product ID, such as `N9K-C93180YC-FX`). The provider reads what it needs from the device itself (SONiC's buffer model, the EOS chip family that decides `tx-queue` or `uc-tx-queue`, the Nexus chassis); a model set here is checked at plan time (a Nexus 3000 is refused), stands in for an EOS model the provider does not know, and an EOS model of another family than the switch reports is an error before anything is written.",
 			Validators:          []validator.String{stringvalidator.LengthBetween(1, 128)}},
+		"hostname": schema.StringAttribute{Optional: true,
+			MarkdownDescription: "The name this device's LLDP neighbours see as its system name, for `roce_fabric_links`. Unset, the provider uses the name the device reports (SONiC `DEVICE_METADATA` hostname, `show hostname` on EOS and NX-OS, lldpd's chassis name on hosts, OpenConfig `/system/state/hostname`); set it where the device advertises another name.",
+			Validators:          []validator.String{stringvalidator.LengthBetween(1, 255)}},
 		"save_config": schema.BoolAttribute{Optional: true,
 			MarkdownDescription: "CLI switches (`eos`, `nxos`): after each committed change, save the running configuration to startup (`write memory`, `copy running-config startup-config`), so it survives a reload. Default `false`: changes are committed to the running configuration only."},
 	}
@@ -164,7 +167,8 @@ func (p *roceProvider) Resources(context.Context) []func() resource.Resource {
 }
 
 func (p *roceProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{newProfileDataSource, newFabricCheckDataSource, newCountersDataSource}
+	return []func() datasource.DataSource{newProfileDataSource, newFabricCheckDataSource, newCountersDataSource,
+		newLLDPNeighborsDataSource, newFabricLinksDataSource}
 }
 
 // Functions are provider-defined functions (Terraform 1.8+, OpenTofu 1.7+): provider::roce::<name>.

@@ -38,6 +38,7 @@ type deviceModel struct {
 	SaveConfig       types.Bool   `tfsdk:"save_config"`
 	PerResourceReads types.Bool   `tfsdk:"per_resource_reads"`
 	Model            types.String `tfsdk:"model"`
+	Hostname         types.String `tfsdk:"hostname"`
 }
 
 type unknowable interface{ IsUnknown() bool }
@@ -56,7 +57,7 @@ func (m providerModel) devices(ctx context.Context) (map[string]deviceModel, dia
 func (m providerModel) known(devs map[string]deviceModel) bool {
 	vals := []unknowable{m.Username, m.Password, m.PrivateKey, m.KnownHostsFile, m.CACertificate, m.Insecure, m.InsecureHostKey, m.Timeout, m.Retries, m.PerResourceReads}
 	for _, d := range devs {
-		vals = append(vals, d.Address, d.Platform, d.Username, d.Password, d.PrivateKey, d.CACertificate, d.HostKey, d.Insecure, d.InsecureHostKey, d.GNMITarget, d.Sudo, d.SaveConfig, d.PerResourceReads, d.Model)
+		vals = append(vals, d.Address, d.Platform, d.Username, d.Password, d.PrivateKey, d.CACertificate, d.HostKey, d.Insecure, d.InsecureHostKey, d.GNMITarget, d.Sudo, d.SaveConfig, d.PerResourceReads, d.Model, d.Hostname)
 	}
 	for _, v := range vals {
 		if v.IsUnknown() {
@@ -83,7 +84,7 @@ func (m providerModel) toSettings(devs map[string]deviceModel) (devices.Settings
 			Username: strPtr(d.Username), Password: strPtr(d.Password), PrivateKey: strPtr(d.PrivateKey),
 			CACertificate: strPtr(d.CACertificate), HostKey: strPtr(d.HostKey), Insecure: boolPtr(d.Insecure), InsecureHostKey: boolPtr(d.InsecureHostKey),
 			GNMITarget: strPtr(d.GNMITarget), Sudo: boolPtr(d.Sudo), SaveConfig: boolPtr(d.SaveConfig), PerResourceReads: boolPtr(d.PerResourceReads),
-			Model: strPtr(d.Model),
+			Model: strPtr(d.Model), Hostname: strPtr(d.Hostname),
 		}
 	}
 	return s, specs

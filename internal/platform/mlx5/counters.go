@@ -39,7 +39,6 @@ package mlx5
 //     packets the port sent, against which a retransmit rate is taken.
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -194,15 +193,21 @@ func ethtoolStats(ifname string, lines []string) (map[string]int64, error) {
 	return stats, nil
 }
 
-// counterSections cuts the output at the marker lines (each on a line of its own, or glued to
-// the end of a line whose command printed no final newline).
+// counterSections cuts the counters script's output at its marker lines.
 func counterSections(out string) (map[string][]string, error) {
+	return scriptSections(out, "counters", counterMarkers)
+}
+
+// scriptSections cuts the output of a script that echoes markers (the last is markEnd) at the
+// marker lines (each on a line of its own, or glued to the end of a line whose command printed
+// no final newline). script names it in errors.
+func scriptSections(out, script string, markers []string) (map[string][]string, error) {
 	out = strings.ReplaceAll(out, "\r\n", "\n")
 	sections := map[string][]string{}
 	current := ""
 	for _, line := range strings.Split(out, "\n") {
 		mark := ""
-		for _, m := range counterMarkers {
+		for _, m := range markers {
 			if strings.HasSuffix(line, m) {
 				mark, line = m, strings.TrimSuffix(line, m)
 				break
@@ -219,19 +224,19 @@ func counterSections(out string) (map[string][]string, error) {
 		}
 		sections[mark], current = []string{}, mark
 	}
-	for _, m := range counterMarkers {
+	for _, m := range markers {
 		if _, ok := sections[m]; ok {
 			continue
 		}
 		text := strings.TrimSpace(out)
 		switch {
 		case strings.HasPrefix(text, "sudo:"):
-			return nil, fmt.Errorf("sudo -n refused to run the counters script (%s): allow this user to run sh "+
-				"through sudo without a password, or set sudo = false for the device (counters need no privilege)", firstLines(text, 1))
+			return nil, fmt.Errorf("sudo -n refused to run the %s script (%s): allow this user to run sh "+
+				"through sudo without a password, or set sudo = false for the device (the %s script needs no privilege)", script, firstLines(text, 1), script)
 		case text == "":
-			return nil, errors.New("the counters script printed nothing: the host's shell did not run it")
+			return nil, fmt.Errorf("the %s script printed nothing: the host's shell did not run it", script)
 		}
-		return nil, fmt.Errorf("the counters script's output lacks the %s marker: %s", m, firstLines(text, 3))
+		return nil, fmt.Errorf("the %s script's output lacks the %s marker: %s", script, m, firstLines(text, 3))
 	}
 	return sections, nil
 }

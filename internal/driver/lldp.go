@@ -1,0 +1,169 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/devices"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/eos"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/mlx5"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/nxos"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/openconfig"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/sonic"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/gnmi"
+)
+
+// lldpPlatforms reads each platform's LLDP neighbours and the name the device gives itself,
+// from the platform's own source (the platform packages say which).
+var lldpPlatforms = map[string]func(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error){
+	"mlx5":       readHostLLDP,
+	"eos":        readEOSLLDP,
+	"nxos":       readNXOSLLDP,
+	"sonic":      readSONiCLLDP,
+	"openconfig": readOpenConfigLLDP,
+}
+
+// LLDPNeighbors returns a device's LLDP read: its hostname (the device's configured hostname
+// where set, else what the device reports), its interfaces where the platform lists them, and
+// its neighbours sorted by local interface. One read per device per provider process (the
+// read snapshot), shared by every data source that asks.
+func LLDPNeighbors(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error) {
+	dev, ok := reg.Device(device)
+	if !ok {
+		return fabric.DeviceNeighbors{}, errors.New(reg.UnknownDeviceDetail(device))
+	}
+	read, ok := lldpPlatforms[dev.Platform]
+	if !ok {
+		return fabric.DeviceNeighbors{}, fmt.Errorf("device %q has platform %s, whose LLDP neighbours this provider version cannot read yet", device, dev.Platform)
+	}
+	got, err := devices.Snapshot(ctx, reg, device, "lldp", func(ctx context.Context) (fabric.DeviceNeighbors, error) {
+		return read(ctx, reg, device)
+	})
+	if err != nil {
+		return fabric.DeviceNeighbors{}, err
+	}
+	// The snapshot is shared: copy before completing it.
+	out := fabric.DeviceNeighbors{Device: device, Hostname: got.Hostname, Interfaces: slices.Clone(got.Interfaces),
+		Neighbors: slices.Clone(got.Neighbors)}
+	if dev.Hostname != "" {
+		out.Hostname = dev.Hostname
+	}
+	slices.SortStableFunc(out.Neighbors, func(a, b fabric.Neighbor) int { return fabric.ComparePorts(a.Interface, b.Interface) })
+	return out, nil
+}
+
+// readHostLLDP runs lldpcli on a Linux host (lldpd).
+func readHostLLDP(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error) {
+	h, err := openMLX5(reg, device)
+	if err != nil {
+		return fabric.DeviceNeighbors{}, err
+	}
+	res, err := h.c.Run(ctx, mlx5.LLDPScript(h.sudo), nil)
+	if err != nil {
+		return fabric.DeviceNeighbors{}, err
+	}
+	name, ns, err := mlx5.ParseLLDP(append(res.Stdout, res.Stderr...))
+	if err != nil {
+		return fabric.DeviceNeighbors{}, fmt.Errorf("device %q: %w", device, err)
+	}
+	return fabric.DeviceNeighbors{Hostname: strings.TrimSpace(name), Neighbors: ns}, nil
+}
+
+// LLDPDevices returns the configured devices whose platform has an LLDP read, sorted.
+func LLDPDevices(reg *devices.Registry) []string {
+	var out []string
+	for _, name := range reg.Names() {
+		if dev, _ := reg.Device(name); lldpPlatforms[dev.Platform] != nil {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// readEOSLLDP runs EOS's LLDP and hostname reads in one exchange.
+func readEOSLLDP(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error) {
+	c, err := reg.CLI(device)
+	if err != nil {
+		return fabric.DeviceNeighbors{}, err
+	}
+	out, err := c.Show(ctx, eos.LLDPCommands...)
+	if err != nil {
+		return fabric.DeviceNeighbors{}, err
+	}
+	host, ifaces, ns, err := eos.ParseLLDP(out[0], out[1])
+	if err != nil {
+		return fabric.DeviceNeighbors{}, fmt.Errorf("device %q: %w", device, err)
+	}
+	return fabric.DeviceNeighbors{Hostname: host, Interfaces: ifaces, Neighbors: ns}, nil
+}
+
+// readNXOSLLDP runs NX-OS's LLDP and hostname reads in one exchange.
+func readNXOSLLDP(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error) {
+	c, err := reg.CLI(device)
+	if err != nil {
+		return fabric.DeviceNeighbors{}, err
+	}
+	out, err := c.Show(ctx, nxos.LLDPCommands...)
+	if err != nil {
+		return fabric.DeviceNeighbors{}, err
+	}
+	host, ns, err := nxos.ParseLLDP(out[0], out[1])
+	if err != nil {
+		return fabric.DeviceNeighbors{}, fmt.Errorf("device %q: %w", device, err)
+	}
+	return fabric.DeviceNeighbors{Hostname: host, Neighbors: ns}, nil
+}
+
+// readSONiCLLDP reads APPL_DB's LLDP table; the hostname and ports come from the CONFIG_DB
+// read the switch's resources share. No neighbour anywhere is an absent table (NotFound).
+func readSONiCLLDP(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error) {
+	c, err := reg.GNMI(device)
+	if err != nil {
+		return fabric.DeviceNeighbors{}, err
+	}
+	db, err := sonicDB{c, newReads(reg, device)}.snap(ctx)
+	if err != nil {
+		return fabric.DeviceNeighbors{}, err
+	}
+	out := fabric.DeviceNeighbors{Hostname: db.Hostname(), Interfaces: db.Ports()}
+	ups, err := c.Get(ctx, sonic.LLDPPath())
+	switch {
+	case gnmi.NotFound(err):
+		return out, nil
+	case err != nil:
+		return fabric.DeviceNeighbors{}, err
+	}
+	for _, u := range ups {
+		ns, err := sonic.ParseLLDPTable(u.JSON)
+		if err != nil {
+			return fabric.DeviceNeighbors{}, fmt.Errorf("device %q: %w", device, err)
+		}
+		out.Neighbors = append(out.Neighbors, ns...)
+	}
+	return out, nil
+}
+
+// readOpenConfigLLDP gets the LLDP and system state.
+func readOpenConfigLLDP(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error) {
+	c, err := reg.GNMI(device)
+	if err != nil {
+		return fabric.DeviceNeighbors{}, err
+	}
+	got, err := c.GetState(ctx, openconfig.LLDPPaths()...)
+	if err != nil {
+		return fabric.DeviceNeighbors{}, err
+	}
+	ups := make([]openconfig.Update, 0, len(got))
+	for _, u := range got {
+		ups = append(ups, openconfig.Update{Path: u.Path, JSON: u.JSON})
+	}
+	host, ns, err := openconfig.ParseLLDP(ups)
+	if err != nil {
+		return fabric.DeviceNeighbors{}, fmt.Errorf("device %q: %w", device, err)
+	}
+	return fabric.DeviceNeighbors{Hostname: host, Neighbors: ns}, nil
+}

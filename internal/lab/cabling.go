@@ -1,0 +1,234 @@
+package lab
+
+// The lab is cabled: every host NIC to a switch port and the switches to each other, so each
+// device answers its platform's LLDP read with the neighbour at the far end of each cable, as
+// that neighbour's platform advertises itself (lldp.md says from where). Cabling is by device
+// and port name; a lab device's system name is its device name.
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"sync"
+)
+
+// Cable joins two device ports. The inventory lists the lab's cables as `links`.
+type Cable struct {
+	A     string `json:"a_device"`
+	APort string `json:"a_interface"`
+	B     string `json:"b_device"`
+	BPort string `json:"b_interface"`
+}
+
+type cablePort struct{ device, port string }
+
+// cabledDevice is what the cabling knows of a device: enough to advertise it.
+type cabledDevice struct {
+	platform string
+	role     deviceRole
+	ports    []string
+}
+
+// cabling is the lab's patch panel, shared by every device; Recable changes it while the lab
+// runs (a mis-cabled NIC).
+type cabling struct {
+	mu    sync.RWMutex
+	devs  map[string]cabledDevice
+	peers map[cablePort]cablePort
+}
+
+func newCabling() *cabling {
+	return &cabling{devs: map[string]cabledDevice{}, peers: map[cablePort]cablePort{}}
+}
+
+func (c *cabling) add(name string, d cabledDevice) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.devs[name] = d
+}
+
+// defaultCables cables the lab deterministically: switch i's last free port to switch i+1's
+// (a chain of uplinks), and host h's netdev j to the first free port of switch (h+j) mod the
+// number of switches, so hosts with two NICs reach two switches (rail style) and hosts sit on
+// every switch. A cable that finds no free port is left out: a small lab is cabled as far as
+// its ports go.
+func (c *cabling) defaultCables() []Cable {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	var switches, hosts []string
+	for name, d := range c.devs {
+		if d.role == roleSwitch {
+			switches = append(switches, name)
+		} else {
+			hosts = append(hosts, name)
+		}
+	}
+	slices.Sort(switches)
+	slices.Sort(hosts)
+	low, high := map[string]int{}, map[string]int{}
+	for _, s := range switches {
+		high[s] = len(c.devs[s].ports) - 1
+	}
+	free := func(s string) bool { return low[s] <= high[s] }
+	take := func(s string, top bool) string {
+		if top {
+			high[s]--
+			return c.devs[s].ports[high[s]+1]
+		}
+		low[s]++
+		return c.devs[s].ports[low[s]-1]
+	}
+	var out []Cable
+	for i := 0; i+1 < len(switches); i++ {
+		if a, b := switches[i], switches[i+1]; free(a) && free(b) {
+			out = append(out, Cable{a, take(a, true), b, take(b, true)})
+		}
+	}
+	if len(switches) == 0 {
+		return out
+	}
+	for h, host := range hosts {
+		for j, nic := range c.devs[host].ports {
+			if s := switches[(h+j)%len(switches)]; free(s) {
+				out = append(out, Cable{host, nic, s, take(s, false)})
+			}
+		}
+	}
+	return out
+}
+
+// connect plugs every cable in (replacing what its ports held), after checking them all.
+func (c *cabling) connect(cables []Cable) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	used := map[cablePort]bool{}
+	for _, cb := range cables {
+		for _, e := range []cablePort{{cb.A, cb.APort}, {cb.B, cb.BPort}} {
+			d, ok := c.devs[e.device]
+			switch {
+			case !ok:
+				return fmt.Errorf("cable %s %s <-> %s %s: no device %q in the lab", cb.A, cb.APort, cb.B, cb.BPort, e.device)
+			case !slices.Contains(d.ports, e.port):
+				return fmt.Errorf("cable %s %s <-> %s %s: %s has no port %q", cb.A, cb.APort, cb.B, cb.BPort, e.device, e.port)
+			case used[e]:
+				return fmt.Errorf("cable %s %s <-> %s %s: port %s %s is cabled twice", cb.A, cb.APort, cb.B, cb.BPort, e.device, e.port)
+			}
+			used[e] = true
+		}
+		if cb.A == cb.B && cb.APort == cb.BPort {
+			return fmt.Errorf("cable %s %s: both ends are the same port", cb.A, cb.APort)
+		}
+	}
+	for _, cb := range cables {
+		a, b := cablePort{cb.A, cb.APort}, cablePort{cb.B, cb.BPort}
+		for _, e := range []cablePort{a, b} {
+			if old, ok := c.peers[e]; ok {
+				delete(c.peers, old)
+				delete(c.peers, e)
+			}
+		}
+		c.peers[a], c.peers[b] = b, a
+	}
+	return nil
+}
+
+// cables lists the current cabling, each cable once, sorted.
+func (c *cabling) cables() []Cable {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	var out []Cable
+	for a, b := range c.peers {
+		if cmp.Or(cmp.Compare(a.device, b.device), cmp.Compare(a.port, b.port)) < 0 {
+			out = append(out, Cable{a.device, a.port, b.device, b.port})
+		}
+	}
+	slices.SortFunc(out, func(x, y Cable) int {
+		return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.APort, y.APort))
+	})
+	return out
+}
+
+// lldpAd is what an LLDP agent advertises on one port (IEEE 802.1AB TLVs), and how the
+// receiving device prints it is the receiver's business.
+type lldpAd struct {
+	systemName string
+	chassisMAC []byte // 6 bytes
+	portID     string // in the advertiser's form; a MAC when portIDType is "mac"
+	portIDType string // "ifname" (interface name), "local" or "mac", lldpd's names
+	portDescr  string
+	portMAC    []byte // the port's MAC, for portIDType "mac"
+}
+
+// heard returns what device hears on each cabled port, by local port.
+func (c *cabling) heard(device string) map[string]lldpAd {
+	if c == nil {
+		return nil
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := map[string]lldpAd{}
+	for local, far := range c.peers {
+		if local.device == device {
+			out[local.port] = c.advertise(far)
+		}
+	}
+	return out
+}
+
+// advertise is what the device at e sends on that port, by its platform: switches send the
+// interface name as port ID (EOS, NX-OS and lemming's OpenConfig switches) or the port alias
+// (SONiC's lldpmgrd: "local" subtype with the port's alias, description the port name); lldpd
+// on a host without interface aliases sends the port's MAC as port ID and the interface name as
+// description. lldp.md cites each.
+func (c *cabling) advertise(e cablePort) lldpAd {
+	d := c.devs[e.device]
+	idx := slices.Index(d.ports, e.port)
+	ad := lldpAd{systemName: e.device, chassisMAC: labMAC(e.device, 0), portID: e.port, portIDType: "ifname"}
+	switch d.platform {
+	case "nxos":
+		ad.portDescr = e.port
+	case "sonic":
+		ad.portID, ad.portIDType, ad.portDescr = fmt.Sprintf("etp%d", idx+1), "local", e.port
+	case "mlx5":
+		ad.portMAC = labMAC(e.device, idx+1)
+		ad.portID, ad.portIDType, ad.portDescr = macColons(ad.portMAC), "mac", e.port
+	}
+	return ad
+}
+
+// labMAC is a stable, locally administered MAC for a device (n 0: its chassis) or its port n.
+func labMAC(device string, n int) []byte {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(device))
+	s := h.Sum32()
+	return []byte{0x02, byte(s >> 24), byte(s >> 16), byte(s >> 8), byte(s), byte(n)}
+}
+
+// macColons prints a MAC as Linux (lldpd, SONiC) does: 02:1a:2b:3c:4d:00.
+func macColons(m []byte) string {
+	return fmt.Sprintf("%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5])
+}
+
+// macDotted prints a MAC as EOS and NX-OS do: 021a.2b3c.4d00.
+func macDotted(m []byte) string {
+	return fmt.Sprintf("%02x%02x.%02x%02x.%02x%02x", m[0], m[1], m[2], m[3], m[4], m[5])
+}
+
+// Recable moves the far end of device's port to peer's peerPort (both ports' old cables are
+// unplugged): a NIC cabled to the wrong leaf, a swapped uplink.
+func (l *Lab) Recable(device, port, peer, peerPort string) error {
+	if l.wires == nil {
+		return errors.New("the lab is not cabled")
+	}
+	return l.wires.connect([]Cable{{device, port, peer, peerPort}})
+}
+
+// Cables returns the lab's cabling, each cable once.
+func (l *Lab) Cables() []Cable {
+	if l.wires == nil {
+		return nil
+	}
+	return l.wires.cables()
+}

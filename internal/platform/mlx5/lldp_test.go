@@ -1,0 +1,69 @@
+package mlx5
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+// capture is a file of testdata/lldp without its first line (which names its source).
+func capture(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/lldp/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(b), "\n")
+	return rest
+}
+
+func TestParseLLDPCaptures(t *testing.T) {
+	out := func(neighbors string) []byte {
+		return []byte(strings.Join([]string{markLLDPChassis, capture(t, "lldpd_json0_show_chassis.txt"),
+			markLLDPNeighbors, neighbors, markEnd}, "\n"))
+	}
+	host, got, err := ParseLLDP(out(capture(t, "lldpd_json0_show_neighbors_two.txt")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if host != "host-a" {
+		t.Errorf("hostname = %q", host)
+	}
+	want := []fabric.Neighbor{
+		{Interface: "veth-a", SystemName: "host-b.example.net", ChassisID: "56:81:81:df:0b:6b", PortID: "veth-b", PortDescription: "to-host-a eth0"},
+		{Interface: "veth-a2", SystemName: "leaf-c", ChassisID: "CHASSIS-C-LOCAL", PortID: "Ethernet1/1", PortDescription: "c-port-desc"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("neighbors =\n%+v\nwant\n%+v", got, want)
+	}
+	_, got, err = ParseLLDP(out(capture(t, "lldpd_json0_neighbor_without_sysname.txt")))
+	want = []fabric.Neighbor{{Interface: "veth-a2", ChassisID: "02:00:00:00:00:0c", PortID: "Ethernet5"}}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("without system name: %+v, %v", got, err)
+	}
+}
+
+func TestParseLLDPErrors(t *testing.T) {
+	for name, tc := range map[string]struct{ out, want string }{
+		"no lldpcli": {markLLDPChassis + "\nsh: 1: lldpcli: not found\n" + markLLDPNeighbors + "\nsh: 1: lldpcli: not found\n" + markEnd, "lldpcli is not installed"},
+		"no markers": {"sudo: a password is required\n", "sudo -n refused to run the LLDP script"},
+		"not json":   {markLLDPChassis + "\nsomething went wrong\n" + markLLDPNeighbors + "\n{}\n" + markEnd, "lldpcli show chassis failed: something went wrong"},
+		"empty":      {markLLDPChassis + "\n" + markLLDPNeighbors + "\n" + markEnd, "lldpcli show chassis printed nothing"},
+	} {
+		if _, _, err := ParseLLDP([]byte(tc.out)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", name, err, tc.want)
+		}
+	}
+}
+
+func TestLLDPScript(t *testing.T) {
+	s := LLDPScript(false)
+	for _, want := range []string{"lldpcli -f json0 show chassis", "lldpcli -f json0 show neighbors", markEnd} {
+		if !strings.Contains(s, want) {
+			t.Errorf("script lacks %q: %s", want, s)
+		}
+	}
+}

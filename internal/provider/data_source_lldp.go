@@ -1,0 +1,243 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/driver"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure = (*lldpNeighborsDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*fabricLinksDataSource)(nil)
+)
+
+// configuredData is the Configure of the data sources that read devices.
+type configuredData struct{ pd *providerData }
+
+func (c *configuredData) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	if req.ProviderData == nil {
+		return
+	}
+	pd, ok := req.ProviderData.(*providerData)
+	if !ok {
+		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("got %T; this is a bug in the provider", req.ProviderData))
+		return
+	}
+	c.pd = pd
+}
+
+// ready reports, as an error, a provider whose devices are not known yet.
+func (c *configuredData) ready(what string, diags *diag.Diagnostics) bool {
+	if c.pd == nil || !c.pd.known {
+		diags.AddError("Provider not configured", what+" needs the provider's devices to be known.")
+		return false
+	}
+	return true
+}
+
+var neighborAttrTypes = map[string]attr.Type{
+	"interface": types.StringType, "remote_system_name": types.StringType, "remote_chassis_id": types.StringType,
+	"remote_port_id": types.StringType, "remote_port_description": types.StringType,
+}
+
+var linkAttrTypes = map[string]attr.Type{
+	"a_device": types.StringType, "a_interface": types.StringType, "b_device": types.StringType, "b_interface": types.StringType,
+}
+
+func neighborAttrs() map[string]schema.Attribute {
+	s := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	return map[string]schema.Attribute{
+		"interface":               s("The local interface the neighbour is heard on."),
+		"remote_system_name":      s("The neighbour's system name (its hostname); empty when it advertises none."),
+		"remote_chassis_id":       s("The neighbour's chassis ID (usually a MAC address)."),
+		"remote_port_id":          s("The neighbour's port ID: an interface name on switches, an interface name or MAC address on hosts (lldpd)."),
+		"remote_port_description": s("The neighbour's port description; empty when it advertises none."),
+	}
+}
+
+// linkAttrs is a link's schema: computed in roce_fabric_links, an input of roce_fabric_check.
+func linkAttrs(computed bool) map[string]schema.Attribute {
+	s := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: computed, Required: !computed, MarkdownDescription: desc}
+	}
+	return map[string]schema.Attribute{
+		"a_device":    s("Device name (a key of the provider's `devices`) at one end."),
+		"a_interface": s("Its interface."),
+		"b_device":    s("Device name at the other end."),
+		"b_interface": s("Its interface."),
+	}
+}
+
+func neighborValue(n fabric.Neighbor) attr.Value {
+	return types.ObjectValueMust(neighborAttrTypes, neighborVals(n))
+}
+
+func neighborVals(n fabric.Neighbor) map[string]attr.Value {
+	return map[string]attr.Value{
+		"interface": types.StringValue(n.Interface), "remote_system_name": types.StringValue(n.SystemName),
+		"remote_chassis_id": types.StringValue(n.ChassisID), "remote_port_id": types.StringValue(n.PortID),
+		"remote_port_description": types.StringValue(n.PortDescription),
+	}
+}
+
+// lldpNeighborsDataSource reads one device's LLDP neighbours.
+type lldpNeighborsDataSource struct{ configuredData }
+
+func newLLDPNeighborsDataSource() datasource.DataSource { return &lldpNeighborsDataSource{} }
+
+type lldpNeighborsModel struct {
+	Device     types.String `tfsdk:"device"`
+	Interfaces types.Set    `tfsdk:"interfaces"`
+	Hostname   types.String `tfsdk:"hostname"`
+	Neighbors  types.List   `tfsdk:"neighbors"`
+}
+
+func (d *lldpNeighborsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_lldp_neighbors"
+}
+
+func (d *lldpNeighborsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The LLDP neighbours a device hears, from the platform's own LLDP table: lldpd (`lldpcli`) on hosts. One read per device per Terraform run, shared with `roce_fabric_links`.",
+		Attributes: map[string]schema.Attribute{
+			"device": schema.StringAttribute{Required: true, MarkdownDescription: "Device name in the provider's `devices` map."},
+			"interfaces": schema.SetAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Only the neighbours heard on these interfaces (default: all)."},
+			"hostname": schema.StringAttribute{Computed: true,
+				MarkdownDescription: "The name the device gives itself (what its neighbours see as system name), or the device's configured `hostname`."},
+			"neighbors": schema.ListNestedAttribute{Computed: true,
+				MarkdownDescription: "One element per neighbour, sorted by local interface.",
+				NestedObject:        schema.NestedAttributeObject{Attributes: neighborAttrs()}},
+		},
+	}
+}
+
+func (d *lldpNeighborsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m lldpNeighborsModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !d.ready("roce_lldp_neighbors", &resp.Diagnostics) {
+		return
+	}
+	var only []string
+	if !m.Interfaces.IsNull() {
+		resp.Diagnostics.Append(m.Interfaces.ElementsAs(ctx, &only, false)...)
+	}
+	device := m.Device.ValueString()
+	got, err := driver.LLDPNeighbors(ctx, d.pd.registry, device)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("device"), fmt.Sprintf("Cannot read the LLDP neighbours of %q", device), err.Error())
+		return
+	}
+	vals := []attr.Value{}
+	for _, n := range got.Neighbors {
+		if only == nil || slices.Contains(only, n.Interface) {
+			vals = append(vals, neighborValue(n))
+		}
+	}
+	m.Hostname = types.StringValue(got.Hostname)
+	m.Neighbors = types.ListValueMust(types.ObjectType{AttrTypes: neighborAttrTypes}, vals)
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+// fabricLinksDataSource reads the neighbours of many devices and resolves them into links.
+type fabricLinksDataSource struct{ configuredData }
+
+func newFabricLinksDataSource() datasource.DataSource { return &fabricLinksDataSource{} }
+
+type fabricLinksModel struct {
+	Devices    types.Set  `tfsdk:"devices"`
+	Links      types.List `tfsdk:"links"`
+	Unresolved types.List `tfsdk:"unresolved"`
+}
+
+var unresolvedAttrTypes = func() map[string]attr.Type {
+	m := map[string]attr.Type{"device": types.StringType, "reason": types.StringType}
+	for k, v := range neighborAttrTypes {
+		m[k] = v
+	}
+	return m
+}()
+
+func (d *fabricLinksDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_fabric_links"
+}
+
+func (d *fabricLinksDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	unresolved := neighborAttrs()
+	unresolved["device"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The device that hears the neighbour."}
+	unresolved["reason"] = schema.StringAttribute{Computed: true, MarkdownDescription: "Why it is not a link."}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The cabling between the provider's devices, from their LLDP neighbours: a neighbour whose system name is the hostname of a device read (its configured `hostname`, else what it reports) is a link. Pass `links` to `roce_fabric_check` to check every cable's two ends against each other.",
+		Attributes: map[string]schema.Attribute{
+			"devices": schema.SetAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "The devices to read (names in the provider's `devices`); default: every device whose platform has an LLDP read."},
+			"links": schema.ListNestedAttribute{Computed: true,
+				MarkdownDescription: "One element per cable between two devices read, each once, ends ordered by device then interface.",
+				NestedObject:        schema.NestedAttributeObject{Attributes: linkAttrs(true)}},
+			"unresolved": schema.ListNestedAttribute{Computed: true,
+				MarkdownDescription: "Neighbours that are not a device read (another system, a device left out of `devices`, or a port that is not one of its interfaces), with the reason.",
+				NestedObject:        schema.NestedAttributeObject{Attributes: unresolved}},
+		},
+	}
+}
+
+func (d *fabricLinksDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m fabricLinksModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !d.ready("roce_fabric_links", &resp.Diagnostics) {
+		return
+	}
+	var names []string
+	if m.Devices.IsNull() {
+		names = driver.LLDPDevices(d.pd.registry)
+	} else {
+		resp.Diagnostics.Append(m.Devices.ElementsAs(ctx, &names, false)...)
+		slices.Sort(names)
+	}
+	// The devices are read in parallel: a fabric's reads cost one device's latency, not the sum.
+	reads := make([]fabric.DeviceNeighbors, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Go(func() { reads[i], errs[i] = driver.LLDPNeighbors(ctx, d.pd.registry, name) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("devices"), fmt.Sprintf("Cannot read the LLDP neighbours of %q", names[i]), err.Error())
+		}
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	links, unresolved := fabric.ResolveLinks(reads)
+	lv := make([]attr.Value, 0, len(links))
+	for _, l := range links {
+		lv = append(lv, types.ObjectValueMust(linkAttrTypes, map[string]attr.Value{
+			"a_device": types.StringValue(l.ADevice), "a_interface": types.StringValue(l.AInterface),
+			"b_device": types.StringValue(l.BDevice), "b_interface": types.StringValue(l.BInterface),
+		}))
+	}
+	uv := make([]attr.Value, 0, len(unresolved))
+	for _, u := range unresolved {
+		vals := neighborVals(u.Neighbor)
+		vals["device"], vals["reason"] = types.StringValue(u.Device), types.StringValue(u.Reason)
+		uv = append(uv, types.ObjectValueMust(unresolvedAttrTypes, vals))
+	}
+	m.Links = types.ListValueMust(types.ObjectType{AttrTypes: linkAttrTypes}, lv)
+	m.Unresolved = types.ListValueMust(types.ObjectType{AttrTypes: unresolvedAttrTypes}, uv)
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
