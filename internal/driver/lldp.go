@@ -147,16 +147,22 @@ func readSONiCLLDP(ctx context.Context, reg *devices.Registry, device string) (f
 	return out, nil
 }
 
-// readOpenConfigLLDP gets the LLDP and system state.
+// readOpenConfigLLDP gets the LLDP state and the configured hostname; either may be absent
+// (NotFound: no neighbour heard, no hostname configured).
 func readOpenConfigLLDP(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error) {
 	c, err := reg.GNMI(device)
 	if err != nil {
 		return fabric.DeviceNeighbors{}, err
 	}
-	got, err := c.GetState(ctx, openconfig.LLDPPaths()...)
-	if err != nil {
+	got, err := c.GetState(ctx, openconfig.LLDPPath())
+	if err != nil && !gnmi.NotFound(err) {
 		return fabric.DeviceNeighbors{}, err
 	}
+	hostUps, err := c.Get(ctx, openconfig.HostnamePath())
+	if err != nil && !gnmi.NotFound(err) {
+		return fabric.DeviceNeighbors{}, err
+	}
+	got = append(got, hostUps...)
 	ups := make([]openconfig.Update, 0, len(got))
 	for _, u := range got {
 		ups = append(ups, openconfig.Update{Path: u.Path, JSON: u.JSON})

@@ -1,10 +1,10 @@
 package lab
 
 // LLDP on the `openconfig` switch (openconfig-switch.md, "LLDP"): openconfig-lldp's
-// /lldp/interfaces/interface[name]/neighbors/neighbor[id]/state and openconfig-system's
-// /system/state/hostname, written into lemming's state datastore before each read, as a
-// device's LLDP agent would keep them (lemming v0.7.0 has both subtrees in its schema but
-// nothing that fills the neighbours). Enum values are openconfig-lldp-types' typedef names
+// /lldp/interfaces/interface[name]/neighbors/neighbor[id]/state, written into lemming's state
+// datastore before each read, as a device's LLDP agent would keep it (lemming v0.7.0 has the
+// subtree in its schema but nothing that fills the neighbours). The switch's hostname is
+// configured at start (/system/config/hostname, addInterfaces). Enum values are openconfig-lldp-types' typedef names
 // (MAC_ADDRESS, INTERFACE_NAME, LOCAL), unprefixed in JSON_IETF; the neighbour id is the
 // chassis ID, as SR Linux keys it (SONiC's translib keys it by port: implementations differ).
 
@@ -12,7 +12,7 @@ import gpb "github.com/openconfig/gnmi/proto/gnmi"
 
 var ocPortIDType = map[string]string{"ifname": "INTERFACE_NAME", "local": "LOCAL", "mac": "MAC_ADDRESS"}
 
-// lldpState adds to req what the switch hears and its hostname: a neighbour written before and
+// lldpState adds to req what the switch hears: a neighbour written before and
 // no longer heard (a port recabled or unplugged) is deleted. The caller holds sw.mu.
 func (s *gnmiService) lldpState(req *gpb.SetRequest) {
 	sw := s.sw
@@ -21,7 +21,6 @@ func (s *gnmiService) lldpState(req *gpb.SetRequest) {
 		elems := append(append([]*gpb.PathElem{}, parent...), &gpb.PathElem{Name: name})
 		return &gpb.Update{Path: &gpb.Path{Elem: elems}, Val: &gpb.TypedValue{Value: &gpb.TypedValue_StringVal{StringVal: v}}}
 	}
-	req.Update = append(req.Update, str([]*gpb.PathElem{{Name: "system"}, {Name: "state"}}, "hostname", sw.name))
 	for _, port := range sw.ports {
 		ifc := []*gpb.PathElem{{Name: "lldp"}, {Name: "interfaces"}, {Name: "interface", Key: map[string]string{"name": port}}}
 		neighbor := func(id string) []*gpb.PathElem {

@@ -74,6 +74,11 @@ func (sw *GNMISwitch) addInterfaces() error {
 			Val:  &gpb.TypedValue{Value: &gpb.TypedValue_JsonIetfVal{JsonIetfVal: body}},
 		})
 	}
+	// The switch is configured with its name as hostname, which its LLDP agent advertises.
+	req.Update = append(req.Update, &gpb.Update{
+		Path: &gpb.Path{Elem: []*gpb.PathElem{{Name: "system"}, {Name: "config"}, {Name: "hostname"}}},
+		Val:  &gpb.TypedValue{Value: &gpb.TypedValue_StringVal{StringVal: sw.name}},
+	})
 	if _, err := sw.store.Set(context.Background(), req); err != nil {
 		return fmt.Errorf("create interfaces: %w", err)
 	}

@@ -12,19 +12,23 @@ import (
 )
 
 // LLDP on OpenConfig: openconfig-lldp's /lldp/interfaces/interface[name]/neighbors/neighbor[id]/state
-// (system-name, chassis-id, port-id, port-description) and openconfig-system's
-// /system/state/hostname (openconfig/public release/models/lldp and system).
+// (system-name, chassis-id, port-id, port-description) and openconfig-system's hostname
+// (openconfig/public release/models/lldp and system).
 
-// LLDPPaths are the paths an LLDP read gets (type STATE): the neighbours, then the hostname.
-func LLDPPaths() []*gpb.Path {
-	return []*gpb.Path{
-		{Origin: Origin, Elem: []*gpb.PathElem{el("lldp"), el("interfaces")}},
-		{Origin: Origin, Elem: []*gpb.PathElem{el("system"), el("state"), el("hostname")}},
-	}
+// LLDPPath is the neighbours' Get (type STATE); NotFound where no port hears one.
+func LLDPPath() *gpb.Path {
+	return &gpb.Path{Origin: Origin, Elem: []*gpb.PathElem{el("lldp"), el("interfaces")}}
 }
 
-// ParseLLDP reads the hostname and the neighbours from the updates of a Get of LLDPPaths. A
-// target may answer with the whole subtree or one update per leaf.
+// HostnamePath is the Get (type CONFIG) of the configured hostname, the system name the
+// switch's LLDP agent advertises (a Get of one path per type: a path that fails fails the Get).
+func HostnamePath() *gpb.Path {
+	return &gpb.Path{Origin: Origin, Elem: []*gpb.PathElem{el("system"), el("config"), el("hostname")}}
+}
+
+// ParseLLDP reads the hostname (/system/config/hostname, else /system/state/hostname) and the
+// neighbours from the updates of Gets of LLDPPath and HostnamePath. A target may answer with
+// the whole subtree or one update per leaf.
 func ParseLLDP(updates []Update) (hostname string, neighbors []fabric.Neighbor, err error) {
 	root := obj{}
 	for _, u := range updates {
@@ -36,7 +40,10 @@ func ParseLLDP(updates []Update) (hostname string, neighbors []fabric.Neighbor, 
 		}
 		graft(root, u.Path.GetElem(), listEntryValue(u.Path, stripPrefixes(v)))
 	}
-	hostname, _ = walk(root, "system", "state", "hostname").(string)
+	hostname, _ = walk(root, "system", "config", "hostname").(string)
+	if hostname == "" {
+		hostname, _ = walk(root, "system", "state", "hostname").(string)
+	}
 	ifaces, _ := walk(root, "lldp", "interfaces", "interface").([]any)
 	for _, ifc := range ifaces {
 		name, _ := walk(ifc, "name").(string)

@@ -17,7 +17,7 @@ func TestParseLLDP(t *testing.T) {
 	body := `{"openconfig-lldp:interface": [{"name": "Ethernet8", "neighbors": {"neighbor": [{"id": "Ethernet8", "state": {
 	"chassis-id": "90:eb:50:a3:4b:68", "chassis-id-type": "MAC_ADDRESS", "id": "3", "management-address": "1.18.1.4,fd00::1",
 	"port-description": "Ethernet16", "port-id": "etp2", "port-id-type": "LOCAL", "system-name": "c4"}}]}}]}`
-	host := &gpb.Path{Elem: []*gpb.PathElem{el("system"), el("state"), el("hostname")}}
+	host := &gpb.Path{Elem: HostnamePath().GetElem()}
 	name, got, err := ParseLLDP([]Update{{Path: ifPath, JSON: []byte(body)}, {Path: host, JSON: []byte(`"leaf-7"`)}})
 	want := []fabric.Neighbor{{Interface: "Ethernet8", SystemName: "c4", ChassisID: "90:eb:50:a3:4b:68", PortID: "etp2", PortDescription: "Ethernet16"}}
 	if err != nil || name != "leaf-7" || !slices.Equal(got, want) {

@@ -1,0 +1,167 @@
+package provider
+
+import (
+	"cmp"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab"
+)
+
+// cablesValue is the lab's cabling as roce_fabric_links must report it.
+func cablesValue(cables []lab.Cable) knownvalue.Check {
+	var want []knownvalue.Check
+	for _, c := range cables {
+		want = append(want, knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"a_device": knownvalue.StringExact(c.A), "a_interface": knownvalue.StringExact(c.APort),
+			"b_device": knownvalue.StringExact(c.B), "b_interface": knownvalue.StringExact(c.BPort),
+		}))
+	}
+	return knownvalue.ListExact(want)
+}
+
+// TestAccFabricLinksEveryPlatform: a lab of every platform, cabled by default (switches chained,
+// hosts rail-style), is read back by roce_fabric_links from each platform's own LLDP source (EOS
+// JSON, NX-OS text, SONiC APPL_DB, openconfig-lldp, lldpd on hosts) as exactly the lab's cables;
+// after a NIC is moved to another port, the next plan sees the new cable.
+func TestAccFabricLinksEveryPlatform(t *testing.T) {
+	l := startLab(t, lab.Options{Switches: map[string]int{"openconfig": 1, "sonic": 1, "eos": 1, "nxos": 1},
+		Hosts: map[string]int{"mlx5": 2}})
+	cfg := l.providerHCL() + `
+data "roce_fabric_links" "all" {}
+
+data "roce_lldp_neighbors" "host" {
+  device     = "mlx5-1"
+  interfaces = ["eth0"]
+}
+`
+	before := l.Cables()
+	if len(before) != 7 {
+		t.Fatalf("the lab has %d cables, want 3 uplinks and 4 NICs: %v", len(before), before)
+	}
+	// mlx5-1 eth0's far end, and the cabling once it is moved to sonic-1 Ethernet8.
+	var peer, peerPort string
+	var after []lab.Cable
+	for _, c := range before {
+		switch {
+		case c.A == "mlx5-1" && c.APort == "eth0":
+			peer, peerPort = c.B, c.BPort
+		case c.B == "mlx5-1" && c.BPort == "eth0":
+			peer, peerPort = c.A, c.APort
+		default:
+			after = append(after, c)
+		}
+	}
+	after = append(after, lab.Cable{A: "mlx5-1", APort: "eth0", B: "sonic-1", BPort: "Ethernet8"})
+	slices.SortFunc(after, func(x, y lab.Cable) int { return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.APort, y.APort)) })
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.roce_fabric_links.all", tfjsonpath.New("links"), cablesValue(before)),
+					statecheck.ExpectKnownValue("data.roce_fabric_links.all", tfjsonpath.New("unresolved"), knownvalue.ListSizeExact(0)),
+					statecheck.ExpectKnownValue("data.roce_lldp_neighbors.host", tfjsonpath.New("hostname"), knownvalue.StringExact("mlx5-1")),
+					statecheck.ExpectKnownValue("data.roce_lldp_neighbors.host", tfjsonpath.New("neighbors"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.ObjectPartial(map[string]knownvalue.Check{
+							"interface":          knownvalue.StringExact("eth0"),
+							"remote_system_name": knownvalue.StringExact(peer),
+							"remote_port_id":     knownvalue.StringExact(peerPort),
+						})})),
+				},
+			},
+			{
+				// The NIC is moved to the last free host port of sonic-1.
+				PreConfig: func() {
+					if err := l.Recable("mlx5-1", "eth0", "sonic-1", "Ethernet8"); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.roce_fabric_links.all", tfjsonpath.New("links"), cablesValue(after)),
+					statecheck.ExpectKnownValue("data.roce_lldp_neighbors.host", tfjsonpath.New("neighbors").AtSliceIndex(0).AtMapKey("remote_system_name"),
+						knownvalue.StringExact("sonic-1")),
+				},
+			},
+			{
+				Config:      l.providerHCL() + `data "roce_lldp_neighbors" "x" { device = "nope-1" }`,
+				ExpectError: regexp.MustCompile(`(?s)Cannot read the LLDP neighbours of "nope-1"`),
+			},
+		},
+	})
+}
+
+// TestAccFabricCheckCabledLab is issue 19's "done when": two leaves with hosts on both, each
+// cable checked end to end. A host lossless on 3 cabled to a leaf whose policy is lossless on 4
+// is reported naming both ends, and so is the uplink without PFC.
+func TestAccFabricCheckCabledLab(t *testing.T) {
+	l := startLab(t, lab.Options{Switches: map[string]int{"eos": 2}, Hosts: map[string]int{"mlx5": 2}, NICPorts: 1})
+	// eos-1 Ethernet8 <-> eos-2 Ethernet8; mlx5-1 eth0 <-> eos-1 Ethernet1; mlx5-2 eth0 <-> eos-2 Ethernet1.
+	leaf := func(device string, tc int) string {
+		return fmt.Sprintf(`{
+    device     = %q
+    interfaces = ["Ethernet1", "Ethernet8"]
+    classes = {
+      roce    = { traffic_class = %d, dscp = [26], bandwidth_percent = 50, lossless = true,
+                  ecn = { min_threshold_bytes = 153600, max_threshold_bytes = 1536000, mark_probability_percent = 100 } }
+      cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
+      default = { traffic_class = 0, dscp = [0], bandwidth_percent = 50 }
+    }
+  }`, device, tc)
+	}
+	nic := func(device string) string {
+		return fmt.Sprintf(`{ device = %q, interface = "eth0", trust = "dscp", pfc_priorities = [3], dscp_to_priority = { "26" = 3, "48" = 6 } }`, device)
+	}
+	check := func(tc2 int) string {
+		return l.providerHCL() + fmt.Sprintf(`
+data "roce_fabric_links" "cabled" {}
+
+data "roce_fabric_check" "fabric" {
+  switch_policies = [%s, %s]
+  pfc_interfaces  = [{ device = "eos-1", interface = "Ethernet1", mode = "on" }, { device = "eos-2", interface = "Ethernet1", mode = "on" }]
+  nic_qos         = [%s, %s]
+  links           = data.roce_fabric_links.cabled.links
+}
+
+output "ok" {
+  value = data.roce_fabric_check.fabric.ok
+  precondition {
+    condition     = data.roce_fabric_check.fabric.ok
+    error_message = join("\n", [for f in data.roce_fabric_check.fabric.findings : "${f.rule} ${f.device}: ${f.message}"])
+  }
+}
+`, leaf("eos-1", 3), leaf("eos-2", tc2), nic("mlx5-1"), nic("mlx5-2"))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		Steps: []resource.TestStep{{
+			Config: check(4),
+			ExpectError: regexp.MustCompile(`(?s)` + wrapped(
+				`R15 eos-1: Link eos-1 Ethernet8 <-> eos-2 Ethernet8: eos-1 Ethernet8 is bound to a lossless policy but has no roce_pfc_interface`,
+				`R15 eos-2: Link eos-2 Ethernet1 <-> mlx5-2 eth0: eos-2 Ethernet1 is lossless on [4] but mlx5-2 eth0 on [3]`)),
+		}},
+	})
+}
+
+// wrapped matches texts in order as Terraform prints them in a diagnostic: wrapped at any space.
+func wrapped(texts ...string) string {
+	var parts []string
+	for _, t := range texts {
+		words := strings.Fields(t)
+		for i, w := range words {
+			words[i] = regexp.QuoteMeta(w)
+		}
+		parts = append(parts, strings.Join(words, `\s+`))
+	}
+	return strings.Join(parts, ".*")
+}
