@@ -232,3 +232,6 @@ func (l *Lab) Cables() []Cable {
 	}
 	return l.wires.cables()
 }
+
+// SaveInventory rewrites dir's inventory.json (after Recable: its links), as Start wrote it.
+func (l *Lab) SaveInventory(dir string) error { return writeFiles(dir, l.Inventory(), l.ca.pem) }

@@ -3,6 +3,7 @@ package provider
 import (
 	"cmp"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -164,4 +165,43 @@ func wrapped(texts ...string) string {
 		parts = append(parts, strings.Join(words, `\s+`))
 	}
 	return strings.Join(parts, ".*")
+}
+
+// The cabling-check guide as users run it: apply, an empty plan, then a NIC moved to a port
+// without the policy fails the plan (exit 1) naming both ends; cabled back, the plan is empty.
+func TestAccGuideCablingCheck(t *testing.T) {
+	l := startLab(t, lab.Options{Switches: map[string]int{"eos": 2}, Hosts: map[string]int{"mlx5": 2}})
+	dir := t.TempDir()
+	copyTF(t, guideExample(t, "cabling-check"), dir)
+	inventory := "inventory=" + filepath.Join(l.dir, lab.InventoryFile)
+	tf := newTFCLI(t, dir)
+	tf.must("init", "-input=false", "-no-color")
+	tf.must("apply", "-auto-approve", "-input=false", "-no-color", "-var", inventory)
+	t.Cleanup(func() { tf.must("destroy", "-auto-approve", "-input=false", "-no-color", "-var", inventory) })
+	plan := func() (string, int) {
+		return tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color", "-var", inventory)
+	}
+	if out, code := plan(); code != 0 {
+		t.Fatalf("the plan after apply must be empty (exit 0), got %d:\n%s", code, out)
+	}
+	var was lab.Cable
+	for _, c := range l.Cables() {
+		if c.B == "mlx5-2" && c.BPort == "eth0" {
+			was = c
+		}
+	}
+	if err := l.Recable("mlx5-2", "eth0", "eos-1", "Ethernet5"); err != nil {
+		t.Fatal(err)
+	}
+	out, code := plan()
+	if code != 1 || !regexp.MustCompile(`(?s)`+wrapped(
+		`R12 eos-1: Link eos-1 Ethernet5 <-> mlx5-2 eth0: mlx5-2 eth0 carries RoCE (roce_nic_qos), but eos-1 Ethernet5 has no roce_qos_policy bound to that port`)).MatchString(out) {
+		t.Fatalf("a mis-cabled NIC: exit %d, want 1 naming both ends:\n%s", code, out)
+	}
+	if err := l.Recable("mlx5-2", "eth0", was.A, was.APort); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := plan(); code != 0 {
+		t.Fatalf("cabled back: exit %d, want 0:\n%s", code, out)
+	}
 }

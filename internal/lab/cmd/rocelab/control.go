@@ -49,7 +49,7 @@ func serveControl(dir string, l *lab.Lab) (stop func(), err error) {
 			if err != nil {
 				return
 			}
-			go handleControl(c, l)
+			go handleControl(c, l, dir)
 		}
 	}()
 	return func() {
@@ -58,14 +58,21 @@ func serveControl(dir string, l *lab.Lab) (stop func(), err error) {
 	}, nil
 }
 
-func handleControl(c net.Conn, l *lab.Lab) {
+func handleControl(c net.Conn, l *lab.Lab, dir string) {
 	defer func() { _ = c.Close() }()
 	_ = c.SetDeadline(time.Now().Add(controlTimeout))
 	line, err := bufio.NewReader(c).ReadString('\n')
 	if err != nil {
 		return
 	}
-	_, _ = io.WriteString(c, controlAnswer(l, strings.Fields(line))+"\n")
+	req := strings.Fields(line)
+	answer := controlAnswer(l, req)
+	if answer == "ok" && len(req) > 0 && req[0] == "cable" {
+		if err := l.SaveInventory(dir); err != nil {
+			answer = "error recabled, but inventory.json was not rewritten: " + err.Error()
+		}
+	}
+	_, _ = io.WriteString(c, answer+"\n")
 }
 
 func controlAnswer(l *lab.Lab, req []string) string {
@@ -88,9 +95,14 @@ func controlAnswer(l *lab.Lab, req []string) string {
 		return stormAnswer(l, req[1], req[2], req[3])
 	case (len(req) == 3 || len(req) == 4) && req[0] == "fault":
 		return faultAnswer(l, req)
+	case len(req) == 5 && req[0] == "cable":
+		if err := l.Recable(req[1], req[2], req[3], req[4]); err != nil {
+			return "error " + err.Error()
+		}
+		return "ok"
 	}
 	return fmt.Sprintf("error unknown request %q (want: reboot DEVICE, storm DEVICE INTERFACE on|off, "+
-		"fault DEVICE KIND [DURATION], or fault DEVICE clear)", strings.Join(req, " "))
+		"fault DEVICE KIND [DURATION], fault DEVICE clear, or cable DEVICE INTERFACE PEER PEER_INTERFACE)", strings.Join(req, " "))
 }
 
 func noDevice(l *lab.Lab, name string) string {
@@ -196,4 +208,17 @@ func stormAnswer(l *lab.Lab, device, port, state string) string {
 		return "error " + err.Error()
 	}
 	return "ok"
+}
+
+func cableCommand(args []string, stdout, stderr io.Writer) int {
+	dir, pos, code := clientCommand("cable", args, []string{"DEVICE", "INTERFACE", "PEER", "PEER_INTERFACE"}, stderr)
+	if code >= 0 {
+		return code
+	}
+	if err := sendControl(dir, "cable "+strings.Join(pos, " ")); err != nil {
+		fmt.Fprintln(stderr, "rocelab cable:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "rocelab: %s %s is cabled to %s %s; their LLDP neighbours and inventory.json's links say so\n", pos[0], pos[1], pos[2], pos[3])
+	return 0
 }

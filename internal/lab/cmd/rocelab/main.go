@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -36,9 +37,19 @@ func main() {
 
 const usageText = `usage:
   rocelab up --dir DIR [--switches openconfig=1] [--hosts PLATFORM=N] [--model PLATFORM=MODEL]...
-             [--ports 8] [--latency 0ms]
+             [--ports 8] [--latency 0ms] [--wiring FILE]
       start the lab, write DIR/inventory.json once every device listens,
-      serve until SIGINT or SIGTERM
+      serve until SIGINT or SIGTERM. The lab is cabled: each switch's last
+      free port to the next switch's, host NIC j of host h to the first free
+      port of switch (h+j) mod the number of switches; --wiring FILE (a JSON
+      list of {"a_device", "a_interface", "b_device", "b_interface"}, the
+      shape of the inventory's "links") cables it instead. Every device
+      answers its platform's LLDP read with its cables.
+  rocelab cable --dir DIR DEVICE INTERFACE PEER PEER_INTERFACE
+      move the cable of DEVICE's INTERFACE to PEER's PEER_INTERFACE (the
+      ports' old cables are unplugged; inventory.json's links follow), e.g.
+      a NIC cabled to the wrong leaf:
+      rocelab cable --dir .lab mlx5-1 eth0 eos-2 Ethernet3
   rocelab down --dir DIR
       stop the lab running in DIR (SIGTERM to DIR/rocelab.pid) and wait for it
   rocelab get --dir DIR [--type all] DEVICE PATH
@@ -128,6 +139,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return faultCommand(args[1:], stdout, stderr)
 	case "cli":
 		return cliCommand(args[1:], stdout, stderr)
+	case "cable":
+		return cableCommand(args[1:], stdout, stderr)
 	case "version", "-version", "--version":
 		fmt.Fprintln(stdout, "rocelab", buildVersion())
 		return 0
@@ -167,6 +180,7 @@ func up(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fs.Var(&models, "model", "the model of a platform's devices, as `PLATFORM=MODEL` (repeatable; the first is the default; "+strings.Join(known, "; ")+")")
 	ports := fs.Int("ports", lab.DefaultPorts, "interfaces per switch")
+	wiring := fs.String("wiring", "", "a JSON file listing the lab's cables, instead of the default cabling")
 	latency := fs.Duration("latency", 0, "delay added to every RPC, e.g. 5ms")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -182,7 +196,19 @@ func up(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "rocelab up: --dir is required")
 		return 2
 	}
-	if err := serve(ctx, *dir, lab.Options{Switches: switches, Hosts: hosts, Models: models, Ports: *ports, Latency: *latency, Dir: *dir}, stdout, stderr); err != nil {
+	opts := lab.Options{Switches: switches, Hosts: hosts, Models: models, Ports: *ports, Latency: *latency, Dir: *dir}
+	if *wiring != "" {
+		b, err := os.ReadFile(filepath.Clean(*wiring))
+		if err == nil {
+			opts.Cables = []lab.Cable{}
+			err = json.Unmarshal(b, &opts.Cables)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "rocelab up: --wiring %s: %v\n", *wiring, err)
+			return 2
+		}
+	}
+	if err := serve(ctx, *dir, opts, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "rocelab up:", err)
 		return 1
 	}
