@@ -94,14 +94,7 @@ func (d *fabricCheckDataSource) Read(ctx context.Context, req datasource.ReadReq
 		return
 	}
 	findings := fabric.Check(f)
-	vals := make([]attr.Value, 0, len(findings))
-	for _, fi := range findings {
-		vals = append(vals, types.ObjectValueMust(findingAttrTypes, map[string]attr.Value{
-			"severity": types.StringValue(fi.Severity), "rule": types.StringValue(fi.Rule),
-			"device": types.StringValue(fi.Device), "message": types.StringValue(fi.Message),
-		}))
-	}
-	m.Findings = types.ListValueMust(types.ObjectType{AttrTypes: findingAttrTypes}, vals)
+	m.Findings = findingsValue(findings)
 	m.OK = types.BoolValue(fabric.OK(findings))
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }

@@ -205,3 +205,86 @@ func TestAccGuideCablingCheck(t *testing.T) {
 		t.Fatalf("cabled back: exit %d, want 0:\n%s", code, out)
 	}
 }
+
+// TestAccFabricAuditForeignConfigs is issue 19's audit: hand-made QoS with foreign object names
+// on SONiC (the stock AZURE maps), EOS (a qos profile GPU-LOSSLESS typed by an operator) and
+// NX-OS (Microsoft's Azure Local reference policies) is read by roce_fabric_audit as what each
+// port does, nothing imported, and checked: the hosts, never configured, do not pause what the
+// switches make lossless.
+func TestAccFabricAuditForeignConfigs(t *testing.T) {
+	l := startLab(t, lab.Options{Switches: map[string]int{"sonic": 1, "eos": 1, "nxos": 1}, Hosts: map[string]int{"mlx5": 1}, NICPorts: 1})
+	// eos-1 Ethernet8 <-> nxos-1 Ethernet1/8; nxos-1 Ethernet1/7 <-> sonic-1's last port; mlx5-1 eth0 <-> eos-1 Ethernet1.
+	l.terminal(t, "eos-1").configure(
+		"qos map dscp 26 to traffic-class 3",
+		"qos profile GPU-LOSSLESS", "qos trust dscp", "priority-flow-control on", "priority-flow-control priority 3 no-drop",
+		"tx-queue 3", "bandwidth percent 50", "no priority",
+		"random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 100", "exit", "exit",
+		"interface Ethernet1", "service-profile GPU-LOSSLESS", "exit",
+		"interface Ethernet8", "service-profile GPU-LOSSLESS",
+	)
+	l.terminal(t, "nxos-1").configure(
+		"policy-map type network-qos QOS_NETWORK", "class type network-qos c-8q-nq3", "mtu 9216", "pause pfc-cos 3", "exit", "exit",
+		"class-map type qos match-all RDMA", "match cos 3", "exit",
+		"policy-map type qos AZLocal_SERVICES", "class RDMA", "set qos-group 3", "exit", "exit",
+		"policy-map type queuing QOS_EGRESS_PORT", "class type queuing c-out-8q-q3", "bandwidth remaining percent 50",
+		"random-detect minimum-threshold 300 kbytes maximum-threshold 300 kbytes drop-probability 100 weight 0 ecn", "exit", "exit",
+		"system qos", "service-policy type queuing output QOS_EGRESS_PORT", "service-policy type network-qos QOS_NETWORK", "exit",
+		"interface Ethernet1/8", "priority-flow-control mode on", "service-policy type qos input AZLocal_SERVICES",
+	)
+	port := func(device, iface string) string {
+		return fmt.Sprintf(`one([for p in data.roce_fabric_audit.all.ports : p if p.device == %q && p.interface == %q])`, device, iface)
+	}
+	cfg := l.providerHCL() + fmt.Sprintf(`
+data "roce_fabric_links" "all" {}
+
+data "roce_fabric_audit" "all" {
+  links = data.roce_fabric_links.all.links
+}
+
+output "eos"   { value = %s }
+output "nxos"  { value = %s }
+output "sonic" { value = %s }
+output "nic"   { value = one([for n in data.roce_fabric_audit.all.nics : n if n.device == "mlx5-1"]) }
+output "rules" { value = sort(distinct([for f in data.roce_fabric_audit.all.findings : f.rule])) }
+output "ok"    { value = data.roce_fabric_audit.all.ok }
+output "uplink_findings" {
+  value = [for f in data.roce_fabric_audit.all.findings : "${f.rule}: ${f.message}" if strcontains(f.message, "Link eos-1 Ethernet8 <-> nxos-1 Ethernet1/8")]
+}
+`, port("eos-1", "Ethernet1"), port("nxos-1", "Ethernet1/8"), port("sonic-1", "Ethernet0"))
+	ints := func(vs ...int64) knownvalue.Check {
+		var c []knownvalue.Check
+		for _, v := range vs {
+			c = append(c, knownvalue.Int64Exact(v))
+		}
+		return knownvalue.ListExact(c)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("eos", knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"policy": knownvalue.StringExact("GPU-LOSSLESS"), "trust": knownvalue.StringExact("dscp"), "pfc_mode": knownvalue.StringExact("on"),
+					"lossless_priorities": ints(3), "ecn_traffic_classes": ints(3),
+				})),
+				statecheck.ExpectKnownOutputValueAtPath("eos", tfjsonpath.New("dscp_to_traffic_class").AtMapKey("26"), knownvalue.Int64Exact(3)),
+				statecheck.ExpectKnownOutputValue("nxos", knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"policy": knownvalue.StringExact("AZLocal_SERVICES"), "trust": knownvalue.StringExact("pcp"), "pfc_mode": knownvalue.StringExact("on"),
+					"lossless_priorities": ints(3), "ecn_traffic_classes": ints(3),
+				})),
+				statecheck.ExpectKnownOutputValue("sonic", knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"policy": knownvalue.StringExact("AZURE"), "trust": knownvalue.StringExact("dscp"), "pfc_mode": knownvalue.StringExact("on"),
+					"lossless_priorities": ints(3, 4),
+				})),
+				statecheck.ExpectKnownOutputValueAtPath("sonic", tfjsonpath.New("dscp_to_traffic_class").AtMapKey("26"), knownvalue.Int64Exact(1)),
+				statecheck.ExpectKnownOutputValue("nic", knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"interface": knownvalue.StringExact("eth0"), "pfc_priorities": ints(),
+				})),
+				statecheck.ExpectKnownOutputValue("ok", knownvalue.Bool(false)),
+				// The EOS port trusts DSCP, the NX-OS one CoS: the uplink between them (R13).
+				statecheck.ExpectKnownOutputValue("uplink_findings", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(
+					`^R13: Link eos-1 Ethernet8 <-> nxos-1 Ethernet1/8: eos-1 Ethernet8 trusts dscp but nxos-1 Ethernet1/8 trusts pcp`))})),
+			},
+		}},
+	})
+}

@@ -1,0 +1,144 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/devices"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+// auditPlatforms read what a device really applies, whatever its objects are called: each
+// platform's effective read (sonic, eos and nxos Effective/Policy over the configuration the
+// resources' refreshes share; the host read's per-netdev state on mlx5). ports are ports the
+// caller wants covered even where the configuration has no line for them (NX-OS prints only
+// ports with QoS lines).
+var auditPlatforms = map[string]func(ctx context.Context, reg *devices.Registry, device string, ports []string) (fabric.Fabric, error){
+	"sonic": auditSONiC,
+	"eos":   auditEOS,
+	"nxos":  auditNXOS,
+	"mlx5":  auditHost,
+}
+
+// Audit returns device's effective QoS as roce_fabric_check's inputs: one policy per bound
+// switch port (named after the device's own policy or map), each port's PFC, each NIC's QoS and
+// DCQCN.
+func Audit(ctx context.Context, reg *devices.Registry, device string, ports []string) (fabric.Fabric, error) {
+	dev, ok := reg.Device(device)
+	if !ok {
+		return fabric.Fabric{}, errors.New(reg.UnknownDeviceDetail(device))
+	}
+	read, ok := auditPlatforms[dev.Platform]
+	if !ok {
+		return fabric.Fabric{}, fmt.Errorf("device %q has platform %s, whose configuration this provider version cannot audit yet (it can: %s)",
+			device, dev.Platform, joinSorted(auditPlatforms))
+	}
+	return read(ctx, reg, device, ports)
+}
+
+// AuditDevices returns the configured devices whose platform has an audit read, sorted.
+func AuditDevices(reg *devices.Registry) []string {
+	var out []string
+	for _, name := range reg.Names() {
+		if dev, _ := reg.Device(name); auditPlatforms[dev.Platform] != nil {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func joinSorted[V any](m map[string]V) string {
+	s := ""
+	for i, k := range slices.Sorted(maps.Keys(m)) {
+		if i > 0 {
+			s += ", "
+		}
+		s += k
+	}
+	return s
+}
+
+func switchFabric(device string, policies []fabric.QoSPolicy, pfcs []fabric.PFCInterface) fabric.Fabric {
+	var f fabric.Fabric
+	for _, p := range policies {
+		f.Policies = append(f.Policies, fabric.SwitchPolicy{Device: device, Policy: p})
+	}
+	for _, p := range pfcs {
+		f.PFC = append(f.PFC, fabric.SwitchPFC{Device: device, PFC: p})
+	}
+	return f
+}
+
+func auditSONiC(ctx context.Context, reg *devices.Registry, device string, _ []string) (fabric.Fabric, error) {
+	c, err := reg.GNMI(device)
+	if err != nil {
+		return fabric.Fabric{}, err
+	}
+	db, err := sonicDB{c, newReads(reg, device)}.snap(ctx)
+	if err != nil {
+		return fabric.Fabric{}, err
+	}
+	policies, pfcs := db.Effective()
+	return switchFabric(device, policies, pfcs), nil
+}
+
+func auditEOS(ctx context.Context, reg *devices.Registry, device string, ports []string) (fabric.Fabric, error) {
+	c, err := reg.CLI(device)
+	if err != nil {
+		return fabric.Fabric{}, err
+	}
+	cfg, err := eosCLI{cliSession{c, newReads(reg, device)}}.snap(ctx)
+	if err != nil {
+		return fabric.Fabric{}, err
+	}
+	policies, pfcs := cfg.Effective(ports)
+	return switchFabric(device, policies, pfcs), nil
+}
+
+func auditNXOS(ctx context.Context, reg *devices.Registry, device string, ports []string) (fabric.Fabric, error) {
+	c, err := reg.CLI(device)
+	if err != nil {
+		return fabric.Fabric{}, err
+	}
+	cfg, err := nxosCLI{cliSession{c, newReads(reg, device)}}.snap(ctx)
+	if err != nil {
+		return fabric.Fabric{}, err
+	}
+	policies, pfcs := cfg.Effective(ports)
+	return switchFabric(device, policies, pfcs), nil
+}
+
+// auditHost reads every netdev the host's read queried with its QoS tool (ports, not VFs or
+// representors), and its DCQCN where it is enabled on some priority.
+func auditHost(ctx context.Context, reg *devices.Registry, device string, _ []string) (fabric.Fabric, error) {
+	h, err := openMLX5(reg, device)
+	if err != nil {
+		return fabric.Fabric{}, err
+	}
+	states, err := devices.Snapshot(ctx, reg, device, "mlx5 host", h.readHost)
+	if err != nil {
+		return fabric.Fabric{}, err
+	}
+	var f fabric.Fabric
+	for _, ifname := range slices.Sorted(maps.Keys(states)) {
+		st := states[ifname]
+		if st.QoSSkipped || st.QoSError != nil || !h.present(st, ifname) {
+			continue
+		}
+		n := st.NICQoS()
+		n.Interface = ifname
+		f.NICs = append(f.NICs, fabric.HostNIC{Device: device, NIC: n})
+		d, err := dcqcnDriver{h}.Read(ctx, ifname, nil)
+		if err != nil {
+			return fabric.Fabric{}, err
+		}
+		if d != nil && len(d.Priorities) > 0 {
+			d.Interface = ifname
+			f.DCQCN = append(f.DCQCN, fabric.HostDCQCN{Device: device, DCQCN: *d})
+		}
+	}
+	return f, nil
+}
