@@ -21,6 +21,17 @@ var auditPlatforms = map[string]func(ctx context.Context, reg *devices.Registry,
 	"eos":   auditEOS,
 	"nxos":  auditNXOS,
 	"mlx5":  auditHost,
+	"openconfig": func(ctx context.Context, reg *devices.Registry, device string, _ []string) (fabric.Fabric, error) {
+		c, err := reg.GNMI(device)
+		if err != nil {
+			return fabric.Fabric{}, err
+		}
+		t, err := (&openConfigQoS{c: c, reads: newReads(reg, device)}).tree(ctx)
+		if err != nil {
+			return fabric.Fabric{}, err
+		}
+		return switchFabric(device, t.Effective(), nil), nil
+	},
 }
 
 // Audit returns device's effective QoS as roce_fabric_check's inputs: one policy per bound

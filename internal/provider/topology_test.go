@@ -288,3 +288,24 @@ output "uplink_findings" {
 		}},
 	})
 }
+
+// The fabric-audit guide as users run it, on the guides' lab (a stock SONiC switch, a host
+// never configured): the plan prints the cable's disagreements and the stock AZURE binding.
+func TestAccGuideFabricAudit(t *testing.T) {
+	l := guideLab(t)
+	dir := t.TempDir()
+	copyTF(t, guideExample(t, "fabric-audit"), dir)
+	tf := newTFCLI(t, dir)
+	tf.must("init", "-input=false", "-no-color")
+	out := tf.must("plan", "-input=false", "-no-color", "-var", "inventory="+filepath.Join(l.dir, lab.InventoryFile))
+	for _, want := range []string{
+		`"R13 mlx5-1: Link mlx5-1 eth0 <-> sonic-1 Ethernet0: mlx5-1 eth0 trusts pcp but sonic-1 Ethernet0 trusts dscp.`,
+		`"R15 mlx5-1: Link mlx5-1 eth0 <-> sonic-1 Ethernet0: mlx5-1 eth0 is lossless on [] but sonic-1 Ethernet0 on [3, 4].`,
+		`"sonic-1 Ethernet0: AZURE (trust dscp), lossless [3,4], PFC on, ECN on [3,4]"`,
+		`ok     = false`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the plan lacks %s:\n%s", want, out)
+		}
+	}
+}
