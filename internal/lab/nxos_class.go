@@ -6,11 +6,16 @@ package lab
 
 // Ranges the lab takes (NX-OS's depend on the ASIC; these cover a Nexus 9300's buffer).
 const (
-	nxosBufferMax   = 52428800 // bytes: WRED thresholds and pause buffers
-	nxosMTUMin      = 576
-	nxosMTUMax      = 9216
-	nxosWREDProbMax = 100
-	nxosWREDWtMax   = 15
+	nxosBufferMax = 52428800 // bytes: WRED thresholds
+	// `pause buffer-size` and its thresholds: NX-OS's object model, class ipqosPause
+	// (bufferSize 5000..268435456, pauseThreshold and resumeThreshold 0..268435456;
+	// CiscoDevNet/terraform-provider-nxos gen/definitions/network_qos.yaml, 43d0c254).
+	nxosPauseBufferMin = 5000
+	nxosPauseMax       = 268435456
+	nxosMTUMin         = 576
+	nxosMTUMax         = 9216
+	nxosWREDProbMax    = 100
+	nxosWREDWtMax      = 15
 )
 
 // nxosUnitMax is the largest WRED threshold each unit takes.
@@ -263,19 +268,19 @@ func cmdPauseBuffer(x *nxosCtx, a *cliArgs) *cliError {
 func parsePause(a *cliArgs) (*nxosPause, *cliError) {
 	p := &nxosPause{}
 	var err *cliError
-	if p.buffer, err = a.num(1, nxosBufferMax); err != nil {
+	if p.buffer, err = a.num(nxosPauseBufferMin, nxosPauseMax); err != nil {
 		return nil, err
 	}
 	if _, err := a.kw("pause-threshold"); err != nil {
 		return nil, err
 	}
-	if p.pause, err = a.num(1, nxosBufferMax); err != nil {
+	if p.pause, err = a.num(0, nxosPauseMax); err != nil {
 		return nil, err
 	}
 	if _, err := a.kw("resume-threshold"); err != nil {
 		return nil, err
 	}
-	if p.resume, err = a.num(1, nxosBufferMax); err != nil {
+	if p.resume, err = a.num(0, nxosPauseMax); err != nil {
 		return nil, err
 	}
 	return p, nil

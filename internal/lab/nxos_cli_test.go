@@ -121,8 +121,9 @@ func TestNXOSErrors(t *testing.T) {
 		{wred + "1500 kbytes drop-probability 100 weight 16", "16", nxRange(0, 15)},
 		{wred + "1500 kbytes drop-probability 100", "$", nxIncomplete},
 		{wred + "1500 kbytes drop-probability 100 weight 0 ecn now", "now", nxInvalid},
-		{"pause buffer-size 100 pause-threshold 50", "$", nxIncomplete},
-		{"pause buffer-size 0 pause-threshold 50 resume-threshold 40", "0", nxRange(1, 52428800)},
+		{"pause buffer-size 5000 pause-threshold 50", "$", nxIncomplete},
+		{"pause buffer-size 4999 pause-threshold 50 resume-threshold 40", "4999", nxRange(5000, 268435456)},
+		{"pause buffer-size 5000 pause-threshold 268435457 resume-threshold 40", "268435457", nxRange(0, 268435456)},
 		{"class type queuing c-out-8q-q8", "", "ERROR: class-map c-out-8q-q8 does not exist"},
 		// a global command typed in a submode: the error of the mode that got furthest
 		{"policy-map type qos X Y", "Y", nxInvalid},

@@ -95,6 +95,16 @@ func CheckSupported(p fabric.QoSPolicy) []fabric.Unsupported {
 	return out
 }
 
+// The range of `pause buffer-size` and of its thresholds: NX-OS's own object model (the DME
+// class ipqosPause: bufferSize 5000..268435456, pauseThreshold "Xoff bytes" and resumeThreshold
+// "Xon bytes" 0..268435456; CiscoDevNet/terraform-provider-nxos gen/definitions/network_qos.yaml
+// at 43d0c254). A model's hardware may want more (a figure of 27456 for the 93180YC-EX circulates
+// without a Cisco source), which the switch then refuses at apply, and nothing is changed.
+const (
+	MinPauseBufferBytes = 5000
+	MaxPauseBytes       = 268435456
+)
+
 // CheckPFC lists the attributes of p that the nxos platform cannot express (DESIGN section 4),
 // sorted by attribute path: cable_length_m, one of xoff_bytes/xon_bytes without the other, a
 // port whose ingress policy-map name would be too long, watchdog actions other than drop and
@@ -111,6 +121,12 @@ func CheckPFC(p fabric.PFCInterface) []fabric.Unsupported {
 				missing = "xoff_bytes"
 			}
 			out = append(out, fabric.Unsupported{Attr: []string{"buffer", missing}, Reason: reasonBufferPair})
+		}
+		if b.XoffBytes != nil && b.XonBytes != nil {
+			if size := *b.XoffBytes + *b.XonBytes; size < MinPauseBufferBytes || size > MaxPauseBytes {
+				out = append(out, fabric.Unsupported{Attr: []string{"buffer"}, Reason: fmt.Sprintf(
+					"NX-OS's pause buffer-size (xoff_bytes + xon_bytes = %d) takes %d to %d bytes", size, MinPauseBufferBytes, MaxPauseBytes)})
+			}
 		}
 		if n := IngressName(p.Interface); b.XoffBytes != nil && utf8.RuneCountInString(n) > MaxObjectNameLen {
 			out = append(out, fabric.Unsupported{Attr: []string{"buffer"}, Reason: fmt.Sprintf(

@@ -94,6 +94,17 @@ func TestCheckPFC(t *testing.T) {
 			[]string{"buffer.xoff_bytes: set both xoff_bytes and xon_bytes, or neither"}},
 		"long port name": {mod(func(p *fabric.PFCInterface) { p.Interface = "Ethernet1/1/" + strings.Repeat("1", 30) }),
 			[]string{"buffer: policy-map roce-in-Ethernet1_1_111"}},
+		"buffer below NX-OS's smallest": {mod(func(p *fabric.PFCInterface) {
+			p.Buffer.XoffBytes, p.Buffer.XonBytes = ptr(int64(3000)), ptr(int64(1999))
+		}),
+			[]string{"buffer: NX-OS's pause buffer-size (xoff_bytes + xon_bytes = 4999) takes 5000 to 268435456 bytes"}},
+		"buffer at NX-OS's smallest": {mod(func(p *fabric.PFCInterface) {
+			p.Buffer.XoffBytes, p.Buffer.XonBytes = ptr(int64(3000)), ptr(int64(2000))
+		}), nil},
+		"buffer above NX-OS's largest": {mod(func(p *fabric.PFCInterface) {
+			p.Buffer.XoffBytes, p.Buffer.XonBytes = ptr(int64(268435456)), ptr(int64(1))
+		}),
+			[]string{"buffer: NX-OS's pause buffer-size"}},
 		"long port name without buffer": {mod(func(p *fabric.PFCInterface) {
 			p.Interface, p.Buffer = "Ethernet1/1/"+strings.Repeat("1", 30), nil
 		}), nil},
