@@ -42,3 +42,15 @@ func Check(t testing.TB, path, got string) {
 			path, cmp.Diff(strings.SplitAfter(string(want), "\n"), strings.SplitAfter(got, "\n")))
 	}
 }
+
+// Capture returns a captured device output kept in testdata (a real capture or a vendor's test
+// data) without its first line, which names its source.
+func Capture(t testing.TB, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Clean(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(b), "\n")
+	return rest
+}

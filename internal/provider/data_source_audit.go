@@ -91,13 +91,8 @@ func (d *fabricAuditDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 					"dcqcn_priorities": l("Priorities DCQCN (both roce_rp and roce_np) is enabled on; empty when none."),
 					"cnp_dscp":         schema.Int64Attribute{Computed: true, MarkdownDescription: "The DSCP the NIC sends CNPs with; null without DCQCN."},
 				}}},
-			"findings": schema.ListNestedAttribute{Computed: true,
-				MarkdownDescription: "As `roce_fabric_check`'s.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"severity": schema.StringAttribute{Computed: true}, "rule": schema.StringAttribute{Computed: true},
-					"device": schema.StringAttribute{Computed: true}, "message": schema.StringAttribute{Computed: true},
-				}}},
-			"ok": schema.BoolAttribute{Computed: true, MarkdownDescription: "False when any finding is an error."},
+			"findings": findingsAttr(),
+			"ok":       okAttr(),
 		},
 	}
 }

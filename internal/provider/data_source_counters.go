@@ -26,7 +26,7 @@ func newCountersDataSource() datasource.DataSource { return &countersDataSource{
 
 // countersDataSource reads a port's or NIC's RoCE counters: the golden metrics a drift check
 // can assert on (PFC pause storms, ECN marks, drops, CNPs).
-type countersDataSource struct{ pd *providerData }
+type countersDataSource struct{ configuredData }
 
 type countersModel struct {
 	Device        types.String  `tfsdk:"device"`
@@ -51,18 +51,6 @@ type countersModel struct {
 
 func (d *countersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_interface_counters"
-}
-
-func (d *countersDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	if req.ProviderData == nil {
-		return
-	}
-	pd, ok := req.ProviderData.(*providerData)
-	if !ok {
-		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("got %T; this is a bug in the provider", req.ProviderData))
-		return
-	}
-	d.pd = pd
 }
 
 func (d *countersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -102,8 +90,7 @@ func (d *countersDataSource) Read(ctx context.Context, req datasource.ReadReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if d.pd == nil || !d.pd.known {
-		resp.Diagnostics.AddError("Provider not configured", "roce_interface_counters needs the provider's devices to be known.")
+	if !d.ready("roce_interface_counters", &resp.Diagnostics) {
 		return
 	}
 	window := time.Duration(0)

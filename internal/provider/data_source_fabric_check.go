@@ -71,13 +71,8 @@ func (ds *fabricCheckDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"links": schema.ListNestedAttribute{Optional: true,
 				MarkdownDescription: "Cables between the devices, e.g. `data.roce_fabric_links.x.links`. With links, each cable's two ends are compared (R12-R17): an end with no RoCE configuration, trust, the RoCE and CNP DSCPs' priority, no-drop priorities and PFC at both ends (uplinks included), lossless MTU, ECN toward DCQCN NICs.",
 				NestedObject:        schema.NestedAttributeObject{Attributes: linkAttrs(false)}},
-			"findings": schema.ListNestedAttribute{Computed: true,
-				MarkdownDescription: "One finding per violated rule instance: `severity` (`error` or `warning`), `rule` (`R1`..`R17`), `device` and a `message` saying what to change.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"severity": schema.StringAttribute{Computed: true}, "rule": schema.StringAttribute{Computed: true},
-					"device": schema.StringAttribute{Computed: true}, "message": schema.StringAttribute{Computed: true},
-				}}},
-			"ok": schema.BoolAttribute{Computed: true, MarkdownDescription: "False when any finding is an error."},
+			"findings": findingsAttr(),
+			"ok":       okAttr(),
 		},
 	}
 }
@@ -97,6 +92,20 @@ func (d *fabricCheckDataSource) Read(ctx context.Context, req datasource.ReadReq
 	m.Findings = findingsValue(findings)
 	m.OK = types.BoolValue(fabric.OK(findings))
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+// findingsAttr is the findings of roce_fabric_check and roce_fabric_audit.
+func findingsAttr() schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{Computed: true,
+		MarkdownDescription: "One finding per violated rule instance: `severity` (`error` or `warning`), `rule` (`R1`..`R17`), `device` and a `message` saying what to change.",
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"severity": schema.StringAttribute{Computed: true}, "rule": schema.StringAttribute{Computed: true},
+			"device": schema.StringAttribute{Computed: true}, "message": schema.StringAttribute{Computed: true},
+		}}}
+}
+
+func okAttr() schema.BoolAttribute {
+	return schema.BoolAttribute{Computed: true, MarkdownDescription: "False when any finding is an error."}
 }
 
 // fabric converts the inputs with the resources' own conversions, so defaults and key rules

@@ -23,13 +23,7 @@ func (c *Config) Effective(ports []string) ([]fabric.QoSPolicy, []fabric.PFCInte
 		}
 	}
 	slices.SortFunc(policies, func(a, b fabric.QoSPolicy) int { return fabric.ComparePorts(a.Interfaces[0], b.Interfaces[0]) })
-	all := slices.Collect(maps.Keys(c.Interfaces))
-	for _, port := range ports {
-		if !slices.Contains(all, port) {
-			all = append(all, port)
-		}
-	}
-	slices.SortFunc(all, fabric.ComparePorts)
+	all := fabric.SortedPorts(append(slices.Collect(maps.Keys(c.Interfaces)), ports...))
 	var pfcs []fabric.PFCInterface
 	for _, port := range all {
 		p, ok := c.PFC(port)

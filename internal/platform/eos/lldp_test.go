@@ -1,28 +1,17 @@
 package eos
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
-// lldpCapture is a file of testdata/lldp without its first line (which names its source).
-func lldpCapture(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile("testdata/lldp/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, _ := strings.Cut(string(b), "\n")
-	return rest
-}
-
 func TestParseLLDPCaptures(t *testing.T) {
-	host := lldpCapture(t, "eos_show_hostname_napalm.json.txt")
-	name, ifaces, got, err := ParseLLDP(lldpCapture(t, "eos_show_lldp_neighbors_detail_napalm_issue903.json.txt"), host)
+	host := goldenfile.Capture(t, "testdata/lldp/eos_show_hostname_napalm.json.txt")
+	name, ifaces, got, err := ParseLLDP(goldenfile.Capture(t, "testdata/lldp/eos_show_lldp_neighbors_detail_napalm_issue903.json.txt"), host)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +28,7 @@ func TestParseLLDPCaptures(t *testing.T) {
 	}
 	// Interfaces with nothing heard are interfaces, not neighbours; a quoted interface-name
 	// port ID is unquoted.
-	_, ifaces, got, err = ParseLLDP(lldpCapture(t, "eos_show_lldp_neighbors_detail_napalm_issue1153.json.txt"), host)
+	_, ifaces, got, err = ParseLLDP(goldenfile.Capture(t, "testdata/lldp/eos_show_lldp_neighbors_detail_napalm_issue1153.json.txt"), host)
 	if err != nil {
 		t.Fatal(err)
 	}

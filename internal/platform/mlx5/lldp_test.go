@@ -1,31 +1,20 @@
 package mlx5
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
-
-// capture is a file of testdata/lldp without its first line (which names its source).
-func capture(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile("testdata/lldp/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, _ := strings.Cut(string(b), "\n")
-	return rest
-}
 
 func TestParseLLDPCaptures(t *testing.T) {
 	out := func(neighbors string) []byte {
-		return []byte(strings.Join([]string{markLLDPChassis, capture(t, "lldpd_json0_show_chassis.txt"),
+		return []byte(strings.Join([]string{markLLDPChassis, goldenfile.Capture(t, "testdata/lldp/lldpd_json0_show_chassis.txt"),
 			markLLDPNeighbors, neighbors, markEnd}, "\n"))
 	}
-	host, got, err := ParseLLDP(out(capture(t, "lldpd_json0_show_neighbors_two.txt")))
+	host, got, err := ParseLLDP(out(goldenfile.Capture(t, "testdata/lldp/lldpd_json0_show_neighbors_two.txt")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +28,7 @@ func TestParseLLDPCaptures(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("neighbors =\n%+v\nwant\n%+v", got, want)
 	}
-	_, got, err = ParseLLDP(out(capture(t, "lldpd_json0_neighbor_without_sysname.txt")))
+	_, got, err = ParseLLDP(out(goldenfile.Capture(t, "testdata/lldp/lldpd_json0_neighbor_without_sysname.txt")))
 	want = []fabric.Neighbor{{Interface: "veth-a2", ChassisID: "02:00:00:00:00:0c", PortID: "Ethernet5"}}
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("without system name: %+v, %v", got, err)

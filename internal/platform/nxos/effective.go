@@ -23,13 +23,7 @@ import (
 //
 // and each port's PFC (PFC: mode, NX-OS's default auto without the line). Ports are sorted.
 func (c *Config) Effective(ports []string) ([]fabric.QoSPolicy, []fabric.PFCInterface) {
-	all := slices.Collect(maps.Keys(c.Interfaces))
-	for _, p := range ports {
-		if !slices.Contains(all, p) {
-			all = append(all, p)
-		}
-	}
-	slices.SortFunc(all, fabric.ComparePorts)
+	all := fabric.SortedPorts(append(slices.Collect(maps.Keys(c.Interfaces)), ports...))
 	var policies []fabric.QoSPolicy
 	var pfcs []fabric.PFCInterface
 	for _, port := range all {

@@ -1,27 +1,17 @@
 package nxos
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
-func lldpCapture(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile("testdata/lldp/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, _ := strings.Cut(string(b), "\n")
-	return rest
-}
-
 func TestParseLLDPCaptures(t *testing.T) {
-	host := lldpCapture(t, "nxos_show_hostname_text_ntc.txt")
-	name, got, err := ParseLLDP(lldpCapture(t, "nxos_show_lldp_neighbors_detail_text_genie_golden1.txt"), host)
+	host := goldenfile.Capture(t, "testdata/lldp/nxos_show_hostname_text_ntc.txt")
+	name, got, err := ParseLLDP(goldenfile.Capture(t, "testdata/lldp/nxos_show_lldp_neighbors_detail_text_genie_golden1.txt"), host)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +23,7 @@ func TestParseLLDPCaptures(t *testing.T) {
 		t.Errorf("golden1: %q\n%+v\nwant\n%+v", name, got, want)
 	}
 	// `System Name: null` (a server NIC) is no name; port IDs with spaces are kept whole.
-	_, got, err = ParseLLDP(lldpCapture(t, "nxos_show_lldp_neighbors_detail_text_genie_golden2.txt"), host)
+	_, got, err = ParseLLDP(goldenfile.Capture(t, "testdata/lldp/nxos_show_lldp_neighbors_detail_text_genie_golden2.txt"), host)
 	if err != nil || len(got) == 0 {
 		t.Fatalf("golden2: %v %v", got, err)
 	}
@@ -41,7 +31,7 @@ func TestParseLLDPCaptures(t *testing.T) {
 		PortID: "PCI-E Slot 1, Port 2", PortDescription: "ConnectX-4 Lx, 25G/10G/1G SFP"}) {
 		t.Errorf("golden2[0] = %+v", got[0])
 	}
-	if _, got, err = ParseLLDP(lldpCapture(t, "nxos_show_lldp_neighbors_detail_text_ntc_cisco_nxos_show_lldp_neighbors_detail.raw.txt"), host); err != nil || len(got) == 0 {
+	if _, got, err = ParseLLDP(goldenfile.Capture(t, "testdata/lldp/nxos_show_lldp_neighbors_detail_text_ntc_cisco_nxos_show_lldp_neighbors_detail.raw.txt"), host); err != nil || len(got) == 0 {
 		t.Errorf("ntc raw: %v %v", got, err)
 	}
 	for _, n := range got {
