@@ -159,6 +159,10 @@ func readOpenConfigLLDP(ctx context.Context, reg *devices.Registry, device strin
 		return fabric.DeviceNeighbors{}, err
 	}
 	hostUps, err := c.Get(ctx, openconfig.HostnamePath())
+	if gnmi.NotFound(err) {
+		// Not configured through OpenConfig (set natively, or by DHCP): the state has it.
+		hostUps, err = c.GetState(ctx, openconfig.HostnameStatePath())
+	}
 	if err != nil && !gnmi.NotFound(err) {
 		return fabric.DeviceNeighbors{}, err
 	}

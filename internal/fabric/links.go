@@ -46,38 +46,58 @@ type Unresolved struct {
 // ResolveLinks turns the neighbours of several devices into links between them. A neighbour's
 // system name is matched to a device by the hostname the device reports (case-insensitively;
 // a fully qualified name also matches its first label, since LLDP agents differ in which they
-// send). The remote interface is the neighbour's port ID where that is one of the remote
-// device's interfaces (switches send the interface name), else its port description (lldpd
-// sends the interface name there when the port ID is a MAC address), else what the remote
-// device itself reports for a neighbour back on this interface. Links come sorted, each cable
-// once; unresolved neighbours are sorted by device and interface.
+// send); a name two devices report is ambiguous, and its neighbours are unresolved. The remote
+// interface is the neighbour's port ID where that is one of the remote device's interfaces
+// (switches send the interface name), else the interface the remote device itself reports
+// hearing this one on (both ends agree), else the neighbour's port description where that is
+// one of the remote device's interfaces (lldpd sends the interface name there when the port ID
+// is a MAC address). Where the remote device's interfaces are not known, a port ID that is a
+// name (not a MAC address, not a bare number) is taken, or with a MAC port ID the description.
+// A port is in at most one link: neighbours that would put a port on two cables are unresolved.
+// Links come sorted, each cable once; unresolved neighbours are sorted by device and interface.
 func ResolveLinks(devs []DeviceNeighbors) ([]Link, []Unresolved) {
-	byName := map[string]int{}
+	byName := map[string][]int{}
 	for i, d := range devs {
 		for _, n := range hostKeys(d.Hostname) {
-			if _, taken := byName[n]; !taken {
-				byName[n] = i
+			if !slices.Contains(byName[n], i) {
+				byName[n] = append(byName[n], i)
 			}
 		}
 	}
-	lookup := func(system string) (int, bool) {
+	lookup := func(system string) (i int, ok bool, ambiguous []int) {
 		for _, n := range hostKeys(system) {
-			if i, ok := byName[n]; ok {
-				return i, true
+			switch found := byName[n]; len(found) {
+			case 0:
+				continue
+			case 1:
+				return found[0], true, nil
+			default:
+				return 0, false, found
 			}
 		}
-		return 0, false
+		return 0, false, nil
 	}
-	seen := map[Link]bool{}
-	var links []Link
+	type claim struct {
+		device string
+		n      Neighbor
+	}
+	claims := map[Link][]claim{}
+	var order []Link
 	var unresolved []Unresolved
 	for ai, a := range devs {
 		for _, n := range a.Neighbors {
-			bi, ok := lookup(n.SystemName)
+			bi, ok, ambiguous := lookup(n.SystemName)
 			if !ok {
 				reason := fmt.Sprintf("system name %q is not the hostname of any device read", n.SystemName)
-				if n.SystemName == "" {
+				switch {
+				case n.SystemName == "":
 					reason = "the neighbour advertises no system name"
+				case len(ambiguous) > 0:
+					var names []string
+					for _, i := range ambiguous {
+						names = append(names, devs[i].Device)
+					}
+					reason = fmt.Sprintf("system name %q is the hostname of %s: set hostname on those devices", n.SystemName, joinAnd(names))
 				}
 				unresolved = append(unresolved, Unresolved{a.Device, n, reason})
 				continue
@@ -90,43 +110,79 @@ func ResolveLinks(devs []DeviceNeighbors) ([]Link, []Unresolved) {
 				continue
 			}
 			l := canonicalLink(Link{a.Device, n.Interface, b.Device, port})
-			if !seen[l] {
-				seen[l] = true
-				links = append(links, l)
+			if _, seen := claims[l]; !seen {
+				order = append(order, l)
 			}
+			claims[l] = append(claims[l], claim{a.Device, n})
+		}
+	}
+	// A port on two cables: the neighbours behind them disagree (a description naming another
+	// port, a hub); none of those links is trusted.
+	ends := map[[2]string][]Link{}
+	for _, l := range order {
+		for _, e := range [][2]string{{l.ADevice, l.AInterface}, {l.BDevice, l.BInterface}} {
+			ends[e] = append(ends[e], l)
+		}
+	}
+	var links []Link
+	for _, l := range order {
+		var other []string
+		for _, e := range [][2]string{{l.ADevice, l.AInterface}, {l.BDevice, l.BInterface}} {
+			for _, o := range ends[e] {
+				if o != l {
+					other = append(other, o.Label())
+				}
+			}
+		}
+		if len(other) == 0 {
+			links = append(links, l)
+			continue
+		}
+		for _, c := range claims[l] {
+			unresolved = append(unresolved, Unresolved{c.device, c.n, fmt.Sprintf(
+				"it would make the link %s, but a port of it is also on %s: the neighbours disagree", l.Label(), joinAnd(other))})
 		}
 	}
 	slices.SortFunc(links, compareLinks)
 	slices.SortFunc(unresolved, func(x, y Unresolved) int {
-		return cmp.Or(cmp.Compare(x.Device, y.Device), cmp.Compare(x.Interface, y.Interface), cmp.Compare(x.SystemName, y.SystemName))
+		return cmp.Or(cmp.Compare(x.Device, y.Device), cmp.Compare(x.Interface, y.Interface), cmp.Compare(x.SystemName, y.SystemName),
+			cmp.Compare(x.Reason, y.Reason))
 	})
 	return links, unresolved
 }
 
-// remotePort finds the interface of b that neighbour n (heard by a on n.Interface) is on.
-func remotePort(n Neighbor, ai int, b DeviceNeighbors, lookup func(string) (int, bool)) (string, bool) {
-	for _, cand := range []string{n.PortID, n.PortDescription} {
-		if cand != "" && slices.Contains(b.Interfaces, cand) {
-			return cand, true
-		}
+// remotePort finds the interface of b that neighbour n (heard by device ai on n.Interface) is on.
+func remotePort(n Neighbor, ai int, b DeviceNeighbors, lookup func(string) (int, bool, []int)) (string, bool) {
+	if n.PortID != "" && slices.Contains(b.Interfaces, n.PortID) {
+		return n.PortID, true
 	}
 	// b's own report of a: the neighbour on b's side whose system is a and whose port is n.Interface.
 	for _, back := range b.Neighbors {
-		if i, ok := lookup(back.SystemName); ok && i == ai && (back.PortID == n.Interface || back.PortDescription == n.Interface) {
+		if i, ok, _ := lookup(back.SystemName); ok && i == ai && (back.PortID == n.Interface || back.PortDescription == n.Interface) {
 			return back.Interface, true
 		}
 	}
+	if n.PortDescription != "" && slices.Contains(b.Interfaces, n.PortDescription) {
+		return n.PortDescription, true
+	}
 	if len(b.Interfaces) == 0 {
-		// b's interfaces are unknown: trust a name-like port ID, or with a MAC port ID the
-		// description (lldpd sends the interface name there).
 		switch {
-		case n.PortID != "" && !looksLikeMAC(n.PortID):
+		case isName(n.PortID):
 			return n.PortID, true
-		case n.PortDescription != "" && !strings.ContainsAny(n.PortDescription, " \t"):
+		case looksLikeMAC(n.PortID) && isName(n.PortDescription):
 			return n.PortDescription, true
 		}
 	}
 	return "", false
+}
+
+// isName reports whether s can be an interface name: not empty, not a MAC address, not a bare
+// number (an ifIndex), without blanks.
+func isName(s string) bool {
+	if s == "" || looksLikeMAC(s) || strings.ContainsAny(s, " \t") {
+		return false
+	}
+	return strings.TrimLeft(s, "0123456789") != ""
 }
 
 func canonicalLink(l Link) Link {

@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -156,4 +157,58 @@ func TestCheckLinkRules(t *testing.T) {
 			assertFindings(t, Check(f), tt.want)
 		})
 	}
+}
+
+func TestResolveLinksConflicts(t *testing.T) {
+	t.Run("two devices report one hostname", func(t *testing.T) {
+		links, unresolved := ResolveLinks([]DeviceNeighbors{
+			{Device: "leaf-1", Hostname: "leaf1", Interfaces: []string{"Ethernet1", "Ethernet2"}, Neighbors: []Neighbor{
+				{Interface: "Ethernet1", SystemName: "localhost", PortID: "eth0"},
+				{Interface: "Ethernet2", SystemName: "localhost", PortID: "eth0"},
+			}},
+			{Device: "gpu-1", Hostname: "localhost"},
+			{Device: "gpu-2", Hostname: "localhost.localdomain"},
+		})
+		if len(links) != 0 || len(unresolved) != 2 || unresolved[0].Reason != `system name "localhost" is the hostname of gpu-1 and gpu-2: set hostname on those devices` {
+			t.Errorf("links %v unresolved %+v", links, unresolved)
+		}
+	})
+	t.Run("a description naming another port than the far end reports", func(t *testing.T) {
+		links, unresolved := ResolveLinks([]DeviceNeighbors{
+			{Device: "leaf-1", Hostname: "leaf1", Interfaces: []string{"Ethernet1"}, Neighbors: []Neighbor{
+				{Interface: "Ethernet1", SystemName: "sonic1", PortID: "etp5", PortDescription: "Ethernet0"},
+			}},
+			{Device: "sonic-1", Hostname: "sonic1", Interfaces: []string{"Ethernet0", "Ethernet16"}, Neighbors: []Neighbor{
+				{Interface: "Ethernet16", SystemName: "leaf1", PortID: "Ethernet1"},
+			}},
+		})
+		// The far end's own report wins over the operator's description text.
+		if want := []Link{{"leaf-1", "Ethernet1", "sonic-1", "Ethernet16"}}; !slices.Equal(links, want) || len(unresolved) != 0 {
+			t.Errorf("links %v unresolved %+v", links, unresolved)
+		}
+	})
+	t.Run("one port claimed by two cables", func(t *testing.T) {
+		links, unresolved := ResolveLinks([]DeviceNeighbors{
+			{Device: "leaf-1", Hostname: "leaf1", Interfaces: []string{"Ethernet1"}, Neighbors: []Neighbor{
+				{Interface: "Ethernet1", SystemName: "gpu1", PortID: "eth0"},
+				{Interface: "Ethernet1", SystemName: "gpu2", PortID: "eth0"},
+			}},
+			{Device: "gpu-1", Hostname: "gpu1"}, {Device: "gpu-2", Hostname: "gpu2"},
+		})
+		if len(links) != 0 || len(unresolved) != 2 || !strings.Contains(unresolved[0].Reason, "a port of it is also on gpu-2 eth0 <-> leaf-1 Ethernet1") {
+			t.Errorf("links %v unresolved %+v", links, unresolved)
+		}
+	})
+	t.Run("unknown interfaces: names only", func(t *testing.T) {
+		_, unresolved := ResolveLinks([]DeviceNeighbors{
+			{Device: "leaf-1", Hostname: "leaf1", Neighbors: []Neighbor{
+				{Interface: "Ethernet1", SystemName: "junos1", PortID: "597"},          // an ifIndex
+				{Interface: "Ethernet2", SystemName: "junos1", PortID: "PCI-E Slot 1"}, // text with blanks
+			}},
+			{Device: "junos-1", Hostname: "junos1"},
+		})
+		if len(unresolved) != 2 {
+			t.Errorf("a bare number or text with blanks was taken as an interface: %+v", unresolved)
+		}
+	})
 }

@@ -105,6 +105,9 @@ func (c *cabling) connect(cables []Cable) error {
 	defer c.mu.Unlock()
 	used := map[cablePort]bool{}
 	for _, cb := range cables {
+		if cb.A == cb.B && cb.APort == cb.BPort {
+			return fmt.Errorf("cable %s %s: both ends are the same port", cb.A, cb.APort)
+		}
 		for _, e := range []cablePort{{cb.A, cb.APort}, {cb.B, cb.BPort}} {
 			d, ok := c.devs[e.device]
 			switch {
@@ -116,9 +119,6 @@ func (c *cabling) connect(cables []Cable) error {
 				return fmt.Errorf("cable %s %s <-> %s %s: port %s %s is cabled twice", cb.A, cb.APort, cb.B, cb.BPort, e.device, e.port)
 			}
 			used[e] = true
-		}
-		if cb.A == cb.B && cb.APort == cb.BPort {
-			return fmt.Errorf("cable %s %s: both ends are the same port", cb.A, cb.APort)
 		}
 	}
 	for _, cb := range cables {

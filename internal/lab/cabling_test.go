@@ -62,7 +62,7 @@ func TestRecableAndErrors(t *testing.T) {
 	for cb, want := range map[Cable]string{
 		{"mlx5-9", "eth0", "eos-1", "Ethernet1"}:     `no device "mlx5-9"`,
 		{"mlx5-1", "eth7", "eos-1", "Ethernet1"}:     `mlx5-1 has no port "eth7"`,
-		{"eos-1", "Ethernet2", "eos-1", "Ethernet2"}: "cabled twice",
+		{"eos-1", "Ethernet2", "eos-1", "Ethernet2"}: "both ends are the same port",
 	} {
 		if err := c.connect([]Cable{cb}); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("connect(%v) = %v, want %q", cb, err, want)

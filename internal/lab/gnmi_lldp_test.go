@@ -2,13 +2,14 @@ package lab
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 )
 
-// An openconfig switch serves openconfig-lldp neighbours and its hostname as state, and a
-// recabled port shows its new neighbour and the old one no more.
+// An openconfig switch serves its configured hostname and openconfig-lldp neighbours as state,
+// and a recabled port shows its new neighbour and the old one no more.
 func TestOpenConfigLLDP(t *testing.T) {
 	l, err := Start(context.Background(), Options{Switches: map[string]int{"openconfig": 2}, Ports: 2})
 	if err != nil {
@@ -16,6 +17,24 @@ func TestOpenConfigLLDP(t *testing.T) {
 	}
 	t.Cleanup(l.Stop)
 	c := dial(t, entry(t, l, "openconfig-1"))
-	jsonEqual(t, mustGetTyped(t, c, gpb.GetRequest_STATE, "/system/state/hostname"), `"openconfig-1"`)
-	jsonEqual(t, mustGetTyped(t, c, gpb.GetRequest_STATE, "/lldp/interfaces/interface[name=Ethernet2]/neighbors"), `{}`)
+	jsonEqual(t, mustGetTyped(t, c, gpb.GetRequest_CONFIG, "/system/config/hostname"), `"openconfig-1"`)
+	// The default cabling chains the two switches on their last ports.
+	const eth2 = "/lldp/interfaces/interface[name=Ethernet2]/neighbors"
+	old := macColons(labMAC("openconfig-2", 0))
+	jsonEqual(t, mustGetTyped(t, c, gpb.GetRequest_STATE, eth2), `{"openconfig-lldp:neighbor": [{"id": "`+old+`", "state": {
+	  "chassis-id": "`+old+`", "chassis-id-type": "MAC_ADDRESS", "port-id": "Ethernet2", "port-id-type": "INTERFACE_NAME",
+	  "system-name": "openconfig-2"}}]}`)
+	if err := l.Recable("openconfig-1", "Ethernet2", "openconfig-2", "Ethernet1"); err != nil {
+		t.Fatal(err)
+	}
+	got := mustGetTyped(t, c, gpb.GetRequest_STATE, eth2)
+	if !strings.Contains(got, `"port-id":"Ethernet1"`) || strings.Count(got, `"id":`) != 1 {
+		t.Errorf("after recabling Ethernet2 to openconfig-2 Ethernet1: %s", got)
+	}
+	if err := l.Recable("openconfig-2", "Ethernet1", "openconfig-2", "Ethernet2"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := getTyped(t, c, gpb.GetRequest_STATE, eth2); err == nil {
+		t.Error("an unplugged port still lists a neighbour")
+	}
 }

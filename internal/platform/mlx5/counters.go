@@ -193,6 +193,12 @@ func ethtoolStats(ifname string, lines []string) (map[string]int64, error) {
 	return stats, nil
 }
 
+// noSudoHint says, per script, what sudo = false means for it.
+var noSudoHint = map[string]string{
+	"counters": " (counters need no privilege)",
+	"LLDP":     " (lldpcli then needs the login user in lldpd's group, _lldpd on Debian and Ubuntu)",
+}
+
 // counterSections cuts the counters script's output at its marker lines.
 func counterSections(out string) (map[string][]string, error) {
 	return scriptSections(out, "counters", counterMarkers)
@@ -232,7 +238,7 @@ func scriptSections(out, script string, markers []string) (map[string][]string, 
 		switch {
 		case strings.HasPrefix(text, "sudo:"):
 			return nil, fmt.Errorf("sudo -n refused to run the %s script (%s): allow this user to run sh "+
-				"through sudo without a password, or set sudo = false for the device (the %s script needs no privilege)", script, firstLines(text, 1), script)
+				"through sudo without a password, or set sudo = false for the device%s", script, firstLines(text, 1), noSudoHint[script])
 		case text == "":
 			return nil, fmt.Errorf("the %s script printed nothing: the host's shell did not run it", script)
 		}

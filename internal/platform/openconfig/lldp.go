@@ -26,6 +26,11 @@ func HostnamePath() *gpb.Path {
 	return &gpb.Path{Origin: Origin, Elem: []*gpb.PathElem{el("system"), el("config"), el("hostname")}}
 }
 
+// HostnameStatePath is the Get (type STATE) of the hostname in use, where none is configured.
+func HostnameStatePath() *gpb.Path {
+	return &gpb.Path{Origin: Origin, Elem: []*gpb.PathElem{el("system"), el("state"), el("hostname")}}
+}
+
 // ParseLLDP reads the hostname (/system/config/hostname, else /system/state/hostname) and the
 // neighbours from the updates of Gets of LLDPPath and HostnamePath. A target may answer with
 // the whole subtree or one update per leaf.
