@@ -83,7 +83,7 @@ type Finding struct {
 //	R12 error   one end carries RoCE configuration and the other has none
 //	R13 error   the ends trust different fields (dscp_pcp accepts either)
 //	R14 error   a RoCE or CNP DSCP of either end gets another priority at the other end
-//	R15 error   the ends' no-drop priorities differ, or a lossless switch port has no PFC on
+//	R15 error   the ends' no-drop priorities differ, or a lossless switch port has no PFC on (warning: mode auto)
 //	            (on a switch-to-switch link: the uplink rule)
 //	R16 error   a lossless class's MTU differs between two switch ends
 //	R17 error   a switch port toward a DCQCN NIC has no ECN on a DCQCN priority's class

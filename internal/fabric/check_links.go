@@ -70,7 +70,7 @@ func (e linkEnd) lossless() []int {
 }
 
 // pfcOn reports whether the end sends and honours PFC: a NIC with PFC priorities, a switch port
-// whose roce_pfc_interface is on (or auto).
+// whose PFC is on or auto (auto: if DCBX negotiates it; R15 warns).
 func (e linkEnd) pfcOn() bool {
 	if e.nic != nil {
 		return len(e.nic.PFCPriorities) > 0
@@ -145,9 +145,9 @@ func (c *checker) end(device, iface string) linkEnd {
 func (e linkEnd) missing() string {
 	switch {
 	case e.isSwitch:
-		return "no roce_qos_policy bound to that port"
+		return "no QoS policy bound to that port (roce_qos_policy)"
 	case e.isHost:
-		return "no roce_nic_qos on that interface"
+		return "no RoCE QoS on that interface (roce_nic_qos)"
 	}
 	return "no RoCE configuration in this check (the device has none of the checked resources)"
 }
@@ -156,7 +156,7 @@ func (e linkEnd) has() string {
 	if e.policy != nil {
 		return fmt.Sprintf("policy %s", e.policy.Policy.Name)
 	}
-	return "roce_nic_qos"
+	return "NIC QoS"
 }
 
 // linkRules runs R12-R17 on every link.
@@ -194,8 +194,8 @@ func (c *checker) r12LinkConfigured(l Link, a, b linkEnd) {
 // R13: both ends classify on the same field (a dscp_pcp switch accepts either).
 func (c *checker) r13LinkTrust(l Link, a, b linkEnd) {
 	ta, tb := a.trust(), b.trust()
-	if ta == tb || ta == TrustDSCPPCP || tb == TrustDSCPPCP {
-		return
+	if ta == tb || ta == TrustDSCPPCP || tb == TrustDSCPPCP || ta == "" || tb == "" {
+		return // "": a trust the audit could not tell (EOS's default depends on the port)
 	}
 	c.add(SeverityError, "R13", l.ADevice,
 		"Link %s: %s trusts %s but %s trusts %s. Use one trust mode at both ends: a hop that classifies on another field "+
@@ -243,6 +243,12 @@ func (c *checker) r15LinkLossless(l Link, a, b linkEnd) {
 			l.Label(), a.label(), intList(la), b.label(), intList(lb), uplink)
 	}
 	for _, e := range []linkEnd{a, b} {
+		if len(e.lossless()) > 0 && e.nic == nil && e.pfc != nil && e.pfc.Mode == PFCModeAuto && !e.pfc.LinkPause {
+			c.add(SeverityWarning, "R15", e.device,
+				"Link %s: %s is bound to a lossless policy with PFC mode \"auto\", which turns PFC on only if DCBX negotiates it "+
+					"with the other end (hosts managed by mlnx_qos or dcb usually do not run DCBX). Set mode = \"on\".%s",
+				l.Label(), e.label(), uplink)
+		}
 		if len(e.lossless()) == 0 || e.pfcOn() || e.nic != nil {
 			continue
 		}

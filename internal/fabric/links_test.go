@@ -95,8 +95,8 @@ func TestCheckLinkRules(t *testing.T) {
 		{"R12: a NIC cabled to a port without a policy", func(f *Fabric) {
 			f.Links[0] = Link{"leaf-1", "Ethernet5", "gpu-1", "eth0"}
 		}, []wantFinding{
-			errorOn("R12", "leaf-1", "Link gpu-1 eth0 <-> leaf-1 Ethernet5", "gpu-1 eth0 carries RoCE (roce_nic_qos)",
-				"leaf-1 Ethernet5 has no roce_qos_policy bound to that port"),
+			errorOn("R12", "leaf-1", "Link gpu-1 eth0 <-> leaf-1 Ethernet5", "gpu-1 eth0 carries RoCE (NIC QoS)",
+				"leaf-1 Ethernet5 has no QoS policy bound to that port (roce_qos_policy)"),
 		}},
 		{"R12: a lossless port cabled to a device the check does not know", func(f *Fabric) {
 			f.Links[0] = Link{"leaf-1", "Ethernet1", "gpu-9", "eth0"}
@@ -122,6 +122,10 @@ func TestCheckLinkRules(t *testing.T) {
 			errorOn("R15", "leaf-2", "leaf-2 Ethernet2 is bound to a lossless policy but has no roce_pfc_interface"),
 		}},
 		{"R15 pass: an uplink with PFC at both ends", func(f *Fabric) { uplink(f, true) }, nil},
+		{"R15 warning: PFC auto toward a host", func(f *Fabric) { f.PFC[0].PFC.Mode = PFCModeAuto }, []wantFinding{
+			warningOn("R9", "leaf-1", "Ethernet1 (mode auto"),
+			warningOn("R15", "leaf-1", "Link gpu-1 eth0 <-> leaf-1 Ethernet1", `leaf-1 Ethernet1 is bound to a lossless policy with PFC mode "auto"`, "DCBX"),
+		}},
 		{"R13: a trust-pcp leaf cabled to a trust-dscp NIC", func(f *Fabric) {
 			policyOf(f, 0, func(p *QoSPolicy) { p.Trust = TrustPCP })
 		}, []wantFinding{

@@ -139,7 +139,7 @@ func (d *fabricAuditDataSource) Read(ctx context.Context, req datasource.ReadReq
 		f.Policies, f.PFC = append(f.Policies, r.Policies...), append(f.PFC, r.PFC...)
 		f.NICs, f.DCQCN = append(f.NICs, r.NICs...), append(f.DCQCN, r.DCQCN...)
 	}
-	findings := fabric.Check(f)
+	findings := fabric.Check(roceOnly(f))
 	m.Findings = findingsValue(findings)
 	m.OK = types.BoolValue(fabric.OK(findings))
 	m.Ports = types.ListValueMust(types.ObjectType{AttrTypes: auditPortAttrTypes}, auditPorts(f))
@@ -263,4 +263,20 @@ func findingsValue(findings []fabric.Finding) types.List {
 		}))
 	}
 	return types.ListValueMust(types.ObjectType{AttrTypes: findingAttrTypes}, vals)
+}
+
+// roceOnly leaves out the NICs that carry no RoCE setting (factory defaults: trust pcp, no PFC,
+// no DCQCN), so a host's front-end port cabled to an unconfigured switch port is no finding.
+func roceOnly(f fabric.Fabric) fabric.Fabric {
+	out := f
+	out.NICs = nil
+	for _, h := range f.NICs {
+		dcqcn := slices.ContainsFunc(f.DCQCN, func(d fabric.HostDCQCN) bool {
+			return d.Device == h.Device && d.DCQCN.Interface == h.NIC.Interface
+		})
+		if len(h.NIC.PFCPriorities) > 0 || h.NIC.Trust == fabric.TrustDSCP || dcqcn {
+			out.NICs = append(out.NICs, h)
+		}
+	}
+	return out
 }

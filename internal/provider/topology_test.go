@@ -195,7 +195,7 @@ func TestAccGuideCablingCheck(t *testing.T) {
 	}
 	out, code := plan()
 	if code != 1 || !regexp.MustCompile(`(?s)`+wrapped(
-		`R12 eos-1: Link eos-1 Ethernet5 <-> mlx5-2 eth0: mlx5-2 eth0 carries RoCE (roce_nic_qos), but eos-1 Ethernet5 has no roce_qos_policy bound to that port`)).MatchString(out) {
+		`R12 eos-1: Link eos-1 Ethernet5 <-> mlx5-2 eth0: mlx5-2 eth0 carries RoCE (NIC QoS), but eos-1 Ethernet5 has no QoS policy bound to that port (roce_qos_policy)`)).MatchString(out) {
 		t.Fatalf("a mis-cabled NIC: exit %d, want 1 naming both ends:\n%s", code, out)
 	}
 	if err := l.Recable("mlx5-2", "eth0", was.A, was.APort); err != nil {
@@ -245,7 +245,8 @@ output "eos"   { value = %s }
 output "nxos"  { value = %s }
 output "sonic" { value = %s }
 output "nic"   { value = one([for n in data.roce_fabric_audit.all.nics : n if n.device == "mlx5-1"]) }
-output "rules" { value = sort(distinct([for f in data.roce_fabric_audit.all.findings : f.rule])) }
+output "rules" { value = join(", ", sort(distinct([for f in data.roce_fabric_audit.all.findings : "${f.rule} ${f.severity} ${f.device}"]))) }
+output "eos_map_min" { value = min(values(one([for p in data.roce_fabric_audit.all.ports : p if p.device == "eos-1" && p.interface == "Ethernet1"]).dscp_to_traffic_class)...) }
 output "ok"    { value = data.roce_fabric_audit.all.ok }
 output "uplink_findings" {
   value = [for f in data.roce_fabric_audit.all.findings : "${f.rule}: ${f.message}" if strcontains(f.message, "Link eos-1 Ethernet8 <-> nxos-1 Ethernet1/8")]
@@ -281,6 +282,16 @@ output "uplink_findings" {
 					"interface": knownvalue.StringExact("eth0"), "pfc_priorities": ints(),
 				})),
 				statecheck.ExpectKnownOutputValue("ok", knownvalue.Bool(false)),
+				// Every finding is one a network engineer would confirm on this lab: the never-configured
+				// host (trust pcp, no PFC, DCQCN on by default) against the lossless switches (R1, R3,
+				// R15, R17), the switches' DSCP 26 on TC 3 (EOS) against 1 (SONiC's AZURE, R10), CNP
+				// DSCP 48 in no strict class (R4), no watchdogs (R11), the NX-OS port toward SONiC
+				// without a policy (R12), the uplink's trust (R13), the reference's 300/300 KB step (R5).
+				statecheck.ExpectKnownOutputValue("rules", knownvalue.StringExact("R1 error mlx5-1, R10 error eos-1, R11 warning eos-1, "+
+					"R11 warning nxos-1, R11 warning sonic-1, R12 error nxos-1, R13 error eos-1, R15 error eos-1, R17 error eos-1, "+
+					"R3 error mlx5-1, R4 error eos-1, R4 error sonic-1, R5 warning nxos-1")),
+				// No DSCP of the EOS port lands in an unknown traffic class.
+				statecheck.ExpectKnownOutputValue("eos_map_min", knownvalue.Int64Exact(0)),
 				// The EOS port trusts DSCP, the NX-OS one CoS: the uplink between them (R13).
 				statecheck.ExpectKnownOutputValue("uplink_findings", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(
 					`^R13: Link eos-1 Ethernet8 <-> nxos-1 Ethernet1/8: eos-1 Ethernet8 trusts dscp but nxos-1 Ethernet1/8 trusts pcp`))})),

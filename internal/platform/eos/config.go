@@ -62,6 +62,10 @@ type Interface struct {
 	Name           string
 	ServiceProfile string
 	PFCOn          bool
+	// Trust and NoDrop are the port's own `qos trust` and `priority-flow-control priority N
+	// no-drop` lines (the way many EOS RoCE configurations are written), "" and nil without.
+	Trust  string `json:",omitempty"`
+	NoDrop []int  `json:",omitempty"`
 	// FlowSend and FlowReceive are the `flowcontrol send|receive` values as printed ("on",
 	// "off", ...), "" without a line.
 	FlowSend, FlowReceive string
@@ -225,20 +229,26 @@ func (p *Profile) line(n *node) error {
 	return nil
 }
 
-// noDrop sets or clears priority s in the no-drop set, keeping it sorted.
+// noDrop sets or clears priority s in the profile's no-drop set.
 func (p *Profile) noDrop(s string, on bool) error {
+	var err error
+	p.NoDrop, err = setNoDrop(p.NoDrop, s, on)
+	return err
+}
+
+// setNoDrop sets or clears priority s in a no-drop set, keeping it sorted.
+func setNoDrop(set []int, s string, on bool) ([]int, error) {
 	prio, err := number(s, 0, 7)
 	if err != nil {
-		return err
+		return set, err
 	}
 	var out []int
 	for v := range 8 {
-		if (v == prio && on) || (v != prio && slices.Contains(p.NoDrop, v)) {
+		if (v == prio && on) || (v != prio && slices.Contains(set, v)) {
 			out = append(out, v)
 		}
 	}
-	p.NoDrop = out
-	return nil
+	return out, nil
 }
 
 func (q *TxQueue) apply(lines []*node) error {
@@ -299,6 +309,18 @@ func (i *Interface) line(f []string) error {
 		i.PFCOn = true
 	case len(f) == 3 && f[0] == "no" && f[1] == "priority-flow-control" && f[2] == "on":
 		i.PFCOn = false
+	case len(f) == 3 && f[0] == "qos" && f[1] == "trust":
+		i.Trust = f[2]
+	case len(f) == 3 && f[0] == "no" && f[1] == "qos" && f[2] == "trust":
+		i.Trust = ""
+	case len(f) == 4 && f[0] == "priority-flow-control" && f[1] == "priority":
+		var err error
+		i.NoDrop, err = setNoDrop(i.NoDrop, f[2], f[3] == "no-drop")
+		return err
+	case len(f) == 4 && f[0] == "no" && f[1] == "priority-flow-control" && f[2] == "priority":
+		var err error
+		i.NoDrop, err = setNoDrop(i.NoDrop, f[3], false)
+		return err
 	case len(f) == 3 && f[0] == "flowcontrol" && f[1] == "send":
 		i.FlowSend = f[2]
 		return writableWords(f[2:])

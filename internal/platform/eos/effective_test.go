@@ -22,14 +22,31 @@ interface Ethernet1
 interface Ethernet2
    service-profile GPU-LOSSLESS
 interface Ethernet3
+   qos trust dscp
    priority-flow-control on
+   priority-flow-control priority 4 no-drop
+interface Ethernet4
+   flowcontrol send off
 `)
 	if err != nil {
 		t.Fatal(err)
 	}
 	policies, pfcs := c.Effective([]string{"Ethernet9"})
-	if len(policies) != 2 || policies[0].Name != "GPU-LOSSLESS" || !slices.Equal(policies[1].Interfaces, []string{"Ethernet2"}) {
+	// Ethernet3's QoS is its own lines; Ethernet4 and Ethernet9 classify as EOS's default.
+	if len(policies) != 3 || policies[0].Name != "GPU-LOSSLESS" || !slices.Equal(policies[1].Interfaces, []string{"Ethernet2"}) ||
+		policies[2].Name != "interface" || policies[2].Trust != "dscp" || !policies[2].Classes["tc4"].Lossless {
 		t.Fatalf("policies %+v", policies)
+	}
+	// Every DSCP lands in a class: no traffic class is unknown.
+	for _, p := range policies {
+		for d, tc := range p.DSCPMap() {
+			if _, _, ok := p.ClassByTC(tc); !ok {
+				t.Errorf("%s %v: DSCP %d goes to traffic class %d, which no class has", p.Name, p.Interfaces, d, tc)
+			}
+		}
+	}
+	if tc6 := policies[0].Classes["tc6"]; !slices.Equal(tc6.DSCP, []int{48, 49, 50, 51, 52, 53, 54, 55}) || tc6.Lossless {
+		t.Errorf("tc6 %+v: EOS's default map sends DSCP 48-55 there", tc6)
 	}
 	tc3 := policies[0].Classes["tc3"]
 	// EOS's default map sends DSCP 24-31 to traffic class 3 (DSCP >> 3); the operator's line keeps 26 there.
@@ -40,7 +57,7 @@ interface Ethernet3
 	for _, p := range pfcs {
 		modes = append(modes, p.Interface+"="+p.Mode)
 	}
-	if want := []string{"Ethernet1=on", "Ethernet2=on", "Ethernet3=on", "Ethernet9=off"}; !slices.Equal(modes, want) {
+	if want := []string{"Ethernet1=on", "Ethernet2=on", "Ethernet3=on", "Ethernet4=off", "Ethernet9=off"}; !slices.Equal(modes, want) {
 		t.Errorf("pfc %v, want %v", modes, want)
 	}
 }

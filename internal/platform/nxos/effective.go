@@ -15,9 +15,12 @@ import (
 // sends DSCPs or CoS to, or that the system network-qos policy pauses, or that the queuing
 // output policy (the port's, else the system's) schedules:
 //   - DSCP (CoS) N goes to the qos-group of the first class, in policy order, whose class-map
-//     matches it (match-any: one of its dscp lines; match-all: every line); class-default's
-//     qos-group, else 0, takes the rest; trust is dscp when a class-map matches dscp, else cos;
-//   - lossless when the system network-qos class of the group pauses (`pause pfc-cos`), its mtu;
+//     matches it (match-any: one of its lines; match-all: every line); class-default's
+//     qos-group, else 0, takes the rest; trust is dscp when class-maps match only dscp, pcp when
+//     only cos (or nothing), dscp_pcp when both, each field classified by its own lines;
+//   - lossless for each CoS the system network-qos policy pauses (`pause pfc-cos`), whichever
+//     system class carries the line (a pause of CoS 4 in c-8q-nq3 makes priority 4 the no-drop
+//     one, which the NIC must match); the mtu of the group's system class;
 //   - strict with `priority level`, the share from `bandwidth remaining percent` (or
 //     `bandwidth percent`), ECN from `random-detect ... ecn`;
 //
@@ -41,32 +44,40 @@ func (c *Config) Effective(ports []string) ([]fabric.QoSPolicy, []fabric.PFCInte
 		if pm == nil {
 			continue
 		}
+		dscp, cos := c.matchesField(pm, "dscp"), c.matchesField(pm, "cos")
 		p := fabric.QoSPolicy{Name: qosName, Trust: fabric.TrustPCP, Classes: map[string]fabric.Class{}, Interfaces: []string{port}}
-		if c.matchesField(pm, "dscp") {
+		switch {
+		case dscp && cos:
+			p.Trust = fabric.TrustDSCPPCP
+		case dscp:
 			p.Trust = fabric.TrustDSCP
 		}
-		field, limit := "cos", 8
-		if p.Trust == fabric.TrustDSCP {
-			field, limit = "dscp", 64
+		dscpTo, cosTo := map[int][]int{}, map[int][]int{}
+		for v := range 64 {
+			if dscp {
+				tc := c.groupOf(pm, "dscp", v)
+				dscpTo[tc] = append(dscpTo[tc], v)
+			}
+			if v < 8 && (cos || !dscp) {
+				tc := c.groupOf(pm, "cos", v)
+				cosTo[tc] = append(cosTo[tc], v)
+			}
 		}
-		senders := map[int][]int{}
-		for v := range limit {
-			tc := c.groupOf(pm, field, v)
-			senders[tc] = append(senders[tc], v)
-		}
+		// The system network-qos policy pauses CoS values (pause pfc-cos): those are the no-drop
+		// priorities, whichever system class carries the line.
 		nq := c.NetworkQoS[c.System.NetworkQoS]
+		var paused []int
+		if nq != nil {
+			for _, nc := range nq.Classes {
+				paused = append(paused, nc.PauseCOS...)
+			}
+		}
 		qp := c.Queuing[or(iface.QueuingOutput, c.System.QueuingOutput)]
 		for tc := range 8 {
-			cl := fabric.Class{TrafficClass: tc}
-			has := len(senders[tc]) > 0
-			if p.Trust == fabric.TrustDSCP {
-				cl.DSCP = senders[tc]
-			} else {
-				cl.PCP = senders[tc]
-			}
+			cl := fabric.Class{TrafficClass: tc, DSCP: dscpTo[tc], PCP: cosTo[tc], Lossless: slices.Contains(paused, tc)}
+			has := len(cl.DSCP) > 0 || len(cl.PCP) > 0 || cl.Lossless
 			if nq != nil && nq.Classes[tc] != nil {
-				cl.Lossless, cl.MTU = len(nq.Classes[tc].PauseCOS) > 0, nq.Classes[tc].MTU
-				has = has || cl.Lossless
+				cl.MTU = nq.Classes[tc].MTU
 			}
 			if qp != nil && qp.Out[tc] != nil {
 				q := qp.Out[tc]

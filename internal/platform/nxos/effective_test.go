@@ -72,3 +72,37 @@ interface Ethernet1/5
 		t.Errorf("class-default's group takes the other 60 DSCPs: %v", cl["tc1"].DSCP)
 	}
 }
+
+// `pause pfc-cos 4` in c-8q-nq3 makes priority 4 no-drop (what PFC pauses), not 3; a policy
+// matching both fields classifies each.
+func TestEffectivePausedCoSAndBothFields(t *testing.T) {
+	c := mustParse(t, `class-map type qos match-any ROCE
+  match dscp 26
+class-map type qos match-any ROCE-COS
+  match cos 3
+policy-map type qos MIXED
+  class ROCE
+    set qos-group 3
+  class ROCE-COS
+    set qos-group 3
+policy-map type network-qos NQ
+  class type network-qos c-8q-nq3
+    pause pfc-cos 4
+system qos
+  service-policy type qos input MIXED
+  service-policy type network-qos NQ
+interface Ethernet1/1
+  priority-flow-control mode on
+`)
+	policies, _ := c.Effective(nil)
+	if len(policies) != 1 {
+		t.Fatalf("%+v", policies)
+	}
+	p := policies[0]
+	if p.Trust != "dscp_pcp" || !slices.Equal(p.Classes["tc3"].DSCP, []int{26}) || !slices.Equal(p.Classes["tc3"].PCP, []int{3}) {
+		t.Errorf("trust %q tc3 %+v", p.Trust, p.Classes["tc3"])
+	}
+	if p.Classes["tc3"].Lossless || !p.Classes["tc4"].Lossless {
+		t.Errorf("tc3 %+v tc4 %+v: the paused CoS is 4", p.Classes["tc3"], p.Classes["tc4"])
+	}
+}
