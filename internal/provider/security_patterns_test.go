@@ -41,7 +41,7 @@ var inputValidators = []string{
 // outputParsers are the other regexps: they parse what devices print and never decide what is
 // sent. Listed so that a new regexp must be put in one list or the other.
 var outputParsers = []string{
-	"platform/nxos/chassis.go reChassis", "platform/mlx5/counters.go rePause", "platform/mlx5/counters.go reHWLine", "platform/mlx5/counters.go reStatLine",
+	"platform/nxos/chassis.go reChassis", "platform/nxos/lldp.go reLLDPField", "platform/mlx5/counters.go rePause", "platform/mlx5/counters.go reHWLine", "platform/mlx5/counters.go reStatLine",
 	"platform/mlx5/mlnxqos.go reBuffers", "platform/mlx5/mlnxqos.go reCableLen", "platform/mlx5/mlnxqos.go reDSCPRow",
 	"platform/mlx5/mlnxqos.go reDefPrio", "platform/mlx5/mlnxqos.go rePFCHeader", "platform/mlx5/mlnxqos.go rePFCRow",
 	"platform/mlx5/mlnxqos.go rePrioLine", "platform/mlx5/mlnxqos.go reTC", "platform/mlx5/mlnxqos.go reTSA",
