@@ -181,6 +181,11 @@ func startSSHD(t *testing.T, username string, hostKeyPEM []byte, clientKey gossh
 		"PidFile " + filepath.Join(dir, "sshd.pid"),
 		"UsePAM no", "StrictModes no", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
 		"PubkeyAuthentication yes", "AllowUsers " + username, "LogLevel VERBOSE",
+		// bash runs ~/.bashrc for a command from sshd only as a top-level shell (shell.c:
+		// shell_level < 2): with SHLVL=1 the login user's rc files stay out of the test. They are
+		// the machine's, not what is tested, and can stall concurrent sessions (pyenv's
+		// `pyenv rehash` in root's .bashrc takes a lock for up to 60 s).
+		"SetEnv SHLVL=1",
 	}
 	if os.Geteuid() == 0 {
 		lines = append(lines, "PermitRootLogin prohibit-password")
