@@ -87,6 +87,9 @@ func ParseLLDP(out []byte) (hostname string, neighbors []fabric.Neighbor, err er
 	}
 	for _, l := range doc.LLDP {
 		for _, ifc := range l.Interface {
+			if ifc.Name == "" {
+				continue // no local interface to attribute it to (lldpcli always names it)
+			}
 			n := fabric.Neighbor{Interface: ifc.Name}
 			if len(ifc.Chassis) > 0 {
 				n.ChassisID = ifc.Chassis[0].ID.first()

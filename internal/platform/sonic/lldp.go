@@ -30,6 +30,9 @@ func ParseLLDPTable(body []byte) ([]fabric.Neighbor, error) {
 	}
 	var out []fabric.Neighbor
 	for port, f := range table {
+		if port == "" {
+			continue // lldp_syncd keys every entry by its port
+		}
 		s := func(name string) string {
 			v, _ := f[name].(string)
 			return v

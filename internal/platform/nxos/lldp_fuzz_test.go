@@ -1,0 +1,42 @@
+package nxos
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// FuzzParseLLDP feeds ParseLLDP the captures under testdata/lldp and their mutations: what a
+// neighbour advertises comes from the network. It must not panic, and every field it reports
+// is text of the output (trimmed), with `null` never a value.
+func FuzzParseLLDP(f *testing.F) {
+	files, _ := filepath.Glob("testdata/lldp/*show_lldp*")
+	for _, name := range files {
+		b, err := os.ReadFile(name) //nolint:gosec // the test's own testdata
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b), "n9k1\n")
+	}
+	f.Add("Capability codes:\nPort id: x\n", "n9k1")
+	f.Fuzz(func(t *testing.T, text, host string) {
+		name, ns, err := ParseLLDP(text, host)
+		if err != nil {
+			return
+		}
+		if name == "" || !strings.Contains(host, name) {
+			t.Errorf("hostname %q is not the output's %q", name, host)
+		}
+		for _, n := range ns {
+			for _, v := range []string{n.ChassisID, n.PortID, n.PortDescription, n.SystemName} {
+				if v == "null" || !strings.Contains(text, v) {
+					t.Errorf("neighbour field %q is not text of the output: %+v", v, n)
+				}
+			}
+			if n.Interface == "" {
+				t.Errorf("a neighbour without its local port: %+v", n)
+			}
+		}
+	})
+}
