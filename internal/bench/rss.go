@@ -56,7 +56,7 @@ func NewRSSSampler(exe string, interval time.Duration) *RSSSampler {
 
 // Start begins polling.
 func (s *RSSSampler) Start() {
-	s.peakKB, s.pids, s.other = 0, map[int]bool{}, map[int]bool{}
+	s.reset()
 	s.stop, s.done = make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(s.done)
@@ -81,6 +81,13 @@ func (s *RSSSampler) Stop() (peakKB int64, processes int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.peakKB, len(s.pids)
+}
+
+// reset forgets what earlier runs saw.
+func (s *RSSSampler) reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.peakKB, s.pids, s.other = 0, map[int]bool{}, map[int]bool{}
 }
 
 func (s *RSSSampler) poll() {

@@ -75,23 +75,26 @@ func TestRSSSampler(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s := NewRSSSampler(exe, time.Millisecond)
+	// An interval that never elapses: polls are the test's own, in order (Stop polls once more).
+	s := NewRSSSampler(exe, time.Hour)
 	s.proc = proc
-	s.Start()
-	time.Sleep(5 * time.Millisecond)
+	s.reset()
+	s.poll()
+	if s.peakKB != 90000 || len(s.pids) != 2 {
+		t.Errorf("before the exec: peak %d kB over %d processes, want 90000 kB over 2", s.peakKB, len(s.pids))
+	}
 	// Terraform forks and execs a third provider: same PID, new comm.
 	fakeProc(t, proc, 14, "terraform-provi", exe, 120000)
-	time.Sleep(5 * time.Millisecond)
-	peak, n := s.Stop()
-	if peak != 120000 || n != 3 {
-		t.Errorf("peak %d kB over %d processes, want 120000 kB over 3", peak, n)
+	s.poll()
+	if s.peakKB != 120000 || len(s.pids) != 3 {
+		t.Errorf("peak %d kB over %d processes, want 120000 kB over 3", s.peakKB, len(s.pids))
 	}
 
-	// Start again: a fresh count.
+	// Start and Stop: a fresh count, the same processes.
 	s.Start()
-	peak, n = s.Stop()
+	peak, n := s.Stop()
 	if peak != 120000 || n != 3 {
-		t.Errorf("second run: peak %d kB over %d processes", peak, n)
+		t.Errorf("Start/Stop: peak %d kB over %d processes, want 120000 kB over 3", peak, n)
 	}
 	if NewRSSSampler("/a/terraform-provider-roce", time.Second).comm != "terraform-provi" {
 		t.Error("comm must be the first 15 bytes of the file name")

@@ -16,8 +16,21 @@ func snapRegistry(perResource bool) *Registry {
 	}, nil)
 }
 
+// waitCounter is a reader's context that reports each time Snapshot starts waiting on it: a
+// reader that waits on another's fetch selects on Done.
+type waitCounter struct {
+	context.Context
+	waiting chan struct{}
+}
+
+func (c waitCounter) Done() <-chan struct{} {
+	c.waiting <- struct{}{}
+	return c.Context.Done()
+}
+
 // TestSnapshotOneFetchForConcurrentReaders: Terraform refreshes resources in parallel; all of
-// them on one device share one fetch.
+// them on one device share one fetch. The fetch is held until the 19 other readers are waiting
+// on it, so the readers really are concurrent.
 func TestSnapshotOneFetchForConcurrentReaders(t *testing.T) {
 	r := snapRegistry(false)
 	var fetches atomic.Int32
@@ -27,20 +40,29 @@ func TestSnapshotOneFetchForConcurrentReaders(t *testing.T) {
 		<-release
 		return "db", nil
 	}
+	ctx := waitCounter{Context: context.Background(), waiting: make(chan struct{}, 64)}
 	var wg sync.WaitGroup
 	got := make([]string, 20)
 	for i := range got {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			v, err := Snapshot(context.Background(), r, "leaf-1", "db", fetch)
+			v, err := Snapshot(ctx, r, "leaf-1", "db", fetch)
 			if err != nil {
 				t.Error(err)
 			}
 			got[i] = v
 		}()
 	}
-	time.Sleep(20 * time.Millisecond) // let the readers queue behind the one fetch
+	timeout := time.After(10 * time.Second)
+	for waiting := 0; waiting < len(got)-1; waiting++ {
+		select {
+		case <-ctx.waiting:
+		case <-timeout:
+			close(release)
+			t.Fatalf("%d of 19 readers waited on the one fetch (%d fetches started)", waiting, fetches.Load())
+		}
+	}
 	close(release)
 	wg.Wait()
 	if n := fetches.Load(); n != 1 {
@@ -136,8 +158,9 @@ func TestSnapshotPerResourceReads(t *testing.T) {
 // for the others.
 func TestSnapshotCancelledReader(t *testing.T) {
 	r := snapRegistry(false)
-	release := make(chan struct{})
+	started, release := make(chan struct{}), make(chan struct{})
 	fetch := func(ctx context.Context) (string, error) {
+		close(started)
 		<-release
 		return "db", ctx.Err()
 	}
@@ -146,7 +169,7 @@ func TestSnapshotCancelledReader(t *testing.T) {
 		_, err := Snapshot(context.Background(), r, "leaf-1", "db", fetch)
 		first <- err
 	}()
-	time.Sleep(10 * time.Millisecond)
+	<-started // the second reader must find the fetch in flight
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Snapshot(ctx, r, "leaf-1", "db", fetch); !errors.Is(err, context.Canceled) {
