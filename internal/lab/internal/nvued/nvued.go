@@ -1,0 +1,468 @@
+// Package nvued imitates the NVUE REST API of an NVIDIA Cumulus Linux 5.x switch (nvued behind
+// nginx on https://<switch>:8765/nvue_v1) for the lab: basic authentication, GETs of the
+// applied (or a revision's, or operational) configuration, the revision workflow (create,
+// stage with PATCH and DELETE, apply with NVUE's prompt answered, poll) and the QoS subtree's
+// validation. internal/lab/cumulus-switch.md cites the source of each behaviour and marks what
+// is assumed. It serves HTTP; the lab wraps it in TLS with its CA.
+package nvued
+
+import (
+	"crypto/subtle"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Options describe one switch.
+type Options struct {
+	Hostname string
+	Ports    []string // swp1, swp2, ...
+	Username string
+	Password string
+	// Latency is added before every answer, to model a remote switch.
+	Latency time.Duration
+	// ApplyTime is how long an apply takes before the revision reaches its final state (NVUE
+	// applies asynchronously; clients poll). 0 means 20ms.
+	ApplyTime time.Duration
+}
+
+// Switch is one simulated NVUE switch. Safe for concurrent use.
+type Switch struct {
+	o Options
+
+	mu      sync.Mutex
+	applied map[string]any // the user's configuration: what `rev=applied&filled=false` shows
+	revs    map[string]*revision
+	order   []string
+	next    int
+	reject  string     // a fault: the next applies fail config_invalid with this reason
+	applyMu sync.Mutex // NVUE applies one revision at a time
+}
+
+type revision struct {
+	state    string
+	progress string
+	issues   []issue
+	ops      []op
+}
+
+type op struct {
+	method string
+	path   []string
+	body   any
+}
+
+type issue struct {
+	Code     string         `json:"code"`
+	Data     map[string]any `json:"data"`
+	Message  string         `json:"message"`
+	Severity string         `json:"severity"`
+}
+
+// New returns a switch whose applied configuration is the factory one with RoCE enabled in
+// lossless mode (`nv set qos roce`, the first step of NVIDIA's RoCE guide) and its ports and
+// hostname configured.
+func New(o Options) *Switch {
+	if o.ApplyTime <= 0 {
+		o.ApplyTime = 20 * time.Millisecond
+	}
+	iface := map[string]any{}
+	for _, p := range o.Ports {
+		iface[p] = map[string]any{"type": "swp"}
+	}
+	s := &Switch{o: o, revs: map[string]*revision{}, next: 1}
+	s.applied = map[string]any{
+		"qos":       map[string]any{"roce": map[string]any{"enable": "on", "mode": "lossless"}},
+		"interface": iface,
+		"system":    map[string]any{"hostname": o.Hostname},
+	}
+	// Revision 1 is the one the applied configuration came from, as on a switch that has
+	// been configured once.
+	s.revs["1"] = &revision{state: "applied"}
+	s.order = append(s.order, "1")
+	s.next = 2
+	return s
+}
+
+// Reject makes every later apply fail with NVUE's config_invalid issue and reason (a fault of
+// `rocelab fault`); "" ends it.
+func (s *Switch) Reject(reason string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reject = reason
+}
+
+// Applied returns a copy of the applied configuration (tests, inventory).
+func (s *Switch) Applied() map[string]any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return cloneTree(s.applied)
+}
+
+// ServeHTTP answers one API request.
+func (s *Switch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.o.Latency > 0 {
+		time.Sleep(s.o.Latency)
+	}
+	user, pass, ok := r.BasicAuth()
+	if !ok || subtle.ConstantTimeCompare([]byte(user), []byte(s.o.Username)) != 1 ||
+		subtle.ConstantTimeCompare([]byte(pass), []byte(s.o.Password)) != 1 {
+		w.Header().Set("WWW-Authenticate", `Basic realm="NVUE"`)
+		fail(w, http.StatusUnauthorized, "Unauthorized", "Authentication failed.")
+		return
+	}
+	rest, ok := strings.CutPrefix(r.URL.Path, "/nvue_v1")
+	if !ok {
+		fail(w, http.StatusNotFound, "Not Found", "The requested item does not exist.")
+		return
+	}
+	elems := split(rest)
+	q := r.URL.Query()
+	switch {
+	case len(elems) >= 1 && elems[0] == "revision":
+		s.revision(w, r, elems[1:])
+	case r.Method == http.MethodGet:
+		s.get(w, elems, q)
+	case r.Method == http.MethodPatch || r.Method == http.MethodDelete:
+		s.stage(w, r, elems, q.Get("rev"))
+	default:
+		fail(w, http.StatusMethodNotAllowed, "Method Not Allowed", "The method is not allowed for the requested URL.")
+	}
+}
+
+func split(p string) []string {
+	var out []string
+	for _, e := range strings.Split(p, "/") {
+		if e != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// get answers GET <path>?rev=...: applied, a revision id (its staged configuration), or
+// operational (the default; the lab's operational state is its applied configuration).
+func (s *Switch) get(w http.ResponseWriter, elems []string, q url.Values) {
+	s.mu.Lock()
+	staged := cloneTree(s.applied)
+	if rev := q.Get("rev"); rev != "" && rev != "applied" && rev != "operational" && rev != "startup" {
+		r, ok := s.revs[rev]
+		if !ok {
+			s.mu.Unlock()
+			fail(w, http.StatusNotFound, "Not Found", "The requested item does not exist.")
+			return
+		}
+		for _, o := range r.ops {
+			if err := o.apply(staged); err != nil {
+				break
+			}
+		}
+	}
+	s.mu.Unlock()
+	var tree any = staged
+	for _, e := range elems {
+		m, ok := tree.(map[string]any)
+		if !ok {
+			tree = nil
+			break
+		}
+		tree = m[e]
+	}
+	if tree == nil {
+		// An object the configuration does not hold yet is empty, not missing, when its
+		// parent is a known container; the lab cannot tell, so answer an empty object.
+		tree = map[string]any{}
+	}
+	reply(w, http.StatusOK, tree)
+}
+
+// stage records a PATCH or DELETE into a pending revision after checking it against the
+// schema.
+func (s *Switch) stage(w http.ResponseWriter, r *http.Request, elems []string, rev string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rv, ok := s.revs[rev]
+	switch {
+	case rev == "":
+		fail(w, http.StatusBadRequest, "Bad Request", "rev is required")
+		return
+	case !ok:
+		fail(w, http.StatusNotFound, "Not Found", "The requested item does not exist.")
+		return
+	case rv.state != "pending":
+		fail(w, http.StatusBadRequest, "Bad Request", fmt.Sprintf("The branch must be in the pending state; revision %s is %s.", rev, rv.state))
+		return
+	}
+	o := op{method: r.Method, path: elems}
+	if r.Method == http.MethodPatch {
+		var body any
+		dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 16<<20))
+		dec.UseNumber()
+		if err := dec.Decode(&body); err != nil {
+			fail(w, http.StatusBadRequest, "Bad Request", "The request body is not valid JSON: "+err.Error())
+			return
+		}
+		if msg := checkPatch(elems, body); msg != "" {
+			fail(w, http.StatusBadRequest, "Bad Request", msg)
+			return
+		}
+		o.body = body
+	}
+	staged := cloneTree(s.applied)
+	for _, prev := range rv.ops {
+		_ = prev.apply(staged)
+	}
+	if err := o.apply(staged); err != nil {
+		fail(w, http.StatusNotFound, "Not Found", "The requested item does not exist.")
+		return
+	}
+	rv.ops = append(rv.ops, o)
+	if r.Method == http.MethodDelete {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	// Cumulus Linux 5.10 and later answer a PATCH with the change it made.
+	delta := o.body
+	for i := len(elems) - 1; i >= 0; i-- {
+		delta = map[string]any{elems[i]: delta}
+	}
+	reply(w, http.StatusOK, delta)
+}
+
+// revision answers /revision: POST creates one, GET lists them or shows one, PATCH applies
+// one.
+func (s *Switch) revision(w http.ResponseWriter, r *http.Request, elems []string) {
+	switch {
+	case len(elems) == 0 && r.Method == http.MethodPost:
+		s.mu.Lock()
+		id := strconv.Itoa(s.next)
+		s.next++
+		s.revs[id] = &revision{state: "pending"}
+		s.order = append(s.order, id)
+		s.mu.Unlock()
+		reply(w, http.StatusOK, map[string]any{id: stateJSON("pending", "", nil)})
+	case len(elems) == 0 && r.Method == http.MethodGet:
+		s.mu.Lock()
+		out := map[string]any{}
+		for id, rv := range s.revs {
+			out[id] = stateJSON(rv.state, rv.progress, rv.issues)
+		}
+		out["applied"] = stateJSON("applied", "", nil)
+		s.mu.Unlock()
+		reply(w, http.StatusOK, out)
+	case len(elems) == 1 && r.Method == http.MethodGet:
+		s.mu.Lock()
+		rv, ok := s.revs[elems[0]]
+		var body map[string]any
+		if ok {
+			body = stateJSON(rv.state, rv.progress, rv.issues)
+		}
+		s.mu.Unlock()
+		if !ok {
+			fail(w, http.StatusNotFound, "Not Found", "The requested item does not exist.")
+			return
+		}
+		reply(w, http.StatusOK, body)
+	case len(elems) == 1 && r.Method == http.MethodPatch:
+		s.apply(w, r, elems[0])
+	default:
+		fail(w, http.StatusMethodNotAllowed, "Method Not Allowed", "The method is not allowed for the requested URL.")
+	}
+}
+
+func stateJSON(state, progress string, issues []issue) map[string]any {
+	is := map[string]any{}
+	for i, x := range issues {
+		is[strconv.Itoa(i)] = x
+	}
+	return map[string]any{"state": state, "transition": map[string]any{"issue": is, "progress": progress}}
+}
+
+// apply starts applying a pending revision; the answer comes at once with state "apply" and
+// the revision reaches its final state in the background.
+func (s *Switch) apply(w http.ResponseWriter, r *http.Request, id string) {
+	var req struct {
+		State      string            `json:"state"`
+		AutoPrompt map[string]string `json:"auto-prompt"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&req); err != nil {
+		fail(w, http.StatusBadRequest, "Bad Request", "The request body is not valid JSON: "+err.Error())
+		return
+	}
+	s.mu.Lock()
+	rv, ok := s.revs[id]
+	switch {
+	case !ok:
+		s.mu.Unlock()
+		fail(w, http.StatusNotFound, "Not Found", "The requested item does not exist.")
+		return
+	case req.State != "apply":
+		s.mu.Unlock()
+		fail(w, http.StatusBadRequest, "Bad Request", fmt.Sprintf("'%s' is not one of the states this lab applies ('apply')", req.State))
+		return
+	case rv.state != "pending":
+		s.mu.Unlock()
+		fail(w, http.StatusBadRequest, "Bad Request", fmt.Sprintf("The branch must be in the pending state; revision %s is %s.", id, rv.state))
+		return
+	}
+	rv.state = "apply"
+	answered := req.AutoPrompt["ays"] == "ays_yes"
+	s.mu.Unlock()
+	reply(w, http.StatusOK, stateJSON("apply", "", nil))
+	go s.finish(id, answered)
+}
+
+// finish applies the revision's changes to the configuration applied now (NVUE applies one
+// revision at a time; a revision waits in "apply" for the one before it).
+func (s *Switch) finish(id string, answered bool) {
+	s.applyMu.Lock()
+	defer s.applyMu.Unlock()
+	time.Sleep(s.o.ApplyTime)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rv := s.revs[id]
+	if !answered {
+		// NVIDIA's NVUE API page: an apply whose prompt nobody answers.
+		rv.state, rv.progress = "ays_fail", "Aborted apply after warnings"
+		rv.issues = []issue{{Code: "client_timeout", Data: map[string]any{}, Message: "Timeout while waiting for client response", Severity: "error"}}
+		return
+	}
+	next := cloneTree(s.applied)
+	for _, o := range rv.ops {
+		if err := o.apply(next); err != nil {
+			rv.state, rv.progress = "apply_fail", "Apply failed"
+			rv.issues = []issue{{Code: "apply_fail", Data: map[string]any{}, Message: err.Error(), Severity: "error"}}
+			return
+		}
+	}
+	invalid := validate(next, s.o.Ports)
+	if s.reject != "" {
+		invalid = append(invalid, problem{"qos", s.reject})
+	}
+	if len(invalid) > 0 {
+		rv.state, rv.progress = "invalid", "Invalid config"
+		for _, p := range invalid {
+			rv.issues = append(rv.issues, issue{Code: "config_invalid", Data: map[string]any{"location": p.location, "reason": p.reason + "\n"},
+				Message: fmt.Sprintf("Config invalid at %s: %s\n", p.location, p.reason), Severity: "error"})
+		}
+		return
+	}
+	s.applied = next
+	rv.state = "applied"
+}
+
+// apply changes tree by one staged operation.
+func (o op) apply(tree map[string]any) error {
+	if len(o.path) == 0 {
+		if o.method == http.MethodDelete {
+			clear(tree)
+			return nil
+		}
+		m, ok := o.body.(map[string]any)
+		if !ok {
+			return fmt.Errorf("the root takes an object")
+		}
+		merge(tree, m)
+		return nil
+	}
+	parent := tree
+	for _, e := range o.path[:len(o.path)-1] {
+		next, ok := parent[e].(map[string]any)
+		if !ok {
+			if o.method == http.MethodDelete {
+				return fmt.Errorf("no %s", e)
+			}
+			next = map[string]any{}
+			parent[e] = next
+		}
+		parent = next
+	}
+	last := o.path[len(o.path)-1]
+	if o.method == http.MethodDelete {
+		if _, ok := parent[last]; !ok {
+			return fmt.Errorf("no %s", last)
+		}
+		delete(parent, last)
+		return nil
+	}
+	if m, ok := o.body.(map[string]any); ok {
+		dst, ok := parent[last].(map[string]any)
+		if !ok {
+			dst = map[string]any{}
+			parent[last] = dst
+		}
+		merge(dst, m)
+		return nil
+	}
+	if o.body == nil {
+		delete(parent, last)
+		return nil
+	}
+	parent[last] = clone(o.body)
+	return nil
+}
+
+// merge is NVUE's PATCH: objects merge key by key, a null unsets the key.
+func merge(dst, src map[string]any) {
+	for k, v := range src {
+		switch v := v.(type) {
+		case nil:
+			delete(dst, k)
+		case map[string]any:
+			d, ok := dst[k].(map[string]any)
+			if !ok {
+				d = map[string]any{}
+				dst[k] = d
+			}
+			merge(d, v)
+		default:
+			dst[k] = v
+		}
+	}
+}
+
+// cloneTree copies a configuration tree.
+func cloneTree(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = clone(v)
+	}
+	return out
+}
+
+func clone(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			out[k] = clone(v[k])
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i := range v {
+			out[i] = clone(v[i])
+		}
+		return out
+	}
+	return v
+}
+
+func reply(w http.ResponseWriter, status int, body any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(body)
+}
+
+// fail answers an error the way NVUE's API does: JSON with title and detail (the keys NVIDIA's
+// NVOS test client reads), status and type (assumed).
+func fail(w http.ResponseWriter, status int, title, detail string) {
+	reply(w, status, map[string]any{"status": status, "title": title, "detail": detail, "type": "about:blank"})
+}

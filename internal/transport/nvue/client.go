@@ -1,0 +1,350 @@
+// Package nvue is the provider's transport to NVIDIA Cumulus Linux switches: NVUE's REST API
+// over HTTPS with basic authentication (https://<switch>:8765/nvue_v1). Reads are GETs of the
+// applied configuration; writes go through one NVUE revision: create it, stage each change
+// into it, apply it answering NVUE's prompt, and poll it until it is applied or has failed. It
+// knows nothing about QoS. The workflow and its JSON are NVIDIA's ("NVUE API", Cumulus Linux
+// 5.9 and 5.14 user guides; DESIGN.md, Cumulus Linux).
+package nvue
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"time"
+)
+
+// BasePath is where NVUE serves its API.
+const BasePath = "/nvue_v1"
+
+// DefaultPort is NVUE's API port when the address names none ("If you do not set a port,
+// Cumulus Linux uses the default port 8765").
+const DefaultPort = "8765"
+
+// Config is everything needed to reach one switch.
+type Config struct {
+	Device   string // the provider's name for the device, used in errors
+	Address  string // host:port
+	Username string
+	Password string
+	// CACertificate holds PEM trust roots; empty means the system roots.
+	CACertificate []byte
+	// Insecure skips certificate verification (TLS is still used). Only by explicit choice.
+	Insecure bool
+	Timeout  time.Duration // per request; 0 means 30s
+	Retries  int           // extra attempts of a read after a transient failure
+	// ApplyTimeout bounds the wait for a revision to leave NVUE's apply states; 0 means 5m.
+	ApplyTimeout time.Duration
+	Logger       Logger
+}
+
+// Logger receives transport events; the provider bridges it to tflog. It never sees the
+// password.
+type Logger interface {
+	Debug(ctx context.Context, msg string, fields map[string]any)
+}
+
+// Client talks to one switch; safe for concurrent use.
+type Client struct {
+	cfg  Config
+	http *http.Client
+	err  error // a configuration error, reported by every call
+}
+
+// New returns a client for cfg without connecting.
+func New(cfg Config) *Client {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 30 * time.Second
+	}
+	if cfg.ApplyTimeout <= 0 {
+		cfg.ApplyTimeout = 5 * time.Minute
+	}
+	c := &Client{cfg: cfg}
+	tlsCfg, err := c.tlsConfig()
+	if err != nil {
+		c.err = err
+	}
+	c.http = &http.Client{
+		Timeout: cfg.Timeout,
+		Transport: &http.Transport{TLSClientConfig: tlsCfg, ForceAttemptHTTP2: true, MaxIdleConnsPerHost: 4,
+			IdleConnTimeout: 90 * time.Second},
+		// NVUE answers every call itself; a redirect would resend the credentials elsewhere.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	return c
+}
+
+// Config returns the client's configuration.
+func (c *Client) Config() Config { return c.cfg }
+
+func (c *Client) tlsConfig() (*tls.Config, error) {
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
+	if host, _, err := net.SplitHostPort(c.cfg.Address); err == nil {
+		cfg.ServerName = host
+	}
+	if c.cfg.Insecure {
+		cfg.InsecureSkipVerify = true // #nosec G402 -- only by the user's explicit `insecure = true`, warned at plan time.
+		return cfg, nil
+	}
+	if len(c.cfg.CACertificate) > 0 {
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(c.cfg.CACertificate) {
+			return nil, errors.New("ca_certificate holds no PEM certificate")
+		}
+		cfg.RootCAs = pool
+	}
+	return cfg, nil
+}
+
+// Close drops idle connections.
+func (c *Client) Close() error {
+	c.http.CloseIdleConnections()
+	return nil
+}
+
+// Get returns the applied configuration at path (below /nvue_v1, e.g. "/qos"), as NVUE's JSON,
+// without defaults filled in (rev=applied, filled=false).
+func (c *Client) Get(ctx context.Context, path string) ([]byte, error) {
+	return c.read(ctx, "get", path, url.Values{"rev": {"applied"}, "filled": {"false"}})
+}
+
+// GetOperational returns operational state at path (counters): NVUE's default revision.
+func (c *Client) GetOperational(ctx context.Context, path string) ([]byte, error) {
+	return c.read(ctx, "get", path, nil)
+}
+
+func (c *Client) read(ctx context.Context, op, path string, q url.Values) ([]byte, error) {
+	var body []byte
+	var err error
+	attempts := 0
+	for {
+		attempts++
+		body, err = c.do(ctx, http.MethodGet, path, q, nil)
+		if err == nil || !transient(err) || attempts > c.cfg.Retries || ctx.Err() != nil {
+			break
+		}
+		select {
+		case <-time.After(time.Duration(attempts) * 200 * time.Millisecond):
+		case <-ctx.Done():
+		}
+	}
+	if err != nil {
+		return nil, c.wrap(op, attempts, err)
+	}
+	return body, nil
+}
+
+// Op is one change staged into a revision: PATCH merges Body at Path, DELETE removes Path.
+type Op struct {
+	Method string
+	Path   string
+	Body   any
+}
+
+// Apply makes ops one NVUE revision and applies it: either the switch applies all of them or
+// the revision ends failed (or is never applied) and the applied configuration is as it was.
+// A revision that failed, or that this call abandoned before applying, stays on the switch in
+// that state: NVUE keeps revisions (up to NVUE_MAX_REVISIONS, oldest deleted first) and has no
+// documented REST call to delete one; it is never applied.
+func (c *Client) Apply(ctx context.Context, ops []Op) error {
+	if len(ops) == 0 {
+		return nil
+	}
+	rev, err := c.createRevision(ctx)
+	if err != nil {
+		return c.wrap("create revision", 1, err)
+	}
+	log := map[string]any{"revision": rev, "changes": len(ops)}
+	c.debug(ctx, "nvue revision created", log)
+	q := url.Values{"rev": {rev}}
+	for _, op := range ops {
+		if _, err := c.do(ctx, op.Method, op.Path, q, op.Body); err != nil {
+			e := c.wrap("stage change", 1, err)
+			e.Revision = rev
+			return e
+		}
+	}
+	apply := map[string]any{"state": "apply", "auto-prompt": map[string]string{"ays": "ays_yes"}}
+	if _, err := c.do(ctx, http.MethodPatch, revisionPath(rev), nil, apply); err != nil {
+		e := c.wrap("apply revision", 1, err)
+		e.Revision = rev
+		return e
+	}
+	state, issues, err := c.wait(ctx, rev)
+	log["state"] = state
+	c.debug(ctx, "nvue revision ended", log)
+	if err != nil {
+		return err
+	}
+	if !applied(state) {
+		return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "apply revision", Revision: rev, State: state, Issues: issues}
+	}
+	return nil
+}
+
+func revisionPath(rev string) string { return "/revision/" + url.PathEscape(rev) }
+
+// createRevision posts a new revision and returns its id: the one key of NVUE's answer
+// ({"2": {"state": "pending", ...}}), as NVIDIA's own clients read it.
+func (c *Client) createRevision(ctx context.Context) (string, error) {
+	body, err := c.do(ctx, http.MethodPost, "/revision", nil, nil)
+	if err != nil {
+		return "", err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil || len(m) != 1 {
+		return "", fmt.Errorf("unexpected answer to creating a revision: %.200s", body)
+	}
+	for id := range m {
+		return id, nil
+	}
+	return "", nil
+}
+
+// revisionState is NVUE's view of a revision: GET /nvue_v1/revision/<id>.
+type revisionState struct {
+	State      string `json:"state"`
+	Transition struct {
+		Issue    map[string]issueJSON `json:"issue"`
+		Progress string               `json:"progress"`
+	} `json:"transition"`
+}
+
+type issueJSON struct {
+	Code string `json:"code"`
+	Data struct {
+		Location string `json:"location"`
+		Reason   string `json:"reason"`
+	} `json:"data"`
+	Message  string `json:"message"`
+	Severity string `json:"severity"`
+}
+
+// States after which a revision will not change by itself (GPN's NT_APPLIED and NT_FAIL, the
+// groupings of a production NVUE client); every other state is still on its way.
+var (
+	appliedStates = []string{"applied", "applied_and_saved", "auto_save", "saved"}
+	failedStates  = []string{"apply_error", "apply_fail", "ays_fail", "confirm_fail", "invalid", "ready_error", "verify_error"}
+)
+
+func applied(state string) bool { return slices.Contains(appliedStates, state) }
+
+// wait polls the revision until it is applied or has failed. NVUE applies one revision at a
+// time: a revision waiting for another stays in "apply" meanwhile.
+func (c *Client) wait(ctx context.Context, rev string) (string, []Issue, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.ApplyTimeout)
+	defer cancel()
+	delay := 50 * time.Millisecond
+	state := ""
+	for {
+		body, err := c.do(ctx, http.MethodGet, revisionPath(rev), nil, nil)
+		if err == nil {
+			var s revisionState
+			if s, err = parseRevision(rev, body); err == nil {
+				state = s.State
+				if applied(s.State) || slices.Contains(failedStates, s.State) {
+					return s.State, s.issues(), nil
+				}
+			}
+		}
+		if err != nil && !transient(err) {
+			e := c.wrap("poll revision", 1, err)
+			e.Revision = rev
+			return "", nil, e
+		}
+		select {
+		case <-time.After(delay):
+		case <-ctx.Done():
+			return "", nil, &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "apply revision", Revision: rev, State: state,
+				Err: fmt.Errorf("the revision did not finish applying (state %q) before the timeout; it may still apply: check `nv config history` on the switch", state)}
+		}
+		delay = min(2*delay, time.Second)
+	}
+}
+
+// parseRevision reads a revision's state; NVUE's answer is the bare object, or (in one of
+// NVIDIA's examples) the object under the revision's id.
+func parseRevision(rev string, body []byte) (revisionState, error) {
+	var s revisionState
+	if err := json.Unmarshal(body, &s); err == nil && s.State != "" {
+		return s, nil
+	}
+	var wrapped map[string]revisionState
+	if err := json.Unmarshal(body, &wrapped); err == nil && wrapped[rev].State != "" {
+		return wrapped[rev], nil
+	}
+	return s, fmt.Errorf("unexpected revision state: %.200s", body)
+}
+
+func (s revisionState) issues() []Issue {
+	var out []Issue
+	for _, k := range slices.Sorted(maps.Keys(s.Transition.Issue)) {
+		i := s.Transition.Issue[k]
+		out = append(out, Issue{Code: i.Code, Message: i.Message, Severity: i.Severity, Location: i.Data.Location, Reason: i.Data.Reason})
+	}
+	if len(out) == 0 && s.Transition.Progress != "" {
+		out = append(out, Issue{Message: s.Transition.Progress})
+	}
+	return out
+}
+
+// do sends one request and returns the body of a 2xx answer.
+func (c *Client) do(ctx context.Context, method, path string, q url.Values, body any) ([]byte, error) {
+	if c.err != nil {
+		return nil, c.err
+	}
+	u := url.URL{Scheme: "https", Host: c.cfg.Address, Path: BasePath + path, RawQuery: q.Encode()}
+	if path == "/" {
+		u.Path = BasePath + "/"
+	}
+	var rd io.Reader
+	if body != nil {
+		raw, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
+	if err != nil {
+		return nil, err
+	}
+	req.SetBasicAuth(c.cfg.Username, c.cfg.Password)
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	start := time.Now()
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	out, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	c.debug(ctx, "nvue request", map[string]any{"method": method, "path": path, "status": resp.StatusCode,
+		"ms": time.Since(start).Milliseconds()})
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode/100 != 2 {
+		return nil, httpError(resp.StatusCode, out)
+	}
+	return out, nil
+}
+
+func (c *Client) debug(ctx context.Context, msg string, fields map[string]any) {
+	if c.cfg.Logger != nil {
+		f := map[string]any{"device": c.cfg.Device}
+		maps.Copy(f, fields)
+		c.cfg.Logger.Debug(ctx, msg, f)
+	}
+}
