@@ -12,7 +12,7 @@ import (
 )
 
 // Platforms, in the order the docs list them.
-var Platforms = []string{"openconfig", "sonic", "eos", "nxos", "mlx5"}
+var Platforms = []string{"openconfig", "sonic", "eos", "nxos", "cumulus", "mlx5"}
 
 // Transport names how a platform is reached.
 func Transport(platform string) string {
@@ -23,8 +23,17 @@ func Transport(platform string) string {
 		return "cli"
 	case "mlx5":
 		return "ssh"
+	case "cumulus":
+		return "nvue"
 	}
 	return ""
+}
+
+// OverTLS reports whether a platform's transport is TLS (gNMI, NVUE's HTTPS), whose check
+// `insecure` turns off; the others are SSH, checked by host key.
+func OverTLS(platform string) bool {
+	t := Transport(platform)
+	return t == "gnmi" || t == "nvue"
 }
 
 // Environment variables that supply provider-wide credentials.
@@ -189,15 +198,19 @@ func Resolve(s Settings, specs map[string]Spec, getenv func(string) string) (map
 		d.Hostname = pick(sp.Hostname, "")
 		var flag, other *bool
 		var flagName, otherName, kind string
-		if Transport(sp.Platform) == "gnmi" {
-			flag, other, flagName, otherName, kind = first(sp.Insecure, s.Insecure), sp.InsecureHostKey, "insecure", "insecure_host_key", "gNMI over TLS"
+		if OverTLS(sp.Platform) {
+			kind = "gNMI over TLS"
+			if Transport(sp.Platform) == "nvue" {
+				kind = "HTTPS (NVUE)"
+			}
+			flag, other, flagName, otherName = first(sp.Insecure, s.Insecure), sp.InsecureHostKey, "insecure", "insecure_host_key"
 		} else {
 			flag, other, flagName, otherName, kind = first(sp.InsecureHostKey, s.InsecureHostKey), sp.Insecure, "insecure_host_key", "insecure", "SSH"
 		}
 		if other != nil {
 			probs = append(probs, Problem{Attr: "devices", Device: name, Field: otherName, Summary: otherName + " does not apply to this device",
 				Detail: fmt.Sprintf("Device %q (platform %s) is reached over %s: %s turns off its identity check. %s is for %s devices.",
-					name, sp.Platform, kind, flagName, otherName, map[string]string{"insecure": "gNMI (TLS)", "insecure_host_key": "SSH"}[otherName])})
+					name, sp.Platform, kind, flagName, otherName, map[string]string{"insecure": "TLS (gNMI, NVUE)", "insecure_host_key": "SSH"}[otherName])})
 			continue
 		}
 		d.Insecure = flag != nil && *flag

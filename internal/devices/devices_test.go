@@ -76,7 +76,7 @@ func TestResolveProblems(t *testing.T) {
 		{"zero timeout", Settings{Timeout: sp("0s")}, nil, "timeout", "", "", "positive"},
 		{"negative retries", Settings{Retries: &neg}, nil, "retries", "", "", "-1"},
 		{"slash in name", Settings{}, map[string]Spec{"leaf/1": {Address: "a:1", Platform: "eos"}}, "devices", "leaf/1", "", "no '/'"},
-		{"unknown platform", Settings{}, map[string]Spec{"x": {Address: "a:1", Platform: "junos"}}, "devices", "x", "platform", "openconfig, sonic, eos, nxos, mlx5"},
+		{"unknown platform", Settings{}, map[string]Spec{"x": {Address: "a:1", Platform: "junos"}}, "devices", "x", "platform", "openconfig, sonic, eos, nxos, cumulus, mlx5"},
 		{"no address", Settings{}, map[string]Spec{"x": {Platform: "eos"}}, "devices", "x", "address", "needs an address"},
 	}
 	for _, c := range cases {

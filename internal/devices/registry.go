@@ -9,6 +9,7 @@ import (
 
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/cli"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/gnmi"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/nvue"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
 )
 
@@ -22,6 +23,7 @@ type Registry struct {
 	gnmi map[string]*gnmi.Client
 	ssh  map[string]*ssh.Client
 	cli  map[string]*cli.Client
+	nvue map[string]*nvue.Client
 	// turns hold each device's write turn (Exclusive).
 	turns map[string]*writeTurn
 
@@ -51,7 +53,8 @@ func (r *Registry) loggerFor(transport string) Logger {
 
 // NewRegistry returns a registry over resolved devices.
 func NewRegistry(devs map[string]Device, logger Logger) *Registry {
-	return &Registry{devices: devs, logger: logger, gnmi: map[string]*gnmi.Client{}, ssh: map[string]*ssh.Client{}, cli: map[string]*cli.Client{}}
+	return &Registry{devices: devs, logger: logger, gnmi: map[string]*gnmi.Client{}, ssh: map[string]*ssh.Client{}, cli: map[string]*cli.Client{},
+		nvue: map[string]*nvue.Client{}}
 }
 
 // Device returns a configured device by name.
@@ -92,6 +95,29 @@ func (r *Registry) GNMI(name string) (*gnmi.Client, error) {
 		Timeout: d.Timeout, Retries: d.Retries, Logger: r.loggerFor("gnmi"),
 	})
 	r.gnmi[name] = c
+	return c, nil
+}
+
+// NVUE returns the shared NVUE REST client of a Cumulus Linux switch.
+func (r *Registry) NVUE(name string) (*nvue.Client, error) {
+	d, ok := r.devices[name]
+	if !ok {
+		return nil, fmt.Errorf("%s", r.UnknownDeviceDetail(name))
+	}
+	if Transport(d.Platform) != "nvue" {
+		return nil, fmt.Errorf("device %q has platform %s, which is not reached over NVUE", name, d.Platform)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if c, ok := r.nvue[name]; ok {
+		return c, nil
+	}
+	c := nvue.New(nvue.Config{
+		Device: name, Address: d.Address, Username: d.Username, Password: d.Password,
+		CACertificate: []byte(d.CACertificate), Insecure: d.Insecure,
+		Timeout: d.Timeout, Retries: d.Retries, Logger: r.loggerFor("nvue"),
+	})
+	r.nvue[name] = c
 	return c, nil
 }
 
@@ -174,4 +200,8 @@ func (r *Registry) Close() {
 		_ = c.Close()
 	}
 	r.cli = map[string]*cli.Client{}
+	for _, c := range r.nvue {
+		_ = c.Close()
+	}
+	r.nvue = map[string]*nvue.Client{}
 }
