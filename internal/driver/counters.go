@@ -103,21 +103,27 @@ func ForCounters(reg *devices.Registry, device string) (Counters, error) {
 	if !ok {
 		return nil, errors.New(reg.UnknownDeviceDetail(device))
 	}
-	switch dev.Platform {
-	case "mlx5":
-		h, err := openMLX5(reg, device)
-		if err != nil {
-			return nil, err
-		}
-		return mlx5Counters{h}, nil
-	case "openconfig":
-		c, err := reg.GNMI(device)
-		if err != nil {
-			return nil, err
-		}
-		return ocCounters{c}, nil
+	open := platforms[dev.Platform].counters
+	if open == nil {
+		return nil, fmt.Errorf("device %q has platform %s, whose counters this provider version cannot read yet", device, dev.Platform)
 	}
-	return nil, fmt.Errorf("device %q has platform %s, whose counters this provider version cannot read yet", device, dev.Platform)
+	return open(reg, device)
+}
+
+func openMLX5Counters(reg *devices.Registry, device string) (Counters, error) {
+	h, err := openMLX5(reg, device)
+	if err != nil {
+		return nil, err
+	}
+	return mlx5Counters{h}, nil
+}
+
+func openOpenConfigCounters(reg *devices.Registry, device string) (Counters, error) {
+	c, err := reg.GNMI(device)
+	if err != nil {
+		return nil, err
+	}
+	return ocCounters{c}, nil
 }
 
 // fromCounts converts a platform's integer counters.

@@ -17,16 +17,6 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/gnmi"
 )
 
-// lldpPlatforms reads each platform's LLDP neighbours and the name the device gives itself,
-// from the platform's own source (the platform packages say which).
-var lldpPlatforms = map[string]func(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error){
-	"mlx5":       readHostLLDP,
-	"eos":        readEOSLLDP,
-	"nxos":       readNXOSLLDP,
-	"sonic":      readSONiCLLDP,
-	"openconfig": readOpenConfigLLDP,
-}
-
 // LLDPNeighbors returns a device's LLDP read: its hostname (the device's configured hostname
 // where set, else what the device reports), its interfaces where the platform lists them, and
 // its neighbours sorted by local interface. One read per device per provider process (the
@@ -36,8 +26,8 @@ func LLDPNeighbors(ctx context.Context, reg *devices.Registry, device string) (f
 	if !ok {
 		return fabric.DeviceNeighbors{}, errors.New(reg.UnknownDeviceDetail(device))
 	}
-	read, ok := lldpPlatforms[dev.Platform]
-	if !ok {
+	read := platforms[dev.Platform].lldp
+	if read == nil {
 		return fabric.DeviceNeighbors{}, fmt.Errorf("device %q has platform %s, whose LLDP neighbours this provider version cannot read yet", device, dev.Platform)
 	}
 	got, err := devices.Snapshot(ctx, reg, device, "lldp", func(ctx context.Context) (fabric.DeviceNeighbors, error) {
@@ -75,13 +65,7 @@ func readHostLLDP(ctx context.Context, reg *devices.Registry, device string) (fa
 
 // LLDPDevices returns the configured devices whose platform has an LLDP read, sorted.
 func LLDPDevices(reg *devices.Registry) []string {
-	var out []string
-	for _, name := range reg.Names() {
-		if dev, _ := reg.Device(name); lldpPlatforms[dev.Platform] != nil {
-			out = append(out, name)
-		}
-	}
-	return out
+	return devicesWith(reg, func(d platformDriver) bool { return d.lldp != nil })
 }
 
 // readEOSLLDP runs EOS's LLDP and hostname reads in one exchange.

@@ -12,30 +12,6 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/gnmi"
 )
 
-func checkOpenConfigQoS(p fabric.QoSPolicy) fabric.Problems {
-	var probs fabric.Problems
-	for _, u := range openconfig.CheckSupported(p) {
-		probs.Add(attrPath(u.Attr), "Not supported on platform openconfig", u.Reason+".")
-	}
-	return probs
-}
-
-// attrPath turns ["classes", "roce", "lossless"] into classes["roce"].lossless: the element
-// after a map attribute is a key.
-func attrPath(elems []string) fabric.Path {
-	var p fabric.Path
-	prev := ""
-	for _, e := range elems {
-		if prev == "classes" {
-			p = p.Key(e)
-		} else {
-			p = p.Attr(e)
-		}
-		prev = e
-	}
-	return p
-}
-
 type openConfigQoS struct {
 	c *gnmi.Client
 	reads

@@ -14,14 +14,6 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/gnmi"
 )
 
-func checkSONiCQoS(p fabric.QoSPolicy) fabric.Problems {
-	var probs fabric.Problems
-	for _, u := range sonic.CheckSupported(p) {
-		probs.Add(attrPath(u.Attr), "Not supported on platform sonic", u.Reason+".")
-	}
-	return probs
-}
-
 // sonicDB reads the switch's CONFIG_DB in one Get.
 type sonicDB struct {
 	c *gnmi.Client
