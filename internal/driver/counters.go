@@ -123,7 +123,7 @@ func openOpenConfigCounters(reg *devices.Registry, device string) (Counters, err
 	if err != nil {
 		return nil, err
 	}
-	return ocCounters{c}, nil
+	return ocCounters{c, device}, nil
 }
 
 // fromCounts converts a platform's integer counters.
@@ -176,7 +176,10 @@ func (d mlx5Counters) Counters(ctx context.Context, ifname string) (InterfaceCou
 
 func float64Ptr(v int64) *float64 { x := float64(v); return &x }
 
-type ocCounters struct{ c *gnmi.Client }
+type ocCounters struct {
+	c      gnmiConn
+	device string
+}
 
 // Counters reads the port's counters and, where queues are bound, their counters: one Get
 // each, since a port without bound queues has nothing at the queue path (NotFound).
@@ -189,7 +192,7 @@ func (d ocCounters) Counters(ctx context.Context, ifname string) (InterfaceCount
 			continue // no queues bound on this port
 		}
 		if gnmi.NotFound(err) {
-			return InterfaceCounters{}, fmt.Errorf("device %q has no interface %q", d.c.Config().Device, ifname)
+			return InterfaceCounters{}, fmt.Errorf("device %q has no interface %q", d.device, ifname)
 		}
 		if err != nil {
 			return InterfaceCounters{}, err

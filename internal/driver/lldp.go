@@ -68,12 +68,30 @@ func LLDPDevices(reg *devices.Registry) []string {
 	return devicesWith(reg, func(d platformDriver) bool { return d.lldp != nil })
 }
 
-// readEOSLLDP runs EOS's LLDP and hostname reads in one exchange.
-func readEOSLLDP(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error) {
-	c, err := reg.CLI(device)
-	if err != nil {
-		return fabric.DeviceNeighbors{}, err
+// overCLI is an LLDP read over the switch's shared CLI session.
+func overCLI(read func(ctx context.Context, c cliConn, device string) (fabric.DeviceNeighbors, error)) func(context.Context, *devices.Registry, string) (fabric.DeviceNeighbors, error) {
+	return func(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error) {
+		c, err := reg.CLI(device)
+		if err != nil {
+			return fabric.DeviceNeighbors{}, err
+		}
+		return read(ctx, c, device)
 	}
+}
+
+// overGNMI is an LLDP read over the switch's shared gNMI session.
+func overGNMI(read func(ctx context.Context, c gnmiConn, r reads) (fabric.DeviceNeighbors, error)) func(context.Context, *devices.Registry, string) (fabric.DeviceNeighbors, error) {
+	return func(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error) {
+		c, err := reg.GNMI(device)
+		if err != nil {
+			return fabric.DeviceNeighbors{}, err
+		}
+		return read(ctx, c, newReads(reg, device))
+	}
+}
+
+// readEOSLLDP runs EOS's LLDP and hostname reads in one exchange.
+func readEOSLLDP(ctx context.Context, c cliConn, device string) (fabric.DeviceNeighbors, error) {
 	out, err := c.Show(ctx, eos.LLDPCommands...)
 	if err != nil {
 		return fabric.DeviceNeighbors{}, err
@@ -86,11 +104,7 @@ func readEOSLLDP(ctx context.Context, reg *devices.Registry, device string) (fab
 }
 
 // readNXOSLLDP runs NX-OS's LLDP and hostname reads in one exchange.
-func readNXOSLLDP(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error) {
-	c, err := reg.CLI(device)
-	if err != nil {
-		return fabric.DeviceNeighbors{}, err
-	}
+func readNXOSLLDP(ctx context.Context, c cliConn, device string) (fabric.DeviceNeighbors, error) {
 	out, err := c.Show(ctx, nxos.LLDPCommands...)
 	if err != nil {
 		return fabric.DeviceNeighbors{}, err
@@ -104,12 +118,8 @@ func readNXOSLLDP(ctx context.Context, reg *devices.Registry, device string) (fa
 
 // readSONiCLLDP reads APPL_DB's LLDP table; the hostname and ports come from the CONFIG_DB
 // read the switch's resources share. No neighbour anywhere is an absent table (NotFound).
-func readSONiCLLDP(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error) {
-	c, err := reg.GNMI(device)
-	if err != nil {
-		return fabric.DeviceNeighbors{}, err
-	}
-	db, err := sonicDB{c, newReads(reg, device)}.snap(ctx)
+func readSONiCLLDP(ctx context.Context, c gnmiConn, r reads) (fabric.DeviceNeighbors, error) {
+	db, err := sonicDB{c, r}.snap(ctx)
 	if err != nil {
 		return fabric.DeviceNeighbors{}, err
 	}
@@ -124,7 +134,7 @@ func readSONiCLLDP(ctx context.Context, reg *devices.Registry, device string) (f
 	for _, u := range ups {
 		ns, err := sonic.ParseLLDPTable(u.JSON)
 		if err != nil {
-			return fabric.DeviceNeighbors{}, fmt.Errorf("device %q: %w", device, err)
+			return fabric.DeviceNeighbors{}, fmt.Errorf("device %q: %w", r.device, err)
 		}
 		out.Neighbors = append(out.Neighbors, ns...)
 	}
@@ -133,11 +143,8 @@ func readSONiCLLDP(ctx context.Context, reg *devices.Registry, device string) (f
 
 // readOpenConfigLLDP gets the LLDP state and the configured hostname; either may be absent
 // (NotFound: no neighbour heard, no hostname configured).
-func readOpenConfigLLDP(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error) {
-	c, err := reg.GNMI(device)
-	if err != nil {
-		return fabric.DeviceNeighbors{}, err
-	}
+func readOpenConfigLLDP(ctx context.Context, c gnmiConn, r reads) (fabric.DeviceNeighbors, error) {
+	device := r.device
 	got, err := c.GetState(ctx, openconfig.LLDPPath())
 	if err != nil && !gnmi.NotFound(err) {
 		return fabric.DeviceNeighbors{}, err

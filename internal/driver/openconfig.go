@@ -13,7 +13,7 @@ import (
 )
 
 type openConfigQoS struct {
-	c *gnmi.Client
+	c gnmiConn
 	reads
 }
 
@@ -40,11 +40,11 @@ func (d *openConfigQoS) tree(ctx context.Context) (*openconfig.Tree, error) {
 		return nil, err
 	}
 	if len(ups) != 1 {
-		return nil, fmt.Errorf("device %q answered a Get of /qos with %d values, want 1", d.c.Config().Device, len(ups))
+		return nil, fmt.Errorf("device %q answered a Get of /qos with %d values, want 1", d.device, len(ups))
 	}
 	t, err := openconfig.ParseQoS(ups[0].JSON)
 	if err != nil {
-		return nil, fmt.Errorf("device %q: reading /qos: %w", d.c.Config().Device, err)
+		return nil, fmt.Errorf("device %q: reading /qos: %w", d.device, err)
 	}
 	return t, nil
 }

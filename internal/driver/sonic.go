@@ -14,9 +14,17 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/gnmi"
 )
 
+// gnmiConn is a switch's gNMI session as the drivers use it (*gnmi.Client): Gets of config
+// and state, and one SetRequest a write. Tests put a fake switch behind it.
+type gnmiConn interface {
+	Get(ctx context.Context, paths ...*gpb.Path) ([]gnmi.Update, error)
+	GetState(ctx context.Context, paths ...*gpb.Path) ([]gnmi.Update, error)
+	Set(ctx context.Context, req *gpb.SetRequest) error
+}
+
 // sonicDB reads the switch's CONFIG_DB in one Get.
 type sonicDB struct {
-	c *gnmi.Client
+	c gnmiConn
 	reads
 }
 
@@ -46,7 +54,7 @@ func (s sonicDB) read(ctx context.Context) (*sonic.DB, error) {
 	}
 	db, err := sonic.ParseDB(raw)
 	if err != nil {
-		return nil, fmt.Errorf("device %q: reading CONFIG_DB: %w", s.c.Config().Device, err)
+		return nil, fmt.Errorf("device %q: reading CONFIG_DB: %w", s.device, err)
 	}
 	return db, nil
 }
