@@ -155,13 +155,7 @@ func (d cliQoS[C, QP, FP]) Read(ctx context.Context, name string, known *fabric.
 	if !ok {
 		return nil, nil
 	}
-	if known == nil {
-		return got, nil
-	}
-	if d.d.canonical(*known).Equal(*got) {
-		return known, nil
-	}
-	return keepKnownForm(*known, *got), nil
+	return inKnownForm(known, got, d.d.canonical), nil
 }
 
 func (d cliQoS[C, QP, FP]) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error) {

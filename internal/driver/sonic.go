@@ -98,15 +98,21 @@ func (d *sonicQoS) Read(ctx context.Context, name string, known *fabric.QoSPolic
 	if !ok {
 		return nil, nil
 	}
+	// The device keeps a whole DSCP map, not which DSCPs a class listed.
+	return inKnownForm(known, got, sonic.Canonical), nil
+}
+
+// inKnownForm is got as Read returns it: the recorded policy itself when it reads back the
+// same in the platform's canonical form, else got in the recorded form where they agree; got
+// on import (nothing recorded).
+func inKnownForm(known, got *fabric.QoSPolicy, canonical func(fabric.QoSPolicy) fabric.QoSPolicy) *fabric.QoSPolicy {
 	if known == nil {
-		return got, nil
+		return got
 	}
-	// The device keeps a whole DSCP map, not which DSCPs a class listed: when the recorded
-	// policy reads back the same, keep its form.
-	if sonic.Canonical(*known).Equal(*got) {
-		return known, nil
+	if canonical(*known).Equal(*got) {
+		return known
 	}
-	return keepKnownForm(*known, *got), nil
+	return keepKnownForm(*known, *got)
 }
 
 // keepKnownForm returns got with the recorded form wherever the device agrees with it, so a
