@@ -6,34 +6,18 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
 
-// auditPlatforms read what a device really applies, whatever its objects are called: each
+// Audit reads what a device really applies, whatever its objects are called: each
 // platform's effective read (sonic, eos and nxos Effective/Policy over the configuration the
 // resources' refreshes share; the host read's per-netdev state on mlx5). ports are ports the
 // caller wants covered even where the configuration has no line for them (NX-OS prints only
 // ports with QoS lines).
-var auditPlatforms = map[string]func(ctx context.Context, reg *devices.Registry, device string, ports []string) (fabric.Fabric, error){
-	"sonic": auditSONiC,
-	"eos":   auditEOS,
-	"nxos":  auditNXOS,
-	"mlx5":  auditHost,
-	"openconfig": func(ctx context.Context, reg *devices.Registry, device string, _ []string) (fabric.Fabric, error) {
-		c, err := reg.GNMI(device)
-		if err != nil {
-			return fabric.Fabric{}, err
-		}
-		t, err := (&openConfigQoS{c: c, reads: newReads(reg, device)}).tree(ctx)
-		if err != nil {
-			return fabric.Fabric{}, err
-		}
-		return switchFabric(device, t.Effective(), nil), nil
-	},
-}
-
+//
 // Audit returns device's effective QoS as roce_fabric_check's inputs: one policy per bound
 // switch port (named after the device's own policy or map), each port's PFC, each NIC's QoS and
 // DCQCN.
@@ -42,35 +26,20 @@ func Audit(ctx context.Context, reg *devices.Registry, device string, ports []st
 	if !ok {
 		return fabric.Fabric{}, errors.New(reg.UnknownDeviceDetail(device))
 	}
-	read, ok := auditPlatforms[dev.Platform]
-	if !ok {
+	read := platforms[dev.Platform].audit
+	if read == nil {
 		return fabric.Fabric{}, fmt.Errorf("device %q has platform %s, whose configuration this provider version cannot audit yet (it can: %s)",
-			device, dev.Platform, joinSorted(auditPlatforms))
+			device, dev.Platform, strings.Join(sortedPlatformsWith(hasAudit), ", "))
 	}
 	return read(ctx, reg, device, ports)
 }
 
 // AuditDevices returns the configured devices whose platform has an audit read, sorted.
 func AuditDevices(reg *devices.Registry) []string {
-	var out []string
-	for _, name := range reg.Names() {
-		if dev, _ := reg.Device(name); auditPlatforms[dev.Platform] != nil {
-			out = append(out, name)
-		}
-	}
-	return out
+	return devicesWith(reg, hasAudit)
 }
 
-func joinSorted[V any](m map[string]V) string {
-	s := ""
-	for i, k := range slices.Sorted(maps.Keys(m)) {
-		if i > 0 {
-			s += ", "
-		}
-		s += k
-	}
-	return s
-}
+func hasAudit(d platformDriver) bool { return d.audit != nil }
 
 func switchFabric(device string, policies []fabric.QoSPolicy, pfcs []fabric.PFCInterface) fabric.Fabric {
 	var f fabric.Fabric
@@ -83,6 +52,18 @@ func switchFabric(device string, policies []fabric.QoSPolicy, pfcs []fabric.PFCI
 	return f
 }
 
+func auditOpenConfig(ctx context.Context, reg *devices.Registry, device string, _ []string) (fabric.Fabric, error) {
+	c, err := reg.GNMI(device)
+	if err != nil {
+		return fabric.Fabric{}, err
+	}
+	t, err := (&openConfigQoS{c: c, reads: newReads(reg, device)}).tree(ctx)
+	if err != nil {
+		return fabric.Fabric{}, err
+	}
+	return switchFabric(device, t.Effective(), nil), nil
+}
+
 func auditSONiC(ctx context.Context, reg *devices.Registry, device string, _ []string) (fabric.Fabric, error) {
 	c, err := reg.GNMI(device)
 	if err != nil {
@@ -93,32 +74,6 @@ func auditSONiC(ctx context.Context, reg *devices.Registry, device string, _ []s
 		return fabric.Fabric{}, err
 	}
 	policies, pfcs := db.Effective()
-	return switchFabric(device, policies, pfcs), nil
-}
-
-func auditEOS(ctx context.Context, reg *devices.Registry, device string, ports []string) (fabric.Fabric, error) {
-	c, err := reg.CLI(device)
-	if err != nil {
-		return fabric.Fabric{}, err
-	}
-	cfg, err := eosCLI{cliSession{c, newReads(reg, device)}}.snap(ctx)
-	if err != nil {
-		return fabric.Fabric{}, err
-	}
-	policies, pfcs := cfg.Effective(ports)
-	return switchFabric(device, policies, pfcs), nil
-}
-
-func auditNXOS(ctx context.Context, reg *devices.Registry, device string, ports []string) (fabric.Fabric, error) {
-	c, err := reg.CLI(device)
-	if err != nil {
-		return fabric.Fabric{}, err
-	}
-	cfg, err := nxosCLI{cliSession{c, newReads(reg, device)}}.snap(ctx)
-	if err != nil {
-		return fabric.Fabric{}, err
-	}
-	policies, pfcs := cfg.Effective(ports)
 	return switchFabric(device, policies, pfcs), nil
 }
 

@@ -103,21 +103,27 @@ func ForCounters(reg *devices.Registry, device string) (Counters, error) {
 	if !ok {
 		return nil, errors.New(reg.UnknownDeviceDetail(device))
 	}
-	switch dev.Platform {
-	case "mlx5":
-		h, err := openMLX5(reg, device)
-		if err != nil {
-			return nil, err
-		}
-		return mlx5Counters{h}, nil
-	case "openconfig":
-		c, err := reg.GNMI(device)
-		if err != nil {
-			return nil, err
-		}
-		return ocCounters{c}, nil
+	open := platforms[dev.Platform].counters
+	if open == nil {
+		return nil, fmt.Errorf("device %q has platform %s, whose counters this provider version cannot read yet", device, dev.Platform)
 	}
-	return nil, fmt.Errorf("device %q has platform %s, whose counters this provider version cannot read yet", device, dev.Platform)
+	return open(reg, device)
+}
+
+func openMLX5Counters(reg *devices.Registry, device string) (Counters, error) {
+	h, err := openMLX5(reg, device)
+	if err != nil {
+		return nil, err
+	}
+	return mlx5Counters{h}, nil
+}
+
+func openOpenConfigCounters(reg *devices.Registry, device string) (Counters, error) {
+	c, err := reg.GNMI(device)
+	if err != nil {
+		return nil, err
+	}
+	return ocCounters{c, device}, nil
 }
 
 // fromCounts converts a platform's integer counters.
@@ -170,7 +176,10 @@ func (d mlx5Counters) Counters(ctx context.Context, ifname string) (InterfaceCou
 
 func float64Ptr(v int64) *float64 { x := float64(v); return &x }
 
-type ocCounters struct{ c *gnmi.Client }
+type ocCounters struct {
+	c      gnmiConn
+	device string
+}
 
 // Counters reads the port's counters and, where queues are bound, their counters: one Get
 // each, since a port without bound queues has nothing at the queue path (NotFound).
@@ -183,7 +192,7 @@ func (d ocCounters) Counters(ctx context.Context, ifname string) (InterfaceCount
 			continue // no queues bound on this port
 		}
 		if gnmi.NotFound(err) {
-			return InterfaceCounters{}, fmt.Errorf("device %q has no interface %q", d.c.Config().Device, ifname)
+			return InterfaceCounters{}, fmt.Errorf("device %q has no interface %q", d.device, ifname)
 		}
 		if err != nil {
 			return InterfaceCounters{}, err

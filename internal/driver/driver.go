@@ -36,30 +36,18 @@ type QoSPolicy interface {
 // ErrExists reports a create over an object the device already has.
 var ErrExists = errors.New("already exists on the device")
 
-// qosPlatforms lists the platforms with a roce_qos_policy driver: the plan-time check and
-// the constructor below both read it, so they cannot disagree.
-var qosPlatforms = map[string]struct {
-	check func(fabric.QoSPolicy) fabric.Problems
-	open  func(*devices.Registry, string) (QoSPolicy, error)
-}{
-	"openconfig": {check: checkOpenConfigQoS, open: openOpenConfigQoS},
-	"sonic":      {check: checkSONiCQoS, open: openSONiCQoS},
-	"eos":        {check: checkEOSQoS, open: openEOSQoS},
-	"nxos":       {check: checkNXOSQoS, open: openNXOSQoS},
-}
-
 // CheckQoSPolicy returns, at plan time and without touching the device, what the device's
 // platform cannot express, each problem on its attribute and naming device and platform.
 func CheckQoSPolicy(dev devices.Device, p fabric.QoSPolicy) fabric.Problems {
-	d, ok := qosPlatforms[dev.Platform]
-	if !ok {
+	d := platforms[dev.Platform]
+	if d.qos == nil {
 		var probs fabric.Problems
 		probs.Add(fabric.Root("device"), "Platform does not support roce_qos_policy",
 			fmt.Sprintf("Device %q has platform %s, which %s. roce_qos_policy is available on: %s.",
-				dev.Name, dev.Platform, whyNot(dev.Platform), strings.Join(supported(), ", ")))
+				dev.Name, dev.Platform, d.noQoS(), strings.Join(platformsWith(hasQoS), ", ")))
 		return probs
 	}
-	probs := d.check(p)
+	probs := d.checkQoS(p)
 	for i := range probs {
 		probs[i].Detail = fmt.Sprintf("Device %q (platform %s): %s", dev.Name, dev.Platform, probs[i].Detail)
 	}
@@ -72,32 +60,24 @@ func ForQoSPolicy(reg *devices.Registry, device string) (QoSPolicy, error) {
 	if !ok {
 		return nil, errors.New(reg.UnknownDeviceDetail(device))
 	}
-	d, ok := qosPlatforms[dev.Platform]
-	if !ok {
-		return nil, fmt.Errorf("device %q has platform %s, which %s", device, dev.Platform, whyNot(dev.Platform))
+	d := platforms[dev.Platform]
+	if d.qos == nil {
+		return nil, fmt.Errorf("device %q has platform %s, which %s", device, dev.Platform, d.noQoS())
 	}
-	drv, err := d.open(reg, device)
+	drv, err := d.qos(reg, device)
 	if err != nil {
 		return nil, err
 	}
 	return exclusiveQoS{drv, exclusive{reg, device, awaitGrace}}, nil
 }
 
-func whyNot(platform string) string {
-	if platform == "mlx5" {
-		return "is a NIC host (roce_qos_policy configures switches; use roce_nic_qos)"
+func hasQoS(d platformDriver) bool { return d.qos != nil }
+
+func (d platformDriver) noQoS() string {
+	if d.whyNoQoS != "" {
+		return d.whyNoQoS
 	}
 	return "this provider version cannot configure yet"
-}
-
-func supported() []string {
-	var out []string
-	for _, p := range devices.Platforms {
-		if _, ok := qosPlatforms[p]; ok {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // Applied reports an error that is only a warning: the change was committed to the device's
@@ -119,7 +99,7 @@ func Applied(err error) (what string, ok bool) {
 
 // apply runs lines as one CLI transaction. A change committed but not saved, or answered with
 // warnings, comes back as warn (Applied), not as err.
-func apply(ctx context.Context, c *cli.Client, lines []string) (warn, err error) {
+func apply(ctx context.Context, c cliConn, lines []string) (warn, err error) {
 	err = c.Configure(ctx, lines)
 	if _, ok := Applied(err); ok {
 		return err, nil

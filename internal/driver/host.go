@@ -31,15 +31,10 @@ type DCQCN interface {
 	Delete(ctx context.Context, old fabric.DCQCN, prior Prior) error
 }
 
-// hostPlatforms lists the platforms with host-resource drivers.
-var hostPlatforms = map[string]func(*devices.Registry, string) (*mlx5Host, error){
-	"mlx5": openMLX5,
-}
-
 // CheckHostDevice reports, at plan time, a host resource placed on a device that is not a host.
 func CheckHostDevice(dev devices.Device, resourceType string) fabric.Problems {
 	var probs fabric.Problems
-	if _, ok := hostPlatforms[dev.Platform]; !ok {
+	if platforms[dev.Platform].host == nil {
 		probs.Add(fabric.Root("device"), "Platform does not support "+resourceType,
 			fmt.Sprintf("Device %q has platform %s: %s configures NIC hosts (platform mlx5), not switches.", dev.Name, dev.Platform, resourceType))
 	}
@@ -51,8 +46,8 @@ func openHost(reg *devices.Registry, device string) (*mlx5Host, error) {
 	if !ok {
 		return nil, errors.New(reg.UnknownDeviceDetail(device))
 	}
-	open, ok := hostPlatforms[dev.Platform]
-	if !ok {
+	open := platforms[dev.Platform].host
+	if open == nil {
 		return nil, fmt.Errorf("device %q has platform %s, which is not a NIC host", device, dev.Platform)
 	}
 	return open(reg, device)

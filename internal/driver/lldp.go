@@ -17,16 +17,6 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/gnmi"
 )
 
-// lldpPlatforms reads each platform's LLDP neighbours and the name the device gives itself,
-// from the platform's own source (the platform packages say which).
-var lldpPlatforms = map[string]func(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error){
-	"mlx5":       readHostLLDP,
-	"eos":        readEOSLLDP,
-	"nxos":       readNXOSLLDP,
-	"sonic":      readSONiCLLDP,
-	"openconfig": readOpenConfigLLDP,
-}
-
 // LLDPNeighbors returns a device's LLDP read: its hostname (the device's configured hostname
 // where set, else what the device reports), its interfaces where the platform lists them, and
 // its neighbours sorted by local interface. One read per device per provider process (the
@@ -36,8 +26,8 @@ func LLDPNeighbors(ctx context.Context, reg *devices.Registry, device string) (f
 	if !ok {
 		return fabric.DeviceNeighbors{}, errors.New(reg.UnknownDeviceDetail(device))
 	}
-	read, ok := lldpPlatforms[dev.Platform]
-	if !ok {
+	read := platforms[dev.Platform].lldp
+	if read == nil {
 		return fabric.DeviceNeighbors{}, fmt.Errorf("device %q has platform %s, whose LLDP neighbours this provider version cannot read yet", device, dev.Platform)
 	}
 	got, err := devices.Snapshot(ctx, reg, device, "lldp", func(ctx context.Context) (fabric.DeviceNeighbors, error) {
@@ -75,21 +65,33 @@ func readHostLLDP(ctx context.Context, reg *devices.Registry, device string) (fa
 
 // LLDPDevices returns the configured devices whose platform has an LLDP read, sorted.
 func LLDPDevices(reg *devices.Registry) []string {
-	var out []string
-	for _, name := range reg.Names() {
-		if dev, _ := reg.Device(name); lldpPlatforms[dev.Platform] != nil {
-			out = append(out, name)
+	return devicesWith(reg, func(d platformDriver) bool { return d.lldp != nil })
+}
+
+// overCLI is an LLDP read over the switch's shared CLI session.
+func overCLI(read func(ctx context.Context, c cliConn, device string) (fabric.DeviceNeighbors, error)) func(context.Context, *devices.Registry, string) (fabric.DeviceNeighbors, error) {
+	return func(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error) {
+		c, err := reg.CLI(device)
+		if err != nil {
+			return fabric.DeviceNeighbors{}, err
 		}
+		return read(ctx, c, device)
 	}
-	return out
+}
+
+// overGNMI is an LLDP read over the switch's shared gNMI session.
+func overGNMI(read func(ctx context.Context, c gnmiConn, r reads) (fabric.DeviceNeighbors, error)) func(context.Context, *devices.Registry, string) (fabric.DeviceNeighbors, error) {
+	return func(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error) {
+		c, err := reg.GNMI(device)
+		if err != nil {
+			return fabric.DeviceNeighbors{}, err
+		}
+		return read(ctx, c, newReads(reg, device))
+	}
 }
 
 // readEOSLLDP runs EOS's LLDP and hostname reads in one exchange.
-func readEOSLLDP(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error) {
-	c, err := reg.CLI(device)
-	if err != nil {
-		return fabric.DeviceNeighbors{}, err
-	}
+func readEOSLLDP(ctx context.Context, c cliConn, device string) (fabric.DeviceNeighbors, error) {
 	out, err := c.Show(ctx, eos.LLDPCommands...)
 	if err != nil {
 		return fabric.DeviceNeighbors{}, err
@@ -102,11 +104,7 @@ func readEOSLLDP(ctx context.Context, reg *devices.Registry, device string) (fab
 }
 
 // readNXOSLLDP runs NX-OS's LLDP and hostname reads in one exchange.
-func readNXOSLLDP(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error) {
-	c, err := reg.CLI(device)
-	if err != nil {
-		return fabric.DeviceNeighbors{}, err
-	}
+func readNXOSLLDP(ctx context.Context, c cliConn, device string) (fabric.DeviceNeighbors, error) {
 	out, err := c.Show(ctx, nxos.LLDPCommands...)
 	if err != nil {
 		return fabric.DeviceNeighbors{}, err
@@ -120,12 +118,8 @@ func readNXOSLLDP(ctx context.Context, reg *devices.Registry, device string) (fa
 
 // readSONiCLLDP reads APPL_DB's LLDP table; the hostname and ports come from the CONFIG_DB
 // read the switch's resources share. No neighbour anywhere is an absent table (NotFound).
-func readSONiCLLDP(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error) {
-	c, err := reg.GNMI(device)
-	if err != nil {
-		return fabric.DeviceNeighbors{}, err
-	}
-	db, err := sonicDB{c, newReads(reg, device)}.snap(ctx)
+func readSONiCLLDP(ctx context.Context, c gnmiConn, r reads) (fabric.DeviceNeighbors, error) {
+	db, err := sonicDB{c, r}.snap(ctx)
 	if err != nil {
 		return fabric.DeviceNeighbors{}, err
 	}
@@ -140,7 +134,7 @@ func readSONiCLLDP(ctx context.Context, reg *devices.Registry, device string) (f
 	for _, u := range ups {
 		ns, err := sonic.ParseLLDPTable(u.JSON)
 		if err != nil {
-			return fabric.DeviceNeighbors{}, fmt.Errorf("device %q: %w", device, err)
+			return fabric.DeviceNeighbors{}, fmt.Errorf("device %q: %w", r.device, err)
 		}
 		out.Neighbors = append(out.Neighbors, ns...)
 	}
@@ -149,11 +143,8 @@ func readSONiCLLDP(ctx context.Context, reg *devices.Registry, device string) (f
 
 // readOpenConfigLLDP gets the LLDP state and the configured hostname; either may be absent
 // (NotFound: no neighbour heard, no hostname configured).
-func readOpenConfigLLDP(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error) {
-	c, err := reg.GNMI(device)
-	if err != nil {
-		return fabric.DeviceNeighbors{}, err
-	}
+func readOpenConfigLLDP(ctx context.Context, c gnmiConn, r reads) (fabric.DeviceNeighbors, error) {
+	device := r.device
 	got, err := c.GetState(ctx, openconfig.LLDPPath())
 	if err != nil && !gnmi.NotFound(err) {
 		return fabric.DeviceNeighbors{}, err

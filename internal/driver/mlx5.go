@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
@@ -17,11 +18,20 @@ import (
 // ValidNetdev reports whether name is a netdev name the host drivers accept.
 func ValidNetdev(name string) bool { return mlx5.ValidNetdev(name) }
 
+// sshConn is a host's SSH connection as the drivers use it (*ssh.Client): one command a
+// call. Tests put a fake host behind it.
+type sshConn interface {
+	Run(ctx context.Context, cmd string, stdin []byte) (ssh.Result, error)
+}
+
 // mlx5Host runs one host's reads and writes: each a single command over the shared SSH
 // connection.
 type mlx5Host struct {
-	c      *ssh.Client
-	sudo   bool
+	c    sshConn
+	sudo bool
+	// wait is how long a write waits for another run's lock on the netdev: half the operation
+	// timeout, so the wait and the write both fit in it.
+	wait   time.Duration
 	device string
 	reads
 }
@@ -32,7 +42,7 @@ func openMLX5(reg *devices.Registry, device string) (*mlx5Host, error) {
 		return nil, err
 	}
 	dev, _ := reg.Device(device)
-	return &mlx5Host{c: c, sudo: dev.Sudo, device: device, reads: newReads(reg, device)}, nil
+	return &mlx5Host{c: c, sudo: dev.Sudo, wait: c.Config().Timeout / 2, device: device, reads: newReads(reg, device)}, nil
 }
 
 // snap is ifname as this process first read the host, for refreshes and plan-time checks:
@@ -60,7 +70,7 @@ func (h *mlx5Host) snap(ctx context.Context, ifname string) (*mlx5.HostState, er
 // locked runs a write under the netdev's lock file (flock), waiting for another Terraform run's
 // write at most half the operation timeout, so the wait and the write both fit in it.
 func (h *mlx5Host) locked(ifname, cmd string) string {
-	return mlx5.Locked(ifname, h.c.Config().Timeout/2, cmd, h.sudo)
+	return mlx5.Locked(ifname, h.wait, cmd, h.sudo)
 }
 
 // lockHeld is the error of a write that found the netdev's lock held past the wait.
@@ -106,7 +116,7 @@ func (h *mlx5Host) present(st *mlx5.HostState, ifname string) bool {
 // verification it writes back the values read before (prior) and says what it restored.
 func (h *mlx5Host) apply(ctx context.Context, ifname string, prior *mlx5.HostState, nic *fabric.NICQoS, dcqcn *fabric.DCQCN) error {
 	defer h.wrote()
-	res, err := h.c.Run(ctx, mlx5.LockedApply(ifname, h.c.Config().Timeout/2, mlx5.ApplyScript(ifname, prior, nic, dcqcn, h.sudo), h.sudo), nil)
+	res, err := h.c.Run(ctx, mlx5.LockedApply(ifname, h.wait, mlx5.ApplyScript(ifname, prior, nic, dcqcn, h.sudo), h.sudo), nil)
 	var cause error
 	written, status, readBack, finished := []byte(nil), 0, []byte(nil), false
 	if err == nil {

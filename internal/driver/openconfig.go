@@ -12,32 +12,8 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/gnmi"
 )
 
-func checkOpenConfigQoS(p fabric.QoSPolicy) fabric.Problems {
-	var probs fabric.Problems
-	for _, u := range openconfig.CheckSupported(p) {
-		probs.Add(attrPath(u.Attr), "Not supported on platform openconfig", u.Reason+".")
-	}
-	return probs
-}
-
-// attrPath turns ["classes", "roce", "lossless"] into classes["roce"].lossless: the element
-// after a map attribute is a key.
-func attrPath(elems []string) fabric.Path {
-	var p fabric.Path
-	prev := ""
-	for _, e := range elems {
-		if prev == "classes" {
-			p = p.Key(e)
-		} else {
-			p = p.Attr(e)
-		}
-		prev = e
-	}
-	return p
-}
-
 type openConfigQoS struct {
-	c *gnmi.Client
+	c gnmiConn
 	reads
 }
 
@@ -64,11 +40,11 @@ func (d *openConfigQoS) tree(ctx context.Context) (*openconfig.Tree, error) {
 		return nil, err
 	}
 	if len(ups) != 1 {
-		return nil, fmt.Errorf("device %q answered a Get of /qos with %d values, want 1", d.c.Config().Device, len(ups))
+		return nil, fmt.Errorf("device %q answered a Get of /qos with %d values, want 1", d.device, len(ups))
 	}
 	t, err := openconfig.ParseQoS(ups[0].JSON)
 	if err != nil {
-		return nil, fmt.Errorf("device %q: reading /qos: %w", d.c.Config().Device, err)
+		return nil, fmt.Errorf("device %q: reading /qos: %w", d.device, err)
 	}
 	return t, nil
 }

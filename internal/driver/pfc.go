@@ -5,14 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
-	"github.com/rocefabric/terraform-provider-roce/internal/platform/eos"
-	"github.com/rocefabric/terraform-provider-roce/internal/platform/nxos"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/sonic"
 )
 
@@ -25,61 +21,28 @@ type PFCInterface interface {
 	Delete(ctx context.Context, old fabric.PFCInterface, prior Prior) error
 }
 
-// pfcPlatforms lists the platforms with a roce_pfc_interface driver, as qosPlatforms does for
-// roce_qos_policy: the plan-time check and the constructor both read it.
-var pfcPlatforms = map[string]struct {
-	check func(fabric.PFCInterface) []fabric.Unsupported
-	open  func(*devices.Registry, string) (PFCInterface, error)
-}{
-	"sonic": {check: sonic.CheckPFC, open: func(reg *devices.Registry, device string) (PFCInterface, error) {
-		c, err := reg.GNMI(device)
-		if err != nil {
-			return nil, err
-		}
-		return sonicPFC{sonicDB{c, newReads(reg, device)}}, nil
-	}},
-	"eos": {check: eos.CheckPFC, open: func(reg *devices.Registry, device string) (PFCInterface, error) {
-		c, err := reg.CLI(device)
-		if err != nil {
-			return nil, err
-		}
-		return cliPFC[eos.Config, eos.PFCPrior]{eosPFC{eosCLI{cliSession{c, newReads(reg, device)}}}}, nil
-	}},
-	"nxos": {check: nxos.CheckPFC, open: func(reg *devices.Registry, device string) (PFCInterface, error) {
-		c, err := reg.CLI(device)
-		if err != nil {
-			return nil, err
-		}
-		return cliPFC[nxos.Config, nxos.PFCPrior]{nxosPFC{nxosCLI{cliSession{c, newReads(reg, device)}}}}, nil
-	}},
-}
-
-// noPFC says why a platform without a driver has no roce_pfc_interface.
-var noPFC = map[string]string{
-	"openconfig": "OpenConfig has no PFC model (no per-priority pause, headroom or watchdog), so PFC cannot be configured over it",
-	"mlx5":       "it is a NIC host: roce_pfc_interface configures switch ports; set a NIC's PFC priorities with roce_nic_qos",
-}
-
 // CheckPFCInterface reports at plan time what the device's platform cannot do with p.
 func CheckPFCInterface(dev devices.Device, p fabric.PFCInterface) fabric.Problems {
 	var probs fabric.Problems
-	d, ok := pfcPlatforms[dev.Platform]
-	if !ok {
-		why, known := noPFC[dev.Platform]
-		if !known {
+	d := platforms[dev.Platform]
+	if d.pfc == nil {
+		why := d.whyNoPFC
+		if why == "" {
 			why = "this provider version cannot configure its PFC yet"
 		}
 		probs.Add(fabric.Root("device"), "Platform does not support roce_pfc_interface",
 			fmt.Sprintf("Device %q has platform %s: %s. roce_pfc_interface is supported on %s.", dev.Name, dev.Platform, why,
-				strings.Join(slices.Sorted(maps.Keys(pfcPlatforms)), ", ")))
+				strings.Join(sortedPlatformsWith(hasPFC), ", ")))
 		return probs
 	}
-	for _, u := range d.check(p) {
+	for _, u := range d.checkPFC(p) {
 		probs.Add(attrPath(u.Attr), "Not supported on platform "+dev.Platform,
 			fmt.Sprintf("Device %q (platform %s): %s.", dev.Name, dev.Platform, u.Reason))
 	}
 	return append(probs, checkModel(dev)...)
 }
+
+func hasPFC(d platformDriver) bool { return d.pfc != nil }
 
 // ForPFCInterface returns the roce_pfc_interface driver of a configured switch.
 func ForPFCInterface(reg *devices.Registry, device string) (PFCInterface, error) {
@@ -87,11 +50,11 @@ func ForPFCInterface(reg *devices.Registry, device string) (PFCInterface, error)
 	if !ok {
 		return nil, errors.New(reg.UnknownDeviceDetail(device))
 	}
-	d, ok := pfcPlatforms[dev.Platform]
-	if !ok {
+	d := platforms[dev.Platform]
+	if d.pfc == nil {
 		return nil, fmt.Errorf("device %q has platform %s, which has no roce_pfc_interface driver", device, dev.Platform)
 	}
-	drv, err := d.open(reg, device)
+	drv, err := d.pfc(reg, device)
 	if err != nil {
 		return nil, err
 	}
@@ -99,6 +62,14 @@ func ForPFCInterface(reg *devices.Registry, device string) (PFCInterface, error)
 }
 
 type sonicPFC struct{ sonicDB }
+
+func openSONiCPFC(reg *devices.Registry, device string) (PFCInterface, error) {
+	c, err := reg.GNMI(device)
+	if err != nil {
+		return nil, err
+	}
+	return sonicPFC{sonicDB{c, newReads(reg, device)}}, nil
+}
 
 func decodePFCPrior(raw Prior) (sonic.PFCPrior, error) {
 	var p sonic.PFCPrior
@@ -195,16 +166,4 @@ func (d sonicPFC) Delete(ctx context.Context, old fabric.PFCInterface, raw Prior
 		return err
 	}
 	return d.set(ctx, req)
-}
-
-// checkModel is the plan-time check of a device's configured model: a model of a family the
-// platform's renderer does not cover (a Nexus 3000) is refused on the device attribute.
-func checkModel(dev devices.Device) fabric.Problems {
-	var probs fabric.Problems
-	if dev.Platform == "nxos" {
-		if err := nxos.CheckChassis("", dev.Model); err != nil {
-			probs.Add(fabric.Root("device"), "Model not supported", fmt.Sprintf("Device %q (platform nxos, model %s): %s.", dev.Name, dev.Model, err))
-		}
-	}
-	return probs
 }

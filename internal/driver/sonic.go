@@ -14,17 +14,17 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/gnmi"
 )
 
-func checkSONiCQoS(p fabric.QoSPolicy) fabric.Problems {
-	var probs fabric.Problems
-	for _, u := range sonic.CheckSupported(p) {
-		probs.Add(attrPath(u.Attr), "Not supported on platform sonic", u.Reason+".")
-	}
-	return probs
+// gnmiConn is a switch's gNMI session as the drivers use it (*gnmi.Client): Gets of config
+// and state, and one SetRequest a write. Tests put a fake switch behind it.
+type gnmiConn interface {
+	Get(ctx context.Context, paths ...*gpb.Path) ([]gnmi.Update, error)
+	GetState(ctx context.Context, paths ...*gpb.Path) ([]gnmi.Update, error)
+	Set(ctx context.Context, req *gpb.SetRequest) error
 }
 
 // sonicDB reads the switch's CONFIG_DB in one Get.
 type sonicDB struct {
-	c *gnmi.Client
+	c gnmiConn
 	reads
 }
 
@@ -54,7 +54,7 @@ func (s sonicDB) read(ctx context.Context) (*sonic.DB, error) {
 	}
 	db, err := sonic.ParseDB(raw)
 	if err != nil {
-		return nil, fmt.Errorf("device %q: reading CONFIG_DB: %w", s.c.Config().Device, err)
+		return nil, fmt.Errorf("device %q: reading CONFIG_DB: %w", s.device, err)
 	}
 	return db, nil
 }
@@ -98,15 +98,21 @@ func (d *sonicQoS) Read(ctx context.Context, name string, known *fabric.QoSPolic
 	if !ok {
 		return nil, nil
 	}
+	// The device keeps a whole DSCP map, not which DSCPs a class listed.
+	return inKnownForm(known, got, sonic.Canonical), nil
+}
+
+// inKnownForm is got as Read returns it: the recorded policy itself when it reads back the
+// same in the platform's canonical form, else got in the recorded form where they agree; got
+// on import (nothing recorded).
+func inKnownForm(known, got *fabric.QoSPolicy, canonical func(fabric.QoSPolicy) fabric.QoSPolicy) *fabric.QoSPolicy {
 	if known == nil {
-		return got, nil
+		return got
 	}
-	// The device keeps a whole DSCP map, not which DSCPs a class listed: when the recorded
-	// policy reads back the same, keep its form.
-	if sonic.Canonical(*known).Equal(*got) {
-		return known, nil
+	if canonical(*known).Equal(*got) {
+		return known
 	}
-	return keepKnownForm(*known, *got), nil
+	return keepKnownForm(*known, *got)
 }
 
 // keepKnownForm returns got with the recorded form wherever the device agrees with it, so a
