@@ -4,20 +4,17 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
 
-// PFC reads roce_pfc_interface on port; ok is false when the interface object has no such port.
-// mode is on when the port binds a PFC profile with a switch priority; link_pause false (the
+// PFC reads roce_pfc_interface on port. A port the applied configuration does not list (NVUE's
+// applied tree without defaults holds only configured ports) reads mode off. mode is on when the port binds a PFC profile with a switch priority; link_pause false (the
 // resource never binds a link-pause profile) and buffer nil (the PFC profile's, the policy's);
 // watchdog is the port's qos pfc-watchdog state: enabled reads action drop (what NVUE's
 // watchdog does: "discards new incoming packets to this egress queue"), without times (NVUE's
 // timers are switch-wide).
-func (t *Tree) PFC(port string) (*fabric.PFCInterface, bool) {
-	i, ok := t.Interface[port]
-	if !ok {
-		return nil, false
-	}
+func (t *Tree) PFC(port string) *fabric.PFCInterface {
+	i := t.Interface[port]
 	p := &fabric.PFCInterface{Interface: port, Mode: fabric.PFCModeOff}
 	if i.QoS == nil {
-		return p, true
+		return p
 	}
 	if b := i.QoS.PFC; b != nil {
 		if prof := t.QoS.PFC[b.Profile]; prof != nil && len(prof.SwitchPriority) > 0 {
@@ -27,7 +24,7 @@ func (t *Tree) PFC(port string) (*fabric.PFCInterface, bool) {
 	if w := i.QoS.PFCWatchdog; w != nil && enabled(w.State) {
 		p.Watchdog = &fabric.PFCWatchdog{Action: fabric.WatchdogDrop}
 	}
-	return p, true
+	return p
 }
 
 // WritePFC returns the ops that make port's PFC settings p: the watchdog state. next nil is
