@@ -7,6 +7,7 @@ import (
 
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/cumulus"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/eos"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/nxos"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/openconfig"
@@ -65,6 +66,12 @@ var platforms = map[string]platformDriver{
 		checkModel: checkNXOSModel,
 		lldp:       overCLI(readNXOSLLDP),
 	}),
+	"cumulus": {
+		checkQoS: notSupported("cumulus", cumulus.CheckSupported),
+		qos:      openCumulusQoS,
+		checkPFC: cumulus.CheckPFC,
+		pfc:      openCumulusPFC,
+	},
 	"mlx5": {
 		whyNoQoS: "is a NIC host (roce_qos_policy configures switches; use roce_nic_qos)",
 		whyNoPFC: "it is a NIC host: roce_pfc_interface configures switch ports; set a NIC's PFC priorities with roce_nic_qos",

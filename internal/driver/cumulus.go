@@ -1,0 +1,211 @@
+package driver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/devices"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/cumulus"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/nvue"
+)
+
+// nvueConn is a Cumulus switch's NVUE session as the drivers use it (*nvue.Client): GETs of the
+// applied configuration, and one revision a write. Tests put a fake switch behind it.
+type nvueConn interface {
+	Get(ctx context.Context, path string) ([]byte, error)
+	Apply(ctx context.Context, ops []nvue.Op) error
+}
+
+// nvueTree reads the switch's applied qos and interface objects (two GETs).
+type nvueTree struct {
+	c nvueConn
+	reads
+}
+
+func openNVUE(reg *devices.Registry, device string) (nvueTree, error) {
+	c, err := reg.NVUE(device)
+	if err != nil {
+		return nvueTree{}, err
+	}
+	return nvueTree{c, newReads(reg, device)}, nil
+}
+
+// snap is the applied configuration as this process first read it, for refreshes.
+func (n nvueTree) snap(ctx context.Context) (*cumulus.Tree, error) {
+	return devices.Snapshot(ctx, n.reg, n.device, "nvue applied", n.read)
+}
+
+func (n nvueTree) read(ctx context.Context) (*cumulus.Tree, error) {
+	qos, err := n.c.Get(ctx, "/qos")
+	if err != nil {
+		return nil, err
+	}
+	iface, err := n.c.Get(ctx, "/interface")
+	if err != nil {
+		return nil, err
+	}
+	t, err := cumulus.ParseTree(qos, iface)
+	if err != nil {
+		return nil, fmt.Errorf("device %q: %w", n.device, err)
+	}
+	return t, nil
+}
+
+// apply stages ops into one revision and applies it, then drops the snapshot.
+func (n nvueTree) apply(ctx context.Context, ops []cumulus.Op) error {
+	if len(ops) == 0 {
+		return nil
+	}
+	defer n.wrote()
+	out := make([]nvue.Op, len(ops))
+	for i, op := range ops {
+		out[i] = nvue.Op{Method: op.Method, Path: op.Path, Body: op.Body}
+	}
+	return n.c.Apply(ctx, out)
+}
+
+type cumulusQoS struct{ nvueTree }
+
+func openCumulusQoS(reg *devices.Registry, device string) (QoSPolicy, error) {
+	t, err := openNVUE(reg, device)
+	if err != nil {
+		return nil, err
+	}
+	return cumulusQoS{t}, nil
+}
+
+func decodeCumulusPrior(raw Prior) (cumulus.Prior, error) {
+	var p cumulus.Prior
+	if len(raw) == 0 {
+		return p, nil
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return p, fmt.Errorf("private state is unreadable: %w", err)
+	}
+	return p, nil
+}
+
+func (d cumulusQoS) Read(ctx context.Context, name string, known *fabric.QoSPolicy) (*fabric.QoSPolicy, error) {
+	t, err := d.snap(ctx)
+	if err != nil {
+		return nil, err
+	}
+	got, ok := t.Policy(name, known)
+	if !ok {
+		return nil, nil
+	}
+	// The mapping profile holds every DSCP, not which DSCPs a class listed.
+	return inKnownForm(known, got, cumulus.Canonical), nil
+}
+
+func (d cumulusQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error) {
+	t, err := d.read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := t.Policy(p.Name, nil); ok {
+		return nil, ErrExists
+	}
+	ops, prior := t.Create(p)
+	if err := d.apply(ctx, ops); err != nil {
+		return nil, err
+	}
+	return json.Marshal(prior)
+}
+
+func (d cumulusQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw Prior) (Prior, error) {
+	prior, err := decodeCumulusPrior(raw)
+	if err != nil {
+		return nil, err
+	}
+	t, err := d.read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if old.Name != next.Name {
+		if _, ok := t.Policy(next.Name, nil); ok {
+			return nil, fmt.Errorf("renaming policy %q to %q: %w", old.Name, next.Name, ErrExists)
+		}
+	}
+	ops, prior := t.Update(old, next, prior)
+	if err := d.apply(ctx, ops); err != nil {
+		return nil, err
+	}
+	return json.Marshal(prior)
+}
+
+func (d cumulusQoS) Delete(ctx context.Context, old fabric.QoSPolicy, raw Prior) error {
+	prior, err := decodeCumulusPrior(raw)
+	if err != nil {
+		return err
+	}
+	t, err := d.read(ctx)
+	if err != nil {
+		return err
+	}
+	return d.apply(ctx, t.Delete(old, prior))
+}
+
+// cumulusPFC is roce_pfc_interface on a Cumulus switch: the port's PFC watchdog.
+type cumulusPFC struct{ nvueTree }
+
+func openCumulusPFC(reg *devices.Registry, device string) (PFCInterface, error) {
+	t, err := openNVUE(reg, device)
+	if err != nil {
+		return nil, err
+	}
+	return cumulusPFC{t}, nil
+}
+
+// cumulusPFCPrior records whether the port's watchdog was on before the resource.
+type cumulusPFCPrior struct {
+	WatchdogOn bool `json:"watchdog_on"`
+}
+
+// Check needs nothing from the device at plan time.
+func (d cumulusPFC) Check(context.Context, string) error { return nil }
+
+func (d cumulusPFC) Read(ctx context.Context, port string, _ *fabric.PFCInterface) (*fabric.PFCInterface, error) {
+	t, err := d.snap(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return t.PFC(port), nil
+}
+
+func (d cumulusPFC) write(ctx context.Context, next *fabric.PFCInterface, port string, raw Prior) (Prior, error) {
+	var prior cumulusPFCPrior
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &prior); err != nil {
+			return nil, fmt.Errorf("private state is unreadable: %w", err)
+		}
+	} else {
+		t, err := d.read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		prior.WatchdogOn = t.WatchdogOn(port)
+	}
+	if err := d.apply(ctx, cumulus.WritePFC(port, next, prior.WatchdogOn)); err != nil {
+		return nil, err
+	}
+	return json.Marshal(prior)
+}
+
+func (d cumulusPFC) Create(ctx context.Context, p fabric.PFCInterface) (Prior, error) {
+	return d.write(ctx, &p, p.Interface, nil)
+}
+
+func (d cumulusPFC) Update(ctx context.Context, _, next fabric.PFCInterface, prior Prior) (Prior, error) {
+	return d.write(ctx, &next, next.Interface, prior)
+}
+
+func (d cumulusPFC) Delete(ctx context.Context, old fabric.PFCInterface, prior Prior) error {
+	if len(prior) == 0 {
+		prior = Prior(`{}`)
+	}
+	_, err := d.write(ctx, nil, old.Interface, prior)
+	return err
+}

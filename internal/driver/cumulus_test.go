@@ -1,0 +1,118 @@
+package driver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/devices"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/nvue"
+)
+
+// fakeNVUE is a Cumulus switch behind nvueConn: GETs answer the applied qos and interface
+// objects as the test sets them; each Apply is recorded (one revision), or refused.
+type fakeNVUE struct {
+	qos, iface string
+	gets       int
+	applies    [][]nvue.Op
+	refuse     error
+}
+
+func (f *fakeNVUE) Get(_ context.Context, path string) ([]byte, error) {
+	f.gets++
+	switch path {
+	case "/qos":
+		return []byte(f.qos), nil
+	case "/interface":
+		return []byte(f.iface), nil
+	}
+	return nil, errors.New("unexpected GET " + path)
+}
+
+func (f *fakeNVUE) Apply(_ context.Context, ops []nvue.Op) error {
+	f.applies = append(f.applies, ops)
+	return f.refuse
+}
+
+func cumulusPolicy() fabric.QoSPolicy {
+	return fabric.QoSPolicy{Name: "ROCE", Trust: fabric.TrustDSCP, Interfaces: []string{"swp1"},
+		Classes: map[string]fabric.Class{
+			"roce":    {TrafficClass: 3, DSCP: []int{26}, BandwidthPercent: fabric.Ptr(50), Lossless: true},
+			"default": {TrafficClass: 0, BandwidthPercent: fabric.Ptr(50)},
+		}}
+}
+
+func cumulusDrivers(f *fakeNVUE) (cumulusQoS, cumulusPFC) {
+	t := nvueTree{f, newReads(testRegistry("cumulus", devices.Device{}), "sw")}
+	return cumulusQoS{t}, cumulusPFC{t}
+}
+
+// TestCumulusPolicyWrites: a create is one revision that records the switch's egress queue
+// mapping before it; an existing policy is refused before anything is staged; a refused
+// revision records nothing; reads after a write read the switch again.
+func TestCumulusPolicyWrites(t *testing.T) {
+	f := &fakeNVUE{qos: `{"roce": {"enable": "on"}, "egress-queue-mapping": {"default-global": {"switch-priority": {"3": {"traffic-class": 0}}}}}`,
+		iface: `{"swp1": {"type": "swp"}}`}
+	qos, _ := cumulusDrivers(f)
+	ctx := context.Background()
+	if got, err := qos.Read(ctx, "ROCE", nil); err != nil || got != nil {
+		t.Fatalf("absent policy: %v %v", got, err)
+	}
+	prior, err := qos.Create(ctx, cumulusPolicy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.applies) != 1 || f.applies[0][0].Method != "PATCH" || f.applies[0][0].Path != "/" {
+		t.Fatalf("one revision with one root PATCH: %+v", f.applies)
+	}
+	var rec struct {
+		QueueMapping map[string]*int `json:"egress_queue_mapping"`
+	}
+	if err := json.Unmarshal(prior, &rec); err != nil || rec.QueueMapping["3"] == nil || *rec.QueueMapping["3"] != 0 || rec.QueueMapping["0"] != nil {
+		t.Errorf("prior %s: switch priority 3 was traffic class 0, 0 had no entry", prior)
+	}
+	gets := f.gets
+	f.qos = `{"mapping": {"ROCE": {"trust": "l3", "dscp": {"26": {"switch-priority": 3}}}}, "egress-scheduler": {"ROCE": {"traffic-class": {"3": {"mode": "dwrr", "bw-percent": 50}}}}}`
+	if _, err := qos.Read(ctx, "ROCE", nil); err != nil || f.gets == gets {
+		t.Fatalf("a read after a write must read the switch again (%d GETs, %v)", f.gets-gets, err)
+	}
+	if _, err := qos.Create(ctx, cumulusPolicy()); !errors.Is(err, ErrExists) || len(f.applies) != 1 {
+		t.Fatalf("create over an existing policy: %v, %d revisions", err, len(f.applies))
+	}
+	f.qos = `{}`
+	f.refuse = &nvue.Error{Device: "sw", Op: "apply revision", Revision: "3", State: "invalid",
+		Issues: []nvue.Issue{{Message: "Config invalid at qos.pfc: PFC requires a lossless traffic pool"}}}
+	prior, err = qos.Create(ctx, cumulusPolicy())
+	if err == nil || prior != nil || !strings.Contains(err.Error(), "ended invalid, nothing applied: Config invalid at qos.pfc") || !nvue.Rejected(err) {
+		t.Fatalf("a refused revision: %v (prior %s)", err, prior)
+	}
+}
+
+// TestCumulusPFCWatchdog: the watchdog state before the resource is recorded and put back.
+func TestCumulusPFCWatchdog(t *testing.T) {
+	f := &fakeNVUE{qos: `{}`, iface: `{"swp1": {"qos": {"pfc-watchdog": {"state": "enable"}}}}`}
+	_, pfc := cumulusDrivers(f)
+	ctx := context.Background()
+	p := fabric.PFCInterface{Interface: "swp1", Mode: fabric.PFCModeOn}
+	prior, err := pfc.Create(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.applies) != 1 || !strings.Contains(toJSON(f.applies[0][0].Body), `"disable"`) {
+		t.Fatalf("create without watchdog turns it off: %+v", f.applies)
+	}
+	if err := pfc.Delete(ctx, p, prior); err != nil {
+		t.Fatal(err)
+	}
+	if last := f.applies[len(f.applies)-1]; last[0].Path != "/interface/swp1/qos/pfc-watchdog" || !strings.Contains(toJSON(last[0].Body), `"enable"`) {
+		t.Fatalf("delete must put the watchdog back on: %+v", last)
+	}
+}
+
+func toJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
