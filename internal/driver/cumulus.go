@@ -159,9 +159,9 @@ func openCumulusPFC(reg *devices.Registry, device string) (PFCInterface, error) 
 	return cumulusPFC{t}, nil
 }
 
-// cumulusPFCPrior records whether the port's watchdog was on before the resource.
+// cumulusPFCPrior records the port's watchdog state before the resource ("" when unset).
 type cumulusPFCPrior struct {
-	WatchdogOn bool `json:"watchdog_on"`
+	Watchdog string `json:"watchdog"`
 }
 
 // Check needs nothing from the device at plan time.
@@ -175,20 +175,20 @@ func (d cumulusPFC) Read(ctx context.Context, port string, _ *fabric.PFCInterfac
 	return t.PFC(port), nil
 }
 
+// write makes the port's settings next (nil: the delete) from a fresh read; raw nil records the
+// watchdog state the port has now.
 func (d cumulusPFC) write(ctx context.Context, next *fabric.PFCInterface, port string, raw Prior) (Prior, error) {
-	var prior cumulusPFCPrior
-	if len(raw) > 0 {
+	t, err := d.read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	prior := cumulusPFCPrior{Watchdog: t.WatchdogState(port)}
+	if raw != nil {
 		if err := json.Unmarshal(raw, &prior); err != nil {
 			return nil, fmt.Errorf("private state is unreadable: %w", err)
 		}
-	} else {
-		t, err := d.read(ctx)
-		if err != nil {
-			return nil, err
-		}
-		prior.WatchdogOn = t.WatchdogOn(port)
 	}
-	if err := d.apply(ctx, cumulus.WritePFC(port, next, prior.WatchdogOn)); err != nil {
+	if err := d.apply(ctx, t.WritePFC(port, next, prior.Watchdog)); err != nil {
 		return nil, err
 	}
 	return json.Marshal(prior)
@@ -203,8 +203,8 @@ func (d cumulusPFC) Update(ctx context.Context, _, next fabric.PFCInterface, pri
 }
 
 func (d cumulusPFC) Delete(ctx context.Context, old fabric.PFCInterface, prior Prior) error {
-	if len(prior) == 0 {
-		prior = Prior(`{}`)
+	if prior == nil {
+		prior = Prior(`{}`) // imported: nothing recorded, so the watchdog is unset
 	}
 	_, err := d.write(ctx, nil, old.Interface, prior)
 	return err

@@ -51,6 +51,7 @@ var platforms = map[string]platformDef{
 	"sonic":      {role: roleSwitch, start: startSONiCSwitch, models: sonicSKUNames()},
 	"eos":        {role: roleSwitch, start: startEOSSwitch, models: eosModelNames()},
 	"nxos":       {role: roleSwitch, start: startNXOSSwitch, models: nxosModelNames()},
+	"cumulus":    {role: roleSwitch, start: startCumulusSwitch},
 	"mlx5":       {role: roleHost, start: startMLX5Host, models: []string{MLX5OFED, MLX5Inbox}},
 }
 

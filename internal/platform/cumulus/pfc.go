@@ -27,22 +27,29 @@ func (t *Tree) PFC(port string) *fabric.PFCInterface {
 	return p
 }
 
-// WritePFC returns the ops that make port's PFC settings p: the watchdog state. next nil is
-// the resource's delete: the watchdog goes back to what it was (wasOn).
-func WritePFC(port string, next *fabric.PFCInterface, wasOn bool) []Op {
-	on := wasOn
-	if next != nil {
-		on = next.Watchdog != nil
-	}
+// WritePFC returns the ops that make port's PFC settings next: the watchdog state. next nil is
+// the resource's delete: the watchdog goes back to prior (WatchdogState before the resource;
+// "" means unset, so the key is deleted where the switch has it).
+func (t *Tree) WritePFC(port string, next *fabric.PFCInterface, prior string) []Op {
 	at := path("interface", port, "qos", "pfc-watchdog")
-	if on {
+	switch {
+	case next != nil && next.Watchdog != nil:
 		return []Op{{Method: Patch, Path: at, Body: State{enable}}}
+	case next != nil:
+		return []Op{{Method: Patch, Path: at, Body: State{disable}}}
+	case prior != "":
+		return []Op{{Method: Patch, Path: at, Body: State{prior}}}
+	case t.WatchdogState(port) != "":
+		return []Op{{Method: Delete, Path: at}}
 	}
-	return []Op{{Method: Patch, Path: at, Body: State{disable}}}
+	return nil
 }
 
-// WatchdogOn reports whether port's PFC watchdog is enabled in t (the value a delete restores).
-func (t *Tree) WatchdogOn(port string) bool {
+// WatchdogState is port's qos pfc-watchdog state in t, "" when the switch has none configured.
+func (t *Tree) WatchdogState(port string) string {
 	i := t.Interface[port]
-	return i.QoS != nil && i.QoS.PFCWatchdog != nil && enabled(i.QoS.PFCWatchdog.State)
+	if i.QoS == nil || i.QoS.PFCWatchdog == nil {
+		return ""
+	}
+	return i.QoS.PFCWatchdog.State
 }

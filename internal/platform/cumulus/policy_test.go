@@ -164,14 +164,25 @@ func TestPFC(t *testing.T) {
 		}
 	}
 	want := fabric.PFCInterface{Interface: "swp1", Mode: fabric.PFCModeOn, Watchdog: &fabric.PFCWatchdog{Action: fabric.WatchdogDrop}}
-	wasOn := tr.WatchdogOn("swp1")
-	cfg.apply(t, WritePFC("swp1", &want, wasOn))
+	before := cfg.String()
+	prior := tr.WatchdogState("swp1")
+	cfg.apply(t, tr.WritePFC("swp1", &want, prior))
 	if got := cfg.tree(t).PFC("swp1"); got.Watchdog == nil || got.Watchdog.Action != fabric.WatchdogDrop {
 		t.Fatalf("watchdog not on: %+v", got)
 	}
-	cfg.apply(t, WritePFC("swp1", nil, wasOn))
-	if got := cfg.tree(t).PFC("swp1"); got.Watchdog != nil {
-		t.Fatalf("delete must put the watchdog back off: %+v", got)
+	cfg.apply(t, cfg.tree(t).WritePFC("swp1", nil, prior))
+	if after := cfg.String(); after != before {
+		t.Fatalf("delete must unset the watchdog it set:\n%s", after)
+	}
+	cfg.apply(t, []Op{{Method: Patch, Path: "/interface/swp2/qos/pfc-watchdog", Body: State{enable}}})
+	prior = cfg.tree(t).WatchdogState("swp2")
+	cfg.apply(t, cfg.tree(t).WritePFC("swp2", &fabric.PFCInterface{Interface: "swp2", Mode: fabric.PFCModeOn}, prior))
+	if got := cfg.tree(t).PFC("swp2"); got.Watchdog != nil {
+		t.Fatalf("a resource without watchdog turns it off: %+v", got)
+	}
+	cfg.apply(t, cfg.tree(t).WritePFC("swp2", nil, prior))
+	if got := cfg.tree(t).PFC("swp2"); got.Watchdog == nil {
+		t.Fatalf("delete must put the watchdog back on: %+v", got)
 	}
 	u := CheckPFC(fabric.PFCInterface{Interface: "swp1", Mode: fabric.PFCModeAuto, LinkPause: true,
 		Buffer:   &fabric.PFCBuffer{XoffBytes: fabric.Ptr[int64](1)},

@@ -1,0 +1,77 @@
+package lab
+
+import (
+	"crypto/tls"
+	"fmt"
+	"net"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/nvued"
+)
+
+// CumulusSwitch is a `cumulus` switch as NVUE's REST API presents one: HTTPS with the lab's
+// CA and basic authentication in front of internal/lab/internal/nvued (cumulus-switch.md).
+type CumulusSwitch struct {
+	name, addr string
+	ports      []string
+	api        *nvued.Switch
+	srv        *http.Server
+	done       chan struct{}
+	inv        DeviceEntry
+}
+
+func startCumulusSwitch(spec deviceSpec) (device, error) {
+	cert, err := spec.ca.serverCertificate(spec.name)
+	if err != nil {
+		return nil, err
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	sw := &CumulusSwitch{name: spec.name, addr: lis.Addr().String(), done: make(chan struct{})}
+	for i := 1; i <= spec.ports; i++ {
+		sw.ports = append(sw.ports, fmt.Sprintf("swp%d", i))
+	}
+	sw.api = nvued.New(nvued.Options{Hostname: spec.name, Ports: sw.ports, Username: spec.username, Password: spec.password,
+		Latency: spec.latency})
+	sw.srv = &http.Server{Handler: sw.api, ReadHeaderTimeout: 10 * time.Second,
+		TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}}
+	sw.inv = DeviceEntry{Address: sw.addr, Platform: spec.platform, Username: spec.username, Password: spec.password,
+		CACertificate: string(spec.ca.pem)}
+	go func() {
+		defer close(sw.done)
+		// ServeTLS returns ErrServerClosed when stop closes the server.
+		_ = sw.srv.ServeTLS(lis, "", "")
+	}()
+	return sw, nil
+}
+
+func (sw *CumulusSwitch) entry() DeviceEntry   { return sw.inv }
+func (sw *CumulusSwitch) interfaces() []string { return slices.Clone(sw.ports) }
+
+func (sw *CumulusSwitch) stop() {
+	_ = sw.srv.Close()
+	<-sw.done
+}
+
+// Name is the device name, e.g. "cumulus-1".
+func (sw *CumulusSwitch) Name() string { return sw.name }
+
+// Address is the host:port NVUE's API listens on.
+func (sw *CumulusSwitch) Address() string { return sw.addr }
+
+// Applied returns a copy of the switch's applied NVUE configuration.
+func (sw *CumulusSwitch) Applied() map[string]any { return sw.api.Applied() }
+
+// RejectApplies makes every later revision fail at apply with NVUE's config_invalid issue and
+// reason, changing nothing; "" ends it.
+func (sw *CumulusSwitch) RejectApplies(reason string) { sw.api.Reject(reason) }
+
+// Cumulus returns the `cumulus` switch with that name, or nil if there is none.
+func (l *Lab) Cumulus(name string) *CumulusSwitch {
+	sw, _ := l.devices[name].(*CumulusSwitch)
+	return sw
+}

@@ -1,0 +1,266 @@
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab"
+)
+
+func cumulusLab(t *testing.T) *accLab {
+	return startLab(t, lab.Options{Switches: map[string]int{"cumulus": 1}})
+}
+
+// cumulusPolicyHCL is DESIGN.md's example policy on Cumulus ports (no per-class mtu).
+func cumulusPolicyHCL(ecnMin int, ports string) string {
+	return fmt.Sprintf(`
+resource "roce_qos_policy" "leaf" {
+  device = "cumulus-1"
+  classes = {
+    roce = {
+      traffic_class     = 3
+      dscp              = [26]
+      bandwidth_percent = 50
+      lossless          = true
+      ecn = { min_threshold_bytes = %d, max_threshold_bytes = 1500000 }
+    }
+    cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
+    default = { traffic_class = 0, bandwidth_percent = 50 }
+  }
+  interfaces = [%s]
+}
+`, ecnMin, ports)
+}
+
+const cumulusPFCHCL = `
+resource "roce_pfc_interface" "swp1" {
+  device     = "cumulus-1"
+  interface  = "swp1"
+  watchdog   = { action = "drop" }
+  depends_on = [roce_qos_policy.leaf]
+}
+`
+
+// nvueCurl drives the switch's NVUE API with curl, a client independent of the provider,
+// verifying the switch against the lab CA as a user would with --cacert.
+type nvueCurl struct {
+	t          *testing.T
+	base, auth string
+	ca         string
+}
+
+func (l *accLab) curl(t *testing.T, device string) nvueCurl {
+	t.Helper()
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("curl is not installed here (CI installs it)")
+	}
+	e := l.Inventory().Devices[device]
+	return nvueCurl{t: t, base: "https://" + e.Address + "/nvue_v1", auth: e.Username + ":" + e.Password, ca: filepath.Join(l.dir, lab.CAFile)}
+}
+
+func (c nvueCurl) run(args ...string) string {
+	c.t.Helper()
+	out, err := exec.CommandContext(c.t.Context(), "curl", append([]string{"-sS", "--fail-with-body", "--cacert", c.ca, "-u", c.auth,
+		"-H", "Content-Type: application/json"}, args...)...).CombinedOutput()
+	if err != nil {
+		c.t.Fatalf("curl %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// change applies one PATCH body at path out of band, through a revision of its own, as NVIDIA's
+// NVUE API page shows with curl.
+func (c nvueCurl) change(path, body string) {
+	c.t.Helper()
+	var created map[string]any
+	if err := json.Unmarshal([]byte(c.run("-X", "POST", c.base+"/revision")), &created); err != nil || len(created) != 1 {
+		c.t.Fatalf("create revision: %v %v", created, err)
+	}
+	var rev string
+	for id := range created {
+		rev = id
+	}
+	c.run("-X", "PATCH", "-d", body, c.base+path+"?rev="+rev)
+	c.run("-X", "PATCH", "-d", `{"state": "apply", "auto-prompt": {"ays": "ays_yes"}}`, c.base+"/revision/"+rev)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if s := c.run(c.base + "/revision/" + rev); strings.Contains(s, `"applied"`) {
+			return
+		} else if !strings.Contains(s, `"apply"`) {
+			c.t.Fatalf("out-of-band revision %s: %s", rev, s)
+		}
+	}
+	c.t.Fatalf("out-of-band revision %s never applied", rev)
+}
+
+// at reads a value of the switch's applied configuration by its keys.
+func at(tree map[string]any, keys ...string) any {
+	var v any = tree
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
+}
+
+// wrappedRE matches the regular expression pattern in Terraform's output, where a space may be a line break.
+func wrappedRE(pattern string) *regexp.Regexp {
+	return regexp.MustCompile(`(?s)` + strings.ReplaceAll(pattern, " ", `\s+`))
+}
+
+func TestAccCumulusPolicyAndPFC(t *testing.T) {
+	l := cumulusLab(t)
+	sw := l.Cumulus("cumulus-1")
+	v1 := l.providerHCL() + cumulusPolicyHCL(150000, `"swp1", "swp2"`) + cumulusPFCHCL
+	v2 := l.providerHCL() + cumulusPolicyHCL(204800, `"swp1", "swp2"`) + cumulusPFCHCL
+	v3 := l.providerHCL() + cumulusPolicyHCL(204800, `"swp1", "swp2", "swp3"`) + cumulusPFCHCL
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		CheckDestroy: func(*terraform.State) error {
+			a := sw.Applied()
+			for _, kind := range []string{"mapping", "egress-scheduler", "congestion-control", "pfc"} {
+				if at(a, "qos", kind, "ROCE") != nil {
+					return fmt.Errorf("destroy left qos %s ROCE", kind)
+				}
+				for _, port := range []string{"swp1", "swp2", "swp3"} {
+					if b := at(a, "interface", port, "qos", kind); b != nil {
+						return fmt.Errorf("destroy left %s's %s binding %v", port, kind, b)
+					}
+				}
+			}
+			if s := at(a, "interface", "swp1", "qos", "pfc-watchdog"); s != nil {
+				return fmt.Errorf("destroy left the watchdog %v", s)
+			}
+			if eqm := at(a, "qos", "egress-queue-mapping", "default-global", "switch-priority"); eqm != nil && len(eqm.(map[string]any)) > 0 {
+				return fmt.Errorf("destroy left egress-queue-mapping entries %v", eqm)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: v1,
+				Check: func(*terraform.State) error {
+					a := sw.Applied()
+					for what, c := range map[string][2]any{
+						"DSCP 26 -> switch priority 3": {at(a, "qos", "mapping", "ROCE", "dscp", "26", "switch-priority"), json.Number("3")},
+						"trust DSCP":                   {at(a, "qos", "mapping", "ROCE", "trust"), "l3"},
+						"CNP strict":                   {at(a, "qos", "egress-scheduler", "ROCE", "traffic-class", "6", "mode"), "strict"},
+						"ECN min":                      {at(a, "qos", "congestion-control", "ROCE", "traffic-class", "3", "min-threshold"), json.Number("150000")},
+						"PFC on 3":                     {fmt.Sprint(at(a, "qos", "pfc", "ROCE", "switch-priority", "3")), "map[]"},
+						"swp2 bound":                   {at(a, "interface", "swp2", "qos", "pfc", "profile"), "ROCE"},
+						"watchdog":                     {at(a, "interface", "swp1", "qos", "pfc-watchdog", "state"), "enable"},
+					} {
+						if c[0] != c[1] {
+							return fmt.Errorf("%s: NVUE has %v, want %v", what, c[0], c[1])
+						}
+					}
+					return nil
+				},
+			},
+			// NVUE keeps no class names: an import names classes by traffic class, with the
+			// same settings.
+			{ResourceName: "roce_qos_policy.leaf", ImportState: true, ImportStateId: "cumulus-1/ROCE",
+				ImportStateCheck: func(s []*terraform.InstanceState) error {
+					a := s[0].Attributes
+					for k, want := range map[string]string{"trust": "dscp", "classes.tc3.lossless": "true", "classes.tc3.ecn.min_threshold_bytes": "150000",
+						"classes.tc6.strict_priority": "true", "classes.tc0.bandwidth_percent": "50", "interfaces.#": "2"} {
+						if a[k] != want {
+							return fmt.Errorf("imported %s = %q, want %q", k, a[k], want)
+						}
+					}
+					return nil
+				}},
+			{ResourceName: "roce_pfc_interface.swp1", ImportState: true, ImportStateId: "cumulus-1/swp1", ImportStateVerify: true},
+			{
+				Config: v2,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
+				}},
+			},
+			{ // out-of-band changes through curl: the plan shows both, apply repairs
+				PreConfig: func() {
+					c := l.curl(t, "cumulus-1")
+					c.change("/qos/congestion-control/ROCE/traffic-class/3", `{"min-threshold": 100000}`)
+					c.change("/interface/swp1/qos/pfc-watchdog", `{"state": "disable"}`)
+				},
+				Config: v2,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction("roce_pfc_interface.swp1", plancheck.ResourceActionUpdate),
+				}},
+				Check: func(*terraform.State) error {
+					if got := at(sw.Applied(), "qos", "congestion-control", "ROCE", "traffic-class", "3", "min-threshold"); got != json.Number("204800") {
+						return fmt.Errorf("apply did not repair the ECN threshold: %v", got)
+					}
+					return nil
+				},
+			},
+			{ // the switch refuses the revision: the error names NVUE's issue, nothing changes
+				PreConfig:   func() { sw.RejectApplies("lab fault: rejected") },
+				Config:      v3,
+				ExpectError: wrappedRE(`cumulus-1.*revision \d+ ended invalid, nothing applied: Config invalid at qos: lab fault: rejected`),
+			},
+			{
+				PreConfig: func() {
+					if b := at(sw.Applied(), "interface", "swp3", "qos", "mapping"); b != nil {
+						t.Errorf("the refused revision bound swp3: %v", b)
+					}
+					sw.RejectApplies("")
+				},
+				Config: v3,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
+				}},
+			},
+		},
+	})
+}
+
+func TestAccCumulusErrors(t *testing.T) {
+	l := cumulusLab(t)
+	sw := l.Cumulus("cumulus-1")
+	cases := []struct {
+		name, config string
+		pre          func()
+		want         string
+	}{
+		{"PFC buffer on cumulus", `
+resource "roce_pfc_interface" "x" {
+  device    = "cumulus-1"
+  interface = "swp1"
+  buffer    = { xoff_bytes = 10000 }
+}`, nil, `Not supported on platform cumulus.*PFC profile`},
+		{"a per-class mtu and a non-swp port", strings.Replace(cumulusPolicyHCL(150000, `"Ethernet1"`), "lossless          = true", "lossless = true\n      mtu = 9216", 1),
+			nil, `Not supported on platform cumulus.*per-class MTU.*Not supported on platform cumulus.*not a Cumulus switch port`},
+		{"PFC without lossless buffers", cumulusPolicyHCL(150000, `"swp1"`),
+			func() { l.curl(t, "cumulus-1").change("/qos/roce", `{"enable": "off"}`) },
+			`Cannot create QoS policy "ROCE" on device "cumulus-1".*ended invalid, nothing applied: Config invalid at qos\.pfc: PFC requires`},
+		{"a wrong password", cumulusPolicyHCL(150000, `"swp1"`), nil, `authentication failed`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			hcl := l.providerHCL()
+			if c.name == "a wrong password" {
+				hcl = l.providerWith(`{ for k, v in local.inv : k => merge(v, { password = "wrong" }) }`)
+			}
+			resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: protoV6Factories, Steps: []resource.TestStep{{
+				PreConfig: c.pre, Config: hcl + c.config, ExpectError: wrappedRE(c.want),
+			}}})
+		})
+	}
+	if at(sw.Applied(), "qos", "mapping", "ROCE") != nil {
+		t.Error("a refused or invalid change left objects on the switch")
+	}
+}
