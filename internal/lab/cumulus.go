@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/nvued"
@@ -20,6 +22,8 @@ type CumulusSwitch struct {
 	srv        *http.Server
 	done       chan struct{}
 	inv        DeviceEntry
+
+	connections, requests, reads atomic.Int64
 }
 
 func startCumulusSwitch(spec deviceSpec) (device, error) {
@@ -37,8 +41,13 @@ func startCumulusSwitch(spec deviceSpec) (device, error) {
 	}
 	sw.api = nvued.New(nvued.Options{Hostname: spec.name, Ports: sw.ports, Username: spec.username, Password: spec.password,
 		Latency: spec.latency})
-	sw.srv = &http.Server{Handler: sw.api, ReadHeaderTimeout: 10 * time.Second,
-		TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}}
+	sw.srv = &http.Server{Handler: http.HandlerFunc(sw.serve), ReadHeaderTimeout: 10 * time.Second,
+		TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
+		ConnState: func(_ net.Conn, s http.ConnState) {
+			if s == http.StateNew {
+				sw.connections.Add(1)
+			}
+		}}
 	sw.inv = DeviceEntry{Address: sw.addr, Platform: spec.platform, Username: spec.username, Password: spec.password,
 		CACertificate: string(spec.ca.pem)}
 	go func() {
@@ -47,6 +56,28 @@ func startCumulusSwitch(spec deviceSpec) (device, error) {
 		_ = sw.srv.ServeTLS(lis, "", "")
 	}()
 	return sw, nil
+}
+
+// serve counts a request that got through TLS, then answers it as NVUE.
+func (sw *CumulusSwitch) serve(w http.ResponseWriter, r *http.Request) {
+	sw.requests.Add(1)
+	if r.Method == http.MethodGet && !strings.HasPrefix(r.URL.Path, "/nvue_v1/revision") {
+		sw.reads.Add(1)
+	}
+	sw.api.ServeHTTP(w, r)
+}
+
+// deviceCounters: requests are HTTP requests past TLS; reads the GETs of configuration (not
+// the polls of a revision's state).
+func (sw *CumulusSwitch) deviceCounters() DeviceCounters {
+	return DeviceCounters{Connections: sw.connections.Load(), Requests: sw.requests.Load(), Reads: sw.reads.Load()}
+}
+
+// ResetCounters sets the request and connection counters back to zero.
+func (sw *CumulusSwitch) ResetCounters() {
+	sw.connections.Store(0)
+	sw.requests.Store(0)
+	sw.reads.Store(0)
 }
 
 func (sw *CumulusSwitch) entry() DeviceEntry   { return sw.inv }

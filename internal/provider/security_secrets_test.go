@@ -108,7 +108,7 @@ func (s secret) find(text string) (string, int) {
 // authentication fails. The lab's devices take passwords only: the keys are parsed and carried
 // by the provider and transports, and offered where the device takes them.
 func TestAccSecuritySecretsNeverShown(t *testing.T) {
-	l := startLab(t, lab.Options{Switches: map[string]int{"openconfig": 1, "sonic": 1, "eos": 2, "nxos": 1},
+	l := startLab(t, lab.Options{Switches: map[string]int{"openconfig": 1, "sonic": 1, "eos": 2, "nxos": 1, "cumulus": 1},
 		Hosts: map[string]int{"mlx5": 2}})
 	inv := l.Inventory()
 	password := inv.Devices["eos-1"].Password
@@ -121,7 +121,7 @@ func TestAccSecuritySecretsNeverShown(t *testing.T) {
 	t.Setenv("TF_LOG_PATH", logPath)
 
 	var resources strings.Builder
-	for _, d := range []string{"openconfig-1", "sonic-1", "eos-1", "eos-2", "nxos-1"} {
+	for _, d := range []string{"openconfig-1", "sonic-1", "eos-1", "eos-2", "nxos-1", "cumulus-1"} {
 		resources.WriteString(secPolicyHCL(d, d, inv.Interfaces[d][0]))
 	}
 	resources.WriteString(secNICHCL("mlx5-1", "mlx5-1") + secNICHCL("mlx5-2", "mlx5-2") + `
@@ -181,7 +181,7 @@ data "roce_interface_counters" "oc" {
 	// The log is worth searching: TRACE was on, and it holds our transports' events for every
 	// device (gNMI RPCs, SSH commands, CLI lines), with their addresses.
 	for _, want := range []string{"[TRACE] provider.terraform-provider-roce", "@module=roce.gnmi", "@module=roce.ssh", "@module=roce.cli",
-		"gNMI set", "CLI configure", "SSH run",
+		"@module=roce.nvue", "gNMI set", "CLI configure", "SSH run", "nvue revision ended",
 		// Every CRUD operation logs itself with the resource type, device and platform.
 		"roce create started", "roce read done", "roce delete done", "resource_type=roce_nic_qos", "platform=mlx5", "platform=sonic"} {
 		if !strings.Contains(log, want) {

@@ -123,16 +123,18 @@ func mustFailClosed(t *testing.T, l *accLab, tf *tfCLI, want func(device string)
 	}
 }
 
-// TestAccSecurityWrongCA: a gNMI switch (openconfig, sonic) whose certificate the configured CA
-// did not sign is refused: apply fails naming the device and the certificate problem, the
-// switch receives no RPC at all (so no Set), and nothing enters the state. Per device, provider
+// TestAccSecurityWrongCA: a TLS switch (openconfig, sonic over gNMI, cumulus over NVUE's HTTPS)
+// whose certificate the configured CA did not sign is refused: apply fails naming the device and
+// the certificate problem, the switch receives no request at all (so no write), and nothing
+// enters the state. Per device, provider
 // wide, and with no CA at all (the system roots).
 func TestAccSecurityWrongCA(t *testing.T) {
-	l := startLab(t, lab.Options{Switches: map[string]int{"openconfig": 1, "sonic": 1}})
+	l := startLab(t, lab.Options{Switches: map[string]int{"openconfig": 1, "sonic": 1, "cumulus": 1}})
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "other-ca.pem"), otherCAPEM(t))
 	resources := secPolicyHCL("oc", "openconfig-1", l.Inventory().Interfaces["openconfig-1"][0]) +
-		secPolicyHCL("sonic", "sonic-1", l.Inventory().Interfaces["sonic-1"][0])
+		secPolicyHCL("sonic", "sonic-1", l.Inventory().Interfaces["sonic-1"][0]) +
+		secPolicyHCL("cumulus", "cumulus-1", "swp1")
 	want := func(d string) []string {
 		return []string{fmt.Sprintf("device %q (%s)", d, l.Inventory().Devices[d].Address), "x509: certificate signed by unknown authority"}
 	}
@@ -140,6 +142,7 @@ func TestAccSecurityWrongCA(t *testing.T) {
 		{"another CA on the device and provider-wide", `{
     "openconfig-1" = merge(local.inv["openconfig-1"], { ca_certificate = file("${path.module}/other-ca.pem") })
     "sonic-1"      = merge(local.inv["sonic-1"], { ca_certificate = null })
+    "cumulus-1"    = merge(local.inv["cumulus-1"], { ca_certificate = file("${path.module}/other-ca.pem") })
   }`, `ca_certificate = file("${path.module}/other-ca.pem")`},
 		{"no CA: the system roots", `{ for k, v in local.inv : k => merge(v, { ca_certificate = null }) }`, ""},
 	} {
@@ -147,7 +150,7 @@ func TestAccSecurityWrongCA(t *testing.T) {
 			writeMain(t, dir, l.providerWith(c.devices, c.attrs)+resources)
 			tf := newTFCLI(t, dir)
 			tf.must("init", "-input=false", "-no-color")
-			mustFailClosed(t, l, tf, want, "openconfig-1", "sonic-1")
+			mustFailClosed(t, l, tf, want, "openconfig-1", "sonic-1", "cumulus-1")
 			if s := l.Switch("openconfig-1").Counters().Set + l.SONiC("sonic-1").Counters().Set; s != 0 {
 				t.Errorf("the switches received %d Set RPCs", s)
 			}

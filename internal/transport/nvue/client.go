@@ -343,7 +343,7 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 
 func (c *Client) debug(ctx context.Context, msg string, fields map[string]any) {
 	if c.cfg.Logger != nil {
-		f := map[string]any{"device": c.cfg.Device}
+		f := map[string]any{"device": c.cfg.Device, "address": c.cfg.Address}
 		maps.Copy(f, fields)
 		c.cfg.Logger.Debug(ctx, msg, f)
 	}
