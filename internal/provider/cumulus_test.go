@@ -3,6 +3,7 @@ package provider
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -62,7 +63,10 @@ type nvueCurl struct {
 func (l *accLab) curl(t *testing.T, device string) nvueCurl {
 	t.Helper()
 	if _, err := exec.LookPath("curl"); err != nil {
-		t.Skip("curl is not installed here (CI installs it)")
+		if os.Getenv("ROCE_REQUIRE_CURL") != "" {
+			t.Fatal("curl is required (ROCE_REQUIRE_CURL is set) but not installed")
+		}
+		t.Skip("curl is not installed here (CI installs it and sets ROCE_REQUIRE_CURL=1)")
 	}
 	e := l.Inventory().Devices[device]
 	return nvueCurl{t: t, base: "https://" + e.Address + "/nvue_v1", auth: e.Username + ":" + e.Password, ca: filepath.Join(l.dir, lab.CAFile)}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -168,7 +169,10 @@ func TestRefusals(t *testing.T) {
 func TestCurl(t *testing.T) {
 	curl, err := exec.LookPath("curl")
 	if err != nil {
-		t.Skip("curl is not installed here (CI installs it)")
+		if os.Getenv("ROCE_REQUIRE_CURL") != "" {
+			t.Fatal("curl is required (ROCE_REQUIRE_CURL is set) but not installed")
+		}
+		t.Skip("curl is not installed here (CI installs it and sets ROCE_REQUIRE_CURL=1)")
 	}
 	sw, srv := start(t)
 	run := func(args ...string) string {
