@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make demo: the provider against the simulated fabric, end to end, on a machine with only Go.
-# Builds the provider and the lab, starts the lab (openconfig, SONiC and NX-OS switches and one
+# Builds the provider and the lab, starts the lab (openconfig, SONiC, NX-OS and Cumulus switches and one
 # mlx5 NIC host), applies examples/quickstart (QoS policies on the switches, PFC on SONiC and
 # NX-OS ports, NIC QoS and DCQCN on the host), changes two switches behind Terraform's back (a
 # gNMI Set, and a line typed at the NX-OS CLI), shows that `terraform plan` detects the drift and
@@ -91,8 +91,8 @@ export TF_CLI_CONFIG_FILE=$work/terraformrc
 export CHECKPOINT_DISABLE=1
 echo "Terraform config $TF_CLI_CONFIG_FILE; no terraform init needed with dev_overrides"
 
-step "Starting the simulated fabric: switches $device, sonic-1 and nxos-1, NIC host $host (bin/rocelab up --dir .lab)"
-"$bin/rocelab" up --dir "$lab_dir" --switches openconfig=1,sonic=1,nxos=1 --hosts mlx5=1 >"$work/rocelab.log" 2>&1 &
+step "Starting the simulated fabric: switches $device, sonic-1, nxos-1 and cumulus-1, NIC host $host (bin/rocelab up --dir .lab)"
+"$bin/rocelab" up --dir "$lab_dir" --switches openconfig=1,sonic=1,nxos=1,cumulus=1 --hosts mlx5=1 >"$work/rocelab.log" 2>&1 &
 lab_pid=$!
 # Whatever happens from here on, the lab is stopped on exit.
 stop_lab() {
@@ -120,7 +120,7 @@ if [ ! -f "$lab_dir/inventory.json" ]; then
 fi
 cat "$work/rocelab.log"
 
-step "terraform apply: RoCE QoS policies on $device, sonic-1 and nxos-1 (lossless, with PFC), NIC QoS and DCQCN on $host"
+step "terraform apply: RoCE QoS policies on $device, sonic-1, nxos-1 and cumulus-1 (lossless, with PFC), NIC QoS and DCQCN on $host"
 tf apply -auto-approve
 
 step "Reading sonic-1's CONFIG_DB with an independent gNMI client: a lossless RoCE class"
@@ -153,6 +153,24 @@ echo "\$ rocelab get --dir .lab $device '$profile'"
 step "Changing the switch out of band: an operator lowers the ECN min threshold to 100000 bytes by hand"
 echo "\$ rocelab set --dir .lab $device '$min_threshold' '\"100000\"'"
 "$bin/rocelab" set --dir "$lab_dir" "$device" "$min_threshold" '"100000"'
+
+step "Reading cumulus-1's applied NVUE configuration, as NVIDIA's API guide does with curl"
+# The switch's address and credentials, from the inventory rocelab wrote (no jq on a Go-only
+# machine: the file is indented JSON, one field per line).
+inv_field() { sed -n "/\"$1\": {/,/}/s/^ *\"$2\": \"\([^\"]*\)\".*/\1/p" "$lab_dir/inventory.json" | head -1; }
+nvue_addr=$(inv_field cumulus-1 address)
+nvue_auth="$(inv_field cumulus-1 username):$(inv_field cumulus-1 password)"
+if command -v curl >/dev/null; then
+  echo "\$ curl --cacert .lab/ca.pem -u USER:PASSWORD 'https://$nvue_addr/nvue_v1/qos/pfc?rev=applied'"
+  pfc=$(curl -sS --cacert "$lab_dir/ca.pem" -u "$nvue_auth" "https://$nvue_addr/nvue_v1/qos/pfc?rev=applied")
+  echo "$pfc"
+  case "$pfc" in
+    *'"ROCE"'*'"3"'*) echo "cumulus-1: PFC profile ROCE pauses switch priority 3" ;;
+    *) echo "cumulus-1 does not carry the lossless RoCE class (qos pfc ROCE switch-priority 3)" >&2; exit 1 ;;
+  esac
+else
+  echo "(curl is not installed: Terraform read cumulus-1 back in the apply above)"
+fi
 
 step "Changing nxos-1 out of band: an operator turns PFC off on Ethernet1/1 at the CLI"
 echo "\$ rocelab cli --dir .lab nxos-1 'configure terminal' 'interface Ethernet1/1' 'priority-flow-control mode off' 'end'"
@@ -222,13 +240,18 @@ if "$bin/rocelab" cli --dir "$lab_dir" nxos-1 'show running-config ipqos' | grep
   exit 1
 fi
 echo "no ROCE class-map or policy-map is left on nxos-1"
+if command -v curl >/dev/null && curl -sS --cacert "$lab_dir/ca.pem" -u "$nvue_auth" "https://$nvue_addr/nvue_v1/qos?rev=applied" | grep -q '"ROCE"'; then
+  echo "destroy left ROCE profiles on cumulus-1" >&2
+  exit 1
+fi
+echo "no ROCE profile is left on cumulus-1"
 
 step "Stopping the simulated fabric"
 trap - EXIT
 "$bin/rocelab" down --dir "$lab_dir"
 
 echo
-echo "Demo complete: a lossless RoCE class on SONiC and NX-OS; out-of-band switch changes (gNMI and"
+echo "Demo complete: a lossless RoCE class on SONiC, NX-OS and Cumulus; out-of-band switch changes (gNMI and"
 echo "CLI), each detected by plan and repaired by apply; a host reboot survived by persisted settings;"
 echo "destroyed."
 echo "Try it yourself: start the fabric in .lab/ with"

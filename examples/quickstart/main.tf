@@ -5,7 +5,8 @@
 #
 # or by hand, from the repository root:
 #
-#   # the fabric (switch openconfig-1 and host mlx5-1), in the foreground; writes
+#   # the fabric (switches openconfig-1, sonic-1, eos-1, nxos-1, cumulus-1 and host mlx5-1), in
+#   # the foreground; writes
 #   # .lab/inventory.json
 #   make lab
 #   # in another shell; .demo/terraformrc (written by make demo) maps "rocefabric/roce" to bin/
@@ -137,6 +138,38 @@ resource "roce_pfc_interface" "leaf3_e1_1" {
   watchdog  = { action = "drop" }
 
   depends_on = [roce_qos_policy.leaf3]
+}
+
+# The same classes on the lab's NVIDIA Cumulus Linux leaf (device "cumulus-1", NVUE's REST API
+# over HTTPS). Each apply is one NVUE revision: profiles named ROCE in qos mapping,
+# egress-scheduler, congestion-control and pfc, bound on swp1; the switch refuses the whole
+# revision, or applies all of it. The lab's switch has RoCE lossless buffers (`nv set qos roce`).
+resource "roce_qos_policy" "leaf4" {
+  device = "cumulus-1"
+  classes = {
+    roce = {
+      traffic_class     = 3
+      dscp              = [26]
+      bandwidth_percent = 50
+      lossless          = true
+      ecn = {
+        min_threshold_bytes = 153600
+        max_threshold_bytes = 1536000
+      }
+    }
+    cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
+    default = { traffic_class = 0, dscp = [0], bandwidth_percent = 50 }
+  }
+  interfaces = ["swp1"]
+}
+
+# The PFC watchdog on swp1 (NVUE's watchdog drops; its timers are switch-wide).
+resource "roce_pfc_interface" "leaf4_swp1" {
+  device    = "cumulus-1"
+  interface = "swp1"
+  watchdog  = { action = "drop" }
+
+  depends_on = [roce_qos_policy.leaf4]
 }
 
 # The host side of the same policy, on the lab's NVIDIA mlx5 host (device "mlx5-1", reached over
