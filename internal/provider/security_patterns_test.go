@@ -36,6 +36,9 @@ var inputValidators = []string{
 	"platform/mlx5/firmware.go FirmwareName",     // mlxconfig parameter names, sent in set
 	"platform/mlx5/firmware.go FirmwareValue",    // mlxconfig values, sent in set
 	"transport/cli/checkpoints.go ourCheckpoint", // checkpoint read from the switch, then deleted
+	"platform/cumulus/support.go profileName",    // NVUE profile names, in paths and bodies
+	"platform/cumulus/support.go portName",       // Cumulus ports, in NVUE paths
+	"platform/perftest/perftest.go deviceName",   // RDMA device given to perftest's -d
 }
 
 // outputParsers are the other regexps: they parse what devices print and never decide what is
@@ -49,6 +52,7 @@ var outputParsers = []string{
 	"platform/mlx5/read.go reGlobalTC", "platform/mlx5/read.go reGrepErr", "platform/mlx5/read.go reToSValue",
 	"platform/mlx5/read.go reToolError", "platform/mlx5/read.go reUnitLine", "transport/cli/checkpoints.go checkpointHeader",
 	"transport/cli/session.go s.re", // scrapligo's prompt pattern
+	"platform/perftest/perftest.go bwHeader", "platform/perftest/perftest.go latHeader",
 }
 
 // compiledRegexps finds every regexp.MustCompile in the non-test sources under internal/{dirs}:
