@@ -15,6 +15,7 @@ import (
 // applied configuration, and one revision a write. Tests put a fake switch behind it.
 type nvueConn interface {
 	Get(ctx context.Context, path string) ([]byte, error)
+	GetOperational(ctx context.Context, path string) ([]byte, error)
 	Apply(ctx context.Context, ops []nvue.Op) error
 }
 
@@ -208,4 +209,45 @@ func (d cumulusPFC) Delete(ctx context.Context, old fabric.PFCInterface, prior P
 	}
 	_, err := d.write(ctx, nil, old.Interface, prior)
 	return err
+}
+
+// cumulusCounters reads a port's QoS counters (one GET of NVUE's operational state).
+type cumulusCounters struct{ nvueTree }
+
+func openCumulusCounters(reg *devices.Registry, device string) (Counters, error) {
+	t, err := openNVUE(reg, device)
+	if err != nil {
+		return nil, err
+	}
+	return cumulusCounters{t}, nil
+}
+
+// Counters: PFC pauses per switch priority; ECN marks and drops summed over the port's traffic
+// classes (queue discards and WRED discards); Cumulus reports no CNP or sequence counters.
+func (d cumulusCounters) Counters(ctx context.Context, ifname string) (InterfaceCounters, error) {
+	if !cumulus.ValidPort(ifname) {
+		return InterfaceCounters{}, fmt.Errorf("interface %q is not a Cumulus switch port (swp<N> or swp<N>s<M>)", ifname)
+	}
+	body, err := d.c.GetOperational(ctx, cumulus.CountersPath(ifname))
+	if err != nil {
+		return InterfaceCounters{}, err
+	}
+	c, err := cumulus.ParseCounters(body)
+	if err != nil {
+		return InterfaceCounters{}, fmt.Errorf("device %q: %w", d.device, err)
+	}
+	sum := func(ms ...map[int]int64) *int64 {
+		var total int64
+		found := false
+		for _, m := range ms {
+			for _, v := range m {
+				total, found = total+v, true
+			}
+		}
+		if !found {
+			return nil
+		}
+		return &total
+	}
+	return fromCounts(c.PFCRx, c.PFCTx, sum(c.ECNMarked), sum(c.Discards, c.WREDDiscards), nil, nil, nil), nil
 }

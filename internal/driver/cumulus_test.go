@@ -32,6 +32,14 @@ func (f *fakeNVUE) Get(_ context.Context, path string) ([]byte, error) {
 	return nil, errors.New("unexpected GET " + path)
 }
 
+func (f *fakeNVUE) GetOperational(_ context.Context, path string) ([]byte, error) {
+	f.gets++
+	if path == "/interface/swp1/counters/qos" {
+		return []byte(`{"pfc-stats": {"3": {"rx-pause-frames": 7, "tx-pause-frames": 1}}, "egress-queue-stats": {"0": {"tx-uc-buffer-discards": 2, "wred-discards": 1, "ecn-marked-frames": "n/a"}, "3": {"ecn-marked-frames": 5}}}`), nil
+	}
+	return nil, errors.New("unexpected GET " + path)
+}
+
 func (f *fakeNVUE) Apply(_ context.Context, ops []nvue.Op) error {
 	f.applies = append(f.applies, ops)
 	return f.refuse
@@ -115,4 +123,20 @@ func TestCumulusPFCWatchdog(t *testing.T) {
 func toJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestCumulusCounters: pauses by priority, marks and drops summed over the traffic classes.
+func TestCumulusCounters(t *testing.T) {
+	f := &fakeNVUE{}
+	d := cumulusCounters{nvueTree{f, newReads(testRegistry("cumulus", devices.Device{}), "sw")}}
+	c, err := d.Counters(context.Background(), "swp1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.PFCRxPause[3] != 7 || c.PFCTxPause[3] != 1 || *c.ECNMarked != 5 || *c.Dropped != 3 || c.CNPSent != nil {
+		t.Errorf("counters: %+v", c)
+	}
+	if _, err := d.Counters(context.Background(), "swp1/../x"); err == nil || f.gets != 1 {
+		t.Errorf("a name that is not a port must be refused before any read: %v (%d reads)", err, f.gets)
+	}
 }

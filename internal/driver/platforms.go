@@ -71,6 +71,7 @@ var platforms = map[string]platformDriver{
 		qos:      openCumulusQoS,
 		checkPFC: cumulus.CheckPFC,
 		pfc:      openCumulusPFC,
+		counters: openCumulusCounters,
 	},
 	"mlx5": {
 		whyNoQoS: "is a NIC host (roce_qos_policy configures switches; use roce_nic_qos)",

@@ -101,6 +101,16 @@ func (sw *CumulusSwitch) Applied() map[string]any { return sw.api.Applied() }
 // reason, changing nothing; "" ends it.
 func (sw *CumulusSwitch) RejectApplies(reason string) { sw.api.Reject(reason) }
 
+// Storm starts or stops a PFC pause storm on a port: while on, the link partner pauses the
+// switch priorities of the port's PFC profile, ECN marks grow faster on its congestion-control
+// traffic classes and the other queues discard (nvued's counters).
+func (sw *CumulusSwitch) Storm(ifname string, on bool) error {
+	if !sw.api.Storm(ifname, on) {
+		return fmt.Errorf("%s has no interface %q (interfaces: %s)", sw.name, ifname, strings.Join(sw.ports, ", "))
+	}
+	return nil
+}
+
 // Cumulus returns the `cumulus` switch with that name, or nil if there is none.
 func (l *Lab) Cumulus(name string) *CumulusSwitch {
 	sw, _ := l.devices[name].(*CumulusSwitch)

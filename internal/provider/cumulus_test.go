@@ -268,3 +268,67 @@ resource "roce_pfc_interface" "x" {
 		t.Error("a refused or invalid change left objects on the switch")
 	}
 }
+
+// TestAccCumulusCounters: roce_interface_counters on a Cumulus port reads NVUE's QoS counters
+// (pauses by switch priority, ECN marks, discards), and a golden-metric gate on the pause rate
+// fails the plan while the port's link partner storms it.
+func TestAccCumulusCounters(t *testing.T) {
+	l := cumulusLab(t)
+	sw := l.Cumulus("cumulus-1")
+	policy := l.providerHCL() + cumulusPolicyHCL(150000, `"swp1"`)
+	counts := policy + `
+data "roce_interface_counters" "swp1" {
+  device     = "cumulus-1"
+  interface  = "swp1"
+  depends_on = [roce_qos_policy.leaf]
+}
+`
+	gate := policy + `
+data "roce_interface_counters" "swp1" {
+  device         = "cumulus-1"
+  interface      = "swp1"
+  sample_seconds = 1
+}
+
+output "pause_rate" {
+  value = data.roce_interface_counters.swp1.pfc_rx_pause
+  precondition {
+    condition     = alltrue([for p, r in data.roce_interface_counters.swp1.pfc_rx_pause : r <= 1000])
+    error_message = "PFC pause storm on cumulus-1 swp1: ${jsonencode(data.roce_interface_counters.swp1.pfc_rx_pause)} pauses per second."
+  }
+}
+`
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		Steps: []resource.TestStep{
+			{
+				Config: counts,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "pfc_rx_pause.%", "8"),
+					resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "pfc_rx_pause.3", "0"),
+					resource.TestCheckResourceAttrSet("data.roce_interface_counters.swp1", "ecn_marked_packets"),
+					resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "dropped_packets", "0"),
+					resource.TestCheckNoResourceAttr("data.roce_interface_counters.swp1", "cnp_sent"),
+				),
+			},
+			{
+				PreConfig: func() {
+					if err := sw.Storm("swp1", true); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:      gate,
+				ExpectError: wrappedRE(`PFC pause storm on cumulus-1 swp1: \{"0":0,"1":0,"2":0,"3":1[0-9]{4}`),
+			},
+			{
+				PreConfig: func() {
+					if err := sw.Storm("swp1", false); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: gate,
+				Check:  resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "pfc_rx_pause.3", "0"),
+			},
+		},
+	})
+}

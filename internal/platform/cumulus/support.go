@@ -28,6 +28,9 @@ const (
 	reasonTimes     = "NVUE's PFC watchdog timers are switch-wide (qos pfc-watchdog polling-interval and robustness), and restoration follows the first polling interval without pause frames; leave the times unset on cumulus"
 )
 
+// ValidPort reports whether name is a Cumulus switch port name (swp<N> or swp<N>s<M>).
+func ValidPort(name string) bool { return portName.MatchString(name) }
+
 // CheckSupported lists what the cumulus platform cannot express of p, sorted by attribute.
 func CheckSupported(p fabric.QoSPolicy) []fabric.Unsupported {
 	var out []fabric.Unsupported

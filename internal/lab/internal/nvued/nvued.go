@@ -31,6 +31,8 @@ type Options struct {
 	// ApplyTime is how long an apply takes before the revision reaches its final state (NVUE
 	// applies asynchronously; clients poll). 0 means 20ms.
 	ApplyTime time.Duration
+	// Clock drives the counters; nil means time.Now.
+	Clock func() time.Time
 }
 
 // Switch is one simulated NVUE switch. Safe for concurrent use.
@@ -44,6 +46,8 @@ type Switch struct {
 	next    int
 	reject  string     // a fault: the next applies fail config_invalid with this reason
 	applyMu sync.Mutex // NVUE applies one revision at a time
+	boot    time.Time  // the counters count from here
+	storms  map[string]*storm
 }
 
 type revision struct {
@@ -73,11 +77,14 @@ func New(o Options) *Switch {
 	if o.ApplyTime <= 0 {
 		o.ApplyTime = 20 * time.Millisecond
 	}
+	if o.Clock == nil {
+		o.Clock = time.Now
+	}
 	iface := map[string]any{}
 	for _, p := range o.Ports {
 		iface[p] = map[string]any{"type": "swp"}
 	}
-	s := &Switch{o: o, revs: map[string]*revision{}, next: 1}
+	s := &Switch{o: o, revs: map[string]*revision{}, next: 1, boot: o.Clock(), storms: map[string]*storm{}}
 	s.applied = map[string]any{
 		"qos":       map[string]any{"roce": map[string]any{"enable": "on", "mode": "lossless"}},
 		"interface": iface,
@@ -150,6 +157,10 @@ func split(p string) []string {
 // get answers GET <path>?rev=...: applied, a revision id (its staged configuration), or
 // operational (the default; the lab's operational state is its applied configuration).
 func (s *Switch) get(w http.ResponseWriter, elems []string, q url.Values) {
+	if len(elems) >= countersPathDepth && elems[0] == "interface" && elems[2] == "counters" && elems[3] == "qos" {
+		s.counters(w, elems)
+		return
+	}
 	s.mu.Lock()
 	staged := cloneTree(s.applied)
 	if rev := q.Get("rev"); rev != "" && rev != "applied" && rev != "operational" && rev != "startup" {
@@ -181,6 +192,27 @@ func (s *Switch) get(w http.ResponseWriter, elems []string, q url.Values) {
 		tree = map[string]any{}
 	}
 	reply(w, http.StatusOK, tree)
+}
+
+// counters answers GET /interface/<swp>/counters/qos[/<child>[/<key>]] (operational state).
+func (s *Switch) counters(w http.ResponseWriter, elems []string) {
+	s.mu.Lock()
+	if !contains(s.o.Ports, elems[1]) {
+		s.mu.Unlock()
+		fail(w, http.StatusNotFound, "Not Found", "The requested item does not exist.")
+		return
+	}
+	var v any = s.qosCounters(elems[1])
+	s.mu.Unlock()
+	for _, e := range elems[countersPathDepth:] {
+		m, ok := v.(map[string]any)
+		if !ok || m[e] == nil {
+			fail(w, http.StatusNotFound, "Not Found", "The requested item does not exist.")
+			return
+		}
+		v = m[e]
+	}
+	reply(w, http.StatusOK, v)
 }
 
 // stage records a PATCH or DELETE into a pending revision after checking it against the
