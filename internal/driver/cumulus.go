@@ -251,3 +251,29 @@ func (d cumulusCounters) Counters(ctx context.Context, ifname string) (Interface
 	}
 	return fromCounts(c.PFCRx, c.PFCTx, sum(c.ECNMarked), sum(c.Discards, c.WREDDiscards), nil, nil, nil), nil
 }
+
+// readCumulusLLDP reads every interface's LLDP neighbours and the switch's hostname: two
+// operational GETs.
+func readCumulusLLDP(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error) {
+	t, err := openNVUE(reg, device)
+	if err != nil {
+		return fabric.DeviceNeighbors{}, err
+	}
+	return t.lldp(ctx)
+}
+
+func (n nvueTree) lldp(ctx context.Context) (fabric.DeviceNeighbors, error) {
+	ifs, err := n.c.GetOperational(ctx, cumulus.InterfacesPath)
+	if err != nil {
+		return fabric.DeviceNeighbors{}, err
+	}
+	sys, err := n.c.GetOperational(ctx, cumulus.SystemPath)
+	if err != nil {
+		return fabric.DeviceNeighbors{}, err
+	}
+	out, err := cumulus.ParseLLDP(ifs, sys)
+	if err != nil {
+		return fabric.DeviceNeighbors{}, fmt.Errorf("device %q: %w", n.device, err)
+	}
+	return out, nil
+}

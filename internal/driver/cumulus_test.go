@@ -34,6 +34,12 @@ func (f *fakeNVUE) Get(_ context.Context, path string) ([]byte, error) {
 
 func (f *fakeNVUE) GetOperational(_ context.Context, path string) ([]byte, error) {
 	f.gets++
+	switch path {
+	case "/interface":
+		return []byte(`{"swp1": {"type": "swp", "lldp": {"neighbor": {"gpu-1": {"chassis": {"system-name": "gpu-1"}, "port": {"name": "02:00:00:00:00:01", "description": "eth0"}}}}}, "swp2": {"type": "swp"}, "eth0": {"type": "eth"}}`), nil
+	case "/system":
+		return []byte(`{"hostname": "leaf-1"}`), nil
+	}
 	if path == "/interface/swp1/counters/qos" {
 		return []byte(`{"pfc-stats": {"3": {"rx-pause-frames": 7, "tx-pause-frames": 1}}, "egress-queue-stats": {"0": {"tx-uc-buffer-discards": 2, "wred-discards": 1, "ecn-marked-frames": "n/a"}, "3": {"ecn-marked-frames": 5}}}`), nil
 	}
@@ -138,5 +144,18 @@ func TestCumulusCounters(t *testing.T) {
 	}
 	if _, err := d.Counters(context.Background(), "swp1/../x"); err == nil || f.gets != 1 {
 		t.Errorf("a name that is not a port must be refused before any read: %v (%d reads)", err, f.gets)
+	}
+}
+
+// TestCumulusLLDP: neighbours by local port, the switch's swp ports and hostname, from two reads.
+func TestCumulusLLDP(t *testing.T) {
+	f := &fakeNVUE{}
+	got, err := nvueTree{f, newReads(testRegistry("cumulus", devices.Device{}), "sw")}.lldp(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Hostname != "leaf-1" || len(got.Interfaces) != 2 || len(got.Neighbors) != 1 || got.Neighbors[0].PortDescription != "eth0" ||
+		got.Neighbors[0].Interface != "swp1" || f.gets != 2 {
+		t.Errorf("%+v (%d reads)", got, f.gets)
 	}
 }

@@ -72,6 +72,7 @@ var platforms = map[string]platformDriver{
 		checkPFC: cumulus.CheckPFC,
 		pfc:      openCumulusPFC,
 		counters: openCumulusCounters,
+		lldp:     readCumulusLLDP,
 	},
 	"mlx5": {
 		whyNoQoS: "is a NIC host (roce_qos_policy configures switches; use roce_nic_qos)",
