@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext"
 )
 
 // Fuzz tests of the running-config parsers (text and `| json`). Seeds are every sample under
@@ -91,13 +92,13 @@ func treeJSON(nodes []*node) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		k, _ := json.Marshal(n.line)
+		k, _ := json.Marshal(n.Line)
 		b.Write(k)
 		b.WriteString(": ")
-		if n.children == nil {
+		if n.Children == nil {
 			b.WriteString("null")
 		} else {
-			b.WriteString(treeJSON(n.children))
+			b.WriteString(treeJSON(n.Children))
 		}
 	}
 	b.WriteString(`}, "comments": []}`)
@@ -130,7 +131,7 @@ func FuzzParseRunningConfig(f *testing.F) {
 		checkConfig(t, c)
 		// The `| json` form of the same configuration reads the same.
 		if utf8.ValidString(text) {
-			js, err := ParseRunningConfigJSON([]byte(treeJSON(parseTree(text))))
+			js, err := ParseRunningConfigJSON([]byte(treeJSON(clitext.Tree(text))))
 			if err != nil || !reflect.DeepEqual(c, js) {
 				t.Errorf("the JSON form reads differently (%v):\n text %+v\n json %+v", err, c, js)
 			}
@@ -140,7 +141,7 @@ func FuzzParseRunningConfig(f *testing.F) {
 
 func FuzzParseRunningConfigJSON(f *testing.F) {
 	for _, s := range seedTexts(f) {
-		f.Add([]byte(treeJSON(parseTree(s))))
+		f.Add([]byte(treeJSON(clitext.Tree(s))))
 	}
 	b, err := os.ReadFile(filepath.Join("testdata", "eos-switch-running-config.json"))
 	if err != nil {

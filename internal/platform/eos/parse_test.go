@@ -140,6 +140,7 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// Thresholds read in bytes, Unknown in a unit bytes cannot express (clitext.Threshold).
 func TestThresholdUnits(t *testing.T) {
 	for _, tc := range []struct {
 		value, unit string
@@ -151,19 +152,12 @@ func TestThresholdUnits(t *testing.T) {
 		{"320", "segments", Unknown},
 		{"5", "milliseconds", Unknown},
 	} {
-		got, err := threshold(tc.value, tc.unit)
-		if err != nil || got != tc.want {
-			t.Errorf("threshold(%s %s) = %d, %v; want %d", tc.value, tc.unit, got, err, tc.want)
-		}
 		line := "qos profile A\n   tx-queue 3\n      random-detect ecn minimum-threshold " + tc.value + " " + tc.unit +
 			" maximum-threshold " + tc.value + " " + tc.unit + "\n"
 		e := mustParse(t, line).Profiles["A"].Queues[3].ECN
 		if e.MinBytes != tc.want || e.MaxBytes != tc.want || e.Probability != 100 {
 			t.Errorf("%q reads %+v", line, e)
 		}
-	}
-	if _, err := threshold("9223372036854775807", "kbytes"); err == nil {
-		t.Error("an overflowing threshold was accepted")
 	}
 }
 
