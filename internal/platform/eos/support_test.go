@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 )
 
 // attrsOf renders Unsupported results as "attribute: reason" lines.
@@ -45,18 +46,18 @@ func TestCheckSupported(t *testing.T) {
 	}{
 		"example (pcp list, lossless, ECN)": {examplePolicy(), nil},
 		"trust pcp":                         {pcp, nil},
-		"32-character name":                 {renamed(examplePolicy(), strings.Repeat("a", 32)), nil},
-		"33-character name":                 {renamed(examplePolicy(), strings.Repeat("a", 33)), []string{"name: use at most 32 characters"}},
+		"32-character name":                 {fabrictest.Renamed(examplePolicy(), strings.Repeat("a", 32)), nil},
+		"33-character name":                 {fabrictest.Renamed(examplePolicy(), strings.Repeat("a", 33)), []string{"name: use at most 32 characters"}},
 		"trust dscp_pcp": {func() *fabric.QoSPolicy { p := examplePolicy(); p.Trust = fabric.TrustDSCPPCP; return p }(),
 			[]string{"trust: EOS trusts one field per port"}},
-		"mtu": {withClass(withClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = ptr(9216) }),
+		"mtu": {fabrictest.WithClass(fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = ptr(9216) }),
 			"cnp", func(c *fabric.Class) { c.MTU = ptr(1500) }),
 			[]string{`classes["cnp"].mtu: MTU is per interface`, `classes["roce"].mtu: nxos`}},
 		// The example's strict CNP class is TC 6, above the round-robin classes (TC 0, 3): fine.
-		"strict below a round-robin class": {withClass(examplePolicy(), "cnp", func(c *fabric.Class) { c.TrafficClass = 1 }),
+		"strict below a round-robin class": {fabrictest.WithClass(examplePolicy(), "cnp", func(c *fabric.Class) { c.TrafficClass = 1 }),
 			[]string{`classes["cnp"].strict_priority: EOS makes every queue below a round-robin queue round-robin too`}},
 		"all of them, sorted by attribute": {func() *fabric.QoSPolicy {
-			p := withClass(renamed(examplePolicy(), strings.Repeat("b", 40)), "roce", func(c *fabric.Class) { c.MTU = ptr(9216) })
+			p := fabrictest.WithClass(fabrictest.Renamed(examplePolicy(), strings.Repeat("b", 40)), "roce", func(c *fabric.Class) { c.MTU = ptr(9216) })
 			p.Trust = fabric.TrustDSCPPCP
 			return p
 		}(), []string{`classes["roce"].mtu: `, "name: ", "trust: "}},
@@ -69,10 +70,10 @@ func TestCheckExact(t *testing.T) {
 	if ps := fabric.ECNWholeKilobytes(*examplePolicy()); len(ps) != 0 {
 		t.Errorf("whole kbytes: %v", ps)
 	}
-	p := withClass(examplePolicy(), "roce", func(c *fabric.Class) {
+	p := fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) {
 		c.ECN = &fabric.ECN{MinThresholdBytes: 150000, MaxThresholdBytes: 1536001, MarkProbabilityPercent: 100}
 	})
-	withClass(p, "cnp", func(c *fabric.Class) { c.ECN = &fabric.ECN{MinThresholdBytes: 1000, MaxThresholdBytes: 1024} })
+	fabrictest.WithClass(p, "cnp", func(c *fabric.Class) { c.ECN = &fabric.ECN{MinThresholdBytes: 1000, MaxThresholdBytes: 1024} })
 	var got []string
 	for _, pr := range fabric.ECNWholeKilobytes(*p) {
 		got = append(got, pr.Error())

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 )
 
 // FuzzParseRunningConfig feeds ParseRunningConfig every sample under testdata (running-configs
@@ -168,13 +169,13 @@ func checkConfig(t *testing.T, c *Config) {
 	}
 	names := []string{"ROCE"}
 	for name := range c.QoSPolicies {
-		if ex := renamed(examplePolicy(), name); len(ex.Validate()) == 0 && len(CheckSupported(*ex)) == 0 {
+		if ex := fabrictest.Renamed(examplePolicy(), name); len(ex.Validate()) == 0 && len(CheckSupported(*ex)) == 0 {
 			names = append(names, name)
 		}
 	}
 	prior := c.PolicyPrior(ports)
 	for _, name := range names {
-		ex := renamed(examplePolicy(), name)
+		ex := fabrictest.Renamed(examplePolicy(), name)
 		ex.Interfaces = ports
 		bound := boundTo(c, name)
 		for _, step := range []struct {
@@ -185,13 +186,13 @@ func checkConfig(t *testing.T, c *Config) {
 			{"create", c, nil, ex},
 			{"update", bound, ex, updatedPolicy()},
 			{"unbind all", bound, ex, withPorts(ex, nil)},
-			{"rename", bound, ex, renamed(ex, "ROCE2")},
+			{"rename", bound, ex, fabrictest.Renamed(ex, "ROCE2")},
 			{"delete", bound, ex, nil},
 			{"delete of the unbound", c, ex, nil},
 		} {
 			next := step.next
 			if next != nil && next.Name == "ROCE" && step.old != nil {
-				next = renamed(next, name)
+				next = fabrictest.Renamed(next, name)
 			}
 			for _, pr := range []PolicyPrior{prior, {}} {
 				lines, err := PolicyLines(step.dev, step.old, next, pr)
@@ -246,7 +247,7 @@ func writeBack(t *testing.T, c *Config, p *fabric.QoSPolicy) {
 		old, next *fabric.QoSPolicy
 	}{
 		{"create", nil, p}, {"update", p, p}, {"unbind", p, withPorts(p, nil)},
-		{"rename", p, renamed(p, "RENAMED")}, {"delete", p, nil},
+		{"rename", p, fabrictest.Renamed(p, "RENAMED")}, {"delete", p, nil},
 	} {
 		lines, err := PolicyLines(c, step.old, step.next, prior)
 		checkWritten(t, step.name+" of policy "+p.Name, lines, err)
