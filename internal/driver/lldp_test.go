@@ -25,6 +25,20 @@ func lldpSwitch(t *testing.T, commands []string, neighbors, hostname string) *fa
 	}}
 }
 
+// lldpReadFails: an answer to command the parser refuses is an error naming the device; a show
+// the switch refuses is the switch's error, naming the command.
+func lldpReadFails(t *testing.T, read func(context.Context, cliConn, string) (fabric.DeviceNeighbors, error), sw *fakeCLI, command, answer, refused string) {
+	t.Helper()
+	sw.answers[command] = answer
+	if _, err := read(context.Background(), sw, "sw"); err == nil || !strings.HasPrefix(err.Error(), `device "sw": `) {
+		t.Errorf("%s answered %q: %v", command, answer, err)
+	}
+	delete(sw.answers, refused)
+	if _, err := read(context.Background(), sw, "sw"); err == nil || !strings.Contains(err.Error(), refused) {
+		t.Errorf("a refused %s: %v", refused, err)
+	}
+}
+
 // EOS: both reads in one exchange; the interfaces LLDP runs on are listed, those with nothing
 // heard among them; an output that is not EOS's JSON is an error naming the device.
 func TestEOSLLDP(t *testing.T) {
@@ -45,14 +59,7 @@ func TestEOSLLDP(t *testing.T) {
 		slices.ContainsFunc(got.Neighbors, func(n fabric.Neighbor) bool { return n.Interface == "Ethernet23/1" }) {
 		t.Errorf("neighbours %+v", got.Neighbors)
 	}
-	sw.answers[eos.LLDPCommands[0]] = "% This is an unconverted command"
-	if _, err := readEOSLLDP(ctx, sw, "sw"); err == nil || !strings.HasPrefix(err.Error(), `device "sw": `) {
-		t.Errorf("unreadable output: %v", err)
-	}
-	delete(sw.answers, eos.LLDPCommands[1])
-	if _, err := readEOSLLDP(ctx, sw, "sw"); err == nil || !strings.Contains(err.Error(), "show hostname | json") {
-		t.Errorf("a refused show: %v", err)
-	}
+	lldpReadFails(t, readEOSLLDP, sw, eos.LLDPCommands[0], "% This is an unconverted command", eos.LLDPCommands[1])
 }
 
 // NX-OS: both reads in one exchange; local ports in their full names.
@@ -74,14 +81,7 @@ func TestNXOSLLDP(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	sw.answers[nxos.LLDPCommands[1]] = "two words\n"
-	if _, err := readNXOSLLDP(ctx, sw, "sw"); err == nil || !strings.HasPrefix(err.Error(), `device "sw": `) {
-		t.Errorf("unreadable hostname: %v", err)
-	}
-	delete(sw.answers, nxos.LLDPCommands[0])
-	if _, err := readNXOSLLDP(ctx, sw, "sw"); err == nil || !strings.Contains(err.Error(), "show lldp neighbors detail") {
-		t.Errorf("a refused show: %v", err)
-	}
+	lldpReadFails(t, readNXOSLLDP, sw, nxos.LLDPCommands[1], "two words\n", nxos.LLDPCommands[0])
 }
 
 // The data sources' read: the device's configured hostname wins over the one it reports, the
