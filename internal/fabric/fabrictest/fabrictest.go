@@ -3,7 +3,12 @@
 // what it carries. Only tests import it (by convention: it holds no provider logic).
 package fabrictest
 
-import "github.com/rocefabric/terraform-provider-roce/internal/fabric"
+import (
+	"strings"
+	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
 
 // ExamplePolicy is the contract's roce_qos_policy example bound to ports: roce (TC 3, DSCP 26,
 // PCP 3, lossless, mtu 9216, 50 %, ECN 150/1500 KiB marking every packet), cnp (TC 6, DSCP
@@ -51,4 +56,31 @@ func Renamed(p *fabric.QoSPolicy, name string) *fabric.QoSPolicy {
 	q := *p
 	q.Name = name
 	return &q
+}
+
+// Reasons renders Unsupported results as "attribute: reason" lines.
+func Reasons(us []fabric.Unsupported) []string {
+	var out []string
+	for _, u := range us {
+		out = append(out, fabric.AttrString(u.Attr)+": "+u.Reason)
+	}
+	return out
+}
+
+// CheckUnsupported asserts that got (a platform's CheckSupported) names exactly the attributes
+// want, in order, each with a reason containing the text after the attribute ("attr: text").
+func CheckUnsupported(t *testing.T, name string, got []fabric.Unsupported, want ...string) {
+	t.Helper()
+	lines := Reasons(got)
+	if len(lines) != len(want) {
+		t.Errorf("%s: got %q, want %d entries %q", name, lines, len(want), want)
+		return
+	}
+	for i, w := range want {
+		attr, reason, _ := strings.Cut(w, ": ")
+		gotAttr, gotReason, _ := strings.Cut(lines[i], ": ")
+		if gotAttr != attr || !strings.Contains(gotReason, reason) {
+			t.Errorf("%s [%d]: got %q, want attribute %s with a reason containing %q", name, i, lines[i], attr, reason)
+		}
+	}
 }

@@ -10,33 +10,6 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 )
 
-// attrsOf renders Unsupported results as "attribute: reason" lines.
-func attrsOf(us []fabric.Unsupported) []string {
-	var out []string
-	for _, u := range us {
-		out = append(out, fabric.AttrString(u.Attr)+": "+u.Reason)
-	}
-	return out
-}
-
-// checkAttrs asserts that got names exactly the attributes want, in order, each with a reason
-// containing the text after the attribute.
-func checkAttrs(t *testing.T, name string, got []fabric.Unsupported, want ...string) {
-	t.Helper()
-	lines := attrsOf(got)
-	if len(lines) != len(want) {
-		t.Errorf("%s: got %q, want %d entries %q", name, lines, len(want), want)
-		return
-	}
-	for i, w := range want {
-		attr, reason, _ := strings.Cut(w, ": ")
-		gotAttr, gotReason, _ := strings.Cut(lines[i], ": ")
-		if gotAttr != attr || !strings.Contains(gotReason, reason) {
-			t.Errorf("%s [%d]: got %q, want attribute %s with a reason containing %q", name, i, lines[i], attr, reason)
-		}
-	}
-}
-
 func TestCheckSupported(t *testing.T) {
 	pcp := examplePolicy()
 	pcp.Trust = fabric.TrustPCP
@@ -62,7 +35,7 @@ func TestCheckSupported(t *testing.T) {
 			return p
 		}(), []string{`classes["roce"].mtu: `, "name: ", "trust: "}},
 	} {
-		checkAttrs(t, name, CheckSupported(*tc.p), tc.want...)
+		fabrictest.CheckUnsupported(t, name, CheckSupported(*tc.p), tc.want...)
 	}
 }
 
@@ -137,6 +110,6 @@ func TestCheckPFC(t *testing.T) {
 			p.Buffer = &fabric.PFCBuffer{XonBytes: ptr(int64(1))}
 		}), []string{"buffer.xon_bytes: ", "mode: ", "watchdog.action: ", "watchdog.detection_time_ms: use 100 or 110"}},
 	} {
-		checkAttrs(t, name, CheckPFC(tc.p), tc.want...)
+		fabrictest.CheckUnsupported(t, name, CheckPFC(tc.p), tc.want...)
 	}
 }

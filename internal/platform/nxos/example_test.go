@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
@@ -62,7 +63,7 @@ func TestExamples(t *testing.T) {
 				t.Fatal(probs)
 			}
 			if u := CheckSupported(*tc.p); len(u) > 0 {
-				t.Fatal(attrsOf(u))
+				t.Fatal(fabrictest.Reasons(u))
 			}
 			fresh := mustParse(t, "")
 			if err := fresh.CheckCreate("nxos-1", tc.p.Name); err != nil {
