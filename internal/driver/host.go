@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
@@ -9,27 +8,14 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
 
-// NICQoS manages roce_nic_qos on one host.
-type NICQoS interface {
-	// Check reads the host and reports what would make an apply fail: a missing netdev (the
-	// error lists those the host has), firmware-controlled DCBX, a running lldpad.
-	Check(ctx context.Context, ifname string) error
-	// Read returns the host's settings shaped like managed (nil on import: everything), or
-	// nil when the netdev is gone.
-	Read(ctx context.Context, ifname string, managed *fabric.NICQoS) (*fabric.NICQoS, error)
-	Create(ctx context.Context, n fabric.NICQoS) (Prior, error)
-	Update(ctx context.Context, old, next fabric.NICQoS, prior Prior) (Prior, error)
-	Delete(ctx context.Context, old fabric.NICQoS, prior Prior) error
-}
+// NICQoS manages roce_nic_qos on one host. Check reads the host and reports what would make
+// an apply fail: a missing netdev (the error lists those the host has), firmware-controlled
+// DCBX, a running lldpad. Read returns the host's settings shaped like managed (nil on import:
+// everything), or nil when the netdev is gone.
+type NICQoS = Keyed[fabric.NICQoS]
 
 // DCQCN manages roce_dcqcn_profile on one host.
-type DCQCN interface {
-	Check(ctx context.Context, ifname string) error
-	Read(ctx context.Context, ifname string, managed *fabric.DCQCN) (*fabric.DCQCN, error)
-	Create(ctx context.Context, d fabric.DCQCN) (Prior, error)
-	Update(ctx context.Context, old, next fabric.DCQCN, prior Prior) (Prior, error)
-	Delete(ctx context.Context, old fabric.DCQCN, prior Prior) error
-}
+type DCQCN = Keyed[fabric.DCQCN]
 
 // CheckHostDevice reports, at plan time, a host resource placed on a device that is not a host.
 func CheckHostDevice(dev devices.Device, resourceType string) fabric.Problems {

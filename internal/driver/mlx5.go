@@ -304,6 +304,20 @@ func first[T any](a, b *T) *T {
 	return b
 }
 
+// write applies the NIC settings or the DCQCN profile (the other nil) to ifname, checked on st
+// (read afresh), and returns oldPrior with the values st has of what it writes added: the ones
+// a first write found stay, so Delete restores the host as it was before the resource.
+func (h *mlx5Host) write(ctx context.Context, oldPrior Prior, ifname string, st *mlx5.HostState, nic *fabric.NICQoS, dcqcn *fabric.DCQCN) (Prior, error) {
+	prior, err := mergeSnapshot(oldPrior, st.Snapshot(nic, dcqcn))
+	if err != nil {
+		return nil, err
+	}
+	if err := h.apply(ctx, ifname, st, nic, dcqcn); err != nil {
+		return nil, err
+	}
+	return prior, nil
+}
+
 type nicDriver struct{ h *mlx5Host }
 
 func (d nicDriver) Check(ctx context.Context, ifname string) error {
@@ -365,14 +379,7 @@ func (d nicDriver) write(ctx context.Context, oldPrior Prior, n fabric.NICQoS) (
 	if err := st.CheckNICIntent(n); err != nil {
 		return nil, err
 	}
-	prior, err := mergeSnapshot(oldPrior, st.Snapshot(&n, nil))
-	if err != nil {
-		return nil, err
-	}
-	if err := d.h.apply(ctx, n.Interface, st, &n, nil); err != nil {
-		return nil, err
-	}
-	return prior, nil
+	return d.h.write(ctx, oldPrior, n.Interface, st, &n, nil)
 }
 
 func (d nicDriver) Create(ctx context.Context, n fabric.NICQoS) (Prior, error) {
@@ -452,14 +459,7 @@ func (d dcqcnDriver) write(ctx context.Context, oldPrior Prior, p fabric.DCQCN) 
 	if err := st.CheckDCQCN(p); err != nil {
 		return nil, err
 	}
-	prior, err := mergeSnapshot(oldPrior, st.Snapshot(nil, &p))
-	if err != nil {
-		return nil, err
-	}
-	if err := d.h.apply(ctx, p.Interface, st, nil, &p); err != nil {
-		return nil, err
-	}
-	return prior, nil
+	return d.h.write(ctx, oldPrior, p.Interface, st, nil, &p)
 }
 
 func (d dcqcnDriver) Create(ctx context.Context, p fabric.DCQCN) (Prior, error) {

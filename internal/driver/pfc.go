@@ -13,12 +13,19 @@ import (
 )
 
 // PFCInterface manages roce_pfc_interface on one switch.
-type PFCInterface interface {
-	Check(ctx context.Context, port string) error
-	Read(ctx context.Context, port string, managed *fabric.PFCInterface) (*fabric.PFCInterface, error)
-	Create(ctx context.Context, p fabric.PFCInterface) (Prior, error)
-	Update(ctx context.Context, old, next fabric.PFCInterface, prior Prior) (Prior, error)
-	Delete(ctx context.Context, old fabric.PFCInterface, prior Prior) error
+type PFCInterface = Keyed[fabric.PFCInterface]
+
+// Keyed manages a resource that one name on the device keys (a switch port, a host's netdev),
+// T its configuration: the shape every per-port and per-NIC resource's driver has. Check is the
+// plan-time check of the name; Read returns the device's settings shaped like managed (nil on
+// import: everything), or nil when the name is gone; Create and Update return what Delete
+// restores.
+type Keyed[T any] interface {
+	Check(ctx context.Context, name string) error
+	Read(ctx context.Context, name string, managed *T) (*T, error)
+	Create(ctx context.Context, v T) (Prior, error)
+	Update(ctx context.Context, old, next T, prior Prior) (Prior, error)
+	Delete(ctx context.Context, old T, prior Prior) error
 }
 
 // CheckPFCInterface reports at plan time what the device's platform cannot do with p.

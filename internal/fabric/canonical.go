@@ -56,6 +56,30 @@ func WritesPCP(p QoSPolicy) bool {
 	return false
 }
 
+// LoneTC is the traffic class a read shows as default_traffic_class: the one class the maps
+// send values to (sentTo: each map's traffic classes) that no class of classTC has. It is 0
+// when there is none (every value is some class's); ok is false when there are several, which
+// no policy writes.
+func LoneTC(classTC map[int]bool, sentTo ...[]int) (tc int, ok bool) {
+	rest := map[int]bool{}
+	for _, m := range sentTo {
+		for _, tc := range m {
+			if !classTC[tc] {
+				rest[tc] = true
+			}
+		}
+	}
+	switch len(rest) {
+	case 0:
+		return 0, true
+	case 1:
+		for tc := range rest {
+			return tc, true
+		}
+	}
+	return 0, false
+}
+
 func unlisted(listed map[int]bool, n int) []int {
 	var out []int
 	for v := range n {

@@ -55,6 +55,27 @@ func ECNWholeKilobytes(p QoSPolicy) Problems {
 	return ps
 }
 
+// CheckKilobyteCLI refuses, as one error, a policy that a CLI platform taking kbytes (EOS,
+// NX-OS) cannot write as asked: p's own problems, what the platform does not support
+// (unsupported, its CheckSupported), and ECN thresholds that are not whole kilobytes. The
+// error starts with the platform's name, as its other errors do.
+func CheckKilobyteCLI(platform string, p QoSPolicy, unsupported []Unsupported) error {
+	var msgs []string
+	for _, pr := range p.Validate() {
+		msgs = append(msgs, pr.Error())
+	}
+	for _, u := range unsupported {
+		msgs = append(msgs, AttrString(u.Attr)+": "+u.Reason)
+	}
+	for _, pr := range ECNWholeKilobytes(p) {
+		msgs = append(msgs, pr.Error())
+	}
+	if len(msgs) > 0 {
+		return fmt.Errorf("%s: policy %q: %s", platform, p.Name, strings.Join(msgs, "; "))
+	}
+	return nil
+}
+
 // ComparePorts orders port names as switches list them: Ethernet2 before Ethernet10,
 // Ethernet1/2 before Ethernet1/10 (runs of digits compare as numbers).
 func ComparePorts(a, b string) int {

@@ -6,9 +6,11 @@
 package golden
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -54,3 +56,33 @@ func Capture(t testing.TB, path string) string {
 	_, rest, _ := strings.Cut(string(b), "\n")
 	return rest
 }
+
+// Read returns a file the tests keep under testdata, whole.
+func Read(t testing.TB, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Clean(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// numberList matches an indented JSON array of numbers, which JSON puts on one line.
+var numberList = regexp.MustCompile(`\[\s*-?\d+(?:,\s*-?\d+)*\s*\]`)
+
+// JSON prints v as indented JSON (map keys sorted, number arrays on one line), a stable and
+// readable form for golden files.
+func JSON(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := numberList.ReplaceAllStringFunc(string(b), func(s string) string {
+		return "[" + strings.Join(strings.Fields(strings.Trim(s, "[]")), " ") + "]"
+	})
+	return out + "\n"
+}
+
+// Lines renders configuration lines one per line, as a CLI session receives them.
+func Lines(ls []string) string { return strings.Join(ls, "\n") + "\n" }

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	xssh "golang.org/x/crypto/ssh"
@@ -92,27 +91,20 @@ func TestAccEOSPolicyAndPFC(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: v1,
-				Check: func(*terraform.State) error {
-					for _, c := range [][3]string{
-						// EOS already sends 24-31 to TC 3 and 0-7 to TC 1: the whole map moves every
-						// DSCP no class lists to the default class, and only what differs is shown.
-						{"unlisted DSCPs -> default TC 0", "", "\nqos map dscp 0 1 2 3 4 5 6 7 16 "},
-						{"DSCP 26 stays in TC 3, its neighbours leave it", "", " 24 25 27 28 "},
-						{"ECN in kbytes on the instantaneous queue", "qos profile ROCE", "random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 100 weight 0"},
-						{"ECN counter", "qos profile ROCE", "random-detect ecn count"},
-						{"roce lossless", "qos profile ROCE", "priority-flow-control priority 3 no-drop"},
-						{"cnp strict", "qos profile ROCE", "tx-queue 6\n      priority strict\n"},
-						{"Ethernet1 bound", "interface Ethernet1", "service-profile ROCE"},
-						{"Ethernet2 bound", "interface Ethernet2", "service-profile ROCE"},
-						{"PFC on", "interface Ethernet1", "priority-flow-control on"},
-						{"watchdog", "interface Ethernet1", "priority-flow-control pause watchdog port timer timeout 0.20 polling-interval auto recovery-time 0.40"},
-					} {
-						if err := want(c[0], c[1], c[2]); err != nil {
-							return err
-						}
-					}
-					return nil
-				},
+				Check: cliLines(want, [][3]string{
+					// EOS already sends 24-31 to TC 3 and 0-7 to TC 1: the whole map moves every
+					// DSCP no class lists to the default class, and only what differs is shown.
+					{"unlisted DSCPs -> default TC 0", "", "\nqos map dscp 0 1 2 3 4 5 6 7 16 "},
+					{"DSCP 26 stays in TC 3, its neighbours leave it", "", " 24 25 27 28 "},
+					{"ECN in kbytes on the instantaneous queue", "qos profile ROCE", "random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 100 weight 0"},
+					{"ECN counter", "qos profile ROCE", "random-detect ecn count"},
+					{"roce lossless", "qos profile ROCE", "priority-flow-control priority 3 no-drop"},
+					{"cnp strict", "qos profile ROCE", "tx-queue 6\n      priority strict\n"},
+					{"Ethernet1 bound", "interface Ethernet1", "service-profile ROCE"},
+					{"Ethernet2 bound", "interface Ethernet2", "service-profile ROCE"},
+					{"PFC on", "interface Ethernet1", "priority-flow-control on"},
+					{"watchdog", "interface Ethernet1", "priority-flow-control pause watchdog port timer timeout 0.20 polling-interval auto recovery-time 0.40"},
+				}),
 			},
 			// EOS keeps no class names (a tx-queue has none, `qos map` is global): an import
 			// names each class tc<N>, and lists every DSCP the whole map sends to it.
@@ -141,11 +133,8 @@ func TestAccEOSPolicyAndPFC(t *testing.T) {
 				}},
 			{ResourceName: "roce_pfc_interface.e1", ImportState: true, ImportStateId: "eos-1/Ethernet1", ImportStateVerify: true},
 			{
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction("roce_pfc_interface.e1", plancheck.ResourceActionUpdate),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: updatesPolicyAndPFC,
 				Check: func(*terraform.State) error {
 					if strings.Contains(section(sw.RunningConfig(), "interface Ethernet1"), "service-profile") {
 						return fmt.Errorf("Ethernet1 is still bound after the policy moved off it:\n%s", sw.RunningConfig())
@@ -163,11 +152,8 @@ func TestAccEOSPolicyAndPFC(t *testing.T) {
 						"random-detect ecn minimum-threshold 100 kbytes maximum-threshold 1500 kbytes",
 						"interface Ethernet1", "no priority-flow-control on")
 				},
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction("roce_pfc_interface.e1", plancheck.ResourceActionUpdate),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: updatesPolicyAndPFC,
 				Check: func(*terraform.State) error {
 					if err := want("ECN repaired", "qos profile ROCE", "minimum-threshold 200 kbytes"); err != nil {
 						return err
@@ -182,50 +168,14 @@ func TestAccEOSPolicyAndPFC(t *testing.T) {
 func TestAccEOSRejectedChange(t *testing.T) {
 	l := eosLab(t)
 	sw := l.EOS("eos-1")
-	before := sw.RunningConfig()
-	v1 := l.providerHCL() + eosPolicyHCL(153600, `"Ethernet1"`)
-	v2 := l.providerHCL() + eosPolicyHCL(204800, `"Ethernet1"`)
-	var applied string
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
-		Steps: []resource.TestStep{
-			{ // the switch refuses one line of the create: nothing is committed, nothing recorded
-				PreConfig: func() {
-					sw.RejectLines("random-detect ecn", "Unavailable command (not supported on this hardware platform)")
-				},
-				Config:      v1,
-				ExpectError: regexp.MustCompile(`(?s)Cannot create QoS policy "ROCE" on device "eos-1".*random-detect ecn.*%\s+Unavailable\s+command\s+\(not\s+supported\s+on\s+this\s+hardware\s+platform\)`),
-			},
-			{
-				PreConfig: func() {
-					if got := sw.RunningConfig(); got != before {
-						t.Fatalf("a refused create changed the running-config:\n%s", got)
-					}
-					if s := sw.Sessions(); len(s) != 0 {
-						t.Fatalf("the refused session was left pending: %v", s)
-					}
-					sw.RejectLines("", "")
-				},
-				Config:             v1,
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true, // the policy is still to be created: state recorded nothing
-			},
-			{Config: v1, Check: func(*terraform.State) error { applied = sw.RunningConfig(); return nil }},
-			{ // a refused update leaves the running-config and the state as they were
-				PreConfig:   func() { sw.RejectLines("minimum-threshold 200 kbytes", "Invalid input") },
-				Config:      v2,
-				ExpectError: regexp.MustCompile(`(?s)Cannot update QoS policy "ROCE".*minimum-threshold\s+200\s+kbytes.*%\s+Invalid\s+input`),
-			},
-			{
-				PreConfig: func() {
-					if got := sw.RunningConfig(); got != applied {
-						t.Fatalf("a refused update changed the running-config:\n%s", got)
-					}
-					sw.RejectLines("", "")
-				},
-				Config: v1, PlanOnly: true, // state still holds v1, which the device has: nothing to do
-			},
-		},
+		Steps: rejectedChangeSteps(t, sw, l.providerHCL()+eosPolicyHCL(153600, `"Ethernet1"`), l.providerHCL()+eosPolicyHCL(204800, `"Ethernet1"`),
+			refusal{"random-detect ecn", "Unavailable command (not supported on this hardware platform)",
+				regexp.MustCompile(`(?s)Cannot create QoS policy "ROCE" on device "eos-1".*random-detect ecn.*%\s+Unavailable\s+command\s+\(not\s+supported\s+on\s+this\s+hardware\s+platform\)`)},
+			refusal{"minimum-threshold 200 kbytes", "Invalid input",
+				regexp.MustCompile(`(?s)Cannot update QoS policy "ROCE".*minimum-threshold\s+200\s+kbytes.*%\s+Invalid\s+input`)},
+			"configuration sessions", sessionNames(sw)),
 	})
 }
 

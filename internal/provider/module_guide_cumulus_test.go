@@ -2,7 +2,6 @@ package provider
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,18 +17,8 @@ func TestAccModuleGuideCumulusLeaf(t *testing.T) {
 	l := startLab(t, lab.Options{Switches: map[string]int{"cumulus": 1}})
 	sw := l.Cumulus("cumulus-1")
 	before := withoutEmpty(sw.Applied())
-	dir := t.TempDir()
-	copyTF(t, guideExample(t, "cumulus-leaf"), dir)
-	inventory := "inventory=" + filepath.Join(l.dir, lab.InventoryFile)
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
-	tf.must("apply", "-auto-approve", "-input=false", "-no-color", "-var", inventory)
-	plan := func() (string, int) {
-		return tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color", "-var", inventory)
-	}
-	if out, code := plan(); code != 0 {
-		t.Fatalf("the plan after apply must be empty (exit 0), got %d:\n%s", code, out)
-	}
+	tf := applyGuide(t, l, "cumulus-leaf")
+	plan := tf.plan
 	a := sw.Applied()
 	for what, c := range map[string][2]any{
 		"trust l3":                  {at(a, "qos", "mapping", "ROCE", "trust"), "l3"},
@@ -58,12 +47,12 @@ func TestAccModuleGuideCumulusLeaf(t *testing.T) {
 			t.Errorf("the drift plan lacks %q:\n%s", s, out)
 		}
 	}
-	tf.must("apply", "-auto-approve", "-input=false", "-no-color", "-var", inventory)
+	tf.apply()
 	if out, code := plan(); code != 0 {
 		t.Errorf("the plan after the repair must be empty (exit 0), got %d:\n%s", code, out)
 	}
 
-	tf.must("destroy", "-auto-approve", "-input=false", "-no-color", "-var", inventory)
+	tf.destroy()
 	if after := withoutEmpty(sw.Applied()); after != before {
 		t.Errorf("destroy did not give back the applied configuration.\nbefore:\n%s\nafter:\n%s", before, after)
 	}

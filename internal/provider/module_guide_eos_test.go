@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,18 +17,8 @@ func TestAccModuleGuideEOSLeaf(t *testing.T) {
 	l := startLab(t, lab.Options{Switches: map[string]int{"eos": 1}})
 	sw := l.EOS("eos-1")
 	before := sw.RunningConfig()
-	dir := t.TempDir()
-	copyTF(t, guideExample(t, "eos-leaf"), dir)
-	inventory := "inventory=" + filepath.Join(l.dir, lab.InventoryFile)
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
-	tf.must("apply", "-auto-approve", "-input=false", "-no-color", "-var", inventory)
-	plan := func() (string, int) {
-		return tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color", "-var", inventory)
-	}
-	if out, code := plan(); code != 0 {
-		t.Fatalf("the plan after apply must be empty (exit 0), got %d:\n%s", code, out)
-	}
+	tf := applyGuide(t, l, "eos-leaf")
+	plan := tf.plan
 
 	running := sw.RunningConfig()
 	want := [][2]string{
@@ -80,12 +69,12 @@ func TestAccModuleGuideEOSLeaf(t *testing.T) {
 			t.Errorf("the drift plan lacks %q:\n%s", s, out)
 		}
 	}
-	tf.must("apply", "-auto-approve", "-input=false", "-no-color", "-var", inventory)
+	tf.apply()
 	if out, code := plan(); code != 0 {
 		t.Errorf("the plan after the repair must be empty (exit 0), got %d:\n%s", code, out)
 	}
 
-	tf.must("destroy", "-auto-approve", "-input=false", "-no-color", "-var", inventory)
+	tf.destroy()
 	if after := sw.RunningConfig(); after != before {
 		t.Errorf("destroy did not give back the running-config.\nbefore:\n%s\nafter:\n%s", before, after)
 	}

@@ -27,6 +27,39 @@ func guideExample(t *testing.T, name string) string {
 }
 
 // guideLab is the part of `make lab` the guides use: sonic-1 and mlx5-1.
+// guideRun is a guide's example in a directory of its own, run with the real CLI and the lab's
+// inventory, as the guide says.
+type guideRun struct {
+	*tfCLI
+	inventory string
+}
+
+// applyGuide copies the example, inits and applies it; the plan after the apply must be empty.
+func applyGuide(t *testing.T, l *accLab, example string) *guideRun {
+	t.Helper()
+	dir := t.TempDir()
+	copyTF(t, guideExample(t, example), dir)
+	g := &guideRun{tfCLI: newTFCLI(t, dir), inventory: "inventory=" + filepath.Join(l.dir, lab.InventoryFile)}
+	g.must("init", "-input=false", "-no-color")
+	g.apply()
+	if out, code := g.plan(); code != 0 {
+		t.Fatalf("the plan after apply must be empty (exit 0), got %d:\n%s", code, out)
+	}
+	return g
+}
+
+func (g *guideRun) apply() {
+	g.must("apply", "-auto-approve", "-input=false", "-no-color", "-var", g.inventory)
+}
+func (g *guideRun) destroy() {
+	g.must("destroy", "-auto-approve", "-input=false", "-no-color", "-var", g.inventory)
+}
+
+// plan runs a plan with -detailed-exitcode: 0 nothing to do, 2 changes, 1 an error.
+func (g *guideRun) plan() (string, int) {
+	return g.run("plan", "-detailed-exitcode", "-input=false", "-no-color", "-var", g.inventory)
+}
+
 func guideLab(t *testing.T) *accLab {
 	return startLab(t, lab.Options{Switches: map[string]int{"sonic": 1}, Hosts: map[string]int{"mlx5": 1}})
 }
@@ -42,18 +75,8 @@ func TestAccModuleGuideGettingStarted(t *testing.T) {
 		t.Fatalf("the guide says Ethernet0 starts on the AZURE map, which sends DSCP 26 to traffic class 1: %v, %q",
 			dbBefore["PORT_QOS_MAP"]["Ethernet0"], dbBefore["DSCP_TO_TC_MAP"]["AZURE"]["26"])
 	}
-	dir := t.TempDir()
-	copyTF(t, guideExample(t, "getting-started"), dir)
-	inventory := "inventory=" + filepath.Join(l.dir, lab.InventoryFile)
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
-	tf.must("apply", "-auto-approve", "-input=false", "-no-color", "-var", inventory)
-	plan := func() (string, int) {
-		return tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color", "-var", inventory)
-	}
-	if out, code := plan(); code != 0 {
-		t.Fatalf("the plan after apply must be empty (exit 0), got %d:\n%s", code, out)
-	}
+	tf := applyGuide(t, l, "getting-started")
+	plan := tf.plan
 	// What the guide shows rocelab get print.
 	want := map[string]string{"dscp_to_tc_map": "ROCE", "pfc_enable": "3", "pfc_to_pg_map": "ROCE", "pfc_to_queue_map": "ROCE", "pfcwd_sw_enable": "3", "tc_to_pg_map": "ROCE", "tc_to_queue_map": "ROCE"}
 	if got := sw.DB()["PORT_QOS_MAP"]["Ethernet0"]; !maps.Equal(got, want) {
@@ -92,7 +115,7 @@ func TestAccModuleGuideGettingStarted(t *testing.T) {
 				t.Errorf("%s: the plan lacks %q:\n%s", drift.name, want, out)
 			}
 		}
-		tf.must("apply", "-auto-approve", "-input=false", "-no-color", "-var", inventory)
+		tf.apply()
 		if out, code := plan(); code != 0 {
 			t.Errorf("%s: the plan after the repair must be empty (exit 0), got %d:\n%s", drift.name, code, out)
 		}
@@ -107,7 +130,7 @@ func TestAccModuleGuideGettingStarted(t *testing.T) {
 	if after := hostSettings(t, h); after != applied {
 		t.Errorf("after a reboot mlx5-1 is not as applied:\napplied:\n%s\nafter:\n%s", applied, after)
 	}
-	tf.must("destroy", "-auto-approve", "-input=false", "-no-color", "-var", inventory)
+	tf.destroy()
 	if got, want := sw.DB()["PORT_QOS_MAP"]["Ethernet0"], dbBefore["PORT_QOS_MAP"]["Ethernet0"]; !maps.Equal(got, want) {
 		t.Errorf("destroy left PORT_QOS_MAP|Ethernet0 = %v, want %v as before", got, want)
 	}

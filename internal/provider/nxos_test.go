@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
@@ -82,39 +81,29 @@ func TestAccNXOSPolicyAndPFC(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: v1,
-				Check: func(*terraform.State) error {
-					for _, c := range [][3]string{
-						{"roce class-map", "class-map type qos match-any ROCE-roce", "match dscp 26"},
-						{"qos-group", "policy-map type qos ROCE", "class ROCE-roce\n    set qos-group 3"},
-						{"unlisted DSCPs to the default TC", "policy-map type qos ROCE", "class class-default\n    set qos-group 0"},
-						{"ECN in kbytes", "policy-map type queuing ROCE-out", "random-detect minimum-threshold 150 kbytes maximum-threshold 1500 kbytes drop-probability 100 weight 0 ecn"},
-						{"cnp strict", "policy-map type queuing ROCE-out", "class type queuing c-out-8q-q6\n    priority level 2"},
-						{"control queue kept", "policy-map type queuing ROCE-out", "class type queuing c-out-8q-q7\n    priority level 1"},
-						{"unused queue owned whole", "policy-map type queuing ROCE-out", "class type queuing c-out-8q-q5\n    bandwidth remaining percent 0"},
-						{"no-drop", "policy-map type network-qos ROCE-nq", "pause pfc-cos 3"},
-						{"jumbo", "policy-map type network-qos ROCE-nq", "mtu 9216"},
-						{"jumbo default class", "policy-map type network-qos ROCE-nq", "class type network-qos c-8q-nq-default\n    mtu 9216"},
-						{"system qos", "system qos", "service-policy type network-qos ROCE-nq"},
-						{"Ethernet1/2 bound", "interface Ethernet1/2", "service-policy type qos input ROCE"},
-						{"PFC on", "interface Ethernet1/1", "priority-flow-control mode on"},
-						{"watchdog", "interface Ethernet1/1", "priority-flow-control watch-dog-interval on"},
-						{"headroom", "policy-map type queuing roce-in-Ethernet1_1", "pause buffer-size 184320 pause-threshold 122880 resume-threshold 61440"},
-					} {
-						if err := want(c[0], c[1], c[2]); err != nil {
-							return err
-						}
-					}
-					return nil
-				},
+				Check: cliLines(want, [][3]string{
+					{"roce class-map", "class-map type qos match-any ROCE-roce", "match dscp 26"},
+					{"qos-group", "policy-map type qos ROCE", "class ROCE-roce\n    set qos-group 3"},
+					{"unlisted DSCPs to the default TC", "policy-map type qos ROCE", "class class-default\n    set qos-group 0"},
+					{"ECN in kbytes", "policy-map type queuing ROCE-out", "random-detect minimum-threshold 150 kbytes maximum-threshold 1500 kbytes drop-probability 100 weight 0 ecn"},
+					{"cnp strict", "policy-map type queuing ROCE-out", "class type queuing c-out-8q-q6\n    priority level 2"},
+					{"control queue kept", "policy-map type queuing ROCE-out", "class type queuing c-out-8q-q7\n    priority level 1"},
+					{"unused queue owned whole", "policy-map type queuing ROCE-out", "class type queuing c-out-8q-q5\n    bandwidth remaining percent 0"},
+					{"no-drop", "policy-map type network-qos ROCE-nq", "pause pfc-cos 3"},
+					{"jumbo", "policy-map type network-qos ROCE-nq", "mtu 9216"},
+					{"jumbo default class", "policy-map type network-qos ROCE-nq", "class type network-qos c-8q-nq-default\n    mtu 9216"},
+					{"system qos", "system qos", "service-policy type network-qos ROCE-nq"},
+					{"Ethernet1/2 bound", "interface Ethernet1/2", "service-policy type qos input ROCE"},
+					{"PFC on", "interface Ethernet1/1", "priority-flow-control mode on"},
+					{"watchdog", "interface Ethernet1/1", "priority-flow-control watch-dog-interval on"},
+					{"headroom", "policy-map type queuing roce-in-Ethernet1_1", "pause buffer-size 184320 pause-threshold 122880 resume-threshold 61440"},
+				}),
 			},
 			{ResourceName: "roce_qos_policy.leaf", ImportState: true, ImportStateId: "nxos-1/ROCE", ImportStateVerify: true},
 			{ResourceName: "roce_pfc_interface.e1", ImportState: true, ImportStateId: "nxos-1/Ethernet1/1", ImportStateVerify: true},
 			{
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction("roce_pfc_interface.e1", plancheck.ResourceActionUpdate),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: updatesPolicyAndPFC,
 				Check: func(*terraform.State) error {
 					if strings.Contains(nxosBlock(sw.RunningConfig(), "interface Ethernet1/1"), "service-policy type qos input") {
 						return fmt.Errorf("Ethernet1/1 is still bound after the policy moved off it:\n%s", sw.RunningConfig())
@@ -135,11 +124,8 @@ func TestAccNXOSPolicyAndPFC(t *testing.T) {
 						"random-detect minimum-threshold 100 kbytes maximum-threshold 1500 kbytes drop-probability 100 weight 0 ecn",
 						"interface Ethernet1/1", "priority-flow-control mode off")
 				},
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction("roce_pfc_interface.e1", plancheck.ResourceActionUpdate),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: updatesPolicyAndPFC,
 				Check: func(*terraform.State) error {
 					if err := want("ECN repaired", "policy-map type queuing ROCE-out", "minimum-threshold 200 kbytes"); err != nil {
 						return err
@@ -154,53 +140,20 @@ func TestAccNXOSPolicyAndPFC(t *testing.T) {
 func TestAccNXOSRejectedChange(t *testing.T) {
 	l := nxosLab(t)
 	sw := l.NXOS("nxos-1")
-	before := sw.RunningConfig()
 	v1 := l.providerHCL() + nxosPolicyHCL(153600, `"Ethernet1/1"`)
 	v2 := l.providerHCL() + nxosPolicyHCL(204800, `"Ethernet1/1"`)
-	var applied string
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
-		Steps: []resource.TestStep{
-			{ // the switch refuses a line in the middle of the create with a module status (no `%`,
-				// no `ERROR:`; a capture in nxos-switch.md, "Refusals"): rolled back to the checkpoint
-				PreConfig: func() {
-					sw.RejectLines("random-detect", `Unable to perform the action due to incompatibility:  Module 1 returned status "ACLQOS_ERROR: Invalid Class id : Max class reached"`)
-				},
-				Config:      v1,
-				ExpectError: regexp.MustCompile(`(?s)Cannot create QoS policy "ROCE" on device "nxos-1".*random-detect.*Module\s+1\s+returned\s+status.*Max\s+class\s+reached.*rolled\s+back`),
-			},
-			{
-				PreConfig: func() {
-					if got := sw.RunningConfig(); got != before {
-						t.Fatalf("a refused create changed the running-config:\n%s", got)
-					}
-					if c := sw.Checkpoints(); len(c) != 0 {
-						t.Fatalf("checkpoints left behind: %v", c)
-					}
-					sw.RejectLines("", "")
-				},
-				Config:             v1,
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true, // nothing was recorded: the policy is still to be created
-			},
-			{Config: v1, Check: func(*terraform.State) error { applied = sw.RunningConfig(); return nil }},
-			{ // the TCAM refusal of a switch whose qos region is not carved
-				PreConfig: func() {
-					sw.RejectLines("minimum-threshold 200 kbytes", `Unable to perform the action due to incompatibility:  Module 1 returned status "TCAM region is not configured. Please configure TCAM region and retry"`)
-				},
-				Config:      v2,
-				ExpectError: regexp.MustCompile(`(?s)Cannot update QoS policy "ROCE".*TCAM\s+region\s+is\s+not\s+configured`),
-			},
-			{
-				PreConfig: func() {
-					if got := sw.RunningConfig(); got != applied {
-						t.Fatalf("a refused update changed the running-config:\n%s", got)
-					}
-					sw.RejectLines("", "")
-				},
-				Config: v1, PlanOnly: true,
-			},
-			{ // a line taken with a warning: applied, recorded, and the warning shown
+		Steps: append(rejectedChangeSteps(t, sw, v1, v2,
+			// the switch refuses a line in the middle of the create with a module status (no `%`,
+			// no `ERROR:`; a capture in nxos-switch.md, "Refusals"): rolled back to the checkpoint
+			refusal{"random-detect", `Unable to perform the action due to incompatibility:  Module 1 returned status "ACLQOS_ERROR: Invalid Class id : Max class reached"`,
+				regexp.MustCompile(`(?s)Cannot create QoS policy "ROCE" on device "nxos-1".*random-detect.*Module\s+1\s+returned\s+status.*Max\s+class\s+reached.*rolled\s+back`)},
+			// the TCAM refusal of a switch whose qos region is not carved
+			refusal{"minimum-threshold 200 kbytes", `Unable to perform the action due to incompatibility:  Module 1 returned status "TCAM region is not configured. Please configure TCAM region and retry"`,
+				regexp.MustCompile(`(?s)Cannot update QoS policy "ROCE".*TCAM\s+region\s+is\s+not\s+configured`)},
+			"checkpoints", sw.Checkpoints),
+			resource.TestStep{ // a line taken with a warning: applied, recorded, and the warning shown
 				PreConfig: func() {
 					sw.WarnLines("minimum-threshold 200 kbytes", "Warning: privilege escalation support is deprecated and will be removed in future release.")
 				},
@@ -213,8 +166,8 @@ func TestAccNXOSRejectedChange(t *testing.T) {
 					return nil
 				},
 			},
-			{Config: v2, PlanOnly: true},
-		},
+			resource.TestStep{Config: v2, PlanOnly: true},
+		),
 	})
 }
 

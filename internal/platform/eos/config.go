@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext"
 )
 
 // Unknown is the value a read reports for a number the device holds in a form that cannot be
@@ -103,44 +105,14 @@ func newConfig() *Config {
 		Profiles: map[string]*Profile{}, Interfaces: map[string]*Interface{}}
 }
 
-// node is one configuration line with the lines of its block.
-type node struct {
-	line     string
-	children []*node
-}
+// node is a configuration line and its block.
+type node = clitext.Node
 
 // ParseRunningConfig reads `show running-config` text. It tolerates any order, "!" comments,
 // unknown lines and blocks, CRLF and "end"; it fails only on a malformed line of the QoS
 // subset this package relies on.
 func ParseRunningConfig(text string) (*Config, error) {
-	return fromTree(parseTree(text))
-}
-
-// parseTree builds the block structure from indentation: a line belongs to the closest line
-// above it that is indented less.
-func parseTree(text string) []*node {
-	type level struct {
-		indent int
-		n      *node
-	}
-	root := &node{}
-	stack := []level{{-1, root}}
-	for _, raw := range strings.Split(text, "\n") {
-		line := strings.TrimRight(raw, "\r\t ")
-		body := strings.TrimLeft(line, " \t")
-		if body == "" || strings.HasPrefix(body, "!") {
-			continue
-		}
-		indent := len(line) - len(body)
-		for len(stack) > 1 && stack[len(stack)-1].indent >= indent {
-			stack = stack[:len(stack)-1]
-		}
-		n := &node{line: body}
-		parent := stack[len(stack)-1].n
-		parent.children = append(parent.children, n)
-		stack = append(stack, level{indent, n})
-	}
-	return root.children
+	return fromTree(clitext.Tree(text))
 }
 
 // fromTree applies the top-level lines in order, as the switch would on a replay.
@@ -155,7 +127,7 @@ func fromTree(top []*node) (*Config, error) {
 }
 
 func (c *Config) global(n *node) error {
-	f := strings.Fields(n.line)
+	f := strings.Fields(n.Line)
 	var err error
 	switch {
 	case len(f) == 2 && f[0] == "hostname":
@@ -163,12 +135,12 @@ func (c *Config) global(n *node) error {
 	case len(f) > 2 && f[0] == "qos" && f[1] == "map":
 		err = c.qosMap(f[2:])
 	case len(f) == 3 && f[0] == "qos" && f[1] == "profile":
-		err = c.profile(f[2]).apply(n.children)
+		err = c.profile(f[2]).apply(n.Children)
 	case len(f) == 2 && f[0] == "interface":
-		err = c.iface(f[1]).apply(n.children)
+		err = c.iface(f[1]).apply(n.Children)
 	}
 	if err != nil {
-		return fmt.Errorf("eos: running-config line %q: %w", n.line, err)
+		return fmt.Errorf("eos: running-config line %q: %w", n.Line, err)
 	}
 	return nil
 }
@@ -195,14 +167,14 @@ func (c *Config) iface(name string) *Interface {
 func (p *Profile) apply(lines []*node) error {
 	for _, n := range lines {
 		if err := p.line(n); err != nil {
-			return fmt.Errorf("%q: %w", n.line, err)
+			return fmt.Errorf("%q: %w", n.Line, err)
 		}
 	}
 	return nil
 }
 
 func (p *Profile) line(n *node) error {
-	f := strings.Fields(n.line)
+	f := strings.Fields(n.Line)
 	switch {
 	case len(f) == 3 && f[0] == "qos" && f[1] == "trust":
 		p.Trust = f[2]
@@ -216,7 +188,7 @@ func (p *Profile) line(n *node) error {
 		if p.Queues[q] == nil {
 			p.Queues[q] = &TxQueue{}
 		}
-		return p.Queues[q].apply(n.children)
+		return p.Queues[q].apply(n.Children)
 	case len(f) == 2 && f[0] == "priority-flow-control" && f[1] == "on":
 		p.PFCOn = true
 	case len(f) == 3 && f[0] == "no" && f[1] == "priority-flow-control" && f[2] == "on":
@@ -253,8 +225,8 @@ func setNoDrop(set []int, s string, on bool) ([]int, error) {
 
 func (q *TxQueue) apply(lines []*node) error {
 	for _, n := range lines {
-		if err := q.line(strings.Fields(n.line)); err != nil {
-			return fmt.Errorf("%q: %w", n.line, err)
+		if err := q.line(strings.Fields(n.Line)); err != nil {
+			return fmt.Errorf("%q: %w", n.Line, err)
 		}
 	}
 	return nil
@@ -292,8 +264,8 @@ func (q *TxQueue) line(f []string) error {
 
 func (i *Interface) apply(lines []*node) error {
 	for _, n := range lines {
-		if err := i.line(strings.Fields(n.line)); err != nil {
-			return fmt.Errorf("%q: %w", n.line, err)
+		if err := i.line(strings.Fields(n.Line)); err != nil {
+			return fmt.Errorf("%q: %w", n.Line, err)
 		}
 	}
 	return nil

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
 func TestFamilyOf(t *testing.T) {
@@ -45,11 +47,11 @@ func TestPolicyLinesStrata(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !slices.Contains(got, "uc-tx-queue 3") || !slices.Contains(got, "no uc-tx-queue 0") {
-		t.Errorf("Strata lines:\n%s", lines(got))
+		t.Errorf("Strata lines:\n%s", goldenfile.Lines(got))
 	}
 	for _, l := range got {
 		if strings.HasPrefix(l, "tx-queue") || strings.HasPrefix(l, "no tx-queue") {
-			t.Errorf("Sand's %q on Strata:\n%s", l, lines(got))
+			t.Errorf("Sand's %q on Strata:\n%s", l, goldenfile.Lines(got))
 		}
 	}
 	p := *examplePolicy()

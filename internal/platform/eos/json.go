@@ -64,7 +64,7 @@ func cmds(dec *json.Decoder) ([]*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		n := &node{line: line}
+		n := &node{Line: line}
 		t, err := dec.Token()
 		if err != nil {
 			return nil, err
@@ -72,7 +72,7 @@ func cmds(dec *json.Decoder) ([]*node, error) {
 		switch t {
 		case nil:
 		case json.Delim('{'):
-			if n.children, err = blockBody(dec); err != nil {
+			if n.Children, err = blockBody(dec); err != nil {
 				return nil, fmt.Errorf("%q: %w", line, err)
 			}
 		default:

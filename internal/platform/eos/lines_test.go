@@ -8,6 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
 // basePrior is what the driver records on the base switch for the ports the example and the
@@ -26,7 +28,7 @@ func TestPolicyLinesGolden(t *testing.T) {
 	}{
 		{"create.golden", base, nil, examplePolicy()},
 		{"update.golden", created, examplePolicy(), updatedPolicy()},
-		{"rename.golden", created, examplePolicy(), renamed(examplePolicy(), "AI")},
+		{"rename.golden", created, examplePolicy(), fabrictest.Renamed(examplePolicy(), "AI")},
 		{"delete.golden", created, examplePolicy(), nil},
 		{"delete-after-update.golden", parseFile(t, "after-update.txt"), updatedPolicy(), nil},
 	} {
@@ -35,7 +37,7 @@ func TestPolicyLinesGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tc.golden, lines(got))
+			golden(t, tc.golden, goldenfile.Lines(got))
 			again, _ := PolicyLines(tc.c, tc.old, tc.next, basePrior(t))
 			if !slices.Equal(got, again) {
 				t.Error("PolicyLines is not deterministic")
@@ -84,7 +86,7 @@ func TestPolicyLinesMapsWhole(t *testing.T) {
 	if diff := cmp.Diff(map[string]int{"dscp": 64, "cos": 8, "traffic-class": 8}, count); diff != "" {
 		t.Errorf("map entries written (-want +got):\n%s", diff)
 	}
-	noPCP := withClass(examplePolicy(), "roce", func(c *fabric.Class) { c.PCP = nil })
+	noPCP := fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) { c.PCP = nil })
 	got, _ = PolicyLines(nil, nil, noPCP, PolicyPrior{})
 	for _, l := range got {
 		if strings.HasPrefix(l, "qos map cos") {
@@ -94,7 +96,7 @@ func TestPolicyLinesMapsWhole(t *testing.T) {
 	// An update dropping the last pcp gives the CoS map back to the prior.
 	got, _ = PolicyLines(nil, examplePolicy(), noPCP, basePrior(t))
 	if !slices.Contains(got, "no qos map cos 0 1 2 3 4 5 6 7") || !slices.Contains(got, "qos map cos 5 to traffic-class 4") {
-		t.Errorf("update without pcp does not restore the CoS map:\n%s", lines(got))
+		t.Errorf("update without pcp does not restore the CoS map:\n%s", goldenfile.Lines(got))
 	}
 }
 
@@ -130,21 +132,21 @@ func TestPolicyLinesUsesDevice(t *testing.T) {
 	}
 	for _, l := range got {
 		if strings.HasPrefix(l, "interface ") || strings.HasPrefix(l, "no qos profile") {
-			t.Errorf("unexpected line %q in\n%s", l, lines(got))
+			t.Errorf("unexpected line %q in\n%s", l, goldenfile.Lines(got))
 		}
 	}
 	delete(c.Interfaces, "Ethernet1")
 	c.Interfaces["Ethernet2"].ServiceProfile = "ROCE"
 	got, _ = PolicyLines(c, examplePolicy(), nil, basePrior(t))
 	if slices.Contains(got, "interface Ethernet1") || !slices.Contains(got, "service-profile LEGACY") {
-		t.Errorf("a port the switch no longer has is skipped, the others restored:\n%s", lines(got))
+		t.Errorf("a port the switch no longer has is skipped, the others restored:\n%s", goldenfile.Lines(got))
 	}
 	// A prior naming the policy itself (say, recorded on a retried create) counts as none.
 	prior := basePrior(t)
 	prior.ServiceProfiles["Ethernet2"] = "ROCE"
 	got, _ = PolicyLines(c, examplePolicy(), nil, prior)
 	if !slices.Contains(got, "no service-profile") {
-		t.Errorf("prior naming ROCE:\n%s", lines(got))
+		t.Errorf("prior naming ROCE:\n%s", goldenfile.Lines(got))
 	}
 }
 
@@ -155,13 +157,13 @@ func TestPolicyLinesRejects(t *testing.T) {
 		want      string
 	}{
 		"nothing":  {nil, nil, "needs an old or a next policy"},
-		"old name": {renamed(examplePolicy(), ""), nil, "old policy has no name"},
+		"old name": {fabrictest.Renamed(examplePolicy(), ""), nil, "old policy has no name"},
 		"dscp_pcp": {nil, mod(func(p *fabric.QoSPolicy) { p.Trust = fabric.TrustDSCPPCP }), "trust: EOS trusts one field"},
-		"mtu":      {nil, withClass(examplePolicy(), "cnp", func(c *fabric.Class) { c.MTU = ptr(9000) }), `classes["cnp"].mtu`},
-		"kbytes": {nil, withClass(examplePolicy(), "roce", func(c *fabric.Class) { c.ECN.MinThresholdBytes = 150000 }),
+		"mtu":      {nil, fabrictest.WithClass(examplePolicy(), "cnp", func(c *fabric.Class) { c.MTU = ptr(9000) }), `classes["cnp"].mtu`},
+		"kbytes": {nil, fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) { c.ECN.MinThresholdBytes = 150000 }),
 			"not a whole number of kbytes"},
 		"invalid": {nil, mod(func(p *fabric.QoSPolicy) { p.DefaultTrafficClass = 9 }), "default_traffic_class 9 out of range"},
-		"long":    {nil, renamed(examplePolicy(), strings.Repeat("x", 33)), "at most 32 characters"},
+		"long":    {nil, fabrictest.Renamed(examplePolicy(), strings.Repeat("x", 33)), "at most 32 characters"},
 	} {
 		if _, err := PolicyLines(nil, tc.old, tc.next, PolicyPrior{}); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want it to contain %q", name, err, tc.want)
@@ -177,7 +179,7 @@ func TestPolicyPrior(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("PolicyPrior (-want +got):\n%s", diff)
 	}
-	if s := render(t, got); !strings.Contains(s, `"dscp_to_tc"`) || !strings.Contains(s, `"service_profiles"`) {
+	if s := goldenfile.JSON(t, got); !strings.Contains(s, `"dscp_to_tc"`) || !strings.Contains(s, `"service_profiles"`) {
 		t.Errorf("JSON form: %s", s)
 	}
 }

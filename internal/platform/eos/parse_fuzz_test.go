@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
 )
 
 // Fuzz tests of the running-config parsers (text and `| json`). Seeds are every sample under
@@ -22,36 +24,6 @@ import (
 // service-profiles restored from the device's prior values, a port's PFC lines restored), each
 // is one CLI line without a character a CLI session would act on, or PolicyLines refuses the
 // device value that would have put one there. `make fuzz` runs each target for FUZZTIME.
-
-// unsafeInLine are the characters no configuration line may carry: line breaks, a comment or
-// prompt character, command separators and pipes, and '?' (the CLI's inline help).
-const unsafeInLine = "\n\r;|!#?"
-
-// checkWritten checks what PolicyLines returned: safe lines, or its refusal of a device value
-// that no CLI line may carry (writableLines).
-func checkWritten(t *testing.T, what string, lines []string, err error) {
-	t.Helper()
-	if err != nil {
-		if !strings.Contains(err.Error(), "no CLI line may carry") {
-			t.Fatalf("%s: %v", what, err)
-		}
-		return
-	}
-	checkLines(t, what, lines)
-}
-
-func checkLines(t *testing.T, what string, lines []string) {
-	t.Helper()
-	for _, l := range lines {
-		bad := strings.ContainsAny(l, unsafeInLine)
-		for _, r := range l {
-			bad = bad || r < 0x20 || r == 0x7f
-		}
-		if bad || l == "" || l != strings.TrimSpace(l) {
-			t.Errorf("%s: unsafe configuration line %q", what, l)
-		}
-	}
-}
 
 // seedTexts are the testdata files that hold EOS text.
 func seedTexts(tb testing.TB) []string {
@@ -91,13 +63,13 @@ func treeJSON(nodes []*node) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		k, _ := json.Marshal(n.line)
+		k, _ := json.Marshal(n.Line)
 		b.Write(k)
 		b.WriteString(": ")
-		if n.children == nil {
+		if n.Children == nil {
 			b.WriteString("null")
 		} else {
-			b.WriteString(treeJSON(n.children))
+			b.WriteString(treeJSON(n.Children))
 		}
 	}
 	b.WriteString(`}, "comments": []}`)
@@ -130,7 +102,7 @@ func FuzzParseRunningConfig(f *testing.F) {
 		checkConfig(t, c)
 		// The `| json` form of the same configuration reads the same.
 		if utf8.ValidString(text) {
-			js, err := ParseRunningConfigJSON([]byte(treeJSON(parseTree(text))))
+			js, err := ParseRunningConfigJSON([]byte(treeJSON(clitext.Tree(text))))
 			if err != nil || !reflect.DeepEqual(c, js) {
 				t.Errorf("the JSON form reads differently (%v):\n text %+v\n json %+v", err, c, js)
 			}
@@ -140,7 +112,7 @@ func FuzzParseRunningConfig(f *testing.F) {
 
 func FuzzParseRunningConfigJSON(f *testing.F) {
 	for _, s := range seedTexts(f) {
-		f.Add([]byte(treeJSON(parseTree(s))))
+		f.Add([]byte(treeJSON(clitext.Tree(s))))
 	}
 	b, err := os.ReadFile(filepath.Join("testdata", "eos-switch-running-config.json"))
 	if err != nil {
@@ -245,10 +217,10 @@ func checkConfig(t *testing.T, c *Config) {
 		{"delete", ex, nil},
 	} {
 		lines, err := PolicyLines(bound, step.old, step.next, prior)
-		checkWritten(t, step.name+" of the example", lines, err)
+		clitexttest.CheckWritten(t, step.name+" of the example", lines, err)
 	}
 	lines, err := PolicyLines(bound, ex, nil, PolicyPrior{})
-	checkWritten(t, "delete without prior", lines, err)
+	clitexttest.CheckWritten(t, "delete without prior", lines, err)
 
 	for _, port := range ports {
 		pfcPrior := c.PFCPrior(port)
@@ -262,10 +234,10 @@ func checkConfig(t *testing.T, c *Config) {
 			name      string
 			old, next *fabric.PFCInterface
 		}{{"create", nil, mine}, {"unmanage watchdog", mine, &fabric.PFCInterface{Interface: port, Mode: fabric.PFCModeOff}}, {"delete", mine, nil}} {
-			checkLines(t, "PFC "+step.name+" on "+port, PFCLines(port, step.old, step.next, pfcPrior))
+			clitexttest.CheckLines(t, "PFC "+step.name+" on "+port, PFCLines(port, step.old, step.next, pfcPrior))
 		}
 		if len(read.Validate()) == 0 && len(CheckPFC(*read)) == 0 {
-			checkLines(t, "PFC read back on "+port, PFCLines(port, read, read, pfcPrior))
+			clitexttest.CheckLines(t, "PFC read back on "+port, PFCLines(port, read, read, pfcPrior))
 		}
 	}
 }
@@ -286,7 +258,7 @@ func writeBack(t *testing.T, c *Config, p *fabric.QoSPolicy) {
 		{"rename", p, renamedPolicy(p, "RENAMED", p.Interfaces)}, {"delete", p, nil},
 	} {
 		lines, err := PolicyLines(c, step.old, step.next, prior)
-		checkWritten(t, step.name+" of policy "+p.Name, lines, err)
+		clitexttest.CheckWritten(t, step.name+" of policy "+p.Name, lines, err)
 	}
 }
 

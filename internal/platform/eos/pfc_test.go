@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
 // updatedPFC changes the watchdog times; unmanagedPFC turns PFC off, link pause on, and lets go
@@ -37,7 +38,7 @@ func TestPFCLinesGolden(t *testing.T) {
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			got := PFCLines("Ethernet3", tc.old, tc.next, prior)
-			golden(t, tc.golden, lines(got))
+			golden(t, tc.golden, goldenfile.Lines(got))
 			checkModes(t, got)
 		})
 	}
@@ -121,7 +122,7 @@ func TestPFCPrior(t *testing.T) {
 	if !cmp.Equal(c.PFCPrior("Ethernet99"), PFCPrior{}) {
 		t.Error("prior of a missing port is not the zero value")
 	}
-	s := render(t, want)
+	s := goldenfile.JSON(t, want)
 	for _, key := range []string{`"pfc_on"`, `"flow_receive"`, `"watchdog"`, `"timer"`, `"recovery_ms"`} {
 		if !strings.Contains(s, key) {
 			t.Errorf("JSON form lacks %s: %s", key, s)

@@ -129,25 +129,12 @@ func senders(m []int, tc int) []int {
 	return out
 }
 
-// defaultTC is the one traffic class without a class that the maps send something to: 0 when
-// there is none (every value is some class's), Unknown when there are several. cos is nil when
-// the policy does not own the CoS map.
+// defaultTC is the one traffic class without a class that the maps send something to
+// (fabric.LoneTC), Unknown when there are several. cos is nil when the policy does not own the
+// CoS map.
 func defaultTC(classTC map[int]bool, dscp, cos []int) int {
-	rest := map[int]bool{}
-	for _, m := range [][]int{dscp, cos} {
-		for _, tc := range m {
-			if !classTC[tc] {
-				rest[tc] = true
-			}
-		}
-	}
-	switch len(rest) {
-	case 0:
-		return 0
-	case 1:
-		for tc := range rest {
-			return tc
-		}
+	if tc, ok := fabric.LoneTC(classTC, dscp, cos); ok {
+		return tc
 	}
 	return Unknown
 }
@@ -167,54 +154,21 @@ func writesCOS(p fabric.QoSPolicy) bool {
 
 // Canonical returns p in the form Policy reads it back after PolicyLines wrote it, so that
 // the two compare equal exactly when the device does what p asks. The global maps record no
-// "listed" values, so:
-//   - when a class has default_traffic_class as its TC, the DSCPs no class lists are its (and
-//     the unlisted CoS values, when it manages pcp and the CoS map is written), and
-//     default_traffic_class becomes 0;
-//   - when the classes list all 64 DSCPs (and all 8 CoS values, when the CoS map is written),
-//     default_traffic_class is 0 for the same reason;
-//   - with trust pcp every class reads its CoS values: a class without pcp has the empty set;
+// "listed" values, so the DSCP map, and the CoS map when the policy owns it, read back as
+// fabric.WholeMaps has them, except that:
+//   - a class without pcp reads nil unless trust is pcp: EOS reads a class's CoS values only
+//     when its profile trusts CoS (with trust pcp, a class without pcp has the empty set);
 //   - mtu reads nil (EOS has none; CheckSupported refuses it).
 //
 // Sets are sorted and de-duplicated (fabric.QoSPolicy.Normalize). p is not modified.
 func Canonical(p fabric.QoSPolicy) fabric.QoSPolicy {
-	out := p
-	out.Normalize()
-	cos := writesCOS(p)
-	listedD, listedC := map[int]bool{}, map[int]bool{}
+	out := fabric.WholeMaps(p, writesCOS(p)) // a copy: its classes are p's no more
 	for n, c := range out.Classes {
 		c.MTU = nil
-		if p.Trust == fabric.TrustPCP && c.PCP == nil {
-			c.PCP = []int{}
-		}
-		for _, d := range c.DSCP {
-			listedD[d] = true
-		}
-		for _, v := range c.PCP {
-			listedC[v] = true
+		if p.Trust != fabric.TrustPCP && p.Classes[n].PCP == nil {
+			c.PCP = nil
 		}
 		out.Classes[n] = c
-	}
-	if name, c, ok := out.ClassByTC(out.DefaultTrafficClass); ok {
-		c.DSCP = append(c.DSCP, unlisted(listedD, 64)...)
-		if cos && c.PCP != nil {
-			c.PCP = append(c.PCP, unlisted(listedC, 8)...)
-		}
-		out.Classes[name] = c
-		out.DefaultTrafficClass = 0
-	} else if len(unlisted(listedD, 64)) == 0 && (!cos || len(unlisted(listedC, 8)) == 0) {
-		out.DefaultTrafficClass = 0
-	}
-	out.Normalize()
-	return out
-}
-
-func unlisted(listed map[int]bool, n int) []int {
-	var out []int
-	for v := range n {
-		if !listed[v] {
-			out = append(out, v)
-		}
 	}
 	return out
 }

@@ -140,20 +140,7 @@ func writeLines(old *fabric.QoSPolicy, next fabric.QoSPolicy, prior PolicyPrior,
 
 // checkWritable refuses a policy PolicyLines cannot write as asked.
 func checkWritable(p fabric.QoSPolicy) error {
-	var msgs []string
-	for _, pr := range p.Validate() {
-		msgs = append(msgs, pr.Error())
-	}
-	for _, u := range CheckSupported(p) {
-		msgs = append(msgs, fabric.AttrString(u.Attr)+": "+u.Reason)
-	}
-	for _, pr := range fabric.ECNWholeKilobytes(p) {
-		msgs = append(msgs, pr.Error())
-	}
-	if len(msgs) > 0 {
-		return fmt.Errorf("eos: policy %q: %s", p.Name, strings.Join(msgs, "; "))
-	}
-	return nil
+	return fabric.CheckKilobyteCLI("eos", p, CheckSupported(p))
 }
 
 // profileLines writes `qos profile P`: trust, a queue block for each class (TC N = queue N; the

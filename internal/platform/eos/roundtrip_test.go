@@ -7,6 +7,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
 // roundTrips pairs policies with the running-config a switch prints after PolicyLines created
@@ -20,7 +22,7 @@ func roundTrips() map[string]*fabric.QoSPolicy {
 	pcp.Interfaces = []string{"Ethernet4"}
 	allDSCP := examplePolicy()
 	allDSCP.DefaultTrafficClass = 5 // no DSCP is left for it, but CoS values are
-	withClass(allDSCP, "roce", func(c *fabric.Class) {
+	fabrictest.WithClass(allDSCP, "roce", func(c *fabric.Class) {
 		c.DSCP = nil
 		for d := 1; d < 64; d++ {
 			if d != 48 {
@@ -102,7 +104,7 @@ func profileOf(t *testing.T, ls []string) *Profile {
 
 // Drift the read shows rather than hides.
 func TestReadDrift(t *testing.T) {
-	text := readTestdata(t, "after-create.txt")
+	text := goldenfile.Read(t, "testdata/after-create.txt")
 	for name, tc := range map[string]struct {
 		from, to string
 		check    func(p *fabric.QoSPolicy) bool
@@ -186,7 +188,7 @@ func TestCanonical(t *testing.T) {
 	if !cmp.Equal(got.Classes["cnp"].PCP, []int{}) || !cmp.Equal(got.Classes["default"].PCP, []int{0, 1, 2, 4, 5, 6, 7}) {
 		t.Errorf("Canonical(trust pcp) = %+v", got)
 	}
-	mtu := withClass(examplePolicy(), "cnp", func(c *fabric.Class) { c.MTU = ptr(9000) })
+	mtu := fabrictest.WithClass(examplePolicy(), "cnp", func(c *fabric.Class) { c.MTU = ptr(9000) })
 	if Canonical(*mtu).Classes["cnp"].MTU != nil {
 		t.Error("Canonical keeps an mtu EOS cannot read back")
 	}

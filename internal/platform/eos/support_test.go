@@ -7,34 +7,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 )
-
-// attrsOf renders Unsupported results as "attribute: reason" lines.
-func attrsOf(us []fabric.Unsupported) []string {
-	var out []string
-	for _, u := range us {
-		out = append(out, fabric.AttrString(u.Attr)+": "+u.Reason)
-	}
-	return out
-}
-
-// checkAttrs asserts that got names exactly the attributes want, in order, each with a reason
-// containing the text after the attribute.
-func checkAttrs(t *testing.T, name string, got []fabric.Unsupported, want ...string) {
-	t.Helper()
-	lines := attrsOf(got)
-	if len(lines) != len(want) {
-		t.Errorf("%s: got %q, want %d entries %q", name, lines, len(want), want)
-		return
-	}
-	for i, w := range want {
-		attr, reason, _ := strings.Cut(w, ": ")
-		gotAttr, gotReason, _ := strings.Cut(lines[i], ": ")
-		if gotAttr != attr || !strings.Contains(gotReason, reason) {
-			t.Errorf("%s [%d]: got %q, want attribute %s with a reason containing %q", name, i, lines[i], attr, reason)
-		}
-	}
-}
 
 func TestCheckSupported(t *testing.T) {
 	pcp := examplePolicy()
@@ -45,23 +19,23 @@ func TestCheckSupported(t *testing.T) {
 	}{
 		"example (pcp list, lossless, ECN)": {examplePolicy(), nil},
 		"trust pcp":                         {pcp, nil},
-		"32-character name":                 {renamed(examplePolicy(), strings.Repeat("a", 32)), nil},
-		"33-character name":                 {renamed(examplePolicy(), strings.Repeat("a", 33)), []string{"name: use at most 32 characters"}},
+		"32-character name":                 {fabrictest.Renamed(examplePolicy(), strings.Repeat("a", 32)), nil},
+		"33-character name":                 {fabrictest.Renamed(examplePolicy(), strings.Repeat("a", 33)), []string{"name: use at most 32 characters"}},
 		"trust dscp_pcp": {func() *fabric.QoSPolicy { p := examplePolicy(); p.Trust = fabric.TrustDSCPPCP; return p }(),
 			[]string{"trust: EOS trusts one field per port"}},
-		"mtu": {withClass(withClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = ptr(9216) }),
+		"mtu": {fabrictest.WithClass(fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = ptr(9216) }),
 			"cnp", func(c *fabric.Class) { c.MTU = ptr(1500) }),
 			[]string{`classes["cnp"].mtu: MTU is per interface`, `classes["roce"].mtu: nxos`}},
 		// The example's strict CNP class is TC 6, above the round-robin classes (TC 0, 3): fine.
-		"strict below a round-robin class": {withClass(examplePolicy(), "cnp", func(c *fabric.Class) { c.TrafficClass = 1 }),
+		"strict below a round-robin class": {fabrictest.WithClass(examplePolicy(), "cnp", func(c *fabric.Class) { c.TrafficClass = 1 }),
 			[]string{`classes["cnp"].strict_priority: EOS makes every queue below a round-robin queue round-robin too`}},
 		"all of them, sorted by attribute": {func() *fabric.QoSPolicy {
-			p := withClass(renamed(examplePolicy(), strings.Repeat("b", 40)), "roce", func(c *fabric.Class) { c.MTU = ptr(9216) })
+			p := fabrictest.WithClass(fabrictest.Renamed(examplePolicy(), strings.Repeat("b", 40)), "roce", func(c *fabric.Class) { c.MTU = ptr(9216) })
 			p.Trust = fabric.TrustDSCPPCP
 			return p
 		}(), []string{`classes["roce"].mtu: `, "name: ", "trust: "}},
 	} {
-		checkAttrs(t, name, CheckSupported(*tc.p), tc.want...)
+		fabrictest.CheckUnsupported(t, name, CheckSupported(*tc.p), tc.want...)
 	}
 }
 
@@ -69,10 +43,10 @@ func TestCheckExact(t *testing.T) {
 	if ps := fabric.ECNWholeKilobytes(*examplePolicy()); len(ps) != 0 {
 		t.Errorf("whole kbytes: %v", ps)
 	}
-	p := withClass(examplePolicy(), "roce", func(c *fabric.Class) {
+	p := fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) {
 		c.ECN = &fabric.ECN{MinThresholdBytes: 150000, MaxThresholdBytes: 1536001, MarkProbabilityPercent: 100}
 	})
-	withClass(p, "cnp", func(c *fabric.Class) { c.ECN = &fabric.ECN{MinThresholdBytes: 1000, MaxThresholdBytes: 1024} })
+	fabrictest.WithClass(p, "cnp", func(c *fabric.Class) { c.ECN = &fabric.ECN{MinThresholdBytes: 1000, MaxThresholdBytes: 1024} })
 	var got []string
 	for _, pr := range fabric.ECNWholeKilobytes(*p) {
 		got = append(got, pr.Error())
@@ -136,6 +110,6 @@ func TestCheckPFC(t *testing.T) {
 			p.Buffer = &fabric.PFCBuffer{XonBytes: ptr(int64(1))}
 		}), []string{"buffer.xon_bytes: ", "mode: ", "watchdog.action: ", "watchdog.detection_time_ms: use 100 or 110"}},
 	} {
-		checkAttrs(t, name, CheckPFC(tc.p), tc.want...)
+		fabrictest.CheckUnsupported(t, name, CheckPFC(tc.p), tc.want...)
 	}
 }

@@ -7,11 +7,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-)
 
-// Byte multipliers of the ECN threshold units EOS prints; other units (segments,
-// milliseconds) have no byte value.
-var unitBytes = map[string]int64{"bytes": 1, "kbytes": 1024, "mbytes": 1048576}
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext"
+)
 
 // qosMap applies `qos map SRC V... to TARGET T ...` (f starts at SRC). Only dscp and cos to
 // traffic-class and traffic-class to tx-queue are maps this package reads; other maps (say
@@ -64,7 +62,7 @@ func parseECN(f []string) (e *ECN, ok bool, err error) {
 			if i+2 >= len(f) {
 				return nil, true, fmt.Errorf("%s needs a value and a unit", f[i])
 			}
-			v, err := threshold(f[i+1], f[i+2])
+			v, err := clitext.Threshold(f[i+1], f[i+2], Unknown)
 			if err != nil {
 				return nil, true, err
 			}
@@ -99,22 +97,6 @@ func parseECN(f []string) (e *ECN, ok bool, err error) {
 		return nil, true, errors.New("needs both minimum-threshold and maximum-threshold")
 	}
 	return e, true, nil
-}
-
-// threshold converts an ECN threshold to bytes; a unit bytes cannot express reads Unknown.
-func threshold(value, unit string) (int64, error) {
-	n, err := strconv.ParseInt(value, 10, 64)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("threshold %q is not a non-negative whole number", value)
-	}
-	mult, ok := unitBytes[unit]
-	if !ok {
-		return Unknown, nil
-	}
-	if n > math.MaxInt64/mult {
-		return 0, fmt.Errorf("threshold %s %s does not fit in 64-bit bytes", value, unit)
-	}
-	return n * mult, nil
 }
 
 // timer reads `port timer timeout S polling-interval auto|S recovery-time S [forced]`.

@@ -3,6 +3,8 @@ package nxos
 import (
 	"fmt"
 	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext"
 )
 
 // Unknown is the value a read reports for a number the device holds in a form that cannot be
@@ -131,11 +133,8 @@ func newConfig() *Config {
 		NetworkQoS: map[string]*NetworkQoSPolicy{}, Queuing: map[string]*QueuingPolicy{}, Interfaces: map[string]*Interface{}}
 }
 
-// node is one configuration line with the lines of its block.
-type node struct {
-	line     string
-	children []*node
-}
+// node is a configuration line and its block.
+type node = clitext.Node
 
 // ParseRunningConfig reads `show running-config ipqos` (or `show running-config`) text. It
 // tolerates any order, the "!Command:"/"!Time:" header and "!" lines, the `version` line,
@@ -144,63 +143,36 @@ type node struct {
 // undo it, as on the switch.
 func ParseRunningConfig(text string) (*Config, error) {
 	c := newConfig()
-	for _, n := range parseTree(text) {
+	for _, n := range clitext.Tree(text) {
 		if err := c.global(n); err != nil {
-			return nil, fmt.Errorf("nxos: running-config line %q: %w", n.line, err)
+			return nil, fmt.Errorf("nxos: running-config line %q: %w", n.Line, err)
 		}
 	}
 	return c, nil
 }
 
-// parseTree builds the block structure from indentation (NX-OS indents 2 spaces a level): a
-// line belongs to the closest line above it that is indented less.
-func parseTree(text string) []*node {
-	type level struct {
-		indent int
-		n      *node
-	}
-	root := &node{}
-	stack := []level{{-1, root}}
-	for _, raw := range strings.Split(text, "\n") {
-		line := strings.TrimRight(raw, "\r\t ")
-		body := strings.TrimLeft(line, " \t")
-		if body == "" || strings.HasPrefix(body, "!") {
-			continue
-		}
-		indent := len(line) - len(body)
-		for len(stack) > 1 && stack[len(stack)-1].indent >= indent {
-			stack = stack[:len(stack)-1]
-		}
-		n := &node{line: body}
-		parent := stack[len(stack)-1].n
-		parent.children = append(parent.children, n)
-		stack = append(stack, level{indent, n})
-	}
-	return root.children
-}
-
 func (c *Config) global(n *node) error {
-	f := strings.Fields(n.line)
+	f := strings.Fields(n.Line)
 	switch {
 	case len(f) == 2 && f[0] == "hostname":
 		c.Hostname = f[1]
 	case len(f) >= 4 && f[0] == "class-map" && f[1] == "type" && f[2] == "qos":
-		return c.classMap(f[3:], n.children)
+		return c.classMap(f[3:], n.Children)
 	case len(f) == 5 && f[0] == "no" && f[1] == "class-map" && f[2] == "type" && f[3] == "qos":
 		delete(c.ClassMaps, f[4])
 	case len(f) == 4 && f[0] == "policy-map" && f[1] == "type":
-		return c.policyMap(f[2], f[3], n.children)
+		return c.policyMap(f[2], f[3], n.Children)
 	case len(f) == 5 && f[0] == "no" && f[1] == "policy-map" && f[2] == "type":
 		c.deletePolicyMap(f[3], f[4])
 	case len(f) == 2 && f[0] == "system" && f[1] == "qos":
-		return eachLine(n.children, func(f []string) error { c.System.line(f); return nil })
+		return eachLine(n.Children, func(f []string) error { c.System.line(f); return nil })
 	case len(f) == 2 && f[0] == "interface":
 		i, ok := c.Interfaces[f[1]]
 		if !ok {
 			i = &Interface{}
 			c.Interfaces[f[1]] = i
 		}
-		return eachLine(n.children, func(f []string) error { i.line(f); return nil })
+		return eachLine(n.Children, func(f []string) error { i.line(f); return nil })
 	}
 	return nil
 }
@@ -208,8 +180,8 @@ func (c *Config) global(n *node) error {
 // eachLine applies fn to the fields of each line of a block; errors name the line at fault.
 func eachLine(lines []*node, fn func(f []string) error) error {
 	for _, n := range lines {
-		if err := fn(strings.Fields(n.line)); err != nil {
-			return fmt.Errorf("%q: %w", n.line, err)
+		if err := fn(strings.Fields(n.Line)); err != nil {
+			return fmt.Errorf("%q: %w", n.Line, err)
 		}
 	}
 	return nil

@@ -6,6 +6,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
 // azurePolicy is the intent of the Azure Local TOR reference (testdata/
@@ -61,7 +63,7 @@ func TestExamples(t *testing.T) {
 				t.Fatal(probs)
 			}
 			if u := CheckSupported(*tc.p); len(u) > 0 {
-				t.Fatal(attrsOf(u))
+				t.Fatal(fabrictest.Reasons(u))
 			}
 			fresh := mustParse(t, "")
 			if err := fresh.CheckCreate("nxos-1", tc.p.Name); err != nil {
@@ -75,14 +77,14 @@ func TestExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tc.golden, "! roce_qos_policy\n"+lines(ls)+"! roce_pfc_interface\n"+lines(pls))
+			golden(t, tc.golden, "! roce_qos_policy\n"+goldenfile.Lines(ls)+"! roce_pfc_interface\n"+goldenfile.Lines(pls))
 			after = replay(t, indent(t, ls), pls)
 			got, _ := after.Policy(tc.p.Name, tc.p)
 			if diff := cmp.Diff(Canonical(*tc.p), *got); diff != "" {
 				t.Errorf("read back (-canonical +read):\n%s", diff)
 			}
 			if gotPFC, _ := after.PFC(port); !cmp.Equal(pfc, gotPFC) {
-				t.Errorf("PFC read back: %s", render(t, gotPFC))
+				t.Errorf("PFC read back: %s", goldenfile.JSON(t, gotPFC))
 			}
 		})
 	}

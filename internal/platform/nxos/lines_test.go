@@ -8,6 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
 // basePrior is what the driver records on the base switch for the ports the example and the
@@ -27,7 +29,7 @@ func TestPolicyLinesGolden(t *testing.T) {
 	}{
 		{"create.golden", "base-running-config.txt", nil, examplePolicy(), ""},
 		{"update.golden", "after-create.txt", examplePolicy(), updatedPolicy(), ""},
-		{"rename.golden", "after-create.txt", examplePolicy(), renamed(examplePolicy(), "AI"), ""},
+		{"rename.golden", "after-create.txt", examplePolicy(), fabrictest.Renamed(examplePolicy(), "AI"), ""},
 		{"delete.golden", "after-create.txt", examplePolicy(), nil, "base-running-config.txt"},
 		{"delete-after-update.golden", "after-update.txt", updatedPolicy(), nil, "base-running-config.txt"},
 	} {
@@ -37,12 +39,12 @@ func TestPolicyLinesGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tc.golden, lines(got))
+			golden(t, tc.golden, goldenfile.Lines(got))
 			again, _ := PolicyLines(parseFile(t, tc.device), tc.old, tc.next, basePrior(t))
 			if !slices.Equal(got, again) {
 				t.Error("PolicyLines is not deterministic")
 			}
-			after := replay(t, readTestdata(t, tc.device), got)
+			after := replay(t, goldenfile.Read(t, "testdata/"+tc.device), got)
 			if tc.next != nil {
 				read, ok := after.Policy(tc.next.Name, tc.next)
 				if !ok {
@@ -53,7 +55,7 @@ func TestPolicyLinesGolden(t *testing.T) {
 				}
 				if tc.old != nil && tc.old.Name != tc.next.Name {
 					if _, ok := after.Policy(tc.old.Name, nil); ok || len(after.ClassMaps) != 4 || len(after.Queuing) != 2 {
-						t.Errorf("rename left old objects: %s", render(t, after))
+						t.Errorf("rename left old objects: %s", goldenfile.JSON(t, after))
 					}
 				}
 				return
@@ -87,7 +89,7 @@ func TestPolicyLinesDeleteWithoutPrior(t *testing.T) {
 
 // The device read just before decides what exists and what is still ours.
 func TestPolicyLinesUsesDevice(t *testing.T) {
-	text := readTestdata(t, "after-create.txt")
+	text := goldenfile.Read(t, "testdata/after-create.txt")
 	text = strings.Replace(text, "interface Ethernet1/1\n  service-policy type qos input ROCE\n",
 		"interface Ethernet1/1\n  service-policy type qos input OPERATOR\n", 1) // rebound by hand: not ours
 	text = strings.Replace(text, "interface Ethernet1/3\n", "interface Ethernet1/3\n  service-policy type qos input ROCE\n", 1)
@@ -116,10 +118,10 @@ func TestPolicyLinesUsesDevice(t *testing.T) {
 	prior.NetworkQoS = "ROCE-nq"
 	got, _ = PolicyLines(parseFile(t, "after-create.txt"), examplePolicy(), nil, prior)
 	if slices.Contains(got, "service-policy type qos input ROCE") || !slices.Contains(got, "service-policy type network-qos default-8q-nq-policy") {
-		t.Errorf("prior naming ROCE:\n%s", lines(got))
+		t.Errorf("prior naming ROCE:\n%s", goldenfile.Lines(got))
 	}
 	// Nothing left to do: a second delete after the first writes nothing.
-	after := replay(t, readTestdata(t, "after-create.txt"), mustLines(t, parseFile(t, "after-create.txt"), examplePolicy(), nil))
+	after := replay(t, goldenfile.Read(t, "testdata/after-create.txt"), mustLines(t, parseFile(t, "after-create.txt"), examplePolicy(), nil))
 	if got := mustLines(t, after, examplePolicy(), nil); len(got) != 0 {
 		t.Errorf("delete of a deleted policy: %q", got)
 	}
@@ -162,7 +164,7 @@ policy-map type queuing ROCE-out
 	} {
 		i := slices.Index(got, want[0])
 		if i < 0 || len(got) < i+len(want) {
-			t.Fatalf("no %q in\n%s", want[0], lines(got))
+			t.Fatalf("no %q in\n%s", want[0], goldenfile.Lines(got))
 		}
 		for j, w := range want {
 			if !strings.HasPrefix(got[i+j], w) {
@@ -182,12 +184,12 @@ func TestPolicyLinesRejects(t *testing.T) {
 	}{
 		"nothing":   {c, nil, nil, "needs an old or a next policy"},
 		"no device": {nil, nil, examplePolicy(), "needs the device's running-config"},
-		"old name":  {c, renamed(examplePolicy(), ""), nil, "old policy has no name"},
+		"old name":  {c, fabrictest.Renamed(examplePolicy(), ""), nil, "old policy has no name"},
 		"dscp_pcp":  {c, nil, mod(func(p *fabric.QoSPolicy) { p.Trust = fabric.TrustDSCPPCP }), "trust: NX-OS class-maps cannot"},
-		"kbytes": {c, nil, withClass(examplePolicy(), "roce", func(c *fabric.Class) { c.ECN.MinThresholdBytes = 150000 }),
+		"kbytes": {c, nil, fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) { c.ECN.MinThresholdBytes = 150000 }),
 			"not a whole number of kbytes"},
 		"invalid": {c, nil, mod(func(p *fabric.QoSPolicy) { p.DefaultTrafficClass = 9 }), "default_traffic_class 9 out of range"},
-		"long":    {c, nil, renamed(examplePolicy(), strings.Repeat("x", 37)), "use at most 36 characters"},
+		"long":    {c, nil, fabrictest.Renamed(examplePolicy(), strings.Repeat("x", 37)), "use at most 36 characters"},
 	} {
 		if _, err := PolicyLines(tc.c, tc.old, tc.next, PolicyPrior{}); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want it to contain %q", name, err, tc.want)
@@ -203,7 +205,7 @@ func TestPolicyPrior(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("PolicyPrior (-want +got):\n%s", diff)
 	}
-	if s := render(t, got); !strings.Contains(s, `"network_qos"`) || !strings.Contains(s, `"qos_input"`) || !strings.Contains(s, `"queuing_output"`) {
+	if s := goldenfile.JSON(t, got); !strings.Contains(s, `"network_qos"`) || !strings.Contains(s, `"qos_input"`) || !strings.Contains(s, `"queuing_output"`) {
 		t.Errorf("JSON form: %s", s)
 	}
 }
@@ -241,7 +243,7 @@ func TestForeignNetworkQoS(t *testing.T) {
 // Egress queuing is bound in system qos; a bound port's own queuing output, which would hide
 // it, is removed while the port is bound and comes back when the policy lets go.
 func TestPolicyLinesQueuingSystemWide(t *testing.T) {
-	text := strings.Replace(readTestdata(t, "base-running-config.txt"), "interface Ethernet1/2\n  service-policy type qos input LEGACY\n",
+	text := strings.Replace(goldenfile.Read(t, "testdata/base-running-config.txt"), "interface Ethernet1/2\n  service-policy type qos input LEGACY\n",
 		"interface Ethernet1/2\n  service-policy type qos input LEGACY\n  service-policy type queuing output LEGACY-out\n", 1)
 	text += "policy-map type queuing LEGACY-out\n  class type queuing c-out-8q-q3\n    bandwidth remaining percent 10\n"
 	c := mustParse(t, text)
@@ -249,7 +251,7 @@ func TestPolicyLinesQueuingSystemWide(t *testing.T) {
 	create := mustLines(t, c, nil, examplePolicy())
 	for _, want := range []string{"service-policy type queuing output ROCE-out", "no service-policy type queuing output LEGACY-out"} {
 		if !slices.Contains(create, want) {
-			t.Errorf("create lacks %q:\n%s", want, lines(create))
+			t.Errorf("create lacks %q:\n%s", want, goldenfile.Lines(create))
 		}
 	}
 	after := replay(t, text, create)
@@ -265,7 +267,7 @@ func TestPolicyLinesQueuingSystemWide(t *testing.T) {
 	}
 	for _, want := range []string{"no service-policy type queuing output ROCE-out", "service-policy type queuing output LEGACY-out"} {
 		if !slices.Contains(del, want) {
-			t.Errorf("delete lacks %q:\n%s", want, lines(del))
+			t.Errorf("delete lacks %q:\n%s", want, goldenfile.Lines(del))
 		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
 )
 
 // FuzzParseRunningConfig feeds ParseRunningConfig every sample under testdata (running-configs
@@ -20,36 +22,6 @@ import (
 // created and restored on each port) is one CLI line without a character a CLI session would
 // act on, or the writer refuses the device value that would have put one there.
 // `make fuzz` runs it for FUZZTIME.
-
-// unsafeInLine are the characters no configuration line may carry: line breaks, a comment or
-// prompt character, command separators and pipes, and '?' (the CLI's inline help).
-const unsafeInLine = "\n\r;|!#?"
-
-// checkWritten checks what a writer returned: safe lines, or its refusal of a device value that
-// no CLI line may carry (writableLines).
-func checkWritten(t *testing.T, what string, lines []string, err error) {
-	t.Helper()
-	if err != nil {
-		if !strings.Contains(err.Error(), "no CLI line may carry") {
-			t.Fatalf("%s: %v", what, err)
-		}
-		return
-	}
-	checkLines(t, what, lines)
-}
-
-func checkLines(t *testing.T, what string, lines []string) {
-	t.Helper()
-	for _, l := range lines {
-		bad := strings.ContainsAny(l, unsafeInLine)
-		for _, r := range l {
-			bad = bad || r < 0x20 || r == 0x7f
-		}
-		if bad || l == "" || l != strings.TrimSpace(l) {
-			t.Errorf("%s: unsafe configuration line %q", what, l)
-		}
-	}
-}
 
 // hasLine reports whether some line of text has the words want, then possibly more words in
 // between (optional keywords such as match-any), ending with last.
@@ -168,13 +140,13 @@ func checkConfig(t *testing.T, c *Config) {
 	}
 	names := []string{"ROCE"}
 	for name := range c.QoSPolicies {
-		if ex := renamed(examplePolicy(), name); len(ex.Validate()) == 0 && len(CheckSupported(*ex)) == 0 {
+		if ex := fabrictest.Renamed(examplePolicy(), name); len(ex.Validate()) == 0 && len(CheckSupported(*ex)) == 0 {
 			names = append(names, name)
 		}
 	}
 	prior := c.PolicyPrior(ports)
 	for _, name := range names {
-		ex := renamed(examplePolicy(), name)
+		ex := fabrictest.Renamed(examplePolicy(), name)
 		ex.Interfaces = ports
 		bound := boundTo(c, name)
 		for _, step := range []struct {
@@ -185,17 +157,17 @@ func checkConfig(t *testing.T, c *Config) {
 			{"create", c, nil, ex},
 			{"update", bound, ex, updatedPolicy()},
 			{"unbind all", bound, ex, withPorts(ex, nil)},
-			{"rename", bound, ex, renamed(ex, "ROCE2")},
+			{"rename", bound, ex, fabrictest.Renamed(ex, "ROCE2")},
 			{"delete", bound, ex, nil},
 			{"delete of the unbound", c, ex, nil},
 		} {
 			next := step.next
 			if next != nil && next.Name == "ROCE" && step.old != nil {
-				next = renamed(next, name)
+				next = fabrictest.Renamed(next, name)
 			}
 			for _, pr := range []PolicyPrior{prior, {}} {
 				lines, err := PolicyLines(step.dev, step.old, next, pr)
-				checkWritten(t, step.name+" of the example as "+name, lines, err)
+				clitexttest.CheckWritten(t, step.name+" of the example as "+name, lines, err)
 			}
 		}
 	}
@@ -228,7 +200,7 @@ func checkConfig(t *testing.T, c *Config) {
 		}
 		for _, step := range steps {
 			lines, err := PFCLines(c, port, step.old, step.next, pfcPrior)
-			checkWritten(t, "PFC "+step.name+" on "+port, lines, err)
+			clitexttest.CheckWritten(t, "PFC "+step.name+" on "+port, lines, err)
 		}
 	}
 }
@@ -246,10 +218,10 @@ func writeBack(t *testing.T, c *Config, p *fabric.QoSPolicy) {
 		old, next *fabric.QoSPolicy
 	}{
 		{"create", nil, p}, {"update", p, p}, {"unbind", p, withPorts(p, nil)},
-		{"rename", p, renamed(p, "RENAMED")}, {"delete", p, nil},
+		{"rename", p, fabrictest.Renamed(p, "RENAMED")}, {"delete", p, nil},
 	} {
 		lines, err := PolicyLines(c, step.old, step.next, prior)
-		checkWritten(t, step.name+" of policy "+p.Name, lines, err)
+		clitexttest.CheckWritten(t, step.name+" of policy "+p.Name, lines, err)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
 // testdata/nxos-running-config-ipqos-1.txt is, as its '#' header says, Microsoft's Azure Local
@@ -12,21 +14,21 @@ import (
 // policy bound in system qos, a bandwidth percent line). Its '#' annotations are not NX-OS text.
 func TestParseSample(t *testing.T) {
 	c := mustParse(t, sample(t))
-	golden(t, "sample.golden", render(t, c))
+	golden(t, "sample.golden", goldenfile.JSON(t, c))
 	if cm := c.ClassMaps["RDMA"]; !cm.MatchAll || !cmp.Equal(cm.Matches, []Match{{Field: "cos", Values: []int{3}, Text: "cos 3"}}) {
 		t.Errorf("class-map RDMA = %+v", cm)
 	}
 	if cls := c.QoSPolicies["AZLocal_SERVICES"].Classes; len(cls) != 2 || cls[1].Name != "CLUSTER" || *cls[1].QoSGroup != 7 {
-		t.Errorf("AZLocal_SERVICES classes = %s", render(t, cls))
+		t.Errorf("AZLocal_SERVICES classes = %s", goldenfile.JSON(t, cls))
 	}
 	nq := c.NetworkQoS["QOS_NETWORK"]
 	if !cmp.Equal(nq.Classes[3].PauseCOS, []int{3}) || *nq.Classes[0].MTU != 9216 || nq.Classes[7].PauseCOS != nil {
-		t.Errorf("QOS_NETWORK = %s", render(t, nq))
+		t.Errorf("QOS_NETWORK = %s", goldenfile.JSON(t, nq))
 	}
 	out := c.Queuing["QOS_EGRESS_PORT"].Out
 	if *out[3].BandwidthRemaining != 50 || *out[7].BandwidthPercent != 1 || *out[0].BandwidthRemaining != 48 ||
 		!cmp.Equal(out[3].WRED, &WRED{MinBytes: 307200, MaxBytes: 307200, Probability: 100, Weight: 0, ECN: true}) {
-		t.Errorf("QOS_EGRESS_PORT = %s", render(t, out))
+		t.Errorf("QOS_EGRESS_PORT = %s", goldenfile.JSON(t, out))
 	}
 	if c.System != (Bindings{NetworkQoS: "QOS_NETWORK", QueuingOutput: "QOS_EGRESS_PORT"}) {
 		t.Errorf("system qos = %+v", c.System)
@@ -44,29 +46,29 @@ func TestParseSample(t *testing.T) {
 	if !ok {
 		t.Fatal("Policy(AZLocal_SERVICES) not found")
 	}
-	golden(t, "sample-import.golden", render(t, p))
+	golden(t, "sample-import.golden", goldenfile.JSON(t, p))
 	pfc, _ := c.PFC("Ethernet1/17")
-	golden(t, "sample-pfc.golden", render(t, pfc))
+	golden(t, "sample-pfc.golden", goldenfile.JSON(t, pfc))
 }
 
 // The layout internal/lab/nxos-switch.md documents: header, version, class-maps, policy-maps
 // by type, system qos, interfaces.
 func TestParseSwitchLayout(t *testing.T) {
 	c := parseFile(t, "nxos-switch-running-config.txt")
-	golden(t, "nxos-switch.golden", render(t, c))
+	golden(t, "nxos-switch.golden", goldenfile.JSON(t, c))
 	// Imported without state: roce and cnp from the class-maps, and TC 0, whose queuing class
 	// has a share but no class of the qos policy-map, as the extra class tc0.
 	p, ok := c.Policy("ROCE", nil)
 	if !ok {
 		t.Fatal("Policy(ROCE) not found")
 	}
-	golden(t, "nxos-switch-import.golden", render(t, p))
+	golden(t, "nxos-switch-import.golden", goldenfile.JSON(t, p))
 	pfc, _ := c.PFC("Ethernet1/1")
-	golden(t, "nxos-switch-pfc.golden", render(t, pfc))
+	golden(t, "nxos-switch-pfc.golden", goldenfile.JSON(t, pfc))
 }
 
 func TestParseTolerant(t *testing.T) {
-	text := readTestdata(t, "nxos-switch-running-config.txt")
+	text := goldenfile.Read(t, "testdata/nxos-switch-running-config.txt")
 	crlf := strings.ReplaceAll(text, "\n", "\r\n")
 	if diff := cmp.Diff(parseFile(t, "nxos-switch-running-config.txt"), mustParse(t, crlf)); diff != "" {
 		t.Errorf("CRLF (-LF +CRLF):\n%s", diff)
@@ -115,22 +117,22 @@ system qos
   service-policy type qos input A
 `)
 	if c.Hostname != "leaf-1" || c.System != (Bindings{QoSInput: "A"}) {
-		t.Errorf("config = %s", render(t, c))
+		t.Errorf("config = %s", goldenfile.JSON(t, c))
 	}
 	if i := c.Interfaces["Ethernet1/9"]; *i != (Interface{Bindings: Bindings{QoSInput: "A"}, FlowSend: "on"}) {
 		t.Errorf("Ethernet1/9 = %+v", i)
 	}
 	if cls := c.QoSPolicies["A"].Classes; len(cls) != 2 || *cls[0].QoSGroup != 5 || cls[1].QoSGroup != nil {
-		t.Errorf("policy-map A = %s", render(t, cls))
+		t.Errorf("policy-map A = %s", goldenfile.JSON(t, cls))
 	}
 	if cm := c.ClassMaps["A-x"]; !cm.MatchAll || len(cm.Matches) != 1 || !cmp.Equal(cm.Matches[0].Values, []int{24, 34, 46}) {
-		t.Errorf("class-map A-x = %s", render(t, cm))
+		t.Errorf("class-map A-x = %s", goldenfile.JSON(t, cm))
 	}
 	if q := c.Queuing["Q"].Out; len(q) != 1 || q[3].BandwidthRemaining != nil || *q[3].PriorityLevel != 2 {
-		t.Errorf("queuing Q = %s", render(t, q))
+		t.Errorf("queuing Q = %s", goldenfile.JSON(t, q))
 	}
 	if n := c.NetworkQoS["N"].Classes; len(n) != 1 || n[2].PauseCOS != nil {
-		t.Errorf("network-qos N = %s", render(t, n))
+		t.Errorf("network-qos N = %s", goldenfile.JSON(t, n))
 	}
 }
 
@@ -158,6 +160,7 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// Thresholds read in bytes, Unknown in a unit bytes cannot express (clitext.Threshold).
 func TestThresholdUnits(t *testing.T) {
 	for _, tc := range []struct {
 		value, unit string
@@ -169,19 +172,12 @@ func TestThresholdUnits(t *testing.T) {
 		{"320", "packets", Unknown},
 		{"5", "us", Unknown},
 	} {
-		got, err := threshold(tc.value, tc.unit)
-		if err != nil || got != tc.want {
-			t.Errorf("threshold(%s %s) = %d, %v; want %d", tc.value, tc.unit, got, err, tc.want)
-		}
 		line := "policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect minimum-threshold " +
 			tc.value + " " + tc.unit + " maximum-threshold " + tc.value + " " + tc.unit + " drop-probability 7 weight 0 ecn\n"
 		w := mustParse(t, line).Queuing["Q"].Out[3].WRED
 		if w.MinBytes != tc.want || w.MaxBytes != tc.want || w.Probability != 7 || !w.ECN {
 			t.Errorf("%q reads %+v", line, w)
 		}
-	}
-	if _, err := threshold("9223372036854775807", "kbytes"); err == nil {
-		t.Error("an overflowing threshold was accepted")
 	}
 	w := mustParse(t, "policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect threshold burst-optimized ecn\n").
 		Queuing["Q"].Out[3].WRED

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
 // updatedPFC changes the buffer, mode auto, and lets go of the watchdog; unmanagedPFC turns
@@ -43,8 +44,8 @@ func TestPFCLinesGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tc.golden, lines(got))
-			after := replay(t, readTestdata(t, tc.device), got)
+			golden(t, tc.golden, goldenfile.Lines(got))
+			after := replay(t, goldenfile.Read(t, "testdata/"+tc.device), got)
 			want := tc.next
 			if want == nil {
 				want, _ = parseFile(t, "after-create.txt").PFC("Ethernet1/3")
@@ -78,7 +79,7 @@ func TestPFCRead(t *testing.T) {
 	if _, ok := c.PFC("Ethernet1/5"); ok {
 		t.Error("PFC of a port without an interface block")
 	}
-	text := readTestdata(t, "after-pfc-create.txt")
+	text := goldenfile.Read(t, "testdata/after-pfc-create.txt")
 	for name, tc := range map[string]struct {
 		from, to string
 		want     *fabric.PFCInterface
@@ -118,7 +119,7 @@ func TestPFCPrior(t *testing.T) {
 	if !cmp.Equal(c.PFCPrior("Ethernet1/9"), PFCPrior{}) {
 		t.Error("prior of a port without a block is not the zero value")
 	}
-	s := render(t, want)
+	s := goldenfile.JSON(t, want)
 	for _, key := range []string{`"mode"`, `"flow_send"`, `"flow_receive"`, `"watchdog"`, `"queuing_input"`} {
 		if !strings.Contains(s, key) {
 			t.Errorf("JSON form lacks %s: %s", key, s)
@@ -150,12 +151,12 @@ func TestPFCLinesRestoreNone(t *testing.T) {
 	// A buffer on a port without an ingress policy before: attached, then detached on delete.
 	got, _ = PFCLines(c, "Ethernet1/1", nil, &fabric.PFCInterface{Interface: "Ethernet1/1", Mode: fabric.PFCModeOn,
 		Buffer: examplePFC().Buffer}, PFCPrior{})
-	after := replay(t, readTestdata(t, "after-create.txt"), got)
+	after := replay(t, goldenfile.Read(t, "testdata/after-create.txt"), got)
 	got, _ = PFCLines(after, "Ethernet1/1", &fabric.PFCInterface{Interface: "Ethernet1/1", Buffer: examplePFC().Buffer}, nil, PFCPrior{})
-	if !strings.Contains(lines(got), "no service-policy type queuing input roce-in-Ethernet1_1\nexit\nno policy-map type queuing roce-in-Ethernet1_1\n") {
-		t.Errorf("delete of a buffer:\n%s", lines(got))
+	if !strings.Contains(goldenfile.Lines(got), "no service-policy type queuing input roce-in-Ethernet1_1\nexit\nno policy-map type queuing roce-in-Ethernet1_1\n") {
+		t.Errorf("delete of a buffer:\n%s", goldenfile.Lines(got))
 	}
-	replay(t, readTestdata(t, "after-create.txt")+indent(t, mustPFC(t, parseFile(t, "after-create.txt"), "Ethernet1/1")), got)
+	replay(t, goldenfile.Read(t, "testdata/after-create.txt")+indent(t, mustPFC(t, parseFile(t, "after-create.txt"), "Ethernet1/1")), got)
 }
 
 func mustPFC(t *testing.T, c *Config, port string) []string {
@@ -170,7 +171,7 @@ func mustPFC(t *testing.T, c *Config, port string) []string {
 // A lossless TC added after the buffer gets its class on the next write; one no longer
 // lossless loses its pause line.
 func TestPFCLinesFollowLosslessTCs(t *testing.T) {
-	text := strings.Replace(readTestdata(t, "after-pfc-create.txt"), "  class type network-qos c-8q-nq3\n    pause pfc-cos 3\n",
+	text := strings.Replace(goldenfile.Read(t, "testdata/after-pfc-create.txt"), "  class type network-qos c-8q-nq3\n    pause pfc-cos 3\n",
 		"  class type network-qos c-8q-nq3\n  class type network-qos c-8q-nq4\n    pause pfc-cos 4\n", 1)
 	got, err := PFCLines(mustParse(t, text), "Ethernet1/3", examplePFC(), examplePFC(), PFCPrior{})
 	if err != nil {
@@ -178,11 +179,11 @@ func TestPFCLinesFollowLosslessTCs(t *testing.T) {
 	}
 	want := "policy-map type queuing roce-in-Ethernet1_3\nclass type queuing c-in-q4\n" +
 		"pause buffer-size 184320 pause-threshold 122880 resume-threshold 61440\nexit\nclass type queuing c-in-q3\nno pause buffer-size\nexit\nexit\n"
-	if !strings.HasPrefix(lines(got), want) {
-		t.Errorf("lines:\n%s", lines(got))
+	if !strings.HasPrefix(goldenfile.Lines(got), want) {
+		t.Errorf("lines:\n%s", goldenfile.Lines(got))
 	}
 	if r, _ := replay(t, text, got).PFC("Ethernet1/3"); !cmp.Equal(r, examplePFC()) {
-		t.Errorf("read after the lines: %s", render(t, r))
+		t.Errorf("read after the lines: %s", goldenfile.JSON(t, r))
 	}
 }
 
@@ -218,7 +219,7 @@ func TestCheckPFCAgainst(t *testing.T) {
 // port's ingress queuing policy pauses the new set, with the same values, and the PFC
 // interface reads as configured afterwards, whichever was applied first.
 func TestPolicyMovesPFCHeadroom(t *testing.T) {
-	text := readTestdata(t, "after-pfc-create.txt")
+	text := goldenfile.Read(t, "testdata/after-pfc-create.txt")
 	c := mustParse(t, text)
 	if got, _ := c.PFC("Ethernet1/3"); got.Buffer == nil || *got.Buffer.XoffBytes != 122880 {
 		t.Fatalf("fixture: PFC(Ethernet1/3) buffer %+v", got.Buffer)
@@ -229,7 +230,7 @@ func TestPolicyMovesPFCHeadroom(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !slices.Contains(ls, "policy-map type queuing "+IngressName("Ethernet1/3")) {
-		t.Fatalf("the update leaves the headroom on the old lossless classes:\n%s", lines(ls))
+		t.Fatalf("the update leaves the headroom on the old lossless classes:\n%s", goldenfile.Lines(ls))
 	}
 	after := replay(t, text, ls)
 	got, _ := after.PFC("Ethernet1/3")
@@ -238,6 +239,6 @@ func TestPolicyMovesPFCHeadroom(t *testing.T) {
 	}
 	// Nothing to move when the lossless set stays.
 	if ls := mustLines(t, c, examplePolicy(), examplePolicy()); slices.Contains(ls, "policy-map type queuing "+IngressName("Ethernet1/3")) {
-		t.Errorf("an update keeping the lossless set rewrites the headroom:\n%s", lines(ls))
+		t.Errorf("an update keeping the lossless set rewrites the headroom:\n%s", goldenfile.Lines(ls))
 	}
 }

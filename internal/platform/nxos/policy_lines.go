@@ -144,20 +144,7 @@ func writableLines(lines []string) error {
 
 // checkWritable refuses a policy PolicyLines cannot write as asked.
 func checkWritable(p fabric.QoSPolicy) error {
-	var msgs []string
-	for _, pr := range p.Validate() {
-		msgs = append(msgs, pr.Error())
-	}
-	for _, u := range CheckSupported(p) {
-		msgs = append(msgs, fabric.AttrString(u.Attr)+": "+u.Reason)
-	}
-	for _, pr := range fabric.ECNWholeKilobytes(p) {
-		msgs = append(msgs, pr.Error())
-	}
-	if len(msgs) > 0 {
-		return fmt.Errorf("nxos: policy %q: %s", p.Name, strings.Join(msgs, "; "))
-	}
-	return nil
+	return fabric.CheckKilobyteCLI("nxos", p, CheckSupported(p))
 }
 
 // bindLines binds next in system qos (network-qos, and the egress queuing policy: system-wide,

@@ -10,7 +10,7 @@ import (
 // `set qos-group N`, and `no class NAME`.
 func (pm *QoSPolicyMap) apply(body []*node) error {
 	for _, n := range body {
-		f := strings.Fields(n.line)
+		f := strings.Fields(n.Line)
 		no := len(f) > 0 && f[0] == "no"
 		if no {
 			f = f[1:]
@@ -33,7 +33,7 @@ func (pm *QoSPolicyMap) apply(body []*node) error {
 			i = len(pm.Classes) - 1
 		}
 		cl := pm.Classes[i]
-		err := eachLine(n.children, func(f []string) error {
+		err := eachLine(n.Children, func(f []string) error {
 			switch {
 			case len(f) == 3 && f[0] == "set" && f[1] == "qos-group":
 				v, err := number(f[2], 0, 7)
@@ -57,7 +57,7 @@ func (pm *QoSPolicyMap) apply(body []*node) error {
 // `pause pfc-cos LIST` and `mtu N`. Classes of other templates (c-nq1, 4q) are ignored.
 func (pm *NetworkQoSPolicy) apply(body []*node) error {
 	for _, n := range body {
-		tc, no, ok := classLine(n.line, "network-qos", nqPrefix)
+		tc, no, ok := classLine(n.Line, "network-qos", nqPrefix)
 		if !ok {
 			continue
 		}
@@ -70,7 +70,7 @@ func (pm *NetworkQoSPolicy) apply(body []*node) error {
 			cl = &NQClass{}
 			pm.Classes[tc] = cl
 		}
-		if err := eachLine(n.children, cl.line); err != nil {
+		if err := eachLine(n.Children, cl.line); err != nil {
 			return wrapLine(n, err)
 		}
 	}
@@ -103,10 +103,10 @@ func (cl *NQClass) line(f []string) error {
 func (pm *QueuingPolicy) apply(body []*node) error {
 	for _, n := range body {
 		classes := pm.Out
-		tc, no, ok := classLine(n.line, "queuing", outPrefix)
+		tc, no, ok := classLine(n.Line, "queuing", outPrefix)
 		if !ok {
 			classes = pm.In
-			if tc, no, ok = classLine(n.line, "queuing", inPrefix); !ok {
+			if tc, no, ok = classLine(n.Line, "queuing", inPrefix); !ok {
 				continue
 			}
 		}
@@ -119,7 +119,7 @@ func (pm *QueuingPolicy) apply(body []*node) error {
 			cl = &QueueClass{}
 			classes[tc] = cl
 		}
-		if err := eachLine(n.children, cl.line); err != nil {
+		if err := eachLine(n.Children, cl.line); err != nil {
 			return wrapLine(n, err)
 		}
 	}
@@ -203,4 +203,4 @@ func classLine(line, kind, prefix string) (tc int, no, ok bool) {
 	return 0, false, false
 }
 
-func wrapLine(n *node, err error) error { return fmt.Errorf("%q: %w", n.line, err) }
+func wrapLine(n *node, err error) error { return fmt.Errorf("%q: %w", n.Line, err) }

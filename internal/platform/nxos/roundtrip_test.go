@@ -7,6 +7,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
 // roundTrips pairs policies with the running-config a switch prints after PolicyLines wrote
@@ -46,7 +48,7 @@ func TestRoundTrip(t *testing.T) {
 
 // Drift the read shows rather than hides.
 func TestReadDrift(t *testing.T) {
-	text := readTestdata(t, "after-create.txt")
+	text := goldenfile.Read(t, "testdata/after-create.txt")
 	for name, tc := range map[string]struct {
 		from, to string
 		check    func(p *fabric.QoSPolicy) bool
@@ -93,7 +95,7 @@ func TestReadDrift(t *testing.T) {
 		}
 		got, ok := mustParse(t, changed).Policy("ROCE", examplePolicy())
 		if !ok || !tc.check(got) {
-			t.Errorf("%s: read %s", name, render(t, got))
+			t.Errorf("%s: read %s", name, goldenfile.JSON(t, got))
 			continue
 		}
 		if Canonical(*examplePolicy()).Equal(*got) {
@@ -109,7 +111,7 @@ func TestReadDrift(t *testing.T) {
 // (import) every mtu is read.
 func TestPolicyManagedMTU(t *testing.T) {
 	c := parseFile(t, "after-create.txt")
-	known := withClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = nil })
+	known := fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = nil })
 	if got, _ := c.Policy("ROCE", known); got.Classes["roce"].MTU != nil {
 		t.Errorf("unmanaged mtu read %d", *got.Classes["roce"].MTU)
 	}
@@ -162,11 +164,11 @@ policy-map type qos P
 func TestCanonical(t *testing.T) {
 	got := Canonical(*examplePolicy())
 	if got.Classes["roce"].PCP != nil || *got.Classes["roce"].MTU != 9216 || len(got.Classes["default"].DSCP) != 1 {
-		t.Errorf("Canonical(example) = %s", render(t, got))
+		t.Errorf("Canonical(example) = %s", goldenfile.JSON(t, got))
 	}
 	got = Canonical(*pcpPolicy())
 	if got.Classes["roce"].DSCP != nil || !cmp.Equal(got.Classes["default"].PCP, []int{}) || got.DefaultTrafficClass != 1 {
-		t.Errorf("Canonical(trust pcp) = %s", render(t, got))
+		t.Errorf("Canonical(trust pcp) = %s", goldenfile.JSON(t, got))
 	}
 	if p := examplePolicy(); p.Classes["roce"].PCP == nil {
 		t.Error("Canonical modified its input")

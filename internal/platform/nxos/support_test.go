@@ -5,34 +5,8 @@ import (
 	"testing"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 )
-
-// attrsOf renders Unsupported results as "attribute: reason" lines.
-func attrsOf(us []fabric.Unsupported) []string {
-	var out []string
-	for _, u := range us {
-		out = append(out, fabric.AttrString(u.Attr)+": "+u.Reason)
-	}
-	return out
-}
-
-// checkAttrs asserts that got names exactly the attributes want, in order, each with a reason
-// containing the text after the attribute.
-func checkAttrs(t *testing.T, name string, got []fabric.Unsupported, want ...string) {
-	t.Helper()
-	lines := attrsOf(got)
-	if len(lines) != len(want) {
-		t.Errorf("%s: got %q, want %d entries %q", name, lines, len(want), want)
-		return
-	}
-	for i, w := range want {
-		attr, reason, _ := strings.Cut(w, ": ")
-		gotAttr, gotReason, _ := strings.Cut(lines[i], ": ")
-		if gotAttr != attr || !strings.Contains(gotReason, reason) {
-			t.Errorf("%s [%d]: got %q, want attribute %s with a reason containing %q", name, i, lines[i], attr, reason)
-		}
-	}
-}
 
 func TestCheckSupported(t *testing.T) {
 	allStrict := examplePolicy()
@@ -46,29 +20,29 @@ func TestCheckSupported(t *testing.T) {
 	}{
 		"example (pcp list, lossless, mtu, ECN)": {examplePolicy(), nil},
 		"trust pcp":                              {pcpPolicy(), nil},
-		"mtu 1500 and 9216": {withClass(withClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = ptr(1500) }),
+		"mtu 1500 and 9216": {fabrictest.WithClass(fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = ptr(1500) }),
 			"cnp", func(c *fabric.Class) { c.MTU = ptr(9216) }), nil},
-		"36-character name": {renamed(examplePolicy(), strings.Repeat("a", 36)), []string{
+		"36-character name": {fabrictest.Renamed(examplePolicy(), strings.Repeat("a", 36)), []string{
 			`classes["default"]: class-map ` + strings.Repeat("a", 36) + "-default, and class-map names have at most 40 characters",
 			`classes["roce"]: shorten the policy or class name`}},
-		"37-character name": {renamed(examplePolicy(), strings.Repeat("a", 37)), []string{
+		"37-character name": {fabrictest.Renamed(examplePolicy(), strings.Repeat("a", 37)), []string{
 			"name: policy-map names have at most 40 characters; use at most 36 characters on nxos"}},
-		"7 + 32 characters": {withClass(renamed(examplePolicy(), "P123456"), strings.Repeat("c", 32), func(c *fabric.Class) {}), nil},
-		"8 + 32 characters": {withClass(renamed(examplePolicy(), "P1234567"), strings.Repeat("c", 32), func(c *fabric.Class) {}),
+		"7 + 32 characters": {fabrictest.WithClass(fabrictest.Renamed(examplePolicy(), "P123456"), strings.Repeat("c", 32), func(c *fabric.Class) {}), nil},
+		"8 + 32 characters": {fabrictest.WithClass(fabrictest.Renamed(examplePolicy(), "P1234567"), strings.Repeat("c", 32), func(c *fabric.Class) {}),
 			[]string{`classes["` + strings.Repeat("c", 32) + `"]: class-map P1234567-ccc`}},
 		"trust dscp_pcp": {func() *fabric.QoSPolicy { p := examplePolicy(); p.Trust = fabric.TrustDSCPPCP; return p }(),
 			[]string{"trust: NX-OS class-maps cannot give DSCP precedence over CoS"}},
-		"mtu out of range": {withClass(withClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = ptr(9217) }),
+		"mtu out of range": {fabrictest.WithClass(fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = ptr(9217) }),
 			"cnp", func(c *fabric.Class) { c.MTU = ptr(1499) }),
 			[]string{`classes["cnp"].mtu: from 1500 to 9216 bytes (1499 given)`, `classes["roce"].mtu: (9217 given)`}},
 		"8 strict classes": {allStrict, []string{`classes["sa"].strict_priority: priority levels 1-7`}},
 		"all of them, sorted by attribute": {func() *fabric.QoSPolicy {
-			p := withClass(renamed(examplePolicy(), strings.Repeat("b", 40)), "roce", func(c *fabric.Class) { c.MTU = ptr(100) })
+			p := fabrictest.WithClass(fabrictest.Renamed(examplePolicy(), strings.Repeat("b", 40)), "roce", func(c *fabric.Class) { c.MTU = ptr(100) })
 			p.Trust = fabric.TrustDSCPPCP
 			return p
 		}(), []string{`classes["roce"].mtu: `, "name: ", "trust: "}},
 	} {
-		checkAttrs(t, name, CheckSupported(*tc.p), tc.want...)
+		fabrictest.CheckUnsupported(t, name, CheckSupported(*tc.p), tc.want...)
 	}
 }
 
@@ -120,7 +94,7 @@ func TestCheckPFC(t *testing.T) {
 		}), []string{"buffer.cable_length_m: ", "buffer.xoff_bytes: ", "watchdog.action: ", "watchdog.detection_time_ms: ",
 			"watchdog.restoration_time_ms: "}},
 	} {
-		checkAttrs(t, name, CheckPFC(tc.p), tc.want...)
+		fabrictest.CheckUnsupported(t, name, CheckPFC(tc.p), tc.want...)
 	}
 }
 

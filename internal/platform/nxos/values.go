@@ -3,16 +3,14 @@ package nxos
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext"
 )
 
 var errExpectNumber = errors.New("expected one number")
-
-// Byte multipliers of the threshold units NX-OS prints.
-var unitBytes = map[string]int64{"bytes": 1, "kbytes": 1024, "mbytes": 1048576}
 
 // dscpNames are the DSCP keywords NX-OS accepts in `match dscp` (class selectors, assured
 // forwarding, expedited forwarding, default).
@@ -96,7 +94,7 @@ func parseWRED(f []string) (*WRED, error) {
 			if i+2 >= len(f) {
 				return nil, fmt.Errorf("%s needs a value and a unit", f[i])
 			}
-			v, err := threshold(f[i+1], f[i+2])
+			v, err := clitext.Threshold(f[i+1], f[i+2], Unknown)
 			if err != nil {
 				return nil, err
 			}
@@ -143,22 +141,6 @@ func parsePause(f []string) (*Pause, error) {
 		v[i] = n
 	}
 	return &Pause{BufferSize: v[0], PauseThreshold: v[1], ResumeThreshold: v[2]}, nil
-}
-
-// threshold converts a threshold to bytes; a unit bytes cannot express reads Unknown.
-func threshold(value, unit string) (int64, error) {
-	n, err := strconv.ParseInt(value, 10, 64)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("threshold %q is not a non-negative whole number", value)
-	}
-	mult, ok := unitBytes[unit]
-	if !ok {
-		return Unknown, nil
-	}
-	if n > math.MaxInt64/mult {
-		return 0, fmt.Errorf("threshold %s %s does not fit in 64-bit bytes", value, unit)
-	}
-	return n * mult, nil
 }
 
 // number parses a decimal integer in lo..hi.

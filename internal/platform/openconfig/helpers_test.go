@@ -10,39 +10,29 @@ import (
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
 func ptr[T any](v T) *T { return &v }
 
 // examplePolicy is the contract's roce_qos_policy example without its openconfig-unsupported
-// attributes (lossless, pcp, mtu).
+// attributes (lossless, pcp, mtu), bound to Ethernet1 and Ethernet2.
 func examplePolicy() *fabric.QoSPolicy {
-	return &fabric.QoSPolicy{
-		Name:                "ROCE",
-		Trust:               fabric.TrustDSCP,
-		DefaultTrafficClass: 0,
-		Classes: map[string]fabric.Class{
-			"roce": {TrafficClass: 3, DSCP: []int{26}, BandwidthPercent: ptr(50),
-				ECN: &fabric.ECN{MinThresholdBytes: 153600, MaxThresholdBytes: 1536000, MarkProbabilityPercent: 100}},
-			"cnp":     {TrafficClass: 6, DSCP: []int{48}, StrictPriority: true},
-			"default": {TrafficClass: 0, DSCP: []int{0}, BandwidthPercent: ptr(50)},
-		},
-		Interfaces: []string{"Ethernet1", "Ethernet2"},
-	}
+	return fabrictest.WithClass(fabrictest.WithoutMTU(fabrictest.ExamplePolicy("Ethernet1", "Ethernet2")), "roce",
+		func(c *fabric.Class) { c.PCP, c.Lossless = nil, false })
 }
 
 // updatedPolicy renames examplePolicy, changes the roce ECN, adds a class and unbinds
 // Ethernet2 in favour of Ethernet3.
 func updatedPolicy() *fabric.QoSPolicy {
-	p := examplePolicy()
+	p := fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) {
+		c.ECN = &fabric.ECN{MinThresholdBytes: 307200, MaxThresholdBytes: 3072000, MarkProbabilityPercent: 20}
+		c.BandwidthPercent = ptr(40)
+	})
 	p.Name = "AI"
-	roce := p.Classes["roce"]
-	roce.ECN = &fabric.ECN{MinThresholdBytes: 307200, MaxThresholdBytes: 3072000, MarkProbabilityPercent: 20}
-	roce.BandwidthPercent = ptr(40)
-	p.Classes["roce"] = roce
-	p.Classes["storage"] = fabric.Class{TrafficClass: 4, DSCP: []int{32, 34}, BandwidthPercent: ptr(10),
-		ECN: &fabric.ECN{MinThresholdBytes: 81920, MaxThresholdBytes: 819200, MarkProbabilityPercent: 5}}
+	p.Classes["storage"] = fabrictest.StorageClass()
+	fabrictest.WithClass(p, "storage", func(c *fabric.Class) { c.Lossless = false })
 	p.Interfaces = []string{"Ethernet1", "Ethernet3"}
 	return p
 }

@@ -10,6 +10,7 @@ import (
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 )
 
 // stockRestore is what Ethernet0 and Ethernet4 had before the policy: the stock AZURE binding.
@@ -22,7 +23,7 @@ func TestBuildSetGolden(t *testing.T) {
 	}{
 		{"create.golden", nil, examplePolicy()},
 		{"update.golden", examplePolicy(), updatedPolicy()},
-		{"rename.golden", examplePolicy(), renamed(examplePolicy(), "AI")},
+		{"rename.golden", examplePolicy(), fabrictest.Renamed(examplePolicy(), "AI")},
 		{"delete.golden", examplePolicy(), nil},
 		{"noop.golden", examplePolicy(), examplePolicy()},
 	} {

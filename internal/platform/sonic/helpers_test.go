@@ -11,48 +11,30 @@ import (
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
 func ptr[T any](v T) *T { return &v }
 
 // examplePolicy is the contract's roce_qos_policy example without its sonic-unsupported mtu,
-// bound to Ethernet0 and Ethernet4: roce (TC 3, DSCP 26, PCP 3, lossless, ECN), cnp (TC 6,
-// strict), default (TC 0).
+// bound to Ethernet0 and Ethernet4.
 func examplePolicy() *fabric.QoSPolicy {
-	return &fabric.QoSPolicy{
-		Name:                "ROCE",
-		Trust:               fabric.TrustDSCP,
-		DefaultTrafficClass: 0,
-		Classes: map[string]fabric.Class{
-			"roce": {TrafficClass: 3, DSCP: []int{26}, PCP: []int{3}, BandwidthPercent: ptr(50), Lossless: true,
-				ECN: &fabric.ECN{MinThresholdBytes: 153600, MaxThresholdBytes: 1536000, MarkProbabilityPercent: 100}},
-			"cnp":     {TrafficClass: 6, DSCP: []int{48}, StrictPriority: true},
-			"default": {TrafficClass: 0, DSCP: []int{0}, BandwidthPercent: ptr(50)},
-		},
-		Interfaces: []string{"Ethernet0", "Ethernet4"},
-	}
+	return fabrictest.WithoutMTU(fabrictest.ExamplePolicy("Ethernet0", "Ethernet4"))
 }
 
 // updatedPolicy changes the roce ECN and share, adds a lossless storage class with ECN, trusts
 // DSCP and PCP, unbinds Ethernet4 and binds Ethernet8.
 func updatedPolicy() *fabric.QoSPolicy {
-	p := examplePolicy()
+	p := fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) {
+		c.ECN = &fabric.ECN{MinThresholdBytes: 150000, MaxThresholdBytes: 1500001, MarkProbabilityPercent: 20}
+		c.BandwidthPercent = ptr(40)
+	})
 	p.Trust = fabric.TrustDSCPPCP
-	roce := p.Classes["roce"]
-	roce.ECN = &fabric.ECN{MinThresholdBytes: 150000, MaxThresholdBytes: 1500001, MarkProbabilityPercent: 20}
-	roce.BandwidthPercent = ptr(40)
-	p.Classes["roce"] = roce
-	p.Classes["storage"] = fabric.Class{TrafficClass: 4, DSCP: []int{32, 34}, PCP: []int{4}, BandwidthPercent: ptr(10),
-		Lossless: true, ECN: &fabric.ECN{MinThresholdBytes: 81920, MaxThresholdBytes: 819200, MarkProbabilityPercent: 5}}
+	p.Classes["storage"] = fabrictest.StorageClass()
+	fabrictest.WithClass(p, "storage", func(c *fabric.Class) { c.PCP = []int{4} })
 	p.Interfaces = []string{"Ethernet0", "Ethernet8"}
 	return p
-}
-
-func renamed(p *fabric.QoSPolicy, name string) *fabric.QoSPolicy {
-	q := *p
-	q.Name = name
-	return &q
 }
 
 // renderSet renders a SetRequest stably, one line per operation with its path and its

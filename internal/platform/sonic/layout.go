@@ -62,20 +62,6 @@ type classObj struct {
 	ecn    *fabric.ECN
 }
 
-// writesDot1p reports whether the policy needs DOT1P_TO_TC_MAP: it trusts PCP, or a class
-// manages its PCPs.
-func writesDot1p(p fabric.QoSPolicy) bool {
-	if p.Trust == fabric.TrustPCP || p.Trust == fabric.TrustDSCPPCP {
-		return true
-	}
-	for _, c := range p.Classes {
-		if c.PCP != nil {
-			return true
-		}
-	}
-	return false
-}
-
 // newLayout resolves p, refusing what sonic cannot carry exactly.
 func newLayout(p *fabric.QoSPolicy) (*layout, error) {
 	if p.Name == "" {
@@ -131,7 +117,7 @@ func newLayout(p *fabric.QoSPolicy) (*layout, error) {
 	if len(l.lossless) == 8 {
 		return nil, fmt.Errorf("sonic: policy %q makes every traffic class lossless; lossy traffic needs a priority group of its own", p.Name)
 	}
-	if writesDot1p(*p) {
+	if fabric.WritesPCP(*p) { // DOT1P_TO_TC_MAP
 		l.dot1p = make([]int, 8)
 		for i := range l.dot1p {
 			l.dot1p[i] = p.DefaultTrafficClass

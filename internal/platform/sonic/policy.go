@@ -220,26 +220,14 @@ func wholeMap(m map[int]int, n int) map[int]int {
 	return m
 }
 
-// defaultTC is the one traffic class without a class that the maps send something to.
+// defaultTC is the one traffic class without a class that the maps send something to
+// (fabric.LoneTC), Unknown when a map is unreadable or there are several.
 func defaultTC(classTC map[int]bool, dscp map[int]int, hasDot1p bool, dot1p map[int]int) int {
 	if dscp == nil || (hasDot1p && dot1p == nil) {
 		return Unknown
 	}
-	rest := map[int]bool{}
-	for _, m := range []map[int]int{dscp, dot1p} {
-		for _, tc := range m {
-			if !classTC[tc] {
-				rest[tc] = true
-			}
-		}
-	}
-	switch len(rest) {
-	case 0:
-		return 0
-	case 1:
-		for tc := range rest {
-			return tc
-		}
+	if tc, ok := fabric.LoneTC(classTC, slices.Collect(maps.Values(dscp)), slices.Collect(maps.Values(dot1p))); ok {
+		return tc
 	}
 	return Unknown
 }

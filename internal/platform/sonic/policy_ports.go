@@ -17,50 +17,11 @@ import (
 //     becomes 0: every DSCP is then listed and the default has no effect on the device;
 //   - when the classes list all 64 DSCPs (and all 8 PCPs, if PCPs are written),
 //     default_traffic_class is 0 for the same reason;
-//   - with DOT1P_TO_TC_MAP written (trust pcp or dscp_pcp, or any class with pcp), a class
-//     without pcp has the empty set rather than null: the map is owned whole.
+//   - with DOT1P_TO_TC_MAP written (fabric.WritesPCP: trust pcp or dscp_pcp, or any class with
+//     pcp), a class without pcp has the empty set rather than null: the map is owned whole.
 //
 // Sets are sorted and de-duplicated (fabric.QoSPolicy.Normalize). p is not modified.
-func Canonical(p fabric.QoSPolicy) fabric.QoSPolicy {
-	out := p
-	out.Normalize()
-	dot1p := writesDot1p(p)
-	listedD, listedP := map[int]bool{}, map[int]bool{}
-	for n, c := range out.Classes {
-		for _, d := range c.DSCP {
-			listedD[d] = true
-		}
-		if dot1p && c.PCP == nil {
-			c.PCP = []int{}
-			out.Classes[n] = c
-		}
-		for _, v := range c.PCP {
-			listedP[v] = true
-		}
-	}
-	if name, c, ok := out.ClassByTC(out.DefaultTrafficClass); ok {
-		c.DSCP = append(c.DSCP, unlisted(listedD, 64)...)
-		if dot1p {
-			c.PCP = append(c.PCP, unlisted(listedP, 8)...)
-		}
-		out.Classes[name] = c
-		out.DefaultTrafficClass = 0
-	} else if len(unlisted(listedD, 64)) == 0 && (!dot1p || len(unlisted(listedP, 8)) == 0) {
-		out.DefaultTrafficClass = 0
-	}
-	out.Normalize()
-	return out
-}
-
-func unlisted(listed map[int]bool, n int) []int {
-	var out []int
-	for v := range n {
-		if !listed[v] {
-			out = append(out, v)
-		}
-	}
-	return out
-}
+func Canonical(p fabric.QoSPolicy) fabric.QoSPolicy { return fabric.WholeMaps(p, fabric.WritesPCP(p)) }
 
 // trust is what the candidate ports bind (the most common reading); for a policy no port binds
 // cleanly, dscp when DOT1P_TO_TC_MAP|<name> does not exist (every other trust writes it), else

@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 )
 
 // priorOf records every port's settings before p binds them, as a driver does on create.
@@ -103,7 +104,7 @@ func TestRoundTripUpdateUnbinds(t *testing.T) {
 func TestRoundTripRename(t *testing.T) {
 	base := baseDB(t)
 	d := base.clone()
-	old, next := examplePolicy(), renamed(examplePolicy(), "AI")
+	old, next := examplePolicy(), fabrictest.Renamed(examplePolicy(), "AI")
 	restore := priorOf(d.dbOf(t), old)
 	d.set(t)(BuildSet(nil, old, restore, d.dbOf(t)))
 	d.set(t)(BuildSet(old, next, restore, d.dbOf(t)))

@@ -54,11 +54,9 @@ type Config struct {
 	Logger     Logger
 }
 
-// Logger receives transport events; the provider bridges it to tflog. It has the method set of
-// the gnmi and ssh packages' Logger, so one bridge serves every transport.
-type Logger interface {
-	Debug(ctx context.Context, msg string, fields map[string]any)
-}
+// Logger receives transport events; the provider bridges it to tflog. It is the ssh (and
+// gnmi) transport's, so one bridge serves every transport.
+type Logger = rssh.Logger
 
 const (
 	platformEOS  = "arista_eos"
@@ -206,7 +204,7 @@ func guard(ctx context.Context, cn *conn, until time.Time) (stop func()) {
 func setBudget(cn *conn, until time.Time) error {
 	left := time.Until(until)
 	if left <= 0 {
-		return &timeoutError{what: "no time left before the timeout", err: context.DeadlineExceeded}
+		return rssh.Timeout("no time left before the timeout", context.DeadlineExceeded)
 	}
 	cn.d.Channel.TimeoutOps = left // never 0: scrapligo reads 0 as "no timeout"
 	return nil
@@ -253,18 +251,18 @@ func (c *Client) connect(ctx context.Context) (cn *conn, fresh bool, err error) 
 // once the CLI answered, commands were sent.
 func (c *Client) open(ctx context.Context) (*conn, bool, error) {
 	if c.cfg.Platform != platformEOS && c.cfg.Platform != platformNXOS {
-		return nil, false, &configError{fmt.Sprintf("platform %q is not a CLI platform this provider supports (%s, %s)",
-			c.cfg.Platform, platformEOS, platformNXOS)}
+		return nil, false, rssh.ConfigErr(fmt.Sprintf("platform %q is not a CLI platform this provider supports (%s, %s)",
+			c.cfg.Platform, platformEOS, platformNXOS))
 	}
 	host, _, err := net.SplitHostPort(c.cfg.Address)
 	if err != nil {
-		return nil, false, &configError{fmt.Sprintf("address %q is not host:port: %v", c.cfg.Address, err)}
+		return nil, false, rssh.ConfigErr(fmt.Sprintf("address %q is not host:port: %v", c.cfg.Address, err))
 	}
 	cb, algos, err := rssh.HostKeyCallback(c.cfg.HostKey, c.cfg.KnownHostsFile, c.cfg.Address, c.cfg.Insecure)
 	if err != nil {
 		return nil, false, err
 	}
-	auth, err := authMethods(c.cfg.PrivateKey, c.cfg.Password)
+	auth, err := rssh.AuthMethods(c.cfg.PrivateKey, c.cfg.Password)
 	if err != nil {
 		return nil, false, err
 	}

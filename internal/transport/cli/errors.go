@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"strings"
-	"syscall"
 
 	"github.com/scrapli/scrapligo/util"
 
@@ -82,58 +80,10 @@ func (e *Error) message() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// configError is a setting that cannot work (a bad key, no credentials); never retried.
-type configError struct{ msg string }
-
-func (e *configError) Error() string { return e.msg }
-
-// timeoutError is a step that outlived its time. It matches context.DeadlineExceeded.
-type timeoutError struct {
-	what string
-	err  error
-}
-
-func (e *timeoutError) Error() string        { return e.what }
-func (e *timeoutError) Unwrap() error        { return e.err }
-func (e *timeoutError) Timeout() bool        { return true }
-func (e *timeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
-
-// dialFailure classifies a failed connection set-up: unreachable hosts and handshake timeouts are
-// transient; host key, credential and configuration problems are final.
+// dialFailure classifies a failed connection set-up as the ssh transport does (its SSH is the
+// same library under scrapligo).
 func (c *Client) dialFailure(ctx context.Context, err error) (transient bool, _ error) {
-	var hostKey *rssh.HostKeyError
-	var tmo *timeoutError
-	switch {
-	case errors.As(err, &hostKey):
-		return false, hostKey // without the library's "ssh: handshake failed:" prefix
-	case ctx.Err() != nil:
-		return false, err
-	case errors.As(err, &tmo):
-		return true, err
-	case strings.Contains(err.Error(), "unable to authenticate"):
-		return false, fmt.Errorf("authentication as %q failed (check username, password and private_key): %w", c.cfg.Username, err)
-	}
-	return transientNet(err), err
-}
-
-// transientNet reports network failures worth another try: refused, reset, unreachable, timed
-// out, or closed by the peer (sshd drops connections beyond MaxStartups).
-func transientNet(err error) bool {
-	var dns *net.DNSError
-	if errors.As(err, &dns) {
-		return dns.IsTemporary || dns.IsTimeout
-	}
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
-		return true
-	}
-	for _, target := range []error{io.EOF, io.ErrUnexpectedEOF, net.ErrClosed, syscall.ECONNREFUSED,
-		syscall.ECONNRESET, syscall.ECONNABORTED, syscall.EHOSTUNREACH, syscall.ENETUNREACH, syscall.EPIPE} {
-		if errors.Is(err, target) {
-			return true
-		}
-	}
-	return false
+	return rssh.ClassifyDial(ctx, err, c.cfg.Username)
 }
 
 // cause rewrites scrapligo's terse errors ("errTimeoutError") and the guard's closing of the
@@ -147,13 +97,13 @@ func (c *Client) cause(ctx context.Context, cn *conn, err error) error {
 	case cn != nil && cn.killed.Load() && errors.Is(ctx.Err(), context.Canceled):
 		return fmt.Errorf("cancelled; the connection was closed: %w", ctx.Err())
 	case (cn != nil && cn.killed.Load() || errors.Is(err, util.ErrTimeoutError)) && ctx.Err() != nil:
-		return &timeoutError{what: "did not finish before the deadline of the Terraform operation; the connection was closed", err: err}
+		return rssh.Timeout("did not finish before the deadline of the Terraform operation; the connection was closed", err)
 	case cn != nil && cn.killed.Load():
-		return &timeoutError{what: "did not finish within the timeout of " + c.cfg.Timeout.String() +
-			"; the connection was closed", err: err}
+		return rssh.Timeout("did not finish within the timeout of "+c.cfg.Timeout.String()+
+			"; the connection was closed", err)
 	case errors.Is(err, util.ErrTimeoutError):
-		return &timeoutError{what: "the device did not answer within the timeout of " + c.cfg.Timeout.String() +
-			"; the connection was closed", err: err}
+		return rssh.Timeout("the device did not answer within the timeout of "+c.cfg.Timeout.String()+
+			"; the connection was closed", err)
 	case errors.Is(err, util.ErrConnectionError), errors.Is(err, io.EOF):
 		return fmt.Errorf("the connection to the device closed: %w", err)
 	case errors.Is(err, util.ErrPrivilegeError):

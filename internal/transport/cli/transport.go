@@ -13,6 +13,8 @@ import (
 
 	"github.com/scrapli/scrapligo/transport"
 	gossh "golang.org/x/crypto/ssh"
+
+	rssh "github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
 )
 
 // sshTransport is the scrapligo transport (transport.Implementation) the client gives every
@@ -122,7 +124,7 @@ func (t *sshTransport) shell(nc net.Conn, a *transport.Args) (*gossh.Client, err
 func (t *sshTransport) timeoutCause(dctx context.Context, step string, err error) error {
 	deadline, _ := dctx.Deadline()
 	if t.ctx.Err() == nil && (dctx.Err() != nil || !time.Now().Before(deadline) || errors.Is(err, os.ErrDeadlineExceeded)) {
-		return &timeoutError{what: step + " did not finish within the timeout of " + t.timeout.String(), err: err}
+		return rssh.Timeout(step+" did not finish within the timeout of "+t.timeout.String(), err)
 	}
 	return err
 }
@@ -196,35 +198,4 @@ func (t *sshTransport) Write(b []byte) error {
 	}
 	t.writes.Add(1)
 	return nil
-}
-
-// authMethods offers the private key first (when given), then the password, also as the answer
-// to keyboard-interactive prompts (what many switches ask for).
-func authMethods(privateKey []byte, password string) ([]gossh.AuthMethod, error) {
-	var methods []gossh.AuthMethod
-	if len(privateKey) > 0 {
-		signer, err := gossh.ParsePrivateKey(privateKey)
-		var missing *gossh.PassphraseMissingError
-		switch {
-		case errors.As(err, &missing):
-			return nil, &configError{"private_key is protected by a passphrase, which is not supported: give an unencrypted key"}
-		case err != nil:
-			return nil, &configError{fmt.Sprintf("private_key is not a private key in PEM or OpenSSH format: %v", err)}
-		}
-		methods = append(methods, gossh.PublicKeys(signer))
-	}
-	if password != "" {
-		answer := func(_, _ string, questions []string, _ []bool) ([]string, error) {
-			answers := make([]string, len(questions))
-			for i := range answers {
-				answers[i] = password
-			}
-			return answers, nil
-		}
-		methods = append(methods, gossh.Password(password), gossh.KeyboardInteractive(answer))
-	}
-	if len(methods) == 0 {
-		return nil, &configError{"no credentials: set password or private_key"}
-	}
-	return methods, nil
 }

@@ -171,7 +171,7 @@ func (c *Client) timeoutCause(ctx, dctx context.Context, step string, err error)
 }
 
 func (c *Client) clientConfig() (*gossh.ClientConfig, error) {
-	auth, err := c.authMethods()
+	auth, err := AuthMethods(c.cfg.PrivateKey, c.cfg.Password)
 	if err != nil {
 		return nil, err
 	}
@@ -184,10 +184,13 @@ func (c *Client) clientConfig() (*gossh.ClientConfig, error) {
 	}, nil
 }
 
-func (c *Client) authMethods() ([]gossh.AuthMethod, error) {
+// AuthMethods offers the private key first (when given), then the password, also as the
+// answer to keyboard-interactive prompts (what many switches ask for): for this transport and
+// the CLI one.
+func AuthMethods(privateKey []byte, password string) ([]gossh.AuthMethod, error) {
 	var methods []gossh.AuthMethod
-	if len(c.cfg.PrivateKey) > 0 {
-		signer, err := gossh.ParsePrivateKey(c.cfg.PrivateKey)
+	if len(privateKey) > 0 {
+		signer, err := gossh.ParsePrivateKey(privateKey)
 		var missing *gossh.PassphraseMissingError
 		switch {
 		case errors.As(err, &missing):
@@ -197,15 +200,15 @@ func (c *Client) authMethods() ([]gossh.AuthMethod, error) {
 		}
 		methods = append(methods, gossh.PublicKeys(signer))
 	}
-	if pw := c.cfg.Password; pw != "" {
+	if password != "" {
 		answer := func(_, _ string, questions []string, _ []bool) ([]string, error) {
 			answers := make([]string, len(questions))
 			for i := range answers {
-				answers[i] = pw
+				answers[i] = password
 			}
 			return answers, nil
 		}
-		methods = append(methods, gossh.Password(pw), gossh.KeyboardInteractive(answer))
+		methods = append(methods, gossh.Password(password), gossh.KeyboardInteractive(answer))
 	}
 	if len(methods) == 0 {
 		return nil, &configError{"no credentials: set password or private_key"}

@@ -35,7 +35,8 @@ type configError struct{ msg string }
 
 func (e *configError) Error() string { return e.msg }
 
-// timeoutError is a step that outlived Config.Timeout. It matches context.DeadlineExceeded.
+// timeoutError is a step that outlived its time (Config.Timeout, or the CLI transport's). It
+// matches context.DeadlineExceeded.
 type timeoutError struct {
 	what string
 	err  error
@@ -45,6 +46,14 @@ func (e *timeoutError) Error() string        { return e.what }
 func (e *timeoutError) Unwrap() error        { return e.err }
 func (e *timeoutError) Timeout() bool        { return true }
 func (e *timeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
+
+// Timeout is the error of a step that outlived its time, what saying which and how long; it
+// matches context.DeadlineExceeded, and ClassifyDial takes it as transient. For the CLI
+// transport's steps too.
+func Timeout(what string, err error) error { return &timeoutError{what: what, err: err} }
+
+// ConfigErr is a setting that cannot work; never retried.
+func ConfigErr(msg string) error { return &configError{msg} }
 
 type retryKind int
 
@@ -60,24 +69,34 @@ type failure struct {
 	kind retryKind
 }
 
-// dialFailure classifies a failed connect: unreachable hosts and handshake timeouts are
-// transient; host key, credential and configuration problems are final.
+// dialFailure classifies a failed connect (ClassifyDial).
 func (c *Client) dialFailure(ctx context.Context, err error) *failure {
-	f := &failure{op: "connect", err: err, kind: final}
+	f := &failure{op: "connect", kind: final}
+	var transientErr bool
+	if transientErr, f.err = ClassifyDial(ctx, err, c.cfg.Username); transientErr {
+		f.kind = transient
+	}
+	return f
+}
+
+// ClassifyDial classifies a failed connection set-up, for this transport and the CLI one (whose
+// SSH is scrapligo's over the same library): unreachable hosts and handshake timeouts are
+// transient; host key, credential and configuration problems are final. The error returned is
+// the one to report.
+func ClassifyDial(ctx context.Context, err error, username string) (transient bool, _ error) {
 	var hostKey *HostKeyError
 	var tmo *timeoutError
 	switch {
 	case errors.As(err, &hostKey):
-		f.err = hostKey // without the library's "ssh: handshake failed:" prefix
+		return false, hostKey // without the library's "ssh: handshake failed:" prefix
 	case ctx.Err() != nil:
+		return false, err
 	case errors.As(err, &tmo):
-		f.kind = transient
+		return true, err
 	case strings.Contains(err.Error(), "unable to authenticate"):
-		f.err = fmt.Errorf("authentication as %q failed (check username, password and private_key): %w", c.cfg.Username, err)
-	case transientNet(err):
-		f.kind = transient
+		return false, fmt.Errorf("authentication as %q failed (check username, password and private_key): %w", username, err)
 	}
-	return f
+	return transientNet(err), err
 }
 
 // transientNet reports network failures worth another try: refused, reset, unreachable, timed

@@ -1,0 +1,86 @@
+// Package fabrictest holds the intents the platform packages' tests write: the contract's
+// roce_qos_policy example, the same for every platform, which each platform's tests trim to
+// what it carries. Only tests import it (by convention: it holds no provider logic).
+package fabrictest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+)
+
+// ExamplePolicy is the contract's roce_qos_policy example bound to ports: roce (TC 3, DSCP 26,
+// PCP 3, lossless, mtu 9216, 50 %, ECN 150/1500 KiB marking every packet), cnp (TC 6, DSCP
+// 48, strict), default (TC 0, DSCP 0, 50 %), trust dscp, default traffic class 0.
+func ExamplePolicy(ports ...string) *fabric.QoSPolicy {
+	return &fabric.QoSPolicy{
+		Name:                "ROCE",
+		Trust:               fabric.TrustDSCP,
+		DefaultTrafficClass: 0,
+		Classes: map[string]fabric.Class{
+			"roce": {TrafficClass: 3, DSCP: []int{26}, PCP: []int{3}, BandwidthPercent: fabric.Ptr(50), Lossless: true, MTU: fabric.Ptr(9216),
+				ECN: &fabric.ECN{MinThresholdBytes: 153600, MaxThresholdBytes: 1536000, MarkProbabilityPercent: 100}},
+			"cnp":     {TrafficClass: 6, DSCP: []int{48}, StrictPriority: true},
+			"default": {TrafficClass: 0, DSCP: []int{0}, BandwidthPercent: fabric.Ptr(50)},
+		},
+		Interfaces: ports,
+	}
+}
+
+// StorageClass is the class the update examples add: lossless TC 4 for DSCP 32 and 34, 10 %,
+// ECN 80/800 KiB marking 5 %.
+func StorageClass() fabric.Class {
+	return fabric.Class{TrafficClass: 4, DSCP: []int{32, 34}, BandwidthPercent: fabric.Ptr(10), Lossless: true,
+		ECN: &fabric.ECN{MinThresholdBytes: 81920, MaxThresholdBytes: 819200, MarkProbabilityPercent: 5}}
+}
+
+// WithClass returns p with class n changed by f.
+func WithClass(p *fabric.QoSPolicy, n string, f func(c *fabric.Class)) *fabric.QoSPolicy {
+	c := p.Classes[n]
+	f(&c)
+	p.Classes[n] = c
+	return p
+}
+
+// WithoutMTU returns p with no class setting an mtu (for platforms that have none).
+func WithoutMTU(p *fabric.QoSPolicy) *fabric.QoSPolicy {
+	for n := range p.Classes {
+		WithClass(p, n, func(c *fabric.Class) { c.MTU = nil })
+	}
+	return p
+}
+
+// Renamed returns a copy of p named name (its classes shared).
+func Renamed(p *fabric.QoSPolicy, name string) *fabric.QoSPolicy {
+	q := *p
+	q.Name = name
+	return &q
+}
+
+// Reasons renders Unsupported results as "attribute: reason" lines.
+func Reasons(us []fabric.Unsupported) []string {
+	var out []string
+	for _, u := range us {
+		out = append(out, fabric.AttrString(u.Attr)+": "+u.Reason)
+	}
+	return out
+}
+
+// CheckUnsupported asserts that got (a platform's CheckSupported) names exactly the attributes
+// want, in order, each with a reason containing the text after the attribute ("attr: text").
+func CheckUnsupported(t *testing.T, name string, got []fabric.Unsupported, want ...string) {
+	t.Helper()
+	lines := Reasons(got)
+	if len(lines) != len(want) {
+		t.Errorf("%s: got %q, want %d entries %q", name, lines, len(want), want)
+		return
+	}
+	for i, w := range want {
+		attr, reason, _ := strings.Cut(w, ": ")
+		gotAttr, gotReason, _ := strings.Cut(lines[i], ": ")
+		if gotAttr != attr || !strings.Contains(gotReason, reason) {
+			t.Errorf("%s [%d]: got %q, want attribute %s with a reason containing %q", name, i, lines[i], attr, reason)
+		}
+	}
+}

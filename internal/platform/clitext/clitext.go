@@ -1,0 +1,66 @@
+// Package clitext reads what the CLI platforms' configuration texts (EOS, NX-OS) write alike:
+// blocks by indentation and thresholds with a unit. It knows no platform, so neither platform
+// package reaches into the other for them.
+package clitext
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Node is a configuration line and the lines of its block.
+type Node struct {
+	Line     string
+	Children []*Node
+}
+
+// Tree builds the block structure of running-config text from indentation (EOS indents 3
+// spaces a level, NX-OS 2): a line belongs to the closest line above it that is indented less.
+// Blank lines and "!" comments are skipped, trailing white space and CRs dropped.
+func Tree(text string) []*Node {
+	type level struct {
+		indent int
+		n      *Node
+	}
+	root := &Node{}
+	stack := []level{{-1, root}}
+	for _, raw := range strings.Split(text, "\n") {
+		line := strings.TrimRight(raw, "\r\t ")
+		body := strings.TrimLeft(line, " \t")
+		if body == "" || strings.HasPrefix(body, "!") {
+			continue
+		}
+		indent := len(line) - len(body)
+		for len(stack) > 1 && stack[len(stack)-1].indent >= indent {
+			stack = stack[:len(stack)-1]
+		}
+		n := &Node{Line: body}
+		parent := stack[len(stack)-1].n
+		parent.Children = append(parent.Children, n)
+		stack = append(stack, level{indent, n})
+	}
+	return root.Children
+}
+
+// unitBytes are the threshold units both CLIs print that bytes express.
+var unitBytes = map[string]int64{"bytes": 1, "kbytes": 1024, "mbytes": 1048576}
+
+// Threshold converts a threshold (a whole number and its unit) to bytes; a unit bytes cannot
+// express (segments, packets, time) reads unknown, the platform's marker for a value it does
+// not carry.
+func Threshold(value, unit string, unknown int64) (int64, error) {
+	n, err := strconv.ParseInt(value, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("threshold %q is not a non-negative whole number", value)
+	}
+	mult, ok := unitBytes[unit]
+	if !ok {
+		return unknown, nil
+	}
+	if n > math.MaxInt64/mult {
+		return 0, fmt.Errorf("threshold %s %s does not fit in 64-bit bytes", value, unit)
+	}
+	return n * mult, nil
+}
