@@ -234,4 +234,4 @@ func (l *Lab) Cables() []Cable {
 }
 
 // SaveInventory rewrites dir's inventory.json (after Recable: its links), as Start wrote it.
-func (l *Lab) SaveInventory(dir string) error { return writeFiles(dir, l.Inventory(), l.ca.pem) }
+func (l *Lab) SaveInventory(dir string) error { return writeFiles(dir, l.Inventory(), l.ca.PEM) }

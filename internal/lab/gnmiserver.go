@@ -31,7 +31,7 @@ type gnmiEndpoint struct {
 
 // listen starts serving impl on 127.0.0.1 with an OS-chosen port.
 func (e *gnmiEndpoint) listen(spec deviceSpec, impl gpb.GNMIServer) error {
-	cert, err := spec.ca.serverCertificate(spec.name)
+	cert, err := spec.ca.ServerCertificate(spec.name)
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func (e *gnmiEndpoint) listen(spec deviceSpec, impl gpb.GNMIServer) error {
 		Platform:      spec.platform,
 		Username:      spec.username,
 		Password:      spec.password,
-		CACertificate: string(spec.ca.pem),
+		CACertificate: string(spec.ca.PEM),
 		Model:         spec.model,
 	}
 	go func() {

@@ -20,6 +20,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/pki"
 )
 
 // Options says which devices to start.
@@ -46,7 +48,7 @@ const Username = "admin"
 
 // Lab is a running set of simulated devices.
 type Lab struct {
-	ca       *authority
+	ca       *pki.Authority
 	names    []string // sorted
 	devices  map[string]device
 	wires    *cabling
@@ -61,7 +63,7 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 	if err != nil {
 		return nil, err
 	}
-	ca, err := newAuthority()
+	ca, err := pki.NewAuthority()
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +109,7 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 		return nil, err
 	}
 	if opts.Dir != "" {
-		if err := writeFiles(opts.Dir, l.Inventory(), ca.pem); err != nil {
+		if err := writeFiles(opts.Dir, l.Inventory(), ca.PEM); err != nil {
 			l.Stop()
 			return nil, err
 		}
@@ -228,7 +230,7 @@ func (l *Lab) Inventory() Inventory {
 func (l *Lab) Devices() []string { return slices.Clone(l.names) }
 
 // CAPEM returns the PEM certificate of the CA that signed every TLS device.
-func (l *Lab) CAPEM() []byte { return slices.Clone(l.ca.pem) }
+func (l *Lab) CAPEM() []byte { return slices.Clone(l.ca.PEM) }
 
 // Switch returns the gNMI switch with that name, or nil if there is none.
 func (l *Lab) Switch(name string) *GNMISwitch {

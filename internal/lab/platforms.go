@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/pki"
 )
 
 // device is what the lab needs from every simulated device, whatever its
@@ -25,7 +27,7 @@ type deviceSpec struct {
 	latency  time.Duration
 	username string
 	password string
-	ca       *authority
+	ca       *pki.Authority
 	wires    *cabling // what each port hears over LLDP
 }
 
