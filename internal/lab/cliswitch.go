@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 )
 
 // CLICounters are the SSH connections a CLI switch accepted and the command lines it ran.
@@ -73,7 +75,7 @@ type cliSwitch struct {
 	// runMu is held around each line a terminal runs, so that txReject applies to that
 	// terminal's line only; it is taken before the dialect's lock.
 	runMu  sync.Mutex
-	faults faultSet
+	faults fault.Set
 
 	srv      sshServer
 	counters struct{ connections, commands, reads atomic.Int64 }
@@ -204,5 +206,5 @@ func (sw *cliSwitch) countCommand(words []string) {
 // pause is the --latency a remote switch adds before a handshake or an answer, and FaultSlow's
 // delay.
 func (sw *cliSwitch) pause() {
-	sw.faults.sleep(sw.latency + sw.faults.slow())
+	sw.faults.Pause(sw.latency)
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 )
 
 func (sw *cliSwitch) sshConfig() *ssh.ServerConfig {
@@ -25,7 +27,7 @@ func (sw *cliSwitch) sshConfig() *ssh.ServerConfig {
 
 // handleSession serves one session channel: pty, environment and window changes are
 // accepted, the first shell or exec request runs.
-func (sw *cliSwitch) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request, user string, fc *faultConn) {
+func (sw *cliSwitch) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request, user string, fc *fault.Conn) {
 	done := make(chan struct{})
 	started, pty := false, false
 	for req := range reqs {
@@ -77,10 +79,10 @@ func (sw *cliSwitch) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request, use
 // runExec runs one command non-interactively (the lab's user has every privilege). FaultStall
 // and FaultSlow hold it; it is never a configuration transaction, so FaultDrop and FaultReject
 // leave it alone.
-func (sw *cliSwitch) runExec(w io.Writer, user, command string, pty bool, fc *faultConn) {
+func (sw *cliSwitch) runExec(w io.Writer, user, command string, pty bool, fc *fault.Conn) {
 	t := sw.dialect.openTerm(user, true)
 	defer t.leave()
-	if !sw.faults.stall(fc.gone) {
+	if !sw.faults.Stall(fc.Gone) {
 		return
 	}
 	sw.pause()

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 )
 
 // hostWrite is the first write a command would make.
@@ -156,7 +158,7 @@ func sudoCommand(args []string) []string {
 	return nil
 }
 
-func (h *Host) faultSet() *faultSet { return &h.faults }
+func (h *Host) faultSet() *fault.Set { return &h.faults }
 
 // closeConns closes every open SSH connection (FaultRefuse).
 func (h *Host) closeConns() { h.srv.closeConns() }
@@ -164,18 +166,18 @@ func (h *Host) closeConns() { h.srv.closeConns() }
 // faultExec applies the faults of an exec request before it runs; false says it must not run
 // (the connection was dropped, the client went away, or a refused write was answered with
 // status 1).
-func (h *Host) faultExec(ch ssh.Channel, fc *faultConn, command string) bool {
-	if !h.faults.stall(fc.gone) {
+func (h *Host) faultExec(ch ssh.Channel, fc *fault.Conn, command string) bool {
+	if !h.faults.Stall(fc.Gone) {
 		return false
 	}
 	h.pause()
 	w := scriptWrite(command)
 	switch {
 	case w == nil:
-	case h.faults.take(FaultDrop):
-		fc.drop()
+	case h.faults.Take(FaultDrop):
+		fc.Drop()
 		return false
-	case h.faults.take(FaultReject):
+	case h.faults.Take(FaultReject):
 		w.reject(ch, ch.Stderr())
 		finish(ch, 1)
 		return false

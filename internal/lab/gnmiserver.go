@@ -10,6 +10,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/status"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 )
 
 // gnmiEndpoint is what every gNMI switch of the lab shares, whatever its
@@ -25,7 +27,7 @@ type gnmiEndpoint struct {
 
 	failNext atomic.Pointer[string]
 	counters rpcCounters
-	faults   faultSet
+	faults   fault.Set
 	conns    connTracker
 }
 
@@ -71,7 +73,7 @@ func (e *gnmiEndpoint) entry() DeviceEntry { return e.inv }
 // stop closes the listener and every open stream at once: a long-lived
 // Subscribe would make a graceful stop wait forever.
 func (e *gnmiEndpoint) stop() {
-	e.faults.stop()
+	e.faults.Stop()
 	e.srv.Stop()
 	<-e.stopped
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 )
 
 // HostUsername is the login of every lab NIC host: an ordinary user whose
@@ -63,7 +65,7 @@ type Host struct {
 
 	counters struct{ exec, connections, mlnxQos atomic.Int64 }
 	vfs      int               // SR-IOV VFs per port, in switchdev mode (AddVFs)
-	faults   faultSet          // injected faults (fault_host.go)
+	faults   fault.Set         // injected faults (fault_host.go)
 	locks    hostLocks         // flock's locks (sh_flock.go)
 	systemd  systemdState      // guarded by mu (systemd.go)
 	nv       map[int]*nvConfig // adapters' NV configuration by adapter, guarded by mu (mstconfig.go)

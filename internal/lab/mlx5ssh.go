@@ -10,6 +10,8 @@ import (
 	"io"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 )
 
 // shellNotice answers an interactive login: the lab emulates commands, not
@@ -30,7 +32,7 @@ func (h *Host) sshConfig() *ssh.ServerConfig {
 // handleSession serves one session channel: environment and pty requests
 // are accepted and ignored, the first exec or shell request runs (after the
 // injected faults, faultExec).
-func (h *Host) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request, _ string, fc *faultConn) {
+func (h *Host) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request, _ string, fc *fault.Conn) {
 	done := make(chan struct{})
 	started := false
 	for req := range reqs {
@@ -77,7 +79,7 @@ func (h *Host) handleSession(ch ssh.Channel, reqs <-chan *ssh.Request, _ string,
 // pause is the Options.Latency a remote host adds before a handshake and
 // before answering an exec request, and FaultSlow's delay.
 func (h *Host) pause() {
-	h.faults.sleep(h.latency + h.faults.slow())
+	h.faults.Pause(h.latency)
 }
 
 // stop closes the listener and every connection, and waits for every command to finish.

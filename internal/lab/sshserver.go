@@ -13,17 +13,19 @@ import (
 	"time"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 )
 
 type sshServer struct {
 	config      *ssh.ServerConfig
 	lis         net.Listener
-	faults      *faultSet
+	faults      *fault.Set
 	connections *atomic.Int64
 	// pause is the device's latency (and FaultSlow's delay) before a handshake.
 	pause func()
 	// session serves one accepted session channel until it ends.
-	session func(ch ssh.Channel, reqs <-chan *ssh.Request, user string, fc *faultConn)
+	session func(ch ssh.Channel, reqs <-chan *ssh.Request, user string, fc *fault.Conn)
 
 	wg      sync.WaitGroup
 	connMu  sync.Mutex
@@ -75,9 +77,9 @@ func (s *sshServer) serve() {
 			return
 		}
 		s.connections.Add(1)
-		if s.faults.has(FaultRefuse) {
+		if s.faults.Has(FaultRefuse) {
 			s.connMu.Unlock()
-			resetConn(nc)
+			fault.ResetConn(nc)
 			continue
 		}
 		s.conns[nc] = struct{}{}
@@ -89,7 +91,7 @@ func (s *sshServer) serve() {
 
 // stop closes the listener and every connection, and waits for every session to end.
 func (s *sshServer) stop() {
-	s.faults.stop()
+	s.faults.Stop()
 	s.connMu.Lock()
 	s.closing = true
 	_ = s.lis.Close()
@@ -126,8 +128,8 @@ func (s *sshServer) handleConn(nc net.Conn) {
 	_ = nc.SetDeadline(time.Time{})
 	defer func() { _ = sconn.Close() }()
 	go ssh.DiscardRequests(reqs)
-	fc := newFaultConn(nc)
-	defer close(fc.gone)
+	fc := fault.NewConn(nc)
+	defer close(fc.Gone)
 	for nch := range chans {
 		if nch.ChannelType() != "session" {
 			_ = nch.Reject(ssh.UnknownChannelType, "unknown channel type")
