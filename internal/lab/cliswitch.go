@@ -1,25 +1,20 @@
 package lab
 
 // What every CLI switch of the lab (`eos`, `nxos`) shares whatever its dialect: an identity
-// (name, ports, an ed25519 host key, the inventory entry), the SSH server
-// (cliswitch_ssh.go), the pty line discipline (cliswitch_line.go), the counters, the
+// (name, ports, the inventory entry), the SSH server (internal/sshd, with the
+// sessions of cliswitch_ssh.go), the pty line discipline (cliswitch_line.go), the counters, the
 // RejectLines knob and injected faults (fault_cli.go). A dialect embeds *cliSwitch and gives it terminals (cliDialect); the
 // exported methods here are promoted to EOSSwitch and NXOSSwitch.
 
 import (
-	"crypto/ed25519"
-	"crypto/rand"
-	"fmt"
-	"net"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/crypto/ssh"
-
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sshd"
 )
 
 // CLICounters are the SSH connections a CLI switch accepted and the command lines it ran.
@@ -77,21 +72,13 @@ type cliSwitch struct {
 	runMu  sync.Mutex
 	faults fault.Set
 
-	srv      sshServer
+	srv      *sshd.Server
 	counters struct{ connections, commands, reads atomic.Int64 }
 }
 
 // newCLISwitch makes the host key and listens on 127.0.0.1; start serves SSH with the
 // dialect's terminals once the dialect holds the returned switch.
 func newCLISwitch(spec deviceSpec, ports []string, d cliDialect) (*cliSwitch, error) {
-	_, key, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		return nil, fmt.Errorf("host key: %w", err)
-	}
-	signer, err := ssh.NewSignerFromKey(key)
-	if err != nil {
-		return nil, fmt.Errorf("host key: %w", err)
-	}
 	sw := &cliSwitch{
 		name:    spec.name,
 		ports:   ports,
@@ -100,29 +87,26 @@ func newCLISwitch(spec deviceSpec, ports []string, d cliDialect) (*cliSwitch, er
 		users:   map[string]string{spec.username: spec.password, "admin": spec.password},
 		dialect: d,
 	}
-	sw.srv = sshServer{config: sw.sshConfig(), faults: &sw.faults, connections: &sw.counters.connections,
-		pause: sw.pause, session: sw.handleSession}
-	sw.srv.config.AddHostKey(signer)
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	srv, err := sshd.Listen(sw.sshConfig())
 	if err != nil {
 		return nil, err
 	}
-	sw.srv.lis, sw.addr = lis, lis.Addr().String()
+	sw.srv, sw.addr = srv, srv.Addr()
 	sw.inv = DeviceEntry{
 		Address:  sw.addr,
 		Platform: spec.platform,
 		Username: spec.username,
 		Password: spec.password,
-		HostKey:  strings.TrimSpace(string(ssh.MarshalAuthorizedKey(signer.PublicKey()))),
+		HostKey:  srv.HostKey(),
 	}
 	return sw, nil
 }
 
 // start accepts connections until stop.
-func (sw *cliSwitch) start() { sw.srv.start(sw.srv.lis) }
+func (sw *cliSwitch) start() { sw.srv.Start() }
 
 // stop closes the listener and every connection, and waits for every shell to end.
-func (sw *cliSwitch) stop() { sw.srv.stop() }
+func (sw *cliSwitch) stop() { sw.srv.Stop() }
 
 func (sw *cliSwitch) entry() DeviceEntry { return sw.inv }
 
@@ -203,8 +187,7 @@ func (sw *cliSwitch) countCommand(words []string) {
 	}
 }
 
-// pause is the --latency a remote switch adds before a handshake or an answer, and FaultSlow's
-// delay.
+// pause is the --latency a remote switch adds before an answer, and FaultSlow's delay.
 func (sw *cliSwitch) pause() {
 	sw.faults.Pause(sw.latency)
 }

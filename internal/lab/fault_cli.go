@@ -31,7 +31,7 @@ type cliTx struct {
 func (sw *cliSwitch) faultSet() *fault.Set { return &sw.faults }
 
 // closeConns closes every open SSH connection (FaultRefuse).
-func (sw *cliSwitch) closeConns() { sw.srv.closeConns() }
+func (sw *cliSwitch) closeConns() { sw.srv.CloseConns() }
 
 // setTxReject makes rejected refuse every configuration line with msg ("" stops it); the line
 // loop sets it under runMu for the one line it runs.

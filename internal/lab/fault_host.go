@@ -161,14 +161,14 @@ func sudoCommand(args []string) []string {
 func (h *Host) faultSet() *fault.Set { return &h.faults }
 
 // closeConns closes every open SSH connection (FaultRefuse).
-func (h *Host) closeConns() { h.srv.closeConns() }
+func (h *Host) closeConns() { h.srv.CloseConns() }
 
-// faultExec applies the faults of an exec request before it runs; false says it must not run
-// (the connection was dropped, the client went away, or a refused write was answered with
-// status 1).
-func (h *Host) faultExec(ch ssh.Channel, fc *fault.Conn, command string) bool {
+// faultExec applies the faults of an exec request, then runs it: its exit status, or ok false
+// when the session ends without one (the connection was dropped, the client went away). A
+// refused write is answered with status 1.
+func (h *Host) faultExec(ch ssh.Channel, fc *fault.Conn, command string) (status int, ok bool) {
 	if !h.faults.Stall(fc.Gone) {
-		return false
+		return 0, false
 	}
 	h.pause()
 	w := scriptWrite(command)
@@ -176,13 +176,12 @@ func (h *Host) faultExec(ch ssh.Channel, fc *fault.Conn, command string) bool {
 	case w == nil:
 	case h.faults.Take(FaultDrop):
 		fc.Drop()
-		return false
+		return 0, false
 	case h.faults.Take(FaultReject):
 		w.reject(ch, ch.Stderr())
-		finish(ch, 1)
-		return false
+		return 1, true
 	}
-	return true
+	return h.runScript(command, false, ch, ch, ch.Stderr()), true
 }
 
 // flockCommand skips flock's options (those cmdFlock takes) and lock file to the command it runs.

@@ -2,19 +2,15 @@ package lab
 
 import (
 	"bytes"
-	"crypto/ed25519"
-	"crypto/rand"
 	"fmt"
-	"net"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/crypto/ssh"
-
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sshd"
 )
 
 // HostUsername is the login of every lab NIC host: an ordinary user whose
@@ -48,7 +44,7 @@ type Host struct {
 	user     string
 	password string
 	latency  time.Duration
-	srv      sshServer
+	srv      *sshd.Server
 	wires    *cabling // what lldpd hears on each netdev
 
 	// mu guards the NIC state, the emulated tree and the knobs below.
@@ -81,14 +77,6 @@ type HostCounters struct {
 }
 
 func startMLX5Host(spec deviceSpec) (device, error) {
-	_, key, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		return nil, fmt.Errorf("host key: %w", err)
-	}
-	signer, err := ssh.NewSignerFromKey(key)
-	if err != nil {
-		return nil, fmt.Errorf("host key: %w", err)
-	}
 	h := &Host{
 		name:     spec.name,
 		user:     HostUsername,
@@ -113,25 +101,21 @@ func startMLX5Host(spec deviceSpec) (device, error) {
 		h.ports = append(h.ports, p)
 	}
 	h.buildTree()
-	h.srv = sshServer{config: h.sshConfig(), faults: &h.faults, connections: &h.counters.connections,
-		pause: h.pause, session: h.handleSession}
-	h.srv.config.AddHostKey(signer)
-
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	srv, err := sshd.Listen(h.sshConfig())
 	if err != nil {
 		return nil, err
 	}
-	h.addr = lis.Addr().String()
+	h.srv, h.addr = srv, srv.Addr()
 	h.inv = DeviceEntry{
 		Address:  h.addr,
 		Platform: spec.platform,
 		Username: h.user,
 		Password: spec.password,
-		HostKey:  strings.TrimSpace(string(ssh.MarshalAuthorizedKey(signer.PublicKey()))),
+		HostKey:  srv.HostKey(),
 		Sudo:     true,
 		Model:    spec.model,
 	}
-	h.srv.start(lis)
+	h.srv.Start()
 	return h, nil
 }
 
