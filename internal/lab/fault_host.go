@@ -15,6 +15,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
 )
 
 // hostWrite is the first write a command would make.
@@ -39,9 +40,9 @@ func (w *hostWrite) reject(stdout, stderr io.Writer) {
 
 // scriptWrite is the first write of script, or nil if it writes nothing (or does not parse).
 func scriptWrite(script string) *hostWrite {
-	p := &parser{toks: lex(script)}
+	p := &sh.Parser{Toks: sh.Lex(script)}
 	for {
-		list, err := p.nextCommand()
+		list, err := p.NextCommand()
 		if err != nil || list == nil {
 			return nil
 		}
@@ -51,10 +52,10 @@ func scriptWrite(script string) *hostWrite {
 	}
 }
 
-func listWrite(list []*shAndOr) *hostWrite {
+func listWrite(list []*sh.AndOr) *hostWrite {
 	for _, ao := range list {
-		for _, pl := range ao.pipes {
-			for _, c := range pl.cmds {
+		for _, pl := range ao.Pipes {
+			for _, c := range pl.Cmds {
 				if w := commandWrite(c); w != nil {
 					return w
 				}
@@ -64,19 +65,19 @@ func listWrite(list []*shAndOr) *hostWrite {
 	return nil
 }
 
-func commandWrite(c shCommand) *hostWrite {
+func commandWrite(c sh.Command) *hostWrite {
 	switch c := c.(type) {
-	case *shFor:
-		if w := redirWrite(c.redirs); w != nil {
+	case *sh.For:
+		if w := redirWrite(c.Redirs); w != nil {
 			return w
 		}
-		return listWrite(c.body)
-	case *shSimple:
-		if w := redirWrite(c.redirs); w != nil {
+		return listWrite(c.Body)
+	case *sh.Simple:
+		if w := redirWrite(c.Redirs); w != nil {
 			return w
 		}
-		args := make([]string, len(c.words))
-		for i, w := range c.words {
+		args := make([]string, len(c.Words))
+		for i, w := range c.Words {
 			args[i] = w.String()
 		}
 		return argsWrite(args)
@@ -84,10 +85,10 @@ func commandWrite(c shCommand) *hostWrite {
 	return nil
 }
 
-func redirWrite(redirs []shRedir) *hostWrite {
+func redirWrite(redirs []sh.Redir) *hostWrite {
 	for _, r := range redirs {
-		if (r.op == ">" || r.op == ">>") && r.target.String() != "/dev/null" {
-			return &hostWrite{kind: "redirect", target: r.target.String()}
+		if (r.Op == ">" || r.Op == ">>") && r.Target.String() != "/dev/null" {
+			return &hostWrite{kind: "redirect", target: r.Target.String()}
 		}
 	}
 	return nil

@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
 )
 
 type lldpValue struct {
@@ -50,7 +52,7 @@ type lldpInterfaceJSON0 struct {
 // routes (the captures' "Station" enabled).
 var stationCaps = []lldpCapability{{"Bridge", false}, {"Router", false}, {"Wlan", false}, {"Station", true}}
 
-func cmdLLDPCli(e *cmdEnv, args []string) int {
+func (h *Host) cmdLLDPCli(e *sh.Env, args []string) int {
 	format := "plain"
 	var words []string
 	for i := 1; i < len(args); i++ {
@@ -64,10 +66,9 @@ func cmdLLDPCli(e *cmdEnv, args []string) int {
 	}
 	if format != "json0" {
 		// assumed: the lab prints only the json0 format the provider reads.
-		fmt.Fprintf(e.stderr, "lldpcli: the lab simulates only -f json0 (asked %s)\n", format)
+		fmt.Fprintf(e.Stderr, "lldpcli: the lab simulates only -f json0 (asked %s)\n", format)
 		return 1
 	}
-	h := e.sh.h
 	var doc any
 	switch {
 	case slices.Equal(words, []string{"show", "chassis"}):
@@ -100,14 +101,14 @@ func cmdLLDPCli(e *cmdEnv, args []string) int {
 		doc = map[string]any{"lldp": []any{entry}}
 	default:
 		// assumed: the lab answers only the two reads above.
-		fmt.Fprintf(e.stderr, "lldpcli: the lab simulates only show chassis and show neighbors\n")
+		fmt.Fprintf(e.Stderr, "lldpcli: the lab simulates only show chassis and show neighbors\n")
 		return 1
 	}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
+		fmt.Fprintln(e.Stderr, err)
 		return 1
 	}
-	_, _ = e.stdout.Write(append(b, '\n'))
+	_, _ = e.Stdout.Write(append(b, '\n'))
 	return 0
 }

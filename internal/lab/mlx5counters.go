@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
 )
 
 // Simulated traffic, per second. RoCE runs on priority 3 in both directions; CNPs go out on
@@ -282,19 +284,19 @@ var hwCounterNames = func() []string {
 // addHWCounters lays out port 1's hw_counters under the RDMA device directory: one world-
 // readable file per counter ("%llu\n", read from the firmware at each read) and lifespan
 // (the cache time in ms; root may set 0-10000).
-func (h *Host) addHWCounters(ib *fsNode, p *nicPort) {
-	dir := ib.mkdirs("ports/1/hw_counters")
+func (h *Host) addHWCounters(ib *sh.Node, p *nicPort) {
+	dir := ib.Mkdirs("ports/1/hw_counters")
 	for i, name := range hwCounterNames {
-		dir.children[name] = &fsNode{mode: 0o444, read: func() string {
+		dir.Children[name] = &sh.Node{Mode: 0o444, Read: func() string {
 			return fmt.Sprintf("%d\n", p.sample(h.now()).hwCounters()[i].value)
 		}}
 	}
-	dir.children["lifespan"] = &fsNode{mode: 0o644,
-		read: func() string { return fmt.Sprintf("%d\n", p.ctr.lifespan) },
-		write: func(data string) error {
+	dir.Children["lifespan"] = &sh.Node{Mode: 0o644,
+		Read: func() string { return fmt.Sprintf("%d\n", p.ctr.lifespan) },
+		Write: func(data string) error {
 			v, err := strconv.Atoi(strings.TrimSuffix(data, "\n"))
 			if err != nil || v < 0 || v > 10000 {
-				return eINVAL
+				return sh.EINVAL
 			}
 			p.ctr.lifespan = v
 			return nil
