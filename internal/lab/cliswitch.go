@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sshd"
 )
@@ -56,7 +57,7 @@ type cliSwitch struct {
 	latency time.Duration
 	users   map[string]string // login -> password
 	dialect cliDialect
-	wires   *cabling // what each port hears over LLDP
+	wires   *cabling.Panel // what each port hears over LLDP
 
 	// rejectMu guards the RejectLines knob only; dialects read it while holding their own
 	// configuration lock, so it is always taken last.

@@ -10,6 +10,8 @@ import (
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 	lgnmi "github.com/openconfig/lemming/gnmi"
 	"google.golang.org/grpc"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 )
 
 // GNMISwitch is an `openconfig` switch: a gNMI server over TLS whose datastore
@@ -19,7 +21,7 @@ type GNMISwitch struct {
 	gnmiEndpoint
 	ports []string
 	store *lgnmi.Server
-	wires *cabling // what each port hears over LLDP (gnmi_lldp.go)
+	wires *cabling.Panel // what each port hears over LLDP (gnmi_lldp.go)
 
 	// mu makes each Set atomic with respect to Get: Get reads the datastore
 	// leaf by leaf and must not see half of a Set.

@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/pki"
 )
 
@@ -51,7 +52,7 @@ type Lab struct {
 	ca       *pki.Authority
 	names    []string // sorted
 	devices  map[string]device
-	wires    *cabling
+	wires    *cabling.Panel
 	stopOnce sync.Once
 }
 
@@ -71,7 +72,7 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Lab{ca: ca, devices: make(map[string]device, len(specs)), wires: newCabling()}
+	l := &Lab{ca: ca, devices: make(map[string]device, len(specs)), wires: cabling.NewPanel()}
 
 	// Devices start in parallel: a gNMI switch spends seconds building its
 	// OpenConfig schema, and a lab of several switches should not pay that
@@ -125,8 +126,8 @@ type plannedDevice struct {
 // plan validates the whole request before anything starts, so a typo in the
 // last platform does not leave half a lab behind.
 func plan(opts Options) ([]plannedDevice, error) {
-	ports := map[deviceRole]int{roleSwitch: opts.Ports, roleHost: opts.NICPorts}
-	for role, def := range map[deviceRole]int{roleSwitch: DefaultPorts, roleHost: DefaultNICPorts} {
+	ports := map[cabling.Role]int{cabling.Switch: opts.Ports, cabling.Host: opts.NICPorts}
+	for role, def := range map[cabling.Role]int{cabling.Switch: DefaultPorts, cabling.Host: DefaultNICPorts} {
 		switch {
 		case ports[role] == 0:
 			ports[role] = def
@@ -144,9 +145,9 @@ func plan(opts Options) ([]plannedDevice, error) {
 	}
 	var out []plannedDevice
 	for _, group := range []struct {
-		role   deviceRole
+		role   cabling.Role
 		counts map[string]int
-	}{{roleSwitch, opts.Switches}, {roleHost, opts.Hosts}} {
+	}{{cabling.Switch, opts.Switches}, {cabling.Host, opts.Hosts}} {
 		for _, platform := range slices.Sorted(maps.Keys(group.counts)) {
 			count := group.counts[platform]
 			if count < 0 {
@@ -184,12 +185,12 @@ func plan(opts Options) ([]plannedDevice, error) {
 func (l *Lab) cable(specs []plannedDevice, cables []Cable) error {
 	for _, s := range specs {
 		def := platforms[s.spec.platform]
-		l.wires.add(s.spec.name, cabledDevice{platform: s.spec.platform, role: def.role, ports: l.devices[s.spec.name].interfaces()})
+		l.wires.Add(s.spec.name, cabling.Device{Platform: s.spec.platform, Role: def.role, Ports: l.devices[s.spec.name].interfaces()})
 	}
 	if cables == nil {
-		cables = l.wires.defaultCables()
+		cables = l.wires.DefaultCables()
 	}
-	return l.wires.connect(cables)
+	return l.wires.Connect(cables)
 }
 
 // newPassword is random per lab start so that an inventory from an old lab

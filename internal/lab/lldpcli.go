@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
 )
 
@@ -73,23 +74,23 @@ func (h *Host) cmdLLDPCli(e *sh.Env, args []string) int {
 	switch {
 	case slices.Equal(words, []string{"show", "chassis"}):
 		doc = map[string]any{"local-chassis": []any{map[string]any{"chassis": []lldpChassisJSON0{{
-			ID:   []lldpValue{{Type: "mac", Value: macColons(labMAC(h.name, 0))}},
+			ID:   []lldpValue{{Type: "mac", Value: cabling.MACColons(cabling.MAC(h.name, 0))}},
 			Name: []lldpValue{{Value: h.name}}, Capability: stationCaps,
 		}}}}}
 	case slices.Equal(words, []string{"show", "neighbors"}):
-		heard := h.wires.heard(h.name)
+		heard := h.wires.Heard(h.name)
 		ifaces := []lldpInterfaceJSON0{}
 		for i, ifname := range h.interfaces() {
 			ad, ok := heard[ifname]
 			if !ok {
 				continue
 			}
-			portType := ad.portIDType
-			ch := lldpChassisJSON0{ID: []lldpValue{{Type: "mac", Value: macColons(ad.chassisMAC)}},
-				Name: []lldpValue{{Value: ad.systemName}}, Capability: []lldpCapability{{"Bridge", true}, {"Router", true}}}
-			port := lldpPortJSON0{ID: []lldpValue{{Type: portType, Value: ad.portID}}, TTL: []lldpValue{{Value: "120"}}}
-			if ad.portDescr != "" {
-				port.Descr = []lldpValue{{Value: ad.portDescr}}
+			portType := ad.PortIDType
+			ch := lldpChassisJSON0{ID: []lldpValue{{Type: "mac", Value: cabling.MACColons(ad.ChassisMAC)}},
+				Name: []lldpValue{{Value: ad.SystemName}}, Capability: []lldpCapability{{"Bridge", true}, {"Router", true}}}
+			port := lldpPortJSON0{ID: []lldpValue{{Type: portType, Value: ad.PortID}}, TTL: []lldpValue{{Value: "120"}}}
+			if ad.PortDescr != "" {
+				port.Descr = []lldpValue{{Value: ad.PortDescr}}
 			}
 			ifaces = append(ifaces, lldpInterfaceJSON0{Name: ifname, Via: "LLDP", RID: strconv.Itoa(i + 1),
 				Age: "0 day, 00:10:00", Chassis: []lldpChassisJSON0{ch}, Port: []lldpPortJSON0{port}})

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sshd"
@@ -47,7 +48,7 @@ type Host struct {
 	password string
 	latency  time.Duration
 	srv      *sshd.Server
-	wires    *cabling // what lldpd hears on each netdev
+	wires    *cabling.Panel // what lldpd hears on each netdev
 
 	// mu guards the NIC state, the emulated tree and the knobs below.
 	mu           sync.Mutex

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/pki"
 )
 
@@ -28,18 +29,11 @@ type deviceSpec struct {
 	username string
 	password string
 	ca       *pki.Authority
-	wires    *cabling // what each port hears over LLDP
+	wires    *cabling.Panel // what each port hears over LLDP
 }
 
-type deviceRole string
-
-const (
-	roleSwitch deviceRole = "switch"
-	roleHost   deviceRole = "host"
-)
-
 type platformDef struct {
-	role deviceRole
+	role cabling.Role
 	// models are the models (SKUs) a platform simulates, the first the default; nil when the
 	// platform has one kind of device.
 	models []string
@@ -49,16 +43,16 @@ type platformDef struct {
 }
 
 var platforms = map[string]platformDef{
-	"openconfig": {role: roleSwitch, start: startGNMISwitch},
-	"sonic":      {role: roleSwitch, start: startSONiCSwitch, models: sonicSKUNames()},
-	"eos":        {role: roleSwitch, start: startEOSSwitch, models: eosModelNames()},
-	"nxos":       {role: roleSwitch, start: startNXOSSwitch, models: nxosModelNames()},
-	"mlx5":       {role: roleHost, start: startMLX5Host, models: []string{MLX5OFED, MLX5Inbox}},
+	"openconfig": {role: cabling.Switch, start: startGNMISwitch},
+	"sonic":      {role: cabling.Switch, start: startSONiCSwitch, models: sonicSKUNames()},
+	"eos":        {role: cabling.Switch, start: startEOSSwitch, models: eosModelNames()},
+	"nxos":       {role: cabling.Switch, start: startNXOSSwitch, models: nxosModelNames()},
+	"mlx5":       {role: cabling.Host, start: startMLX5Host, models: []string{MLX5OFED, MLX5Inbox}},
 }
 
 // lookupPlatform resolves a platform requested in the given role (the
 // Switches or Hosts option) to its constructor.
-func lookupPlatform(name string, role deviceRole) (func(deviceSpec) (device, error), error) {
+func lookupPlatform(name string, role cabling.Role) (func(deviceSpec) (device, error), error) {
 	def, ok := platforms[name]
 	switch {
 	case !ok:

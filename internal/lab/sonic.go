@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 )
 
 // SONiCSwitch is a `sonic` switch as sonic-gnmi presents one: gNMI over TLS with the lab's CA
@@ -17,7 +19,7 @@ import (
 type SONiCSwitch struct {
 	gnmiEndpoint
 	ports []string
-	wires *cabling // what each port hears over LLDP (APPL_DB LLDP_ENTRY_TABLE)
+	wires *cabling.Panel // what each port hears over LLDP (APPL_DB LLDP_ENTRY_TABLE)
 
 	mu      sync.RWMutex // guards db, saved, refusal and storms
 	db      configDB
