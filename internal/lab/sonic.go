@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
 
 // SONiCSwitch is a `sonic` switch as sonic-gnmi presents one: gNMI over TLS with the lab's CA
@@ -25,7 +26,7 @@ type SONiCSwitch struct {
 	db      configDB
 	saved   configDB // /etc/sonic/config_db.json: what `config save` wrote last
 	refusal string   // why the last refused Set was refused, as GCU logs it
-	storms  map[string]*stormClock
+	storms  map[string]*traffic.Storm
 	clock   func() time.Time
 }
 
@@ -34,11 +35,11 @@ func startSONiCSwitch(spec deviceSpec) (device, error) {
 		gnmiEndpoint: gnmiEndpoint{name: spec.name},
 		ports:        sonicPortNames(spec.ports),
 		wires:        spec.wires,
-		storms:       map[string]*stormClock{},
+		storms:       map[string]*traffic.Storm{},
 		clock:        time.Now,
 	}
 	for _, p := range sw.ports {
-		sw.storms[p] = &stormClock{}
+		sw.storms[p] = &traffic.Storm{}
 	}
 	sw.db = stockConfigDB(spec.name, sw.ports, sonicSKUs[spec.model])
 	sw.saved = sw.db.clone()
@@ -86,6 +87,6 @@ func (sw *SONiCSwitch) Storm(ifname string, on bool) error {
 	if !ok {
 		return fmt.Errorf("%s has no interface %q (interfaces: %s)", sw.name, ifname, strings.Join(sw.ports, ", "))
 	}
-	st.set(on, sw.clock())
+	st.Set(on, sw.clock())
 	return nil
 }
