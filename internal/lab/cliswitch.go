@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sshd"
 )
@@ -79,13 +80,13 @@ type cliSwitch struct {
 
 // newCLISwitch makes the host key and listens on 127.0.0.1; start serves SSH with the
 // dialect's terminals once the dialect holds the returned switch.
-func newCLISwitch(spec deviceSpec, ports []string, d cliDialect) (*cliSwitch, error) {
+func newCLISwitch(spec device.Spec, ports []string, d cliDialect) (*cliSwitch, error) {
 	sw := &cliSwitch{
-		name:    spec.name,
+		name:    spec.Name,
 		ports:   ports,
-		latency: spec.latency,
-		wires:   spec.wires,
-		users:   map[string]string{spec.username: spec.password, "admin": spec.password},
+		latency: spec.Latency,
+		wires:   spec.Wires,
+		users:   map[string]string{spec.Username: spec.Password, "admin": spec.Password},
 		dialect: d,
 	}
 	srv, err := sshd.Listen(sw.sshConfig())
@@ -95,9 +96,9 @@ func newCLISwitch(spec deviceSpec, ports []string, d cliDialect) (*cliSwitch, er
 	sw.srv, sw.addr = srv, srv.Addr()
 	sw.inv = DeviceEntry{
 		Address:  sw.addr,
-		Platform: spec.platform,
-		Username: spec.username,
-		Password: spec.password,
+		Platform: spec.Platform,
+		Username: spec.Username,
+		Password: spec.Password,
 		HostKey:  srv.HostKey(),
 	}
 	return sw, nil

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/status"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 )
 
@@ -32,8 +33,8 @@ type gnmiEndpoint struct {
 }
 
 // listen starts serving impl on 127.0.0.1 with an OS-chosen port.
-func (e *gnmiEndpoint) listen(spec deviceSpec, impl gpb.GNMIServer) error {
-	cert, err := spec.ca.ServerCertificate(spec.name)
+func (e *gnmiEndpoint) listen(spec device.Spec, impl gpb.GNMIServer) error {
+	cert, err := spec.CA.ServerCertificate(spec.Name)
 	if err != nil {
 		return err
 	}
@@ -41,9 +42,9 @@ func (e *gnmiEndpoint) listen(spec deviceSpec, impl gpb.GNMIServer) error {
 	if err != nil {
 		return err
 	}
-	g := &guard{username: spec.username, password: spec.password, latency: spec.latency, counters: &e.counters,
-		faults: &e.faults, conns: &e.conns, rejectText: gnmiRejectText[spec.platform]}
-	e.name = spec.name
+	g := &guard{username: spec.Username, password: spec.Password, latency: spec.Latency, counters: &e.counters,
+		faults: &e.faults, conns: &e.conns, rejectText: gnmiRejectText[spec.Platform]}
+	e.name = spec.Name
 	e.stopped = make(chan struct{})
 	e.srv = grpc.NewServer(
 		grpc.Creds(credentials.NewTLS(&tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})),
@@ -54,11 +55,11 @@ func (e *gnmiEndpoint) listen(spec deviceSpec, impl gpb.GNMIServer) error {
 	e.addr = lis.Addr().String()
 	e.inv = DeviceEntry{
 		Address:       e.addr,
-		Platform:      spec.platform,
-		Username:      spec.username,
-		Password:      spec.password,
-		CACertificate: string(spec.ca.PEM),
-		Model:         spec.model,
+		Platform:      spec.Platform,
+		Username:      spec.Username,
+		Password:      spec.Password,
+		CACertificate: string(spec.CA.PEM),
+		Model:         spec.Model,
 	}
 	go func() {
 		defer close(e.stopped)

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/pki"
 )
 
@@ -51,7 +52,7 @@ const Username = "admin"
 type Lab struct {
 	ca       *pki.Authority
 	names    []string // sorted
-	devices  map[string]device
+	devices  map[string]labDevice
 	wires    *cabling.Panel
 	stopOnce sync.Once
 }
@@ -72,7 +73,7 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Lab{ca: ca, devices: make(map[string]device, len(specs)), wires: cabling.NewPanel()}
+	l := &Lab{ca: ca, devices: make(map[string]labDevice, len(specs)), wires: cabling.NewPanel()}
 
 	// Devices start in parallel: a gNMI switch spends seconds building its
 	// OpenConfig schema, and a lab of several switches should not pay that
@@ -83,16 +84,16 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 		errs []error
 	)
 	for _, s := range specs {
-		s.spec.ca, s.spec.username, s.spec.password, s.spec.wires = ca, Username, password, l.wires
+		s.spec.CA, s.spec.Username, s.spec.Password, s.spec.Wires = ca, Username, password, l.wires
 		wg.Go(func() {
 			d, err := s.start(s.spec)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
-				errs = append(errs, fmt.Errorf("%s: %w", s.spec.name, err))
+				errs = append(errs, fmt.Errorf("%s: %w", s.spec.Name, err))
 				return
 			}
-			l.devices[s.spec.name] = d
+			l.devices[s.spec.Name] = d
 		})
 	}
 	wg.Wait()
@@ -119,8 +120,8 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 }
 
 type plannedDevice struct {
-	spec  deviceSpec
-	start func(deviceSpec) (device, error)
+	spec  device.Spec
+	start func(device.Spec) (labDevice, error)
 }
 
 // plan validates the whole request before anything starts, so a typo in the
@@ -165,12 +166,12 @@ func plan(opts Options) ([]plannedDevice, error) {
 				return nil, err
 			}
 			for n := 1; n <= count; n++ {
-				out = append(out, plannedDevice{start: start, spec: deviceSpec{
-					name:     fmt.Sprintf("%s-%d", platform, n),
-					platform: platform,
-					ports:    ports[group.role],
-					model:    model,
-					latency:  opts.Latency,
+				out = append(out, plannedDevice{start: start, spec: device.Spec{
+					Name:     fmt.Sprintf("%s-%d", platform, n),
+					Platform: platform,
+					Ports:    ports[group.role],
+					Model:    model,
+					Latency:  opts.Latency,
 				}})
 			}
 		}
@@ -184,8 +185,8 @@ func plan(opts Options) ([]plannedDevice, error) {
 // cable plugs in the lab's cables: the given ones, or the default cabling.
 func (l *Lab) cable(specs []plannedDevice, cables []Cable) error {
 	for _, s := range specs {
-		def := platforms[s.spec.platform]
-		l.wires.Add(s.spec.name, cabling.Device{Platform: s.spec.platform, Role: def.role, Ports: l.devices[s.spec.name].interfaces()})
+		def := platforms[s.spec.Platform]
+		l.wires.Add(s.spec.Name, cabling.Device{Platform: s.spec.Platform, Role: def.role, Ports: l.devices[s.spec.Name].interfaces()})
 	}
 	if cables == nil {
 		cables = l.wires.DefaultCables()

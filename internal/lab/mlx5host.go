@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sshd"
@@ -79,14 +80,14 @@ type HostCounters struct {
 	MlnxQos     int64 // mlnx_qos runs (each a Python start on a real host)
 }
 
-func startMLX5Host(spec deviceSpec) (device, error) {
+func startMLX5Host(spec device.Spec) (labDevice, error) {
 	h := &Host{
-		name:     spec.name,
+		name:     spec.Name,
 		user:     HostUsername,
-		password: spec.password,
-		latency:  spec.latency,
+		password: spec.Password,
+		latency:  spec.Latency,
 		clock:    time.Now,
-		wires:    spec.wires,
+		wires:    spec.Wires,
 	}
 	h.fs = &sh.FS{Mu: &h.mu, Cwd: "/home/" + h.user, FailWrites: &h.failWrites}
 	h.sys = &sh.System{FS: h.fs, User: h.user, Programs: h.programs, Processes: h.processes,
@@ -95,11 +96,11 @@ func startMLX5Host(spec deviceSpec) (device, error) {
 			defer h.mu.Unlock()
 			return h.sudoPassword
 		}}
-	if spec.model == MLX5Inbox {
+	if spec.Model == MLX5Inbox {
 		h.inbox.Store(true)
 		h.noECN = true
 	}
-	for i := range spec.ports {
+	for i := range spec.Ports {
 		p := &nicPort{
 			ifname: fmt.Sprintf("eth%d", i),
 			rdma:   fmt.Sprintf("mlx5_%d", i),
@@ -117,12 +118,12 @@ func startMLX5Host(spec deviceSpec) (device, error) {
 	h.srv, h.addr = srv, srv.Addr()
 	h.inv = DeviceEntry{
 		Address:  h.addr,
-		Platform: spec.platform,
+		Platform: spec.Platform,
 		Username: h.user,
-		Password: spec.password,
+		Password: spec.Password,
 		HostKey:  srv.HostKey(),
 		Sudo:     true,
-		Model:    spec.model,
+		Model:    spec.Model,
 	}
 	h.srv.Start()
 	return h, nil

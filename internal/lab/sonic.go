@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
 
@@ -30,18 +31,18 @@ type SONiCSwitch struct {
 	clock   func() time.Time
 }
 
-func startSONiCSwitch(spec deviceSpec) (device, error) {
+func startSONiCSwitch(spec device.Spec) (labDevice, error) {
 	sw := &SONiCSwitch{
-		gnmiEndpoint: gnmiEndpoint{name: spec.name},
-		ports:        sonicPortNames(spec.ports),
-		wires:        spec.wires,
+		gnmiEndpoint: gnmiEndpoint{name: spec.Name},
+		ports:        sonicPortNames(spec.Ports),
+		wires:        spec.Wires,
 		storms:       map[string]*traffic.Storm{},
 		clock:        time.Now,
 	}
 	for _, p := range sw.ports {
 		sw.storms[p] = &traffic.Storm{}
 	}
-	sw.db = stockConfigDB(spec.name, sw.ports, sonicSKUs[spec.model])
+	sw.db = stockConfigDB(spec.Name, sw.ports, sonicSKUs[spec.Model])
 	sw.saved = sw.db.clone()
 	if v := validateDB(sw.db); len(v) > 0 {
 		return nil, fmt.Errorf("stock CONFIG_DB does not validate: %s", strings.Join(v, "; "))
