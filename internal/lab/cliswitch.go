@@ -93,14 +93,7 @@ func newCLISwitch(spec device.Spec, ports []string, d cliDialect) (*cliSwitch, e
 	if err != nil {
 		return nil, err
 	}
-	sw.srv, sw.addr = srv, srv.Addr()
-	sw.inv = DeviceEntry{
-		Address:  sw.addr,
-		Platform: spec.Platform,
-		Username: spec.Username,
-		Password: spec.Password,
-		HostKey:  srv.HostKey(),
-	}
+	sw.srv, sw.addr, sw.inv = srv, srv.Addr(), srv.Entry(spec, spec.Username)
 	return sw, nil
 }
 

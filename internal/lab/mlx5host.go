@@ -115,16 +115,8 @@ func startMLX5Host(spec device.Spec) (labDevice, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.srv, h.addr = srv, srv.Addr()
-	h.inv = DeviceEntry{
-		Address:  h.addr,
-		Platform: spec.Platform,
-		Username: h.user,
-		Password: spec.Password,
-		HostKey:  srv.HostKey(),
-		Sudo:     true,
-		Model:    spec.Model,
-	}
+	h.srv, h.addr, h.inv = srv, srv.Addr(), srv.Entry(spec, h.user)
+	h.inv.Sudo, h.inv.Model = true, spec.Model
 	h.srv.Start()
 	return h, nil
 }

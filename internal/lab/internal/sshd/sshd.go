@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 )
 
@@ -90,6 +91,13 @@ func (s *Server) Addr() string { return s.lis.Addr().String() }
 
 // HostKey is the host key in authorized_keys form, as the inventory's host_key.
 func (s *Server) HostKey() string { return s.hostKey }
+
+// Entry is the inventory entry of the device behind the server: its address and host key, the
+// platform and password of spec, and username as the login.
+func (s *Server) Entry(spec device.Spec, username string) device.Entry {
+	return device.Entry{Address: s.Addr(), Platform: spec.Platform, Username: username,
+		Password: spec.Password, HostKey: s.hostKey}
+}
 
 // passwordConfig is an sshd that takes a password, typed or answered to a keyboard-interactive
 // "Password: " prompt, as OpenSSH offers both by default.
