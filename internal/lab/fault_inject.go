@@ -20,23 +20,23 @@ type FaultKind = fault.Kind
 const (
 	// FaultRefuse: new TCP connections are accepted and reset at once, and the open ones are
 	// closed, until cleared.
-	FaultRefuse = fault.Refuse
+	FaultRefuse FaultKind = fault.Refuse
 	// FaultDrop: the connection is closed in the middle of the next operation that writes,
 	// before the device applies it (one-shot).
-	FaultDrop = fault.Drop
+	FaultDrop FaultKind = fault.Drop
 	// FaultStall: every operation hangs, its connection open, until cleared (or for at most
 	// StallLimit).
-	FaultStall = fault.Stall
+	FaultStall FaultKind = fault.Stall
 	// FaultReject: the next write is refused with the device's own error text (one-shot).
-	FaultReject = fault.Reject
+	FaultReject FaultKind = fault.Reject
 	// FaultSlow: every answer comes SlowBy later (DefaultSlowBy, or InjectSlow's), until
 	// cleared.
-	FaultSlow = fault.Slow
+	FaultSlow FaultKind = fault.Slow
 	// FaultReboot: NIC hosts only, Host.Reboot now (one-shot, so never listed as active).
-	FaultReboot = fault.Reboot
+	FaultReboot FaultKind = fault.Reboot
 	// FaultDriverReload: NIC hosts only, Host.DriverReload now (one-shot): the driver's
 	// defaults on every port, and the units bound to the netdevs run again.
-	FaultDriverReload = fault.DriverReload
+	FaultDriverReload FaultKind = fault.DriverReload
 )
 
 // DefaultSlowBy is the delay FaultSlow adds when InjectFault sets it.

@@ -27,9 +27,10 @@ const (
 	EEXIST  Errno = 17
 	ERANGE  Errno = 34
 	ELOOP   Errno = 40
-	// EOPNOTSUPP is what dcbnl answers for an attribute the driver does not implement.
-	EOPNOTSUPP Errno = 95
 )
+
+// EOPNOTSUPP is what dcbnl answers for an attribute the driver does not implement.
+const EOPNOTSUPP Errno = 95
 
 func (e Errno) Error() string {
 	switch e {
