@@ -14,6 +14,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/pki"
 )
 
 func TestWrongCredentialsAreRejected(t *testing.T) {
@@ -66,12 +68,12 @@ func TestTLS(t *testing.T) {
 		}
 	})
 	t.Run("another CA is not trusted", func(t *testing.T) {
-		other, err := newAuthority()
+		other, err := pki.NewAuthority()
 		if err != nil {
 			t.Fatal(err)
 		}
 		stranger := d
-		stranger.CACertificate = string(other.pem)
+		stranger.CACertificate = string(other.PEM)
 		_, err = dial(t, stranger).Capabilities(ctxT(t), &gpb.CapabilityRequest{})
 		wantCode(t, err, codes.Unavailable)
 		var uae x509.UnknownAuthorityError

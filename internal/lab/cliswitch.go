@@ -1,23 +1,22 @@
 package lab
 
 // What every CLI switch of the lab (`eos`, `nxos`) shares whatever its dialect: an identity
-// (name, ports, an ed25519 host key, the inventory entry), the SSH server
-// (cliswitch_ssh.go), the pty line discipline (cliswitch_line.go), the counters, the
+// (name, ports, the inventory entry), the SSH server (internal/sshd, with the
+// sessions of cliswitch_ssh.go), the pty line discipline (cliswitch_line.go), the counters, the
 // RejectLines knob and injected faults (fault_cli.go). A dialect embeds *cliSwitch and gives it terminals (cliDialect); the
 // exported methods here are promoted to EOSSwitch and NXOSSwitch.
 
 import (
-	"crypto/ed25519"
-	"crypto/rand"
-	"fmt"
-	"net"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/crypto/ssh"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sshd"
 )
 
 // CLICounters are the SSH connections a CLI switch accepted and the command lines it ran.
@@ -59,7 +58,7 @@ type cliSwitch struct {
 	latency time.Duration
 	users   map[string]string // login -> password
 	dialect cliDialect
-	wires   *cabling // what each port hears over LLDP
+	wires   *cabling.Panel // what each port hears over LLDP
 
 	// rejectMu guards the RejectLines knob only; dialects read it while holding their own
 	// configuration lock, so it is always taken last.
@@ -73,54 +72,36 @@ type cliSwitch struct {
 	// runMu is held around each line a terminal runs, so that txReject applies to that
 	// terminal's line only; it is taken before the dialect's lock.
 	runMu  sync.Mutex
-	faults faultSet
+	faults fault.Set
 
-	srv      sshServer
+	srv      *sshd.Server
 	counters struct{ connections, commands, reads atomic.Int64 }
 }
 
 // newCLISwitch makes the host key and listens on 127.0.0.1; start serves SSH with the
 // dialect's terminals once the dialect holds the returned switch.
-func newCLISwitch(spec deviceSpec, ports []string, d cliDialect) (*cliSwitch, error) {
-	_, key, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		return nil, fmt.Errorf("host key: %w", err)
-	}
-	signer, err := ssh.NewSignerFromKey(key)
-	if err != nil {
-		return nil, fmt.Errorf("host key: %w", err)
-	}
+func newCLISwitch(spec device.Spec, ports []string, d cliDialect) (*cliSwitch, error) {
 	sw := &cliSwitch{
-		name:    spec.name,
+		name:    spec.Name,
 		ports:   ports,
-		latency: spec.latency,
-		wires:   spec.wires,
-		users:   map[string]string{spec.username: spec.password, "admin": spec.password},
+		latency: spec.Latency,
+		wires:   spec.Wires,
+		users:   map[string]string{spec.Username: spec.Password, "admin": spec.Password},
 		dialect: d,
 	}
-	sw.srv = sshServer{config: sw.sshConfig(), faults: &sw.faults, connections: &sw.counters.connections,
-		pause: sw.pause, session: sw.handleSession}
-	sw.srv.config.AddHostKey(signer)
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	srv, err := sshd.Listen(sw.sshConfig())
 	if err != nil {
 		return nil, err
 	}
-	sw.srv.lis, sw.addr = lis, lis.Addr().String()
-	sw.inv = DeviceEntry{
-		Address:  sw.addr,
-		Platform: spec.platform,
-		Username: spec.username,
-		Password: spec.password,
-		HostKey:  strings.TrimSpace(string(ssh.MarshalAuthorizedKey(signer.PublicKey()))),
-	}
+	sw.srv, sw.addr, sw.inv = srv, srv.Addr(), srv.Entry(spec, spec.Username)
 	return sw, nil
 }
 
 // start accepts connections until stop.
-func (sw *cliSwitch) start() { sw.srv.start(sw.srv.lis) }
+func (sw *cliSwitch) start() { sw.srv.Start() }
 
 // stop closes the listener and every connection, and waits for every shell to end.
-func (sw *cliSwitch) stop() { sw.srv.stop() }
+func (sw *cliSwitch) stop() { sw.srv.Stop() }
 
 func (sw *cliSwitch) entry() DeviceEntry { return sw.inv }
 
@@ -201,8 +182,7 @@ func (sw *cliSwitch) countCommand(words []string) {
 	}
 }
 
-// pause is the --latency a remote switch adds before a handshake or an answer, and FaultSlow's
-// delay.
+// pause is the --latency a remote switch adds before an answer, and FaultSlow's delay.
 func (sw *cliSwitch) pause() {
-	sw.faults.sleep(sw.latency + sw.faults.slow())
+	sw.faults.Pause(sw.latency)
 }

@@ -10,6 +10,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 )
 
 // lineEditor holds the state of the line being typed.
@@ -24,11 +26,11 @@ type lineEditor struct {
 type cliShellState struct {
 	ed   lineEditor
 	tx   cliTx
-	conn *faultConn
+	conn *fault.Conn
 }
 
 // runShell runs the CLI until exit/logout, Ctrl-D or the end of the connection.
-func (sw *cliSwitch) runShell(rw io.ReadWriter, user string, conn *faultConn) {
+func (sw *cliSwitch) runShell(rw io.ReadWriter, user string, conn *fault.Conn) {
 	t := sw.dialect.openTerm(user, false)
 	defer t.leave()
 	if _, err := io.WriteString(rw, t.prompt()); err != nil {
@@ -114,7 +116,7 @@ func (sw *cliSwitch) enter(t cliTerm, sh *cliShellState, w io.Writer) bool {
 	}
 	line := string(sh.ed.line)
 	sh.ed.line = sh.ed.line[:0]
-	if !sw.faults.stall(sh.conn.gone) {
+	if !sw.faults.Stall(sh.conn.Gone) {
 		return false
 	}
 	sw.pause()

@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
 )
 
 const cmaScript = "/usr/sbin/cma_roce_tos"
@@ -24,7 +26,7 @@ const cmaUsage = "Set/Show RoCE default ToS of RDMA_CM applications\n\n" +
 	"\t-p <port>       use port <port> of IB device (default 1)\n" +
 	"\t-t <tos>        set ToS of RoCE RDMA_CM applications (0)\n"
 
-func cmdCmaRoceTos(e *cmdEnv, args []string) int {
+func (h *Host) cmdCmaRoceTos(e *sh.Env, args []string) int {
 	device, port, mode := "mlx5_0", "1", "-1"
 	// bash getopts "d:t:hp:": unknown options and missing arguments are
 	// reported and otherwise ignored.
@@ -41,7 +43,7 @@ func cmdCmaRoceTos(e *cmdEnv, args []string) int {
 			c := a[j]
 			switch c {
 			case 'h':
-				fmt.Fprint(e.stdout, cmaUsage)
+				fmt.Fprint(e.Stdout, cmaUsage)
 				return 0
 			case 'd', 't', 'p':
 				var v string
@@ -52,7 +54,7 @@ func cmdCmaRoceTos(e *cmdEnv, args []string) int {
 					i++
 					v = args[i]
 				default:
-					fmt.Fprintf(e.stderr, "%s: option requires an argument -- %c\n", cmaScript, c)
+					fmt.Fprintf(e.Stderr, "%s: option requires an argument -- %c\n", cmaScript, c)
 					j = len(a)
 					continue
 				}
@@ -66,42 +68,41 @@ func cmdCmaRoceTos(e *cmdEnv, args []string) int {
 				}
 				j = len(a)
 			default:
-				fmt.Fprintf(e.stderr, "%s: illegal option -- %c\n", cmaScript, c)
+				fmt.Fprintf(e.Stderr, "%s: illegal option -- %c\n", cmaScript, c)
 			}
 		}
 	}
-	if !e.root {
-		fmt.Fprintln(e.stdout, "You must be root to run this")
+	if !e.Root {
+		fmt.Fprintln(e.Stdout, "You must be root to run this")
 		return 1
 	}
-	h := e.sh.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	p := h.rdmaPort(device)
 	if p == nil {
-		fmt.Fprintf(e.stderr, "mkdir: cannot create directory '%s': No such device\n", device)
-		fmt.Fprintf(e.stdout, "Failed to create configuration for %s\n", device)
+		fmt.Fprintf(e.Stderr, "mkdir: cannot create directory '%s': No such device\n", device)
+		fmt.Fprintf(e.Stdout, "Failed to create configuration for %s\n", device)
 		return 1
 	}
 	if port != "1" {
-		fmt.Fprintf(e.stdout, "Device %s port %s does not exist\n", device, port)
+		fmt.Fprintf(e.Stdout, "Device %s port %s does not exist\n", device, port)
 		return 1
 	}
 	// [ $MODE -ge 0 ]: bash's integer test.
 	n, err := strconv.ParseInt(strings.TrimSpace(mode), 10, 64)
 	switch {
 	case strings.TrimSpace(mode) == "":
-		fmt.Fprintf(e.stderr, "%s: line 109: [: -ge: unary operator expected\n", cmaScript)
+		fmt.Fprintf(e.Stderr, "%s: line 109: [: -ge: unary operator expected\n", cmaScript)
 	case err != nil:
-		fmt.Fprintf(e.stderr, "%s: line 109: [: %s: integer expression expected\n", cmaScript, mode)
+		fmt.Fprintf(e.Stderr, "%s: line 109: [: %s: integer expression expected\n", cmaScript, mode)
 	case n >= 0:
 		v, err := kstrtouN(strings.TrimSpace(mode)+"\n", 8)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "%s: line 110: echo: write error: %s\n", cmaScript, err)
+			fmt.Fprintf(e.Stderr, "%s: line 110: echo: write error: %s\n", cmaScript, err)
 		} else {
 			p.roceTOS = uint8(v)
 		}
 	}
-	fmt.Fprintf(e.stdout, "%d\n", p.roceTOS)
+	fmt.Fprintf(e.Stdout, "%d\n", p.roceTOS)
 	return 0
 }

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/nvued"
 )
 
@@ -26,8 +27,8 @@ type CumulusSwitch struct {
 	connections, requests, reads atomic.Int64
 }
 
-func startCumulusSwitch(spec deviceSpec) (device, error) {
-	cert, err := spec.ca.serverCertificate(spec.name)
+func startCumulusSwitch(spec device.Spec) (labDevice, error) {
+	cert, err := spec.CA.ServerCertificate(spec.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -35,12 +36,12 @@ func startCumulusSwitch(spec deviceSpec) (device, error) {
 	if err != nil {
 		return nil, err
 	}
-	sw := &CumulusSwitch{name: spec.name, addr: lis.Addr().String(), done: make(chan struct{})}
-	for i := 1; i <= spec.ports; i++ {
+	sw := &CumulusSwitch{name: spec.Name, addr: lis.Addr().String(), done: make(chan struct{})}
+	for i := 1; i <= spec.Ports; i++ {
 		sw.ports = append(sw.ports, fmt.Sprintf("swp%d", i))
 	}
-	sw.api = nvued.New(nvued.Options{Hostname: spec.name, Ports: sw.ports, Username: spec.username, Password: spec.password,
-		Latency: spec.latency})
+	sw.api = nvued.New(nvued.Options{Hostname: spec.Name, Ports: sw.ports, Username: spec.Username, Password: spec.Password,
+		Latency: spec.Latency})
 	sw.srv = &http.Server{Handler: http.HandlerFunc(sw.serve), ReadHeaderTimeout: 10 * time.Second,
 		TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
 		ConnState: func(_ net.Conn, s http.ConnState) {
@@ -48,8 +49,8 @@ func startCumulusSwitch(spec deviceSpec) (device, error) {
 				sw.connections.Add(1)
 			}
 		}}
-	sw.inv = DeviceEntry{Address: sw.addr, Platform: spec.platform, Username: spec.username, Password: spec.password,
-		CACertificate: string(spec.ca.pem)}
+	sw.inv = DeviceEntry{Address: sw.addr, Platform: spec.Platform, Username: spec.Username, Password: spec.Password,
+		CACertificate: string(spec.CA.PEM)}
 	go func() {
 		defer close(sw.done)
 		// ServeTLS returns ErrServerClosed when stop closes the server.

@@ -14,23 +14,23 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-)
 
-const eOPNOTSUPP errno = 95
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
+)
 
 // dcbExit ends a dcb run with a status (exit(-1) of invarg and incomplete_command is 255).
 type dcbExit int
 
 type dcbRun struct {
-	e       *cmdEnv
+	e       *sh.Env
 	h       *Host
 	json    bool
 	numeric bool
 	out     strings.Builder // stdout, written at exit as the tool's buffered stdout is
 }
 
-func cmdDCB(e *cmdEnv, args []string) (status int) {
-	d := &dcbRun{e: e, h: e.sh.h}
+func (h *Host) cmdDCB(e *sh.Env, args []string) (status int) {
+	d := &dcbRun{e: e, h: h}
 	defer func() {
 		if r := recover(); r != nil {
 			code, ok := r.(dcbExit)
@@ -42,12 +42,12 @@ func cmdDCB(e *cmdEnv, args []string) (status int) {
 		if d.json {
 			d.out.WriteString("\n") // jsonw_destroy in dcb_fini
 		}
-		_, _ = io.WriteString(e.stdout, d.out.String())
+		_, _ = io.WriteString(e.Stdout, d.out.String())
 	}()
 	return d.main(args[1:])
 }
 
-func (d *dcbRun) errf(format string, args ...any) { fmt.Fprintf(d.e.stderr, format, args...) }
+func (d *dcbRun) errf(format string, args ...any) { fmt.Fprintf(d.e.Stderr, format, args...) }
 
 const dcbHelp = "Usage: dcb [ OPTIONS ] OBJECT { COMMAND | help }\n" +
 	"       dcb [ -f | --force ] { -b | --batch } filename [ -n | --netns ] netnsname\n" +
@@ -179,18 +179,18 @@ func (d *dcbRun) port(dev string, write bool) (*nicPort, bool) {
 	what := "Attribute read"
 	if write {
 		what = "Attribute write"
-		if !d.e.root {
-			d.errf("%s: %s\n", what, ePERM)
+		if !d.e.Root {
+			d.errf("%s: %s\n", what, sh.EPERM)
 			return nil, false
 		}
 	}
 	if p := d.h.port(dev); p != nil {
 		return p, true
 	}
-	if _, err := d.h.fs.lookup("/sys/class/net/"+dev, true); err == nil {
-		d.errf("%s: %s\n", what, eOPNOTSUPP)
+	if _, err := d.h.fs.Lookup("/sys/class/net/"+dev, true); err == nil {
+		d.errf("%s: %s\n", what, sh.EOPNOTSUPP)
 	} else {
-		d.errf("%s: %s\n", what, eNODEV)
+		d.errf("%s: %s\n", what, sh.ENODEV)
 	}
 	return nil, false
 }
@@ -710,7 +710,7 @@ func (d *dcbRun) apptrust(args []string) int {
 		if _, ok := d.port(dev, true); !ok {
 			return 1
 		}
-		return d.kernelErr(eOPNOTSUPP)
+		return d.kernelErr(sh.EOPNOTSUPP)
 	}
 	d.errf("What is \"%s\"?\n", args[0])
 	d.errf("Usage: dcb apptrust help\n\n%s%s", show, set)

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 )
 
 // EOSSwitch is an `eos` switch: an SSH server (password or keyboard-interactive login, an
@@ -34,19 +36,19 @@ type EOSSwitch struct {
 	vtys         int
 }
 
-func startEOSSwitch(spec deviceSpec) (device, error) {
+func startEOSSwitch(spec device.Spec) (labDevice, error) {
 	sw := &EOSSwitch{
 		started: time.Now(),
-		running: newEOSConfig(spec.name, spec.ports),
-		model:   eosModelOf(spec.model),
+		running: newEOSConfig(spec.Name, spec.Ports),
+		model:   eosModelOf(spec.Model),
 	}
-	users := map[string]string{spec.username: spec.password, "admin": spec.password}
+	users := map[string]string{spec.Username: spec.Password, "admin": spec.Password}
 	for _, u := range slices.Sorted(maps.Keys(users)) {
 		sw.userLine = append(sw.userLine, fmt.Sprintf("username %s privilege 15 role network-admin secret sha512 %s",
 			u, sha512Crypt(users[u], newCryptSalt())))
 	}
-	sw.serial, sw.mac = eosIdentity(spec.name)
-	cli, err := newCLISwitch(spec, ethernetNames(spec.ports), sw)
+	sw.serial, sw.mac = eosIdentity(spec.Name)
+	cli, err := newCLISwitch(spec, device.EthernetNames(spec.Ports), sw)
 	if err != nil {
 		return nil, err
 	}

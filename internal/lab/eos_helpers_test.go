@@ -16,7 +16,14 @@ import (
 // startEOS starts a lab with one `eos` switch of 4 ports (fast: no gNMI datastore).
 func startEOS(t *testing.T, opts ...func(*Options)) (*Lab, *EOSSwitch) {
 	t.Helper()
-	o := Options{Switches: map[string]int{"eos": 1}, Ports: 4}
+	return startSwitch(t, "eos", (*Lab).EOS, opts...)
+}
+
+// startSwitch starts a lab with one switch of platform, 4 ports, and returns it as get finds
+// it by name.
+func startSwitch[S comparable](t *testing.T, platform string, get func(*Lab, string) S, opts ...func(*Options)) (*Lab, S) {
+	t.Helper()
+	o := Options{Switches: map[string]int{platform: 1}, Ports: 4}
 	for _, f := range opts {
 		f(&o)
 	}
@@ -25,9 +32,10 @@ func startEOS(t *testing.T, opts ...func(*Options)) (*Lab, *EOSSwitch) {
 		t.Fatal(err)
 	}
 	t.Cleanup(l.Stop)
-	sw := l.EOS("eos-1")
-	if sw == nil {
-		t.Fatal("no eos-1 in the lab")
+	var none S
+	sw := get(l, platform+"-1")
+	if sw == none {
+		t.Fatalf("no %s-1 in the lab", platform)
 	}
 	return l, sw
 }

@@ -11,6 +11,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 )
 
 type eosLLDPNeighbor struct {
@@ -32,7 +34,7 @@ type eosLLDPInterface struct {
 var eosPortIDType = map[string]string{"ifname": "interfaceName", "local": "local", "mac": "macAddress"}
 
 func (sw *EOSSwitch) lldpNeighborsDetail() (text, jsonText string, err *cliError) {
-	heard := sw.wires.heard(sw.name)
+	heard := sw.wires.Heard(sw.name)
 	type entry struct {
 		Info []eosLLDPNeighbor `json:"lldpNeighborInfo"`
 	}
@@ -44,21 +46,21 @@ func (sw *EOSSwitch) lldpNeighborsDetail() (text, jsonText string, err *cliError
 			all[port] = entry{Info: []eosLLDPNeighbor{}}
 			continue
 		}
-		id, v2 := ad.portID, ad.portID
-		if ad.portIDType == "mac" {
-			id, v2 = macDotted(ad.portMAC), macDotted(ad.portMAC)
+		id, v2 := ad.PortID, ad.PortID
+		if ad.PortIDType == "mac" {
+			id, v2 = cabling.MACDotted(ad.PortMAC), cabling.MACDotted(ad.PortMAC)
 		} else {
 			id = `"` + id + `"` // EOS quotes interface-name and local port IDs
 		}
-		n := eosLLDPNeighbor{ChassisIDType: "macAddress", ChassisID: macDotted(ad.chassisMAC), SystemName: ad.systemName, TTL: 120,
-			NeighborInterfaceInfo: eosLLDPInterface{InterfaceIDType: eosPortIDType[ad.portIDType], InterfaceID: id,
-				InterfaceIDV2: v2, InterfaceDescription: ad.portDescr}}
+		n := eosLLDPNeighbor{ChassisIDType: "macAddress", ChassisID: cabling.MACDotted(ad.ChassisMAC), SystemName: ad.SystemName, TTL: 120,
+			NeighborInterfaceInfo: eosLLDPInterface{InterfaceIDType: eosPortIDType[ad.PortIDType], InterfaceID: id,
+				InterfaceIDV2: v2, InterfaceDescription: ad.PortDescr}}
 		all[port] = entry{Info: []eosLLDPNeighbor{n}}
 		fmt.Fprintf(&b, "Interface %s detected 1 LLDP neighbors:\n\n  Neighbor %s/%s, age 3 seconds\n", port, n.ChassisID, id)
 		fmt.Fprintf(&b, "  - Chassis ID type: MAC address (4)\n    Chassis ID     : %s\n", n.ChassisID)
 		fmt.Fprintf(&b, "  - Port ID type: %s\n    Port ID     : %s\n", map[string]string{"ifname": "Interface name (5)",
-			"local": "Locally assigned (7)", "mac": "MAC address (3)"}[ad.portIDType], id)
-		fmt.Fprintf(&b, "  - Time To Live: 120 seconds\n  - Port Description: %q\n  - System Name: %q\n\n", ad.portDescr, ad.systemName)
+			"local": "Locally assigned (7)", "mac": "MAC address (3)"}[ad.PortIDType], id)
+		fmt.Fprintf(&b, "  - Time To Live: 120 seconds\n  - Port Description: %q\n  - System Name: %q\n\n", ad.PortDescr, ad.SystemName)
 	}
 	body, e := json.MarshalIndent(map[string]any{"lldpNeighbors": all}, "", "    ")
 	if e != nil {

@@ -1,12 +1,6 @@
 package lab
 
 import (
-	"errors"
-	"fmt"
-	"net"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -15,42 +9,9 @@ import (
 // (ssh -tt): host key pinned from the inventory, password through SSH_ASKPASS, the echo, the
 // prompts and the output as an engineer's terminal gets them.
 func TestEOSWithOpenSSH(t *testing.T) {
-	sshBin, err := exec.LookPath("ssh")
-	if err != nil {
-		if os.Getenv("ROCE_REQUIRE_SSHD") == "1" {
-			t.Fatal("no OpenSSH client (ssh) on PATH but ROCE_REQUIRE_SSHD=1: .ci/run installs openssh-server, which brings it")
-		}
-		t.Skip("no OpenSSH client (ssh) on PATH (.ci/run installs it); the scrapligo and golang.org/x/crypto/ssh tests cover the protocol")
-	}
+	requireOpenSSH(t, "the scrapligo and golang.org/x/crypto/ssh tests")
 	l, sw := startEOS(t)
-	d := l.Inventory().Devices["eos-1"]
-	dir := t.TempDir()
-	host, port, _ := net.SplitHostPort(d.Address)
-	known := filepath.Join(dir, "known_hosts")
-	if err := os.WriteFile(known, []byte(fmt.Sprintf("[%s]:%s %s\n", host, port, d.HostKey)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	askpass := filepath.Join(dir, "askpass")
-	if err := os.WriteFile(askpass, []byte("#!/bin/sh\necho '"+d.Password+"'\n"), 0o700); err != nil { //nolint:gosec // a script must be executable
-		t.Fatal(err)
-	}
-	ssh := func(stdin string, args ...string) (string, string, int) {
-		cmd := exec.Command(sshBin, append([]string{"-F", "/dev/null",
-			"-o", "UserKnownHostsFile=" + known, "-o", "GlobalKnownHostsFile=/dev/null", "-o", "StrictHostKeyChecking=yes",
-			"-o", "PubkeyAuthentication=no", "-o", "PreferredAuthentications=keyboard-interactive,password",
-			"-o", "NumberOfPasswordPrompts=1", "-o", "ConnectTimeout=10", "-o", "LogLevel=ERROR",
-			"-p", port, d.Username + "@" + host}, args...)...)
-		cmd.Env = append(os.Environ(), "SSH_ASKPASS="+askpass, "SSH_ASKPASS_REQUIRE=force", "DISPLAY=lab:0")
-		cmd.Stdin = strings.NewReader(stdin)
-		var out, errOut strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &errOut
-		err := cmd.Run()
-		var exit *exec.ExitError
-		if err != nil && !errors.As(err, &exit) {
-			t.Fatalf("ssh: %v", err)
-		}
-		return out.String(), errOut.String(), cmd.ProcessState.ExitCode()
-	}
+	_, ssh := openSSH(t, l.Inventory().Devices["eos-1"])
 
 	typed := "show hostname\nenable\nconf t\nint Et1\nservice-profile ROCE\nmtu 99999\nend\nsh run int Et1\nexit\n"
 	want := strings.ReplaceAll(`eos-1>show hostname

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 )
 
 const eosVersion = "4.31.2F"
@@ -33,12 +35,12 @@ var eosModels = []eosModel{
 	{name: "vEOS-lab", strata: true, imageOptimization: "None"},
 }
 
-func eosModelNames() []string { return modelNames(eosModels, eosModel.modelName) }
+func eosModelNames() []string { return device.ModelNames(eosModels, eosModel.modelName) }
 
 func (m eosModel) modelName() string { return m.name }
 
 // eosModelOf is the model named name ("": the default); lookupModel has checked it.
-func eosModelOf(name string) eosModel { return modelOf(eosModels, eosModel.modelName, name) }
+func eosModelOf(name string) eosModel { return device.ModelOf(eosModels, eosModel.modelName, name) }
 
 // eosNode is one configuration line and the lines under it.
 type eosNode struct {

@@ -19,11 +19,12 @@ import (
 	"github.com/scrapli/scrapligo/platform"
 )
 
-func scrapliEOS(t *testing.T, d DeviceEntry) *network.Driver {
+// scrapliOpen opens scrapligo's driver for platform (arista_eos, cisco_nxos) on d.
+func scrapliOpen(t *testing.T, platformName string, d DeviceEntry) *network.Driver {
 	t.Helper()
 	host, portText, _ := net.SplitHostPort(d.Address)
 	port, _ := strconv.Atoi(portText)
-	p, err := platform.NewPlatform("arista_eos", host,
+	p, err := platform.NewPlatform(platformName, host,
 		soptions.WithPort(port),
 		soptions.WithAuthUsername(d.Username),
 		soptions.WithAuthPassword(d.Password),
@@ -65,7 +66,7 @@ func addSessionPrivilege(drv *network.Driver, name string) string {
 
 func TestEOSWithScrapli(t *testing.T) {
 	l, sw := startEOS(t)
-	drv := scrapliEOS(t, l.Inventory().Devices["eos-1"])
+	drv := scrapliOpen(t, "arista_eos", l.Inventory().Devices["eos-1"])
 
 	r, err := drv.SendCommand("show running-config")
 	if err != nil || r.Failed != nil {

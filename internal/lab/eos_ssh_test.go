@@ -6,34 +6,17 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"golang.org/x/crypto/ssh"
 )
 
 func TestEOSAccess(t *testing.T) {
 	l, sw := startEOS(t)
-	d := l.Inventory().Devices["eos-1"]
-	if d.Platform != "eos" || d.Username != "admin" || d.Password == "" || d.Address != sw.Address() ||
-		!strings.HasPrefix(d.HostKey, "ssh-ed25519 ") || d.HostKey != sw.HostKey() || d.CACertificate != "" {
-		t.Errorf("inventory entry %+v", d)
-	}
-	want := []string{"Ethernet1", "Ethernet2", "Ethernet3", "Ethernet4"}
-	if !slices.Equal(sw.Interfaces(), want) || !slices.Equal(l.Inventory().Interfaces["eos-1"], want) || sw.Name() != "eos-1" {
-		t.Errorf("interfaces %v, inventory %v, name %s", sw.Interfaces(), l.Inventory().Interfaces["eos-1"], sw.Name())
+	if sw.Name() != "eos-1" || sw.inv.Platform != "eos" {
+		t.Errorf("%s is a %s switch", sw.Name(), sw.inv.Platform)
 	}
 	if l.EOS("eos-2") != nil || l.Switch("eos-1") != nil || l.SONiC("eos-1") != nil || l.Host("eos-1") != nil {
 		t.Error("lookups of absent or other-platform devices are not nil")
 	}
-	if _, err := sshDial(t, d, ssh.Password("wrong")); err == nil {
-		t.Error("a wrong password logged in")
-	}
-	c, err := sshDial(t, d, ssh.KeyboardInteractive(func(_, _ string, q []string, _ []bool) ([]string, error) {
-		return []string{d.Password}, nil
-	}))
-	if err != nil {
-		t.Fatalf("keyboard-interactive login: %v", err)
-	}
-	defer func() { _ = c.Close() }()
+	c := cliAccess(t, l, sw.cliSwitch, []string{"Ethernet1", "Ethernet2", "Ethernet3", "Ethernet4"})
 	// An exec request runs one command in privileged mode.
 	if out, _, status := runOn(t, c, "show running-config", ""); out != sw.RunningConfig() || status != 0 {
 		t.Errorf("exec show running-config: exit %d\n%s", status, out)
@@ -87,30 +70,6 @@ func TestEOSLineDiscipline(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Ctrl-D at the exec prompt did not end the session")
-	}
-}
-
-func TestEOSLatencyAndCounters(t *testing.T) {
-	const latency = 80 * time.Millisecond
-	l, sw := startEOS(t, func(o *Options) { o.Latency = latency })
-	start := time.Now()
-	s := openEOSShell(t, l.Inventory().Devices["eos-1"])
-	if took := time.Since(start); took < latency {
-		t.Errorf("login took %s with latency %s", took, latency)
-	}
-	start = time.Now()
-	s.line("enable", "eos-1#")
-	if took := time.Since(start); took < latency {
-		t.Errorf("a command took %s with latency %s", took, latency)
-	}
-	s.line("", "eos-1#")
-	s.line("terminal length 0", "eos-1#")
-	if c := sw.Counters(); c.Connections != 1 || c.Commands != 2 {
-		t.Errorf("counters %+v, want 1 connection and 2 commands (an empty line is none)", c)
-	}
-	sw.ResetCounters()
-	if c := sw.Counters(); c != (CLICounters{}) {
-		t.Errorf("after ResetCounters: %+v", c)
 	}
 }
 

@@ -6,7 +6,11 @@ package lab
 // next transaction, whose configuration lines are then refused through the RejectLines
 // machinery (rejected).
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
+)
 
 // cliRejectText is what a configuration line refused by FaultReject prints, per platform: EOS
 // prints RejectLines messages after "% ", NX-OS verbatim. Both are captured refusals (the
@@ -24,10 +28,10 @@ type cliTx struct {
 	reject string
 }
 
-func (sw *cliSwitch) faultSet() *faultSet { return &sw.faults }
+func (sw *cliSwitch) faultSet() *fault.Set { return &sw.faults }
 
 // closeConns closes every open SSH connection (FaultRefuse).
-func (sw *cliSwitch) closeConns() { sw.srv.closeConns() }
+func (sw *cliSwitch) closeConns() { sw.srv.CloseConns() }
 
 // setTxReject makes rejected refuse every configuration line with msg ("" stops it); the line
 // loop sets it under runMu for the one line it runs.
@@ -39,7 +43,7 @@ func (sw *cliSwitch) setTxReject(msg string) {
 
 // faultLine applies the faults of a line typed at a shell, before it runs: false says the
 // connection was dropped (FaultDrop) and the line did not run.
-func (sw *cliSwitch) faultLine(t cliTerm, tx *cliTx, conn *faultConn, line string) bool {
+func (sw *cliSwitch) faultLine(t cliTerm, tx *cliTx, conn *fault.Conn, line string) bool {
 	words := strings.Fields(line)
 	if len(words) == 0 || strings.HasPrefix(words[0], "!") {
 		return true
@@ -48,12 +52,12 @@ func (sw *cliSwitch) faultLine(t cliTerm, tx *cliTx, conn *faultConn, line strin
 	if inConfig {
 		tx.lines++
 	}
-	if (inConfig && tx.lines >= 2 || isCommitLine(words, inConfig)) && sw.faults.take(FaultDrop) {
+	if (inConfig && tx.lines >= 2 || isCommitLine(words, inConfig)) && sw.faults.Take(FaultDrop) {
 		sw.countCommand(words)
-		conn.drop()
+		conn.Drop()
 		return false
 	}
-	if inConfig && tx.lines == 1 && sw.faults.take(FaultReject) {
+	if inConfig && tx.lines == 1 && sw.faults.Take(FaultReject) {
 		tx.reject = cliRejectText[sw.inv.Platform]
 	}
 	return true

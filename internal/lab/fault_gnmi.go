@@ -11,6 +11,8 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/peer"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 )
 
 // gnmiReject is what a gNMI switch answers a Set refused by FaultReject. sonic: a GCU failure as
@@ -90,7 +92,7 @@ func (t *connTracker) closePeer(ctx context.Context) {
 // faultListener resets new connections while FaultRefuse is armed and tracks the others.
 type faultListener struct {
 	net.Listener
-	faults *faultSet
+	faults *fault.Set
 	conns  *connTracker
 }
 
@@ -100,14 +102,14 @@ func (l faultListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		if l.faults.has(FaultRefuse) {
-			resetConn(nc)
+		if l.faults.Has(FaultRefuse) {
+			fault.ResetConn(nc)
 			continue
 		}
 		return l.conns.add(nc), nil
 	}
 }
 
-func (e *gnmiEndpoint) faultSet() *faultSet { return &e.faults }
+func (e *gnmiEndpoint) faultSet() *fault.Set { return &e.faults }
 
 func (e *gnmiEndpoint) closeConns() { e.conns.closeAll() }

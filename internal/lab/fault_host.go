@@ -13,6 +13,9 @@ import (
 	"strings"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
 )
 
 // hostWrite is the first write a command would make.
@@ -37,9 +40,9 @@ func (w *hostWrite) reject(stdout, stderr io.Writer) {
 
 // scriptWrite is the first write of script, or nil if it writes nothing (or does not parse).
 func scriptWrite(script string) *hostWrite {
-	p := &parser{toks: lex(script)}
+	p := &sh.Parser{Toks: sh.Lex(script)}
 	for {
-		list, err := p.nextCommand()
+		list, err := p.NextCommand()
 		if err != nil || list == nil {
 			return nil
 		}
@@ -49,10 +52,10 @@ func scriptWrite(script string) *hostWrite {
 	}
 }
 
-func listWrite(list []*shAndOr) *hostWrite {
+func listWrite(list []*sh.AndOr) *hostWrite {
 	for _, ao := range list {
-		for _, pl := range ao.pipes {
-			for _, c := range pl.cmds {
+		for _, pl := range ao.Pipes {
+			for _, c := range pl.Cmds {
 				if w := commandWrite(c); w != nil {
 					return w
 				}
@@ -62,19 +65,19 @@ func listWrite(list []*shAndOr) *hostWrite {
 	return nil
 }
 
-func commandWrite(c shCommand) *hostWrite {
+func commandWrite(c sh.Command) *hostWrite {
 	switch c := c.(type) {
-	case *shFor:
-		if w := redirWrite(c.redirs); w != nil {
+	case *sh.For:
+		if w := redirWrite(c.Redirs); w != nil {
 			return w
 		}
-		return listWrite(c.body)
-	case *shSimple:
-		if w := redirWrite(c.redirs); w != nil {
+		return listWrite(c.Body)
+	case *sh.Simple:
+		if w := redirWrite(c.Redirs); w != nil {
 			return w
 		}
-		args := make([]string, len(c.words))
-		for i, w := range c.words {
+		args := make([]string, len(c.Words))
+		for i, w := range c.Words {
 			args[i] = w.String()
 		}
 		return argsWrite(args)
@@ -82,10 +85,10 @@ func commandWrite(c shCommand) *hostWrite {
 	return nil
 }
 
-func redirWrite(redirs []shRedir) *hostWrite {
+func redirWrite(redirs []sh.Redir) *hostWrite {
 	for _, r := range redirs {
-		if (r.op == ">" || r.op == ">>") && r.target.String() != "/dev/null" {
-			return &hostWrite{kind: "redirect", target: r.target.String()}
+		if (r.Op == ">" || r.Op == ">>") && r.Target.String() != "/dev/null" {
+			return &hostWrite{kind: "redirect", target: r.Target.String()}
 		}
 	}
 	return nil
@@ -156,31 +159,30 @@ func sudoCommand(args []string) []string {
 	return nil
 }
 
-func (h *Host) faultSet() *faultSet { return &h.faults }
+func (h *Host) faultSet() *fault.Set { return &h.faults }
 
 // closeConns closes every open SSH connection (FaultRefuse).
-func (h *Host) closeConns() { h.srv.closeConns() }
+func (h *Host) closeConns() { h.srv.CloseConns() }
 
-// faultExec applies the faults of an exec request before it runs; false says it must not run
-// (the connection was dropped, the client went away, or a refused write was answered with
-// status 1).
-func (h *Host) faultExec(ch ssh.Channel, fc *faultConn, command string) bool {
-	if !h.faults.stall(fc.gone) {
-		return false
+// faultExec applies the faults of an exec request, then runs it: its exit status, or ok false
+// when the session ends without one (the connection was dropped, the client went away). A
+// refused write is answered with status 1.
+func (h *Host) faultExec(ch ssh.Channel, fc *fault.Conn, command string) (status int, ok bool) {
+	if !h.faults.Stall(fc.Gone) {
+		return 0, false
 	}
 	h.pause()
 	w := scriptWrite(command)
 	switch {
 	case w == nil:
-	case h.faults.take(FaultDrop):
-		fc.drop()
-		return false
-	case h.faults.take(FaultReject):
+	case h.faults.Take(FaultDrop):
+		fc.Drop()
+		return 0, false
+	case h.faults.Take(FaultReject):
 		w.reject(ch, ch.Stderr())
-		finish(ch, 1)
-		return false
+		return 1, true
 	}
-	return true
+	return h.runScript(command, false, ch, ch, ch.Stderr()), true
 }
 
 // flockCommand skips flock's options (those cmdFlock takes) and lock file to the command it runs.

@@ -8,7 +8,11 @@ package lab
 // (MAC_ADDRESS, INTERFACE_NAME, LOCAL), unprefixed in JSON_IETF; the neighbour id is the
 // chassis ID, as SR Linux keys it (SONiC's translib keys it by port: implementations differ).
 
-import gpb "github.com/openconfig/gnmi/proto/gnmi"
+import (
+	gpb "github.com/openconfig/gnmi/proto/gnmi"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+)
 
 var ocPortIDType = map[string]string{"ifname": "INTERFACE_NAME", "local": "LOCAL", "mac": "MAC_ADDRESS"}
 
@@ -16,7 +20,7 @@ var ocPortIDType = map[string]string{"ifname": "INTERFACE_NAME", "local": "LOCAL
 // no longer heard (a port recabled or unplugged) is deleted. The caller holds sw.mu.
 func (s *gnmiService) lldpState(req *gpb.SetRequest) {
 	sw := s.sw
-	heard := sw.wires.heard(sw.name)
+	heard := sw.wires.Heard(sw.name)
 	str := func(parent []*gpb.PathElem, name, v string) *gpb.Update {
 		elems := append(append([]*gpb.PathElem{}, parent...), &gpb.PathElem{Name: name})
 		return &gpb.Update{Path: &gpb.Path{Elem: elems}, Val: &gpb.TypedValue{Value: &gpb.TypedValue_StringVal{StringVal: v}}}
@@ -30,7 +34,7 @@ func (s *gnmiService) lldpState(req *gpb.SetRequest) {
 		ad, ok := heard[port]
 		id := ""
 		if ok {
-			id = macColons(ad.chassisMAC)
+			id = cabling.MACColons(ad.ChassisMAC)
 		}
 		if old := sw.lldpIDs[port]; old != "" && old != id {
 			req.Delete = append(req.Delete, &gpb.Path{Elem: neighbor(old)})
@@ -46,9 +50,9 @@ func (s *gnmiService) lldpState(req *gpb.SetRequest) {
 		req.Update = append(req.Update,
 			str(append(append([]*gpb.PathElem{}, ifc...), &gpb.PathElem{Name: "state"}), "name", port),
 			str(n, "id", id), str(n, "chassis-id", id), str(n, "chassis-id-type", "MAC_ADDRESS"),
-			str(n, "system-name", ad.systemName), str(n, "port-id", ad.portID), str(n, "port-id-type", ocPortIDType[ad.portIDType]))
-		if ad.portDescr != "" {
-			req.Update = append(req.Update, str(n, "port-description", ad.portDescr))
+			str(n, "system-name", ad.SystemName), str(n, "port-id", ad.PortID), str(n, "port-id-type", ocPortIDType[ad.PortIDType]))
+		if ad.PortDescr != "" {
+			req.Update = append(req.Update, str(n, "port-description", ad.PortDescr))
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 )
 
 // An openconfig switch serves its configured hostname and openconfig-lldp neighbours as state,
@@ -20,7 +22,7 @@ func TestOpenConfigLLDP(t *testing.T) {
 	jsonEqual(t, mustGetTyped(t, c, gpb.GetRequest_CONFIG, "/system/config/hostname"), `"openconfig-1"`)
 	// The default cabling chains the two switches on their last ports.
 	const eth2 = "/lldp/interfaces/interface[name=Ethernet2]/neighbors"
-	old := macColons(labMAC("openconfig-2", 0))
+	old := cabling.MACColons(cabling.MAC("openconfig-2", 0))
 	jsonEqual(t, mustGetTyped(t, c, gpb.GetRequest_STATE, eth2), `{"openconfig-lldp:neighbor": [{"id": "`+old+`", "state": {
 	  "chassis-id": "`+old+`", "chassis-id-type": "MAC_ADDRESS", "port-id": "Ethernet2", "port-id-type": "INTERFACE_NAME",
 	  "system-name": "openconfig-2"}}]}`)

@@ -17,6 +17,8 @@ import (
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 	lgnmi "github.com/openconfig/lemming/gnmi"
 	"google.golang.org/grpc/metadata"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
 
 // Per-second rates of a switch port and of each bound output queue; storm rates apply while
@@ -37,7 +39,7 @@ const (
 type switchCounters struct {
 	clock  func() time.Time
 	boot   time.Time
-	storms map[string]*stormClock // by port
+	storms map[string]*traffic.Storm // by port
 	queues map[queueRef]*queueCounters
 }
 
@@ -55,10 +57,10 @@ type queueCounters struct {
 }
 
 func newSwitchCounters(ports []string) switchCounters {
-	c := switchCounters{clock: time.Now, storms: map[string]*stormClock{}, queues: map[queueRef]*queueCounters{}}
+	c := switchCounters{clock: time.Now, storms: map[string]*traffic.Storm{}, queues: map[queueRef]*queueCounters{}}
 	c.boot = c.clock()
 	for _, p := range ports {
-		c.storms[p] = &stormClock{}
+		c.storms[p] = &traffic.Storm{}
 	}
 	return c
 }
@@ -67,7 +69,7 @@ func newSwitchCounters(ports []string) switchCounters {
 // name one) never storms.
 func (c *switchCounters) stormTime(port string, now time.Time) time.Duration {
 	if st := c.storms[port]; st != nil {
-		return st.elapsed(now)
+		return st.Elapsed(now)
 	}
 	return 0
 }
@@ -82,7 +84,7 @@ func (sw *GNMISwitch) Storm(ifname string, on bool) error {
 	if !ok {
 		return fmt.Errorf("%s has no interface %q (interfaces: %s)", sw.name, ifname, strings.Join(sw.ports, ", "))
 	}
-	st.set(on, sw.traffic.clock())
+	st.Set(on, sw.traffic.clock())
 	return nil
 }
 
@@ -164,7 +166,7 @@ func (s *gnmiService) refreshCounters() error {
 			c.queues[ref] = q
 		}
 		if q.ecn {
-			q.marks += count(queueECNMarkPPS, now.Sub(q.last)) + count(stormQueueMarkPPS, storm-q.lastStorm)
+			q.marks += traffic.Count(queueECNMarkPPS, now.Sub(q.last)) + traffic.Count(stormQueueMarkPPS, storm-q.lastStorm)
 		}
 		q.ecn, q.last, q.lastStorm = ecn, now, storm
 		req.Update = append(req.Update, q.updates(ref, now, storm)...)
@@ -177,8 +179,8 @@ func (s *gnmiService) refreshCounters() error {
 }
 
 func interfaceCounters(port string, up, storm time.Duration) []*gpb.Update {
-	unicast, multicast := count(portPPS, up), count(portMulticastPS, up)
-	octets := count(portPPS*rdmaPktBytes, up) + multicast*cnpBytes
+	unicast, multicast := traffic.Count(portPPS, up), traffic.Count(portMulticastPS, up)
+	octets := traffic.Count(portPPS*rdmaPktBytes, up) + multicast*cnpBytes
 	base := []*gpb.PathElem{{Name: "interfaces"}, {Name: "interface", Key: map[string]string{"name": port}}}
 	counters := append(append([]*gpb.PathElem{}, base...), &gpb.PathElem{Name: "state"}, &gpb.PathElem{Name: "counters"})
 	ether := append(append([]*gpb.PathElem{}, base...), &gpb.PathElem{Name: "ethernet"}, &gpb.PathElem{Name: "state"}, &gpb.PathElem{Name: "counters"})
@@ -188,7 +190,7 @@ func interfaceCounters(port string, up, storm time.Duration) []*gpb.Update {
 		uintLeaf(counters, "in-unicast-pkts", unicast),
 		uintLeaf(counters, "in-multicast-pkts", multicast),
 		uintLeaf(counters, "in-broadcast-pkts", 0),
-		uintLeaf(counters, "in-discards", count(stormInDiscardPPS, storm)),
+		uintLeaf(counters, "in-discards", traffic.Count(stormInDiscardPPS, storm)),
 		uintLeaf(counters, "in-errors", 0),
 		uintLeaf(counters, "in-fcs-errors", 0),
 		uintLeaf(counters, "out-octets", octets),
@@ -196,7 +198,7 @@ func interfaceCounters(port string, up, storm time.Duration) []*gpb.Update {
 		uintLeaf(counters, "out-unicast-pkts", unicast),
 		uintLeaf(counters, "out-multicast-pkts", multicast),
 		uintLeaf(counters, "out-broadcast-pkts", 0),
-		uintLeaf(counters, "out-discards", count(stormOutDiscardPPS, storm)),
+		uintLeaf(counters, "out-discards", traffic.Count(stormOutDiscardPPS, storm)),
 		uintLeaf(counters, "out-errors", 0),
 		// 802.3x pause: PFC frames are not counted here, and OpenConfig has no
 		// per-priority counter.
@@ -207,7 +209,7 @@ func interfaceCounters(port string, up, storm time.Duration) []*gpb.Update {
 
 func (q *queueCounters) updates(ref queueRef, now time.Time, storm time.Duration) []*gpb.Update {
 	up, stormy := now.Sub(q.since), storm-q.stormAt
-	sent, dropped := count(queuePPS, up), count(stormQueueDropPPS, stormy)
+	sent, dropped := traffic.Count(queuePPS, up), traffic.Count(stormQueueDropPPS, stormy)
 	state := append(queuePath(ref).GetElem(), &gpb.PathElem{Name: "state"})
 	return []*gpb.Update{
 		uintLeaf(state, "transmit-pkts", sent),

@@ -10,6 +10,9 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/status"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 )
 
 // gnmiEndpoint is what every gNMI switch of the lab shares, whatever its
@@ -25,13 +28,13 @@ type gnmiEndpoint struct {
 
 	failNext atomic.Pointer[string]
 	counters rpcCounters
-	faults   faultSet
+	faults   fault.Set
 	conns    connTracker
 }
 
 // listen starts serving impl on 127.0.0.1 with an OS-chosen port.
-func (e *gnmiEndpoint) listen(spec deviceSpec, impl gpb.GNMIServer) error {
-	cert, err := spec.ca.serverCertificate(spec.name)
+func (e *gnmiEndpoint) listen(spec device.Spec, impl gpb.GNMIServer) error {
+	cert, err := spec.CA.ServerCertificate(spec.Name)
 	if err != nil {
 		return err
 	}
@@ -39,9 +42,9 @@ func (e *gnmiEndpoint) listen(spec deviceSpec, impl gpb.GNMIServer) error {
 	if err != nil {
 		return err
 	}
-	g := &guard{username: spec.username, password: spec.password, latency: spec.latency, counters: &e.counters,
-		faults: &e.faults, conns: &e.conns, rejectText: gnmiRejectText[spec.platform]}
-	e.name = spec.name
+	g := &guard{username: spec.Username, password: spec.Password, latency: spec.Latency, counters: &e.counters,
+		faults: &e.faults, conns: &e.conns, rejectText: gnmiRejectText[spec.Platform]}
+	e.name = spec.Name
 	e.stopped = make(chan struct{})
 	e.srv = grpc.NewServer(
 		grpc.Creds(credentials.NewTLS(&tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})),
@@ -52,11 +55,11 @@ func (e *gnmiEndpoint) listen(spec deviceSpec, impl gpb.GNMIServer) error {
 	e.addr = lis.Addr().String()
 	e.inv = DeviceEntry{
 		Address:       e.addr,
-		Platform:      spec.platform,
-		Username:      spec.username,
-		Password:      spec.password,
-		CACertificate: string(spec.ca.pem),
-		Model:         spec.model,
+		Platform:      spec.Platform,
+		Username:      spec.Username,
+		Password:      spec.Password,
+		CACertificate: string(spec.CA.PEM),
+		Model:         spec.Model,
 	}
 	go func() {
 		defer close(e.stopped)
@@ -71,7 +74,7 @@ func (e *gnmiEndpoint) entry() DeviceEntry { return e.inv }
 // stop closes the listener and every open stream at once: a long-lived
 // Subscribe would make a graceful stop wait forever.
 func (e *gnmiEndpoint) stop() {
-	e.faults.stop()
+	e.faults.Stop()
 	e.srv.Stop()
 	<-e.stopped
 }

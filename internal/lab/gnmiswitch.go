@@ -10,6 +10,9 @@ import (
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 	lgnmi "github.com/openconfig/lemming/gnmi"
 	"google.golang.org/grpc"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 )
 
 // GNMISwitch is an `openconfig` switch: a gNMI server over TLS whose datastore
@@ -19,7 +22,7 @@ type GNMISwitch struct {
 	gnmiEndpoint
 	ports []string
 	store *lgnmi.Server
-	wires *cabling // what each port hears over LLDP (gnmi_lldp.go)
+	wires *cabling.Panel // what each port hears over LLDP (gnmi_lldp.go)
 
 	// mu makes each Set atomic with respect to Get: Get reads the datastore
 	// leaf by leaf and must not see half of a Set.
@@ -28,18 +31,18 @@ type GNMISwitch struct {
 	lldpIDs map[string]string // the neighbour id written per port (gnmi_lldp.go), under mu
 }
 
-func startGNMISwitch(spec deviceSpec) (device, error) {
+func startGNMISwitch(spec device.Spec) (labDevice, error) {
 	// lemming registers its own server on the grpc.Server it is given; ours
 	// is registered on the real one instead, so lemming gets a throwaway.
-	store, err := lgnmi.New(grpc.NewServer(), spec.name, nil)
+	store, err := lgnmi.New(grpc.NewServer(), spec.Name, nil)
 	if err != nil {
 		return nil, fmt.Errorf("gNMI datastore: %w", err)
 	}
 	sw := &GNMISwitch{
-		gnmiEndpoint: gnmiEndpoint{name: spec.name},
-		ports:        ethernetNames(spec.ports),
+		gnmiEndpoint: gnmiEndpoint{name: spec.Name},
+		ports:        device.EthernetNames(spec.Ports),
 		store:        store,
-		wires:        spec.wires,
+		wires:        spec.Wires,
 	}
 	sw.traffic = newSwitchCounters(sw.ports)
 	if err := sw.addInterfaces(); err != nil {

@@ -12,6 +12,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 )
 
 // Counters are the RPCs a device received (authenticated or not) and the TCP
@@ -79,20 +81,20 @@ type guard struct {
 	username, password string
 	latency            time.Duration
 	counters           *rpcCounters
-	faults             *faultSet
+	faults             *fault.Set
 	conns              *connTracker
 	rejectText         gnmiReject // FaultReject's answer
 }
 
 func (g *guard) admit(ctx context.Context, fullMethod string) error {
 	g.counters.count(fullMethod)
-	if !g.faults.stall(ctx.Done()) {
+	if !g.faults.Stall(ctx.Done()) {
 		if err := ctx.Err(); err != nil {
 			return status.FromContextError(err).Err()
 		}
 		return status.Error(codes.Unavailable, "the device is shutting down")
 	}
-	if d := g.latency + g.faults.slow(); d > 0 {
+	if d := g.latency + g.faults.SlowBy(); d > 0 {
 		t := time.NewTimer(d)
 		select {
 		case <-t.C:
@@ -106,12 +108,12 @@ func (g *guard) admit(ctx context.Context, fullMethod string) error {
 		return status.Error(codes.Unauthenticated, "invalid username or password")
 	}
 	if path.Base(fullMethod) == "Set" {
-		if g.faults.take(FaultDrop) {
+		if g.faults.Take(FaultDrop) {
 			// The client sees its connection close mid-call; the Set never reaches the service.
 			g.conns.closePeer(ctx)
 			return status.Error(codes.Unavailable, "connection dropped")
 		}
-		if g.faults.take(FaultReject) {
+		if g.faults.Take(FaultReject) {
 			return status.Error(g.rejectText.code, g.rejectText.text)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 )
 
 // Inventory is the contract's inventory.json: `devices` is shaped so that
@@ -17,16 +19,7 @@ type Inventory struct {
 }
 
 // DeviceEntry is one device as the provider configuration names it.
-type DeviceEntry struct {
-	Address       string `json:"address"`
-	Platform      string `json:"platform"`
-	Username      string `json:"username"`
-	Password      string `json:"password"`
-	CACertificate string `json:"ca_certificate,omitempty"` // gNMI devices
-	HostKey       string `json:"host_key,omitempty"`       // SSH devices
-	Sudo          bool   `json:"sudo,omitempty"`           // mlx5 hosts
-	Model         string `json:"model,omitempty"`          // the simulated model or SKU, where the platform has several
-}
+type DeviceEntry = device.Entry
 
 const (
 	// InventoryFile and CAFile are the names Start writes into Options.Dir.

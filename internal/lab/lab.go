@@ -20,6 +20,10 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/pki"
 )
 
 // Options says which devices to start.
@@ -46,10 +50,10 @@ const Username = "admin"
 
 // Lab is a running set of simulated devices.
 type Lab struct {
-	ca       *authority
+	ca       *pki.Authority
 	names    []string // sorted
-	devices  map[string]device
-	wires    *cabling
+	devices  map[string]labDevice
+	wires    *cabling.Panel
 	stopOnce sync.Once
 }
 
@@ -61,7 +65,7 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 	if err != nil {
 		return nil, err
 	}
-	ca, err := newAuthority()
+	ca, err := pki.NewAuthority()
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +73,7 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Lab{ca: ca, devices: make(map[string]device, len(specs)), wires: newCabling()}
+	l := &Lab{ca: ca, devices: make(map[string]labDevice, len(specs)), wires: cabling.NewPanel()}
 
 	// Devices start in parallel: a gNMI switch spends seconds building its
 	// OpenConfig schema, and a lab of several switches should not pay that
@@ -80,16 +84,16 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 		errs []error
 	)
 	for _, s := range specs {
-		s.spec.ca, s.spec.username, s.spec.password, s.spec.wires = ca, Username, password, l.wires
+		s.spec.CA, s.spec.Username, s.spec.Password, s.spec.Wires = ca, Username, password, l.wires
 		wg.Go(func() {
 			d, err := s.start(s.spec)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
-				errs = append(errs, fmt.Errorf("%s: %w", s.spec.name, err))
+				errs = append(errs, fmt.Errorf("%s: %w", s.spec.Name, err))
 				return
 			}
-			l.devices[s.spec.name] = d
+			l.devices[s.spec.Name] = d
 		})
 	}
 	wg.Wait()
@@ -107,7 +111,7 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 		return nil, err
 	}
 	if opts.Dir != "" {
-		if err := writeFiles(opts.Dir, l.Inventory(), ca.pem); err != nil {
+		if err := writeFiles(opts.Dir, l.Inventory(), ca.PEM); err != nil {
 			l.Stop()
 			return nil, err
 		}
@@ -116,15 +120,15 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 }
 
 type plannedDevice struct {
-	spec  deviceSpec
-	start func(deviceSpec) (device, error)
+	spec  device.Spec
+	start func(device.Spec) (labDevice, error)
 }
 
 // plan validates the whole request before anything starts, so a typo in the
 // last platform does not leave half a lab behind.
 func plan(opts Options) ([]plannedDevice, error) {
-	ports := map[deviceRole]int{roleSwitch: opts.Ports, roleHost: opts.NICPorts}
-	for role, def := range map[deviceRole]int{roleSwitch: DefaultPorts, roleHost: DefaultNICPorts} {
+	ports := map[cabling.Role]int{cabling.Switch: opts.Ports, cabling.Host: opts.NICPorts}
+	for role, def := range map[cabling.Role]int{cabling.Switch: DefaultPorts, cabling.Host: DefaultNICPorts} {
 		switch {
 		case ports[role] == 0:
 			ports[role] = def
@@ -142,9 +146,9 @@ func plan(opts Options) ([]plannedDevice, error) {
 	}
 	var out []plannedDevice
 	for _, group := range []struct {
-		role   deviceRole
+		role   cabling.Role
 		counts map[string]int
-	}{{roleSwitch, opts.Switches}, {roleHost, opts.Hosts}} {
+	}{{cabling.Switch, opts.Switches}, {cabling.Host, opts.Hosts}} {
 		for _, platform := range slices.Sorted(maps.Keys(group.counts)) {
 			count := group.counts[platform]
 			if count < 0 {
@@ -162,12 +166,12 @@ func plan(opts Options) ([]plannedDevice, error) {
 				return nil, err
 			}
 			for n := 1; n <= count; n++ {
-				out = append(out, plannedDevice{start: start, spec: deviceSpec{
-					name:     fmt.Sprintf("%s-%d", platform, n),
-					platform: platform,
-					ports:    ports[group.role],
-					model:    model,
-					latency:  opts.Latency,
+				out = append(out, plannedDevice{start: start, spec: device.Spec{
+					Name:     fmt.Sprintf("%s-%d", platform, n),
+					Platform: platform,
+					Ports:    ports[group.role],
+					Model:    model,
+					Latency:  opts.Latency,
 				}})
 			}
 		}
@@ -181,13 +185,13 @@ func plan(opts Options) ([]plannedDevice, error) {
 // cable plugs in the lab's cables: the given ones, or the default cabling.
 func (l *Lab) cable(specs []plannedDevice, cables []Cable) error {
 	for _, s := range specs {
-		def := platforms[s.spec.platform]
-		l.wires.add(s.spec.name, cabledDevice{platform: s.spec.platform, role: def.role, ports: l.devices[s.spec.name].interfaces()})
+		def := platforms[s.spec.Platform]
+		l.wires.Add(s.spec.Name, cabling.Device{Platform: s.spec.Platform, Role: def.role, Ports: l.devices[s.spec.Name].interfaces()})
 	}
 	if cables == nil {
-		cables = l.wires.defaultCables()
+		cables = l.wires.DefaultCables()
 	}
-	return l.wires.connect(cables)
+	return l.wires.Connect(cables)
 }
 
 // newPassword is random per lab start so that an inventory from an old lab
@@ -228,7 +232,7 @@ func (l *Lab) Inventory() Inventory {
 func (l *Lab) Devices() []string { return slices.Clone(l.names) }
 
 // CAPEM returns the PEM certificate of the CA that signed every TLS device.
-func (l *Lab) CAPEM() []byte { return slices.Clone(l.ca.pem) }
+func (l *Lab) CAPEM() []byte { return slices.Clone(l.ca.PEM) }
 
 // Switch returns the gNMI switch with that name, or nil if there is none.
 func (l *Lab) Switch(name string) *GNMISwitch {

@@ -17,6 +17,8 @@ import (
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 )
 
 func TestInventoryFile(t *testing.T) {
@@ -83,7 +85,7 @@ func TestInventoryFile(t *testing.T) {
 		}
 		var ifaces []string
 		mustUnmarshal(t, string(doc["interfaces"][name]), &ifaces)
-		if want := ethernetNames(DefaultPorts); !slices.Equal(ifaces, want) || want[7] != "Ethernet8" {
+		if want := device.EthernetNames(DefaultPorts); !slices.Equal(ifaces, want) || want[7] != "Ethernet8" {
 			t.Errorf("%s interfaces %v", name, ifaces)
 		}
 	}

@@ -12,6 +12,9 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
 )
 
 type lldpValue struct {
@@ -50,7 +53,7 @@ type lldpInterfaceJSON0 struct {
 // routes (the captures' "Station" enabled).
 var stationCaps = []lldpCapability{{"Bridge", false}, {"Router", false}, {"Wlan", false}, {"Station", true}}
 
-func cmdLLDPCli(e *cmdEnv, args []string) int {
+func (h *Host) cmdLLDPCli(e *sh.Env, args []string) int {
 	format := "plain"
 	var words []string
 	for i := 1; i < len(args); i++ {
@@ -64,31 +67,30 @@ func cmdLLDPCli(e *cmdEnv, args []string) int {
 	}
 	if format != "json0" {
 		// assumed: the lab prints only the json0 format the provider reads.
-		fmt.Fprintf(e.stderr, "lldpcli: the lab simulates only -f json0 (asked %s)\n", format)
+		fmt.Fprintf(e.Stderr, "lldpcli: the lab simulates only -f json0 (asked %s)\n", format)
 		return 1
 	}
-	h := e.sh.h
 	var doc any
 	switch {
 	case slices.Equal(words, []string{"show", "chassis"}):
 		doc = map[string]any{"local-chassis": []any{map[string]any{"chassis": []lldpChassisJSON0{{
-			ID:   []lldpValue{{Type: "mac", Value: macColons(labMAC(h.name, 0))}},
+			ID:   []lldpValue{{Type: "mac", Value: cabling.MACColons(cabling.MAC(h.name, 0))}},
 			Name: []lldpValue{{Value: h.name}}, Capability: stationCaps,
 		}}}}}
 	case slices.Equal(words, []string{"show", "neighbors"}):
-		heard := h.wires.heard(h.name)
+		heard := h.wires.Heard(h.name)
 		ifaces := []lldpInterfaceJSON0{}
 		for i, ifname := range h.interfaces() {
 			ad, ok := heard[ifname]
 			if !ok {
 				continue
 			}
-			portType := ad.portIDType
-			ch := lldpChassisJSON0{ID: []lldpValue{{Type: "mac", Value: macColons(ad.chassisMAC)}},
-				Name: []lldpValue{{Value: ad.systemName}}, Capability: []lldpCapability{{"Bridge", true}, {"Router", true}}}
-			port := lldpPortJSON0{ID: []lldpValue{{Type: portType, Value: ad.portID}}, TTL: []lldpValue{{Value: "120"}}}
-			if ad.portDescr != "" {
-				port.Descr = []lldpValue{{Value: ad.portDescr}}
+			portType := ad.PortIDType
+			ch := lldpChassisJSON0{ID: []lldpValue{{Type: "mac", Value: cabling.MACColons(ad.ChassisMAC)}},
+				Name: []lldpValue{{Value: ad.SystemName}}, Capability: []lldpCapability{{"Bridge", true}, {"Router", true}}}
+			port := lldpPortJSON0{ID: []lldpValue{{Type: portType, Value: ad.PortID}}, TTL: []lldpValue{{Value: "120"}}}
+			if ad.PortDescr != "" {
+				port.Descr = []lldpValue{{Value: ad.PortDescr}}
 			}
 			ifaces = append(ifaces, lldpInterfaceJSON0{Name: ifname, Via: "LLDP", RID: strconv.Itoa(i + 1),
 				Age: "0 day, 00:10:00", Chassis: []lldpChassisJSON0{ch}, Port: []lldpPortJSON0{port}})
@@ -100,14 +102,14 @@ func cmdLLDPCli(e *cmdEnv, args []string) int {
 		doc = map[string]any{"lldp": []any{entry}}
 	default:
 		// assumed: the lab answers only the two reads above.
-		fmt.Fprintf(e.stderr, "lldpcli: the lab simulates only show chassis and show neighbors\n")
+		fmt.Fprintf(e.Stderr, "lldpcli: the lab simulates only show chassis and show neighbors\n")
 		return 1
 	}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
-		fmt.Fprintln(e.stderr, err)
+		fmt.Fprintln(e.Stderr, err)
 		return 1
 	}
-	_, _ = e.stdout.Write(append(b, '\n'))
+	_, _ = e.Stdout.Write(append(b, '\n'))
 	return 0
 }

@@ -11,12 +11,14 @@ import (
 	"io"
 	"math/big"
 	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
 )
 
 type qosExit int
 
 type qosRun struct {
-	e    *cmdEnv
+	e    *sh.Env
 	h    *Host
 	p    *nicPort // nil: no such netdev
 	a    *qosArgs
@@ -24,24 +26,23 @@ type qosRun struct {
 	apps []dcbApp
 }
 
-func cmdMlnxQos(e *cmdEnv, args []string) (status int) {
-	e.sh.h.counters.mlnxQos.Add(1)
+func (h *Host) cmdMlnxQos(e *sh.Env, args []string) (status int) {
+	h.counters.mlnxQos.Add(1)
 	a, msg := parseQosArgs(args[1:])
 	switch {
 	case msg != "":
-		fmt.Fprintf(e.stderr, "%s\nmlnx_qos: error: %s\n", qosUsage, msg)
+		fmt.Fprintf(e.Stderr, "%s\nmlnx_qos: error: %s\n", qosUsage, msg)
 		return 2
 	case a.help:
-		fmt.Fprint(e.stdout, qosHelp())
+		fmt.Fprint(e.Stdout, qosHelp())
 		return 0
 	case a.version:
-		fmt.Fprintln(e.stdout, "mlnx_qos 1.2")
+		fmt.Fprintln(e.Stdout, "mlnx_qos 1.2")
 		return 0
 	}
-	h := e.sh.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	q := &qosRun{e: e, h: h, a: a, out: e.stdout}
+	q := &qosRun{e: e, h: h, a: a, out: e.Stdout}
 	defer func() {
 		if r := recover(); r != nil {
 			code, ok := r.(qosExit)
@@ -60,7 +61,7 @@ func (q *qosRun) usage()                           { fmt.Fprint(q.out, qosUsage+
 func (q *qosRun) exit(code int)                    { panic(qosExit(code)) }
 
 func (q *qosRun) raise(tb pyTraceback) {
-	fmt.Fprint(q.e.stderr, tb.String())
+	fmt.Fprint(q.e.Stderr, tb.String())
 	q.exit(1)
 }
 
@@ -80,7 +81,7 @@ func (q *qosRun) parseInt(s string, hi int64, what string) int64 {
 }
 
 func (q *qosRun) checkPrivilege(err *nlErr) {
-	if err.no == ePERM {
+	if err.no == sh.EPERM {
 		q.print("%s", err)
 		q.exit(1)
 	}

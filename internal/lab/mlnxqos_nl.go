@@ -10,12 +10,14 @@ package lab
 import (
 	"fmt"
 	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
 )
 
 // nlErr is the OSError the tool raises: errno is 0 for the "Bad value"
 // one, which is created without an errno.
 type nlErr struct {
-	no  errno
+	no  sh.Errno
 	bad bool
 }
 
@@ -28,14 +30,14 @@ func (n *nlErr) Error() string {
 
 func (q *qosRun) nlGet() *nlErr {
 	if q.p == nil {
-		return &nlErr{no: eNODEV}
+		return &nlErr{no: sh.ENODEV}
 	}
 	return nil
 }
 
 func (q *qosRun) nlSet() *nlErr {
-	if !q.e.root {
-		return &nlErr{no: ePERM}
+	if !q.e.Root {
+		return &nlErr{no: sh.EPERM}
 	}
 	return q.nlGet()
 }

@@ -8,6 +8,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -123,5 +125,40 @@ func (e *hostEnv) expect(cmd, stdout, stderr string, status int) {
 	if out != stdout || errOut != stderr || got != status {
 		e.t.Errorf("%q:\n got exit %d stdout %q stderr %q\nwant exit %d stdout %q stderr %q",
 			cmd, got, out, errOut, status, stdout, stderr)
+	}
+}
+
+// requireOpenSSH skips the test when no OpenSSH client is on PATH (covered says which tests
+// check the protocol without it), or fails it under ROCE_REQUIRE_SSHD=1: CI installs
+// openssh-server, which brings the client.
+func requireOpenSSH(t *testing.T, covered string) {
+	t.Helper()
+	if _, err := exec.LookPath("ssh"); err != nil {
+		if os.Getenv("ROCE_REQUIRE_SSHD") == "1" {
+			t.Fatal("no OpenSSH client (ssh) on PATH but ROCE_REQUIRE_SSHD=1: .ci/run installs openssh-server, which brings it")
+		}
+		t.Skip("no OpenSSH client (ssh) on PATH (.ci/run installs it); " + covered + " cover the protocol")
+	}
+}
+
+// openSSH is the real OpenSSH client on d (NewOpenSSH); its run types stdin into
+// `ssh ... USER@HOST ARG` and returns the output, the error output and the exit status.
+func openSSH(t *testing.T, d DeviceEntry) (*OpenSSH, func(stdin, arg string) (string, string, int)) {
+	t.Helper()
+	o, err := NewOpenSSH(d, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o, func(stdin, arg string) (string, string, int) {
+		cmd := o.Command(arg)
+		cmd.Stdin = strings.NewReader(stdin)
+		var out, errOut strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if err != nil && !errors.As(err, &exit) {
+			t.Fatalf("ssh: %v", err)
+		}
+		return out.String(), errOut.String(), cmd.ProcessState.ExitCode()
 	}
 }

@@ -1,9 +1,6 @@
 package lab
 
 import (
-	"errors"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -13,29 +10,10 @@ import (
 // the password supplied through SSH_ASKPASS (no sshpass needed), commands
 // and exit statuses carried over.
 func TestHostWithOpenSSH(t *testing.T) {
-	if _, err := exec.LookPath("ssh"); err != nil {
-		// CI installs openssh-server (which brings the client) and sets ROCE_REQUIRE_SSHD=1.
-		if os.Getenv("ROCE_REQUIRE_SSHD") == "1" {
-			t.Fatal("no OpenSSH client (ssh) on PATH but ROCE_REQUIRE_SSHD=1: .ci/run installs openssh-server, which brings it")
-		}
-		t.Skip("no OpenSSH client (ssh) on PATH (.ci/run installs it); the golang.org/x/crypto/ssh tests cover the protocol")
-	}
+	requireOpenSSH(t, "the golang.org/x/crypto/ssh tests")
 	e := newHostEnv(t)
-	o, err := NewOpenSSH(e.d, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ssh := func(command string) (string, string, int) {
-		cmd := o.Command(command)
-		var out, errOut strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &errOut
-		err := cmd.Run()
-		var exit *exec.ExitError
-		if err != nil && !errors.As(err, &exit) {
-			t.Fatalf("ssh: %v", err)
-		}
-		return out.String(), errOut.String(), cmd.ProcessState.ExitCode()
-	}
+	o, run := openSSH(t, e.d)
+	ssh := func(command string) (string, string, int) { return run("", command) }
 
 	out, errOut, status := ssh("mlnx_qos -i eth0 && sudo -n cat /sys/kernel/debug/mlx5/0000:08:00.0/cc_params/np_cnp_dscp")
 	if want := e.must("mlnx_qos -i eth0") + "48\n"; out != want || status != 0 {

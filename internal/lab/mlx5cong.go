@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
 )
 
 type ccParam struct {
@@ -145,9 +147,9 @@ func kstrtoull(s string) (uint64, error) {
 	rest := strings.TrimPrefix(s[n:], "\n")
 	switch {
 	case overflow:
-		return 0, eRANGE
+		return 0, sh.ERANGE
 	case n == 0, rest != "":
-		return 0, eINVAL
+		return 0, sh.EINVAL
 	}
 	return v, nil
 }
@@ -172,7 +174,7 @@ func kstrtouN(s string, bits uint) (uint64, error) {
 		return 0, err
 	}
 	if v > 1<<bits-1 {
-		return 0, eRANGE
+		return 0, sh.ERANGE
 	}
 	return v, nil
 }
@@ -185,7 +187,7 @@ func kstrtoint(s string) (int64, error) {
 			return 0, err
 		}
 		if v > 1<<31 {
-			return 0, eRANGE
+			return 0, sh.ERANGE
 		}
 		return -int64(v), nil //nolint:gosec // bounded above
 	}
@@ -194,13 +196,13 @@ func kstrtoint(s string) (int64, error) {
 }
 
 // ecnFile is /sys/class/net/IF/ecn/PROTO/NAME (mode 0644 on a PF).
-func (h *Host) ecnFile(p *nicPort, i int) *fsNode {
-	return &fsNode{mode: 0o644,
-		read: func() string { return fmt.Sprintf("%d\n", int32(p.cong.vals[i])) }, //nolint:gosec // "%d" of a u32, as the driver prints it
-		write: func(data string) error {
+func (h *Host) ecnFile(p *nicPort, i int) *sh.Node {
+	return &sh.Node{Mode: 0o644,
+		Read: func() string { return fmt.Sprintf("%d\n", int32(p.cong.vals[i])) }, //nolint:gosec // "%d" of a u32, as the driver prints it
+		Write: func(data string) error {
 			v, ok := cScanfInt(data)
 			if !ok {
-				return eINVAL
+				return sh.EINVAL
 			}
 			p.cong.set(i, uint32(v)) //nolint:gosec // two's complement, as MLX5_SET stores it
 			return nil
@@ -208,13 +210,13 @@ func (h *Host) ecnFile(p *nicPort, i int) *fsNode {
 }
 
 // ecnEnable is .../ecn/PROTO/enable/PRIO: a 1-bit firmware field.
-func (h *Host) ecnEnable(p *nicPort, proto string, prio int) *fsNode {
-	return &fsNode{mode: 0o644,
-		read: func() string { return fmt.Sprintf("%d\n", p.cong.enable[proto][prio]) },
-		write: func(data string) error {
+func (h *Host) ecnEnable(p *nicPort, proto string, prio int) *sh.Node {
+	return &sh.Node{Mode: 0o644,
+		Read: func() string { return fmt.Sprintf("%d\n", p.cong.enable[proto][prio]) },
+		Write: func(data string) error {
 			v, ok := cScanfInt(data)
 			if !ok {
-				return eINVAL
+				return sh.EINVAL
 			}
 			p.cong.enable[proto][prio] = uint32(v) & 1 //nolint:gosec // masked
 			return nil
@@ -222,10 +224,10 @@ func (h *Host) ecnEnable(p *nicPort, proto string, prio int) *fsNode {
 }
 
 // ccFile is debugfs cc_params/NAME (mode 0600).
-func (h *Host) ccFile(p *nicPort, i int) *fsNode {
-	return &fsNode{mode: 0o600,
-		read: func() string { return fmt.Sprintf("%d\n", p.cong.vals[i]) },
-		write: func(data string) error {
+func (h *Host) ccFile(p *nicPort, i int) *sh.Node {
+	return &sh.Node{Mode: 0o600,
+		Read: func() string { return fmt.Sprintf("%d\n", p.cong.vals[i]) },
+		Write: func(data string) error {
 			v, err := kstrtouN(data, 32)
 			if err != nil {
 				return err
@@ -244,18 +246,18 @@ func (h *Host) ccFile(p *nicPort, i int) *fsNode {
 // comma-separated tokens; a bare number or "tclass=N" (0..255, or negative
 // to clear) sets the global class. The per-destination rules (dst_ip=...)
 // are outside the lab: they fail with EINVAL.
-func (h *Host) trafficClassFile(p *nicPort) *fsNode {
+func (h *Host) trafficClassFile(p *nicPort) *sh.Node {
 	const maxCmd = 100
-	return &fsNode{mode: 0o644,
-		read: func() string {
+	return &sh.Node{Mode: 0o644,
+		Read: func() string {
 			if p.trafficClass < 0 {
 				return ""
 			}
 			return fmt.Sprintf("Global tclass=%d\n", p.trafficClass)
 		},
-		write: func(data string) error {
+		Write: func(data string) error {
 			if len(data) > maxCmd {
-				return eINVAL
+				return sh.EINVAL
 			}
 			val, seen := 0, false
 			for _, tok := range strings.Split(data, ",") {
@@ -264,11 +266,11 @@ func (h *Host) trafficClassFile(p *nicPort) *fsNode {
 				}
 				tok = strings.TrimSpace(tok)
 				if tok == "" {
-					return eINVAL
+					return sh.EINVAL
 				}
 				for _, ip := range []string{"src_ip=", "dst_ip=", "src_ip6=", "dst_ip6="} {
 					if len(tok) > len(ip) && strings.HasPrefix(tok, ip) {
-						return eINVAL
+						return sh.EINVAL
 					}
 				}
 				if len(tok) > len("tclass=") && strings.HasPrefix(tok, "tclass=") {
@@ -276,12 +278,12 @@ func (h *Host) trafficClassFile(p *nicPort) *fsNode {
 				}
 				v, err := kstrtoint(tok)
 				if err != nil || v > 0xff {
-					return eINVAL
+					return sh.EINVAL
 				}
 				val, seen = int(v), true
 			}
 			if !seen {
-				return eINVAL
+				return sh.EINVAL
 			}
 			p.trafficClass = val
 			return nil

@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
 
 // Simulated traffic, per second. RoCE runs on priority 3 in both directions; CNPs go out on
@@ -51,7 +54,7 @@ const (
 // nicCounters is a port's counter state since the last driver load.
 type nicCounters struct {
 	boot     time.Time
-	storm    stormClock
+	storm    traffic.Storm
 	paused   [8]time.Duration // storm time while PFC was enabled on the priority
 	upTo     time.Time        // paused is accounted up to here
 	lifespan int              // hw_counters/lifespan, ms
@@ -64,7 +67,7 @@ func (c *nicCounters) reset(now time.Time) {
 // account credits the storm time since the last call to the priorities with PFC enabled. It
 // runs before anything that changes either (a storm toggle, a PFC write) and before each read.
 func (c *nicCounters) account(now time.Time, pfcEn uint8) {
-	if d := now.Sub(c.upTo); c.storm.on && d > 0 {
+	if d := now.Sub(c.upTo); c.storm.On && d > 0 {
 		for prio := range 8 {
 			if pfcEn&(1<<prio) != 0 {
 				c.paused[prio] += d
@@ -85,16 +88,16 @@ type nicSample struct {
 
 func (p *nicPort) sample(now time.Time) nicSample {
 	p.ctr.account(now, p.pfcEn)
-	return nicSample{up: now.Sub(p.ctr.boot), storm: p.ctr.storm.elapsed(now), paused: p.ctr.paused, pfcEn: p.pfcEn}
+	return nicSample{up: now.Sub(p.ctr.boot), storm: p.ctr.storm.Elapsed(now), paused: p.ctr.paused, pfcEn: p.pfcEn}
 }
 
 // steady and stormy count events at a rate over the port's uptime and its storm time.
-func (s nicSample) steady(rate uint64) uint64 { return count(rate, s.up) }
-func (s nicSample) stormy(rate uint64) uint64 { return count(rate, s.storm) }
+func (s nicSample) steady(rate uint64) uint64 { return traffic.Count(rate, s.up) }
+func (s nicSample) stormy(rate uint64) uint64 { return traffic.Count(rate, s.storm) }
 
 func (s nicSample) pfcOn(prio int) bool { return s.pfcEn&(1<<prio) != 0 }
 
-func (s nicSample) rxPause(prio int) uint64 { return count(stormPausePPS, s.paused[prio]) }
+func (s nicSample) rxPause(prio int) uint64 { return traffic.Count(stormPausePPS, s.paused[prio]) }
 
 func (s nicSample) ecnMarked() uint64  { return s.steady(ecnMarkedPPS) + s.stormy(stormECNMarkedPPS) }
 func (s nicSample) cnpSent() uint64    { return s.steady(cnpSentPPS) + s.stormy(stormCNPSentPPS) }
@@ -206,10 +209,10 @@ func (s nicSample) ethtoolStats() []stat {
 		}
 		p := "prio" + strconv.Itoa(prio)
 		add("rx_"+p+"_pause", s.rxPause(prio))
-		add("rx_"+p+"_pause_duration", count(stormPauseUSPerSec, s.paused[prio]))
+		add("rx_"+p+"_pause_duration", traffic.Count(stormPauseUSPerSec, s.paused[prio]))
 		add("tx_"+p+"_pause", 0)
 		add("tx_"+p+"_pause_duration", 0)
-		add("rx_"+p+"_pause_transition", count(stormTransitions, s.paused[prio]))
+		add("rx_"+p+"_pause_transition", traffic.Count(stormTransitions, s.paused[prio]))
 	}
 	if s.pfcEn == 0 {
 		zero("rx_global_pause", "rx_global_pause_duration", "tx_global_pause", "tx_global_pause_duration",
@@ -282,19 +285,19 @@ var hwCounterNames = func() []string {
 // addHWCounters lays out port 1's hw_counters under the RDMA device directory: one world-
 // readable file per counter ("%llu\n", read from the firmware at each read) and lifespan
 // (the cache time in ms; root may set 0-10000).
-func (h *Host) addHWCounters(ib *fsNode, p *nicPort) {
-	dir := ib.mkdirs("ports/1/hw_counters")
+func (h *Host) addHWCounters(ib *sh.Node, p *nicPort) {
+	dir := ib.Mkdirs("ports/1/hw_counters")
 	for i, name := range hwCounterNames {
-		dir.children[name] = &fsNode{mode: 0o444, read: func() string {
+		dir.Children[name] = &sh.Node{Mode: 0o444, Read: func() string {
 			return fmt.Sprintf("%d\n", p.sample(h.now()).hwCounters()[i].value)
 		}}
 	}
-	dir.children["lifespan"] = &fsNode{mode: 0o644,
-		read: func() string { return fmt.Sprintf("%d\n", p.ctr.lifespan) },
-		write: func(data string) error {
+	dir.Children["lifespan"] = &sh.Node{Mode: 0o644,
+		Read: func() string { return fmt.Sprintf("%d\n", p.ctr.lifespan) },
+		Write: func(data string) error {
 			v, err := strconv.Atoi(strings.TrimSuffix(data, "\n"))
 			if err != nil || v < 0 || v > 10000 {
-				return eINVAL
+				return sh.EINVAL
 			}
 			p.ctr.lifespan = v
 			return nil
@@ -314,7 +317,7 @@ func (h *Host) Storm(ifname string, on bool) error {
 	}
 	now := h.now()
 	p.ctr.account(now, p.pfcEn)
-	p.ctr.storm.set(on, now)
+	p.ctr.storm.Set(on, now)
 	return nil
 }
 

@@ -2,17 +2,19 @@ package lab
 
 import (
 	"bytes"
-	"crypto/ed25519"
-	"crypto/rand"
 	"fmt"
-	"net"
+	"io"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/crypto/ssh"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sshd"
 )
 
 // HostUsername is the login of every lab NIC host: an ordinary user whose
@@ -46,13 +48,13 @@ type Host struct {
 	user     string
 	password string
 	latency  time.Duration
-	srv      sshServer
-	wires    *cabling // what lldpd hears on each netdev
+	srv      *sshd.Server
+	wires    *cabling.Panel // what lldpd hears on each netdev
 
 	// mu guards the NIC state, the emulated tree and the knobs below.
 	mu           sync.Mutex
 	ports        []*nicPort
-	fs           *fsys
+	fs           *sh.FS
 	firmwareDCBX bool
 	lldpad       bool
 	sudoPassword bool
@@ -63,8 +65,8 @@ type Host struct {
 
 	counters struct{ exec, connections, mlnxQos atomic.Int64 }
 	vfs      int               // SR-IOV VFs per port, in switchdev mode (AddVFs)
-	faults   faultSet          // injected faults (fault_host.go)
-	locks    hostLocks         // flock's locks (sh_flock.go)
+	faults   fault.Set         // injected faults (fault_host.go)
+	sys      *sh.System        // what its shells see (internal/sh)
 	systemd  systemdState      // guarded by mu (systemd.go)
 	nv       map[int]*nvConfig // adapters' NV configuration by adapter, guarded by mu (mstconfig.go)
 	mft      atomic.Bool       // mlxconfig (NVIDIA MFT) instead of mstconfig
@@ -78,29 +80,27 @@ type HostCounters struct {
 	MlnxQos     int64 // mlnx_qos runs (each a Python start on a real host)
 }
 
-func startMLX5Host(spec deviceSpec) (device, error) {
-	_, key, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		return nil, fmt.Errorf("host key: %w", err)
-	}
-	signer, err := ssh.NewSignerFromKey(key)
-	if err != nil {
-		return nil, fmt.Errorf("host key: %w", err)
-	}
+func startMLX5Host(spec device.Spec) (labDevice, error) {
 	h := &Host{
-		name:     spec.name,
+		name:     spec.Name,
 		user:     HostUsername,
-		password: spec.password,
-		latency:  spec.latency,
+		password: spec.Password,
+		latency:  spec.Latency,
 		clock:    time.Now,
-		wires:    spec.wires,
+		wires:    spec.Wires,
 	}
-	h.fs = &fsys{h: h, cwd: "/home/" + h.user}
-	if spec.model == MLX5Inbox {
+	h.fs = &sh.FS{Mu: &h.mu, Cwd: "/home/" + h.user, FailWrites: &h.failWrites}
+	h.sys = &sh.System{FS: h.fs, User: h.user, Programs: h.programs, Processes: h.processes,
+		SudoPassword: func() bool {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			return h.sudoPassword
+		}}
+	if spec.Model == MLX5Inbox {
 		h.inbox.Store(true)
 		h.noECN = true
 	}
-	for i := range spec.ports {
+	for i := range spec.Ports {
 		p := &nicPort{
 			ifname: fmt.Sprintf("eth%d", i),
 			rdma:   fmt.Sprintf("mlx5_%d", i),
@@ -111,25 +111,13 @@ func startMLX5Host(spec deviceSpec) (device, error) {
 		h.ports = append(h.ports, p)
 	}
 	h.buildTree()
-	h.srv = sshServer{config: h.sshConfig(), faults: &h.faults, connections: &h.counters.connections,
-		pause: h.pause, session: h.handleSession}
-	h.srv.config.AddHostKey(signer)
-
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	srv, err := sshd.Listen(h.sshConfig())
 	if err != nil {
 		return nil, err
 	}
-	h.addr = lis.Addr().String()
-	h.inv = DeviceEntry{
-		Address:  h.addr,
-		Platform: spec.platform,
-		Username: h.user,
-		Password: spec.password,
-		HostKey:  strings.TrimSpace(string(ssh.MarshalAuthorizedKey(signer.PublicKey()))),
-		Sudo:     true,
-		Model:    spec.model,
-	}
-	h.srv.start(lis)
+	h.srv, h.addr, h.inv = srv, srv.Addr(), srv.Entry(spec, h.user)
+	h.inv.Sudo, h.inv.Model = true, spec.Model
+	h.srv.Start()
 	return h, nil
 }
 
@@ -324,107 +312,153 @@ func (h *Host) buildTree() {
 // PCI function of netdev i is 0000:(08+i/2):00.(i%2), a dual-port
 // ConnectX-5 (15b3:1017) per two netdevs.
 func (h *Host) buildTreeLocked() {
-	root := newDir(0o755)
-	root.add("dev/null", &fsNode{mode: 0o666, devNull: true})
-	root.mkdirs("home/" + h.user)
-	root.mkdirs("sys/class/net/lo")
+	root := sh.NewDir(0o755)
+	root.Add("dev/null", &sh.Node{Mode: 0o666, DevNull: true})
+	root.Mkdirs("home/" + h.user)
+	root.Mkdirs("sys/class/net/lo")
 	for _, p := range h.ports {
-		netdev := root.mkdirs("sys/class/net/" + p.ifname)
-		netdev.add("device/uevent", ueventFile(p))
-		netdev.add("type", constFile("1\n")) // ARPHRD_ETHER
-		netdev.mkdirs("device/net/" + p.ifname)
+		netdev := root.Mkdirs("sys/class/net/" + p.ifname)
+		netdev.Add("device/uevent", ueventFile(p))
+		netdev.Add("type", constFile("1\n")) // ARPHRD_ETHER
+		netdev.Mkdirs("device/net/" + p.ifname)
 		if !h.noECN {
 			for _, proto := range []string{"roce_rp", "roce_np"} {
-				dir := netdev.mkdirs("ecn/" + proto)
+				dir := netdev.Mkdirs("ecn/" + proto)
 				for prio := range 8 {
-					dir.add(fmt.Sprintf("enable/%d", prio), h.ecnEnable(p, proto, prio))
+					dir.Add(fmt.Sprintf("enable/%d", prio), h.ecnEnable(p, proto, prio))
 				}
 				for i, c := range ccParams {
 					if c.ecnDir == proto {
-						dir.children[c.ecnName] = h.ecnFile(p, i)
+						dir.Children[c.ecnName] = h.ecnFile(p, i)
 					}
 				}
 			}
 		}
-		ib := root.mkdirs("sys/class/infiniband/" + p.rdma)
+		ib := root.Mkdirs("sys/class/infiniband/" + p.rdma)
 		if !h.inbox.Load() {
-			ib.add("tc/1/traffic_class", h.trafficClassFile(p)) // MLNX_OFED's
+			ib.Add("tc/1/traffic_class", h.trafficClassFile(p)) // MLNX_OFED's
 		}
 		h.addHWCounters(ib, p)
-		ib.add("device/uevent", ueventFile(p))
-		ib.mkdirs("device/net/" + p.ifname)
+		ib.Add("device/uevent", ueventFile(p))
+		ib.Mkdirs("device/net/" + p.ifname)
 		// In sysfs both paths are the one IB device directory under the PCI function
 		// (/sys/class/infiniband/DEV is a symlink to .../<pci>/infiniband/DEV).
-		netdev.mkdirs("device/infiniband").children[p.rdma] = ib
-		cc := root.mkdirs("sys/kernel/debug/mlx5/" + p.pci + "/cc_params")
+		netdev.Mkdirs("device/infiniband").Children[p.rdma] = ib
+		cc := root.Mkdirs("sys/kernel/debug/mlx5/" + p.pci + "/cc_params")
 		for i, c := range ccParams {
-			cc.children[c.name] = h.ccFile(p, i)
+			cc.Children[c.name] = h.ccFile(p, i)
 		}
 	}
 	h.addVFsLocked(root)
-	root.mkdirs("sys/class/net/lo").add("type", constFile("772\n")) // ARPHRD_LOOPBACK
-	root.mkdirs("sys/kernel/debug").mode = 0o700                    // debugfs is root's only
+	root.Mkdirs("sys/class/net/lo").Add("type", constFile("772\n")) // ARPHRD_LOOPBACK
+	root.Mkdirs("sys/kernel/debug").Mode = 0o700                    // debugfs is root's only
 	// /etc is a disk filesystem: it survives a rebuild of the kernel's trees.
-	if old := h.fs.root; old != nil && old.children["etc"] != nil {
-		root.children["etc"] = old.children["etc"]
+	if old := h.fs.Root; old != nil && old.Children["etc"] != nil {
+		root.Children["etc"] = old.Children["etc"]
 	} else {
 		for _, d := range []string{"etc", "etc/systemd", "etc/systemd/system"} {
-			root.mkdirs(d).disk = true
+			root.Mkdirs(d).Disk = true
 		}
 	}
-	h.fs.root = root
+	h.fs.Root = root
 }
 
 // ueventFile is the PCI function's uevent as the kernel renders it; root
 // may write an action to it (a no-op here), anything else is EINVAL.
-func ueventFile(p *nicPort) *fsNode {
+func ueventFile(p *nicPort) *sh.Node {
 	const vendor, device, subsys = 0x15b3, 0x1017, 0x0007
 	body := fmt.Sprintf("DRIVER=mlx5_core\nPCI_CLASS=20000\nPCI_ID=%04X:%04X\nPCI_SUBSYS_ID=%04X:%04X\n"+
 		"PCI_SLOT_NAME=%s\nMODALIAS=pci:v%08Xd%08Xsv%08Xsd%08Xbc02sc00i00\n",
 		vendor, device, vendor, subsys, p.pci, vendor, device, vendor, subsys)
-	return &fsNode{mode: 0o644,
-		read: func() string { return body },
-		write: func(data string) error {
+	return &sh.Node{Mode: 0o644,
+		Read: func() string { return body },
+		Write: func(data string) error {
 			action, _, _ := strings.Cut(strings.TrimSpace(data), " ")
 			if !slices.Contains([]string{"add", "remove", "change", "move", "online", "offline", "bind", "unbind"}, action) {
-				return eINVAL
+				return sh.EINVAL
 			}
 			return nil
 		}}
 }
 
 // constFile is a read-only sysfs attribute with a fixed value.
-func constFile(body string) *fsNode {
-	return &fsNode{mode: 0o444, read: func() string { return body }}
+func constFile(body string) *sh.Node {
+	return &sh.Node{Mode: 0o444, Read: func() string { return body }}
 }
 
 // addVFsLocked lays out the VFs and representors of AddVFs. Assumed: names, PCI addresses
 // (bus 0x20+I, function J) and RDMA device numbers are the lab's; the sysfs shapes (physfn,
 // phys_port_name, type) are the kernel's.
-func (h *Host) addVFsLocked(root *fsNode) {
+func (h *Host) addVFsLocked(root *sh.Node) {
 	if h.vfs == 0 {
 		return
 	}
 	next := len(h.ports)
 	for i, p := range h.ports {
-		root.mkdirs("sys/class/net/"+p.ifname).add("phys_port_name", constFile(fmt.Sprintf("p%d\n", i%2)))
+		root.Mkdirs("sys/class/net/"+p.ifname).Add("phys_port_name", constFile(fmt.Sprintf("p%d\n", i%2)))
 		for j := range h.vfs {
 			vf := fmt.Sprintf("%sv%d", p.ifname, j)
 			pci := fmt.Sprintf("0000:%02x:00.%d", 0x20+i, j)
 			rdma := fmt.Sprintf("mlx5_%d", next)
 			next++
-			nd := root.mkdirs("sys/class/net/" + vf)
-			nd.add("type", constFile("1\n"))
-			nd.add("device/uevent", constFile(fmt.Sprintf("DRIVER=mlx5_core\nPCI_CLASS=20000\nPCI_ID=15B3:1018\nPCI_SUBSYS_ID=15B3:0007\n"+
+			nd := root.Mkdirs("sys/class/net/" + vf)
+			nd.Add("type", constFile("1\n"))
+			nd.Add("device/uevent", constFile(fmt.Sprintf("DRIVER=mlx5_core\nPCI_CLASS=20000\nPCI_ID=15B3:1018\nPCI_SUBSYS_ID=15B3:0007\n"+
 				"PCI_SLOT_NAME=%s\nMODALIAS=pci:v000015B3d00001018sv000015B3sd00000007bc02sc00i00\n", pci)))
-			nd.mkdirs("device/physfn").add("uevent", ueventFile(p))
-			nd.mkdirs("device/infiniband/" + rdma)
-			nd.mkdirs("device/net/" + vf)
-			rep := root.mkdirs("sys/class/net/" + fmt.Sprintf("%snpf%dvf%d", p.ifname, i%2, j))
-			rep.add("type", constFile("1\n"))
-			rep.add("phys_port_name", constFile(fmt.Sprintf("pf%dvf%d\n", i%2, j)))
-			rep.add("device/uevent", ueventFile(p))
-			rep.mkdirs("device/infiniband/" + p.rdma)
+			nd.Mkdirs("device/physfn").Add("uevent", ueventFile(p))
+			nd.Mkdirs("device/infiniband/" + rdma)
+			nd.Mkdirs("device/net/" + vf)
+			rep := root.Mkdirs("sys/class/net/" + fmt.Sprintf("%snpf%dvf%d", p.ifname, i%2, j))
+			rep.Add("type", constFile("1\n"))
+			rep.Add("phys_port_name", constFile(fmt.Sprintf("pf%dvf%d\n", i%2, j)))
+			rep.Add("device/uevent", ueventFile(p))
+			rep.Mkdirs("device/infiniband/" + p.rdma)
 		}
 	}
+}
+
+// runScript runs script as the login user (root after sudo), in the login
+// directory, and returns its exit status.
+func (h *Host) runScript(script string, root bool, stdin io.Reader, stdout, stderr io.Writer) int {
+	return sh.NewShell(h.sys, root, "sh", h.fs.Cwd, stdin, stdout, stderr).Run(script)
+}
+
+// programs are the host's own programs by directory, besides those of every machine
+// (shPrograms).
+func (h *Host) programs() (bin, sbin map[string]sh.Program) {
+	bin = map[string]sh.Program{"mlnx_qos": h.cmdMlnxQos, "systemctl": h.cmdSystemctl}
+	// iproute2 installs dcb in /sbin (/usr/sbin on a merged /usr); every current distribution
+	// ships it, MLNX_OFED or not.
+	sbin = map[string]sh.Program{"cma_roce_tos": h.cmdCmaRoceTos, "ethtool": h.cmdEthtool, "dcb": h.cmdDCB, "lldpcli": h.cmdLLDPCli}
+	if h.noSystemd.Load() {
+		delete(bin, "systemctl")
+	}
+	if h.inbox.Load() {
+		delete(bin, "mlnx_qos") // mlnx-tools comes with MLNX_OFED (Debian does not package it)
+	}
+	if h.mft.Load() {
+		bin["mlxconfig"] = h.cmdNVTool("mlxconfig")
+	} else {
+		bin["mstconfig"] = h.cmdNVTool("mstconfig")
+	}
+	return bin, sbin
+}
+
+// processes are what pgrep sees on the host: lldpad among them when it runs.
+func (h *Host) processes() []sh.Process {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ps := []sh.Process{{PID: 1, Name: "systemd"}, {PID: 598, Name: "cron"}, {PID: 641, Name: "sshd"}}
+	if h.lldpad {
+		ps = append(ps, sh.Process{PID: 812, Name: "lldpad"})
+	}
+	return ps
+}
+
+// HoldLock takes the flock lock on path as another process on the host would (a concurrent
+// writer), until release is called.
+func (h *Host) HoldLock(path string) (release func()) {
+	c := h.sys.Locks.Get(path)
+	c <- struct{}{}
+	return func() { <-c }
 }

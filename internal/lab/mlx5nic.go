@@ -1,5 +1,7 @@
 package lab
 
+import "github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
+
 // The DCB state of one ConnectX port as the mlx5_core driver keeps it and
 // the rules its dcbnl callbacks apply (Linux drivers/net/ethernet/mellanox/
 // mlx5/core/en_dcbnl.c): mlnx_qos talks to these over rtnetlink.
@@ -122,7 +124,7 @@ func validateETS(tsa, bw [8]uint8) error {
 		}
 	}
 	if haveETS && sum != 100 {
-		return eINVAL
+		return sh.EINVAL
 	}
 	return nil
 }
@@ -245,7 +247,7 @@ func (p *nicPort) setMaxRate(kbps [8]uint64) error {
 		case r <= 255*gb:
 			rates[i] = maxRate{unit: 2, value: uint8(r / gb)}
 		default:
-			return eINVAL
+			return sh.EINVAL
 		}
 	}
 	p.rates = rates
@@ -269,7 +271,7 @@ func (p *nicPort) maxRateKbps() [8]uint64 {
 // switches trust to DSCP; the entry moves to the head of the app list.
 func (p *nicPort) setApp(a dcbApp) error {
 	if a.dscp >= 64 {
-		return eINVAL
+		return sh.EINVAL
 	}
 	old := dcbApp{dscp: a.dscp, prio: p.dscp2prio[a.dscp]}
 	if len(p.apps) == 0 {
@@ -278,7 +280,7 @@ func (p *nicPort) setApp(a dcbApp) error {
 	p.dscp2prio[a.dscp] = a.prio
 	p.delListEntry(old) // the driver's dscp_app_cnt is len(p.apps)
 	if p.hasListEntry(a) {
-		return eEXIST
+		return sh.EEXIST
 	}
 	p.apps = append([]dcbApp{a}, p.apps...)
 	return nil
@@ -290,11 +292,11 @@ func (p *nicPort) setApp(a dcbApp) error {
 func (p *nicPort) delApp(a dcbApp) error {
 	switch {
 	case a.dscp >= 64:
-		return eINVAL
+		return sh.EINVAL
 	case len(p.apps) == 0, a.prio != p.dscp2prio[a.dscp]:
-		return eNOENT
+		return sh.ENOENT
 	case !p.delListEntry(a):
-		return eNOENT
+		return sh.ENOENT
 	}
 	p.dscp2prio[a.dscp] = 0
 	if len(p.apps) == 0 {

@@ -15,6 +15,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
 )
 
 // nvParam is one parameter of the tool's database.
@@ -179,9 +181,8 @@ const (
 
 // cmdNVTool is mstconfig and mlxconfig: [-d DEV] [-e] [-y] q|query [NAME...] | s|set N=V... |
 // r|reset, and -v.
-func cmdNVTool(tool string) command {
-	return func(e *cmdEnv, args []string) int {
-		h := e.sh.h
+func (h *Host) cmdNVTool(tool string) sh.Program {
+	return func(e *sh.Env, args []string) int {
 		var dev, verb string
 		verbose, yes := false, false
 		i := 1
@@ -189,7 +190,7 @@ func cmdNVTool(tool string) command {
 			switch a := args[i]; a {
 			case "-d", "--dev":
 				if i+1 >= len(args) {
-					fmt.Fprintln(e.stdout, "-E- missing device name")
+					fmt.Fprintln(e.Stdout, "-E- missing device name")
 					return 3
 				}
 				i++
@@ -200,42 +201,42 @@ func cmdNVTool(tool string) command {
 				yes = true
 			case "-v", "--version":
 				if tool == "mstconfig" {
-					fmt.Fprintln(e.stdout, "mstconfig, mstflint 4.21.0, Git SHA Hash: N/A")
+					fmt.Fprintln(e.Stdout, "mstconfig, mstflint 4.21.0, Git SHA Hash: N/A")
 				} else {
-					fmt.Fprintln(e.stdout, "lab: mlxconfig -v is not emulated")
+					fmt.Fprintln(e.Stdout, "lab: mlxconfig -v is not emulated")
 				}
 				return 0
 			case "q", "query", "s", "set", "r", "reset":
 				verb = a
 			default:
-				fmt.Fprintf(e.stdout, "-E- invalid argument: %s\n", a)
+				fmt.Fprintf(e.Stdout, "-E- invalid argument: %s\n", a)
 				return 3
 			}
 		}
 		rest := args[i:]
 		switch {
 		case verb == "":
-			fmt.Fprintln(e.stdout, "-E- No command found. For more information please read the help message:")
+			fmt.Fprintln(e.Stdout, "-E- No command found. For more information please read the help message:")
 			return 3
 		case dev == "" && (verb == "s" || verb == "set"):
-			fmt.Fprintln(e.stdout, "-E- set command expects device to be specified.")
+			fmt.Fprintln(e.Stdout, "-E- set command expects device to be specified.")
 			return 3
 		case dev == "":
-			fmt.Fprintln(e.stdout, "-E- Failed to get devices.")
+			fmt.Fprintln(e.Stdout, "-E- Failed to get devices.")
 			return 3
 		}
 		if verb == "r" || verb == "reset" {
 			if len(rest) > 0 {
-				fmt.Fprintf(e.stdout, "-E- reset command expects no argument but %d argument received\n", len(rest))
+				fmt.Fprintf(e.Stdout, "-E- reset command expects no argument but %d argument received\n", len(rest))
 				return 3
 			}
-			fmt.Fprintf(e.stdout, "\n Reset configuration for device %s? (y/n) [n] : ", dev)
+			fmt.Fprintf(e.Stdout, "\n Reset configuration for device %s? (y/n) [n] : ", dev)
 			if !confirm(e, yes) {
 				return 2
 			}
 			idx, ok := h.nvDevice(e, dev)
 			if !ok {
-				fmt.Fprint(e.stdout, "Applying... Failed!\n-E- Failed to open the device\n")
+				fmt.Fprint(e.Stdout, "Applying... Failed!\n-E- Failed to open the device\n")
 				return 3
 			}
 			h.mu.Lock()
@@ -243,25 +244,25 @@ func cmdNVTool(tool string) command {
 				h.nvOf(idx).next[p.name] = p.def
 			}
 			h.mu.Unlock()
-			fmt.Fprint(e.stdout, nvApplied)
+			fmt.Fprint(e.Stdout, nvApplied)
 			return 0
 		}
 		set := verb == "s" || verb == "set"
 		var sets [][2]string
 		if set {
 			if len(rest) == 0 {
-				fmt.Fprintf(e.stdout, "-E- missing configuration arguments. For more information please run %s -h|--help.\n", tool)
+				fmt.Fprintf(e.Stdout, "-E- missing configuration arguments. For more information please run %s -h|--help.\n", tool)
 				return 3
 			}
 			seen := map[string]bool{}
 			for _, a := range rest {
 				name, val, ok := strings.Cut(a, "=")
 				if !ok || name == "" || val == "" || strings.Contains(val, "=") {
-					fmt.Fprintf(e.stdout, "-E- Invalid Configuration argument %s\n", strings.TrimSuffix(a, "="))
+					fmt.Fprintf(e.Stdout, "-E- Invalid Configuration argument %s\n", strings.TrimSuffix(a, "="))
 					return 3
 				}
 				if seen[name] {
-					fmt.Fprintf(e.stdout, "-E- Duplicate parameter, %s.\n", name)
+					fmt.Fprintf(e.Stdout, "-E- Duplicate parameter, %s.\n", name)
 					return 3
 				}
 				seen[name] = true
@@ -270,7 +271,7 @@ func cmdNVTool(tool string) command {
 		}
 		idx, ok := h.nvDevice(e, dev)
 		if !ok {
-			fmt.Fprintln(e.stdout, "-E- Failed to open the device")
+			fmt.Fprintln(e.Stdout, "-E- Failed to open the device")
 			return 3
 		}
 		return h.nvQueryOrSet(e, dev, idx, verbose, yes, set, rest, sets)
@@ -278,39 +279,39 @@ func cmdNVTool(tool string) command {
 }
 
 // confirm is askUser: "y" with -y, else one line of standard input.
-func confirm(e *cmdEnv, yes bool) bool {
+func confirm(e *sh.Env, yes bool) bool {
 	if yes {
-		fmt.Fprintln(e.stdout, "y")
+		fmt.Fprintln(e.Stdout, "y")
 		return true
 	}
-	b, _ := io.ReadAll(e.stdin)
+	b, _ := io.ReadAll(e.Stdin)
 	line, _, _ := strings.Cut(string(b), "\n")
 	if a := strings.ToLower(strings.TrimSpace(line)); a == "y" || a == "yes" {
 		return true
 	}
-	fmt.Fprintln(e.stdout, "-E- Aborted by user.")
+	fmt.Fprintln(e.Stdout, "-E- Aborted by user.")
 	return false
 }
 
 // nvDevice resolves -d (BB:DD.F, DDDD:BB:DD.F, mlx5_N) to a port index; only root opens a
 // device (assumed: no stderr line for the refusal).
-func (h *Host) nvDevice(e *cmdEnv, dev string) (int, bool) {
+func (h *Host) nvDevice(e *sh.Env, dev string) (int, bool) {
 	for i, p := range h.ports {
 		if dev == p.pci || "0000:"+dev == p.pci || dev == p.rdma {
-			return i, e.root
+			return i, e.Root
 		}
 	}
 	if strings.HasPrefix(dev, "mlx") {
-		fmt.Fprintf(e.stderr, "read link: No such file or directory\nUnable to read link /sys/class/infiniband/%s/device\n", dev)
-	} else if strings.HasPrefix(dev, "/dev/mst/") && e.sh.h.mft.Load() {
+		fmt.Fprintf(e.Stderr, "read link: No such file or directory\nUnable to read link /sys/class/infiniband/%s/device\n", dev)
+	} else if strings.HasPrefix(dev, "/dev/mst/") && h.mft.Load() {
 		return -1, false
 	} else if strings.HasPrefix(dev, "/dev/") {
-		fmt.Fprintf(e.stderr, "Unable to parse device name %s\n", dev)
+		fmt.Fprintf(e.Stderr, "Unable to parse device name %s\n", dev)
 	}
 	return -1, false
 }
 
-func (h *Host) nvQueryOrSet(e *cmdEnv, dev string, idx int, verbose, yes, set bool, names []string, sets [][2]string) int {
+func (h *Host) nvQueryOrSet(e *sh.Env, dev string, idx int, verbose, yes, set bool, names []string, sets [][2]string) int {
 	table := nvTable()
 	byName := map[string]nvParam{}
 	for _, p := range table {
@@ -327,7 +328,7 @@ func (h *Host) nvQueryOrSet(e *cmdEnv, dev string, idx int, verbose, yes, set bo
 	}
 	h.mu.Unlock()
 
-	w := e.stdout
+	w := e.Stdout
 	fmt.Fprint(w, "\nDevice #1:\n----------\n\n")
 	fmt.Fprintf(w, "%-16s%-16s\n", "Device type:", "ConnectX5")
 	fmt.Fprintf(w, "%-16s%-16s\n", "Name:", "MCX556A-ECA_Ax")

@@ -8,6 +8,8 @@ package lab
 import (
 	"sync"
 	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 )
 
 const (
@@ -29,11 +31,11 @@ type nxosModel struct{ name, chassis string }
 
 func (m nxosModel) modelName() string { return m.name }
 
-func nxosModelNames() []string { return modelNames(nxosModels, nxosModel.modelName) }
+func nxosModelNames() []string { return device.ModelNames(nxosModels, nxosModel.modelName) }
 
 // nxosChassisOf is the chassis line's text (after "cisco ") of model ("": the default).
 func nxosChassisOf(model string) string {
-	return modelOf(nxosModels, nxosModel.modelName, model).chassis
+	return device.ModelOf(nxosModels, nxosModel.modelName, model).chassis
 }
 
 // NXOSSwitch is an `nxos` switch: an SSH server (password or keyboard-interactive login, an
@@ -54,10 +56,10 @@ type NXOSSwitch struct {
 	checkpoints []*nxosCheckpoint // creation order
 }
 
-func startNXOSSwitch(spec deviceSpec) (device, error) {
+func startNXOSSwitch(spec device.Spec) (labDevice, error) {
 	now := time.Now()
-	sw := &NXOSSwitch{started: now, lastChange: now, running: newNXOSConfig(spec.name, spec.ports), chassis: nxosChassisOf(spec.model)}
-	cli, err := newCLISwitch(spec, ethernetSlotNames(spec.ports), sw)
+	sw := &NXOSSwitch{started: now, lastChange: now, running: newNXOSConfig(spec.Name, spec.Ports), chassis: nxosChassisOf(spec.Model)}
+	cli, err := newCLISwitch(spec, device.EthernetSlotNames(spec.Ports), sw)
 	if err != nil {
 		return nil, err
 	}

@@ -30,25 +30,35 @@ func optNeg(x *nxosCtx, a *cliArgs, parse func() *cliError) *cliError {
 	return parse()
 }
 
+// negValue reads a line's value and the end of the line: parse runs unless this is a no form
+// that leaves the value out, and a no form gives none whatever value it named.
+func negValue[T any](x *nxosCtx, a *cliArgs, none T, parse func() (T, *cliError)) (T, *cliError) {
+	v := none
+	err := optNeg(x, a, func() *cliError {
+		var err *cliError
+		v, err = parse()
+		return err
+	})
+	if err != nil {
+		return none, err
+	}
+	if err := a.done(); err != nil {
+		return none, err
+	}
+	if x.neg {
+		return none, nil
+	}
+	return v, nil
+}
+
 // cmdSetQoSGroup: `set qos-group N` (0-7), `no set qos-group [N]`.
 func cmdSetQoSGroup(x *nxosCtx, a *cliArgs) *cliError {
 	if _, err := a.kw("qos-group"); err != nil {
 		return err
 	}
-	group := noValue
-	err := optNeg(x, a, func() *cliError {
-		v, err := a.num(0, 7)
-		group = v
-		return err
-	})
+	group, err := negValue(x, a, noValue, func() (int, *cliError) { return a.num(0, 7) })
 	if err != nil {
 		return err
-	}
-	if err := a.done(); err != nil {
-		return err
-	}
-	if x.neg {
-		group = noValue
 	}
 	x.class().qosGroup = group
 	return nil
@@ -59,20 +69,9 @@ func cmdPausePFC(x *nxosCtx, a *cliArgs) *cliError {
 	if _, err := a.kw("pfc-cos"); err != nil {
 		return err
 	}
-	var set uint64
-	err := optNeg(x, a, func() *cliError {
-		v, err := a.list(0, 7)
-		set = v
-		return err
-	})
+	set, err := negValue(x, a, 0, func() (uint64, *cliError) { return a.list(0, 7) })
 	if err != nil {
 		return err
-	}
-	if err := a.done(); err != nil {
-		return err
-	}
-	if x.neg {
-		set = 0
 	}
 	x.class().pfcCos = uint8(set)
 	return nil
@@ -90,22 +89,7 @@ func cmdClassMTU(x *nxosCtx, a *cliArgs) *cliError {
 
 // mtuArg reads `N` (576-9216) and the end of the line; 0 for the no form.
 func mtuArg(x *nxosCtx, a *cliArgs) (int, *cliError) {
-	mtu := 0
-	err := optNeg(x, a, func() *cliError {
-		v, err := a.num(nxosMTUMin, nxosMTUMax)
-		mtu = v
-		return err
-	})
-	if err != nil {
-		return 0, err
-	}
-	if err := a.done(); err != nil {
-		return 0, err
-	}
-	if x.neg {
-		mtu = 0
-	}
-	return mtu, nil
+	return negValue(x, a, 0, func() (int, *cliError) { return a.num(nxosMTUMin, nxosMTUMax) })
 }
 
 // cmdBandwidthPct: `bandwidth [remaining] percent P` (0-100), `no bandwidth [remaining]
@@ -121,16 +105,8 @@ func cmdBandwidthPct(x *nxosCtx, a *cliArgs) *cliError {
 			return err
 		}
 	}
-	pct := noValue
-	err = optNeg(x, a, func() *cliError {
-		v, err := a.num(0, 100)
-		pct = v
-		return err
-	})
+	pct, err := negValue(x, a, noValue, func() (int, *cliError) { return a.num(0, 100) })
 	if err != nil {
-		return err
-	}
-	if err := a.done(); err != nil {
 		return err
 	}
 	cl := x.class()
@@ -145,25 +121,20 @@ func cmdBandwidthPct(x *nxosCtx, a *cliArgs) *cliError {
 
 // cmdPriorityLevel: `priority level L` (1-7), `no priority [level L]`.
 func cmdPriorityLevel(x *nxosCtx, a *cliArgs) *cliError {
-	level := 0
-	err := optNeg(x, a, func() *cliError {
+	level, err := negValue(x, a, 0, func() (int, *cliError) {
 		if _, err := a.kw("level"); err != nil {
-			return err
+			return 0, err
 		}
-		return optNeg(x, a, func() *cliError {
-			v, err := a.num(1, 7)
-			level = v
+		level := 0
+		err := optNeg(x, a, func() *cliError {
+			var err *cliError
+			level, err = a.num(1, 7)
 			return err
 		})
+		return level, err
 	})
 	if err != nil {
 		return err
-	}
-	if err := a.done(); err != nil {
-		return err
-	}
-	if x.neg {
-		level = 0
 	}
 	x.class().priority = level
 	return nil
@@ -172,20 +143,9 @@ func cmdPriorityLevel(x *nxosCtx, a *cliArgs) *cliError {
 // cmdWRED: `random-detect minimum-threshold X UNIT maximum-threshold Y UNIT drop-probability P
 // weight W [ecn]`, `no random-detect [...]`.
 func cmdWRED(x *nxosCtx, a *cliArgs) *cliError {
-	var w *nxosWRED
-	err := optNeg(x, a, func() *cliError {
-		v, err := parseWRED(a)
-		w = v
-		return err
-	})
+	w, err := negValue(x, a, nil, func() (*nxosWRED, *cliError) { return parseWRED(a) })
 	if err != nil {
 		return err
-	}
-	if err := a.done(); err != nil {
-		return err
-	}
-	if x.neg {
-		w = nil
 	}
 	x.class().wred = w
 	return nil
@@ -246,20 +206,9 @@ func cmdPauseBuffer(x *nxosCtx, a *cliArgs) *cliError {
 	if _, err := a.kw("buffer-size"); err != nil {
 		return err
 	}
-	var p *nxosPause
-	err := optNeg(x, a, func() *cliError {
-		v, err := parsePause(a)
-		p = v
-		return err
-	})
+	p, err := negValue(x, a, nil, func() (*nxosPause, *cliError) { return parsePause(a) })
 	if err != nil {
 		return err
-	}
-	if err := a.done(); err != nil {
-		return err
-	}
-	if x.neg {
-		p = nil
 	}
 	x.class().pause = p
 	return nil

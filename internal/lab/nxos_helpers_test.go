@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -11,20 +10,7 @@ import (
 // startNXOS starts a lab with one `nxos` switch of 4 ports.
 func startNXOS(t *testing.T, opts ...func(*Options)) (*Lab, *NXOSSwitch) {
 	t.Helper()
-	o := Options{Switches: map[string]int{"nxos": 1}, Ports: 4}
-	for _, f := range opts {
-		f(&o)
-	}
-	l, err := Start(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Stop)
-	sw := l.NXOS("nxos-1")
-	if sw == nil {
-		t.Fatal("no nxos-1 in the lab")
-	}
-	return l, sw
+	return startSwitch(t, "nxos", (*Lab).NXOS, opts...)
 }
 
 // nxosCLI types lines into a terminal of the switch without SSH (the parser's tests).

@@ -113,22 +113,7 @@ func cmdIfPFC(x *nxosCtx, a *cliArgs) *cliError {
 
 // onOff reads `on|off` and the end of the line; the no form may leave it out and means off.
 func onOff(x *nxosCtx, a *cliArgs) (string, *cliError) {
-	v := ""
-	err := optNeg(x, a, func() *cliError {
-		k, err := a.kw("on", "off")
-		v = k
-		return err
-	})
-	if err != nil {
-		return "", err
-	}
-	if err := a.done(); err != nil {
-		return "", err
-	}
-	if x.neg {
-		v = "off"
-	}
-	return v, nil
+	return negValue(x, a, "off", func() (string, *cliError) { return a.kw("on", "off") })
 }
 
 // cmdNXFlowcontrol: `flowcontrol send|receive on|off`, `no flowcontrol send|receive [on|off]`.

@@ -10,6 +10,8 @@ package lab
 import (
 	"fmt"
 	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 )
 
 const nxosLLDPHeader = "Capability codes:\n" +
@@ -28,7 +30,7 @@ func (x *nxosCtx) showLLDP(a *cliArgs) *cliError {
 		return err
 	}
 	sw := x.sw
-	heard := sw.wires.heard(sw.name)
+	heard := sw.wires.Heard(sw.name)
 	var b strings.Builder
 	b.WriteString(nxosLLDPHeader)
 	n := 0
@@ -38,12 +40,12 @@ func (x *nxosCtx) showLLDP(a *cliArgs) *cliError {
 			continue
 		}
 		n++
-		portID := ad.portID
-		if ad.portIDType == "mac" {
-			portID = macDotted(ad.portMAC)
+		portID := ad.PortID
+		if ad.PortIDType == "mac" {
+			portID = cabling.MACDotted(ad.PortMAC)
 		}
 		fmt.Fprintf(&b, "Chassis id: %s\nPort id: %s\nLocal Port id: %s\nPort Description: %s\nSystem Name: %s\n",
-			macDotted(ad.chassisMAC), portID, strings.Replace(port, "Ethernet", "Eth", 1), nullIfEmpty(ad.portDescr), nullIfEmpty(ad.systemName))
+			cabling.MACDotted(ad.ChassisMAC), portID, strings.Replace(port, "Ethernet", "Eth", 1), nullIfEmpty(ad.PortDescr), nullIfEmpty(ad.SystemName))
 		b.WriteString("System Description: null\nTime remaining: 114 seconds\nSystem Capabilities: B, R\nEnabled Capabilities: B, R\n" +
 			"Management Address: not advertised\nManagement Address IPV6: not advertised\nVlan ID: not advertised\n\n\n")
 	}

@@ -6,46 +6,13 @@ package lab
 // work against the lab as they do against a switch.
 
 import (
-	"net"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/scrapli/scrapligo/driver/network"
-	soptions "github.com/scrapli/scrapligo/driver/options"
-	"github.com/scrapli/scrapligo/platform"
 )
-
-func scrapliNXOS(t *testing.T, d DeviceEntry) *network.Driver {
-	t.Helper()
-	host, portText, _ := net.SplitHostPort(d.Address)
-	port, _ := strconv.Atoi(portText)
-	p, err := platform.NewPlatform("cisco_nxos", host,
-		soptions.WithPort(port),
-		soptions.WithAuthUsername(d.Username),
-		soptions.WithAuthPassword(d.Password),
-		soptions.WithAuthNoStrictKey(),
-		soptions.WithTransportType("standard"),
-		soptions.WithTimeoutOps(20*time.Second),
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	drv, err := p.GetNetworkDriver()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := drv.Open(); err != nil {
-		t.Fatalf("scrapli open: %v", err)
-	}
-	t.Cleanup(func() { _ = drv.Close() })
-	return drv
-}
 
 func TestNXOSWithScrapli(t *testing.T) {
 	l, sw := startNXOS(t)
-	drv := scrapliNXOS(t, l.Inventory().Devices["nxos-1"])
+	drv := scrapliOpen(t, "cisco_nxos", l.Inventory().Devices["nxos-1"])
 
 	show := func(cmd string) string {
 		t.Helper()

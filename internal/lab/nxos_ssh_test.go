@@ -2,38 +2,20 @@ package lab
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"golang.org/x/crypto/ssh"
 )
 
 func TestNXOSAccess(t *testing.T) {
 	l, sw := startNXOS(t)
-	d := l.Inventory().Devices["nxos-1"]
-	if d.Platform != "nxos" || d.Username != "admin" || d.Password == "" || d.Address != sw.Address() ||
-		!strings.HasPrefix(d.HostKey, "ssh-ed25519 ") || d.HostKey != sw.HostKey() || d.CACertificate != "" {
-		t.Errorf("inventory entry %+v", d)
-	}
-	want := []string{"Ethernet1/1", "Ethernet1/2", "Ethernet1/3", "Ethernet1/4"}
-	if !slices.Equal(sw.Interfaces(), want) || !slices.Equal(l.Inventory().Interfaces["nxos-1"], want) || sw.Name() != "nxos-1" {
-		t.Errorf("interfaces %v, inventory %v, name %s", sw.Interfaces(), l.Inventory().Interfaces["nxos-1"], sw.Name())
+	if sw.Name() != "nxos-1" || sw.inv.Platform != "nxos" {
+		t.Errorf("%s is a %s switch", sw.Name(), sw.inv.Platform)
 	}
 	if l.NXOS("nxos-2") != nil || l.EOS("nxos-1") != nil || l.Switch("nxos-1") != nil || l.Host("nxos-1") != nil {
 		t.Error("lookups of absent or other-platform devices are not nil")
 	}
-	if _, err := sshDial(t, d, ssh.Password("wrong")); err == nil {
-		t.Error("a wrong password logged in")
-	}
-	c, err := sshDial(t, d, ssh.KeyboardInteractive(func(_, _ string, q []string, _ []bool) ([]string, error) {
-		return []string{d.Password}, nil
-	}))
-	if err != nil {
-		t.Fatalf("keyboard-interactive login: %v", err)
-	}
-	defer func() { _ = c.Close() }()
+	c := cliAccess(t, l, sw.cliSwitch, []string{"Ethernet1/1", "Ethernet1/2", "Ethernet1/3", "Ethernet1/4"})
 	// An exec request runs one command, as `ssh nxos-1 show running-config ipqos` does.
 	if out, _, status := runOn(t, c, "show running-config ipqos", ""); withoutTimes(out) != sw.RunningConfig() || status != 0 {
 		t.Errorf("exec show running-config ipqos: exit %d\n%s", status, out)
@@ -112,30 +94,6 @@ func TestNXOSCheckpointOutlivesConnection(t *testing.T) {
 	got := s.line("rollback running-config checkpoint roce-4f1c2a9e atomic", "nxos-1# ")
 	if !strings.HasSuffix(got, "\r\nRollback completed successfully.\r\nnxos-1# ") || sw.RunningConfig() != before {
 		t.Errorf("rollback on another connection: %q\n%s", got, sw.RunningConfig())
-	}
-}
-
-func TestNXOSLatencyAndCounters(t *testing.T) {
-	const latency = 80 * time.Millisecond
-	l, sw := startNXOS(t, func(o *Options) { o.Latency = latency })
-	start := time.Now()
-	s := openCLIShell(t, l.Inventory().Devices["nxos-1"], "nxos-1# ")
-	if took := time.Since(start); took < latency {
-		t.Errorf("login took %s with latency %s", took, latency)
-	}
-	start = time.Now()
-	s.line("terminal length 0", "nxos-1# ")
-	if took := time.Since(start); took < latency {
-		t.Errorf("a command took %s with latency %s", took, latency)
-	}
-	s.line("", "nxos-1# ")
-	s.line("terminal width 511", "nxos-1# ")
-	if c := sw.Counters(); c.Connections != 1 || c.Commands != 2 {
-		t.Errorf("counters %+v, want 1 connection and 2 commands (an empty line is none)", c)
-	}
-	sw.ResetCounters()
-	if c := sw.Counters(); c != (CLICounters{}) {
-		t.Errorf("after ResetCounters: %+v", c)
 	}
 }
 

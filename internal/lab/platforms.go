@@ -4,60 +4,41 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 )
 
-// device is what the lab needs from every simulated device, whatever its
+// labDevice is what the lab needs from every simulated device, whatever its
 // protocol. Each platform adds one constructor to platforms below.
-type device interface {
+type labDevice interface {
 	entry() DeviceEntry
 	interfaces() []string
 	stop()
 }
 
-// deviceSpec is everything a constructor gets: identity, credentials and the
-// lab-wide knobs. Constructors listen before returning.
-type deviceSpec struct {
-	name     string // <platform>-<n>
-	platform string
-	ports    int    // switch front-panel ports, or a NIC host's netdevs
-	model    string // the model (SKU) simulated, for platforms with several
-	latency  time.Duration
-	username string
-	password string
-	ca       *authority
-	wires    *cabling // what each port hears over LLDP
-}
-
-type deviceRole string
-
-const (
-	roleSwitch deviceRole = "switch"
-	roleHost   deviceRole = "host"
-)
-
 type platformDef struct {
-	role deviceRole
+	role cabling.Role
 	// models are the models (SKUs) a platform simulates, the first the default; nil when the
 	// platform has one kind of device.
 	models []string
 	// start is nil for platforms the contract names but the lab does not
 	// simulate yet, so the error can say "not yet" rather than "unknown".
-	start func(deviceSpec) (device, error)
+	start func(device.Spec) (labDevice, error)
 }
 
 var platforms = map[string]platformDef{
-	"openconfig": {role: roleSwitch, start: startGNMISwitch},
-	"sonic":      {role: roleSwitch, start: startSONiCSwitch, models: sonicSKUNames()},
-	"eos":        {role: roleSwitch, start: startEOSSwitch, models: eosModelNames()},
-	"nxos":       {role: roleSwitch, start: startNXOSSwitch, models: nxosModelNames()},
-	"cumulus":    {role: roleSwitch, start: startCumulusSwitch},
-	"mlx5":       {role: roleHost, start: startMLX5Host, models: []string{MLX5OFED, MLX5Inbox}},
+	"openconfig": {role: cabling.Switch, start: startGNMISwitch},
+	"sonic":      {role: cabling.Switch, start: startSONiCSwitch, models: sonicSKUNames()},
+	"eos":        {role: cabling.Switch, start: startEOSSwitch, models: eosModelNames()},
+	"nxos":       {role: cabling.Switch, start: startNXOSSwitch, models: nxosModelNames()},
+	"cumulus":    {role: cabling.Switch, start: startCumulusSwitch},
+	"mlx5":       {role: cabling.Host, start: startMLX5Host, models: []string{MLX5OFED, MLX5Inbox}},
 }
 
 // lookupPlatform resolves a platform requested in the given role (the
 // Switches or Hosts option) to its constructor.
-func lookupPlatform(name string, role deviceRole) (func(deviceSpec) (device, error), error) {
+func lookupPlatform(name string, role cabling.Role) (func(device.Spec) (labDevice, error), error) {
 	def, ok := platforms[name]
 	switch {
 	case !ok:
@@ -100,44 +81,4 @@ func lookupModel(platform, model string) (string, error) {
 		return "", fmt.Errorf("platform %s has no model %q (models: %s)", platform, model, strings.Join(def.models, ", "))
 	}
 	return model, nil
-}
-
-// modelNames lists the names of a platform's model table, the default first.
-func modelNames[M any](models []M, name func(M) string) []string {
-	out := make([]string, len(models))
-	for i, m := range models {
-		out[i] = name(m)
-	}
-	return out
-}
-
-// modelOf is the model named name in a platform's table, the default (first) when there is
-// none: lookupModel has checked the name.
-func modelOf[M any](models []M, name func(M) string, want string) M {
-	for _, m := range models {
-		if name(m) == want {
-			return m
-		}
-	}
-	return models[0]
-}
-
-// ethernetNames is the front-panel naming of platforms that call ports
-// Ethernet1..EthernetN.
-func ethernetNames(n int) []string {
-	names := make([]string, n)
-	for i := range names {
-		names[i] = fmt.Sprintf("Ethernet%d", i+1)
-	}
-	return names
-}
-
-// ethernetSlotNames is the front-panel naming of platforms that number ports within a slot,
-// Ethernet1/1..Ethernet1/N (NX-OS).
-func ethernetSlotNames(n int) []string {
-	names := make([]string, n)
-	for i := range names {
-		names[i] = fmt.Sprintf("Ethernet1/%d", i+1)
-	}
-	return names
 }

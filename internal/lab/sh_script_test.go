@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
 )
 
 type shCase struct {
@@ -189,33 +191,33 @@ func TestShellParse(t *testing.T) {
 		{"for i in *; do echo $i; done", "for i in * do echo $i done"},
 		{"for i in a b\ndo\necho $i\ndone", "for i in a b do echo $i done"},
 	} {
-		p := &parser{toks: lex(c.script)}
-		list, err := p.nextCommand()
+		p := &sh.Parser{Toks: sh.Lex(c.script)}
+		list, err := p.NextCommand()
 		if err != nil {
 			t.Errorf("%q: %v", c.script, err)
 			continue
 		}
 		var words []string
-		var walk func([]*shAndOr)
-		walk = func(list []*shAndOr) {
+		var walk func([]*sh.AndOr)
+		walk = func(list []*sh.AndOr) {
 			for _, ao := range list {
-				for _, pl := range ao.pipes {
-					for _, cmd := range pl.cmds {
+				for _, pl := range ao.Pipes {
+					for _, cmd := range pl.Cmds {
 						switch cmd := cmd.(type) {
-						case *shSimple:
-							for _, a := range cmd.assigns {
-								words = append(words, a.name+"="+a.value.String())
+						case *sh.Simple:
+							for _, a := range cmd.Assigns {
+								words = append(words, a.Name+"="+a.Value.String())
 							}
-							for _, w := range cmd.words {
+							for _, w := range cmd.Words {
 								words = append(words, w.String())
 							}
-						case *shFor:
-							words = append(words, "for", cmd.name, "in")
-							for _, w := range cmd.words {
+						case *sh.For:
+							words = append(words, "for", cmd.Name, "in")
+							for _, w := range cmd.Words {
 								words = append(words, w.String())
 							}
 							words = append(words, "do")
-							walk(cmd.body)
+							walk(cmd.Body)
 							words = append(words, "done")
 						}
 					}
@@ -232,10 +234,10 @@ func TestShellParse(t *testing.T) {
 // TestShellExpand checks field splitting and quoting of single words.
 func TestShellExpand(t *testing.T) {
 	l := startHosts(t, 1)
-	sh := newShell(l.Host("mlx5-1"), false, "sh", "/sys/class/net", nil, nil, nil)
-	sh.vars["sp"] = " a  b "
-	sh.vars["star"] = "e*"
-	sh.vars["empty"] = ""
+	shell := sh.NewShell(l.Host("mlx5-1").sys, false, "sh", "/sys/class/net", nil, nil, nil)
+	shell.Vars["sp"] = " a  b "
+	shell.Vars["star"] = "e*"
+	shell.Vars["empty"] = ""
 	for _, c := range []struct {
 		word string
 		want []string
@@ -258,11 +260,11 @@ func TestShellExpand(t *testing.T) {
 		{`/sys/class/net/l?`, []string{"/sys/class/net/lo"}},
 		{`x$?`, []string{"x0"}},
 	} {
-		toks := lex(c.word)
-		if len(toks) != 2 || toks[0].kind != tWord {
+		toks := sh.Lex(c.word)
+		if len(toks) != 2 || toks[0].Kind != sh.TWord {
 			t.Fatalf("%q: tokens %+v", c.word, toks)
 		}
-		got, err := sh.expandFields(toks[0].word)
+		got, err := shell.ExpandFields(toks[0].Word)
 		if err != nil || strings.Join(got, "|") != strings.Join(c.want, "|") || len(got) != len(c.want) {
 			t.Errorf("%q expanded to %q (%v), want %q", c.word, got, err, c.want)
 		}
@@ -342,7 +344,7 @@ func TestShellMatchesDash(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.mu.Lock()
-	n, err := h.fs.lookup("/sys/class/net", true)
+	n, err := h.fs.Lookup("/sys/class/net", true)
 	if err == nil {
 		err = copyTree(n, filepath.Join(root, "sys/class/net"))
 	}
@@ -375,22 +377,22 @@ func TestShellMatchesDash(t *testing.T) {
 }
 
 // copyTree writes the emulated tree n (the host lock held) into dir.
-func copyTree(n *fsNode, dir string) error {
+func copyTree(n *sh.Node, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for _, name := range n.names() {
-		child := n.children[name]
+	for _, name := range n.Names() {
+		child := n.Children[name]
 		p := path.Join(dir, name)
 		switch {
-		case child.dir:
+		case child.Dir:
 			if err := copyTree(child, p); err != nil {
 				return err
 			}
 		default:
 			body := ""
-			if child.read != nil {
-				body = child.read()
+			if child.Read != nil {
+				body = child.Read()
 			}
 			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 				return err

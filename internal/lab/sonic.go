@@ -6,6 +6,10 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
 
 // SONiCSwitch is a `sonic` switch as sonic-gnmi presents one: gNMI over TLS with the lab's CA
@@ -17,28 +21,28 @@ import (
 type SONiCSwitch struct {
 	gnmiEndpoint
 	ports []string
-	wires *cabling // what each port hears over LLDP (APPL_DB LLDP_ENTRY_TABLE)
+	wires *cabling.Panel // what each port hears over LLDP (APPL_DB LLDP_ENTRY_TABLE)
 
 	mu      sync.RWMutex // guards db, saved, refusal and storms
 	db      configDB
 	saved   configDB // /etc/sonic/config_db.json: what `config save` wrote last
 	refusal string   // why the last refused Set was refused, as GCU logs it
-	storms  map[string]*stormClock
+	storms  map[string]*traffic.Storm
 	clock   func() time.Time
 }
 
-func startSONiCSwitch(spec deviceSpec) (device, error) {
+func startSONiCSwitch(spec device.Spec) (labDevice, error) {
 	sw := &SONiCSwitch{
-		gnmiEndpoint: gnmiEndpoint{name: spec.name},
-		ports:        sonicPortNames(spec.ports),
-		wires:        spec.wires,
-		storms:       map[string]*stormClock{},
+		gnmiEndpoint: gnmiEndpoint{name: spec.Name},
+		ports:        sonicPortNames(spec.Ports),
+		wires:        spec.Wires,
+		storms:       map[string]*traffic.Storm{},
 		clock:        time.Now,
 	}
 	for _, p := range sw.ports {
-		sw.storms[p] = &stormClock{}
+		sw.storms[p] = &traffic.Storm{}
 	}
-	sw.db = stockConfigDB(spec.name, sw.ports, sonicSKUs[spec.model])
+	sw.db = stockConfigDB(spec.Name, sw.ports, sonicSKUs[spec.Model])
 	sw.saved = sw.db.clone()
 	if v := validateDB(sw.db); len(v) > 0 {
 		return nil, fmt.Errorf("stock CONFIG_DB does not validate: %s", strings.Join(v, "; "))
@@ -84,6 +88,6 @@ func (sw *SONiCSwitch) Storm(ifname string, on bool) error {
 	if !ok {
 		return fmt.Errorf("%s has no interface %q (interfaces: %s)", sw.name, ifname, strings.Join(sw.ports, ", "))
 	}
-	st.set(on, sw.clock())
+	st.Set(on, sw.clock())
 	return nil
 }

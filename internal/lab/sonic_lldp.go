@@ -7,28 +7,32 @@ package lab
 // macAddress 3, interfaceName 5, local 7), MACs as lldpd prints them. sonic-gnmi reads it with
 // APPL_DB's `:` separator as elements LLDP_ENTRY_TABLE/<port> (sonic_data_client/db_client.go).
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+)
 
 var sonicPortIDSubtype = map[string]string{"ifname": "5", "local": "7", "mac": "3"}
 
 // applDB is the part of APPL_DB the lab serves: LLDP_ENTRY_TABLE (absent when no port hears a
 // neighbour, as a table with no keys is in redis).
 func (sw *SONiCSwitch) applDB() configDB {
-	heard := sw.wires.heard(sw.name)
+	heard := sw.wires.Heard(sw.name)
 	entries := map[string]map[string]string{}
 	for i, port := range sw.ports {
 		ad, ok := heard[port]
 		if !ok {
 			continue
 		}
-		portID := ad.portID
+		portID := ad.PortID
 		entries[port] = map[string]string{
-			"lldp_rem_port_id_subtype":    sonicPortIDSubtype[ad.portIDType],
+			"lldp_rem_port_id_subtype":    sonicPortIDSubtype[ad.PortIDType],
 			"lldp_rem_port_id":            portID,
-			"lldp_rem_port_desc":          ad.portDescr,
+			"lldp_rem_port_desc":          ad.PortDescr,
 			"lldp_rem_chassis_id_subtype": "4",
-			"lldp_rem_chassis_id":         macColons(ad.chassisMAC),
-			"lldp_rem_sys_name":           ad.systemName,
+			"lldp_rem_chassis_id":         cabling.MACColons(ad.ChassisMAC),
+			"lldp_rem_sys_name":           ad.SystemName,
 			"lldp_rem_sys_desc":           "",
 			"lldp_rem_man_addr":           "",
 			"lldp_rem_time_mark":          "72969",

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
 )
 
 // unitDir is the administrator's unit directory: the only one the lab
@@ -120,7 +122,7 @@ func unitName(name string) bool {
 	return true
 }
 
-func cmdSystemctl(e *cmdEnv, args []string) int {
+func (h *Host) cmdSystemctl(e *sh.Env, args []string) int {
 	var verb string
 	var units []string
 	quiet := false
@@ -130,7 +132,7 @@ func cmdSystemctl(e *cmdEnv, args []string) int {
 			quiet = true
 		case a == "--no-pager" || a == "-l" || a == "--full" || a == "--no-ask-password":
 		case strings.HasPrefix(a, "-"):
-			fmt.Fprintf(e.stderr, "systemctl: unrecognized option '%s'\n", a)
+			fmt.Fprintf(e.Stderr, "systemctl: unrecognized option '%s'\n", a)
 			return 1
 		case verb == "":
 			verb = a
@@ -141,23 +143,22 @@ func cmdSystemctl(e *cmdEnv, args []string) int {
 			units = append(units, a)
 		}
 	}
-	h := e.sh.h
 	switch verb {
 	case "daemon-reload":
-		if !e.root {
+		if !e.Root {
 			// 252.20 and later (Debian 12's 252.38); 252.0-252.19 said "Failed to reload daemon: ...".
-			fmt.Fprintln(e.stderr, "Reload daemon failed: Access denied")
+			fmt.Fprintln(e.Stderr, "Reload daemon failed: Access denied")
 			return 1
 		}
 		h.daemonReload()
 		return 0
 	case "enable", "disable":
 		if len(units) == 0 {
-			fmt.Fprintf(e.stderr, "Too few arguments.\n")
+			fmt.Fprintf(e.Stderr, "Too few arguments.\n")
 			return 1
 		}
-		if !e.root {
-			fmt.Fprintf(e.stderr, "Failed to %s unit: Access denied\n", verb)
+		if !e.Root {
+			fmt.Fprintf(e.Stderr, "Failed to %s unit: Access denied\n", verb)
 			return 1
 		}
 		if verb == "enable" {
@@ -166,17 +167,17 @@ func cmdSystemctl(e *cmdEnv, args []string) int {
 		return h.disableUnits(e, units)
 	case "is-enabled":
 		if len(units) == 0 {
-			fmt.Fprintf(e.stderr, "Too few arguments.\n")
+			fmt.Fprintf(e.Stderr, "Too few arguments.\n")
 			return 1
 		}
 		return h.isEnabled(e, units, quiet)
 	case "start":
 		if len(units) == 0 {
-			fmt.Fprintf(e.stderr, "Too few arguments.\n")
+			fmt.Fprintf(e.Stderr, "Too few arguments.\n")
 			return 1
 		}
-		if !e.root {
-			fmt.Fprintf(e.stderr, "Failed to start %s: Access denied\nSee system logs and 'systemctl status %s' for details.\n", units[0], units[0])
+		if !e.Root {
+			fmt.Fprintf(e.Stderr, "Failed to start %s: Access denied\nSee system logs and 'systemctl status %s' for details.\n", units[0], units[0])
 			return 4 // AccessDenied (systemctl-util.c translate_bus_error_to_exit_status)
 		}
 		// Every unit is attempted; the exit status is the first failure's.
@@ -190,16 +191,16 @@ func cmdSystemctl(e *cmdEnv, args []string) int {
 	case "status":
 		return h.unitStatus(e, units)
 	case "":
-		fmt.Fprintln(e.stderr, "lab: systemctl without a verb (list-units) is not emulated")
+		fmt.Fprintln(e.Stderr, "lab: systemctl without a verb (list-units) is not emulated")
 		return 1
 	}
-	fmt.Fprintf(e.stderr, "Unknown command verb %s.\n", verb)
+	fmt.Fprintf(e.Stderr, "Unknown command verb %s.\n", verb)
 	return 1
 }
 
 // unitContent reads a unit file from the unit directory as root would.
 func (h *Host) unitContent(name string) (string, bool) {
-	s, err := h.fs.readFile(unitDir+"/"+name, true)
+	s, err := h.fs.ReadFile(unitDir+"/"+name, true)
 	return s, err == nil
 }
 
@@ -211,40 +212,40 @@ func (h *Host) daemonReload() {
 	for _, r := range h.systemd.runs {
 		r.reloaded = true
 	}
-	n, err := h.fs.lookup(unitDir, true)
+	n, err := h.fs.Lookup(unitDir, true)
 	if err != nil {
 		return
 	}
-	for name, f := range n.children {
-		if f.regular {
-			h.systemd.loaded[name] = f.content
+	for name, f := range n.Children {
+		if f.Regular {
+			h.systemd.loaded[name] = f.Content
 		}
 	}
 }
 
-func (h *Host) enableUnits(e *cmdEnv, units []string) int {
+func (h *Host) enableUnits(e *sh.Env, units []string) int {
 	for _, u := range units {
 		content, ok := h.unitContent(u)
 		if !ok || !unitName(u) {
-			fmt.Fprintf(e.stderr, "Failed to enable unit: Unit file %s does not exist.\n", u)
+			fmt.Fprintf(e.Stderr, "Failed to enable unit: Unit file %s does not exist.\n", u)
 			return 1
 		}
 		for _, dep := range parseUnit(content).wantedBy() {
 			link := unitDir + "/" + dep + "/" + u
 			h.mu.Lock()
-			n, err := h.fs.lookupLink(link, true)
-			created := err != nil || n.link == ""
+			n, err := h.fs.LookupLink(link, true)
+			created := err != nil || n.Link == ""
 			if created {
-				dir := h.fs.root.mkdirs(strings.TrimPrefix(unitDir+"/"+dep, "/"))
-				dir.disk = true
-				dir.children[u] = &fsNode{mode: 0o777, link: unitDir + "/" + u}
+				dir := h.fs.Root.Mkdirs(strings.TrimPrefix(unitDir+"/"+dep, "/"))
+				dir.Disk = true
+				dir.Children[u] = &sh.Node{Mode: 0o777, Link: unitDir + "/" + u}
 			}
 			h.mu.Unlock()
 			if created { // already enabled: no line, but the warning below again
-				fmt.Fprintf(e.stderr, "Created symlink %s → %s.\n", link, unitDir+"/"+u)
+				fmt.Fprintf(e.Stderr, "Created symlink %s → %s.\n", link, unitDir+"/"+u)
 			}
 			if target := strings.TrimSuffix(strings.TrimSuffix(dep, ".wants"), ".requires"); !unitExists(h, target) {
-				fmt.Fprintf(e.stderr, "Unit %s is added as a dependency to a non-existent unit %s.\n", unitDir+"/"+u, target)
+				fmt.Fprintf(e.Stderr, "Unit %s is added as a dependency to a non-existent unit %s.\n", unitDir+"/"+u, target)
 			}
 		}
 	}
@@ -261,15 +262,15 @@ func unitExists(h *Host, name string) bool {
 	return ok
 }
 
-func (h *Host) disableUnits(e *cmdEnv, units []string) int {
+func (h *Host) disableUnits(e *sh.Env, units []string) int {
 	for _, u := range units {
 		if _, ok := h.unitContent(u); !ok {
-			fmt.Fprintf(e.stderr, "Failed to disable unit: Unit file %s does not exist.\n", u)
+			fmt.Fprintf(e.Stderr, "Failed to disable unit: Unit file %s does not exist.\n", u)
 			return 1
 		}
 		for _, link := range h.unitLinks(u) {
-			if err := h.fs.remove(link, true); err == nil {
-				fmt.Fprintf(e.stderr, "Removed \"%s\".\n", link)
+			if err := h.fs.Remove(link, true); err == nil {
+				fmt.Fprintf(e.Stderr, "Removed \"%s\".\n", link)
 			}
 		}
 	}
@@ -280,29 +281,29 @@ func (h *Host) disableUnits(e *cmdEnv, units []string) int {
 func (h *Host) unitLinks(unit string) []string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	n, err := h.fs.lookup(unitDir, true)
+	n, err := h.fs.Lookup(unitDir, true)
 	if err != nil {
 		return nil
 	}
 	var out []string
-	for _, dir := range n.names() {
-		d := n.children[dir]
-		if deps := strings.HasSuffix(dir, ".wants") || strings.HasSuffix(dir, ".requires"); !d.dir || !deps {
+	for _, dir := range n.Names() {
+		d := n.Children[dir]
+		if deps := strings.HasSuffix(dir, ".wants") || strings.HasSuffix(dir, ".requires"); !d.Dir || !deps {
 			continue
 		}
-		if l, ok := d.children[unit]; ok && l.link != "" {
+		if l, ok := d.Children[unit]; ok && l.Link != "" {
 			out = append(out, unitDir+"/"+dir+"/"+unit)
 		}
 	}
 	return out
 }
 
-func (h *Host) isEnabled(e *cmdEnv, units []string, quiet bool) int {
+func (h *Host) isEnabled(e *sh.Env, units []string, quiet bool) int {
 	status := 1
 	for _, u := range units {
 		content, ok := h.unitContent(u)
 		if !ok {
-			fmt.Fprintf(e.stderr, "Failed to get unit file state for %s: No such file or directory\n", u)
+			fmt.Fprintf(e.Stderr, "Failed to get unit file state for %s: No such file or directory\n", u)
 			return 1
 		}
 		state := "disabled"
@@ -313,7 +314,7 @@ func (h *Host) isEnabled(e *cmdEnv, units []string, quiet bool) int {
 			state, status = "static", 0
 		}
 		if !quiet {
-			fmt.Fprintln(e.stdout, state)
+			fmt.Fprintln(e.Stdout, state)
 		}
 	}
 	return status
@@ -322,22 +323,22 @@ func (h *Host) isEnabled(e *cmdEnv, units []string, quiet bool) int {
 // startUnit runs a unit's ExecStartPre= and ExecStart= commands, in order,
 // as root, from the loaded unit file; the first failure fails the unit.
 // w (nil at boot) gets systemctl start's report.
-func (h *Host) startUnit(name string, e *cmdEnv) int {
+func (h *Host) startUnit(name string, e *sh.Env) int {
 	h.mu.Lock()
 	content, loaded := h.systemd.loaded[name]
 	onDisk := ""
-	if n, err := h.fs.lookup(unitDir+"/"+name, true); err == nil && n.regular {
-		onDisk = n.content
+	if n, err := h.fs.Lookup(unitDir+"/"+name, true); err == nil && n.Regular {
+		onDisk = n.Content
 	}
 	h.mu.Unlock()
 	if !loaded {
 		if e != nil {
-			fmt.Fprintf(e.stderr, "Failed to start %s: Unit %s not found.\n", name, name)
+			fmt.Fprintf(e.Stderr, "Failed to start %s: Unit %s not found.\n", name, name)
 		}
 		return 5
 	}
 	if e != nil && onDisk != content {
-		fmt.Fprintf(e.stderr, "Warning: The unit file, source configuration file or drop-ins of %s changed on disk. Run 'systemctl daemon-reload' to reload units.\n", name)
+		fmt.Fprintf(e.Stderr, "Warning: The unit file, source configuration file or drop-ins of %s changed on disk. Run 'systemctl daemon-reload' to reload units.\n", name)
 	}
 	u := parseUnit(content)
 	run := &unitRun{ok: true, since: h.nowLocked()}
@@ -370,7 +371,7 @@ func (h *Host) startUnit(name string, e *cmdEnv) int {
 	h.mu.Unlock()
 	if !run.ok {
 		if e != nil {
-			fmt.Fprintf(e.stderr, "Job for %s failed because the control process exited with error code.\n"+
+			fmt.Fprintf(e.Stderr, "Job for %s failed because the control process exited with error code.\n"+
 				"See \"systemctl status %s\" and \"journalctl -xeu %s\" for details.\n", name, name, name)
 		}
 		return 1
@@ -389,12 +390,12 @@ func (h *Host) nowLocked() time.Time {
 // manager's fixed search path (252 allows one; the lab's PATH lookup is the
 // same for the commands it has).
 func (h *Host) runArgv(argv []string) int {
-	sh := newShell(h, true, "sh", "/", strings.NewReader(""), discard{}, discard{})
-	c := h.lookupCommand(argv[0])
+	shell := sh.NewShell(h.sys, true, "sh", "/", strings.NewReader(""), discard{}, discard{})
+	c := h.sys.LookupCommand(argv[0])
 	if c == nil {
 		return 203
 	}
-	return c(&cmdEnv{sh: sh, root: true, line: 1, stdin: strings.NewReader(""), stdout: discard{}, stderr: discard{}}, argv)
+	return c(&sh.Env{Sh: shell, Root: true, Line: 1, Stdin: strings.NewReader(""), Stdout: discard{}, Stderr: discard{}}, argv)
 }
 
 type discard struct{}
@@ -518,15 +519,15 @@ func unescape(c byte) byte {
 }
 
 // unitStatus prints systemctl status's header for each unit.
-func (h *Host) unitStatus(e *cmdEnv, units []string) int {
+func (h *Host) unitStatus(e *sh.Env, units []string) int {
 	status := 0
 	for i, u := range units {
 		if i > 0 {
-			fmt.Fprintln(e.stdout)
+			fmt.Fprintln(e.Stdout)
 		}
 		content, ok := h.unitContent(u)
 		if !ok {
-			fmt.Fprintf(e.stderr, "Unit %s could not be found.\n", u)
+			fmt.Fprintf(e.Stderr, "Unit %s could not be found.\n", u)
 			status = 4
 			continue
 		}
@@ -557,17 +558,17 @@ func (h *Host) unitStatus(e *cmdEnv, units []string) int {
 		if len(uf.wantedBy()) == 0 {
 			loaded = unitDir + "/" + u + "; static" // no preset part for static units
 		}
-		fmt.Fprintf(e.stdout, "%s %s - %s\n", bullet, u, desc)
-		fmt.Fprintf(e.stdout, "     Loaded: loaded (%s)\n", loaded)
-		fmt.Fprintf(e.stdout, "     Active: %s\n", active)
+		fmt.Fprintf(e.Stdout, "%s %s - %s\n", bullet, u, desc)
+		fmt.Fprintf(e.Stdout, "     Loaded: loaded (%s)\n", loaded)
+		fmt.Fprintf(e.Stdout, "     Active: %s\n", active)
 		if run != nil && len(run.procs) > 0 {
 			if !run.reloaded {
 				for _, p := range run.procs {
-					fmt.Fprintf(e.stdout, "    Process: %d %s=%s (code=exited, status=%s)\n", p.pid, p.kind, p.argv, exitName(p.status))
+					fmt.Fprintf(e.Stdout, "    Process: %d %s=%s (code=exited, status=%s)\n", p.pid, p.kind, p.argv, exitName(p.status))
 				}
 			}
 			last := run.procs[len(run.procs)-1]
-			fmt.Fprintf(e.stdout, "   Main PID: %d (code=exited, status=%s)\n", last.pid, exitName(last.status))
+			fmt.Fprintf(e.Stdout, "   Main PID: %d (code=exited, status=%s)\n", last.pid, exitName(last.status))
 		}
 		if (run == nil || !run.ok || !remainAfterExit(uf)) && status == 0 {
 			status = 3
@@ -633,7 +634,7 @@ func (h *Host) bootUnits(ifnames []string, boot bool) {
 	}
 	started := map[string]bool{}
 	for _, d := range dirs {
-		names, err := h.fs.readDir(unitDir+"/"+d, true)
+		names, err := h.fs.ReadDir(unitDir+"/"+d, true)
 		if err != nil {
 			continue
 		}

@@ -1,4 +1,4 @@
-package lab
+package sh
 
 // The commands of a lab host, each with the options, messages and exit
 // statuses of the real program (dash builtins, coreutils, GNU grep,
@@ -11,17 +11,20 @@ import (
 	"strings"
 )
 
-type cmdEnv struct {
-	sh      *shell
-	root    bool
-	line    int
+// Env is what a program runs with: the shell that runs it, root (after sudo), the script line
+// for messages, and its standard streams.
+type Env struct {
+	Sh      *Shell
+	Root    bool
+	Line    int
 	builtin bool // run by dash itself rather than a program in /usr/bin
-	stdin   io.Reader
-	stdout  io.Writer
-	stderr  io.Writer
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
 }
 
-type command func(e *cmdEnv, args []string) int
+// Program is a program on the PATH: it returns its exit status.
+type Program func(e *Env, args []string) int
 
 // isShellBuiltin: dash runs these itself when named without a path.
 func isShellBuiltin(name string) bool {
@@ -29,35 +32,9 @@ func isShellBuiltin(name string) bool {
 		name == "command"
 }
 
-// commands are the programs of the host by directory: /usr/bin and /usr/sbin (/usr/sbin is on
-// a login user's PATH on Ubuntu and RHEL alike, and before /usr/bin).
-func (h *Host) commands() (bin, sbin map[string]command) {
-	bin = map[string]command{
-		"echo": cmdEcho, "cat": cmdCat, "tee": cmdTee, "ls": cmdLs, "grep": cmdGrep,
-		"pgrep": cmdPgrep, "true": cmdTrue, "false": cmdFalse, "sh": cmdSh, "sudo": cmdSudo,
-		"mlnx_qos": cmdMlnxQos, "pwd": cmdPwd, "flock": cmdFlock, "rm": cmdRm,
-		"systemctl": cmdSystemctl,
-	}
-	// iproute2 installs dcb in /sbin (/usr/sbin on a merged /usr); every current distribution
-	// ships it, MLNX_OFED or not.
-	sbin = map[string]command{"cma_roce_tos": cmdCmaRoceTos, "ethtool": cmdEthtool, "dcb": cmdDCB, "lldpcli": cmdLLDPCli}
-	if h.noSystemd.Load() {
-		delete(bin, "systemctl")
-	}
-	if h.inbox.Load() {
-		delete(bin, "mlnx_qos") // mlnx-tools comes with MLNX_OFED (Debian does not package it)
-	}
-	if h.mft.Load() {
-		bin["mlxconfig"] = cmdNVTool("mlxconfig")
-	} else {
-		bin["mstconfig"] = cmdNVTool("mstconfig")
-	}
-	return bin, sbin
-}
-
-// lookupCommand resolves a command name the way PATH does on the host.
-func (h *Host) lookupCommand(name string) command {
-	bin, sbin := h.commands()
+// LookupCommand resolves a command name the way PATH does on the machine.
+func (s *System) LookupCommand(name string) Program {
+	bin, sbin := s.commands()
 	dir, base := path.Split(name)
 	switch dir {
 	case "":
@@ -74,14 +51,14 @@ func (h *Host) lookupCommand(name string) command {
 }
 
 // commandPath is where PATH finds name ("" when nowhere), as `command -v` prints it.
-func (h *Host) commandPath(name string) string {
+func (s *System) commandPath(name string) string {
 	if strings.Contains(name, "/") {
-		if h.lookupCommand(name) != nil {
+		if s.LookupCommand(name) != nil {
 			return name
 		}
 		return ""
 	}
-	bin, sbin := h.commands()
+	bin, sbin := s.commands()
 	if _, ok := sbin[name]; ok {
 		return "/usr/sbin/" + name
 	}
@@ -91,8 +68,8 @@ func (h *Host) commandPath(name string) string {
 	return ""
 }
 
-func (sh *shell) dispatch(args []string, line int, in io.Reader, out, errw io.Writer) int {
-	c := sh.h.lookupCommand(args[0])
+func (sh *Shell) dispatch(args []string, line int, in io.Reader, out, errw io.Writer) int {
+	c := sh.sys.LookupCommand(args[0])
 	switch args[0] {
 	case "cd":
 		c = cmdCd // builtins only: there is no such program
@@ -105,8 +82,8 @@ func (sh *shell) dispatch(args []string, line int, in io.Reader, out, errw io.Wr
 		fmt.Fprintf(errw, "%s: %d: %s: not found\n", sh.name, line, args[0])
 		return 127
 	}
-	e := &cmdEnv{sh: sh, root: sh.root, line: line, builtin: isShellBuiltin(args[0]),
-		stdin: in, stdout: out, stderr: errw}
+	e := &Env{Sh: sh, Root: sh.root, Line: line, builtin: isShellBuiltin(args[0]),
+		Stdin: in, Stdout: out, Stderr: errw}
 	return c(e, args)
 }
 
@@ -114,7 +91,7 @@ func (sh *shell) dispatch(args []string, line int, in io.Reader, out, errw io.Wr
 // -v describes only the first name (dash ignores the rest): a builtin by its name, a program by
 // the path PATH finds it at, nothing and status 127 when there is none. -V and -p are not
 // emulated (assumed unused by the provider); other options are refused as dash does.
-func cmdCommand(e *cmdEnv, args []string) int {
+func cmdCommand(e *Env, args []string) int {
 	args = args[1:]
 	verify := false
 	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
@@ -124,7 +101,7 @@ func cmdCommand(e *cmdEnv, args []string) int {
 		}
 		for _, f := range args[0][1:] {
 			if f != 'v' {
-				fmt.Fprintf(e.stderr, "%s: %d: command: Illegal option -%c\n", e.sh.name, e.line, f)
+				fmt.Fprintf(e.Stderr, "%s: %d: command: Illegal option -%c\n", e.Sh.name, e.Line, f)
 				return 2
 			}
 			verify = true
@@ -135,24 +112,24 @@ func cmdCommand(e *cmdEnv, args []string) int {
 	case len(args) == 0:
 		return 0
 	case !verify:
-		return e.sh.dispatch(args, e.line, e.stdin, e.stdout, e.stderr)
+		return e.Sh.dispatch(args, e.Line, e.Stdin, e.Stdout, e.Stderr)
 	case isShellBuiltin(args[0]):
-		fmt.Fprintln(e.stdout, args[0])
+		fmt.Fprintln(e.Stdout, args[0])
 		return 0
 	}
-	if p := e.sh.h.commandPath(args[0]); p != "" {
-		fmt.Fprintln(e.stdout, p)
+	if p := e.Sh.sys.commandPath(args[0]); p != "" {
+		fmt.Fprintln(e.Stdout, p)
 		return 0
 	}
 	return 127
 }
 
-func cmdTrue(*cmdEnv, []string) int  { return 0 }
-func cmdFalse(*cmdEnv, []string) int { return 1 }
+func cmdTrue(*Env, []string) int  { return 0 }
+func cmdFalse(*Env, []string) int { return 1 }
 
 // cmdEcho is dash's echo (only -n, escapes always on) or, run through a
 // path or sudo, coreutils' (-n, -e, -E).
-func cmdEcho(e *cmdEnv, args []string) int {
+func cmdEcho(e *Env, args []string) int {
 	args = args[1:]
 	newline, escapes := true, e.builtin
 	if e.builtin {
@@ -186,14 +163,14 @@ func cmdEcho(e *cmdEnv, args []string) int {
 		s, stop := echoEscapes(a)
 		b.WriteString(s)
 		if stop {
-			_, _ = io.WriteString(e.stdout, b.String())
+			_, _ = io.WriteString(e.Stdout, b.String())
 			return 0
 		}
 	}
 	if newline {
 		b.WriteByte('\n')
 	}
-	_, _ = io.WriteString(e.stdout, b.String())
+	_, _ = io.WriteString(e.Stdout, b.String())
 	return 0
 }
 
@@ -264,12 +241,12 @@ func options(args []string, allowed string) (flags map[byte]bool, operands []str
 	return flags, args[i:], 0
 }
 
-func invalidOption(e *cmdEnv, prog string, bad byte, status int) int {
-	fmt.Fprintf(e.stderr, "%s: invalid option -- '%c'\nTry '%s --help' for more information.\n", prog, bad, prog)
+func invalidOption(e *Env, prog string, bad byte, status int) int {
+	fmt.Fprintf(e.Stderr, "%s: invalid option -- '%c'\nTry '%s --help' for more information.\n", prog, bad, prog)
 	return status
 }
 
-func cmdCat(e *cmdEnv, args []string) int {
+func cmdCat(e *Env, args []string) int {
 	_, files, bad := options(args[1:], "u")
 	if bad != 0 {
 		return invalidOption(e, "cat", bad, 1)
@@ -280,23 +257,23 @@ func cmdCat(e *cmdEnv, args []string) int {
 	status := 0
 	for _, f := range files {
 		if f == "-" {
-			_, _ = io.Copy(e.stdout, e.stdin)
+			_, _ = io.Copy(e.Stdout, e.Stdin)
 			continue
 		}
-		data, err := e.sh.h.fs.readFile(e.sh.abs(f), e.root)
+		data, err := e.Sh.sys.FS.ReadFile(e.Sh.abs(f), e.Root)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "cat: %s: %s\n", f, err)
+			fmt.Fprintf(e.Stderr, "cat: %s: %s\n", f, err)
 			status = 1
 			continue
 		}
-		_, _ = io.WriteString(e.stdout, data)
+		_, _ = io.WriteString(e.Stdout, data)
 	}
 	return status
 }
 
 // cmdTee opens every file first, then copies standard input to standard
 // output and each file; a sysfs store sees the input in one write.
-func cmdTee(e *cmdEnv, args []string) int {
+func cmdTee(e *Env, args []string) int {
 	opts, files, bad := options(args[1:], "aip")
 	if bad != 0 {
 		return invalidOption(e, "tee", bad, 1)
@@ -305,19 +282,19 @@ func cmdTee(e *cmdEnv, args []string) int {
 	var outs []*writeHandle
 	var names []string
 	for _, f := range files {
-		w, err := e.sh.h.fs.openWrite(e.sh.abs(f), e.root, opts['a'])
+		w, err := e.Sh.sys.FS.openWrite(e.Sh.abs(f), e.Root, opts['a'])
 		if err != nil {
-			fmt.Fprintf(e.stderr, "tee: %s: %s\n", f, err)
+			fmt.Fprintf(e.Stderr, "tee: %s: %s\n", f, err)
 			status = 1
 			continue
 		}
 		outs, names = append(outs, w), append(names, f)
 	}
-	data, _ := io.ReadAll(e.stdin)
-	_, _ = e.stdout.Write(data)
+	data, _ := io.ReadAll(e.Stdin)
+	_, _ = e.Stdout.Write(data)
 	for i, w := range outs {
 		if err := w.write(string(data)); err != nil {
-			fmt.Fprintf(e.stderr, "tee: %s: %s\n", names[i], err)
+			fmt.Fprintf(e.Stderr, "tee: %s: %s\n", names[i], err)
 			status = 1
 		}
 	}
@@ -326,7 +303,7 @@ func cmdTee(e *cmdEnv, args []string) int {
 
 // cmdLs lists one name per line, as ls does when its output is not a
 // terminal (an exec session has none).
-func cmdLs(e *cmdEnv, args []string) int {
+func cmdLs(e *Env, args []string) int {
 	flags, ops, bad := options(args[1:], "1aAd")
 	if bad != 0 {
 		return invalidOption(e, "ls", bad, 2)
@@ -337,10 +314,10 @@ func cmdLs(e *cmdEnv, args []string) int {
 	status := 0
 	var files, dirs []string
 	for _, op := range ops {
-		isDir, err := e.sh.h.fs.stat(e.sh.abs(op), e.root)
+		isDir, err := e.Sh.sys.FS.stat(e.Sh.abs(op), e.Root)
 		switch {
 		case err != nil:
-			fmt.Fprintf(e.stderr, "ls: cannot access '%s': %s\n", op, err)
+			fmt.Fprintf(e.Stderr, "ls: cannot access '%s': %s\n", op, err)
 			status = 2
 		case isDir && !flags['d']:
 			dirs = append(dirs, op)
@@ -349,23 +326,23 @@ func cmdLs(e *cmdEnv, args []string) int {
 		}
 	}
 	for _, f := range files {
-		fmt.Fprintln(e.stdout, f)
+		fmt.Fprintln(e.Stdout, f)
 	}
 	for i, d := range dirs {
-		names, err := e.sh.h.fs.readDir(e.sh.abs(d), e.root)
+		names, err := e.Sh.sys.FS.ReadDir(e.Sh.abs(d), e.Root)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "ls: cannot open directory '%s': %s\n", d, err)
+			fmt.Fprintf(e.Stderr, "ls: cannot open directory '%s': %s\n", d, err)
 			status = 2
 			continue
 		}
 		if len(ops) > 1 {
 			if i > 0 || len(files) > 0 {
-				fmt.Fprintln(e.stdout)
+				fmt.Fprintln(e.Stdout)
 			}
-			fmt.Fprintf(e.stdout, "%s:\n", d)
+			fmt.Fprintf(e.Stdout, "%s:\n", d)
 		}
 		for _, n := range names {
-			fmt.Fprintln(e.stdout, n)
+			fmt.Fprintln(e.Stdout, n)
 		}
 	}
 	return status
@@ -375,8 +352,8 @@ func cmdLs(e *cmdEnv, args []string) int {
 // (relative paths and globs resolve against it; a pipeline stage's cd stays
 // in its subshell), sets PWD and OLDPWD, and `cd -` prints where it went.
 // No operand, or an empty HOME, stays put, as does an empty operand.
-func cmdCd(e *cmdEnv, args []string) int {
-	sh := e.sh
+func cmdCd(e *Env, args []string) int {
+	sh := e.Sh
 	i := 1
 	for ; i < len(args) && len(args[i]) > 1 && args[i][0] == '-'; i++ {
 		if args[i] == "--" {
@@ -384,16 +361,16 @@ func cmdCd(e *cmdEnv, args []string) int {
 			break
 		}
 		if bad := strings.Trim(args[i][1:], "LP"); bad != "" {
-			fmt.Fprintf(e.stderr, "%s: %d: cd: Illegal option -%c\n", sh.name, e.line, bad[0])
+			fmt.Fprintf(e.Stderr, "%s: %d: cd: Illegal option -%c\n", sh.name, e.Line, bad[0])
 			return 2
 		}
 	}
 	dir, show := "", false
 	switch {
 	case i >= len(args):
-		dir = sh.vars["HOME"]
+		dir = sh.Vars["HOME"]
 	case args[i] == "-":
-		dir, show = sh.vars["OLDPWD"], true
+		dir, show = sh.Vars["OLDPWD"], true
 		if dir == "" {
 			dir = sh.cwd
 		}
@@ -404,29 +381,29 @@ func cmdCd(e *cmdEnv, args []string) int {
 		return 0
 	}
 	target := path.Clean(sh.abs(dir))
-	if !sh.h.fs.searchable(target, e.root) {
-		fmt.Fprintf(e.stderr, "%s: %d: cd: can't cd to %s\n", sh.name, e.line, dir)
+	if !sh.sys.FS.searchable(target, e.Root) {
+		fmt.Fprintf(e.Stderr, "%s: %d: cd: can't cd to %s\n", sh.name, e.Line, dir)
 		return 2
 	}
-	sh.vars["OLDPWD"], sh.vars["PWD"], sh.cwd = sh.cwd, target, target
+	sh.Vars["OLDPWD"], sh.Vars["PWD"], sh.cwd = sh.cwd, target, target
 	if show {
-		fmt.Fprintln(e.stdout, target)
+		fmt.Fprintln(e.Stdout, target)
 	}
 	return 0
 }
 
 // cmdPwd prints the shell's directory (dash's builtin, or coreutils' under
 // sudo: the tree has no symbolic links, so both agree).
-func cmdPwd(e *cmdEnv, _ []string) int {
-	fmt.Fprintln(e.stdout, e.sh.cwd)
+func cmdPwd(e *Env, _ []string) int {
+	fmt.Fprintln(e.Stdout, e.Sh.cwd)
 	return 0
 }
 
 // searchable is chdir(2)'s check: p resolves to a directory the user may
 // search.
-func (fs *fsys) searchable(p string, root bool) bool {
-	fs.h.mu.Lock()
-	defer fs.h.mu.Unlock()
-	n, err := fs.lookup(p, root)
-	return err == nil && n.dir && n.canExec(root)
+func (fs *FS) searchable(p string, root bool) bool {
+	fs.Mu.Lock()
+	defer fs.Mu.Unlock()
+	n, err := fs.Lookup(p, root)
+	return err == nil && n.Dir && n.canExec(root)
 }

@@ -1,4 +1,4 @@
-package lab
+package sh
 
 // GNU grep and procps pgrep, for the options a QoS script uses.
 
@@ -32,14 +32,14 @@ func bre(p string) string {
 	return b.String()
 }
 
-func cmdGrep(e *cmdEnv, args []string) int {
+func cmdGrep(e *Env, args []string) int {
 	flags, ops, bad := options(args[1:], "HhsqvicE")
 	if bad != 0 {
-		fmt.Fprintf(e.stderr, "grep: invalid option -- '%c'\nUsage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n", bad)
+		fmt.Fprintf(e.Stderr, "grep: invalid option -- '%c'\nUsage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n", bad)
 		return 2
 	}
 	if len(ops) == 0 {
-		fmt.Fprint(e.stderr, "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n")
+		fmt.Fprint(e.Stderr, "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n")
 		return 2
 	}
 	pat := ops[0]
@@ -51,7 +51,7 @@ func cmdGrep(e *cmdEnv, args []string) int {
 	}
 	re, err := regexp.Compile(pat)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "grep: %s\n", err)
+		fmt.Fprintf(e.Stderr, "grep: %s\n", err)
 		return 2
 	}
 	files := ops[1:]
@@ -64,11 +64,11 @@ func cmdGrep(e *cmdEnv, args []string) int {
 		var data string
 		name := f
 		if f == "-" {
-			b, _ := io.ReadAll(e.stdin)
+			b, _ := io.ReadAll(e.Stdin)
 			data, name = string(b), "(standard input)"
-		} else if data, err = e.sh.h.fs.readFile(e.sh.abs(f), e.root); err != nil {
+		} else if data, err = e.Sh.sys.FS.ReadFile(e.Sh.abs(f), e.Root); err != nil {
 			if !flags['s'] {
-				fmt.Fprintf(e.stderr, "grep: %s: %s\n", f, err)
+				fmt.Fprintf(e.Stderr, "grep: %s: %s\n", f, err)
 			}
 			failed = true
 			continue
@@ -88,15 +88,15 @@ func cmdGrep(e *cmdEnv, args []string) int {
 				continue
 			}
 			if withName {
-				fmt.Fprintf(e.stdout, "%s:", name)
+				fmt.Fprintf(e.Stdout, "%s:", name)
 			}
-			fmt.Fprintln(e.stdout, line)
+			fmt.Fprintln(e.Stdout, line)
 		}
 		if flags['c'] && !flags['q'] {
 			if withName {
-				fmt.Fprintf(e.stdout, "%s:", name)
+				fmt.Fprintf(e.Stdout, "%s:", name)
 			}
-			fmt.Fprintln(e.stdout, count)
+			fmt.Fprintln(e.Stdout, count)
 		}
 	}
 	switch {
@@ -110,14 +110,14 @@ func cmdGrep(e *cmdEnv, args []string) int {
 
 // cmdPgrep matches the host's process names (an extended regex, whole
 // name with -x).
-func cmdPgrep(e *cmdEnv, args []string) int {
+func cmdPgrep(e *Env, args []string) int {
 	flags, ops, bad := options(args[1:], "xl")
 	if bad != 0 {
-		fmt.Fprintf(e.stderr, "pgrep: invalid option -- '%c'\nUsage:\n pgrep [options] <pattern>\n\nFor more details see pgrep(1).\n", bad)
+		fmt.Fprintf(e.Stderr, "pgrep: invalid option -- '%c'\nUsage:\n pgrep [options] <pattern>\n\nFor more details see pgrep(1).\n", bad)
 		return 2
 	}
 	if len(ops) == 0 {
-		fmt.Fprint(e.stderr, "pgrep: no matching criteria specified\nTry `pgrep --help' for more information.\n")
+		fmt.Fprint(e.Stderr, "pgrep: no matching criteria specified\nTry `pgrep --help' for more information.\n")
 		return 2
 	}
 	pat := ops[0]
@@ -126,34 +126,19 @@ func cmdPgrep(e *cmdEnv, args []string) int {
 	}
 	re, err := regexp.Compile(pat)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "pgrep: cannot compile regular expression '%s': %s\n", ops[0], err)
+		fmt.Fprintf(e.Stderr, "pgrep: cannot compile regular expression '%s': %s\n", ops[0], err)
 		return 2
 	}
 	status := 1
-	for _, p := range e.sh.h.processes() {
-		if re.MatchString(p.name) {
+	for _, p := range e.Sh.sys.Processes() {
+		if re.MatchString(p.Name) {
 			status = 0
 			if flags['l'] {
-				fmt.Fprintf(e.stdout, "%d %s\n", p.pid, p.name)
+				fmt.Fprintf(e.Stdout, "%d %s\n", p.PID, p.Name)
 			} else {
-				fmt.Fprintln(e.stdout, p.pid)
+				fmt.Fprintln(e.Stdout, p.PID)
 			}
 		}
 	}
 	return status
-}
-
-type process struct {
-	pid  int
-	name string
-}
-
-func (h *Host) processes() []process {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	ps := []process{{1, "systemd"}, {598, "cron"}, {641, "sshd"}}
-	if h.lldpad {
-		ps = append(ps, process{812, "lldpad"})
-	}
-	return ps
 }

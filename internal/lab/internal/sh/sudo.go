@@ -1,4 +1,4 @@
-package lab
+package sh
 
 // sudo (the login user has a NOPASSWD rule unless the host says otherwise)
 // and sh (dash) as commands.
@@ -15,7 +15,7 @@ const sudoUsage = "usage: sudo -h | -K | -k | -V\n" +
 	"usage: sudo [-ABbEHkNnPS] [-C num] [-D directory] [-g group] [-h host] [-p prompt] [-R directory] [-T timeout] [-u user] [VAR=value] [-i | -s] [command [arg ...]]\n" +
 	"usage: sudo -e [-ABkNnS] [-C num] [-D directory] [-g group] [-h host] [-p prompt] [-R directory] [-T timeout] [-u user] file ...\n"
 
-func cmdSudo(e *cmdEnv, args []string) int {
+func cmdSudo(e *Env, args []string) int {
 	nonInteractive, asRoot := false, true
 	i := 1
 	for ; i < len(args) && strings.HasPrefix(args[i], "-"); i++ {
@@ -32,16 +32,16 @@ func cmdSudo(e *cmdEnv, args []string) int {
 			continue
 		case "-u", "--user":
 			if i+1 >= len(args) {
-				fmt.Fprintf(e.stderr, "sudo: option requires an argument -- 'u'\n%s", sudoUsage)
+				fmt.Fprintf(e.Stderr, "sudo: option requires an argument -- 'u'\n%s", sudoUsage)
 				return 1
 			}
 			i++
 			switch args[i] {
 			case "root", "#0":
-			case e.sh.h.user:
+			case e.Sh.sys.User:
 				asRoot = false
 			default:
-				fmt.Fprintf(e.stderr, "sudo: unknown user %s\n", args[i])
+				fmt.Fprintf(e.Stderr, "sudo: unknown user %s\n", args[i])
 				return 1
 			}
 			continue
@@ -52,34 +52,31 @@ func cmdSudo(e *cmdEnv, args []string) int {
 				nonInteractive = true
 			case 'E', 'H':
 			default:
-				fmt.Fprintf(e.stderr, "sudo: invalid option -- '%c'\n%s", f, sudoUsage)
+				fmt.Fprintf(e.Stderr, "sudo: invalid option -- '%c'\n%s", f, sudoUsage)
 				return 1
 			}
 		}
 	}
 	if i >= len(args) {
-		fmt.Fprint(e.stderr, sudoUsage)
+		fmt.Fprint(e.Stderr, sudoUsage)
 		return 1
 	}
-	e.sh.h.mu.Lock()
-	needPassword := e.sh.h.sudoPassword
-	e.sh.h.mu.Unlock()
-	if needPassword && !e.root {
+	if e.Sh.sys.SudoPassword() && !e.Root {
 		if !nonInteractive {
-			fmt.Fprintln(e.stderr, "sudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper")
+			fmt.Fprintln(e.Stderr, "sudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper")
 		}
-		fmt.Fprintln(e.stderr, "sudo: a password is required")
+		fmt.Fprintln(e.Stderr, "sudo: a password is required")
 		return 1
 	}
-	c := e.sh.h.lookupCommand(args[i])
+	c := e.Sh.sys.LookupCommand(args[i])
 	if c == nil {
-		fmt.Fprintf(e.stderr, "sudo: %s: command not found\n", args[i])
+		fmt.Fprintf(e.Stderr, "sudo: %s: command not found\n", args[i])
 		return 1
 	}
 	inner := *e
-	inner.root = asRoot
+	inner.Root = asRoot
 	inner.builtin = false
-	inner.sh = newShell(e.sh.h, inner.root, e.sh.name, e.sh.cwd, e.stdin, e.stdout, e.stderr) // sudo keeps the directory
+	inner.Sh = NewShell(e.Sh.sys, inner.Root, e.Sh.name, e.Sh.cwd, e.Stdin, e.Stdout, e.Stderr) // sudo keeps the directory
 	return c(&inner, args[i:])
 }
 
@@ -87,7 +84,7 @@ func cmdSudo(e *cmdEnv, args []string) int {
 // input; -e exits on the first failing command, -u on the expansion of an
 // unset parameter. The new shell starts in the caller's directory with the
 // caller's environment, not its unexported variables.
-func cmdSh(e *cmdEnv, args []string) int {
+func cmdSh(e *Env, args []string) int {
 	cflag, errexit, nounset := false, false, false
 	i := 1
 	for ; i < len(args) && len(args[i]) > 1 && (args[i][0] == '-' || args[i][0] == '+'); i++ {
@@ -104,7 +101,7 @@ func cmdSh(e *cmdEnv, args []string) int {
 			case 'u':
 				nounset = args[i][0] == '-'
 			default:
-				fmt.Fprintf(e.stderr, "sh: 0: %s\n", unsupported(0, fmt.Sprintf("option -%c", f)).err)
+				fmt.Fprintf(e.Stderr, "sh: 0: %s\n", unsupported(0, fmt.Sprintf("option -%c", f)).err)
 				return 2
 			}
 		}
@@ -114,7 +111,7 @@ func cmdSh(e *cmdEnv, args []string) int {
 	switch {
 	case cflag:
 		if i >= len(args) {
-			fmt.Fprintln(e.stderr, "sh: 0: -c requires an argument")
+			fmt.Fprintln(e.Stderr, "sh: 0: -c requires an argument")
 			return 2
 		}
 		script = args[i]
@@ -122,17 +119,17 @@ func cmdSh(e *cmdEnv, args []string) int {
 			name = args[i+1]
 		}
 	case i < len(args):
-		data, err := e.sh.h.fs.readFile(e.sh.abs(args[i]), e.root)
+		data, err := e.Sh.sys.FS.ReadFile(e.Sh.abs(args[i]), e.Root)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "sh: 0: cannot open %s: %s\n", args[i], errmsg(err, false))
+			fmt.Fprintf(e.Stderr, "sh: 0: cannot open %s: %s\n", args[i], errmsg(err, false))
 			return 2
 		}
 		script, name = data, args[i]
 	default:
-		b, _ := io.ReadAll(e.stdin)
+		b, _ := io.ReadAll(e.Stdin)
 		script = string(b)
 	}
-	nested := newShell(e.sh.h, e.root, name, e.sh.cwd, e.stdin, e.stdout, e.stderr)
+	nested := NewShell(e.Sh.sys, e.Root, name, e.Sh.cwd, e.Stdin, e.Stdout, e.Stderr)
 	nested.errexit, nested.nounset = errexit, nounset
-	return nested.run(script)
+	return nested.Run(script)
 }

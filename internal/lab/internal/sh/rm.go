@@ -1,4 +1,4 @@
-package lab
+package sh
 
 // rm (GNU coreutils 9.1) for files and symbolic links: [-f] FILE... Its
 // messages are coreutils' (checked against the real rm of Debian 12):
@@ -6,7 +6,7 @@ package lab
 
 import "fmt"
 
-func cmdRm(e *cmdEnv, args []string) int {
+func cmdRm(e *Env, args []string) int {
 	opts, files, bad := options(args[1:], "fv")
 	if bad != 0 {
 		return invalidOption(e, "rm", bad, 1)
@@ -15,20 +15,20 @@ func cmdRm(e *cmdEnv, args []string) int {
 		if opts['f'] {
 			return 0
 		}
-		fmt.Fprint(e.stderr, "rm: missing operand\nTry 'rm --help' for more information.\n")
+		fmt.Fprint(e.Stderr, "rm: missing operand\nTry 'rm --help' for more information.\n")
 		return 1
 	}
 	status := 0
 	for _, f := range files {
-		err := e.sh.h.fs.remove(e.sh.abs(f), e.root)
+		err := e.Sh.sys.FS.Remove(e.Sh.abs(f), e.Root)
 		switch {
 		case err == nil:
 			if opts['v'] {
-				fmt.Fprintf(e.stdout, "removed '%s'\n", f)
+				fmt.Fprintf(e.Stdout, "removed '%s'\n", f)
 			}
-		case err == eNOENT && opts['f']:
+		case err == ENOENT && opts['f']:
 		default:
-			fmt.Fprintf(e.stderr, "rm: cannot remove '%s': %s\n", f, err)
+			fmt.Fprintf(e.Stderr, "rm: cannot remove '%s': %s\n", f, err)
 			status = 1
 		}
 	}

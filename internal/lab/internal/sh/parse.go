@@ -1,4 +1,4 @@
-package lab
+package sh
 
 // Lexer and parser of the POSIX sh subset the lab hosts run: lists (";",
 // newline), "&&", "||", pipelines, redirections (>, >>, <, n>&m), quotes and
@@ -16,7 +16,7 @@ import (
 
 // shWord is one word as written: its literal runes with, per rune, whether
 // it was quoted (quoted glob characters match literally), and marks where
-// parameter expansions and quotes stand. Expansion (sh_expand.go) makes
+// parameter expansions and quotes stand. Expansion (expand.go) makes
 // zero or more fields of it.
 type shWord struct {
 	runes  []rune
@@ -113,54 +113,54 @@ func (w shWord) assignment() (name string, value shWord, ok bool) {
 	return name, value, true
 }
 
-type shRedir struct {
+type Redir struct {
 	fd     int
-	op     string // ">", ">>", "<", ">&", "<&"
-	target shWord
+	Op     string // ">", ">>", "<", ">&", "<&"
+	Target shWord
 }
 
 // shCommand is a pipeline stage: *shSimple or *shFor.
-type shCommand interface{ firstLine() int }
+type Command interface{ firstLine() int }
 
-type shSimple struct {
-	assigns []shAssign // NAME=value words, only in a command without words
-	words   []shWord
-	redirs  []shRedir
+type Simple struct {
+	Assigns []shAssign // NAME=value words, only in a command without words
+	Words   []shWord
+	Redirs  []Redir
 	line    int
 }
 
 type shAssign struct {
-	name  string
-	value shWord
+	Name  string
+	Value shWord
 }
 
 // shFor is `for NAME in WORD...; do BODY; done REDIRS`.
-type shFor struct {
-	name   string
-	words  []shWord
-	body   []*shAndOr
-	redirs []shRedir
+type For struct {
+	Name   string
+	Words  []shWord
+	Body   []*AndOr
+	Redirs []Redir
 	line   int
 }
 
-func (c *shSimple) firstLine() int { return c.line }
-func (c *shFor) firstLine() int    { return c.line }
+func (c *Simple) firstLine() int { return c.line }
+func (c *For) firstLine() int    { return c.line }
 
 // shPipeline is `[!] cmd [| cmd]...`; bang inverts its exit status (dash).
 type shPipeline struct {
-	cmds []shCommand
+	Cmds []Command
 	bang bool
 }
 
-type shAndOr struct {
-	pipes []*shPipeline
+type AndOr struct {
+	Pipes []*shPipeline
 	ops   []string // ops[i] joins pipes[i] and pipes[i+1]
 }
 
 type tokKind int
 
 const (
-	tWord tokKind = iota
+	TWord tokKind = iota
 	tOp
 	tNewline
 	tEOF
@@ -168,9 +168,9 @@ const (
 )
 
 type token struct {
-	kind tokKind
+	Kind tokKind
 	op   string
-	word shWord
+	Word shWord
 	ioNr int // the n of "n>", -1 if none
 	line int
 	err  string // tErr: the whole message after "sh: LINE: "
@@ -179,7 +179,7 @@ type token struct {
 // keyword reports whether t is the reserved word kw where dash would
 // recognize one (an unquoted word).
 func (t token) keyword(kw string) bool {
-	return t.kind == tWord && t.word.plain() && t.word.String() == kw
+	return t.Kind == TWord && t.Word.plain() && t.Word.String() == kw
 }
 
 // shError is a message the shell prints as "NAME: LINE: MSG" before
@@ -192,23 +192,23 @@ type shError struct {
 func (e *shError) Error() string { return fmt.Sprintf("%d: %s", e.line, e.msg) }
 
 func unsupported(line int, what string) token {
-	return token{kind: tErr, line: line, err: "lab: unsupported shell syntax: " + what +
+	return token{Kind: tErr, line: line, err: "lab: unsupported shell syntax: " + what +
 		" (this host implements only the sh subset the provider emits)"}
 }
 
-// parser reads one complete command (up to an unescaped newline outside a
+// Parser reads one complete command (up to an unescaped newline outside a
 // compound command) at a time, so that, as in dash, a syntax error on a
 // later line does not stop the earlier lines from running.
-type parser struct {
-	toks []token
+type Parser struct {
+	Toks []token
 	pos  int
 }
 
-func (p *parser) peek() token { return p.toks[p.pos] }
+func (p *Parser) peek() token { return p.Toks[p.pos] }
 
-func (p *parser) next() token {
-	t := p.toks[p.pos]
-	if t.kind != tEOF && t.kind != tErr {
+func (p *Parser) next() token {
+	t := p.Toks[p.pos]
+	if t.Kind != tEOF && t.Kind != tErr {
 		p.pos++
 	}
 	return t
@@ -218,17 +218,17 @@ func (p *parser) next() token {
 // wanted there when it wanted one thing (expect is "" otherwise).
 func unexpected(t token, expect string) *shError {
 	var what string
-	switch t.kind {
+	switch t.Kind {
 	case tErr:
 		return &shError{t.line, t.err}
 	case tNewline:
 		what = "newline"
 	case tEOF:
 		what = "end of file"
-	case tWord:
+	case TWord:
 		what = "word"
-		if t.word.plain() && isKeyword(t.word.String()) {
-			what = fmt.Sprintf("%q", t.word.String())
+		if t.Word.plain() && isKeyword(t.Word.String()) {
+			what = fmt.Sprintf("%q", t.Word.String())
 		}
 	default:
 		what = fmt.Sprintf("%q", t.op)
@@ -240,13 +240,13 @@ func unexpected(t token, expect string) *shError {
 	return &shError{t.line, msg}
 }
 
-// nextCommand returns the next complete command, or nil at the end.
-func (p *parser) nextCommand() ([]*shAndOr, error) {
+// NextCommand returns the next complete command, or nil at the end.
+func (p *Parser) NextCommand() ([]*AndOr, error) {
 	p.linebreak()
-	if p.peek().kind == tEOF {
+	if p.peek().Kind == tEOF {
 		return nil, nil
 	}
-	var list []*shAndOr
+	var list []*AndOr
 	for {
 		ao, err := p.andOr()
 		if err != nil {
@@ -255,12 +255,12 @@ func (p *parser) nextCommand() ([]*shAndOr, error) {
 		list = append(list, ao)
 		t := p.peek()
 		switch {
-		case t.kind == tNewline || t.kind == tEOF:
+		case t.Kind == tNewline || t.Kind == tEOF:
 			p.next()
 			return list, nil
-		case t.kind == tOp && t.op == ";":
+		case t.Kind == tOp && t.op == ";":
 			p.next()
-			if k := p.peek().kind; k == tNewline || k == tEOF {
+			if k := p.peek().Kind; k == tNewline || k == tEOF {
 				p.next()
 				return list, nil
 			}
@@ -272,8 +272,8 @@ func (p *parser) nextCommand() ([]*shAndOr, error) {
 
 // compoundList is the body of a compound command up to the reserved word
 // end (consumed): and-or lists separated by ";" or newlines.
-func (p *parser) compoundList(end string) ([]*shAndOr, error) {
-	var list []*shAndOr
+func (p *Parser) compoundList(end string) ([]*AndOr, error) {
+	var list []*AndOr
 	p.linebreak()
 	for {
 		t := p.peek()
@@ -281,7 +281,7 @@ func (p *parser) compoundList(end string) ([]*shAndOr, error) {
 			p.next()
 			return list, nil
 		}
-		if t.kind == tEOF {
+		if t.Kind == tEOF {
 			return nil, unexpected(t, fmt.Sprintf("%q", end))
 		}
 		ao, err := p.andOr()
@@ -290,10 +290,10 @@ func (p *parser) compoundList(end string) ([]*shAndOr, error) {
 		}
 		list = append(list, ao)
 		switch t := p.peek(); {
-		case t.kind == tNewline || (t.kind == tOp && t.op == ";"):
+		case t.Kind == tNewline || (t.Kind == tOp && t.op == ";"):
 			p.next()
 			p.linebreak()
-		case t.kind == tEOF:
+		case t.Kind == tEOF:
 			return nil, unexpected(t, fmt.Sprintf("%q", end))
 		case !t.keyword(end):
 			return nil, unexpected(t, "")
@@ -301,16 +301,16 @@ func (p *parser) compoundList(end string) ([]*shAndOr, error) {
 	}
 }
 
-func (p *parser) andOr() (*shAndOr, error) {
-	ao := &shAndOr{}
+func (p *Parser) andOr() (*AndOr, error) {
+	ao := &AndOr{}
 	for {
 		pl, err := p.pipeline()
 		if err != nil {
 			return nil, err
 		}
-		ao.pipes = append(ao.pipes, pl)
+		ao.Pipes = append(ao.Pipes, pl)
 		t := p.peek()
-		if t.kind != tOp || (t.op != "&&" && t.op != "||") {
+		if t.Kind != tOp || (t.op != "&&" && t.op != "||") {
 			return ao, nil
 		}
 		p.next()
@@ -319,15 +319,15 @@ func (p *parser) andOr() (*shAndOr, error) {
 	}
 }
 
-func (p *parser) linebreak() {
-	for p.peek().kind == tNewline {
+func (p *Parser) linebreak() {
+	for p.peek().Kind == tNewline {
 		p.next()
 	}
 }
 
-func (p *parser) pipeline() (*shPipeline, error) {
+func (p *Parser) pipeline() (*shPipeline, error) {
 	pl := &shPipeline{}
-	if t := p.peek(); t.kind == tWord && t.word.plain() && t.word.String() == "!" {
+	if t := p.peek(); t.Kind == TWord && t.Word.plain() && t.Word.String() == "!" {
 		p.next()
 		pl.bang = true
 	}
@@ -336,8 +336,8 @@ func (p *parser) pipeline() (*shPipeline, error) {
 		if err != nil {
 			return nil, err
 		}
-		pl.cmds = append(pl.cmds, c)
-		if t := p.peek(); t.kind != tOp || t.op != "|" {
+		pl.Cmds = append(pl.Cmds, c)
+		if t := p.peek(); t.Kind != tOp || t.op != "|" {
 			return pl, nil
 		}
 		p.next()
@@ -345,7 +345,7 @@ func (p *parser) pipeline() (*shPipeline, error) {
 	}
 }
 
-func (p *parser) command() (shCommand, error) {
+func (p *Parser) command() (Command, error) {
 	if p.peek().keyword("for") {
 		return p.forCommand()
 	}
@@ -355,16 +355,16 @@ func (p *parser) command() (shCommand, error) {
 // forCommand parses `for NAME [in WORD...] ; do LIST done` and the
 // redirections after it, with dash's messages. `for NAME; do` (the
 // positional parameters) is refused: the lab has none.
-func (p *parser) forCommand() (*shFor, error) {
-	f := &shFor{line: p.next().line}
+func (p *Parser) forCommand() (*For, error) {
+	f := &For{line: p.next().line}
 	name := p.next()
 	switch {
-	case name.kind == tErr:
+	case name.Kind == tErr:
 		return nil, unexpected(name, "")
-	case name.kind != tWord || !name.word.plain() || !isName(name.word.String()):
+	case name.Kind != TWord || !name.Word.plain() || !isName(name.Word.String()):
 		return nil, &shError{name.line, "Syntax error: Bad for loop variable"}
 	}
-	f.name = name.word.String()
+	f.Name = name.Word.String()
 	p.linebreak()
 	t := p.peek()
 	switch {
@@ -373,15 +373,15 @@ func (p *parser) forCommand() (*shFor, error) {
 	words:
 		for {
 			switch t := p.next(); {
-			case t.kind == tWord:
-				f.words = append(f.words, t.word)
-			case t.kind == tNewline || (t.kind == tOp && t.op == ";"):
+			case t.Kind == TWord:
+				f.Words = append(f.Words, t.Word)
+			case t.Kind == tNewline || (t.Kind == tOp && t.op == ";"):
 				break words
 			default:
 				return nil, unexpected(t, "")
 			}
 		}
-	case t.keyword("do") || (t.kind == tOp && t.op == ";"):
+	case t.keyword("do") || (t.Kind == tOp && t.op == ";"):
 		return nil, &shError{t.line, unsupported(t.line, "for loop without in (the positional parameters)").err}
 	default:
 		return nil, unexpected(t, `"do"`)
@@ -395,7 +395,7 @@ func (p *parser) forCommand() (*shFor, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.body = body
+	f.Body = body
 	for {
 		r, ok, err := p.redirect()
 		if err != nil {
@@ -404,20 +404,20 @@ func (p *parser) forCommand() (*shFor, error) {
 		if !ok {
 			return f, nil
 		}
-		f.redirs = append(f.redirs, r)
+		f.Redirs = append(f.Redirs, r)
 	}
 }
 
 // redirect parses one redirection if the next token starts one.
-func (p *parser) redirect() (shRedir, bool, error) {
+func (p *Parser) redirect() (Redir, bool, error) {
 	t := p.peek()
-	if t.kind != tOp || (t.op != ">" && t.op != ">>" && t.op != "<" && t.op != ">&" && t.op != "<&") {
-		return shRedir{}, false, nil
+	if t.Kind != tOp || (t.op != ">" && t.op != ">>" && t.op != "<" && t.op != ">&" && t.op != "<&") {
+		return Redir{}, false, nil
 	}
 	p.next()
 	target := p.next()
-	if target.kind != tWord {
-		return shRedir{}, false, unexpected(target, "")
+	if target.Kind != TWord {
+		return Redir{}, false, unexpected(target, "")
 	}
 	fd := t.ioNr
 	if fd < 0 {
@@ -427,14 +427,14 @@ func (p *parser) redirect() (shRedir, bool, error) {
 		}
 	}
 	if t.op == ">&" || t.op == "<&" {
-		if target.word.hasParams() {
-			return shRedir{}, false, &shError{t.line, unsupported(t.line, "expansion in the target of "+t.op).err}
+		if target.Word.hasParams() {
+			return Redir{}, false, &shError{t.line, unsupported(t.line, "expansion in the target of "+t.op).err}
 		}
-		if to := target.word.String(); to != "0" && to != "1" && to != "2" {
-			return shRedir{}, false, &shError{t.line, "Syntax error: Bad fd number"}
+		if to := target.Word.String(); to != "0" && to != "1" && to != "2" {
+			return Redir{}, false, &shError{t.line, "Syntax error: Bad fd number"}
 		}
 	}
-	return shRedir{fd: fd, op: t.op, target: target.word}, true, nil
+	return Redir{fd: fd, Op: t.op, Target: target.Word}, true, nil
 }
 
 // keywords the subset parses (they get dash's "unexpected" messages out of
@@ -455,10 +455,10 @@ func isKeyword(s string) bool {
 
 // reserved names a word that must not begin a simple command.
 func reserved(t token) *shError {
-	if !t.word.plain() {
+	if !t.Word.plain() {
 		return nil
 	}
-	s := t.word.String()
+	s := t.Word.String()
 	if isKeyword(s) {
 		return unexpected(t, "")
 	}
@@ -475,41 +475,41 @@ func reserved(t token) *shError {
 // refused rather than silently ignored.
 var refusedAssignments = []string{"IFS", "PATH", "CDPATH"}
 
-func (p *parser) simple() (*shSimple, error) {
-	c := &shSimple{line: p.peek().line}
+func (p *Parser) simple() (*Simple, error) {
+	c := &Simple{line: p.peek().line}
 	for {
 		t := p.peek()
 		switch {
-		case t.kind == tWord:
-			if len(c.words) == 0 && len(c.assigns) == 0 && len(c.redirs) == 0 {
+		case t.Kind == TWord:
+			if len(c.Words) == 0 && len(c.Assigns) == 0 && len(c.Redirs) == 0 {
 				if err := reserved(t); err != nil {
 					return nil, err
 				}
 			}
 			p.next()
-			if len(c.words) == 0 {
-				if name, value, ok := t.word.assignment(); ok {
+			if len(c.Words) == 0 {
+				if name, value, ok := t.Word.assignment(); ok {
 					for _, r := range refusedAssignments {
 						if name == r {
 							return nil, &shError{t.line, unsupported(t.line, "assignment to "+name).err}
 						}
 					}
-					c.assigns = append(c.assigns, shAssign{name: name, value: value})
+					c.Assigns = append(c.Assigns, shAssign{Name: name, Value: value})
 					continue
 				}
 			}
-			if len(c.assigns) > 0 {
-				return nil, &shError{t.line, unsupported(t.line, "variable assignment before a command ("+c.assigns[0].name+"=...)").err}
+			if len(c.Assigns) > 0 {
+				return nil, &shError{t.line, unsupported(t.line, "variable assignment before a command ("+c.Assigns[0].Name+"=...)").err}
 			}
-			c.words = append(c.words, t.word)
-		case t.kind == tOp && (t.op == ">" || t.op == ">>" || t.op == "<" || t.op == ">&" || t.op == "<&"):
+			c.Words = append(c.Words, t.Word)
+		case t.Kind == tOp && (t.op == ">" || t.op == ">>" || t.op == "<" || t.op == ">&" || t.op == "<&"):
 			r, _, err := p.redirect()
 			if err != nil {
 				return nil, err
 			}
-			c.redirs = append(c.redirs, r)
+			c.Redirs = append(c.Redirs, r)
 		default:
-			if len(c.words) == 0 && len(c.redirs) == 0 && len(c.assigns) == 0 {
+			if len(c.Words) == 0 && len(c.Redirs) == 0 && len(c.Assigns) == 0 {
 				return nil, unexpected(t, "")
 			}
 			return c, nil

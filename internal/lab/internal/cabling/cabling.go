@@ -1,13 +1,12 @@
-package lab
-
-// The lab is cabled: every host NIC to a switch port and the switches to each other, so each
-// device answers its platform's LLDP read with the neighbour at the far end of each cable, as
-// that neighbour's platform advertises itself (lldp.md says from where). Cabling is by device
-// and port name; a lab device's system name is its device name.
+// Package cabling is the lab's patch panel: every host NIC is cabled to a switch port and the
+// switches to each other, so each device answers its platform's LLDP read with the neighbour at
+// the far end of each cable, as that neighbour's platform advertises itself (cabling.md in
+// package lab says from where). Cabling is by device and port name; a lab device's system name
+// is its device name.
+package cabling
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"slices"
@@ -24,42 +23,52 @@ type Cable struct {
 
 type cablePort struct{ device, port string }
 
+// Role is what a device is on the patch panel: switches are cabled to each other, hosts
+// to switches.
+type Role string
+
+// The roles.
+const (
+	Switch Role = "switch"
+	Host   Role = "host"
+)
+
 // cabledDevice is what the cabling knows of a device: enough to advertise it.
-type cabledDevice struct {
-	platform string
-	role     deviceRole
-	ports    []string
+type Device struct {
+	Platform string
+	Role     Role
+	Ports    []string
 }
 
 // cabling is the lab's patch panel, shared by every device; Recable changes it while the lab
 // runs (a mis-cabled NIC).
-type cabling struct {
+type Panel struct {
 	mu    sync.RWMutex
-	devs  map[string]cabledDevice
+	devs  map[string]Device
 	peers map[cablePort]cablePort
 }
 
-func newCabling() *cabling {
-	return &cabling{devs: map[string]cabledDevice{}, peers: map[cablePort]cablePort{}}
+func NewPanel() *Panel {
+	return &Panel{devs: map[string]Device{}, peers: map[cablePort]cablePort{}}
 }
 
-func (c *cabling) add(name string, d cabledDevice) {
+func (c *Panel) Add(name string, d Device) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.devs[name] = d
 }
 
-// defaultCables cables the lab deterministically: switch i's last free port to switch i+1's
+// DefaultCables cables the lab deterministically: switch i's last free port to switch i+1's
 // (a chain of uplinks), and host h's netdev j to the first free port of switch (h+j) mod the
 // number of switches, so hosts with two NICs reach two switches (rail style) and hosts sit on
 // every switch. A cable that finds no free port is left out: a small lab is cabled as far as
 // its ports go.
-func (c *cabling) defaultCables() []Cable {
+func (c *Panel) DefaultCables() []Cable {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	var switches, hosts []string
 	for name, d := range c.devs {
-		if d.role == roleSwitch {
+		if d.Role == Switch {
 			switches = append(switches, name)
 		} else {
 			hosts = append(hosts, name)
@@ -69,16 +78,16 @@ func (c *cabling) defaultCables() []Cable {
 	slices.Sort(hosts)
 	low, high := map[string]int{}, map[string]int{}
 	for _, s := range switches {
-		high[s] = len(c.devs[s].ports) - 1
+		high[s] = len(c.devs[s].Ports) - 1
 	}
 	free := func(s string) bool { return low[s] <= high[s] }
 	take := func(s string, top bool) string {
 		if top {
 			high[s]--
-			return c.devs[s].ports[high[s]+1]
+			return c.devs[s].Ports[high[s]+1]
 		}
 		low[s]++
-		return c.devs[s].ports[low[s]-1]
+		return c.devs[s].Ports[low[s]-1]
 	}
 	var out []Cable
 	for i := 0; i+1 < len(switches); i++ {
@@ -90,7 +99,7 @@ func (c *cabling) defaultCables() []Cable {
 		return out
 	}
 	for h, host := range hosts {
-		for j, nic := range c.devs[host].ports {
+		for j, nic := range c.devs[host].Ports {
 			if s := switches[(h+j)%len(switches)]; free(s) {
 				out = append(out, Cable{host, nic, s, take(s, false)})
 			}
@@ -99,8 +108,8 @@ func (c *cabling) defaultCables() []Cable {
 	return out
 }
 
-// connect plugs every cable in (replacing what its ports held), after checking them all.
-func (c *cabling) connect(cables []Cable) error {
+// Connect plugs every cable in (replacing what its ports held), after checking them all.
+func (c *Panel) Connect(cables []Cable) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	used := map[cablePort]bool{}
@@ -113,7 +122,7 @@ func (c *cabling) connect(cables []Cable) error {
 			switch {
 			case !ok:
 				return fmt.Errorf("cable %s %s <-> %s %s: no device %q in the lab", cb.A, cb.APort, cb.B, cb.BPort, e.device)
-			case !slices.Contains(d.ports, e.port):
+			case !slices.Contains(d.Ports, e.port):
 				return fmt.Errorf("cable %s %s <-> %s %s: %s has no port %q", cb.A, cb.APort, cb.B, cb.BPort, e.device, e.port)
 			case used[e]:
 				return fmt.Errorf("cable %s %s <-> %s %s: port %s %s is cabled twice", cb.A, cb.APort, cb.B, cb.BPort, e.device, e.port)
@@ -134,8 +143,8 @@ func (c *cabling) connect(cables []Cable) error {
 	return nil
 }
 
-// cables lists the current cabling, each cable once, sorted.
-func (c *cabling) cables() []Cable {
+// Cables lists the current cabling, each cable once, sorted.
+func (c *Panel) Cables() []Cable {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	var out []Cable
@@ -152,23 +161,23 @@ func (c *cabling) cables() []Cable {
 
 // lldpAd is what an LLDP agent advertises on one port (IEEE 802.1AB TLVs), and how the
 // receiving device prints it is the receiver's business.
-type lldpAd struct {
-	systemName string
-	chassisMAC []byte // 6 bytes
-	portID     string // in the advertiser's form; a MAC when portIDType is "mac"
-	portIDType string // "ifname" (interface name), "local" or "mac", lldpd's names
-	portDescr  string
-	portMAC    []byte // the port's MAC, for portIDType "mac"
+type Ad struct {
+	SystemName string
+	ChassisMAC []byte // 6 bytes
+	PortID     string // in the advertiser's form; a MAC when portIDType is "mac"
+	PortIDType string // "ifname" (interface name), "local" or "mac", lldpd's names
+	PortDescr  string
+	PortMAC    []byte // the port's MAC, for portIDType "mac"
 }
 
-// heard returns what device hears on each cabled port, by local port.
-func (c *cabling) heard(device string) map[string]lldpAd {
+// Heard returns what device hears on each cabled port, by local port.
+func (c *Panel) Heard(device string) map[string]Ad {
 	if c == nil {
 		return nil
 	}
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	out := map[string]lldpAd{}
+	out := map[string]Ad{}
 	for local, far := range c.peers {
 		if local.device == device {
 			out[local.port] = c.advertise(far)
@@ -181,57 +190,37 @@ func (c *cabling) heard(device string) map[string]lldpAd {
 // interface name as port ID (EOS, NX-OS and lemming's OpenConfig switches) or the port alias
 // (SONiC's lldpmgrd: "local" subtype with the port's alias, description the port name); lldpd
 // on a host without interface aliases sends the port's MAC as port ID and the interface name as
-// description. lldp.md cites each.
-func (c *cabling) advertise(e cablePort) lldpAd {
+// description. cabling.md in package lab cites each.
+func (c *Panel) advertise(e cablePort) Ad {
 	d := c.devs[e.device]
-	idx := slices.Index(d.ports, e.port)
-	ad := lldpAd{systemName: e.device, chassisMAC: labMAC(e.device, 0), portID: e.port, portIDType: "ifname"}
-	switch d.platform {
+	idx := slices.Index(d.Ports, e.port)
+	ad := Ad{SystemName: e.device, ChassisMAC: MAC(e.device, 0), PortID: e.port, PortIDType: "ifname"}
+	switch d.Platform {
 	case "nxos":
-		ad.portDescr = e.port
+		ad.PortDescr = e.port
 	case "sonic":
-		ad.portID, ad.portIDType, ad.portDescr = fmt.Sprintf("etp%d", idx+1), "local", e.port
+		ad.PortID, ad.PortIDType, ad.PortDescr = fmt.Sprintf("etp%d", idx+1), "local", e.port
 	case "mlx5":
-		ad.portMAC = labMAC(e.device, idx+1)
-		ad.portID, ad.portIDType, ad.portDescr = macColons(ad.portMAC), "mac", e.port
+		ad.PortMAC = MAC(e.device, idx+1)
+		ad.PortID, ad.PortIDType, ad.PortDescr = MACColons(ad.PortMAC), "mac", e.port
 	}
 	return ad
 }
 
 // labMAC is a stable, locally administered MAC for a device (n 0: its chassis) or its port n.
-func labMAC(device string, n int) []byte {
+func MAC(device string, n int) []byte {
 	h := fnv.New32a()
 	_, _ = h.Write([]byte(device))
 	s := h.Sum32()
 	return []byte{0x02, byte(s >> 24), byte(s >> 16), byte(s >> 8), byte(s), byte(n)}
 }
 
-// macColons prints a MAC as Linux (lldpd, SONiC) does: 02:1a:2b:3c:4d:00.
-func macColons(m []byte) string {
+// MACColons prints a MAC as Linux (lldpd, SONiC) does: 02:1a:2b:3c:4d:00.
+func MACColons(m []byte) string {
 	return fmt.Sprintf("%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5])
 }
 
-// macDotted prints a MAC as EOS and NX-OS do: 021a.2b3c.4d00.
-func macDotted(m []byte) string {
+// MACDotted prints a MAC as EOS and NX-OS do: 021a.2b3c.4d00.
+func MACDotted(m []byte) string {
 	return fmt.Sprintf("%02x%02x.%02x%02x.%02x%02x", m[0], m[1], m[2], m[3], m[4], m[5])
 }
-
-// Recable moves the far end of device's port to peer's peerPort (both ports' old cables are
-// unplugged): a NIC cabled to the wrong leaf, a swapped uplink.
-func (l *Lab) Recable(device, port, peer, peerPort string) error {
-	if l.wires == nil {
-		return errors.New("the lab is not cabled")
-	}
-	return l.wires.connect([]Cable{{device, port, peer, peerPort}})
-}
-
-// Cables returns the lab's cabling, each cable once.
-func (l *Lab) Cables() []Cable {
-	if l.wires == nil {
-		return nil
-	}
-	return l.wires.cables()
-}
-
-// SaveInventory rewrites dir's inventory.json (after Recable: its links), as Start wrote it.
-func (l *Lab) SaveInventory(dir string) error { return writeFiles(dir, l.Inventory(), l.ca.pem) }

@@ -1,4 +1,4 @@
-package lab
+package sh
 
 // Word expansion in dash's order: parameter expansion ($NAME, ${NAME},
 // $?), field splitting of unquoted expansion results on IFS whitespace,
@@ -21,11 +21,11 @@ type expandError string
 func (e expandError) Error() string { return string(e) }
 
 // param is the value of $name ("" when unset, an error under set -u).
-func (sh *shell) param(name string) (string, error) {
+func (sh *Shell) param(name string) (string, error) {
 	if name == "?" {
 		return strconv.Itoa(sh.status), nil
 	}
-	v, ok := sh.vars[name]
+	v, ok := sh.Vars[name]
 	if !ok && sh.nounset {
 		return "", expandError(name + ": parameter not set")
 	}
@@ -37,7 +37,7 @@ func isIFSSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }
 // split performs parameter expansion and field splitting: the fields, each
 // with its per-rune quoting and no marks. A word that is only unquoted
 // expansions of empty values gives no field; a quote gives one, even empty.
-func (sh *shell) split(w shWord) ([]shWord, error) {
+func (sh *Shell) split(w shWord) ([]shWord, error) {
 	var out []shWord
 	var cur shWord
 	started := false
@@ -89,8 +89,8 @@ func (sh *shell) split(w shWord) ([]shWord, error) {
 	return out, nil
 }
 
-// expandFields is the full expansion of a command word or a for loop word.
-func (sh *shell) expandFields(w shWord) ([]string, error) {
+// ExpandFields is the full expansion of a command word or a for loop word.
+func (sh *Shell) ExpandFields(w shWord) ([]string, error) {
 	fields, err := sh.split(w)
 	if err != nil {
 		return nil, err
@@ -103,7 +103,7 @@ func (sh *shell) expandFields(w shWord) ([]string, error) {
 }
 
 // expandString expands parameters without splitting or globbing.
-func (sh *shell) expandString(w shWord) (string, error) {
+func (sh *Shell) expandString(w shWord) (string, error) {
 	var b strings.Builder
 	m := 0
 	for i := 0; i <= len(w.runes); i++ {
@@ -125,7 +125,7 @@ func (sh *shell) expandString(w shWord) (string, error) {
 
 // pathnames performs pathname expansion on a field with an unquoted glob
 // character; without a match the field stays as it is, as dash leaves it.
-func (sh *shell) pathnames(f shWord) []string {
+func (sh *Shell) pathnames(f shWord) []string {
 	meta := false
 	for i, r := range f.runes {
 		if !f.quoted[i] && (r == '*' || r == '?' || r == '[') {
@@ -189,7 +189,7 @@ func splitGlob(w shWord) (comps []globComp, abs bool) {
 // directory, sorted as dash sorts (strcmp). A leading "." must be matched
 // explicitly, and then "." and ".." match too (dash reads them from the
 // directory); a trailing "/" keeps directories only.
-func (sh *shell) glob(f shWord) []string {
+func (sh *Shell) glob(f shWord) []string {
 	comps, abs := splitGlob(f)
 	dirOnly := len(f.runes) > 1 && f.runes[len(f.runes)-1] == '/'
 	type cand struct{ fsPath, shown string }
@@ -210,7 +210,7 @@ func (sh *shell) glob(f shWord) []string {
 				next = append(next, cand{join(c.fsPath, comp.literal), join(c.shown, comp.literal)})
 				continue
 			}
-			names, err := sh.h.fs.readDir(c.fsPath, sh.root)
+			names, err := sh.sys.FS.ReadDir(c.fsPath, sh.root)
 			if err != nil {
 				continue
 			}
@@ -231,7 +231,7 @@ func (sh *shell) glob(f shWord) []string {
 	}
 	var out []string
 	for _, c := range cands {
-		isDir, err := sh.h.fs.stat(c.fsPath, sh.root)
+		isDir, err := sh.sys.FS.stat(c.fsPath, sh.root)
 		switch {
 		case err != nil, dirOnly && !isDir:
 		case dirOnly:

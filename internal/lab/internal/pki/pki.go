@@ -1,4 +1,6 @@
-package lab
+// Package pki is the lab's certificate authority: one private CA per lab start, and the TLS
+// server certificates of its gNMI devices.
+package pki
 
 import (
 	"crypto/ecdsa"
@@ -14,16 +16,18 @@ import (
 	"time"
 )
 
-// authority is the lab's private CA. One per lab start, so a client that
+// Authority is the lab's private CA. One per lab start, so a client that
 // trusts one lab never trusts another, and nothing is ever written to a system
 // trust store.
-type authority struct {
+type Authority struct {
 	cert *x509.Certificate
 	key  *ecdsa.PrivateKey
-	pem  []byte
+	// PEM is the CA certificate, PEM-encoded: what clients trust (the inventory's ca.pem).
+	PEM []byte
 }
 
-func newAuthority() (*authority, error) {
+// NewAuthority makes a CA with a fresh key.
+func NewAuthority() (*Authority, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return nil, fmt.Errorf("lab CA key: %w", err)
@@ -51,16 +55,16 @@ func newAuthority() (*authority, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lab CA certificate: %w", err)
 	}
-	return &authority{
+	return &Authority{
 		cert: cert,
 		key:  key,
-		pem:  pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
+		PEM:  pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
 	}, nil
 }
 
-// serverCertificate issues a TLS server certificate valid for the addresses a
+// ServerCertificate issues a TLS server certificate valid for the addresses a
 // client may dial a lab device by: the loopback IPs and "localhost".
-func (a *authority) serverCertificate(commonName string) (tls.Certificate, error) {
+func (a *Authority) ServerCertificate(commonName string) (tls.Certificate, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return tls.Certificate{}, fmt.Errorf("server key: %w", err)

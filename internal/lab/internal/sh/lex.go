@@ -1,4 +1,4 @@
-package lab
+package sh
 
 // The lexer of the sh subset: words with per-rune quoting and parameter
 // expansions ($NAME, ${NAME}, $?), operators, io numbers ("2>"), comments
@@ -13,7 +13,7 @@ import (
 
 const opChars = ";&|<>()"
 
-func lex(script string) []token {
+func Lex(script string) []token {
 	src := []rune(script)
 	var toks []token
 	line := 1
@@ -27,7 +27,7 @@ func lex(script string) []token {
 			i++
 		}
 		if i >= len(src) {
-			return append(toks, token{kind: tEOF, line: line})
+			return append(toks, token{Kind: tEOF, line: line})
 		}
 		c := src[i]
 		switch {
@@ -36,7 +36,7 @@ func lex(script string) []token {
 				i++
 			}
 		case c == '\n':
-			toks = append(toks, token{kind: tNewline, line: line})
+			toks = append(toks, token{Kind: tNewline, line: line})
 			line++
 			i++
 		case strings.ContainsRune(opChars, c):
@@ -55,16 +55,16 @@ func lex(script string) []token {
 			case ">|":
 				op = ">"
 			}
-			toks = append(toks, token{kind: tOp, op: op, ioNr: -1, line: line})
+			toks = append(toks, token{Kind: tOp, op: op, ioNr: -1, line: line})
 		default:
 			tok, next, lines := lexWord(src, i, line)
-			if tok.kind == tErr {
+			if tok.Kind == tErr {
 				return append(toks, tok)
 			}
 			i, line = next, line+lines
-			if i < len(src) && (src[i] == '>' || src[i] == '<') && tok.word.plain() && isDigits(tok.word.String()) {
+			if i < len(src) && (src[i] == '>' || src[i] == '<') && tok.Word.plain() && isDigits(tok.Word.String()) {
 				n := 0
-				_, _ = fmt.Sscan(tok.word.String(), &n)
+				_, _ = fmt.Sscan(tok.Word.String(), &n)
 				op := string(src[i])
 				if i+1 < len(src) && (src[i+1] == '>' || src[i+1] == '&' || src[i+1] == '|') {
 					op += string(src[i+1])
@@ -76,7 +76,7 @@ func lex(script string) []token {
 				if op == "<<" || op == "<>" || op == "<|" {
 					return append(toks, unsupported(line, fmt.Sprintf("%q", op)))
 				}
-				toks = append(toks, token{kind: tOp, op: op, ioNr: n, line: line})
+				toks = append(toks, token{Kind: tOp, op: op, ioNr: n, line: line})
 				continue
 			}
 			toks = append(toks, tok)
@@ -119,7 +119,7 @@ func lexWord(src []rune, i, line int) (tok token, next, lines int) {
 		c := src[i]
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || strings.ContainsRune(opChars, c):
-			return token{kind: tWord, word: w, ioNr: -1, line: start}, i, lines
+			return token{Kind: TWord, Word: w, ioNr: -1, line: start}, i, lines
 		case c == '\\':
 			if i+1 >= len(src) {
 				add('\\', false)
@@ -135,7 +135,7 @@ func lexWord(src []rune, i, line int) (tok token, next, lines int) {
 		case c == '\'':
 			end := indexRune(src, i+1, '\'')
 			if end < 0 {
-				return token{kind: tErr, line: start, err: "Syntax error: Unterminated quoted string"}, 0, 0
+				return token{Kind: tErr, line: start, err: "Syntax error: Unterminated quoted string"}, 0, 0
 			}
 			mark("", false)
 			for _, r := range src[i+1 : end] {
@@ -181,7 +181,7 @@ func lexWord(src []rune, i, line int) (tok token, next, lines int) {
 				i++
 			}
 			if !closed {
-				return token{kind: tErr, line: start, err: "Syntax error: Unterminated quoted string"}, 0, 0
+				return token{Kind: tErr, line: start, err: "Syntax error: Unterminated quoted string"}, 0, 0
 			}
 		case c == '$':
 			if t := dollar(false); t != nil {
@@ -194,7 +194,7 @@ func lexWord(src []rune, i, line int) (tok token, next, lines int) {
 			i++
 		}
 	}
-	return token{kind: tWord, word: w, ioNr: -1, line: start}, i, lines
+	return token{Kind: TWord, Word: w, ioNr: -1, line: start}, i, lines
 }
 
 // lexDollar reads the expansion at src[i] == '$': $NAME, ${NAME}, $? and
@@ -217,7 +217,7 @@ func lexDollar(src []rune, i, line int) (param string, next int, errTok *token) 
 	case c == '{':
 		end := indexRune(src, i+2, '}')
 		if end < 0 {
-			return "", 0, &token{kind: tErr, line: line, err: "Syntax error: Missing '}'"}
+			return "", 0, &token{Kind: tErr, line: line, err: "Syntax error: Missing '}'"}
 		}
 		if inner := string(src[i+2 : end]); inner == "?" || isName(inner) {
 			return inner, end + 1, nil

@@ -1,10 +1,10 @@
-package lab
+package sh
 
 // The interpreter of the sh subset: lists, and-or lists, pipelines (run
 // stage by stage, each stage's output buffered into the next one's input,
 // which is indistinguishable for commands that terminate; every stage of a
 // pipeline of several runs in a subshell, as in dash), for loops,
-// assignments, redirections and expansions (sh_expand.go) against the
+// assignments, redirections and expansions (expand.go) against the
 // emulated tree, with dash's messages and statuses.
 
 import (
@@ -16,8 +16,8 @@ import (
 	"strings"
 )
 
-type shell struct {
-	h       *Host
+type Shell struct {
+	sys     *System
 	root    bool
 	name    string // $0 in messages: "sh"
 	stdin   io.Reader
@@ -26,36 +26,30 @@ type shell struct {
 	errexit bool // -e
 	nounset bool // -u
 	cwd     string
-	vars    map[string]string
+	Vars    map[string]string
 	status  int  // $?, and the exit status once exited
 	exited  bool // set -e or an expansion error ended the shell
 }
 
-// newShell is a shell started by the login user (or by root through sudo)
+// NewShell is a shell started by the login user (or by root through sudo)
 // in directory cwd, with the environment sshd and sudo give it on an
 // Ubuntu host.
-func newShell(h *Host, root bool, name, cwd string, stdin io.Reader, stdout, stderr io.Writer) *shell {
-	user, home := h.user, "/home/"+h.user
+func NewShell(sys *System, root bool, name, cwd string, stdin io.Reader, stdout, stderr io.Writer) *Shell {
+	user, home := sys.User, "/home/"+sys.User
 	pathVar := "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/games:/usr/local/games:/snap/bin"
 	if root {
 		user, home = "root", "/root"
 		pathVar = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/snap/bin" // sudo's secure_path
 	}
-	return &shell{h: h, root: root, name: name, stdin: stdin, stdout: stdout, stderr: stderr, cwd: cwd,
-		vars: map[string]string{"HOME": home, "USER": user, "LOGNAME": user, "PATH": pathVar, "PWD": cwd, "IFS": " \t\n"}}
+	return &Shell{sys: sys, root: root, name: name, stdin: stdin, stdout: stdout, stderr: stderr, cwd: cwd,
+		Vars: map[string]string{"HOME": home, "USER": user, "LOGNAME": user, "PATH": pathVar, "PWD": cwd, "IFS": " \t\n"}}
 }
 
-// runScript runs script as the login user (root after sudo), in the login
-// directory, and returns its exit status.
-func (h *Host) runScript(script string, root bool, stdin io.Reader, stdout, stderr io.Writer) int {
-	return newShell(h, root, "sh", h.fs.cwd, stdin, stdout, stderr).run(script)
-}
-
-// run parses and runs one complete command at a time.
-func (sh *shell) run(script string) int {
-	p := &parser{toks: lex(script)}
+// Run parses and runs one complete command at a time.
+func (sh *Shell) Run(script string) int {
+	p := &Parser{Toks: Lex(script)}
 	for {
-		list, err := p.nextCommand()
+		list, err := p.NextCommand()
 		if err != nil {
 			e, _ := err.(*shError)
 			fmt.Fprintf(sh.stderr, "%s: %d: %s\n", sh.name, e.line, e.msg)
@@ -73,21 +67,21 @@ func (sh *shell) run(script string) int {
 
 // exit ends the shell with status: the running list, loops and the script
 // stop.
-func (sh *shell) exit(status int) {
+func (sh *Shell) exit(status int) {
 	sh.status, sh.exited = status, true
 }
 
 // subshell is a copy of the shell for a pipeline stage: variables, the
 // directory and an exit stay inside it.
-func (sh *shell) subshell() *shell {
+func (sh *Shell) subshell() *Shell {
 	c := *sh
-	c.vars = maps.Clone(sh.vars)
+	c.Vars = maps.Clone(sh.Vars)
 	return &c
 }
 
 // runList runs and-or lists in order. tested says the list's status is
 // tested by an enclosing && or || (set -e does not act inside it).
-func (sh *shell) runList(list []*shAndOr, tested bool) {
+func (sh *Shell) runList(list []*AndOr, tested bool) {
 	for _, ao := range list {
 		status, guarded := sh.andOr(ao, tested)
 		if sh.exited {
@@ -102,24 +96,24 @@ func (sh *shell) runList(list []*shAndOr, tested bool) {
 
 // andOr runs "a && b || c" left to right; guarded reports that the status
 // came from a pipeline other than the last, which set -e does not act on.
-func (sh *shell) andOr(ao *shAndOr, tested bool) (status int, guarded bool) {
-	last := len(ao.pipes) - 1
-	status = sh.pipeline(ao.pipes[0], tested || last > 0)
+func (sh *Shell) andOr(ao *AndOr, tested bool) (status int, guarded bool) {
+	last := len(ao.Pipes) - 1
+	status = sh.pipeline(ao.Pipes[0], tested || last > 0)
 	ran := 0
 	for i, op := range ao.ops {
 		if sh.exited {
 			return status, false
 		}
 		if (op == "&&") == (status == 0) {
-			status = sh.pipeline(ao.pipes[i+1], tested || i+1 < last)
+			status = sh.pipeline(ao.Pipes[i+1], tested || i+1 < last)
 			ran = i + 1
 		}
 	}
 	// A negated pipeline's status never makes set -e exit (POSIX 2.8.1).
-	return status, ran != last || ao.pipes[ran].bang
+	return status, ran != last || ao.Pipes[ran].bang
 }
 
-func (sh *shell) pipeline(pl *shPipeline, tested bool) int {
+func (sh *Shell) pipeline(pl *shPipeline, tested bool) int {
 	if pl.bang {
 		// `! PIPELINE`: the status inverted; set -e does not apply inside (POSIX).
 		inner := *pl
@@ -131,16 +125,16 @@ func (sh *shell) pipeline(pl *shPipeline, tested bool) int {
 		}
 		return sh.status
 	}
-	if len(pl.cmds) == 1 {
-		sh.status = sh.command(pl.cmds[0], sh.stdin, sh.stdout, tested)
+	if len(pl.Cmds) == 1 {
+		sh.status = sh.command(pl.Cmds[0], sh.stdin, sh.stdout, tested)
 		return sh.status
 	}
 	in := sh.stdin
 	status := 0
-	for i, c := range pl.cmds {
+	for i, c := range pl.Cmds {
 		out := sh.stdout
 		var buf *bytes.Buffer
-		if i < len(pl.cmds)-1 {
+		if i < len(pl.Cmds)-1 {
 			buf = &bytes.Buffer{}
 			out = buf
 		}
@@ -157,11 +151,11 @@ func (sh *shell) pipeline(pl *shPipeline, tested bool) int {
 	return status
 }
 
-func (sh *shell) command(c shCommand, in io.Reader, out io.Writer, tested bool) int {
+func (sh *Shell) command(c Command, in io.Reader, out io.Writer, tested bool) int {
 	switch c := c.(type) {
-	case *shSimple:
+	case *Simple:
 		return sh.simple(c, in, out)
-	case *shFor:
+	case *For:
 		return sh.forLoop(c, in, out, tested)
 	}
 	return 2
@@ -186,7 +180,7 @@ func (f *fileTarget) Write(b []byte) (int, error) { return len(b), f.w.write(str
 
 // errmsg is dash's errmsg(): ENOENT and ENOTDIR get its own words.
 func errmsg(err error, create bool) string {
-	if err == eNOENT || err == eNOTDIR {
+	if err == ENOENT || err == ENOTDIR {
 		if create {
 			return "Directory nonexistent"
 		}
@@ -206,10 +200,10 @@ type ioSet struct {
 // redirect performs redirs left to right on top of in, out and the
 // shell's standard error; compound makes files fileTargets instead of
 // one-write sinks. A failure is reported with dash's words and status 2.
-func (sh *shell) redirect(redirs []shRedir, line int, in io.Reader, out io.Writer, compound bool) (*ioSet, int) {
+func (sh *Shell) redirect(redirs []Redir, line int, in io.Reader, out io.Writer, compound bool) (*ioSet, int) {
 	s := &ioSet{in: in, out: [3]io.Writer{nil, out, sh.stderr}}
 	for _, r := range redirs {
-		target, err := sh.expandString(r.target)
+		target, err := sh.expandString(r.Target)
 		if err != nil {
 			return nil, sh.expansionFailed(line, err)
 		}
@@ -217,9 +211,9 @@ func (sh *shell) redirect(redirs []shRedir, line int, in io.Reader, out io.Write
 			fmt.Fprintf(s.out[2], "%s: %d: %s\n", sh.name, line, unsupported(line, fmt.Sprintf("redirection of fd %d", r.fd)).err)
 			return nil, 2
 		}
-		switch r.op {
+		switch r.Op {
 		case ">", ">>":
-			w, err := sh.openWrite(target, r.op == ">>")
+			w, err := sh.openWrite(target, r.Op == ">>")
 			if err != nil {
 				fmt.Fprintf(s.out[2], "%s: %d: cannot create %s: %s\n", sh.name, line, target, errmsg(err, true))
 				return nil, 2
@@ -263,16 +257,16 @@ func (sh *shell) redirect(redirs []shRedir, line int, in io.Reader, out io.Write
 	return s, 0
 }
 
-func (sh *shell) simple(c *shSimple, stdin io.Reader, stdout io.Writer) int {
+func (sh *Shell) simple(c *Simple, stdin io.Reader, stdout io.Writer) int {
 	var args []string
-	for _, w := range c.words {
-		fields, err := sh.expandFields(w)
+	for _, w := range c.Words {
+		fields, err := sh.ExpandFields(w)
 		if err != nil {
 			return sh.expansionFailed(c.line, err)
 		}
 		args = append(args, fields...)
 	}
-	s, status := sh.redirect(c.redirs, c.line, stdin, stdout, false)
+	s, status := sh.redirect(c.Redirs, c.line, stdin, stdout, false)
 	if s == nil {
 		return status
 	}
@@ -291,13 +285,13 @@ func (sh *shell) simple(c *shSimple, stdin io.Reader, stdout io.Writer) int {
 	switch {
 	case len(args) > 0:
 		status = sh.dispatch(args, c.line, s.in, s.out[1], s.out[2])
-	case len(c.assigns) > 0:
-		for _, a := range c.assigns {
-			v, err := sh.expandString(a.value)
+	case len(c.Assigns) > 0:
+		for _, a := range c.Assigns {
+			v, err := sh.expandString(a.Value)
 			if err != nil {
 				return sh.expansionFailed(c.line, err)
 			}
-			sh.vars[a.name] = v
+			sh.Vars[a.Name] = v
 		}
 	}
 	for _, k := range s.sinks {
@@ -314,14 +308,14 @@ func (sh *shell) simple(c *shSimple, stdin io.Reader, stdout io.Writer) int {
 // forLoop runs the body once per field of the words, with NAME set to it:
 // redirections first, then expansion (dash's order). Its status is the
 // body's last, 0 when there is no field.
-func (sh *shell) forLoop(f *shFor, stdin io.Reader, stdout io.Writer, tested bool) int {
-	s, status := sh.redirect(f.redirs, f.line, stdin, stdout, true)
+func (sh *Shell) forLoop(f *For, stdin io.Reader, stdout io.Writer, tested bool) int {
+	s, status := sh.redirect(f.Redirs, f.line, stdin, stdout, true)
 	if s == nil {
 		return status
 	}
 	var items []string
-	for _, w := range f.words {
-		fields, err := sh.expandFields(w)
+	for _, w := range f.Words {
+		fields, err := sh.ExpandFields(w)
 		if err != nil {
 			return sh.expansionFailed(f.line, err)
 		}
@@ -332,8 +326,8 @@ func (sh *shell) forLoop(f *shFor, stdin io.Reader, stdout io.Writer, tested boo
 	defer func() { sh.stdin, sh.stdout, sh.stderr = in, out, errw }()
 	status = 0
 	for _, item := range items {
-		sh.vars[f.name] = item
-		sh.runList(f.body, tested)
+		sh.Vars[f.Name] = item
+		sh.runList(f.Body, tested)
 		status = sh.status
 		if sh.exited {
 			break
@@ -344,7 +338,7 @@ func (sh *shell) forLoop(f *shFor, stdin io.Reader, stdout io.Writer, tested boo
 
 // expansionFailed reports an expansion error the way dash does: the
 // message, and a non-interactive shell exits with status 2.
-func (sh *shell) expansionFailed(line int, err error) int {
+func (sh *Shell) expansionFailed(line int, err error) int {
 	fmt.Fprintf(sh.stderr, "%s: %d: %s\n", sh.name, line, err)
 	sh.exit(2)
 	return 2
@@ -352,23 +346,23 @@ func (sh *shell) expansionFailed(line int, err error) int {
 
 // openWrite and readFile open a redirection's file; "" names none
 // (open(2) fails with ENOENT).
-func (sh *shell) openWrite(p string, appendTo bool) (*writeHandle, error) {
+func (sh *Shell) openWrite(p string, appendTo bool) (*writeHandle, error) {
 	if p == "" {
-		return nil, eNOENT
+		return nil, ENOENT
 	}
-	return sh.h.fs.openWrite(sh.abs(p), sh.root, appendTo)
+	return sh.sys.FS.openWrite(sh.abs(p), sh.root, appendTo)
 }
 
-func (sh *shell) readFile(p string) (string, error) {
+func (sh *Shell) readFile(p string) (string, error) {
 	if p == "" {
-		return "", eNOENT
+		return "", ENOENT
 	}
-	return sh.h.fs.readFile(sh.abs(p), sh.root)
+	return sh.sys.FS.ReadFile(sh.abs(p), sh.root)
 }
 
 // abs makes p absolute against the shell's directory; fs methods take
 // absolute paths from the shell (its cd is its own, not the host's).
-func (sh *shell) abs(p string) string {
+func (sh *Shell) abs(p string) string {
 	if strings.HasPrefix(p, "/") {
 		return p
 	}
@@ -378,7 +372,7 @@ func (sh *shell) abs(p string) string {
 // writeError is how the program that wrote to a file reports a failed
 // write: dash's builtin echo only says "I/O error"; coreutils name the
 // errno.
-func (sh *shell) writeError(args []string, line int, err error) string {
+func (sh *Shell) writeError(args []string, line int, err error) string {
 	name := "sh"
 	if len(args) > 0 {
 		name = path.Base(args[0])

@@ -1,0 +1,78 @@
+// Package device is what every device of the lab is built from and named by, whatever its
+// family: the spec a constructor gets, the inventory entry it gives back, and the port and
+// model naming the platforms share.
+package device
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/pki"
+)
+
+// Entry is one device as the provider configuration names it (lab.DeviceEntry).
+type Entry struct {
+	Address       string `json:"address"`
+	Platform      string `json:"platform"`
+	Username      string `json:"username"`
+	Password      string `json:"password"`
+	CACertificate string `json:"ca_certificate,omitempty"` // gNMI devices
+	HostKey       string `json:"host_key,omitempty"`       // SSH devices
+	Sudo          bool   `json:"sudo,omitempty"`           // mlx5 hosts
+	Model         string `json:"model,omitempty"`          // the simulated model or SKU, where the platform has several
+}
+
+// Spec is everything a constructor gets: identity, credentials and the
+// lab-wide knobs. Constructors listen before returning.
+type Spec struct {
+	Name     string // <platform>-<n>
+	Platform string
+	Ports    int    // switch front-panel ports, or a NIC host's netdevs
+	Model    string // the model (SKU) simulated, for platforms with several
+	Latency  time.Duration
+	Username string
+	Password string
+	CA       *pki.Authority
+	Wires    *cabling.Panel // what each port hears over LLDP
+}
+
+// ModelNames lists the names of a platform's model table, the default first.
+func ModelNames[M any](models []M, name func(M) string) []string {
+	out := make([]string, len(models))
+	for i, m := range models {
+		out[i] = name(m)
+	}
+	return out
+}
+
+// ModelOf is the model named name in a platform's table, the default (first) when there is
+// none: lookupModel has checked the name.
+func ModelOf[M any](models []M, name func(M) string, want string) M {
+	for _, m := range models {
+		if name(m) == want {
+			return m
+		}
+	}
+	return models[0]
+}
+
+// EthernetNames is the front-panel naming of platforms that call ports
+// Ethernet1..EthernetN.
+func EthernetNames(n int) []string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("Ethernet%d", i+1)
+	}
+	return names
+}
+
+// EthernetSlotNames is the front-panel naming of platforms that number ports within a slot,
+// Ethernet1/1..Ethernet1/N (NX-OS).
+func EthernetSlotNames(n int) []string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("Ethernet1/%d", i+1)
+	}
+	return names
+}
