@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/nvued"
 )
@@ -41,7 +42,7 @@ func startCumulusSwitch(spec device.Spec) (labDevice, error) {
 		sw.ports = append(sw.ports, fmt.Sprintf("swp%d", i))
 	}
 	sw.api = nvued.New(nvued.Options{Hostname: spec.Name, Ports: sw.ports, Username: spec.Username, Password: spec.Password,
-		Latency: spec.Latency})
+		Latency: spec.Latency, Neighbors: func() map[string]nvued.Neighbor { return nvueNeighbors(spec.Wires, spec.Name) }})
 	sw.srv = &http.Server{Handler: http.HandlerFunc(sw.serve), ReadHeaderTimeout: 10 * time.Second,
 		TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
 		ConnState: func(_ net.Conn, s http.ConnState) {
@@ -57,6 +58,17 @@ func startCumulusSwitch(spec device.Spec) (labDevice, error) {
 		_ = sw.srv.ServeTLS(lis, "", "")
 	}()
 	return sw, nil
+}
+
+// nvueNeighbors is what each of the switch's ports hears, in NVUE's terms (cumulus-switch.md,
+// LLDP).
+func nvueNeighbors(wires *cabling.Panel, name string) map[string]nvued.Neighbor {
+	out := map[string]nvued.Neighbor{}
+	for port, ad := range wires.Heard(name) {
+		out[port] = nvued.Neighbor{SystemName: ad.SystemName, ChassisID: cabling.MACColons(ad.ChassisMAC), PortName: ad.PortID,
+			PortDescription: ad.PortDescr, PortType: ad.PortIDType}
+	}
+	return out
 }
 
 // serve counts a request that got through TLS, then answers it as NVUE.

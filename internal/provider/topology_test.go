@@ -34,7 +34,7 @@ func cablesValue(cables []lab.Cable) knownvalue.Check {
 // JSON, NX-OS text, SONiC APPL_DB, openconfig-lldp, lldpd on hosts) as exactly the lab's cables;
 // after a NIC is moved to another port, the next plan sees the new cable.
 func TestAccFabricLinksEveryPlatform(t *testing.T) {
-	l := startLab(t, lab.Options{Switches: map[string]int{"openconfig": 1, "sonic": 1, "eos": 1, "nxos": 1},
+	l := startLab(t, lab.Options{Switches: map[string]int{"openconfig": 1, "sonic": 1, "eos": 1, "nxos": 1, "cumulus": 1},
 		Hosts: map[string]int{"mlx5": 2}})
 	cfg := l.providerHCL() + `
 data "roce_fabric_links" "all" {}
@@ -45,8 +45,8 @@ data "roce_lldp_neighbors" "host" {
 }
 `
 	before := l.Cables()
-	if len(before) != 7 {
-		t.Fatalf("the lab has %d cables, want 3 uplinks and 4 NICs: %v", len(before), before)
+	if len(before) != 8 {
+		t.Fatalf("the lab has %d cables, want 4 uplinks and 4 NICs: %v", len(before), before)
 	}
 	// mlx5-1 eth0's far end, and the cabling once it is moved to sonic-1 Ethernet8.
 	var peer, peerPort string

@@ -190,13 +190,15 @@ func stormAnswer(l *lab.Lab, device, port, state string) string {
 	}
 	on := state == "on"
 	var err error
-	switch h, sw, sonic := l.Host(device), l.Switch(device), l.SONiC(device); {
+	switch h, sw, sonic, cum := l.Host(device), l.Switch(device), l.SONiC(device), l.Cumulus(device); {
 	case h != nil:
 		err = h.Storm(port, on)
 	case sw != nil:
 		err = sw.Storm(port, on)
 	case sonic != nil:
 		err = sonic.Storm(port, on)
+	case cum != nil:
+		err = cum.Storm(port, on)
 	case l.EOS(device) != nil:
 		return "error " + device + " is an eos switch, which simulates configuration only (no traffic counters)"
 	case l.NXOS(device) != nil:

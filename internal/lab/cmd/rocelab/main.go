@@ -69,7 +69,8 @@ const usageText = `usage:
   rocelab storm --dir DIR DEVICE INTERFACE [--off]
       start (or, with --off, stop) a congestion storm on a port of a NIC host
       or switch: its counters then show PFC pauses received (hosts, on the
-      priorities with PFC enabled), drops, ECN marks and CNPs growing fast
+      priorities with PFC enabled; cumulus switches, on the switch priorities
+      of the port's PFC profile), drops, ECN marks and CNPs growing fast
       (sonic switches keep no counters yet: the storm is only recorded),
       e.g. rocelab storm --dir .lab mlx5-1 eth0
   rocelab fault --dir DIR DEVICE KIND [--by 2s]

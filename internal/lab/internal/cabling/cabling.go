@@ -196,7 +196,7 @@ func (c *Panel) advertise(e cablePort) Ad {
 	idx := slices.Index(d.Ports, e.port)
 	ad := Ad{SystemName: e.device, ChassisMAC: MAC(e.device, 0), PortID: e.port, PortIDType: "ifname"}
 	switch d.Platform {
-	case "nxos":
+	case "nxos", "cumulus":
 		ad.PortDescr = e.port
 	case "sonic":
 		ad.PortID, ad.PortIDType, ad.PortDescr = fmt.Sprintf("etp%d", idx+1), "local", e.port

@@ -33,6 +33,14 @@ type Options struct {
 	ApplyTime time.Duration
 	// Clock drives the counters; nil means time.Now.
 	Clock func() time.Time
+	// Neighbors returns what each port hears over LLDP now (the lab's cabling), by local port;
+	// nil hears nothing.
+	Neighbors func() map[string]Neighbor
+}
+
+// Neighbor is what a port hears from its LLDP peer.
+type Neighbor struct {
+	SystemName, ChassisID, PortName, PortDescription, PortType string
 }
 
 // Switch is one simulated NVUE switch. Safe for concurrent use.
@@ -163,7 +171,11 @@ func (s *Switch) get(w http.ResponseWriter, elems []string, q url.Values) {
 	}
 	s.mu.Lock()
 	staged := cloneTree(s.applied)
-	if rev := q.Get("rev"); rev != "" && rev != "applied" && rev != "operational" && rev != "startup" {
+	rev := q.Get("rev")
+	if rev == "" || rev == "operational" {
+		s.operational(staged)
+	}
+	if rev != "" && rev != "applied" && rev != "operational" && rev != "startup" {
 		r, ok := s.revs[rev]
 		if !ok {
 			s.mu.Unlock()
@@ -192,6 +204,44 @@ func (s *Switch) get(w http.ResponseWriter, elems []string, q url.Values) {
 		tree = map[string]any{}
 	}
 	reply(w, http.StatusOK, tree)
+}
+
+// operational adds to the applied configuration what only operational state holds: every port
+// (NVUE shows interfaces that exist, configured or not), each port's LLDP neighbours, and the
+// system's build, hostname and uptime. s.mu is held.
+func (s *Switch) operational(tree map[string]any) {
+	ifs, _ := tree["interface"].(map[string]any)
+	if ifs == nil {
+		ifs = map[string]any{}
+		tree["interface"] = ifs
+	}
+	var heard map[string]Neighbor
+	if s.o.Neighbors != nil {
+		heard = s.o.Neighbors()
+	}
+	up := int64(s.o.Clock().Sub(s.boot).Seconds())
+	for _, port := range s.o.Ports {
+		i, _ := ifs[port].(map[string]any)
+		if i == nil {
+			i = map[string]any{"type": "swp"}
+			ifs[port] = i
+		}
+		lldp := map[string]any{"dcbx-ets-config-tlv": "off", "dcbx-ets-recomm-tlv": "off", "dcbx-pfc-tlv": "off"}
+		if n, ok := heard[port]; ok {
+			lldp["neighbor"] = map[string]any{n.SystemName: map[string]any{
+				"age":     strconv.FormatInt(up, 10),
+				"chassis": map[string]any{"chassis-id": n.ChassisID, "system-name": n.SystemName},
+				"port":    map[string]any{"name": n.PortName, "description": n.PortDescription, "type": n.PortType, "ttl": 120},
+			}}
+		}
+		i["lldp"] = lldp
+	}
+	sys, _ := tree["system"].(map[string]any)
+	if sys == nil {
+		sys = map[string]any{}
+		tree["system"] = sys
+	}
+	sys["build"], sys["timezone"], sys["uptime"] = "Cumulus Linux 5.12.0", "Etc/UTC", up
 }
 
 // counters answers GET /interface/<swp>/counters/qos[/<child>[/<key>]] (operational state).
