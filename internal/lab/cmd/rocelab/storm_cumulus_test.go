@@ -18,7 +18,9 @@ func TestStormACumulusSwitch(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "lab")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
-	go func() { done <- run(ctx, []string{"up", "--dir", dir, "--switches", "cumulus=1", "--ports", "2"}, &strings.Builder{}, &strings.Builder{}) }()
+	go func() {
+		done <- run(ctx, []string{"up", "--dir", dir, "--switches", "cumulus=1", "--ports", "2"}, &strings.Builder{}, &strings.Builder{})
+	}()
 	t.Cleanup(func() {
 		cancel()
 		if code := <-done; code != 0 {
