@@ -111,7 +111,7 @@ func (d *lldpNeighborsDataSource) Metadata(_ context.Context, req datasource.Met
 
 func (d *lldpNeighborsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The LLDP neighbours a device hears, from the platform's own LLDP table: `show lldp neighbors detail` on EOS (JSON) and NX-OS, APPL_DB `LLDP_ENTRY_TABLE` on SONiC, openconfig-lldp state on OpenConfig switches, lldpd (`lldpcli -f json0`) on hosts. One read per device per Terraform run, shared with `roce_fabric_links`.",
+		MarkdownDescription: "The LLDP neighbours a device hears, from the platform's own LLDP table: `show lldp neighbors detail` on EOS (JSON) and NX-OS, APPL_DB `LLDP_ENTRY_TABLE` on SONiC, openconfig-lldp state on OpenConfig switches, NVUE's operational interface object on Cumulus, lldpd (`lldpcli -f json0`) on hosts. One read per device per Terraform run, shared with `roce_fabric_links`.",
 		Attributes: map[string]schema.Attribute{
 			"device": schema.StringAttribute{Required: true, MarkdownDescription: "Device name in the provider's `devices` map."},
 			"interfaces": schema.SetAttribute{Optional: true, ElementType: types.StringType,
