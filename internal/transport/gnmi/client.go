@@ -6,10 +6,7 @@ package gnmi
 import (
 	"context"
 	"crypto/tls"
-	"crypto/x509"
-	"errors"
 	"fmt"
-	"net"
 	"sync"
 	"time"
 
@@ -17,6 +14,8 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/tlsconf"
 )
 
 // Config is everything needed to reach one gNMI target.
@@ -94,22 +93,7 @@ func (c *Client) client() (gpb.GNMIClient, error) {
 }
 
 func (c *Client) tlsConfig() (*tls.Config, error) {
-	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
-	if host, _, err := net.SplitHostPort(c.cfg.Address); err == nil {
-		cfg.ServerName = host
-	}
-	if c.cfg.Insecure {
-		cfg.InsecureSkipVerify = true // #nosec G402 -- only by the user's explicit `insecure = true`, warned at plan time.
-		return cfg, nil
-	}
-	if len(c.cfg.CACertificate) > 0 {
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(c.cfg.CACertificate) {
-			return nil, errors.New("ca_certificate holds no PEM certificate")
-		}
-		cfg.RootCAs = pool
-	}
-	return cfg, nil
+	return tlsconf.Client(c.cfg.Address, c.cfg.CACertificate, c.cfg.Insecure)
 }
 
 // Close drops the connection; a later call reconnects.

@@ -10,17 +10,16 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
 	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/tlsconf"
 )
 
 // BasePath is where NVUE serves its API.
@@ -87,22 +86,7 @@ func New(cfg Config) *Client {
 func (c *Client) Config() Config { return c.cfg }
 
 func (c *Client) tlsConfig() (*tls.Config, error) {
-	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
-	if host, _, err := net.SplitHostPort(c.cfg.Address); err == nil {
-		cfg.ServerName = host
-	}
-	if c.cfg.Insecure {
-		cfg.InsecureSkipVerify = true // #nosec G402 -- only by the user's explicit `insecure = true`, warned at plan time.
-		return cfg, nil
-	}
-	if len(c.cfg.CACertificate) > 0 {
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(c.cfg.CACertificate) {
-			return nil, errors.New("ca_certificate holds no PEM certificate")
-		}
-		cfg.RootCAs = pool
-	}
-	return cfg, nil
+	return tlsconf.Client(c.cfg.Address, c.cfg.CACertificate, c.cfg.Insecure)
 }
 
 // Close drops idle connections.
