@@ -164,7 +164,7 @@ resource "roce_pfc_interface" "x" {
   interface = "Ethernet1"
 }`,
 		PlanOnly:    true,
-		ExpectError: regexp.MustCompile(`(?s)Platform does not support roce_pfc_interface.*openconfig-1.*OpenConfig has no PFC\s+model.*supported\s+on\s+eos,\s+nxos,\s+sonic`),
+		ExpectError: regexp.MustCompile(`(?s)Platform does not support roce_pfc_interface.*openconfig-1.*OpenConfig has no PFC\s+model.*supported\s+on\s+cumulus,\s+eos,\s+nxos,\s+sonic`),
 	}}})
 }
 
