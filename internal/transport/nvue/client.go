@@ -286,10 +286,14 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 	if c.err != nil {
 		return nil, c.err
 	}
-	u := url.URL{Scheme: "https", Host: c.cfg.Address, Path: BasePath + path, RawQuery: q.Encode()}
-	if path == "/" {
-		u.Path = BasePath + "/"
+	// path comes escaped element by element (a revision id such as changeset/admin/7 is one
+	// element, its slashes %2F): keep that form instead of escaping it again.
+	raw := BasePath + path
+	unescaped, err := url.PathUnescape(raw)
+	if err != nil {
+		return nil, fmt.Errorf("NVUE path %q: %w", path, err)
 	}
+	u := url.URL{Scheme: "https", Host: c.cfg.Address, Path: unescaped, RawPath: raw, RawQuery: q.Encode()}
 	var rd io.Reader
 	if body != nil {
 		raw, err := json.Marshal(body)

@@ -1,0 +1,126 @@
+package nvue
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeNVUE answers the revision workflow the way NVIDIA's NVUE API page shows it; final is the
+// state the revision reaches after one poll in "apply", wrapped answers it under the revision's
+// id (the form of one of NVIDIA's examples).
+type fakeNVUE struct {
+	mu       sync.Mutex
+	final    string
+	wrapped  bool
+	polls    int
+	requests []string
+}
+
+func (f *fakeNVUE) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	user, pass, _ := r.BasicAuth()
+	body, _ := io.ReadAll(r.Body)
+	f.requests = append(f.requests, r.Method+" "+r.URL.RequestURI()+" "+string(body))
+	if user != "admin" || pass != "pw" {
+		w.WriteHeader(http.StatusUnauthorized)
+		_, _ = w.Write([]byte(`{"title": "Unauthorized", "detail": "Authentication failed."}`))
+		return
+	}
+	switch {
+	case r.Method == http.MethodPost && r.URL.Path == "/nvue_v1/revision":
+		_, _ = w.Write([]byte(`{"changeset/admin/7": {"state": "pending", "transition": {"issue": {}, "progress": ""}}}`))
+	case r.Method == http.MethodPatch && strings.HasPrefix(r.URL.Path, "/nvue_v1/revision/"):
+		_, _ = w.Write([]byte(`{"state": "apply", "transition": {"issue": {}, "progress": ""}}`))
+	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/nvue_v1/revision/"):
+		f.polls++
+		state := map[string]any{"state": "apply", "transition": map[string]any{"issue": map[string]any{}, "progress": ""}}
+		if f.polls > 1 {
+			state["state"] = f.final
+			if f.final == "invalid" {
+				state["transition"] = map[string]any{"progress": "Invalid config", "issue": map[string]any{"0": map[string]any{
+					"code": "config_invalid", "data": map[string]any{"location": "qos.pfc", "reason": "no lossless pool\n"},
+					"message": "Config invalid at qos.pfc: no lossless pool\n", "severity": "error"}}}
+			}
+		}
+		var out any = state
+		if f.wrapped {
+			out = map[string]any{"changeset/admin/7": state}
+		}
+		_ = json.NewEncoder(w).Encode(out)
+	case r.Method == http.MethodGet:
+		_, _ = w.Write([]byte(`{"mapping": {}}`))
+	default:
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte(`{}`))
+	}
+}
+
+func client(t *testing.T, f *fakeNVUE, password string) *Client {
+	t.Helper()
+	srv := httptest.NewTLSServer(f)
+	t.Cleanup(srv.Close)
+	c := New(Config{Device: "leaf-1", Address: strings.TrimPrefix(srv.URL, "https://"), Username: "admin", Password: password,
+		Insecure: true, ApplyTimeout: 5 * time.Second})
+	c.http.Transport = srv.Client().Transport
+	return c
+}
+
+// TestApplyOneRevision: the changes are staged into the revision NVUE created (its id
+// escaped in the query and the path), applied with the prompt answered, and polled to the end.
+func TestApplyOneRevision(t *testing.T) {
+	for _, wrapped := range []bool{false, true} {
+		f := &fakeNVUE{final: "applied", wrapped: wrapped}
+		err := client(t, f, "pw").Apply(context.Background(), []Op{{Method: http.MethodPatch, Path: "/", Body: map[string]any{"qos": map[string]any{}}},
+			{Method: http.MethodDelete, Path: "/qos/pfc/ROCE"}})
+		if err != nil {
+			t.Fatalf("wrapped %v: %v", wrapped, err)
+		}
+		want := []string{
+			"POST /nvue_v1/revision ",
+			`PATCH /nvue_v1/?rev=changeset%2Fadmin%2F7 {"qos":{}}`,
+			"DELETE /nvue_v1/qos/pfc/ROCE?rev=changeset%2Fadmin%2F7 ",
+			`PATCH /nvue_v1/revision/changeset%2Fadmin%2F7 {"auto-prompt":{"ays":"ays_yes"},"state":"apply"}`,
+		}
+		for i, w := range want {
+			if f.requests[i] != w {
+				t.Errorf("request %d: %q, want %q", i, f.requests[i], w)
+			}
+		}
+	}
+}
+
+// TestApplyRefused: a revision NVUE ends invalid is an error carrying NVUE's issue, and counts
+// as the switch refusing the change; a wrong password says so.
+func TestApplyRefused(t *testing.T) {
+	err := client(t, &fakeNVUE{final: "invalid"}, "pw").Apply(context.Background(), []Op{{Method: http.MethodPatch, Path: "/qos", Body: map[string]any{}}})
+	var e *Error
+	if !errors.As(err, &e) || e.State != "invalid" || !Rejected(err) ||
+		!strings.Contains(err.Error(), `revision changeset/admin/7 ended invalid, nothing applied: Config invalid at qos.pfc: no lossless pool`) {
+		t.Fatalf("refused revision: %v", err)
+	}
+	_, err = client(t, &fakeNVUE{}, "wrong").Get(context.Background(), "/qos")
+	if err == nil || !strings.Contains(err.Error(), "authentication failed") || !strings.Contains(err.Error(), "HTTP 401 Unauthorized: Authentication failed.") {
+		t.Fatalf("wrong password: %v", err)
+	}
+}
+
+// TestGetAppliedWithoutDefaults: reads ask for the applied configuration without NVUE's
+// defaults filled in.
+func TestGetAppliedWithoutDefaults(t *testing.T) {
+	f := &fakeNVUE{}
+	if _, err := client(t, f, "pw").Get(context.Background(), "/qos"); err != nil {
+		t.Fatal(err)
+	}
+	if f.requests[0] != "GET /nvue_v1/qos?filled=false&rev=applied " {
+		t.Errorf("read %q", f.requests[0])
+	}
+}
