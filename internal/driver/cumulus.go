@@ -189,6 +189,11 @@ func (d cumulusPFC) write(ctx context.Context, next *fabric.PFCInterface, port s
 			return nil, fmt.Errorf("private state is unreadable: %w", err)
 		}
 	}
+	if next != nil {
+		if err := t.CheckPFCAgainst(*next); err != nil {
+			return nil, err
+		}
+	}
 	if err := d.apply(ctx, t.WritePFC(port, next, prior.Watchdog)); err != nil {
 		return nil, err
 	}

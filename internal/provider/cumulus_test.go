@@ -332,3 +332,46 @@ output "pause_rate" {
 		},
 	})
 }
+
+// TestAccCumulusAnyOrder: a policy and the PFC watchdogs of its ports, with no depends_on,
+// converge in one apply (the watchdog waits for the policy's PFC profile, which NVUE requires)
+// and are destroyed in any order (the policy takes the watchdog with the PFC it removes), leaving
+// the switch as it was; a policy removed alone leaves the interface's watchdog to show as drift.
+func TestAccCumulusAnyOrder(t *testing.T) {
+	l := cumulusLab(t)
+	sw := l.Cumulus("cumulus-1")
+	before := withoutEmpty(sw.Applied())
+	unordered := strings.Replace(cumulusPFCHCL, "depends_on = [roce_qos_policy.leaf]", "", 1)
+	both := l.providerHCL() + unordered + cumulusPolicyHCL(150000, `"swp1", "swp2"`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		CheckDestroy: func(*terraform.State) error {
+			if after := withoutEmpty(sw.Applied()); after != before {
+				return fmt.Errorf("destroy did not give back the applied configuration:\n%s", after)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{Config: both, Check: func(*terraform.State) error {
+				if s := at(sw.Applied(), "interface", "swp1", "qos", "pfc-watchdog", "state"); s != "enable" {
+					return fmt.Errorf("watchdog %v", s)
+				}
+				return nil
+			}},
+			{ // the policy goes, the interface stays: its watchdog went with the PFC profile (drift)
+				Config:             l.providerHCL() + unordered,
+				ExpectNonEmptyPlan: true,
+				Check: func(*terraform.State) error {
+					if s := at(sw.Applied(), "interface", "swp1", "qos", "pfc-watchdog"); s != nil {
+						return fmt.Errorf("the watchdog stayed without PFC: %v", s)
+					}
+					return nil
+				},
+			},
+			{ // and cannot come back without a lossless policy, said before anything is sent
+				Config:      l.providerHCL() + unordered,
+				ExpectError: wrappedRE(`swp1.*cumulus-1.*the PFC watchdog on swp1 needs PFC on the port`),
+			},
+		},
+	})
+}

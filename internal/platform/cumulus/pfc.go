@@ -1,6 +1,8 @@
 package cumulus
 
 import (
+	"fmt"
+
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
 
@@ -41,6 +43,19 @@ func (t *Tree) WritePFC(port string, next *fabric.PFCInterface, prior string) []
 		return []Op{{Method: Patch, Path: at, Body: State{prior}}}
 	case t.WatchdogState(port) != "":
 		return []Op{{Method: Delete, Path: at}}
+	}
+	return nil
+}
+
+// CheckPFCAgainst refuses, before anything is sent, a watchdog on a port that binds no PFC
+// profile with a switch priority: NVUE accepts the watchdog only on a port with PFC ("You can
+// only configure PFC watchdog on a port with PFC (or link pause) configuration", Quality of
+// Service). The error is fabric.NeedsLossless, so the write waits for the policy Terraform
+// applies beside it.
+func (t *Tree) CheckPFCAgainst(next fabric.PFCInterface) error {
+	if next.Watchdog != nil && t.PFC(next.Interface).Mode != fabric.PFCModeOn {
+		return fabric.NeedsLossless{Reason: fmt.Sprintf("cumulus: the PFC watchdog on %s needs PFC on the port, but it binds no "+
+			"PFC profile with a switch priority: bind it to a roce_qos_policy with a lossless class first", next.Interface)}
 	}
 	return nil
 }

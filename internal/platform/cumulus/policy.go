@@ -257,13 +257,37 @@ func (t *Tree) Create(p fabric.QoSPolicy) ([]Op, Prior) {
 func (t *Tree) Update(old, next fabric.QoSPolicy, prior Prior) ([]Op, Prior) {
 	prior, restore := t.record(prior, &next)
 	ops := append(t.remove(old.Name), restore...)
+	ops = append(ops, t.watchdogsLosingPFC(old.Name, &next)...)
 	return append(ops, write(next)), prior
 }
 
 // Delete returns the ops that remove old and put back what it replaced.
 func (t *Tree) Delete(old fabric.QoSPolicy, prior Prior) []Op {
 	_, restore := t.record(prior, nil)
-	return append(t.remove(old.Name), restore...)
+	ops := append(t.remove(old.Name), restore...)
+	return append(ops, t.watchdogsLosingPFC(old.Name, nil)...)
+}
+
+// watchdogsLosingPFC unsets the PFC watchdog of the ports whose PFC profile the change takes
+// away (next nil: the policy goes): NVUE refuses a watchdog on a port without PFC, so the
+// watchdog follows the port's no-drop priorities, as SONiC's pfcwd_sw_enable does, and the
+// policy and its PFC interfaces can be destroyed in any order. The interface then reads its
+// watchdog off until a lossless policy binds the port again.
+func (t *Tree) watchdogsLosingPFC(name string, next *fabric.QoSPolicy) []Op {
+	keeps := map[string]bool{}
+	if next != nil && slices.ContainsFunc(slices.Collect(maps.Values(next.Classes)), func(c fabric.Class) bool { return c.Lossless }) {
+		for _, port := range next.Interfaces {
+			keeps[port] = true
+		}
+	}
+	var ops []Op
+	for _, port := range slices.Sorted(maps.Keys(t.Interface)) {
+		if keeps[port] || !enabled(t.WatchdogState(port)) || !slices.Contains(t.Interface[port].boundTo(name), "pfc") {
+			continue
+		}
+		ops = append(ops, Op{Method: Delete, Path: path("interface", port, "qos", "pfc-watchdog")})
+	}
+	return ops
 }
 
 // Canonical returns p in the form Policy reads it back (fabric.WholeMaps: the mapping profile

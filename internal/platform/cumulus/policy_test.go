@@ -1,6 +1,7 @@
 package cumulus
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
@@ -189,5 +190,40 @@ func TestPFC(t *testing.T) {
 		Watchdog: &fabric.PFCWatchdog{Action: fabric.WatchdogAlert, DetectionTimeMs: 200}})
 	if len(u) != 5 {
 		t.Errorf("unsupported PFC: %+v", u)
+	}
+}
+
+// TestWatchdogFollowsPFC: NVUE takes a PFC watchdog only on a port with PFC, so a watchdog
+// waits for the policy's PFC profile, and a policy that takes the PFC profile away takes the
+// watchdog too (destroy in any order).
+func TestWatchdogFollowsPFC(t *testing.T) {
+	cfg := factory(t)
+	wd := fabric.PFCInterface{Interface: "swp1", Mode: fabric.PFCModeOn, Watchdog: &fabric.PFCWatchdog{Action: fabric.WatchdogDrop}}
+	var needs fabric.NeedsLossless
+	if err := cfg.tree(t).CheckPFCAgainst(wd); !errors.As(err, &needs) {
+		t.Fatalf("a watchdog before any PFC profile: %v", err)
+	}
+	p := examplePolicy()
+	ops, prior := cfg.tree(t).Create(p)
+	cfg.apply(t, ops)
+	if err := cfg.tree(t).CheckPFCAgainst(wd); err != nil {
+		t.Fatal(err)
+	}
+	cfg.apply(t, cfg.tree(t).WritePFC("swp1", &wd, ""))
+	lossy := examplePolicy()
+	c := lossy.Classes["roce"]
+	c.Lossless = false
+	lossy.Classes["roce"] = c
+	ops, prior = cfg.tree(t).Update(p, lossy, prior)
+	cfg.apply(t, ops)
+	if got := cfg.tree(t).PFC("swp1"); got.Watchdog != nil || got.Mode != fabric.PFCModeOff {
+		t.Fatalf("a policy made lossy takes the watchdog with the PFC profile: %+v", got)
+	}
+	ops, prior = cfg.tree(t).Update(lossy, p, prior)
+	cfg.apply(t, ops)
+	cfg.apply(t, cfg.tree(t).WritePFC("swp1", &wd, ""))
+	cfg.apply(t, cfg.tree(t).Delete(p, prior))
+	if got := cfg.tree(t).PFC("swp1"); got.Watchdog != nil {
+		t.Fatalf("a deleted policy takes the watchdog: %+v", got)
 	}
 }
