@@ -16,10 +16,13 @@ const (
 	PerResource Variant = "b"
 	// Floor is the same number of terraform_data resources: Terraform's own cost.
 	Floor Variant = "c"
+	// Noop is the same configuration as Defaults served by a no-op framework provider with
+	// roce's schemas (internal/bench/noop): the floor of any plugin provider.
+	Noop Variant = "d"
 )
 
 // Variants in table order.
-var Variants = []Variant{Defaults, PerResource, Floor}
+var Variants = []Variant{Defaults, PerResource, Floor, Noop}
 
 // Label names a variant in the table and the plot.
 func (v Variant) Label() string {
@@ -30,6 +33,8 @@ func (v Variant) Label() string {
 		return "(b) per-resource reads"
 	case Floor:
 		return "(c) terraform_data floor"
+	case Noop:
+		return "(d) no-op framework provider"
 	}
 	return string(v)
 }

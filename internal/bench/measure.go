@@ -13,13 +13,21 @@ const (
 	NoChange Kind = "no-change plan"
 	// Drift is `terraform plan` after 5% of the ports were changed out of band.
 	Drift Kind = "drift plan"
+	// Apply is `terraform apply` of the whole fabric from an empty state (and devices).
+	Apply Kind = "apply from empty"
+	// Destroy is `terraform destroy` of the whole fabric.
+	Destroy Kind = "destroy"
 )
 
 // DeviceCount is what one device saw during a run: connections accepted and requests served
-// (gNMI RPCs on a switch, SSH exec requests on a host).
+// (gNMI RPCs on a switch, SSH exec requests on a host), and of those the reads (gNMI Get and
+// Subscribe; every host exec request, which the lab does not tell apart) and the writes (gNMI
+// Set; on hosts unknown, so 0).
 type DeviceCount struct {
 	Connections int64 `json:"connections"`
 	Requests    int64 `json:"requests"`
+	Reads       int64 `json:"reads"`
+	Writes      int64 `json:"writes"`
 }
 
 // Sample is one run of one command.
@@ -118,7 +126,15 @@ type Stat struct {
 // Stats returns the requests and connections of the devices of one platform (platformOf maps
 // a device name to its platform).
 func (m Measurement) Stats(platform string, platformOf func(string) string) (requests, connections Stat) {
-	var sumR, sumC, n int64
+	requests = m.Stat(platform, platformOf, func(c DeviceCount) int64 { return c.Requests })
+	connections = m.Stat(platform, platformOf, func(c DeviceCount) int64 { return c.Connections })
+	return requests, connections
+}
+
+// Stat is one count (pick) over the devices of one platform.
+func (m Measurement) Stat(platform string, platformOf func(string) string, pick func(DeviceCount) int64) Stat {
+	var st Stat
+	var sum, n int64
 	for _, s := range m.Samples {
 		devices := 0
 		for name, c := range s.Counts {
@@ -127,18 +143,15 @@ func (m Measurement) Stats(platform string, platformOf func(string) string) (req
 			}
 			devices++
 			n++
-			sumR += c.Requests
-			sumC += c.Connections
-			requests.Max = max(requests.Max, c.Requests)
-			connections.Max = max(connections.Max, c.Connections)
+			sum += pick(c)
+			st.Max = max(st.Max, pick(c))
 		}
-		requests.Devices, connections.Devices = devices, devices
+		st.Devices = devices
 	}
 	if n > 0 {
-		requests.Mean = float64(sumR) / float64(n)
-		connections.Mean = float64(sumC) / float64(n)
+		st.Mean = float64(sum) / float64(n)
 	}
-	return requests, connections
+	return st
 }
 
 // Results are all the measurements of one bench run.

@@ -32,6 +32,7 @@ const (
 	Square Marker = iota
 	Disc
 	Diamond
+	Cross
 )
 
 // Colours of the variants' series.
@@ -39,6 +40,7 @@ var (
 	Blue  = color.RGBA{R: 31, G: 119, B: 180, A: 255}
 	Red   = color.RGBA{R: 214, G: 39, B: 40, A: 255}
 	Green = color.RGBA{R: 44, G: 160, B: 44, A: 255}
+	Amber = color.RGBA{R: 255, G: 127, B: 14, A: 255}
 	black = color.RGBA{A: 255}
 	grey  = color.RGBA{R: 225, G: 225, B: 225, A: 255}
 	white = color.RGBA{R: 255, G: 255, B: 255, A: 255}
@@ -101,8 +103,9 @@ func (p Plot) Render() *image.RGBA {
 	DrawText(img, x0+(x1-x0-TextWidth(p.XLabel, textScale))/2, p.Height-th-10, p.XLabel, black, textScale, false)
 	DrawText(img, 12, y0-(y0-y1-TextWidth(p.YLabel, textScale))/2, p.YLabel, black, textScale, true)
 
-	// Series.
-	for _, s := range p.Series {
+	// Series, the last first: the first (the measured provider) is drawn on top where lines meet.
+	for k := len(p.Series) - 1; k >= 0; k-- {
+		s := p.Series[k]
 		for i := 1; i < len(s.Points); i++ {
 			a, b := s.Points[i-1], s.Points[i]
 			line(img, px(a.X), py(a.Y), px(b.X), py(b.Y), s.Color, 3)
@@ -194,6 +197,8 @@ func marker(img *image.RGBA, x, y int, m Marker, c color.Color) {
 				in = dx*dx+dy*dy <= r*r
 			case Diamond:
 				in = abs(dx)+abs(dy) <= r
+			case Cross:
+				in = abs(dx) <= 1 || abs(dy) <= 1
 			}
 			if in {
 				fillRect(img, x+dx, y+dy, 1, 1, c)
@@ -235,8 +240,8 @@ func PlanTimePlot(r Results) Plot {
 		YLabel: "plan time (s)",
 		Width:  960, Height: 600,
 	}
-	markers := map[Variant]Marker{Defaults: Square, PerResource: Disc, Floor: Diamond}
-	colours := map[Variant]color.RGBA{Defaults: Blue, PerResource: Red, Floor: Green}
+	markers := map[Variant]Marker{Defaults: Square, PerResource: Disc, Floor: Diamond, Noop: Cross}
+	colours := map[Variant]color.RGBA{Defaults: Blue, PerResource: Red, Floor: Green, Noop: Amber}
 	for _, v := range Variants {
 		s := Series{Name: v.Label(), Color: colours[v], Marker: markers[v]}
 		for _, m := range r.Measurements {

@@ -58,7 +58,7 @@ func TestFont(t *testing.T) {
 func TestPlanTimePlot(t *testing.T) {
 	r := testResults("default")
 	p := PlanTimePlot(r)
-	if len(p.Series) != 3 {
+	if len(p.Series) != 4 {
 		t.Fatalf("%d series", len(p.Series))
 	}
 	// (a) has two successful no-change sizes; (b)'s failed drift is not plotted.
@@ -86,7 +86,7 @@ func TestPlanTimePlot(t *testing.T) {
 			counts[color.RGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: uint8(a >> 8)}]++
 		}
 	}
-	for name, c := range map[string]color.RGBA{"(a) blue": Blue, "(b) red": Red, "(c) green": Green, "text black": black} {
+	for name, c := range map[string]color.RGBA{"(a) blue": Blue, "(b) red": Red, "(c) green": Green, "(d) amber": Amber, "text black": black} {
 		if counts[c] < 100 {
 			t.Errorf("%s: %d pixels", name, counts[c])
 		}

@@ -14,63 +14,122 @@ const (
 
 // Target thresholds of the issue.
 const (
-	MaxFloorRatio      = 2.0 // no-change plan (a) within 2x the floor (c)
-	MinSpeedupOverB    = 5.0 // (a) at least 5x faster than (b)
-	MaxReadsPerDevice  = 1   // read round trips per device per provider process, no-change plan
-	MaxConnsPerDevice  = 1   // connections per device per provider process, no-change plan
-	MaxPeakRSSMB       = 200.0
-	TargetSize         = "default" // the size the time targets are stated for
-	RSSTargetSize      = "large"   // the size the memory target is stated for
-	notApplicableDrift = "n/a: terraform_data cannot drift; the floor of a drift plan is (c)'s no-change plan"
+	MaxFloorRatio          = 2.0 // no-change plan (a) within 2x the floor (c)
+	MaxNoopPlanRatio       = 1.1 // no-change plan (a) within 1.1x the no-op provider (d)
+	MaxNoopWriteRatio      = 1.3 // apply from empty and destroy (a) within 1.3x the no-op provider (d)
+	MinSpeedupOverB        = 5.0 // (a) at least 5x faster than (b)
+	MaxReadsPerDevice      = 1   // read round trips per device per provider process, no-change plan
+	MaxConnsPerDevice      = 1   // connections per device per provider process, no-change plan
+	MaxPeakRSSMB           = 200.0
+	TargetSize             = "default" // the size the time targets are stated for
+	RSSTargetSize          = "large"   // the size the memory target is stated for
+	notApplicableDrift     = "n/a: terraform_data cannot drift; the floor of a drift plan is (c)'s no-change plan"
+	notApplicableNoopDrift = "n/a: the no-op provider reads no device, so nothing drifts; its no-change plan is the floor"
 )
 
-// FormatTable renders the measurements of the full fabric as one markdown table: rows (a), (b),
-// (c) x {no-change plan, drift plan}.
+// FormatTable renders the measurements of the full fabric as markdown: the plans (rows (a),
+// (b), (c), (d) x {no-change plan, drift plan}), then apply from empty and destroy for (a), (d)
+// and (c) with the requests the devices saw.
 func FormatTable(r Results) string {
 	full := r.FullResources()
 	floor, floorOK := r.Find(Floor, NoChange, full)
 	var b strings.Builder
-	b.WriteString("| variant | plan | wall time (median) | × floor (c) | × (b) | reads/switch max (mean) | reads/host max (mean) | gNMI conns/switch max (mean) | SSH conns/host max (mean) | provider processes | provider peak RSS |\n")
-	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| variant | plan | wall time (median) | × floor (c) | × no-op (d) | × (b) | reads/switch max (mean) | reads/host max (mean) | gNMI conns/switch max (mean) | SSH conns/host max (mean) | provider processes | provider peak RSS |\n")
+	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, k := range []Kind{NoChange, Drift} {
 		base, baseOK := r.Find(PerResource, k, full)
+		noop, noopOK := r.Find(Noop, NoChange, full)
 		for _, v := range Variants {
 			m, ok := r.Find(v, k, full)
 			switch {
 			case !ok && v == Floor && k == Drift:
-				fmt.Fprintf(&b, "| %s | %s | %s |  |  |  |  |  |  |  |  |\n", v.Label(), k, notApplicableDrift)
+				fmt.Fprintf(&b, "| %s | %s | %s |  |  |  |  |  |  |  |  |  |\n", v.Label(), k, notApplicableDrift)
+				continue
+			case !ok && v == Noop && k == Drift:
+				fmt.Fprintf(&b, "| %s | %s | %s |  |  |  |  |  |  |  |  |  |\n", v.Label(), k, notApplicableNoopDrift)
 				continue
 			case !ok:
-				fmt.Fprintf(&b, "| %s | %s | not measured |  |  |  |  |  |  |  |  |\n", v.Label(), k)
+				fmt.Fprintf(&b, "| %s | %s | not measured |  |  |  |  |  |  |  |  |  |\n", v.Label(), k)
 				continue
 			case !m.OK():
-				fmt.Fprintf(&b, "| %s | %s | ERROR: %s |  |  |  |  |  |  |  |  |\n", v.Label(), k, oneLine(m.Error()))
+				fmt.Fprintf(&b, "| %s | %s | ERROR: %s |  |  |  |  |  |  |  |  |  |\n", v.Label(), k, oneLine(m.Error()))
 				continue
 			}
 			row := []string{v.Label(), string(k), fmt.Sprintf("%s (n=%d)", Seconds(m.Median()), len(m.Samples))}
-			row = append(row, ratio(m, floor, floorOK), ratio(m, base, baseOK))
-			if v == Floor {
-				row = append(row, "–", "–", "–", "–", "–", "–")
+			row = append(row, ratio(m, floor, floorOK), ratio(m, noop, noopOK), ratio(m, base, baseOK))
+			if v == Floor || v == Noop {
+				row = append(row, "–", "–", "–", "–")
 			} else {
-				rs, _ := m.Stats(SwitchPlatform, r.PlatformOf)
+				rs, cs := m.Stats(SwitchPlatform, r.PlatformOf)
 				rh, ch := m.Stats(HostPlatform, r.PlatformOf)
-				_, cs := m.Stats(SwitchPlatform, r.PlatformOf)
-				row = append(row, stat(rs), stat(rh), stat(cs), stat(ch), fmt.Sprint(m.MaxProcesses()), MB(m.PeakRSSKB()))
+				row = append(row, stat(rs), stat(rh), stat(cs), stat(ch))
+			}
+			if v == Floor {
+				row = append(row, "–", "–")
+			} else {
+				row = append(row, fmt.Sprint(m.MaxProcesses()), MB(m.PeakRSSKB()))
 			}
 			b.WriteString("| " + strings.Join(row, " | ") + " |\n")
 		}
 	}
 	b.WriteString(tableNotes)
+	b.WriteString(formatWrites(r))
 	return b.String()
 }
 
+// formatWrites is the apply and destroy table; empty when neither was measured.
+func formatWrites(r Results) string {
+	full := r.FullResources()
+	var b strings.Builder
+	for _, k := range []Kind{Apply, Destroy} {
+		noop, noopOK := r.Find(Noop, k, full)
+		floor, floorOK := r.Find(Floor, k, full)
+		for _, v := range []Variant{Defaults, Noop, Floor} {
+			m, ok := r.Find(v, k, full)
+			switch {
+			case !ok:
+				continue
+			case !m.OK():
+				fmt.Fprintf(&b, "| %s | %s | ERROR: %s |  |  |  |  |  |  |  |\n", v.Label(), k, oneLine(m.Error()))
+				continue
+			}
+			row := []string{v.Label(), string(k), fmt.Sprintf("%s (n=%d)", Seconds(m.Median()), len(m.Samples)),
+				ratio(m, noop, noopOK), ratio(m, floor, floorOK)}
+			if v == Defaults {
+				pick := func(f func(DeviceCount) int64) Stat { return m.Stat(SwitchPlatform, r.PlatformOf, f) }
+				row = append(row,
+					stat(pick(func(c DeviceCount) int64 { return c.Writes })),
+					stat(pick(func(c DeviceCount) int64 { return c.Reads })),
+					stat(m.Stat(HostPlatform, r.PlatformOf, func(c DeviceCount) int64 { return c.Requests })),
+					stat(pick(func(c DeviceCount) int64 { return c.Connections })),
+					stat(m.Stat(HostPlatform, r.PlatformOf, func(c DeviceCount) int64 { return c.Connections })))
+			} else {
+				row = append(row, "–", "–", "–", "–", "–")
+			}
+			b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "\n| variant | command | wall time (median) | × no-op (d) | × floor (c) | gNMI Sets/switch max (mean) | gNMI reads/switch max (mean) | SSH execs/host max (mean) | gNMI conns/switch max (mean) | SSH conns/host max (mean) |\n" +
+		"|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n" + b.String() + writesNotes
+}
+
 const tableNotes = `
-Wall time: the median over the runs (n). × floor: against (c)'s no-change plan; × (b): against
-(b)'s plan of the same kind. Reads are requests a device served (gNMI RPCs on a switch, SSH exec
-requests on a host) and connections the TCP connections it accepted, both per device over the
-whole command, whichever provider process made them (provider processes: how many Terraform
-started); max over the devices and runs, mean in brackets. Peak RSS: the largest VmHWM of any
-provider process, sampled from /proc every 20 ms.
+Wall time: the median over the runs (n). × floor: against (c)'s no-change plan; × no-op:
+against (d)'s no-change plan; × (b): against (b)'s plan of the same kind. Reads are requests a
+device served (gNMI RPCs on a switch, SSH exec requests on a host) and connections the TCP
+connections it accepted, both per device over the whole command, whichever provider process
+made them (provider processes: how many Terraform started); max over the devices and runs, mean
+in brackets. Peak RSS: the largest VmHWM of any provider process, sampled from /proc every
+20 ms.
+`
+
+const writesNotes = `
+Apply from empty and destroy of the whole fabric, each against the same command of (d) and (c).
+gNMI Sets are the writes a switch received, gNMI reads its Gets and Subscribes; a host's SSH
+exec requests are its reads and writes together (the lab does not tell them apart).
 `
 
 func ratio(m, ref Measurement, ok bool) string {
@@ -150,6 +209,14 @@ func Targets(r Results) []Target {
 	}
 	out = append(out, t)
 
+	for _, k := range []Kind{NoChange, Apply, Destroy} {
+		limit := MaxNoopWriteRatio
+		if k == NoChange {
+			limit = MaxNoopPlanRatio
+		}
+		out = append(out, noopTarget(r, k, limit, sizeNote))
+	}
+
 	t = Target{Name: fmt.Sprintf("no-change plan (a) at least %.0f× faster than (b)", MinSpeedupOverB), Status: NotEvaluated}
 	if aOK && bOK {
 		q := b.Median().Seconds() / a.Median().Seconds()
@@ -204,6 +271,22 @@ func Targets(r Results) []Target {
 		t.Status = judge(mb(peak) < MaxPeakRSSMB)
 	}
 	return append(out, t)
+}
+
+// noopTarget judges (a) against the no-op provider (d) for one command.
+func noopTarget(r Results, k Kind, limit float64, sizeNote string) Target {
+	full := r.FullResources()
+	a, aOK := r.Find(Defaults, k, full)
+	d, dOK := r.Find(Noop, k, full)
+	t := Target{Name: fmt.Sprintf("%s (a) within %.1f× the no-op provider (d)", k, limit), Status: NotEvaluated}
+	if !aOK || !dOK || !a.OK() || !d.OK() || d.Median() <= 0 {
+		t.Measured = "missing or failed measurement of (a) or (d)"
+		return t
+	}
+	q := a.Median().Seconds() / d.Median().Seconds()
+	t.Measured = fmt.Sprintf("%s / %s = %.2f×%s", Seconds(a.Median()), Seconds(d.Median()), q, sizeNote)
+	t.Status = judge(q <= limit)
+	return t
 }
 
 func judge(ok bool) Status {

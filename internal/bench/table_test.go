@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,11 +13,14 @@ func sample(wall time.Duration, rssKB int64, counts map[string]DeviceCount) Samp
 
 var testPlatforms = map[string]string{"sonic-1": "sonic", "sonic-2": "sonic", "mlx5-1": "mlx5"}
 
-// testResults: (a) 2 s, (b) 12 s, (c) 1.5 s at 100 resources; one read and connection per device
-// for (a), many reads for (b).
+// testResults: no-change plans (a) 2 s, (b) 12 s, (c) 1.5 s, (d) 1.9 s at 100 resources; one
+// read and connection per device for (a), many reads for (b); apply (a) 13 s against (d) 10 s,
+// destroy (a) 14 s against (d) 10 s, with 33 and 31 Sets on the two switches.
 func testResults(size string) Results {
-	one := map[string]DeviceCount{"sonic-1": {1, 1}, "sonic-2": {1, 1}, "mlx5-1": {1, 1}}
-	many := map[string]DeviceCount{"sonic-1": {1, 33}, "sonic-2": {1, 31}, "mlx5-1": {1, 4}}
+	one := map[string]DeviceCount{"sonic-1": {Connections: 1, Requests: 1}, "sonic-2": {Connections: 1, Requests: 1}, "mlx5-1": {Connections: 1, Requests: 1}}
+	many := map[string]DeviceCount{"sonic-1": {Connections: 1, Requests: 33}, "sonic-2": {Connections: 1, Requests: 31}, "mlx5-1": {Connections: 1, Requests: 4}}
+	writes := map[string]DeviceCount{"sonic-1": {Connections: 1, Requests: 40, Reads: 7, Writes: 33}, "sonic-2": {Connections: 1, Requests: 38, Reads: 7, Writes: 31},
+		"mlx5-1": {Connections: 1, Requests: 12, Reads: 12}}
 	s := func(d time.Duration, c map[string]DeviceCount) Sample { return sample(d, 95000, c) }
 	return Results{Size: size, Latency: 20 * time.Millisecond, Platforms: testPlatforms, Measurements: []Measurement{
 		{Variant: Defaults, Kind: NoChange, Resources: 50, Samples: []Sample{s(time.Second, one)}},
@@ -26,6 +30,12 @@ func testResults(size string) Results {
 		{Variant: Defaults, Kind: Drift, Resources: 100, Samples: []Sample{s(3*time.Second, one)}},
 		{Variant: PerResource, Kind: Drift, Resources: 100, Samples: []Sample{{Wall: time.Second, Exit: 1,
 			Err: "exit 1, want 2: Error: Unsupported argument: An argument named \"per_resource_reads\" is not expected here."}}},
+		{Variant: Noop, Kind: NoChange, Resources: 100, Samples: []Sample{s(1900*time.Millisecond, nil)}},
+		{Variant: Defaults, Kind: Apply, Resources: 100, Samples: []Sample{s(13*time.Second, writes)}},
+		{Variant: Noop, Kind: Apply, Resources: 100, Samples: []Sample{s(10*time.Second, nil)}},
+		{Variant: Floor, Kind: Apply, Resources: 100, Samples: []Sample{{Wall: 5 * time.Second}}},
+		{Variant: Defaults, Kind: Destroy, Resources: 100, Samples: []Sample{s(14*time.Second, writes)}},
+		{Variant: Noop, Kind: Destroy, Resources: 100, Samples: []Sample{s(10*time.Second, nil)}},
 	}}
 }
 
@@ -58,34 +68,63 @@ func TestMedianAndStats(t *testing.T) {
 
 func TestFormatTable(t *testing.T) {
 	got := FormatTable(testResults("default"))
-	table, notes, _ := strings.Cut(got, "\n\n")
+	table, rest, _ := strings.Cut(got, "\n\n")
+	notes, writes, _ := strings.Cut(rest, "\n\n")
 	if !strings.Contains(notes, "VmHWM") {
 		t.Errorf("notes missing:\n%s", got)
 	}
 	lines := strings.Split(strings.TrimSpace(table), "\n")
-	if len(lines) != 2+6 {
-		t.Fatalf("%d lines, want a header, a rule and 6 rows:\n%s", len(lines), got)
+	if len(lines) != 2+8 {
+		t.Fatalf("%d lines, want a header, a rule and 8 rows:\n%s", len(lines), got)
 	}
 	for i, want := range []string{
-		"| (a) defaults | no-change plan | 2.00 s (n=3) | 1.33× | 0.17× | 1 (1.00) | 1 (1.00) | 1 (1.00) | 1 (1.00) | 3 | 97.3 MB |",
-		"| (b) per-resource reads | no-change plan | 12.00 s (n=1) | 8.00× | 1.00× | 33 (32.00) | 4 (4.00) | 1 (1.00) | 1 (1.00) | 3 | 97.3 MB |",
-		"| (c) terraform_data floor | no-change plan | 1.50 s (n=1) | 1.00× | 0.12× | – | – | – | – | – | – |",
-		"| (a) defaults | drift plan | 3.00 s (n=1) | 2.00× | – |",
+		"| (a) defaults | no-change plan | 2.00 s (n=3) | 1.33× | 1.05× | 0.17× | 1 (1.00) | 1 (1.00) | 1 (1.00) | 1 (1.00) | 3 | 97.3 MB |",
+		"| (b) per-resource reads | no-change plan | 12.00 s (n=1) | 8.00× | 6.32× | 1.00× | 33 (32.00) | 4 (4.00) | 1 (1.00) | 1 (1.00) | 3 | 97.3 MB |",
+		"| (c) terraform_data floor | no-change plan | 1.50 s (n=1) | 1.00× | 0.79× | 0.12× | – | – | – | – | – | – |",
+		"| (d) no-op framework provider | no-change plan | 1.90 s (n=1) | 1.27× | 1.00× | 0.16× | – | – | – | – | 3 | 97.3 MB |",
+		"| (a) defaults | drift plan | 3.00 s (n=1) | 2.00× | 1.58× | – |",
 		"| (b) per-resource reads | drift plan | ERROR: exit 1, want 2: Error: Unsupported argument: An argument named \"per_resource_reads\" is not expected here. |",
 		"| (c) terraform_data floor | drift plan | n/a: terraform_data cannot drift",
+		"| (d) no-op framework provider | drift plan | n/a: the no-op provider reads no device",
 	} {
 		if !strings.HasPrefix(lines[2+i], want) {
 			t.Errorf("row %d:\n got %s\nwant %s...", i, lines[2+i], want)
 		}
 	}
-	if n := strings.Count(lines[0], "|"); n != 12 {
+	if n := strings.Count(lines[0], "|"); n != 13 {
 		t.Errorf("header has %d columns", n-1)
+	}
+
+	wl := strings.Split(strings.TrimSpace(writes), "\n")
+	if len(wl) < 2+5 {
+		t.Fatalf("apply and destroy table: %d lines, want a header, a rule and 5 rows:\n%s", len(wl), writes)
+	}
+	for i, want := range []string{
+		"| (a) defaults | apply from empty | 13.00 s (n=1) | 1.30× | 2.60× | 33 (32.00) | 7 (7.00) | 12 (12.00) | 1 (1.00) | 1 (1.00) |",
+		"| (d) no-op framework provider | apply from empty | 10.00 s (n=1) | 1.00× | 2.00× | – |",
+		"| (c) terraform_data floor | apply from empty | 5.00 s (n=1) | 0.50× | 1.00× | – |",
+		"| (a) defaults | destroy | 14.00 s (n=1) | 1.40× | – |",
+		"| (d) no-op framework provider | destroy | 10.00 s (n=1) | 1.00× | – |",
+	} {
+		if !strings.HasPrefix(wl[2+i], want) {
+			t.Errorf("apply/destroy row %d:\n got %s\nwant %s...", i, wl[2+i], want)
+		}
+	}
+	if !strings.Contains(writes, "gNMI Sets are the writes") {
+		t.Errorf("apply/destroy notes missing:\n%s", writes)
+	}
+	// Without apply or destroy measurements there is no second table.
+	r := testResults("default")
+	r.Measurements = r.Measurements[:7]
+	if got := FormatTable(r); strings.Contains(got, "apply from empty") {
+		t.Errorf("an apply table without applies:\n%s", got)
 	}
 }
 
 func TestTargets(t *testing.T) {
 	ts := Targets(testResults("default"))
-	want := []Status{Pass, Pass, Pass, Pass, NotEvaluated}
+	// floor, no-op plan, no-op apply, no-op destroy, (b) speed-up, reads, connections, RSS
+	want := []Status{Pass, Pass, Pass, Fail, Pass, Pass, Pass, NotEvaluated}
 	if len(ts) != len(want) {
 		t.Fatalf("%d targets, want %d", len(ts), len(want))
 	}
@@ -94,18 +133,21 @@ func TestTargets(t *testing.T) {
 			t.Errorf("%s: %s (%s), want %s", tg.Name, tg.Status, tg.Measured, want[i])
 		}
 	}
-	if !strings.Contains(ts[0].Measured, "2.00 s / 1.50 s = 1.33×") || !strings.Contains(ts[1].Measured, "= 6.00×") {
-		t.Errorf("measured: %q, %q", ts[0].Measured, ts[1].Measured)
+	if !strings.Contains(ts[0].Measured, "2.00 s / 1.50 s = 1.33×") || !strings.Contains(ts[4].Measured, "= 6.00×") {
+		t.Errorf("measured: %q, %q", ts[0].Measured, ts[4].Measured)
 	}
-	if !strings.Contains(ts[4].Measured, "97.3 MB at default (run BENCH_SIZE=large") {
-		t.Errorf("RSS below large: %q", ts[4].Measured)
+	if !strings.Contains(ts[1].Measured, "2.00 s / 1.90 s = 1.05×") || !strings.Contains(ts[3].Measured, "14.00 s / 10.00 s = 1.40×") {
+		t.Errorf("no-op ratios: %q, %q", ts[1].Measured, ts[3].Measured)
+	}
+	if !strings.Contains(ts[7].Measured, "97.3 MB at default (run BENCH_SIZE=large") {
+		t.Errorf("RSS below large: %q", ts[7].Measured)
 	}
 
 	// At the large size the RSS target is judged; slower (a) and more reads fail.
 	r := testResults("large")
-	r.Measurements[1].Samples = []Sample{sample(4*time.Second, 250000, map[string]DeviceCount{"sonic-1": {2, 2}, "mlx5-1": {1, 1}})}
+	r.Measurements[1].Samples = []Sample{sample(4*time.Second, 250000, map[string]DeviceCount{"sonic-1": {Connections: 2, Requests: 2}, "mlx5-1": {Connections: 1, Requests: 1}})}
 	ts = Targets(r)
-	for i, want := range []Status{Fail, Fail, Fail, Fail, Fail} {
+	for i, want := range []Status{Fail, Fail, Pass, Fail, Fail, Fail, Fail, Fail} {
 		if ts[i].Status != want {
 			t.Errorf("large %s: %s (%s), want %s", ts[i].Name, ts[i].Status, ts[i].Measured, want)
 		}
@@ -114,14 +156,15 @@ func TestTargets(t *testing.T) {
 		t.Errorf("size note missing: %q", ts[0].Measured)
 	}
 
-	// Failed (b): its targets are not evaluated, never passed.
+	// Failed (b) or a missing (d): their targets are not evaluated, never passed.
 	r = testResults("default")
 	r.Measurements[2].Samples[0].Err = "exit 1"
-	if ts := Targets(r); ts[1].Status != NotEvaluated || ts[0].Status != Pass {
-		t.Errorf("failed (b): %+v", ts[:2])
+	r.Measurements = slices.DeleteFunc(r.Measurements, func(m Measurement) bool { return m.Variant == Noop && m.Kind == Apply })
+	if ts := Targets(r); ts[4].Status != NotEvaluated || ts[0].Status != Pass || ts[2].Status != NotEvaluated {
+		t.Errorf("failed (b), no (d) apply: %+v", ts)
 	}
 	out := FormatTargets(Targets(testResults("default")))
-	if !strings.HasPrefix(out, "| target | measured | result |") || strings.Count(out, "| PASS |") != 4 {
+	if !strings.HasPrefix(out, "| target | measured | result |") || strings.Count(out, "| PASS |") != 6 {
 		t.Errorf("FormatTargets:\n%s", out)
 	}
 }

@@ -69,6 +69,11 @@ func (t Terraform) ApplyArgs() []string {
 	return []string{"apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=" + strconv.Itoa(t.Parallelism)}
 }
 
+// DestroyArgs are the arguments of a measured destroy.
+func (t Terraform) DestroyArgs() []string {
+	return []string{"destroy", "-auto-approve", "-input=false", "-no-color", "-parallelism=" + strconv.Itoa(t.Parallelism)}
+}
+
 // Probe is what a measured run watches besides the clock.
 type Probe struct {
 	Counters CounterSource // nil: none

@@ -80,7 +80,7 @@ func TestMeasure(t *testing.T) {
 	}
 	logs := t.TempDir()
 	tf := Terraform{Bin: fakeTerraform(t, "printf '%s\\n' \"$FAKE_OUT\"\nexit ${FAKE_EXIT:-0}"), CLIConfig: "/tmp/rc", Parallelism: 10, LogDir: logs}
-	counters := &fakeCounters{counts: map[string]DeviceCount{"sonic-1": {1, 1}, "mlx5-1": {1, 2}}}
+	counters := &fakeCounters{counts: map[string]DeviceCount{"sonic-1": {Connections: 1, Requests: 1}, "mlx5-1": {Connections: 1, Requests: 2}}}
 	probe := Probe{Counters: counters, Devices: []string{"sonic-1", "mlx5-1", "gone-1"}, RSS: NewRSSSampler("/nonexistent/terraform-provider-roce", time.Millisecond)}
 
 	t.Setenv("FAKE_EXIT", "2")

@@ -13,10 +13,14 @@ package lab
 // Reads are the requests that read configuration: gNMI Get and Subscribe; every exec request
 // on a NIC host (a plan runs no other); `show running-config ...` lines on CLI switches (not
 // the terminal set-up a CLI client sends after login).
+//
+// Writes are gNMI Set RPCs on `openconfig` and `sonic` switches; the other devices do not
+// tell their writes apart (0).
 type DeviceCounters struct {
 	Connections int64
 	Requests    int64
 	Reads       int64
+	Writes      int64
 }
 
 // countedDevice is what every platform's device offers to DeviceCounters.
@@ -28,7 +32,7 @@ type countedDevice interface {
 func (e *gnmiEndpoint) deviceCounters() DeviceCounters {
 	c := e.Counters()
 	return DeviceCounters{Connections: c.Connections, Requests: c.Get + c.Set + c.Subscribe + c.Capabilities,
-		Reads: c.Get + c.Subscribe}
+		Reads: c.Get + c.Subscribe, Writes: c.Set}
 }
 
 func (h *Host) deviceCounters() DeviceCounters {

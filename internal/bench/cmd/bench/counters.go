@@ -13,5 +13,5 @@ func (c labCounters) ResetAll() { c.l.ResetAllCounters() }
 
 func (c labCounters) Count(device string) (bench.DeviceCount, bool) {
 	dc, ok := c.l.DeviceCounters(device)
-	return bench.DeviceCount{Connections: dc.Connections, Requests: dc.Requests}, ok
+	return bench.DeviceCount{Connections: dc.Connections, Requests: dc.Requests, Reads: dc.Reads, Writes: dc.Writes}, ok
 }

@@ -82,7 +82,11 @@ func run(ctx context.Context, o options) error {
 		}
 	}
 	progress("building the provider into %s", filepath.Join(out, "bin"))
-	providerBin, err := buildProvider(ctx, root, filepath.Join(out, "bin"))
+	providerBin, err := buildProvider(ctx, root, ".", filepath.Join(out, "bin"))
+	if err != nil {
+		return err
+	}
+	noopBin, err := buildProvider(ctx, root, "./internal/bench/cmd/noop", filepath.Join(out, "noop"))
 	if err != nil {
 		return err
 	}
@@ -95,6 +99,13 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	tf := bench.Terraform{Bin: tfBin, CLIConfig: cliConfig, Parallelism: o.parallelism, LogDir: filepath.Join(out, "logs")}
+	// (d) runs the same configuration as (a) with rocefabric/roce mapped to the no-op provider.
+	noopTF := tf
+	noopTF.CLIConfig = filepath.Join(out, "terraformrc-noop")
+	if err := writeCLIConfig(noopTF.CLIConfig, filepath.Dir(noopBin)); err != nil {
+		return err
+	}
+	cli := map[bench.Variant]bench.Terraform{bench.Defaults: tf, bench.PerResource: tf, bench.Floor: tf, bench.Noop: noopTF}
 
 	labDir := filepath.Join(out, "lab")
 	if err := os.MkdirAll(labDir, 0o750); err != nil {
@@ -134,7 +145,7 @@ func run(ctx context.Context, o options) error {
 	for name, d := range inv.Devices {
 		res.Platforms[name] = d.Platform
 	}
-	if err := measure(ctx, o, tf, l, inv, full, inventory, providerBin, &res); err != nil {
+	if err := measure(ctx, o, cli, l, inv, full, inventory, providerBin, noopBin, &res); err != nil {
 		return err
 	}
 
@@ -161,15 +172,42 @@ func run(ctx context.Context, o options) error {
 // fractions are the fabric sizes of the plot: 1/4, 1/2 and all of the fabric.
 var fractions = [][2]int{{1, 4}, {1, 2}, {1, 1}}
 
-func measure(ctx context.Context, o options, tf bench.Terraform, l *lab.Lab, inv bench.Inventory, full bench.Fabric,
-	inventory, providerBin string, res *bench.Results) error {
+func measure(ctx context.Context, o options, cli map[bench.Variant]bench.Terraform, l *lab.Lab, inv bench.Inventory, full bench.Fabric,
+	inventory, providerBin, noopBin string, res *bench.Results) error {
+	tf := cli[bench.Defaults]
 	work := filepath.Join(filepath.Dir(tf.LogDir), "work")
+	counters := labCounters{l}
+	rss := map[bench.Variant]*bench.RSSSampler{ // (c) runs inside Terraform: no provider process
+		bench.Defaults: bench.NewRSSSampler(providerBin, 20*time.Millisecond),
+		bench.Noop:     bench.NewRSSSampler(noopBin, 20*time.Millisecond),
+	}
+	rss[bench.PerResource] = rss[bench.Defaults]
+	probe := func(v bench.Variant, devices []string) bench.Probe {
+		return bench.Probe{Counters: counters, Devices: devices, RSS: rss[v]}
+	}
+	idx := map[string]int{}
+	record := func(v bench.Variant, k bench.Kind, resources int, s bench.Sample) {
+		key := fmt.Sprint(v, k, resources)
+		i, ok := idx[key]
+		if !ok {
+			i = len(res.Measurements)
+			idx[key] = i
+			res.Measurements = append(res.Measurements, bench.Measurement{Variant: v, Kind: k, Resources: resources})
+		}
+		res.Measurements[i].Samples = append(res.Measurements[i].Samples, s)
+	}
+
+	// Apply from empty: (a) first, while the lab's switches hold nothing of the fabric; (d) and
+	// (c) write nowhere. The first run of each is the setup of the plans below.
 	states := map[bench.Variant][]byte{}
-	for _, v := range []bench.Variant{bench.Defaults, bench.Floor} {
-		st, err := applyFull(ctx, tf, filepath.Join(work, "apply-"+string(v)), full, v, inventory)
+	applyDirs := map[bench.Variant]string{}
+	for _, v := range writeVariants {
+		applyDirs[v] = filepath.Join(work, "apply-"+string(v))
+		s, st, err := applyFull(ctx, cli[v], applyDirs[v], full, v, inventory, probe(v, full.Devices()))
 		if err != nil {
 			return err
 		}
+		record(v, bench.Apply, full.Resources(), s)
 		states[v] = st
 	}
 	states[bench.PerResource] = states[bench.Defaults] // same resources, only the provider setting differs
@@ -191,19 +229,6 @@ func measure(ctx context.Context, o options, tf bench.Terraform, l *lab.Lab, inv
 		}
 	}
 
-	counters := labCounters{l}
-	rss := bench.NewRSSSampler(providerBin, 20*time.Millisecond)
-	idx := map[string]int{}
-	record := func(v bench.Variant, k bench.Kind, resources int, s bench.Sample) {
-		key := fmt.Sprint(v, k, resources)
-		i, ok := idx[key]
-		if !ok {
-			i = len(res.Measurements)
-			idx[key] = i
-			res.Measurements = append(res.Measurements, bench.Measurement{Variant: v, Kind: k, Resources: resources})
-		}
-		res.Measurements[i].Samples = append(res.Measurements[i].Samples, s)
-	}
 	report := func(rep int, ws workspace, k bench.Kind, s bench.Sample) {
 		status := "ok"
 		if s.Err != "" {
@@ -218,8 +243,8 @@ func measure(ctx context.Context, o options, tf bench.Terraform, l *lab.Lab, inv
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			s, _ := tf.Measure(ctx, fmt.Sprintf("plan-%s-%d-nochange-%d", ws.variant, ws.fabric.Resources(), rep), ws.dir, 0,
-				bench.Probe{Counters: counters, Devices: ws.fabric.Devices(), RSS: rss}, tf.PlanArgs()...)
+			s, _ := cli[ws.variant].Measure(ctx, fmt.Sprintf("plan-%s-%d-nochange-%d", ws.variant, ws.fabric.Resources(), rep), ws.dir, 0,
+				probe(ws.variant, ws.fabric.Devices()), tf.PlanArgs()...)
 			record(ws.variant, bench.NoChange, ws.fabric.Resources(), s)
 			report(rep, ws, bench.NoChange, s)
 		}
@@ -233,11 +258,11 @@ func measure(ctx context.Context, o options, tf bench.Terraform, l *lab.Lab, inv
 	}
 	for rep := 1; rep <= o.reps; rep++ {
 		for _, ws := range spaces {
-			if ws.variant == bench.Floor || ws.fabric.Resources() != full.Resources() {
+			if ws.variant == bench.Floor || ws.variant == bench.Noop || ws.fabric.Resources() != full.Resources() {
 				continue
 			}
 			s, out := tf.Measure(ctx, fmt.Sprintf("plan-%s-%d-drift-%d", ws.variant, ws.fabric.Resources(), rep), ws.dir, 2,
-				bench.Probe{Counters: counters, Devices: ws.fabric.Devices(), RSS: rss}, tf.PlanArgs()...)
+				probe(ws.variant, ws.fabric.Devices()), tf.PlanArgs()...)
 			if _, change, _, ok := bench.PlanChanges(out); s.Err == "" && (!ok || change != len(ports)) {
 				s.Err = fmt.Sprintf("the plan changes %d resources, want the %d drifted ports", change, len(ports))
 			}
@@ -245,7 +270,39 @@ func measure(ctx context.Context, o options, tf bench.Terraform, l *lab.Lab, inv
 			report(rep, ws, bench.Drift, s)
 		}
 	}
+
+	// Destroy and apply again, alternating, so each has o.reps runs (the first apply was above).
+	for rep := 1; rep <= o.reps; rep++ {
+		for _, v := range writeVariants {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			s, _ := cli[v].Measure(ctx, fmt.Sprintf("destroy-%s-%d", v, rep), applyDirs[v], 0, probe(v, full.Devices()), cli[v].DestroyArgs()...)
+			record(v, bench.Destroy, full.Resources(), s)
+			progress("run %d/%d %4d resources %-26s %-15s %8s  RSS %s  %s", rep, o.reps, full.Resources(), v.Label(), bench.Destroy,
+				bench.Seconds(s.Wall), bench.MB(s.PeakRSSKB), okOr(s.Err))
+			if s.Err != "" || rep == o.reps {
+				continue
+			}
+			s, _, err := applyFull(ctx, cli[v], applyDirs[v], full, v, inventory, probe(v, full.Devices()))
+			if err != nil {
+				return err
+			}
+			record(v, bench.Apply, full.Resources(), s)
+		}
+	}
 	return nil
+}
+
+// writeVariants are the variants whose apply and destroy are measured: roce (a) and its two
+// floors.
+var writeVariants = []bench.Variant{bench.Defaults, bench.Noop, bench.Floor}
+
+func okOr(err string) string {
+	if err == "" {
+		return "ok"
+	}
+	return "ERROR " + err
 }
 
 func writePlot(path string, r bench.Results) error {

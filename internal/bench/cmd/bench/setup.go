@@ -26,10 +26,11 @@ func moduleRoot(ctx context.Context) (string, error) {
 	return filepath.Dir(gomod), nil
 }
 
-// buildProvider builds the provider from source into dir, as dev_overrides wants it.
-func buildProvider(ctx context.Context, root, dir string) (string, error) {
+// buildProvider builds the provider (pkg ".") or the bench's no-op provider
+// ("./internal/bench/cmd/noop") from source into dir, under the name dev_overrides wants.
+func buildProvider(ctx context.Context, root, pkg, dir string) (string, error) {
 	bin := filepath.Join(dir, "terraform-provider-roce")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, ".") //nolint:gosec // go build into the bench's output directory
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, pkg) //nolint:gosec // go build into the bench's output directory
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build the provider: %w\n%s", err, out)
@@ -68,25 +69,27 @@ func writeConfig(dir string, f bench.Fabric, v bench.Variant, inventory string) 
 	return os.WriteFile(filepath.Join(dir, "main.tf"), []byte(bench.Config(f, v, inventory)), 0o600) //nolint:gosec // idem
 }
 
-// applyFull applies the full fabric's configuration of a variant once and returns its state.
-func applyFull(ctx context.Context, tf bench.Terraform, dir string, f bench.Fabric, v bench.Variant, inventory string) ([]byte, error) {
+// applyFull applies the full fabric's configuration of a variant from an empty state and
+// returns the measured run and the state.
+func applyFull(ctx context.Context, tf bench.Terraform, dir string, f bench.Fabric, v bench.Variant, inventory string,
+	probe bench.Probe) (bench.Sample, []byte, error) {
 	if err := writeConfig(dir, f, v, inventory); err != nil {
-		return nil, err
+		return bench.Sample{}, nil, err
 	}
-	start := time.Now()
-	s, _ := tf.Measure(ctx, "apply-"+string(v), dir, 0, bench.Probe{}, tf.ApplyArgs()...)
+	name := fmt.Sprintf("apply-%s-%d", v, time.Now().UnixNano())
+	s, _ := tf.Measure(ctx, name, dir, 0, probe, tf.ApplyArgs()...)
 	if s.Err != "" {
-		return nil, fmt.Errorf("terraform apply %s: %s (log: %s)", v.Label(), s.Err, filepath.Join(tf.LogDir, "apply-"+string(v)+".log"))
+		return s, nil, fmt.Errorf("terraform apply %s: %s (log: %s)", v.Label(), s.Err, filepath.Join(tf.LogDir, name+".log"))
 	}
-	progress("apply %s: %d resources in %s", v.Label(), f.Resources(), bench.Seconds(time.Since(start)))
+	progress("apply %s: %d resources in %s, RSS %s", v.Label(), f.Resources(), bench.Seconds(s.Wall), bench.MB(s.PeakRSSKB))
 	state, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate")) //nolint:gosec // our own work directory
 	if err != nil {
-		return nil, err
+		return s, nil, err
 	}
 	if n, err := bench.StateInstances(state); err != nil || n != f.Resources() {
-		return nil, fmt.Errorf("apply %s: state holds %d resources, want %d (%v)", v.Label(), n, f.Resources(), err)
+		return s, nil, fmt.Errorf("apply %s: state holds %d resources, want %d (%v)", v.Label(), n, f.Resources(), err)
 	}
-	return state, nil
+	return s, state, nil
 }
 
 // prepare writes a workspace: the configuration and the full state cut down to its fabric.

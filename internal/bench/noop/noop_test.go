@@ -1,0 +1,92 @@
+package noop
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	roce "github.com/rocefabric/terraform-provider-roce/internal/provider"
+)
+
+// The floor is only fair if it decodes and encodes what roce does: the same provider schema and
+// the same resource types with the same schemas.
+func TestSameSchemas(t *testing.T) {
+	ctx := context.Background()
+	real, floor := roce.New("test")(), New(roce.New("test"))()
+	var rs, fs provider.SchemaResponse
+	real.Schema(ctx, provider.SchemaRequest{}, &rs)
+	floor.Schema(ctx, provider.SchemaRequest{}, &fs)
+	if !rs.Schema.Type().TerraformType(ctx).Equal(fs.Schema.Type().TerraformType(ctx)) {
+		t.Error("provider schemas differ")
+	}
+	rres, fres := real.Resources(ctx), floor.Resources(ctx)
+	if len(rres) != len(fres) || len(rres) == 0 {
+		t.Fatalf("%d resources, the provider has %d", len(fres), len(rres))
+	}
+	for i := range rres {
+		r, f := rres[i](), fres[i]()
+		var rm, fm resource.MetadataResponse
+		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "roce"}, &rm)
+		f.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "roce"}, &fm)
+		var rsch, fsch resource.SchemaResponse
+		r.Schema(ctx, resource.SchemaRequest{}, &rsch)
+		f.Schema(ctx, resource.SchemaRequest{}, &fsch)
+		// Validators and plan modifiers are functions (DeepEqual cannot compare them): the
+		// schemas' types and their attribute sets are what the framework decodes by.
+		if rm.TypeName != fm.TypeName || !rsch.Schema.Type().TerraformType(ctx).Equal(fsch.Schema.Type().TerraformType(ctx)) ||
+			!reflect.DeepEqual(keys(rsch.Schema.Attributes), keys(fsch.Schema.Attributes)) {
+			t.Errorf("resource %s: the no-op's %s differs", rm.TypeName, fm.TypeName)
+		}
+		// No behaviour of roce's: the no-op implements none of the optional interfaces.
+		if _, ok := f.(resource.ResourceWithModifyPlan); ok {
+			t.Errorf("%s: the no-op modifies plans", fm.TypeName)
+		}
+		if _, ok := f.(resource.ResourceWithConfigure); ok {
+			t.Errorf("%s: the no-op is configured", fm.TypeName)
+		}
+	}
+}
+
+func keys[M ~map[string]V, V any](m M) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Terraform refuses unknown values after apply: Known turns every unknown, nested too, into
+// null and leaves known values alone.
+func TestKnown(t *testing.T) {
+	obj := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
+		"id": tftypes.String, "device": tftypes.String,
+		"nested": tftypes.Object{AttributeTypes: map[string]tftypes.Type{"n": tftypes.Number}},
+	}}
+	nested := obj.AttributeTypes["nested"]
+	in := tftypes.NewValue(obj, map[string]tftypes.Value{
+		"id":     tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
+		"device": tftypes.NewValue(tftypes.String, "leaf1"),
+		"nested": tftypes.NewValue(nested, map[string]tftypes.Value{"n": tftypes.NewValue(tftypes.Number, tftypes.UnknownValue)}),
+	})
+	got, err := Known(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.IsFullyKnown() {
+		t.Fatalf("unknowns left: %v", got)
+	}
+	want := tftypes.NewValue(obj, map[string]tftypes.Value{
+		"id":     tftypes.NewValue(tftypes.String, nil),
+		"device": tftypes.NewValue(tftypes.String, "leaf1"),
+		"nested": tftypes.NewValue(nested, map[string]tftypes.Value{"n": tftypes.NewValue(tftypes.Number, nil)}),
+	})
+	if !got.Equal(want) {
+		t.Errorf("Known = %v, want %v", got, want)
+	}
+}
