@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -187,6 +188,9 @@ func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, 
 	if got == nil {
 		resp.State.RemoveResource(ctx)
 		return
+	}
+	if known != nil && reflect.DeepEqual(*known, *got) {
+		return // the device holds what the state says: the framework's copy of it stays
 	}
 	prior := &st
 	if st.Classes.IsNull() { // import: everything the resource would manage
