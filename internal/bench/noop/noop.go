@@ -18,8 +18,8 @@ import (
 )
 
 // New wraps the provider real builds: same type name, same schemas, no behaviour.
-func New(real func() provider.Provider) func() provider.Provider {
-	return func() provider.Provider { return &noopProvider{real: real()} }
+func New(roce func() provider.Provider) func() provider.Provider {
+	return func() provider.Provider { return &noopProvider{real: roce()} }
 }
 
 type noopProvider struct{ real provider.Provider }

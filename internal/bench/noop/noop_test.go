@@ -17,14 +17,14 @@ import (
 // the same resource types with the same schemas.
 func TestSameSchemas(t *testing.T) {
 	ctx := context.Background()
-	real, floor := roce.New("test")(), New(roce.New("test"))()
+	shipped, floor := roce.New("test")(), New(roce.New("test"))()
 	var rs, fs provider.SchemaResponse
-	real.Schema(ctx, provider.SchemaRequest{}, &rs)
+	shipped.Schema(ctx, provider.SchemaRequest{}, &rs)
 	floor.Schema(ctx, provider.SchemaRequest{}, &fs)
 	if !rs.Schema.Type().TerraformType(ctx).Equal(fs.Schema.Type().TerraformType(ctx)) {
 		t.Error("provider schemas differ")
 	}
-	rres, fres := real.Resources(ctx), floor.Resources(ctx)
+	rres, fres := shipped.Resources(ctx), floor.Resources(ctx)
 	if len(rres) != len(fres) || len(rres) == 0 {
 		t.Fatalf("%d resources, the provider has %d", len(fres), len(rres))
 	}
