@@ -3,6 +3,7 @@ package sonic
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,6 +18,8 @@ type Counters struct {
 	PFCRx, PFCTx map[int]int64
 	// Queues by queue index (unicast queues 0-7 of the port; the rest are multicast).
 	Queues map[int]Queue
+	// PGs are the port's ingress priority groups by index, with their periodic watermarks.
+	PGs map[int]PG
 }
 
 // Queue is one egress queue's counters. A nil pointer is a counter the switch does not keep
@@ -26,8 +29,10 @@ type Queue struct {
 	// ECNMarked is SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS (the WRED_ECN_QUEUE flex counters,
 	// sonic-utilities' wredstat); WREDDropped SAI_QUEUE_STAT_WRED_DROPPED_PACKETS.
 	ECNMarked, WREDDropped *int64
-	// SharedWatermarkBytes is the queue's SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES in its own hash
-	// (the QUEUE_WATERMARK flex counter's reading).
+	// SharedWatermarkBytes is the queue's SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES: the periodic
+	// copy (PERIODIC_WATERMARKS, the peak since watermarkorch last cleared it, every telemetry
+	// interval: 120 s by default) where sonic-gnmi serves one, else the queue hash's own (the
+	// last QUEUE_WATERMARK poll's reading).
 	SharedWatermarkBytes *int64
 	// The PFC watchdog's view of the queue, where it runs (PFC_WD_* fields, pfcwdorch):
 	// status "operational" or "stormed", deadlocks detected and restored.
@@ -35,9 +40,22 @@ type Queue struct {
 	DeadlocksDetected, DeadlocksRestored *int64
 }
 
-// CountersPaths are the sonic-gnmi virtual paths of port's counters, target COUNTERS_DB
-// (sonic-gnmi sonic_data_client/virtual_db.go): COUNTERS/<port> is the port's counter hash,
-// COUNTERS/<port>/Queues every queue's, keyed "<port>:<index>".
+// PG is one ingress priority group's periodic watermarks (watermark_pg.lua's copies of the
+// PG_WATERMARK flex counters): the headroom (SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_
+// WATERMARK_BYTES) and shared-buffer (..._SHARED_WATERMARK_BYTES) peaks in bytes.
+type PG struct {
+	HeadroomWatermarkBytes, SharedWatermarkBytes *int64
+}
+
+// CountersTarget is the gNMI prefix target of a counters read: sonic-gnmi routes it to its
+// DB client (sonic_data_client/db_client.go), which answers only Gets of type ALL.
+const CountersTarget = "COUNTERS_DB"
+
+// CountersPaths are the sonic-gnmi virtual paths of port's counters under CountersTarget
+// (sonic_data_client/virtual_db.go): COUNTERS/<port> is the port's counter hash,
+// COUNTERS/<port>/Queues every queue's (keyed "<port>:<index>", with "<port>:<index>:periodic"
+// holding the periodic watermark), PERIODIC_WATERMARKS/<port>/PriorityGroups every priority
+// group's periodic watermarks (keyed "<port>:<index>"). One GetRequest reads all three.
 func CountersPaths(port string) []*gpb.Path {
 	elems := func(names ...string) []*gpb.PathElem {
 		out := make([]*gpb.PathElem, len(names))
@@ -47,20 +65,22 @@ func CountersPaths(port string) []*gpb.Path {
 		return out
 	}
 	return []*gpb.Path{
-		{Target: "COUNTERS_DB", Elem: elems("COUNTERS", port)},
-		{Target: "COUNTERS_DB", Elem: elems("COUNTERS", port, "Queues")},
+		{Elem: elems("COUNTERS", port)},
+		{Elem: elems("COUNTERS", port, "Queues")},
+		{Elem: elems("PERIODIC_WATERMARKS", port, "PriorityGroups")},
 	}
 }
 
-// ParseCounters reads the JSON sonic-gnmi returns for CountersPaths(port): the port's hash and
-// the queues' hashes (field -> decimal string). Queue keys other than "<port>:<index>" (the
-// ":periodic" watermark copies) are not queues.
-func ParseCounters(port string, portHash, queues []byte) (Counters, error) {
+// ParseCounters reads the JSON sonic-gnmi returns for CountersPaths(port): the port's hash,
+// the queues' hashes and the priority groups' (field -> decimal string; queues and pgs may be
+// empty). Keys other than "<port>:<index>" and the queues' "<port>:<index>:periodic" are not
+// the port's.
+func ParseCounters(port string, portHash, queues, pgs []byte) (Counters, error) {
 	var ph map[string]string
 	if err := json.Unmarshal(portHash, &ph); err != nil {
 		return Counters{}, fmt.Errorf("COUNTERS/%s: %w", port, err)
 	}
-	c := Counters{PFCRx: map[int]int64{}, PFCTx: map[int]int64{}, Queues: map[int]Queue{}}
+	c := Counters{PFCRx: map[int]int64{}, PFCTx: map[int]int64{}, Queues: map[int]Queue{}, PGs: map[int]PG{}}
 	for p := range 8 {
 		for dir, m := range map[string]map[int]int64{"RX": c.PFCRx, "TX": c.PFCTx} {
 			if v, ok, err := count(ph, fmt.Sprintf("SAI_PORT_STAT_PFC_%d_%s_PKTS", p, dir)); err != nil {
@@ -70,38 +90,95 @@ func ParseCounters(port string, portHash, queues []byte) (Counters, error) {
 			}
 		}
 	}
-	if len(queues) == 0 {
-		return c, nil
-	}
-	var qs map[string]map[string]string
-	if err := json.Unmarshal(queues, &qs); err != nil {
+	qs, err := hashesByIndex(port, queues)
+	if err != nil {
 		return Counters{}, fmt.Errorf("COUNTERS/%s/Queues: %w", port, err)
 	}
-	for key, h := range qs {
-		rest, ok := strings.CutPrefix(key, port+":")
-		idx, err := strconv.Atoi(rest)
-		if !ok || err != nil || idx < 0 {
+	for idx, h := range qs {
+		if idx.periodic {
 			continue
 		}
 		var q Queue
-		for field, dst := range map[string]**int64{
+		if err := counts(h, map[string]**int64{
 			"SAI_QUEUE_STAT_PACKETS": &q.Packets, "SAI_QUEUE_STAT_DROPPED_PACKETS": &q.Dropped,
 			"SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS": &q.ECNMarked, "SAI_QUEUE_STAT_WRED_DROPPED_PACKETS": &q.WREDDropped,
 			"SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES": &q.SharedWatermarkBytes,
 			"PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED":  &q.DeadlocksDetected, "PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED": &q.DeadlocksRestored,
-		} {
-			v, ok, err := count(h, field)
-			if err != nil {
-				return Counters{}, fmt.Errorf("COUNTERS/%s/Queues %s: %w", port, key, err)
-			}
-			if ok {
-				*dst = &v
+		}); err != nil {
+			return Counters{}, fmt.Errorf("COUNTERS/%s/Queues %s:%d: %w", port, port, idx.n, err)
+		}
+		if p, ok := qs[hashIndex{idx.n, true}]; ok {
+			if err := counts(p, map[string]**int64{"SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES": &q.SharedWatermarkBytes}); err != nil {
+				return Counters{}, fmt.Errorf("COUNTERS/%s/Queues %s:%d:periodic: %w", port, port, idx.n, err)
 			}
 		}
 		q.PFCWDStatus = h["PFC_WD_STATUS"]
-		c.Queues[idx] = q
+		c.Queues[idx.n] = q
+	}
+	groups, err := hashesByIndex(port, pgs)
+	if err != nil {
+		return Counters{}, fmt.Errorf("PERIODIC_WATERMARKS/%s/PriorityGroups: %w", port, err)
+	}
+	for idx, h := range groups {
+		if idx.periodic {
+			continue
+		}
+		var pg PG
+		if err := counts(h, map[string]**int64{
+			"SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES": &pg.HeadroomWatermarkBytes,
+			"SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES":    &pg.SharedWatermarkBytes,
+		}); err != nil {
+			return Counters{}, fmt.Errorf("PERIODIC_WATERMARKS/%s/PriorityGroups %s:%d: %w", port, port, idx.n, err)
+		}
+		c.PGs[idx.n] = pg
 	}
 	return c, nil
+}
+
+// hashIndex is a queue's or priority group's key below a port: "<port>:<n>", or
+// "<port>:<n>:periodic" for a queue's periodic watermark.
+type hashIndex struct {
+	n        int
+	periodic bool
+}
+
+// hashesByIndex reads {"<port>:<n>[:periodic]": {field: value}}; other keys are skipped.
+func hashesByIndex(port string, body []byte) (map[hashIndex]map[string]string, error) {
+	out := map[hashIndex]map[string]string{}
+	if len(body) == 0 {
+		return out, nil
+	}
+	var hs map[string]map[string]string
+	if err := json.Unmarshal(body, &hs); err != nil {
+		return nil, err
+	}
+	for key, h := range hs {
+		rest, ok := strings.CutPrefix(key, port+":")
+		if !ok {
+			continue
+		}
+		rest, periodic := strings.CutSuffix(rest, ":periodic")
+		n, err := strconv.Atoi(rest)
+		if err != nil || n < 0 {
+			continue
+		}
+		out[hashIndex{n, periodic}] = h
+	}
+	return out, nil
+}
+
+// counts sets each destination whose field the hash has.
+func counts(h map[string]string, dst map[string]**int64) error {
+	for field, d := range dst {
+		v, ok, err := count(h, field)
+		if err != nil {
+			return err
+		}
+		if ok {
+			*d = &v
+		}
+	}
+	return nil
 }
 
 // count reads a counter field; ok is false when the hash has no such field.
@@ -115,4 +192,32 @@ func count(h map[string]string, field string) (int64, bool, error) {
 		return 0, false, fmt.Errorf("%s = %q is not a counter", field, s)
 	}
 	return v, true, nil
+}
+
+// LosslessBuffers says which of port's counters are its lossless traffic's, from CONFIG_DB:
+// the egress queues of its no-drop priorities (pfc_enable through the port's
+// pfc_to_queue_map, MAP_PFC_PRIORITY_TO_QUEUE; the priority's own number without one), its
+// lossless priority groups (through tc_to_pg_map), and the size in bytes of the pool those
+// queues draw from (BUFFER_POOL|egress_lossless_pool size, SONiC's buffer templates' name;
+// nil when CONFIG_DB gives it no size).
+func (db *DB) LosslessBuffers(port string) (queues, pgs []int, poolBytes *int64) {
+	prios, _ := db.priorities(port)
+	mapName, _ := db.ref(tPortQoSMap, port, fPFCToQueue)
+	m, _ := db.intMap(tPFCToQueue, mapName, 8)
+	for _, p := range prios {
+		q, ok := m[p]
+		if !ok {
+			q = p
+		}
+		if !slices.Contains(queues, q) {
+			queues = append(queues, q)
+		}
+	}
+	slices.Sort(queues)
+	if v, ok := db.field("BUFFER_POOL", egressLosslessPool, "size"); ok {
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
+			poolBytes = &n
+		}
+	}
+	return queues, db.losslessPGs(port), poolBytes
 }

@@ -24,7 +24,7 @@ func FuzzParseCounters(f *testing.F) {
 	}
 	f.Add([]byte(`{"SAI_PORT_STAT_PFC_3_RX_PKTS": "5"}`), []byte(`{"Ethernet0:3": {"PFC_WD_STATUS": "stormed"}}`))
 	f.Fuzz(func(t *testing.T, port, queues []byte) {
-		c, err := ParseCounters("Ethernet0", port, queues)
+		c, err := ParseCounters("Ethernet0", port, queues, queues)
 		if err != nil {
 			return
 		}
@@ -36,6 +36,11 @@ func FuzzParseCounters(f *testing.F) {
 		for i, q := range c.Queues {
 			if i < 0 || (q.Packets != nil && *q.Packets < 0) || (q.ECNMarked != nil && *q.ECNMarked < 0) {
 				t.Fatalf("queue %d: %+v", i, q)
+			}
+		}
+		for i, pg := range c.PGs {
+			if i < 0 || (pg.SharedWatermarkBytes != nil && *pg.SharedWatermarkBytes < 0) {
+				t.Fatalf("PG %d: %+v", i, pg)
 			}
 		}
 	})

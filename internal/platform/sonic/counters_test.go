@@ -14,7 +14,7 @@ import (
 // for COUNTERS/Ethernet68 and COUNTERS/Ethernet68/Queues.
 func TestParseCountersSONiCGNMI(t *testing.T) {
 	c, err := ParseCounters("Ethernet68", []byte(goldenfile.Capture(t, "testdata/counters/COUNTERS_Ethernet68.json.txt")),
-		[]byte(goldenfile.Capture(t, "testdata/counters/COUNTERS_Ethernet68_Queues.json.txt")))
+		[]byte(goldenfile.Capture(t, "testdata/counters/COUNTERS_Ethernet68_Queues.json.txt")), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,8 +22,11 @@ func TestParseCountersSONiCGNMI(t *testing.T) {
 		t.Errorf("PFC: rx %v tx %v", c.PFCRx, c.PFCTx)
 	}
 	q1, q3 := c.Queues[1], c.Queues[3]
-	if q1.SharedWatermarkBytes == nil || *q1.SharedWatermarkBytes != 64 {
-		t.Errorf("queue 1's watermark is its own hash's (64), not the periodic copy's (192): %+v", q1)
+	if q1.SharedWatermarkBytes == nil || *q1.SharedWatermarkBytes != 192 {
+		t.Errorf("queue 1's watermark is the periodic copy's (192, the peak of the telemetry interval), not the last poll's (64): %+v", q1)
+	}
+	if q3 := c.Queues[3]; q3.SharedWatermarkBytes != nil {
+		t.Errorf("queue 3 has no watermark in either hash: %v", *q3.SharedWatermarkBytes)
 	}
 	if q3.PFCWDStatus != "operational" || q3.DeadlocksDetected == nil || *q3.DeadlocksDetected != 0 || q1.PFCWDStatus != "" {
 		t.Errorf("PFC watchdog: queue 3 %+v, queue 1 %+v", q3, q1)
@@ -51,7 +54,10 @@ func TestParseCountersAgreesWithSONiCTools(t *testing.T) {
 		}
 	}
 	qs, _ := json.Marshal(queues)
-	c, err := ParseCounters("Ethernet0", port, qs)
+	// PERIODIC_WATERMARKS/Ethernet0/PriorityGroups: the mock has no periodic copy, so the PG's
+	// USER_WATERMARKS hash (the same fields) stands in for it, keyed as sonic-gnmi keys it.
+	pgs, _ := json.Marshal(map[string]map[string]string{"Ethernet0:3": db["USER_WATERMARKS:"+db["COUNTERS_PG_NAME_MAP"]["Ethernet0:3"]]})
+	c, err := ParseCounters("Ethernet0", port, qs, pgs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,13 +83,43 @@ func TestParseCountersAgreesWithSONiCTools(t *testing.T) {
 	if q.PFCWDStatus != "stormed" || *q.DeadlocksDetected != 1 {
 		t.Errorf("queue 3's watchdog: %+v", q)
 	}
+	// The mock USER_WATERMARKS hash of Ethernet0 PG 3 holds 103 in both fields.
+	if pg := c.PGs[3]; pg.HeadroomWatermarkBytes == nil || *pg.HeadroomWatermarkBytes != 103 || *pg.SharedWatermarkBytes != 103 {
+		t.Errorf("PG 3: %+v", pg)
+	}
+}
+
+// TestParseCountersPriorityGroups: sonic-gnmi's own answer for PERIODIC_WATERMARKS/Ethernet16/
+// PriorityGroups (PG 5, both watermarks 0), and the two fields kept apart (values from
+// sonic-gnmi's server_test.go update of the same entry: shared 200, headroom 10).
+func TestParseCountersPriorityGroups(t *testing.T) {
+	c, err := ParseCounters("Ethernet16", []byte(`{}`), nil,
+		[]byte(goldenfile.Capture(t, "testdata/counters/PERIODIC_WATERMARKS_Ethernet16_PriorityGroups.json.txt")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pg, ok := c.PGs[5]; !ok || len(c.PGs) != 1 || *pg.HeadroomWatermarkBytes != 0 || *pg.SharedWatermarkBytes != 0 {
+		t.Errorf("PGs %+v", c.PGs)
+	}
+	c, err = ParseCounters("Ethernet16", []byte(`{}`), nil, []byte(`{"Ethernet16:5": {
+		"SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES": "200",
+		"SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES": "10"}, "Ethernet160:5": {}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pg := c.PGs[5]; len(c.PGs) != 1 || *pg.HeadroomWatermarkBytes != 10 || *pg.SharedWatermarkBytes != 200 {
+		t.Errorf("PGs %+v (Ethernet160's PG is not Ethernet16's)", c.PGs)
+	}
 }
 
 func TestParseCountersRefusesGarbage(t *testing.T) {
-	if _, err := ParseCounters("Ethernet0", []byte(`{"SAI_PORT_STAT_PFC_3_RX_PKTS": "-1"}`), nil); err == nil {
+	if _, err := ParseCounters("Ethernet0", []byte(`{"SAI_PORT_STAT_PFC_3_RX_PKTS": "-1"}`), nil, nil); err == nil {
 		t.Error("a negative counter")
 	}
-	if _, err := ParseCounters("Ethernet0", []byte(`{}`), []byte(`{"Ethernet0:3": {"SAI_QUEUE_STAT_PACKETS": "x"}}`)); err == nil {
+	if _, err := ParseCounters("Ethernet0", []byte(`{}`), []byte(`{"Ethernet0:3": {"SAI_QUEUE_STAT_PACKETS": "x"}}`), nil); err == nil {
 		t.Error("a counter that is not a number")
+	}
+	if _, err := ParseCounters("Ethernet0", []byte(`{}`), nil, []byte(`{"Ethernet0:3": {"SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES": "1e3"}}`)); err == nil {
+		t.Error("a watermark that is not a number")
 	}
 }

@@ -140,10 +140,22 @@ func (c *Client) GetState(ctx context.Context, paths ...*gpb.Path) ([]Update, er
 	return c.get(ctx, gpb.GetRequest_STATE, paths)
 }
 
+// GetDB fetches paths of one database of a SONiC switch: sonic-gnmi routes a Get whose prefix
+// target names a Redis database (COUNTERS_DB, CONFIG_DB, ...) to its DB client, which serves
+// the database's tables and its virtual counter paths (DESIGN.md, "Data sources"), and it
+// answers only GetRequests of type ALL. The target replaces the configured one.
+func (c *Client) GetDB(ctx context.Context, target string, paths ...*gpb.Path) ([]Update, error) {
+	return c.getAt(ctx, target, gpb.GetRequest_ALL, paths)
+}
+
 func (c *Client) get(ctx context.Context, typ gpb.GetRequest_DataType, paths []*gpb.Path) ([]Update, error) {
+	return c.getAt(ctx, c.cfg.Target, typ, paths)
+}
+
+func (c *Client) getAt(ctx context.Context, target string, typ gpb.GetRequest_DataType, paths []*gpb.Path) ([]Update, error) {
 	req := &gpb.GetRequest{Path: paths, Encoding: gpb.Encoding_JSON_IETF, Type: typ}
-	if c.cfg.Target != "" {
-		req.Prefix = &gpb.Path{Target: c.cfg.Target}
+	if target != "" {
+		req.Prefix = &gpb.Path{Target: target}
 	}
 	var resp *gpb.GetResponse
 	err := c.do(ctx, "get", func(ctx context.Context, gc gpb.GNMIClient) error {
