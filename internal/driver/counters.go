@@ -21,6 +21,17 @@ type InterfaceCounters struct {
 	// packets it sent.
 	Retransmit    map[string]float64
 	RoCETxPackets *float64
+
+	// Switches' queues and buffers: per egress queue (by index) the ECN-marked and dropped
+	// packets and the queue's watermark; per lossless priority group the headroom and
+	// shared-buffer watermarks; the PFC watchdog's storms detected and restored on the port's
+	// queues; the size of the pool the port's lossless queues draw from and the highest
+	// lossless queue watermark as a percentage of it. Watermarks and sizes are bytes and
+	// gauges: RatesSince keeps the later reading.
+	QueueECNMarked, QueueDropped, QueueWatermarkBytes map[int]float64
+	PGHeadroomWatermarkBytes, PGSharedWatermarkBytes  map[int]float64
+	PFCWatchdogDetected, PFCWatchdogRestored          *float64
+	BufferPoolBytes, BufferUtilizationPercent         *float64
 }
 
 // RetransmitPercent is the requester's retransmissions (mlx5.RetransmitTriggers, those the NIC
@@ -94,6 +105,14 @@ func (c InterfaceCounters) RatesSince(earlier InterfaceCounters, window time.Dur
 		CNPSent: rate(c.CNPSent, earlier.CNPSent), CNPHandled: rate(c.CNPHandled, earlier.CNPHandled),
 		OutOfSequence: rate(c.OutOfSequence, earlier.OutOfSequence),
 		Retransmit:    retrans, RoCETxPackets: rate(c.RoCETxPackets, earlier.RoCETxPackets),
+
+		QueueECNMarked: rates(c.QueueECNMarked, earlier.QueueECNMarked), QueueDropped: rates(c.QueueDropped, earlier.QueueDropped),
+		PFCWatchdogDetected: rate(c.PFCWatchdogDetected, earlier.PFCWatchdogDetected),
+		PFCWatchdogRestored: rate(c.PFCWatchdogRestored, earlier.PFCWatchdogRestored),
+		// Gauges: the later reading.
+		QueueWatermarkBytes: c.QueueWatermarkBytes, PGHeadroomWatermarkBytes: c.PGHeadroomWatermarkBytes,
+		PGSharedWatermarkBytes: c.PGSharedWatermarkBytes, BufferPoolBytes: c.BufferPoolBytes,
+		BufferUtilizationPercent: c.BufferUtilizationPercent,
 	}
 }
 

@@ -30,6 +30,16 @@ func TestRatesSince(t *testing.T) {
 	if p := r.RetransmitPercent(); p == nil || *p != 0.5 {
 		t.Errorf("retransmit percent over the window: %v, want 0.5 (5/s of 1000/s)", p)
 	}
+	// Per-queue counters are rated; watermarks and pool sizes are gauges, kept as read last.
+	earlier.QueueECNMarked, now.QueueECNMarked = map[int]float64{3: 10}, map[int]float64{3: 50}
+	earlier.QueueWatermarkBytes, now.QueueWatermarkBytes = map[int]float64{3: 9000}, map[int]float64{3: 4000}
+	earlier.PFCWatchdogDetected, now.PFCWatchdogDetected = f(1), f(3)
+	now.BufferPoolBytes, now.BufferUtilizationPercent = f(1e7), f(0.04)
+	r = now.RatesSince(earlier, 2*time.Second)
+	if r.QueueECNMarked[3] != 20 || r.QueueWatermarkBytes[3] != 4000 || *r.PFCWatchdogDetected != 1 ||
+		*r.BufferPoolBytes != 1e7 || *r.BufferUtilizationPercent != 0.04 || r.QueueDropped != nil || r.PGSharedWatermarkBytes != nil {
+		t.Errorf("queue and buffer rates: %+v", r)
+	}
 	if p := (InterfaceCounters{RoCETxPackets: f(0)}).RetransmitPercent(); p != nil {
 		t.Errorf("nothing sent: %v", *p)
 	}
