@@ -54,6 +54,7 @@ var platforms = map[string]platformDriver{
 		pfc:      openSONiCPFC,
 		lldp:     overGNMI(readSONiCLLDP),
 		audit:    auditSONiC,
+		counters: openSONiCCounters,
 	},
 	"eos": cliPlatform(eosCLI(), platformDriver{
 		checkQoS: wholeKilobytes(notSupported("eos", eos.CheckSupported)),
