@@ -9,7 +9,6 @@ import (
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
-	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
 
 // SONiCSwitch is a `sonic` switch as sonic-gnmi presents one: gNMI over TLS with the lab's CA
@@ -23,11 +22,11 @@ type SONiCSwitch struct {
 	ports []string
 	wires *cabling.Panel // what each port hears over LLDP (APPL_DB LLDP_ENTRY_TABLE)
 
-	mu      sync.RWMutex // guards db, saved, refusal and storms
+	mu      sync.RWMutex // guards db, saved, refusal and traffic
 	db      configDB
-	saved   configDB // /etc/sonic/config_db.json: what `config save` wrote last
-	refusal string   // why the last refused Set was refused, as GCU logs it
-	storms  map[string]*traffic.Storm
+	saved   configDB     // /etc/sonic/config_db.json: what `config save` wrote last
+	refusal string       // why the last refused Set was refused, as GCU logs it
+	traffic sonicTraffic // storms and congested queues, for COUNTERS_DB (sonic_counters.go)
 	clock   func() time.Time
 }
 
@@ -36,12 +35,9 @@ func startSONiCSwitch(spec device.Spec) (labDevice, error) {
 		gnmiEndpoint: gnmiEndpoint{name: spec.Name},
 		ports:        sonicPortNames(spec.Ports),
 		wires:        spec.Wires,
-		storms:       map[string]*traffic.Storm{},
 		clock:        time.Now,
 	}
-	for _, p := range sw.ports {
-		sw.storms[p] = &traffic.Storm{}
-	}
+	sw.traffic = newSONiCTraffic(sw.ports, sw.clock())
 	sw.db = stockConfigDB(spec.Name, sw.ports, sonicSKUs[spec.Model])
 	sw.saved = sw.db.clone()
 	if v := validateDB(sw.db); len(v) > 0 {
@@ -77,17 +73,4 @@ func (sw *SONiCSwitch) LastRefusal() string {
 	sw.mu.RLock()
 	defer sw.mu.RUnlock()
 	return sw.refusal
-}
-
-// Storm starts or stops a congestion storm on a port. The switch keeps the storm time per
-// port; it serves no COUNTERS_DB yet, so no counter shows it.
-func (sw *SONiCSwitch) Storm(ifname string, on bool) error {
-	sw.mu.Lock()
-	defer sw.mu.Unlock()
-	st, ok := sw.storms[ifname]
-	if !ok {
-		return fmt.Errorf("%s has no interface %q (interfaces: %s)", sw.name, ifname, strings.Join(sw.ports, ", "))
-	}
-	st.Set(on, sw.clock())
-	return nil
 }

@@ -61,6 +61,9 @@ func (s *sonicService) Capabilities(context.Context, *gpb.CapabilityRequest) (*g
 // ({field: value}) or a field ("value"). A path with nothing there is codes.NotFound. The
 // GetRequest type is accepted but changes nothing: CONFIG_DB is all configuration.
 func (s *sonicService) Get(_ context.Context, req *gpb.GetRequest) (*gpb.GetResponse, error) {
+	if isTargetDB(req.GetPrefix().GetTarget()) {
+		return s.getTargetDB(req) // sonic_countersdb.go
+	}
 	enc := req.GetEncoding()
 	if err := checkSONiCEncoding(enc); err != nil {
 		return nil, err
