@@ -16,6 +16,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -93,6 +94,8 @@ func controlAnswer(l *lab.Lab, req []string) string {
 		return "ok"
 	case len(req) == 4 && req[0] == "storm":
 		return stormAnswer(l, req[1], req[2], req[3])
+	case len(req) == 5 && req[0] == "congest":
+		return congestAnswer(l, req[1:])
 	case (len(req) == 3 || len(req) == 4) && req[0] == "fault":
 		return faultAnswer(l, req)
 	case len(req) == 5 && req[0] == "cable":
@@ -101,7 +104,7 @@ func controlAnswer(l *lab.Lab, req []string) string {
 		}
 		return "ok"
 	}
-	return fmt.Sprintf("error unknown request %q (want: reboot DEVICE, storm DEVICE INTERFACE on|off, "+
+	return fmt.Sprintf("error unknown request %q (want: reboot DEVICE, storm DEVICE INTERFACE on|off, congest DEVICE INTERFACE QUEUE on|off, "+
 		"fault DEVICE KIND [DURATION], fault DEVICE clear, or cable DEVICE INTERFACE PEER PEER_INTERFACE)", strings.Join(req, " "))
 }
 
@@ -207,6 +210,57 @@ func stormAnswer(l *lab.Lab, device, port, state string) string {
 		return noDevice(l, device)
 	}
 	if err != nil {
+		return "error " + err.Error()
+	}
+	return "ok"
+}
+
+// congest starts or stops congestion of an egress queue: rocelab congest --dir DIR [--queue N]
+// DEVICE INTERFACE [--off].
+func congest(args []string, stdout, stderr io.Writer) int {
+	state, rest := "on", make([]string, 0, len(args))
+	for _, a := range args {
+		if a == "--off" || a == "-off" {
+			state = "off"
+			continue
+		}
+		rest = append(rest, a)
+	}
+	var queue int
+	dir, pos, code := clientCommand("congest", rest, []string{"DEVICE", "INTERFACE"}, stderr, func(fs *flag.FlagSet) {
+		fs.IntVar(&queue, "queue", 3, "egress queue to congest (SONiC's stock lossless queues are 3 and 4)")
+	})
+	if code >= 0 {
+		return code
+	}
+	if err := sendControl(dir, fmt.Sprintf("congest %s %s %d %s", pos[0], pos[1], queue, state)); err != nil {
+		fmt.Fprintln(stderr, "rocelab congest:", err)
+		return 1
+	}
+	if state == "on" {
+		fmt.Fprintf(stdout, "rocelab: queue %d of %s %s is congested: it marks ECN and its watermark is high; stop it with --off\n", queue, pos[0], pos[1])
+	} else {
+		fmt.Fprintf(stdout, "rocelab: queue %d of %s %s drains again\n", queue, pos[0], pos[1])
+	}
+	return 0
+}
+
+// congestAnswer starts or stops congestion of a queue: DEVICE INTERFACE QUEUE on|off. Only
+// sonic switches model queues this way so far.
+func congestAnswer(l *lab.Lab, req []string) string {
+	device, port, state := req[0], req[1], req[3]
+	queue, err := strconv.Atoi(req[2])
+	if err != nil || (state != "on" && state != "off") {
+		return fmt.Sprintf("error congest %q (want DEVICE INTERFACE QUEUE on|off)", strings.Join(req, " "))
+	}
+	sw := l.SONiC(device)
+	if sw == nil {
+		if d, ok := l.Inventory().Devices[device]; ok {
+			return fmt.Sprintf("error %s is a %s device; rocelab congest drives sonic switches' queues only", device, d.Platform)
+		}
+		return noDevice(l, device)
+	}
+	if err := sw.Congest(port, queue, state == "on"); err != nil {
 		return "error " + err.Error()
 	}
 	return "ok"

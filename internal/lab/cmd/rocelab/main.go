@@ -70,9 +70,15 @@ const usageText = `usage:
       start (or, with --off, stop) a congestion storm on a port of a NIC host
       or switch: its counters then show PFC pauses received (hosts, on the
       priorities with PFC enabled; cumulus switches, on the switch priorities
-      of the port's PFC profile), drops, ECN marks and CNPs growing fast
-      (sonic switches keep no counters yet: the storm is only recorded),
-      e.g. rocelab storm --dir .lab mlx5-1 eth0
+      of the port's PFC profile; sonic switches, on the port's pfc_enable
+      priorities, and their PFC watchdog counts the storm), drops, ECN marks
+      and CNPs growing fast, e.g. rocelab storm --dir .lab mlx5-1 eth0
+  rocelab congest --dir DIR [--queue N] DEVICE INTERFACE [--off]
+      congest (or, with --off, drain) egress queue N (default 3) of a sonic
+      switch's port: the queue marks ECN fast and its watermark (and, for a
+      lossless queue, its priority group's) rises to 90 % of its pool, and
+      the port sends PFC pauses on the priority; a lossy queue drops,
+      e.g. rocelab congest --dir .lab sonic-1 Ethernet0 --queue 3
   rocelab fault --dir DIR DEVICE KIND [--by 2s]
   rocelab fault --dir DIR DEVICE clear
       make DEVICE misbehave until cleared (internal/lab/faults.md): refuse
@@ -136,6 +142,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return reboot(args[1:], stdout, stderr)
 	case "storm":
 		return storm(args[1:], stdout, stderr)
+	case "congest":
+		return congest(args[1:], stdout, stderr)
 	case "fault":
 		return faultCommand(args[1:], stdout, stderr)
 	case "cli":

@@ -53,6 +53,18 @@ func TestGetSetSONiC(t *testing.T) {
 	if got := controlAnswer(l, []string{"storm", "sonic-1", "Ethernet1", "on"}); !strings.Contains(got, `sonic-1 has no interface "Ethernet1"`) {
 		t.Errorf("storm on a missing sonic port: %q", got)
 	}
+	if got := controlAnswer(l, []string{"congest", "sonic-1", "Ethernet4", "3", "on"}); got != "ok" {
+		t.Errorf("congest a sonic queue: %q", got)
+	}
+	if got := controlAnswer(l, []string{"congest", "sonic-1", "Ethernet4", "9", "on"}); !strings.Contains(got, "has unicast queues 0-7, not 9") {
+		t.Errorf("congest a queue the port lacks: %q", got)
+	}
+	if got := controlAnswer(l, []string{"congest", "sonic-1", "Ethernet4", "x", "on"}); !strings.Contains(got, "want DEVICE INTERFACE QUEUE on|off") {
+		t.Errorf("congest with a queue that is no number: %q", got)
+	}
+	if code, _, errOut := runArgs("congest", "--dir", dir, "sonic-1"); code != 2 || !strings.Contains(errOut, "want 2 arguments (DEVICE INTERFACE)") {
+		t.Errorf("congest without an interface: exit %d, %q", code, errOut)
+	}
 }
 
 func TestParseSONiCPath(t *testing.T) {
