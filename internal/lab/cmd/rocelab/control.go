@@ -162,14 +162,7 @@ func reboot(args []string, stdout, stderr io.Writer) int {
 }
 
 func storm(args []string, stdout, stderr io.Writer) int {
-	state, rest := "on", make([]string, 0, len(args))
-	for _, a := range args {
-		if a == "--off" || a == "-off" {
-			state = "off"
-			continue
-		}
-		rest = append(rest, a)
-	}
+	state, rest := onOff(args)
 	dir, pos, code := clientCommand("storm", rest, []string{"DEVICE", "INTERFACE"}, stderr)
 	if code >= 0 {
 		return code
@@ -184,6 +177,20 @@ func storm(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "rocelab: storm on %s %s is over\n", pos[0], pos[1])
 	}
 	return 0
+}
+
+// onOff takes --off from anywhere in args (flag stops at the first argument): the state asked
+// for, "on" or "off", and the other arguments.
+func onOff(args []string) (string, []string) {
+	state, rest := "on", make([]string, 0, len(args))
+	for _, a := range args {
+		if a == "--off" || a == "-off" {
+			state = "off"
+			continue
+		}
+		rest = append(rest, a)
+	}
+	return state, rest
 }
 
 // stormAnswer starts or stops a PFC storm on a device's port.
@@ -218,14 +225,7 @@ func stormAnswer(l *lab.Lab, device, port, state string) string {
 // congest starts or stops congestion of an egress queue: rocelab congest --dir DIR [--queue N]
 // DEVICE INTERFACE [--off].
 func congest(args []string, stdout, stderr io.Writer) int {
-	state, rest := "on", make([]string, 0, len(args))
-	for _, a := range args {
-		if a == "--off" || a == "-off" {
-			state = "off"
-			continue
-		}
-		rest = append(rest, a)
-	}
+	state, rest := onOff(args)
 	var queue int
 	dir, pos, code := clientCommand("congest", rest, []string{"DEVICE", "INTERFACE"}, stderr, func(fs *flag.FlagSet) {
 		fs.IntVar(&queue, "queue", 3, "egress queue to congest (SONiC's stock lossless queues are 3 and 4)")
