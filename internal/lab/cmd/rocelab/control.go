@@ -95,7 +95,7 @@ func controlAnswer(l *lab.Lab, req []string) string {
 	case len(req) == 4 && req[0] == "storm":
 		return stormAnswer(l, req[1], req[2], req[3])
 	case len(req) == 5 && req[0] == "congest":
-		return congestAnswer(l, req[1:])
+		return congestAnswer(l, req[1], req[2], req[3], req[4])
 	case (len(req) == 3 || len(req) == 4) && req[0] == "fault":
 		return faultAnswer(l, req)
 	case len(req) == 5 && req[0] == "cable":
@@ -247,11 +247,10 @@ func congest(args []string, stdout, stderr io.Writer) int {
 
 // congestAnswer starts or stops congestion of a queue: DEVICE INTERFACE QUEUE on|off. Only
 // sonic switches model queues this way so far.
-func congestAnswer(l *lab.Lab, req []string) string {
-	device, port, state := req[0], req[1], req[3]
-	queue, err := strconv.Atoi(req[2])
+func congestAnswer(l *lab.Lab, device, port, queueArg, state string) string {
+	queue, err := strconv.Atoi(queueArg)
 	if err != nil || (state != "on" && state != "off") {
-		return fmt.Sprintf("error congest %q (want DEVICE INTERFACE QUEUE on|off)", strings.Join(req, " "))
+		return fmt.Sprintf("error congest %q (want DEVICE INTERFACE QUEUE on|off)", strings.Join([]string{device, port, queueArg, state}, " "))
 	}
 	sw := l.SONiC(device)
 	if sw == nil {
