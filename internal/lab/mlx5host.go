@@ -50,8 +50,8 @@ type Host struct {
 	password string
 	latency  time.Duration
 	srv      *sshd.Server
-	wires    *cabling.Panel // what lldpd hears on each netdev
-	room     *traffic.Room  // perftest's servers and clients (perftest.go)
+	wires    *cabling.Panel                         // what lldpd hears on each netdev
+	room     *traffic.Room                          // perftest's servers and clients (perftest.go)
 	fabric   atomic.Pointer[func(string) labDevice] // the lab's devices by name, for perftest's path
 
 	// mu guards the NIC state, the emulated tree and the knobs below.

@@ -18,7 +18,7 @@ import (
 )
 
 type perftestKind struct {
-	binary, verb string // verb: testsStr[] in perftest_parameters.c
+	binary, verb  string // verb: testsStr[] in perftest_parameters.c
 	latency, send bool
 }
 

@@ -27,8 +27,8 @@ type Shell struct {
 	nounset bool // -u
 	cwd     string
 	Vars    map[string]string
-	status  int  // $?, and the exit status once exited
-	exited  bool // set -e or an expansion error ended the shell
+	status  int             // $?, and the exit status once exited
+	exited  bool            // set -e or an expansion error ended the shell
 	killed  <-chan struct{} // a background job's: closed by kill (jobs.go)
 }
 
