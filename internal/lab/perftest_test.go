@@ -153,8 +153,9 @@ func TestPerftestServerKilled(t *testing.T) {
 	}
 	// The port is free again.
 	out, _, _ = h.Run("ib_send_lat -d mlx5_0 -p 18601 >/tmp/s.log 2>&1 &\necho $!")
-	if _, _, status := h.Run("kill " + strings.TrimSpace(out)); status != 0 {
-		t.Error("second server not running")
+	if _, errOut, status := h.Run("kill " + strings.TrimSpace(out)); status != 0 {
+		log, _, _ := h.Run("cat /tmp/s.log")
+		t.Errorf("second server not running: %s; its log: %q", errOut, log)
 	}
 	if _, errOut, _ := h.Run("ib_send_lat -d mlx5_9"); errOut != "IB device mlx5_9 not found\n Unable to find the Infiniband/RoCE device\n" {
 		t.Errorf("unknown device: %q", errOut)
