@@ -218,12 +218,9 @@ func validAddress(s string) bool {
 	if s == "" || len(s) > 253 || s[0] == '-' {
 		return false
 	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.') {
-			return false
-		}
-	}
-	return true
+	return strings.IndexFunc(s, func(r rune) bool {
+		return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && (r < '0' || r > '9') && r != '-' && r != '.'
+	}) < 0
 }
 
 // ValidPerftestAddress reports whether a server address can be given to perftest.

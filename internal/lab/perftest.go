@@ -216,7 +216,10 @@ func (h *Host) perftestServer(e *sh.Env, r *perftestRun, me perfEnd) int {
 	var sess *perfSession
 	select {
 	case v := <-accept:
-		sess = v.(*perfSession)
+		var ok bool
+		if sess, ok = v.(*perfSession); !ok {
+			return 1
+		}
 	case <-e.Killed():
 		return 128 + 15 // SIGTERM: the shell's status for it
 	}
