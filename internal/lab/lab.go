@@ -24,6 +24,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/pki"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
 
 // Options says which devices to start.
@@ -74,6 +75,7 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 		return nil, err
 	}
 	l := &Lab{ca: ca, devices: make(map[string]labDevice, len(specs)), wires: cabling.NewPanel()}
+	room := &traffic.Room{}
 
 	// Devices start in parallel: a gNMI switch spends seconds building its
 	// OpenConfig schema, and a lab of several switches should not pay that
@@ -84,7 +86,7 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 		errs []error
 	)
 	for _, s := range specs {
-		s.spec.CA, s.spec.Username, s.spec.Password, s.spec.Wires = ca, Username, password, l.wires
+		s.spec.CA, s.spec.Username, s.spec.Password, s.spec.Wires, s.spec.Perftest = ca, Username, password, l.wires, room
 		wg.Go(func() {
 			d, err := s.start(s.spec)
 			mu.Lock()
@@ -105,6 +107,11 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 	if err := ctx.Err(); err != nil {
 		l.Stop()
 		return nil, err
+	}
+	for _, d := range l.devices {
+		if h, ok := d.(*Host); ok {
+			h.setFabric(l.device)
+		}
 	}
 	if err := l.cable(specs, opts.Cables); err != nil {
 		l.Stop()
@@ -227,6 +234,10 @@ func (l *Lab) Inventory() Inventory {
 	inv.Links = l.Cables()
 	return inv
 }
+
+// device is the running device named name (nil when none): a host's perftest reads the
+// switches on its path.
+func (l *Lab) device(name string) labDevice { return l.devices[name] }
 
 // Devices returns the device names, sorted.
 func (l *Lab) Devices() []string { return slices.Clone(l.names) }

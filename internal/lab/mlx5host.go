@@ -15,6 +15,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sshd"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
 
 // HostUsername is the login of every lab NIC host: an ordinary user whose
@@ -49,7 +50,9 @@ type Host struct {
 	password string
 	latency  time.Duration
 	srv      *sshd.Server
-	wires    *cabling.Panel // what lldpd hears on each netdev
+	wires    *cabling.Panel                         // what lldpd hears on each netdev
+	room     *traffic.Room                          // perftest's servers and clients (perftest.go)
+	fabric   atomic.Pointer[func(string) labDevice] // the lab's devices by name, for perftest's path
 
 	// mu guards the NIC state, the emulated tree and the knobs below.
 	mu           sync.Mutex
@@ -88,6 +91,7 @@ func startMLX5Host(spec device.Spec) (labDevice, error) {
 		latency:  spec.Latency,
 		clock:    time.Now,
 		wires:    spec.Wires,
+		room:     spec.Perftest,
 	}
 	h.fs = &sh.FS{Mu: &h.mu, Cwd: "/home/" + h.user, FailWrites: &h.failWrites}
 	h.sys = &sh.System{FS: h.fs, User: h.user, Programs: h.programs, Processes: h.processes,
@@ -352,13 +356,15 @@ func (h *Host) buildTreeLocked() {
 	h.addVFsLocked(root)
 	root.Mkdirs("sys/class/net/lo").Add("type", constFile("772\n")) // ARPHRD_LOOPBACK
 	root.Mkdirs("sys/kernel/debug").Mode = 0o700                    // debugfs is root's only
-	// /etc is a disk filesystem: it survives a rebuild of the kernel's trees.
+	// /etc and /tmp are disk filesystems: they survive a rebuild of the kernel's trees.
 	if old := h.fs.Root; old != nil && old.Children["etc"] != nil {
-		root.Children["etc"] = old.Children["etc"]
+		root.Children["etc"], root.Children["tmp"] = old.Children["etc"], old.Children["tmp"]
 	} else {
 		for _, d := range []string{"etc", "etc/systemd", "etc/systemd/system"} {
 			root.Mkdirs(d).Disk = true
 		}
+		tmp := root.Mkdirs("tmp") // where perftest's server output goes (roce_perftest)
+		tmp.Disk, tmp.Mode = true, 0o1777
 	}
 	h.fs.Root = root
 }
@@ -427,6 +433,9 @@ func (h *Host) runScript(script string, root bool, stdin io.Reader, stdout, stde
 // (shPrograms).
 func (h *Host) programs() (bin, sbin map[string]sh.Program) {
 	bin = map[string]sh.Program{"mlnx_qos": h.cmdMlnxQos, "systemctl": h.cmdSystemctl}
+	for _, t := range perftestTests {
+		bin[t.binary] = h.cmdPerftest(t) // perftest (the distributions' package installs in /usr/bin)
+	}
 	// iproute2 installs dcb in /sbin (/usr/sbin on a merged /usr); every current distribution
 	// ships it, MLNX_OFED or not.
 	sbin = map[string]sh.Program{"cma_roce_tos": h.cmdCmaRoceTos, "ethtool": h.cmdEthtool, "dcb": h.cmdDCB, "lldpcli": h.cmdLLDPCli}

@@ -224,3 +224,62 @@ func MACColons(m []byte) string {
 func MACDotted(m []byte) string {
 	return fmt.Sprintf("%02x%02x.%02x%02x.%02x%02x", m[0], m[1], m[2], m[3], m[4], m[5])
 }
+
+// Hop is one switch on a path between two host ports: the port the traffic enters by and the
+// one it leaves by.
+type Hop struct{ Switch, In, Out string }
+
+// Path is the shortest way from host port (fromDev, fromPort) to host port (toDev, toPort)
+// over the cables, through switches only (a switch forwards between any two of its ports), as
+// the switches it crosses in order; ok is false when the two ports are not connected. Two
+// ports of one cable between hosts (back to back) give an empty path.
+func (c *Panel) Path(fromDev, fromPort, toDev, toPort string) (hops []Hop, ok bool) {
+	if c == nil {
+		return nil, false
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	start, goal := cablePort{fromDev, fromPort}, cablePort{toDev, toPort}
+	first, cabled := c.peers[start]
+	if !cabled {
+		return nil, false
+	}
+	if first == goal {
+		return nil, true
+	}
+	// Breadth first over ingress switch ports; prev leads back to the hop before.
+	type step struct {
+		in   cablePort
+		prev *step
+		out  string
+	}
+	seen := map[string]bool{}
+	queue := []*step{{in: first}}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		sw, ok := c.devs[s.in.device]
+		if !ok || sw.Role != Switch || seen[s.in.device] {
+			continue
+		}
+		seen[s.in.device] = true
+		for _, out := range sw.Ports {
+			if out == s.in.port {
+				continue
+			}
+			far, ok := c.peers[cablePort{s.in.device, out}]
+			if !ok {
+				continue
+			}
+			next := &step{in: far, prev: s, out: out}
+			if far == goal {
+				for t := next; t.prev != nil; t = t.prev {
+					hops = append([]Hop{{Switch: t.prev.in.device, In: t.prev.in.port, Out: t.out}}, hops...)
+				}
+				return hops, true
+			}
+			queue = append(queue, next)
+		}
+	}
+	return nil, false
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/pki"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
 
 // Entry is one device as the provider configuration names it (lab.DeviceEntry).
@@ -35,6 +36,7 @@ type Spec struct {
 	Password string
 	CA       *pki.Authority
 	Wires    *cabling.Panel // what each port hears over LLDP
+	Perftest *traffic.Room  // where hosts' perftest servers and clients meet
 }
 
 // ModelNames lists the names of a platform's model table, the default first.

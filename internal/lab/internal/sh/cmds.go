@@ -29,7 +29,7 @@ type Program func(e *Env, args []string) int
 // isShellBuiltin: dash runs these itself when named without a path.
 func isShellBuiltin(name string) bool {
 	return name == "echo" || name == "true" || name == "false" || name == "pwd" || name == "cd" || name == ":" ||
-		name == "command"
+		name == "command" || name == "kill"
 }
 
 // LookupCommand resolves a command name the way PATH does on the machine.

@@ -27,8 +27,9 @@ type Shell struct {
 	nounset bool // -u
 	cwd     string
 	Vars    map[string]string
-	status  int  // $?, and the exit status once exited
-	exited  bool // set -e or an expansion error ended the shell
+	status  int             // $?, and the exit status once exited
+	exited  bool            // set -e or an expansion error ended the shell
+	killed  <-chan struct{} // a background job's: closed by kill (jobs.go)
 }
 
 // NewShell is a shell started by the login user (or by root through sudo)
@@ -83,6 +84,10 @@ func (sh *Shell) subshell() *Shell {
 // tested by an enclosing && or || (set -e does not act inside it).
 func (sh *Shell) runList(list []*AndOr, tested bool) {
 	for _, ao := range list {
+		if ao.async {
+			sh.background(ao)
+			continue
+		}
 		status, guarded := sh.andOr(ao, tested)
 		if sh.exited {
 			return

@@ -65,9 +65,11 @@ func (e Errno) Error() string {
 // Node is a directory or a file. Every node is owned by root, so a
 // non-root user gets the "other" permission bits and root gets everything
 // except writing a file without a store method (kernfs refuses that with
-// EACCES even to root).
+// EACCES even to root); a file the login user created (in /tmp) is the
+// user's, who gets the owner bits.
 type Node struct {
 	Mode     uint32 // permission bits
+	UserOwns bool   // created by the login user
 	Dir      bool
 	Children map[string]*Node
 	DevNull  bool
@@ -130,9 +132,11 @@ func (n *Node) Names() []string {
 	return out
 }
 
-func (n *Node) canRead(root bool) bool  { return root || n.Mode&0o004 != 0 }
-func (n *Node) canWrite(root bool) bool { return root || n.Mode&0o002 != 0 }
-func (n *Node) canExec(root bool) bool  { return root || n.Mode&0o001 != 0 }
+func (n *Node) canRead(root bool) bool { return root || n.Mode&0o004 != 0 }
+func (n *Node) canWrite(root bool) bool {
+	return root || n.Mode&0o002 != 0 || n.UserOwns && n.Mode&0o200 != 0
+}
+func (n *Node) canExec(root bool) bool { return root || n.Mode&0o001 != 0 }
 
 // FS is one host's tree. Its methods take the host lock, Mu.
 type FS struct {
@@ -266,6 +270,7 @@ func (fs *FS) openWrite(p string, root bool, appendTo ...bool) (*writeHandle, er
 			return nil, ENOENT // a dangling symbolic link: its target's directory is missing
 		}
 		n = newRegular("")
+		n.UserOwns = !root
 		parent.Children[name] = n
 		return &writeHandle{fs: fs, node: n, path: fs.abs(p)}, nil
 	}

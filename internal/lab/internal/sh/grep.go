@@ -130,7 +130,7 @@ func cmdPgrep(e *Env, args []string) int {
 		return 2
 	}
 	status := 1
-	for _, p := range e.Sh.sys.Processes() {
+	for _, p := range append(e.Sh.sys.Processes(), e.Sh.sys.Jobs.list()...) {
 		if re.MatchString(p.Name) {
 			status = 0
 			if flags['l'] {

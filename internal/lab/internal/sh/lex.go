@@ -50,7 +50,7 @@ func Lex(script string) []token {
 			}
 			i += len([]rune(op))
 			switch op {
-			case "(", ")", "&", ";;", "<<", "<>":
+			case "(", ")", ";;", "<<", "<>":
 				return append(toks, unsupported(line, fmt.Sprintf("%q", op)))
 			case ">|":
 				op = ">"
@@ -206,8 +206,8 @@ func lexDollar(src []rune, i, line int) (param string, next int, errTok *token) 
 	}
 	c := src[i+1]
 	switch {
-	case c == '?':
-		return "?", i + 2, nil
+	case c == '?' || c == '!':
+		return string(c), i + 2, nil
 	case c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'):
 		j := i + 1
 		for j < len(src) && isNameRune(src[j]) {
@@ -219,7 +219,7 @@ func lexDollar(src []rune, i, line int) (param string, next int, errTok *token) 
 		if end < 0 {
 			return "", 0, &token{Kind: tErr, line: line, err: "Syntax error: Missing '}'"}
 		}
-		if inner := string(src[i+2 : end]); inner == "?" || isName(inner) {
+		if inner := string(src[i+2 : end]); inner == "?" || inner == "!" || isName(inner) {
 			return inner, end + 1, nil
 		}
 		t := unsupported(line, "expansion "+string(src[i:end+1]))

@@ -3,9 +3,9 @@ package sh
 // Lexer and parser of the POSIX sh subset the lab hosts run: lists (";",
 // newline), "&&", "||", pipelines, redirections (>, >>, <, n>&m), quotes and
 // backslashes, comments, parameter expansions ($NAME, ${NAME}, $?), globs,
-// `for NAME in WORD...; do LIST; done` and assignment-only commands
-// (NAME=value). Anything else (other expansions, other compound commands,
-// assignments before a command, background jobs, here-documents) is refused
+// `for NAME in WORD...; do LIST; done`, assignment-only commands
+// (NAME=value) and asynchronous lists ("&", with $!). Anything else (other expansions, other
+// compound commands, assignments before a command, here-documents) is refused
 // loudly rather than misinterpreted. Messages and the exit status 2 are
 // dash's.
 
@@ -155,6 +155,7 @@ type shPipeline struct {
 type AndOr struct {
 	Pipes []*shPipeline
 	ops   []string // ops[i] joins pipes[i] and pipes[i+1]
+	async bool     // ended by "&": run in the background (exec.go, jobs.go)
 }
 
 type tokKind int
@@ -258,8 +259,9 @@ func (p *Parser) NextCommand() ([]*AndOr, error) {
 		case t.Kind == tNewline || t.Kind == tEOF:
 			p.next()
 			return list, nil
-		case t.Kind == tOp && t.op == ";":
+		case t.Kind == tOp && (t.op == ";" || t.op == "&"):
 			p.next()
+			ao.async = t.op == "&"
 			if k := p.peek().Kind; k == tNewline || k == tEOF {
 				p.next()
 				return list, nil
@@ -290,8 +292,9 @@ func (p *Parser) compoundList(end string) ([]*AndOr, error) {
 		}
 		list = append(list, ao)
 		switch t := p.peek(); {
-		case t.Kind == tNewline || (t.Kind == tOp && t.op == ";"):
+		case t.Kind == tNewline || (t.Kind == tOp && (t.op == ";" || t.op == "&")):
 			p.next()
+			ao.async = t.op == "&"
 			p.linebreak()
 		case t.Kind == tEOF:
 			return nil, unexpected(t, fmt.Sprintf("%q", end))

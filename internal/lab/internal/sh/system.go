@@ -18,6 +18,7 @@ type System struct {
 	// Processes are the running processes pgrep sees.
 	Processes func() []Process
 	Locks     Locks // flock's locks
+	Jobs      Jobs  // background processes (jobs.go)
 }
 
 // shPrograms are the programs of /usr/bin every machine has, the shell's builtins that are
@@ -26,7 +27,7 @@ func shPrograms() map[string]Program {
 	return map[string]Program{
 		"echo": cmdEcho, "cat": cmdCat, "tee": cmdTee, "ls": cmdLs, "grep": cmdGrep,
 		"pgrep": cmdPgrep, "true": cmdTrue, "false": cmdFalse, "sh": cmdSh, "sudo": cmdSudo,
-		"pwd": cmdPwd, "flock": cmdFlock, "rm": cmdRm,
+		"pwd": cmdPwd, "flock": cmdFlock, "rm": cmdRm, "kill": cmdKill,
 	}
 }
 
