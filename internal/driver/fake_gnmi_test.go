@@ -39,7 +39,20 @@ func gnmiPath(p *gpb.Path) string {
 	return s
 }
 
-func (f *fakeConfigDB) Get(_ context.Context, paths ...*gpb.Path) ([]gnmi.Update, error) {
+// Get is a GetRequest of type CONFIG: sonic-gnmi refuses it for every path (its Get checks the
+// type first), so a path of origin sonic-db is refused here as there; other paths (OpenConfig)
+// are answered.
+func (f *fakeConfigDB) Get(ctx context.Context, paths ...*gpb.Path) ([]gnmi.Update, error) {
+	for _, p := range paths {
+		if p.GetOrigin() == "sonic-db" {
+			return nil, &gnmi.Error{Device: "sw", Op: "get", Err: status.Error(codes.Unimplemented, "unsupported request type: CONFIG")}
+		}
+	}
+	return f.GetAll(ctx, paths...)
+}
+
+// GetAll is a GetRequest of type ALL.
+func (f *fakeConfigDB) GetAll(_ context.Context, paths ...*gpb.Path) ([]gnmi.Update, error) {
 	f.gets++
 	var out []gnmi.Update
 	for _, p := range paths {
@@ -61,7 +74,7 @@ func (f *fakeConfigDB) Get(_ context.Context, paths ...*gpb.Path) ([]gnmi.Update
 }
 
 func (f *fakeConfigDB) GetState(ctx context.Context, paths ...*gpb.Path) ([]gnmi.Update, error) {
-	return f.Get(ctx, paths...)
+	return f.GetAll(ctx, paths...)
 }
 
 func (f *fakeConfigDB) Set(_ context.Context, req *gpb.SetRequest) error {

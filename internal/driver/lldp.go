@@ -124,7 +124,7 @@ func readSONiCLLDP(ctx context.Context, c gnmiConn, r reads) (fabric.DeviceNeigh
 		return fabric.DeviceNeighbors{}, err
 	}
 	out := fabric.DeviceNeighbors{Hostname: db.Hostname(), Interfaces: db.Ports()}
-	ups, err := c.Get(ctx, sonic.LLDPPath())
+	ups, err := c.GetAll(ctx, sonic.LLDPPath()) // sonic-gnmi answers type ALL only
 	switch {
 	case gnmi.NotFound(err):
 		return out, nil

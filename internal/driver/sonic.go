@@ -18,6 +18,7 @@ import (
 // and state, and one SetRequest a write. Tests put a fake switch behind it.
 type gnmiConn interface {
 	Get(ctx context.Context, paths ...*gpb.Path) ([]gnmi.Update, error)
+	GetAll(ctx context.Context, paths ...*gpb.Path) ([]gnmi.Update, error)
 	GetState(ctx context.Context, paths ...*gpb.Path) ([]gnmi.Update, error)
 	Set(ctx context.Context, req *gpb.SetRequest) error
 }
@@ -44,7 +45,7 @@ func (s sonicDB) set(ctx context.Context, req *gpb.SetRequest) error {
 }
 
 func (s sonicDB) read(ctx context.Context) (*sonic.DB, error) {
-	ups, err := s.c.Get(ctx, sonic.ReadPaths()...)
+	ups, err := s.c.GetAll(ctx, sonic.ReadPaths()...) // sonic-gnmi answers type ALL only
 	if err != nil {
 		return nil, err
 	}

@@ -25,13 +25,9 @@ var sonicTargets = []string{"APPL_DB", "ASIC_DB", "COUNTERS_DB", "CONFIG_DB", "P
 
 func isTargetDB(target string) bool { return slices.Contains(sonicTargets, target) }
 
-// getTargetDB answers a Get of a database target. server.go refuses every request type but
-// ALL first (`unsupported request type: <TYPE>`, Unimplemented); an error of the DB client is
-// NotFound with its text.
+// getTargetDB answers a Get of a database target (of type ALL: Get refused the others); an
+// error of the DB client is NotFound with its text.
 func (s *sonicService) getTargetDB(req *gpb.GetRequest) (*gpb.GetResponse, error) {
-	if req.GetType() != gpb.GetRequest_ALL {
-		return nil, status.Errorf(codes.Unimplemented, "unsupported request type: %s", req.GetType())
-	}
 	if err := checkSONiCEncoding(req.GetEncoding()); err != nil {
 		return nil, err
 	}

@@ -58,17 +58,18 @@ func (s *sonicService) Capabilities(context.Context, *gpb.CapabilityRequest) (*g
 
 // Get answers each path with one notification holding the subtree there as JSON: the whole
 // database ({table: {key: {field: value}}}), a table ({key: {field: value}}), a key
-// ({field: value}) or a field ("value"). A path with nothing there is codes.NotFound. The
-// GetRequest type is accepted but changes nothing: CONFIG_DB is all configuration.
+// ({field: value}) or a field ("value"). A path with nothing there is codes.NotFound. Only
+// GetRequests of type ALL are answered: sonic-gnmi's Get (gnmi_server/server.go) refuses every
+// other type first, whatever the paths, with `unsupported request type: CONFIG` (Unimplemented).
 func (s *sonicService) Get(_ context.Context, req *gpb.GetRequest) (*gpb.GetResponse, error) {
+	if req.GetType() != gpb.GetRequest_ALL {
+		return nil, status.Errorf(codes.Unimplemented, "unsupported request type: %s", gpb.GetRequest_DataType_name[int32(req.GetType())])
+	}
 	if isTargetDB(req.GetPrefix().GetTarget()) {
 		return s.getTargetDB(req) // sonic_countersdb.go
 	}
 	enc := req.GetEncoding()
 	if err := checkSONiCEncoding(enc); err != nil {
-		return nil, err
-	}
-	if err := checkDataType(req.GetType()); err != nil {
 		return nil, err
 	}
 	paths := req.GetPath()

@@ -227,6 +227,14 @@ func TestSONiCPaths(t *testing.T) {
 	if err != nil || string(resp.GetNotification()[0].GetUpdate()[0].GetVal().GetJsonVal()) != `"15"` {
 		t.Errorf("JSON Get: %v, %v", resp, err)
 	}
+	// sonic-gnmi answers GetRequests of type ALL only, whatever the path (server.go Get's first
+	// check): a CONFIG or STATE Get of a table that exists is refused.
+	for _, typ := range []gpb.GetRequest_DataType{gpb.GetRequest_CONFIG, gpb.GetRequest_STATE} {
+		_, err = c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{spath("SCHEDULER")}, Encoding: gpb.Encoding_JSON_IETF, Type: typ})
+		if status.Code(err) != codes.Unimplemented || status.Convert(err).Message() != "unsupported request type: "+typ.String() {
+			t.Errorf("a Get of type %s: %v", typ, err)
+		}
+	}
 }
 
 func TestSONiCSubscribeOnce(t *testing.T) {

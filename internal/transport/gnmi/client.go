@@ -135,6 +135,14 @@ func (c *Client) Get(ctx context.Context, paths ...*gpb.Path) ([]Update, error) 
 	return c.get(ctx, gpb.GetRequest_CONFIG, paths)
 }
 
+// GetAll fetches paths with a GetRequest of type ALL (configuration and state alike). SONiC's
+// gNMI server (sonic-gnmi, gnmi_server/server.go Get) refuses every other type before it
+// looks at the paths, with `unsupported request type: CONFIG` (Unimplemented), so every read of
+// a SONiC switch uses it.
+func (c *Client) GetAll(ctx context.Context, paths ...*gpb.Path) ([]Update, error) {
+	return c.get(ctx, gpb.GetRequest_ALL, paths)
+}
+
 // GetState fetches operational state (counters) at paths.
 func (c *Client) GetState(ctx context.Context, paths ...*gpb.Path) ([]Update, error) {
 	return c.get(ctx, gpb.GetRequest_STATE, paths)
