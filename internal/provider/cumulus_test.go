@@ -381,14 +381,23 @@ func TestAccCumulusAnyOrder(t *testing.T) {
 
 // TestAccFabricAuditCumulus: QoS typed on a Cumulus switch by an operator with NVUE (profiles
 // of its own names, out of band with curl) is read by roce_fabric_audit as what each port does,
-// nothing imported; the other ports, binding nothing, run NVUE's defaults, which the applied
-// configuration does not show: no policy, PFC off. The host cabled to swp1, never configured, is
-// checked against it.
+// nothing imported; the other ports, binding nothing, run the default-global profiles `qos roce`
+// puts in place, which the applied configuration does not show. The host cabled to swp1, never
+// configured, is checked against it.
 func TestAccFabricAuditCumulus(t *testing.T) {
 	l := startLab(t, lab.Options{Switches: map[string]int{"cumulus": 1}, Hosts: map[string]int{"mlx5": 1}, NICPorts: 1})
 	c := l.curl(t, "cumulus-1")
+	// The operator's mapping sends DSCP 24-31 and 48-55 as NVUE's RoCE mode does, so the other
+	// ports' default-global agrees with it (R10 compares the lossless and CNP DSCPs of every
+	// policy).
+	dscp := map[string]any{}
+	for d := 24; d <= 31; d++ {
+		dscp[fmt.Sprint(d)] = map[string]int{"switch-priority": 3}
+		dscp[fmt.Sprint(d+24)] = map[string]int{"switch-priority": 6}
+	}
+	dscpJSON, _ := json.Marshal(dscp)
 	c.change("/qos", `{
-  "mapping": {"GPU": {"trust": "l3", "dscp": {"26": {"switch-priority": 3}, "48": {"switch-priority": 6}}}},
+  "mapping": {"GPU": {"trust": "l3", "dscp": `+string(dscpJSON)+`}},
   "egress-scheduler": {"GPU-ETS": {"traffic-class": {"3": {"mode": "dwrr", "bw-percent": 50}, "0": {"mode": "dwrr", "bw-percent": 50},
     "6": {"mode": "strict"}}}},
   "congestion-control": {"GPU-ECN": {"traffic-class": {"3": {"ecn": "enable", "min-threshold": 153600, "max-threshold": 1536000, "probability": 100}}}},
@@ -413,11 +422,11 @@ output "rules" { value = join(", ", sort(distinct([for f in data.roce_fabric_aud
 		}
 		return knownvalue.ListExact(c)
 	}
-	// Every port of the switch is read; only swp1 binds profiles, and the lab's switch has no
-	// default-global PFC profile.
+	// Every port of the switch is read; only swp1 binds profiles, the others run the
+	// default-global profiles of the lab switch's `qos roce` (lossless: PFC on switch priority 3).
 	portsRead := []knownvalue.Check{knownvalue.StringExact("swp1 on GPU")}
 	for i := 2; i <= 8; i++ {
-		portsRead = append(portsRead, knownvalue.StringExact(fmt.Sprintf("swp%d off ", i)))
+		portsRead = append(portsRead, knownvalue.StringExact(fmt.Sprintf("swp%d on default-global", i)))
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,

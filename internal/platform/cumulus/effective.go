@@ -15,23 +15,25 @@ const global = "default-global"
 // configuration typed with nv set as much as this provider's): per swp port of the applied
 // configuration and of ports, the profile of each kind the port binds, else default-global,
 // read together as Policy reads a policy, named after the port's mapping profile, with
-// Interfaces [port] and a class "tc<N>" per traffic class of its egress-scheduler profile. A
-// port whose mapping or egress-scheduler profile the applied configuration does not hold has no
-// policy: it runs NVUE's defaults (the factory ones, or those `nv set qos roce` sets), which the
-// applied configuration without defaults does not show.
+// Interfaces [port] and a class "tc<N>" per traffic class of its egress-scheduler profile.
+// default-global is what the applied configuration holds over what `qos roce` puts in place
+// (withRoCE), which the applied configuration without defaults does not show. A port whose
+// mapping or egress-scheduler profile is still unknown (RoCE off, no default-global configured:
+// the factory defaults) has no policy.
 //
 // PFC is each port's: on where its PFC profile (bound, else default-global) has a switch
 // priority, and its watchdog. Ports are sorted.
 func (t *Tree) Effective(ports []string) ([]fabric.QoSPolicy, []fabric.PFCInterface) {
 	var policies []fabric.QoSPolicy
 	var pfcs []fabric.PFCInterface
+	eff := &Tree{QoS: t.QoS.withRoCE(), Interface: t.Interface}
 	for _, port := range fabric.SortedPorts(append(slices.Collect(maps.Keys(t.Interface)), ports...)) {
 		if !ValidPort(port) {
 			continue
 		}
-		v := t.portView(port)
+		v := eff.portView(port)
 		pfcs = append(pfcs, *v.PFC(port))
-		if p, ok := v.Policy(t.bound(port, "mapping"), nil); ok {
+		if p, ok := v.Policy(eff.bound(port, "mapping"), nil); ok {
 			policies = append(policies, *p)
 		}
 	}

@@ -73,3 +73,40 @@ func TestEffectiveFactory(t *testing.T) {
 		t.Fatalf("factory: %+v %+v", policies, pfcs)
 	}
 }
+
+// TestEffectiveRoCEMode: a port binding nothing on a switch with `nv set qos roce` runs the
+// default-global profiles RoCE mode puts in place (NVIDIA's RoCE page), which the applied
+// configuration does not show; default-global keys the operator set change them one by one
+// (the page's own example moves DSCP 26 to switch priority 4 and that to traffic class 3), and
+// lossy mode has no PFC.
+func TestEffectiveRoCEMode(t *testing.T) {
+	read := func(qos string) (fabric.QoSPolicy, fabric.PFCInterface) {
+		t.Helper()
+		tr, err := ParseTree([]byte(qos), []byte(`{"swp1": {"type": "swp"}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		policies, pfcs := tr.Effective(nil)
+		if len(policies) != 1 || len(pfcs) != 1 {
+			t.Fatalf("%s: %+v %+v", qos, policies, pfcs)
+		}
+		return policies[0], pfcs[0]
+	}
+	p, pfc := read(`{"roce": {"enable": "on", "mode": "lossless"}}`)
+	roce, cnp, other := p.Classes["tc3"], p.Classes["tc6"], p.Classes["tc0"]
+	if p.Name != "default-global" || p.Trust != fabric.TrustDSCPPCP || len(p.Classes) != 3 || pfc.Mode != fabric.PFCModeOn ||
+		!roce.Lossless || *roce.BandwidthPercent != 50 || roce.ECN == nil || roce.ECN.MinThresholdBytes != 150000 ||
+		!slices.Contains(roce.DSCP, 26) || !cnp.StrictPriority || !slices.Contains(cnp.DSCP, 48) || other.Lossless ||
+		!slices.Contains(other.DSCP, 0) || !slices.Contains(other.DSCP, 40) || other.ECN == nil {
+		t.Errorf("RoCE lossless: %+v, PFC %s", p, pfc.Mode)
+	}
+	p, _ = read(`{"roce": {"enable": "on"}, "mapping": {"default-global": {"dscp": {"26": {"switch-priority": 4}}}},
+		"egress-queue-mapping": {"default-global": {"switch-priority": {"4": {"traffic-class": 3}, "3": {"traffic-class": 0}}}}}`)
+	if !slices.Contains(p.Classes["tc3"].DSCP, 26) || !slices.Contains(p.Classes["tc3"].DSCP, 32) || slices.Contains(p.Classes["tc3"].DSCP, 24) {
+		t.Errorf("RoCE with DSCP 26 on switch priority 4: %+v", p.Classes["tc3"])
+	}
+	p, pfc = read(`{"roce": {"enable": "on", "mode": "lossy"}}`)
+	if pfc.Mode != fabric.PFCModeOff || p.Classes["tc3"].Lossless || p.Classes["tc3"].ECN == nil {
+		t.Errorf("RoCE lossy: %+v, PFC %s", p, pfc.Mode)
+	}
+}
