@@ -103,7 +103,7 @@ func TestCumulusFaults(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	clear := func() {
+	unfault := func() {
 		t.Helper()
 		if err := l.ClearFaults("cumulus-1"); err != nil {
 			t.Fatal(err)
@@ -129,7 +129,7 @@ func TestCumulusFaults(t *testing.T) {
 		if got := sw.deviceCounters().Connections; got <= conns {
 			t.Errorf("the refused connection was not counted: %d -> %d", conns, got)
 		}
-		clear()
+		unfault()
 		c.must(http.MethodGet, "/qos?rev=applied", nil)
 	})
 
@@ -194,7 +194,7 @@ func TestCumulusFaults(t *testing.T) {
 			t.Fatalf("a stalled GET answered: %v", err)
 		case <-time.After(300 * time.Millisecond):
 		}
-		clear()
+		unfault()
 		select {
 		case err := <-done:
 			if err != nil {
@@ -215,6 +215,6 @@ func TestCumulusFaults(t *testing.T) {
 		if took := time.Since(start); took < by {
 			t.Errorf("a slow switch answered in %s, want at least %s", took, by)
 		}
-		clear()
+		unfault()
 	})
 }

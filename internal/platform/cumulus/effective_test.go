@@ -55,7 +55,7 @@ func TestEffective(t *testing.T) {
 	}
 	var modes []string
 	for _, p := range pfcs {
-		m := p.Interface + "=" + string(p.Mode)
+		m := p.Interface + "=" + p.Mode
 		if p.Watchdog != nil {
 			m += "+watchdog"
 		}
