@@ -415,13 +415,6 @@ output "swp1"  { value = one([for p in data.roce_fabric_audit.all.ports : p if p
 output "ports" { value = [for p in data.roce_fabric_audit.all.ports : "${p.interface} ${p.pfc_mode} ${p.policy}" if p.device == "cumulus-1"] }
 output "rules" { value = join(", ", sort(distinct([for f in data.roce_fabric_audit.all.findings : "${f.rule} ${f.severity} ${f.device}"]))) }
 `
-	ints := func(vs ...int64) knownvalue.Check {
-		c := []knownvalue.Check{}
-		for _, v := range vs {
-			c = append(c, knownvalue.Int64Exact(v))
-		}
-		return knownvalue.ListExact(c)
-	}
 	// Every port of the switch is read; only swp1 binds profiles, the others run the
 	// default-global profiles of the lab switch's `qos roce` (lossless: PFC on switch priority 3).
 	portsRead := []knownvalue.Check{knownvalue.StringExact("swp1 on GPU")}
@@ -435,7 +428,7 @@ output "rules" { value = join(", ", sort(distinct([for f in data.roce_fabric_aud
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownOutputValue("swp1", knownvalue.ObjectPartial(map[string]knownvalue.Check{
 					"policy": knownvalue.StringExact("GPU"), "trust": knownvalue.StringExact("dscp"), "pfc_mode": knownvalue.StringExact("on"),
-					"lossless_priorities": ints(3), "ecn_traffic_classes": ints(3),
+					"lossless_priorities": int64sExact(3), "ecn_traffic_classes": int64sExact(3),
 				})),
 				statecheck.ExpectKnownOutputValueAtPath("swp1", tfjsonpath.New("dscp_to_traffic_class").AtMapKey("26"), knownvalue.Int64Exact(3)),
 				statecheck.ExpectKnownOutputValueAtPath("swp1", tfjsonpath.New("dscp_to_traffic_class").AtMapKey("48"), knownvalue.Int64Exact(6)),
