@@ -67,6 +67,26 @@ func (n nvueTree) apply(ctx context.Context, ops []cumulus.Op) error {
 	return n.c.Apply(ctx, out)
 }
 
+// auditCumulus is roce_fabric_audit's read of a Cumulus switch (DESIGN.md, Data sources).
+func auditCumulus(ctx context.Context, reg *devices.Registry, device string, ports []string) (fabric.Fabric, error) {
+	t, err := openNVUE(reg, device)
+	if err != nil {
+		return fabric.Fabric{}, err
+	}
+	return t.audit(ctx, ports)
+}
+
+// audit is the QoS each port applies (cumulus.Tree.Effective), from the snapshot of the applied
+// configuration the refreshes share.
+func (n nvueTree) audit(ctx context.Context, ports []string) (fabric.Fabric, error) {
+	t, err := n.snap(ctx)
+	if err != nil {
+		return fabric.Fabric{}, err
+	}
+	policies, pfcs := t.Effective(ports)
+	return switchFabric(n.device, policies, pfcs), nil
+}
+
 type cumulusQoS struct{ nvueTree }
 
 func openCumulusQoS(reg *devices.Registry, device string) (QoSPolicy, error) {

@@ -159,3 +159,30 @@ func TestCumulusLLDP(t *testing.T) {
 		t.Errorf("%+v (%d reads)", got, f.gets)
 	}
 }
+
+// TestCumulusAudit: the audit reads what each port applies, a port binding nothing included
+// when asked for (NVUE's default-global, absent here: no policy, PFC off), from the snapshot a
+// refresh then shares.
+func TestCumulusAudit(t *testing.T) {
+	f := &fakeNVUE{qos: `{"mapping": {"GPU": {"trust": "l3", "dscp": {"26": {"switch-priority": 3}}}},
+		"egress-scheduler": {"GPU": {"traffic-class": {"3": {"mode": "dwrr", "bw-percent": 50}, "0": {"mode": "dwrr", "bw-percent": 50}}}},
+		"pfc": {"GPU": {"switch-priority": {"3": {}}, "tx": "enable", "rx": "enable"}}}`,
+		iface: `{"swp1": {"type": "swp", "qos": {"mapping": {"profile": "GPU"}, "egress-scheduler": {"profile": "GPU"}, "pfc": {"profile": "GPU"}}}}`}
+	qos, _ := cumulusDrivers(f)
+	ctx := context.Background()
+	got, err := qos.audit(ctx, []string{"swp2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Policies) != 1 || got.Policies[0].Device != "sw" || got.Policies[0].Policy.Name != "GPU" ||
+		!got.Policies[0].Policy.Classes["tc3"].Lossless || strings.Join(got.Policies[0].Policy.Interfaces, ",") != "swp1" {
+		t.Fatalf("policies: %+v", got.Policies)
+	}
+	if len(got.PFC) != 2 || got.PFC[0].PFC.Mode != fabric.PFCModeOn || got.PFC[1].PFC.Interface != "swp2" || got.PFC[1].PFC.Mode != fabric.PFCModeOff {
+		t.Fatalf("PFC: %+v", got.PFC)
+	}
+	gets := f.gets
+	if _, err := qos.Read(ctx, "GPU", nil); err != nil || f.gets != gets {
+		t.Errorf("a refresh after the audit read the switch again (%d GETs, %v)", f.gets-gets, err)
+	}
+}

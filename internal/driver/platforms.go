@@ -74,6 +74,7 @@ var platforms = map[string]platformDriver{
 		pfc:      openCumulusPFC,
 		counters: openCumulusCounters,
 		lldp:     readCumulusLLDP,
+		audit:    auditCumulus,
 	},
 	"mlx5": {
 		whyNoQoS: "is a NIC host (roce_qos_policy configures switches; use roce_nic_qos)",

@@ -120,7 +120,7 @@ func TestDispatchTableRows(t *testing.T) {
 		t.Errorf("counters of a platform without a read: %v", err)
 	}
 	if _, err := Audit(context.Background(), testRegistry("none", devices.Device{}), "sw", nil); err == nil ||
-		err.Error() != `device "sw" has platform none, whose configuration this provider version cannot audit yet (it can: eos, mlx5, nxos, openconfig, sonic)` {
+		err.Error() != `device "sw" has platform none, whose configuration this provider version cannot audit yet (it can: cumulus, eos, mlx5, nxos, openconfig, sonic)` {
 		t.Errorf("audit of an unknown platform: %v", err)
 	}
 	if probs := CheckHostDevice(devices.Device{Name: "sw", Platform: "eos"}, "roce_nic_qos"); len(probs) != 1 {

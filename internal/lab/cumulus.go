@@ -12,6 +12,7 @@ import (
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/nvued"
 )
 
@@ -24,6 +25,8 @@ type CumulusSwitch struct {
 	srv        *http.Server
 	done       chan struct{}
 	inv        DeviceEntry
+	faults     fault.Set
+	conns      connTracker
 
 	connections, requests, reads atomic.Int64
 }
@@ -44,18 +47,14 @@ func startCumulusSwitch(spec device.Spec) (labDevice, error) {
 	sw.api = nvued.New(nvued.Options{Hostname: spec.Name, Ports: sw.ports, Username: spec.Username, Password: spec.Password,
 		Latency: spec.Latency, Neighbors: func() map[string]nvued.Neighbor { return nvueNeighbors(spec.Wires, spec.Name) }})
 	sw.srv = &http.Server{Handler: http.HandlerFunc(sw.serve), ReadHeaderTimeout: 10 * time.Second,
-		TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
-		ConnState: func(_ net.Conn, s http.ConnState) {
-			if s == http.StateNew {
-				sw.connections.Add(1)
-			}
-		}}
+		TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}}
 	sw.inv = DeviceEntry{Address: sw.addr, Platform: spec.Platform, Username: spec.Username, Password: spec.Password,
 		CACertificate: string(spec.CA.PEM)}
 	go func() {
 		defer close(sw.done)
 		// ServeTLS returns ErrServerClosed when stop closes the server.
-		_ = sw.srv.ServeTLS(lis, "", "")
+		_ = sw.srv.ServeTLS(faultListener{Listener: countingListener{Listener: lis, n: &sw.connections},
+			faults: &sw.faults, conns: &sw.conns}, "", "")
 	}()
 	return sw, nil
 }
@@ -71,12 +70,14 @@ func nvueNeighbors(wires *cabling.Panel, name string) map[string]nvued.Neighbor 
 	return out
 }
 
-// serve counts a request that got through TLS, then answers it as NVUE.
+// serve counts a request that got through TLS, applies the switch's faults (fault_nvue.go),
+// then answers it as NVUE.
 func (sw *CumulusSwitch) serve(w http.ResponseWriter, r *http.Request) {
 	sw.requests.Add(1)
 	if r.Method == http.MethodGet && !strings.HasPrefix(r.URL.Path, "/nvue_v1/revision") {
 		sw.reads.Add(1)
 	}
+	sw.fault(r)
 	sw.api.ServeHTTP(w, r)
 }
 
@@ -97,6 +98,7 @@ func (sw *CumulusSwitch) entry() DeviceEntry   { return sw.inv }
 func (sw *CumulusSwitch) interfaces() []string { return slices.Clone(sw.ports) }
 
 func (sw *CumulusSwitch) stop() {
+	sw.faults.Stop()
 	_ = sw.srv.Close()
 	<-sw.done
 }
@@ -109,6 +111,10 @@ func (sw *CumulusSwitch) Address() string { return sw.addr }
 
 // Applied returns a copy of the switch's applied NVUE configuration.
 func (sw *CumulusSwitch) Applied() map[string]any { return sw.api.Applied() }
+
+// Revisions returns the state of each NVUE revision the switch holds, by id ("applied",
+// "invalid", "pending", ...).
+func (sw *CumulusSwitch) Revisions() map[string]string { return sw.api.Revisions() }
 
 // RejectApplies makes every later revision fail at apply with NVUE's config_invalid issue and
 // reason, changing nothing; "" ends it.

@@ -12,8 +12,11 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 )
@@ -373,5 +376,70 @@ func TestAccCumulusAnyOrder(t *testing.T) {
 				ExpectError: wrappedRE(`swp1.*cumulus-1.*the PFC watchdog on swp1 needs PFC on the port`),
 			},
 		},
+	})
+}
+
+// TestAccFabricAuditCumulus: QoS typed on a Cumulus switch by an operator with NVUE (profiles
+// of its own names, out of band with curl) is read by roce_fabric_audit as what each port does,
+// nothing imported; the other ports, binding nothing, run the default-global profiles `qos roce`
+// puts in place, which the applied configuration does not show. The host cabled to swp1, never
+// configured, is checked against it.
+func TestAccFabricAuditCumulus(t *testing.T) {
+	l := startLab(t, lab.Options{Switches: map[string]int{"cumulus": 1}, Hosts: map[string]int{"mlx5": 1}, NICPorts: 1})
+	c := l.curl(t, "cumulus-1")
+	// The operator's mapping sends DSCP 24-31 and 48-55 as NVUE's RoCE mode does, so the other
+	// ports' default-global agrees with it (R10 compares the lossless and CNP DSCPs of every
+	// policy).
+	dscp := map[string]any{}
+	for d := 24; d <= 31; d++ {
+		dscp[fmt.Sprint(d)] = map[string]int{"switch-priority": 3}
+		dscp[fmt.Sprint(d+24)] = map[string]int{"switch-priority": 6}
+	}
+	dscpJSON, _ := json.Marshal(dscp)
+	c.change("/qos", `{
+  "mapping": {"GPU": {"trust": "l3", "dscp": `+string(dscpJSON)+`}},
+  "egress-scheduler": {"GPU-ETS": {"traffic-class": {"3": {"mode": "dwrr", "bw-percent": 50}, "0": {"mode": "dwrr", "bw-percent": 50},
+    "6": {"mode": "strict"}}}},
+  "congestion-control": {"GPU-ECN": {"traffic-class": {"3": {"ecn": "enable", "min-threshold": 153600, "max-threshold": 1536000, "probability": 100}}}},
+  "pfc": {"GPU-PFC": {"switch-priority": {"3": {}}, "tx": "enable", "rx": "enable"}}}`)
+	c.change("/interface/swp1/qos", `{"mapping": {"profile": "GPU"}, "egress-scheduler": {"profile": "GPU-ETS"},
+  "congestion-control": {"profile": "GPU-ECN"}, "pfc": {"profile": "GPU-PFC"}}`)
+	cfg := l.providerHCL() + `
+data "roce_fabric_links" "all" {}
+
+data "roce_fabric_audit" "all" {
+  links = data.roce_fabric_links.all.links
+}
+
+output "swp1"  { value = one([for p in data.roce_fabric_audit.all.ports : p if p.device == "cumulus-1" && p.interface == "swp1"]) }
+output "ports" { value = [for p in data.roce_fabric_audit.all.ports : "${p.interface} ${p.pfc_mode} ${p.policy}" if p.device == "cumulus-1"] }
+output "rules" { value = join(", ", sort(distinct([for f in data.roce_fabric_audit.all.findings : "${f.rule} ${f.severity} ${f.device}"]))) }
+`
+	// Every port of the switch is read; only swp1 binds profiles, the others run the
+	// default-global profiles of the lab switch's `qos roce` (lossless: PFC on switch priority 3).
+	portsRead := []knownvalue.Check{knownvalue.StringExact("swp1 on GPU")}
+	for i := 2; i <= 8; i++ {
+		portsRead = append(portsRead, knownvalue.StringExact(fmt.Sprintf("swp%d on default-global", i)))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("swp1", knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"policy": knownvalue.StringExact("GPU"), "trust": knownvalue.StringExact("dscp"), "pfc_mode": knownvalue.StringExact("on"),
+					"lossless_priorities": int64sExact(3), "ecn_traffic_classes": int64sExact(3),
+				})),
+				statecheck.ExpectKnownOutputValueAtPath("swp1", tfjsonpath.New("dscp_to_traffic_class").AtMapKey("26"), knownvalue.Int64Exact(3)),
+				statecheck.ExpectKnownOutputValueAtPath("swp1", tfjsonpath.New("dscp_to_traffic_class").AtMapKey("48"), knownvalue.Int64Exact(6)),
+				// The findings a network engineer would confirm: the never-configured host (trust pcp,
+				// no PFC, DCQCN on by default) against the lossless swp1 (R1, R3, R13, R15, R17), and no
+				// PFC watchdog on the switch (R11). The CNP class is strict and DSCP 26 is on TC 3: no R4,
+				// no R10.
+				statecheck.ExpectKnownOutputValue("rules", knownvalue.StringExact("R1 error mlx5-1, R11 warning cumulus-1, "+
+					"R13 error cumulus-1, R15 error cumulus-1, R17 error cumulus-1, R3 error mlx5-1")),
+				statecheck.ExpectKnownOutputValue("ports", knownvalue.ListExact(portsRead)),
+			},
+		}},
 	})
 }

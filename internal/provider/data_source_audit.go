@@ -63,7 +63,7 @@ func (d *fabricAuditDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 		return schema.MapAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: desc}
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Audits the fabric as it is: reads what each device really applies, whether this configuration manages it or not and whatever its objects are called (a stock SONiC AZURE map, a hand-made EOS qos profile or NX-OS policy-map), and checks it with `roce_fabric_check`'s rules (R1-R11, and R12-R17 on `links`). Platforms: sonic, eos, nxos, openconfig, mlx5. A brownfield fabric can be audited before anything is imported.",
+		MarkdownDescription: "Audits the fabric as it is: reads what each device really applies, whether this configuration manages it or not and whatever its objects are called (a stock SONiC AZURE map, a hand-made EOS qos profile or NX-OS policy-map, NVUE profiles typed on a Cumulus switch), and checks it with `roce_fabric_check`'s rules (R1-R11, and R12-R17 on `links`). Platforms: sonic, eos, nxos, cumulus, openconfig, mlx5. A brownfield fabric can be audited before anything is imported.",
 		Attributes: map[string]schema.Attribute{
 			"devices": schema.SetAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "The devices to read (names in the provider's `devices`); default: every device whose platform can be audited."},
@@ -74,7 +74,7 @@ func (d *fabricAuditDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 				MarkdownDescription: "The effective QoS of every switch port that classifies traffic or has PFC settings.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"device": s("Device name."), "interface": s("Port."),
-					"policy":                 s("The device's own name of what classifies the port (SONiC DSCP map, EOS qos profile, NX-OS qos policy-map); empty where nothing does."),
+					"policy":                 s("The device's own name of what classifies the port (SONiC DSCP map, EOS qos profile, NX-OS qos policy-map, Cumulus NVUE qos mapping profile); empty where nothing does."),
 					"trust":                  s("`dscp`, `pcp`, `dscp_pcp`, or empty."),
 					"dscp_to_traffic_class":  m("Traffic class of every DSCP the port classifies on (keys `\"0\"`..`\"63\"`); null without DSCP trust."),
 					"lossless_priorities":    l("The port's no-drop traffic classes."),

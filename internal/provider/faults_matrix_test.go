@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,7 +16,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 )
 
-// The fault matrix (reliability guide): for each transport (gNMI, SSH CLI, host SSH) and each
+// The fault matrix (reliability guide): for each transport (gNMI, SSH CLI, NVUE, host SSH) and each
 // fault the lab injects (internal/lab/faults.md), during plan and during apply, the real
 // Terraform CLI fails with a diagnostic naming the device, the operation and the cause; the
 // device keeps what it had and the state matches it; once the fault clears the next apply
@@ -274,8 +275,9 @@ func (r *faultRig) runApplyRow(d *faultDev, row applyFault) {
 		}
 		recordFault(o)
 	}()
-	// gNMI retries an Unavailable Set (the dropped one was not applied): the retry converges.
-	retried := row.kind == lab.FaultDrop && strings.HasPrefix(d.transport, "gNMI")
+	// gNMI retries an Unavailable Set (the dropped one was not applied), NVUE an apply whose
+	// revision it then finds still pending: the retry converges.
+	retried := row.kind == lab.FaultDrop && (strings.HasPrefix(d.transport, "gNMI") || d.transport == "NVUE")
 	if row.ok || retried {
 		if retried && slices.Contains(armed, lab.FaultDrop) {
 			t.Fatalf("the drop on %s never fired", d.name)
@@ -284,12 +286,16 @@ func (r *faultRig) runApplyRow(d *faultDev, row applyFault) {
 			t.Fatalf("apply under %s on %s exited %d, want success:\n%s", row.fault, d.name, code, out)
 		}
 		o.result = fmt.Sprintf("succeeds (%.1fs)", took.Seconds())
-		if retried {
+		switch {
+		case retried && d.transport == "NVUE":
+			o.result = "the dropped apply finds the revision pending, is sent again and succeeds"
+		case retried:
 			o.result = "the dropped Set is retried (Unavailable) and succeeds"
 		}
 		o.first = "(no error)"
 		r.stateShows(d, 1-v)
 		r.planShows(nil)
+		r.noLeftovers(d)
 		return
 	}
 	re := regexp.MustCompile(row.errRe(d))
@@ -311,9 +317,10 @@ func (r *faultRig) runApplyRow(d *faultDev, row applyFault) {
 	o.result = "fails, device unchanged, converges after clear"
 }
 
-// noLeftovers fails if a CLI switch still holds a transaction of ours once an apply converged:
-// an EOS configuration session (abandoned ones are removed when the provider next connects) or
-// an NX-OS checkpoint.
+// noLeftovers fails if a switch still holds a transaction of ours once an apply converged: an
+// EOS configuration session (abandoned ones are removed when the provider next connects), an
+// NX-OS checkpoint, or a pending NVUE revision (a failed one stays, never applied: DESIGN.md,
+// Cumulus Linux).
 func (r *faultRig) noLeftovers(d *faultDev) {
 	r.t.Helper()
 	switch d.name {
@@ -324,6 +331,12 @@ func (r *faultRig) noLeftovers(d *faultDev) {
 	case "nxos-1":
 		if c := r.l.NXOS(d.name).Checkpoints(); len(c) != 0 {
 			r.t.Fatalf("checkpoints left on %s: %v", d.name, c)
+		}
+	case "cumulus-1":
+		for id, state := range r.l.Cumulus(d.name).Revisions() {
+			if state == "pending" || state == "apply" {
+				r.t.Fatalf("revision %s left %s on %s: %v", id, state, d.name, r.l.Cumulus(d.name).Revisions())
+			}
 		}
 	}
 }
@@ -412,6 +425,8 @@ func rejectCause(d *faultDev) string {
 		return `%\s+Unavailable\s+command`
 	case "nxos-1":
 		return `Module\s+1\s+returned\s+status\s+"TCAM\s+region`
+	case "cumulus-1":
+		return `ended\s+invalid,\s+nothing\s+applied:\s+Config\s+invalid\s+at\s+router\.bgp\.enable:\s+BGP\s+requires\s+router-id`
 	}
 	return `Operation not permitted|Permission denied`
 }
@@ -496,6 +511,28 @@ func cliFaultDevs(l *accLab) (*faultDev, *faultDev) {
 	return e, n
 }
 
+// cumulusFaultDev: the applied NVUE configuration is the switch's own view (what
+// `nv config show` prints, `rev=applied`).
+func cumulusFaultDev(t *testing.T, l *accLab) *faultDev {
+	sw := l.Cumulus("cumulus-1")
+	ecn := [2]int{153600, 204800}
+	return &faultDev{
+		name: "cumulus-1", transport: "NVUE", addr: "roce_qos_policy.leaf",
+		hcl:  func(v int) string { return cumulusPolicyHCL(ecn[v], `"swp1", "swp2"`) },
+		mark: func(v int) string { return fmt.Sprintf("min_threshold_bytes = %d", ecn[v]) },
+		state: func() string {
+			b, err := json.MarshalIndent(sw.Applied(), "", " ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(b)
+		},
+		// the refresh is two GETs; the update two GETs, a revision, its staging, the apply and
+		// its polls, each request slowed (the timeout is per request).
+		slowOK: 300 * time.Millisecond, slowOver: 4 * time.Second,
+	}
+}
+
 func hostFaultDev(t *testing.T, l *accLab) *faultDev {
 	h := l.Host("mlx5-1")
 	ets := [2]string{ets5050, ets4060}
@@ -549,6 +586,14 @@ func TestAccFaultMatrixCLI(t *testing.T) {
 	r.matrix(t, e)
 	r.matrix(t, n)
 	logFaultOutcomes(t, "CLI")
+}
+
+// TestAccFaultMatrixNVUE runs the matrix on a Cumulus switch over NVUE's REST API: each write
+// is one revision, so a fault leaves the applied configuration whole.
+func TestAccFaultMatrixNVUE(t *testing.T) {
+	t.Parallel()
+	l := startLab(t, lab.Options{Switches: map[string]int{"cumulus": 1}})
+	runFaultMatrixOn(t, l, cumulusFaultDev(t, l))
 }
 
 func TestAccFaultMatrixHostSSH(t *testing.T) {

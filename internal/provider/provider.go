@@ -69,7 +69,7 @@ func (p *roceProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp 
 			"timeout": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Timeout of one device operation, as a Go duration. Default `30s`."},
 			"retries": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: "Retries, with exponential backoff, of transient transport errors (gNMI: Unavailable, DeadlineExceeded, ResourceExhausted, Aborted). A change the device rejects is never retried. Default `3`."},
+				MarkdownDescription: "Retries, with exponential backoff, of transient transport errors (gNMI: Unavailable, DeadlineExceeded, ResourceExhausted, Aborted; NVUE: a read that timed out, could not connect or got 502/503/504, and an apply whose answer was lost, sent again only once NVUE shows the revision still pending). A change the device rejects is never retried. Default `3`."},
 			"per_resource_reads": schema.BoolAttribute{Optional: true,
 				MarkdownDescription: "Read each device once per Terraform run and serve every resource on it from that one read (`false`, the default), or make every resource read the device itself (`true`), for devices that cannot answer large reads. Either way one connection per device is shared. Can be set per device."},
 			"devices": schema.MapNestedAttribute{Optional: true,

@@ -206,6 +206,15 @@ func TestAccGuideCablingCheck(t *testing.T) {
 	}
 }
 
+// int64sExact checks a list of exactly these numbers, in order.
+func int64sExact(vs ...int64) knownvalue.Check {
+	c := []knownvalue.Check{}
+	for _, v := range vs {
+		c = append(c, knownvalue.Int64Exact(v))
+	}
+	return knownvalue.ListExact(c)
+}
+
 // TestAccFabricAuditForeignConfigs is issue 19's audit: hand-made QoS with foreign object names
 // on SONiC (the stock AZURE maps), EOS (a qos profile GPU-LOSSLESS typed by an operator) and
 // NX-OS (Microsoft's Azure Local reference policies) is read by roce_fabric_audit as what each
@@ -252,13 +261,6 @@ output "uplink_findings" {
   value = [for f in data.roce_fabric_audit.all.findings : "${f.rule}: ${f.message}" if strcontains(f.message, "Link eos-1 Ethernet8 <-> nxos-1 Ethernet1/8")]
 }
 `, port("eos-1", "Ethernet1"), port("nxos-1", "Ethernet1/8"), port("sonic-1", "Ethernet0"))
-	ints := func(vs ...int64) knownvalue.Check {
-		var c []knownvalue.Check
-		for _, v := range vs {
-			c = append(c, knownvalue.Int64Exact(v))
-		}
-		return knownvalue.ListExact(c)
-	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
 		Steps: []resource.TestStep{{
@@ -266,20 +268,20 @@ output "uplink_findings" {
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownOutputValue("eos", knownvalue.ObjectPartial(map[string]knownvalue.Check{
 					"policy": knownvalue.StringExact("GPU-LOSSLESS"), "trust": knownvalue.StringExact("dscp"), "pfc_mode": knownvalue.StringExact("on"),
-					"lossless_priorities": ints(3), "ecn_traffic_classes": ints(3),
+					"lossless_priorities": int64sExact(3), "ecn_traffic_classes": int64sExact(3),
 				})),
 				statecheck.ExpectKnownOutputValueAtPath("eos", tfjsonpath.New("dscp_to_traffic_class").AtMapKey("26"), knownvalue.Int64Exact(3)),
 				statecheck.ExpectKnownOutputValue("nxos", knownvalue.ObjectPartial(map[string]knownvalue.Check{
 					"policy": knownvalue.StringExact("AZLocal_SERVICES"), "trust": knownvalue.StringExact("pcp"), "pfc_mode": knownvalue.StringExact("on"),
-					"lossless_priorities": ints(3), "ecn_traffic_classes": ints(3),
+					"lossless_priorities": int64sExact(3), "ecn_traffic_classes": int64sExact(3),
 				})),
 				statecheck.ExpectKnownOutputValue("sonic", knownvalue.ObjectPartial(map[string]knownvalue.Check{
 					"policy": knownvalue.StringExact("AZURE"), "trust": knownvalue.StringExact("dscp"), "pfc_mode": knownvalue.StringExact("on"),
-					"lossless_priorities": ints(3, 4),
+					"lossless_priorities": int64sExact(3, 4),
 				})),
 				statecheck.ExpectKnownOutputValueAtPath("sonic", tfjsonpath.New("dscp_to_traffic_class").AtMapKey("26"), knownvalue.Int64Exact(1)),
 				statecheck.ExpectKnownOutputValue("nic", knownvalue.ObjectPartial(map[string]knownvalue.Check{
-					"interface": knownvalue.StringExact("eth0"), "pfc_priorities": ints(),
+					"interface": knownvalue.StringExact("eth0"), "pfc_priorities": int64sExact(),
 				})),
 				statecheck.ExpectKnownOutputValue("ok", knownvalue.Bool(false)),
 				// Every finding is one a network engineer would confirm on this lab: the never-configured

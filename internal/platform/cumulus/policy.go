@@ -187,15 +187,23 @@ func (i Interface) boundTo(name string) []string {
 }
 
 func (q *InterfaceQoS) binding(kind string) *Binding {
+	if b := q.bindingPtr(kind); b != nil {
+		return *b
+	}
+	return nil
+}
+
+// bindingPtr is where the binding of kind lives; nil for a kind that is not a profile.
+func (q *InterfaceQoS) bindingPtr(kind string) **Binding {
 	switch kind {
 	case "mapping":
-		return q.Mapping
+		return &q.Mapping
 	case "egress-scheduler":
-		return q.EgressScheduler
+		return &q.EgressScheduler
 	case "congestion-control":
-		return q.CongestionControl
+		return &q.CongestionControl
 	case "pfc":
-		return q.PFC
+		return &q.PFC
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"context"
 	"crypto/tls"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -157,11 +158,8 @@ func (c *Client) Apply(ctx context.Context, ops []Op) error {
 			return e
 		}
 	}
-	apply := map[string]any{"state": "apply", "auto-prompt": map[string]string{"ays": "ays_yes"}}
-	if _, err := c.do(ctx, http.MethodPatch, revisionPath(rev), nil, apply); err != nil {
-		e := c.wrap("apply revision", 1, err)
-		e.Revision = rev
-		return e
+	if err := c.applyRevision(ctx, rev); err != nil {
+		return err
 	}
 	state, issues, err := c.wait(ctx, rev)
 	log["state"] = state
@@ -176,6 +174,47 @@ func (c *Client) Apply(ctx context.Context, ops []Op) error {
 }
 
 func revisionPath(rev string) string { return "/revision/" + url.PathEscape(rev) }
+
+// applyRevision asks NVUE to apply rev, answering its prompt. When the answer is lost (the
+// connection dropped or the request timed out) NVUE may or may not have taken the apply, so
+// the revision's state decides: still pending means it never did, and the apply is sent again
+// (up to Retries times: a pending revision applies whole or not at all, so a second apply
+// cannot half-apply anything); any other state means it did, and wait follows it. A revision
+// still pending at the end stays on the switch unapplied (DESIGN.md, Cumulus Linux).
+func (c *Client) applyRevision(ctx context.Context, rev string) error {
+	apply := map[string]any{"state": "apply", "auto-prompt": map[string]string{"ays": "ays_yes"}}
+	for attempt := 1; ; attempt++ {
+		_, err := c.do(ctx, http.MethodPatch, revisionPath(rev), nil, apply)
+		var h *HTTPError
+		if err == nil || errors.As(err, &h) || c.err != nil || ctx.Err() != nil {
+			if err != nil {
+				e := c.wrap("apply revision", attempt, err)
+				e.Revision = rev
+				return e
+			}
+			return nil
+		}
+		c.debug(ctx, "nvue apply unanswered", map[string]any{"revision": rev, "attempt": attempt, "error": err.Error()})
+		body, serr := c.read(ctx, "poll revision", revisionPath(rev), nil)
+		var s revisionState
+		var se *Error
+		if errors.As(serr, &se) && se.Err != nil {
+			serr = se.Err // the device and address are said once, below
+		} else if serr == nil {
+			s, serr = parseRevision(rev, body)
+		}
+		switch {
+		case serr != nil:
+			return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "apply revision", Attempts: attempt, Revision: rev,
+				Err: fmt.Errorf("%w; then its state could not be read (%s), so it may still apply: check `nv config history` on the switch", err, describe(serr))}
+		case s.State != "pending":
+			return nil // NVUE took the apply: wait follows it
+		case attempt > c.cfg.Retries:
+			return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "apply revision", Attempts: attempt, Revision: rev,
+				Err: fmt.Errorf("%w; the revision is still pending, nothing applied (NVUE keeps it unapplied)", err)}
+		}
+	}
+}
 
 // createRevision posts a new revision and returns its id: the one key of NVUE's answer
 // ({"2": {"state": "pending", ...}}), as NVIDIA's own clients read it.

@@ -22,6 +22,10 @@ type fakeNVUE struct {
 	wrapped  bool
 	polls    int
 	requests []string
+	// drops is how many applies have their connection closed before NVUE takes them; taken
+	// says an apply was taken (the revision is pending until then).
+	drops int
+	taken bool
 }
 
 func (f *fakeNVUE) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -38,12 +42,19 @@ func (f *fakeNVUE) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodPost && r.URL.Path == "/nvue_v1/revision":
 		_, _ = w.Write([]byte(`{"changeset/admin/7": {"state": "pending", "transition": {"issue": {}, "progress": ""}}}`))
+	case r.Method == http.MethodPatch && strings.HasPrefix(r.URL.Path, "/nvue_v1/revision/") && f.drops > 0:
+		f.drops--
+		panic(http.ErrAbortHandler) // net/http closes the connection without an answer
 	case r.Method == http.MethodPatch && strings.HasPrefix(r.URL.Path, "/nvue_v1/revision/"):
+		f.taken = true
 		_, _ = w.Write([]byte(`{"state": "apply", "transition": {"issue": {}, "progress": ""}}`))
 	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/nvue_v1/revision/"):
 		f.polls++
 		state := map[string]any{"state": "apply", "transition": map[string]any{"issue": map[string]any{}, "progress": ""}}
-		if f.polls > 1 {
+		switch {
+		case !f.taken:
+			state["state"] = "pending"
+		case f.polls > 1:
 			state["state"] = f.final
 			if f.final == "invalid" {
 				state["transition"] = map[string]any{"progress": "Invalid config", "issue": map[string]any{"0": map[string]any{
@@ -122,5 +133,37 @@ func TestGetAppliedWithoutDefaults(t *testing.T) {
 	}
 	if f.requests[0] != "GET /nvue_v1/qos?filled=false&rev=applied " {
 		t.Errorf("read %q", f.requests[0])
+	}
+}
+
+// TestApplyDropped: an apply whose connection drops before NVUE answers is sent again only once
+// NVUE shows the revision still pending (it never took the first), within Retries; past them
+// the error says the revision was left pending with nothing applied, a transport failure, not a
+// refusal.
+func TestApplyDropped(t *testing.T) {
+	ops := []Op{{Method: http.MethodPatch, Path: "/qos", Body: map[string]any{}}}
+	applyReq := `PATCH /nvue_v1/revision/changeset%2Fadmin%2F7 {"auto-prompt":{"ays":"ays_yes"},"state":"apply"}`
+	f := &fakeNVUE{final: "applied", drops: 1}
+	c := client(t, f, "pw")
+	c.cfg.Retries = 1
+	if err := c.Apply(context.Background(), ops); err != nil {
+		t.Fatalf("one drop, one retry: %v", err)
+	}
+	want := []string{applyReq, "GET /nvue_v1/revision/changeset%2Fadmin%2F7 ", applyReq}
+	if got := f.requests[2:5]; strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("requests after staging:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	f = &fakeNVUE{final: "applied", drops: 2}
+	c = client(t, f, "pw")
+	c.cfg.Retries = 1
+	err := c.Apply(context.Background(), ops)
+	if err == nil || Rejected(err) || !strings.Contains(err.Error(), `NVUE apply revision on device "leaf-1"`) ||
+		!strings.Contains(err.Error(), "after 2 attempts, revision changeset/admin/7") ||
+		!strings.Contains(err.Error(), "EOF; the revision is still pending, nothing applied") {
+		t.Fatalf("two drops, one retry: %v", err)
+	}
+	if f.taken {
+		t.Error("the revision was applied")
 	}
 }

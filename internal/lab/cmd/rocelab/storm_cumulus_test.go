@@ -14,6 +14,7 @@ import (
 
 // TestStormACumulusSwitch: `rocelab storm` on a cumulus switch's port makes its NVUE queue
 // counters show discards, read over HTTPS as any NVUE client reads them; --off stops them.
+// `rocelab fault` refuses its HTTPS connections until cleared.
 func TestStormACumulusSwitch(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "lab")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -31,11 +32,14 @@ func TestStormACumulusSwitch(t *testing.T) {
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM([]byte(sw.CACertificate))
 	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}}
-	discards := func() float64 {
-		t.Helper()
+	get := func() (*http.Response, error) {
 		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, "https://"+sw.Address+"/nvue_v1/interface/swp2/counters/qos/egress-queue-stats", nil)
 		req.SetBasicAuth(sw.Username, sw.Password)
-		resp, err := client.Do(req)
+		return client.Do(req)
+	}
+	discards := func() float64 {
+		t.Helper()
+		resp, err := get()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,4 +71,15 @@ func TestStormACumulusSwitch(t *testing.T) {
 	if code, _, errOut := runArgs("storm", "--dir", dir, "cumulus-1", "swp9"); code == 0 || !strings.Contains(errOut, `has no interface "swp9"`) {
 		t.Errorf("a port the switch lacks: exit %d, %q", code, errOut)
 	}
+	client.CloseIdleConnections()
+	if code, out, errOut := runArgs("fault", "--dir", dir, "cumulus-1", "refuse"); code != 0 {
+		t.Fatalf("fault refuse: exit %d, %q %q", code, out, errOut)
+	}
+	if _, err := get(); err == nil || !strings.Contains(err.Error(), "connection reset by peer") {
+		t.Errorf("a GET while the switch refuses: %v", err)
+	}
+	if code, out, errOut := runArgs("fault", "--dir", dir, "cumulus-1", "clear"); code != 0 {
+		t.Fatalf("fault clear: exit %d, %q %q", code, out, errOut)
+	}
+	discards()
 }

@@ -52,10 +52,12 @@ type Switch struct {
 	revs    map[string]*revision
 	order   []string
 	next    int
-	reject  string     // a fault: the next applies fail config_invalid with this reason
-	applyMu sync.Mutex // NVUE applies one revision at a time
-	boot    time.Time  // the counters count from here
-	storms  map[string]*storm
+	reject  string // a fault: the next applies fail config_invalid with this reason
+	// rejectOnce is FaultReject's refusal: the next revision to apply fails with it.
+	rejectOnce *problem
+	applyMu    sync.Mutex // NVUE applies one revision at a time
+	boot       time.Time  // the counters count from here
+	storms     map[string]*storm
 }
 
 type revision struct {
@@ -114,6 +116,41 @@ func (s *Switch) Reject(reason string) {
 	s.reject = reason
 }
 
+// RejectNext makes the next revision to apply (the next to reach its turn) fail as invalid with
+// one config_invalid issue at location, for reason; the revisions after it apply as usual (a
+// one-shot fault of `rocelab fault`).
+func (s *Switch) RejectNext(location, reason string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rejectOnce = &problem{location, reason}
+}
+
+// Revisions returns each revision's state by id (tests: what a client left behind).
+func (s *Switch) Revisions() map[string]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]string, len(s.revs))
+	for id, rv := range s.revs {
+		out[id] = rv.state
+	}
+	return out
+}
+
+// Authorized says whether r carries the switch's credentials (HTTP basic authentication).
+func (s *Switch) Authorized(r *http.Request) bool {
+	user, pass, ok := r.BasicAuth()
+	return ok && subtle.ConstantTimeCompare([]byte(user), []byte(s.o.Username)) == 1 &&
+		subtle.ConstantTimeCompare([]byte(pass), []byte(s.o.Password)) == 1
+}
+
+// IsApply says whether r asks to apply a revision (PATCH /nvue_v1/revision/<id>): the one
+// request that changes the applied configuration.
+func IsApply(r *http.Request) bool {
+	rest, ok := strings.CutPrefix(r.URL.Path, "/nvue_v1")
+	elems := split(rest)
+	return ok && r.Method == http.MethodPatch && len(elems) == 2 && elems[0] == "revision"
+}
+
 // Applied returns a copy of the applied configuration (tests, inventory).
 func (s *Switch) Applied() map[string]any {
 	s.mu.Lock()
@@ -126,9 +163,7 @@ func (s *Switch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.o.Latency > 0 {
 		time.Sleep(s.o.Latency)
 	}
-	user, pass, ok := r.BasicAuth()
-	if !ok || subtle.ConstantTimeCompare([]byte(user), []byte(s.o.Username)) != 1 ||
-		subtle.ConstantTimeCompare([]byte(pass), []byte(s.o.Password)) != 1 {
+	if !s.Authorized(r) {
 		w.Header().Set("WWW-Authenticate", `Basic realm="NVUE"`)
 		fail(w, http.StatusUnauthorized, "Unauthorized", "Authentication failed.")
 		return
@@ -427,6 +462,10 @@ func (s *Switch) finish(id string, answered bool) {
 	invalid := validate(next, s.o.Ports)
 	if s.reject != "" {
 		invalid = append(invalid, problem{"qos", s.reject})
+	}
+	if s.rejectOnce != nil {
+		invalid = append(invalid, *s.rejectOnce)
+		s.rejectOnce = nil
 	}
 	if len(invalid) > 0 {
 		rv.state, rv.progress = "invalid", "Invalid config"
