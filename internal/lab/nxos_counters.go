@@ -88,7 +88,8 @@ func (sw *NXOSSwitch) queuingText(n int) string {
 	}
 	var b strings.Builder
 	b.WriteString(nxosGroupRule)
-	row := func(label string, uc, mc uint64) { fmt.Fprintf(&b, "| %25s |%16d|%16d|\n", label, uc, mc) }
+	// The lab sends no multicast: that column stays 0.
+	row := func(label string, uc uint64) { fmt.Fprintf(&b, "| %25s |%16d|%16d|\n", label, uc, 0) }
 	for g := range 8 {
 		fmt.Fprintf(&b, "|%-61s|\n", strings.Repeat(" ", 30)+"QOS GROUP "+strconv.Itoa(g))
 		b.WriteString(nxosGroupRule)
@@ -99,12 +100,12 @@ func (sw *NXOSSwitch) queuingText(n int) string {
 			drops = traffic.Count(stormQueueDropPPS, storm)
 		}
 		pkts := traffic.Count(queuePPS, up)
-		row("Tx Pkts", pkts, 0)
-		row("Tx Byts", pkts*rdmaPktBytes, 0)
-		row("WRED/AFD & Tail Drop Pkts", drops, 0)
-		row("WRED/AFD & Tail Drop Byts", drops*rdmaPktBytes, 0)
-		row("Q Depth Byts", 0, 0)
-		row("WD & Tail Drop Pkts", 0, 0)
+		row("Tx Pkts", pkts)
+		row("Tx Byts", pkts*rdmaPktBytes)
+		row("WRED/AFD & Tail Drop Pkts", drops)
+		row("WRED/AFD & Tail Drop Byts", drops*rdmaPktBytes)
+		row("Q Depth Byts", 0)
+		row("WD & Tail Drop Pkts", 0)
 		b.WriteString(nxosGroupRule)
 	}
 
