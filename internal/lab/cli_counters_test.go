@@ -2,12 +2,13 @@ package lab
 
 import (
 	"encoding/json"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
 // cliClock gives a CLI switch a clock the test moves; the counters count from its start.
@@ -19,16 +20,11 @@ func cliClock(sw *cliSwitch) func(time.Duration) {
 	return clk.advance
 }
 
-// golden reads a capture of the platform's counters testdata without its source line: the
-// lab's output must have its layout.
-func golden(t *testing.T, platform, name string) string {
+// counterCapture is a capture of the platform's counters testdata without its source line: the lab's
+// output must have its layout.
+func counterCapture(t *testing.T, platform, name string) string {
 	t.Helper()
-	b, err := os.ReadFile("../platform/" + platform + "/testdata/counters/" + name) //nolint:gosec // the repository's own testdata
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, body, _ := strings.Cut(string(b), "\n")
-	return body
+	return goldenfile.Capture(t, "../platform/"+platform+"/testdata/counters/"+name)
 }
 
 type eosECNJSON struct {
@@ -65,11 +61,11 @@ func TestEOSCounters(t *testing.T) {
 	_, sw := startEOS(t)
 	step := cliClock(sw.cliSwitch)
 	c := newEOSCLI(t, sw, "enable")
-	anta := decode[eosECNJSON](t, golden(t, "eos", "eos_show_qos_interfaces_ecn_counters_queue_anta_failure.json.txt"))
+	anta := decode[eosECNJSON](t, counterCapture(t, "eos", "eos_show_qos_interfaces_ecn_counters_queue_anta_failure.json.txt"))
 	if anta.Intfs["Ethernet10/28/1"].Queues["0"] != "-" {
 		t.Fatalf("capture %+v", anta)
 	}
-	decode[eosDiscardsJSON](t, golden(t, "eos", "eos_show_interfaces_counters_discards_anta_failure.json.txt"))
+	decode[eosDiscardsJSON](t, counterCapture(t, "eos", "eos_show_interfaces_counters_discards_anta_failure.json.txt"))
 
 	ecn := func() map[string]string {
 		t.Helper()
@@ -148,8 +144,8 @@ func TestNXOSQueuing(t *testing.T) {
 	step(time.Second)
 	out := c.run("show queuing interface Ethernet1/2")
 	lines := strings.Split(out, "\n")
-	ingress := golden(t, "nxos", "nxos_show_queuing_interface_ingress_zartbot.txt")
-	group := golden(t, "nxos", "nxos_show_queuing_interface_qos_group_zartbot.txt")
+	ingress := counterCapture(t, "nxos", "nxos_show_queuing_interface_ingress_zartbot.txt")
+	group := counterCapture(t, "nxos", "nxos_show_queuing_interface_qos_group_zartbot.txt")
 	number := regexp.MustCompile(`\d+`)
 	for _, want := range strings.Split(strings.TrimSpace(ingress+group), "\n") {
 		want = strings.ReplaceAll(want, "Ethernet1/51", "Ethernet1/2")

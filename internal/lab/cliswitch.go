@@ -8,7 +8,6 @@ package lab
 // exported methods here are promoted to EOSSwitch and NXOSSwitch.
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -209,12 +208,7 @@ func (sw *cliSwitch) pause() {
 func (sw *cliSwitch) Storm(ifname string, on bool) error {
 	sw.stormMu.Lock()
 	defer sw.stormMu.Unlock()
-	st, ok := sw.storms[ifname]
-	if !ok {
-		return fmt.Errorf("%s has no interface %q (interfaces: %s)", sw.name, ifname, strings.Join(sw.ports, ", "))
-	}
-	st.Set(on, sw.clock())
-	return nil
+	return setStorm(sw.storms, sw.name, sw.ports, ifname, on, sw.clock())
 }
 
 // traffic is the time since boot and the port's storm time, now.

@@ -38,6 +38,24 @@ output "gate" {
 	return counts, sampled
 }
 
+// stormSteps reads the counters after the policy (before), starts a storm on the port, whose
+// sampled rates must fail the gate with stormed, and stops it, after which the gate passes
+// (after).
+func stormSteps(t *testing.T, storm func(string, bool) error, port, policy, counts, gate string, before resource.TestCheckFunc, stormed string, after resource.TestCheckFunc) []resource.TestStep {
+	set := func(on bool) func() {
+		return func() {
+			if err := storm(port, on); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return []resource.TestStep{
+		{Config: policy + counts, Check: before},
+		{PreConfig: set(true), Config: policy + gate, ExpectError: wrappedRE(stormed)},
+		{PreConfig: set(false), Config: policy + gate, Check: after},
+	}
+}
+
 // TestAccEOSCounters: on EOS the counters read are the ECN marks of the tx-queues that count
 // them (the policy's ECN class writes `random-detect ecn count`) and the port's discards; PFC
 // per priority is null. A storm on the port fails a congestion gate with the marks and drops
@@ -51,36 +69,16 @@ func TestAccEOSCounters(t *testing.T) {
 		"Congestion on eos-1 Ethernet1: ${data.roce_interface_counters.port.ecn_marked_packets} ECN marks and ${data.roce_interface_counters.port.dropped_packets} drops per second.")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
-		Steps: []resource.TestStep{
-			{
-				Config: policy + counts,
-				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttrSet("data.roce_interface_counters.port", "ecn_marked_packets"),
-					resource.TestCheckResourceAttr("data.roce_interface_counters.port", "dropped_packets", "0"),
-					resource.TestCheckOutput("pfc_null", "true"),
-					resource.TestCheckOutput("ecn_null", "false"),
-					resource.TestCheckNoResourceAttr("data.roce_interface_counters.port", "cnp_sent"),
-				),
-			},
-			{
-				PreConfig: func() {
-					if err := sw.Storm("Ethernet1", true); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config:      policy + gate,
-				ExpectError: wrappedRE(`Congestion on eos-1 Ethernet1: [0-9]{5}(\.[0-9]+)? ECN marks and [0-9]{3,4}(\.[0-9]+)? drops per second`),
-			},
-			{
-				PreConfig: func() {
-					if err := sw.Storm("Ethernet1", false); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: policy + gate,
-				Check:  resource.TestCheckResourceAttr("data.roce_interface_counters.port", "dropped_packets", "0"),
-			},
-		},
+		Steps: stormSteps(t, sw.Storm, "Ethernet1", policy, counts, gate,
+			resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttrSet("data.roce_interface_counters.port", "ecn_marked_packets"),
+				resource.TestCheckResourceAttr("data.roce_interface_counters.port", "dropped_packets", "0"),
+				resource.TestCheckOutput("pfc_null", "true"),
+				resource.TestCheckOutput("ecn_null", "false"),
+				resource.TestCheckNoResourceAttr("data.roce_interface_counters.port", "cnp_sent"),
+			),
+			`Congestion on eos-1 Ethernet1: [0-9]{5}(\.[0-9]+)? ECN marks and [0-9]{3,4}(\.[0-9]+)? drops per second`,
+			resource.TestCheckResourceAttr("data.roce_interface_counters.port", "dropped_packets", "0")),
 	})
 }
 
@@ -97,40 +95,20 @@ func TestAccNXOSCounters(t *testing.T) {
 		"PFC pause storm on nxos-1 Ethernet1/1: ${jsonencode(data.roce_interface_counters.port.pfc_rx_pause)} pauses per second.")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
-		Steps: []resource.TestStep{
-			{
-				Config: policy + counts,
-				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttr("data.roce_interface_counters.port", "pfc_rx_pause.%", "8"),
-					resource.TestCheckResourceAttr("data.roce_interface_counters.port", "pfc_rx_pause.3", "0"),
-					resource.TestCheckResourceAttr("data.roce_interface_counters.port", "pfc_tx_pause.%", "8"),
-					resource.TestCheckResourceAttr("data.roce_interface_counters.port", "dropped_packets", "0"),
-					resource.TestCheckOutput("pfc_null", "false"),
-					resource.TestCheckOutput("ecn_null", "true"),
-					resource.TestCheckNoResourceAttr("data.roce_interface_counters.port", "cnp_sent"),
-				),
-			},
-			{
-				PreConfig: func() {
-					if err := sw.Storm("Ethernet1/1", true); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config:      policy + gate,
-				ExpectError: wrappedRE(`PFC pause storm on nxos-1 Ethernet1/1: \{"0":0,"1":0,"2":0,"3":[0-9]{4}`),
-			},
-			{
-				PreConfig: func() {
-					if err := sw.Storm("Ethernet1/1", false); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: policy + gate,
-				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttr("data.roce_interface_counters.port", "pfc_rx_pause.3", "0"),
-					resource.TestCheckResourceAttr("data.roce_interface_counters.port", "dropped_packets", "0"),
-				),
-			},
-		},
+		Steps: stormSteps(t, sw.Storm, "Ethernet1/1", policy, counts, gate,
+			resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr("data.roce_interface_counters.port", "pfc_rx_pause.%", "8"),
+				resource.TestCheckResourceAttr("data.roce_interface_counters.port", "pfc_rx_pause.3", "0"),
+				resource.TestCheckResourceAttr("data.roce_interface_counters.port", "pfc_tx_pause.%", "8"),
+				resource.TestCheckResourceAttr("data.roce_interface_counters.port", "dropped_packets", "0"),
+				resource.TestCheckOutput("pfc_null", "false"),
+				resource.TestCheckOutput("ecn_null", "true"),
+				resource.TestCheckNoResourceAttr("data.roce_interface_counters.port", "cnp_sent"),
+			),
+			`PFC pause storm on nxos-1 Ethernet1/1: \{"0":0,"1":0,"2":0,"3":[0-9]{4}`,
+			resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr("data.roce_interface_counters.port", "pfc_rx_pause.3", "0"),
+				resource.TestCheckResourceAttr("data.roce_interface_counters.port", "dropped_packets", "0"),
+			)),
 	})
 }

@@ -1,33 +1,22 @@
 package eos
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
-// capture reads a testdata/counters file without its first line, which names the source.
-func capture(t testing.TB, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "counters", name)) //nolint:gosec // the test's own testdata
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, body, _ := strings.Cut(string(b), "\n")
-	return body
-}
-
 const (
-	ecnCapture      = "eos_show_qos_interfaces_ecn_counters_queue_anta_failure.json.txt"
-	discardsCapture = "eos_show_interfaces_counters_discards_anta_failure.json.txt"
+	ecnCapture      = "testdata/counters/eos_show_qos_interfaces_ecn_counters_queue_anta_failure.json.txt"
+	discardsCapture = "testdata/counters/eos_show_interfaces_counters_discards_anta_failure.json.txt"
 )
 
 // TestParseCountersANTA reads ANTA's eAPI outputs: the counting queues' marks ("-" queues are
 // left out) and the port's discards, for ports each output has.
 func TestParseCountersANTA(t *testing.T) {
-	ecn, disc := capture(t, ecnCapture), capture(t, discardsCapture)
+	ecn, disc := goldenfile.Capture(t, ecnCapture), goldenfile.Capture(t, discardsCapture)
 	c, err := ParseCounters("Ethernet10/28/1", ecn, disc)
 	if err != nil {
 		t.Fatal(err)
@@ -83,8 +72,8 @@ func TestValidPort(t *testing.T) {
 // FuzzParseCounters feeds ParseCounters the ANTA outputs and their mutations: it must not
 // panic, and what it returns is never negative.
 func FuzzParseCounters(f *testing.F) {
-	f.Add("Ethernet10/3/1", capture(f, ecnCapture), capture(f, discardsCapture))
-	f.Add("Ethernet2", capture(f, ecnCapture), capture(f, discardsCapture))
+	f.Add("Ethernet10/3/1", goldenfile.Capture(f, ecnCapture), goldenfile.Capture(f, discardsCapture))
+	f.Add("Ethernet2", goldenfile.Capture(f, ecnCapture), goldenfile.Capture(f, discardsCapture))
 	f.Fuzz(func(t *testing.T, port, ecn, disc string) {
 		c, err := ParseCounters(port, ecn, disc)
 		if err != nil {

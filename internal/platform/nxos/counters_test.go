@@ -1,33 +1,21 @@
 package nxos
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
+
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
-// capture reads a testdata/counters file without its first line, which names the source.
-func capture(t testing.TB, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "counters", name)) //nolint:gosec // the test's own testdata
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, body, _ := strings.Cut(string(b), "\n")
-	return body
-}
-
 const (
-	ingressCapture = "nxos_show_queuing_interface_ingress_zartbot.txt"
-	groupCapture   = "nxos_show_queuing_interface_qos_group_zartbot.txt"
+	ingressCapture = "testdata/counters/nxos_show_queuing_interface_ingress_zartbot.txt"
+	groupCapture   = "testdata/counters/nxos_show_queuing_interface_qos_group_zartbot.txt"
 )
 
 // TestParseCountersPFCStatistics: the N9K's 150 PFC frames sent on CoS 5 (its RoCE class), none
 // received; the ingress drop counters are not PFC statistics.
 func TestParseCountersPFCStatistics(t *testing.T) {
-	c, err := ParseCounters(capture(t, ingressCapture))
+	c, err := ParseCounters(goldenfile.Capture(t, ingressCapture))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +29,7 @@ func TestParseCountersPFCStatistics(t *testing.T) {
 // TestParseCountersQoSGroup: QoS group 5's drops (none), and no PFC statistics in that part of
 // the output.
 func TestParseCountersQoSGroup(t *testing.T) {
-	c, err := ParseCounters(capture(t, groupCapture))
+	c, err := ParseCounters(goldenfile.Capture(t, groupCapture))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +37,7 @@ func TestParseCountersQoSGroup(t *testing.T) {
 		t.Errorf("got %+v", c)
 	}
 	// Both parts of one output, the egress counters first as NX-OS prints them.
-	c, err = ParseCounters(capture(t, groupCapture) + capture(t, ingressCapture))
+	c, err = ParseCounters(goldenfile.Capture(t, groupCapture) + goldenfile.Capture(t, ingressCapture))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,8 +72,8 @@ func TestValidPort(t *testing.T) {
 // FuzzParseCounters feeds ParseCounters the captures and their mutations: it must not panic,
 // and returns CoS 0-7 and counts that are not negative.
 func FuzzParseCounters(f *testing.F) {
-	f.Add(capture(f, ingressCapture))
-	f.Add(capture(f, groupCapture))
+	f.Add(goldenfile.Capture(f, ingressCapture))
+	f.Add(goldenfile.Capture(f, groupCapture))
 	f.Fuzz(func(t *testing.T, out string) {
 		c, err := ParseCounters(out)
 		if err != nil {
