@@ -32,7 +32,7 @@ func overCLICounters(read func(ctx context.Context, c cliConn, device, ifname st
 	}
 }
 
-// readEOSCounters: ECN marks summed over the tx-queues that count them, and the port's in and
+// readEOSCounters: ECN marks per tx-queue that counts them and their sum, and the port's in and
 // out discards; EOS's per-priority PFC frames are not read (eos counters.go says why), so the
 // PFC maps stay null.
 func readEOSCounters(ctx context.Context, c cliConn, device, ifname string) (InterfaceCounters, error) {
@@ -51,11 +51,13 @@ func readEOSCounters(ctx context.Context, c cliConn, device, ifname string) (Int
 	if got.InDiscards != nil || got.OutDiscards != nil {
 		dropped = sumCounts(map[int]int64{0: deref(got.InDiscards), 1: deref(got.OutDiscards)})
 	}
-	return fromCounts(nil, nil, sumCounts(got.ECNMarked), dropped, nil, nil, nil), nil
+	counts := fromCounts(nil, nil, sumCounts(got.ECNMarked), dropped, nil, nil, nil)
+	counts.QueueECNMarked = floats(got.ECNMarked) // by tx-queue, the counting ones only
+	return counts, nil
 }
 
-// readNXOSCounters: PFC frames per CoS and the drops of every QoS group, from `show queuing
-// interface`; NX-OS prints no ECN-marked count there, so it stays null.
+// readNXOSCounters: PFC frames per CoS and the drops of every QoS group (per queue and summed),
+// from `show queuing interface`; NX-OS prints no ECN-marked count there, so it stays null.
 func readNXOSCounters(ctx context.Context, c cliConn, device, ifname string) (InterfaceCounters, error) {
 	if !nxos.ValidPort(ifname) {
 		return InterfaceCounters{}, fmt.Errorf("interface %q is not an NX-OS front-panel port (Ethernet<N>/<M> or Ethernet<N>/<M>/<L>)", ifname)
@@ -68,7 +70,10 @@ func readNXOSCounters(ctx context.Context, c cliConn, device, ifname string) (In
 	if err != nil {
 		return InterfaceCounters{}, fmt.Errorf("device %q: %w", device, err)
 	}
-	return fromCounts(got.PFCRx, got.PFCTx, nil, sumCounts(got.Dropped), nil, nil, nil), nil
+	counts := fromCounts(got.PFCRx, got.PFCTx, nil, sumCounts(got.Dropped), nil, nil, nil)
+	// A QoS group's egress queue is the queue of the same index (c-out-8q-qN serves group N).
+	counts.QueueDropped = floats(got.Dropped)
+	return counts, nil
 }
 
 func deref(v *int64) int64 {

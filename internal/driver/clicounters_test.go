@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -30,7 +31,8 @@ func TestEOSCounters(t *testing.T) {
 	if diff := cmp.Diff([][]string{cmds}, sw.shown); diff != "" {
 		t.Errorf("shown (-want +got):\n%s", diff)
 	}
-	if got.ECNMarked == nil || *got.ECNMarked != 2 || got.Dropped == nil || *got.Dropped != 49 || got.PFCRxPause != nil || got.PFCTxPause != nil || got.CNPSent != nil {
+	if got.ECNMarked == nil || *got.ECNMarked != 2 || got.Dropped == nil || *got.Dropped != 49 || got.PFCRxPause != nil || got.PFCTxPause != nil || got.CNPSent != nil ||
+		!reflect.DeepEqual(got.QueueECNMarked, map[int]float64{0: 0, 1: 0, 2: 2}) || got.QueueDropped != nil {
 		t.Errorf("counters %+v", got)
 	}
 	if _, err := d.Counters(ctx, "Ethernet1 | bash"); err == nil || !strings.Contains(err.Error(), "not an EOS front-panel port") || len(sw.shown) != 1 {
@@ -62,7 +64,8 @@ func TestNXOSCounters(t *testing.T) {
 	if diff := cmp.Diff([][]string{{"show queuing interface Ethernet1/51"}}, sw.shown); diff != "" {
 		t.Errorf("shown (-want +got):\n%s", diff)
 	}
-	if got.PFCTxPause[5] != 150 || len(got.PFCRxPause) != 8 || got.Dropped == nil || *got.Dropped != 0 || got.ECNMarked != nil {
+	if got.PFCTxPause[5] != 150 || len(got.PFCRxPause) != 8 || got.Dropped == nil || *got.Dropped != 0 || got.ECNMarked != nil ||
+		!reflect.DeepEqual(got.QueueDropped, map[int]float64{5: 0}) || got.QueueECNMarked != nil {
 		t.Errorf("counters %+v", got)
 	}
 	if _, err := d.Counters(ctx, "Ethernet1/51;reload"); err == nil || !strings.Contains(err.Error(), "not an NX-OS front-panel port") || len(sw.shown) != 1 {

@@ -72,6 +72,10 @@ func TestAccEOSCounters(t *testing.T) {
 		Steps: stormSteps(t, sw.Storm, "Ethernet1", policy, counts, gate,
 			resource.ComposeAggregateTestCheckFunc(
 				resource.TestCheckResourceAttrSet("data.roce_interface_counters.port", "ecn_marked_packets"),
+				// the roce class's tx-queue counts its marks (random-detect ecn count), no other does
+				resource.TestCheckResourceAttr("data.roce_interface_counters.port", "queue_ecn_marked_packets.%", "1"),
+				resource.TestCheckResourceAttrSet("data.roce_interface_counters.port", "queue_ecn_marked_packets.3"),
+				resource.TestCheckNoResourceAttr("data.roce_interface_counters.port", "queue_dropped_packets.%"),
 				resource.TestCheckResourceAttr("data.roce_interface_counters.port", "dropped_packets", "0"),
 				resource.TestCheckOutput("pfc_null", "true"),
 				resource.TestCheckOutput("ecn_null", "false"),
@@ -100,6 +104,8 @@ func TestAccNXOSCounters(t *testing.T) {
 				resource.TestCheckResourceAttr("data.roce_interface_counters.port", "pfc_rx_pause.%", "8"),
 				resource.TestCheckResourceAttr("data.roce_interface_counters.port", "pfc_rx_pause.3", "0"),
 				resource.TestCheckResourceAttr("data.roce_interface_counters.port", "pfc_tx_pause.%", "8"),
+				resource.TestCheckResourceAttr("data.roce_interface_counters.port", "queue_dropped_packets.%", "8"),
+				resource.TestCheckNoResourceAttr("data.roce_interface_counters.port", "queue_ecn_marked_packets.%"),
 				resource.TestCheckResourceAttr("data.roce_interface_counters.port", "dropped_packets", "0"),
 				resource.TestCheckOutput("pfc_null", "false"),
 				resource.TestCheckOutput("ecn_null", "true"),
