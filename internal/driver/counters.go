@@ -154,18 +154,20 @@ func fromCounts(rx, tx map[int]int64, ecn, dropped, cnpSent, cnpHandled, oos *in
 		x := float64(*v)
 		return &x
 	}
-	m := func(in map[int]int64) map[int]float64 {
-		if in == nil {
-			return nil
-		}
-		out := make(map[int]float64, len(in))
-		for k, v := range in {
-			out[k] = float64(v)
-		}
-		return out
-	}
-	return InterfaceCounters{PFCRxPause: m(rx), PFCTxPause: m(tx), ECNMarked: f(ecn), Dropped: f(dropped),
+	return InterfaceCounters{PFCRxPause: floats(rx), PFCTxPause: floats(tx), ECNMarked: f(ecn), Dropped: f(dropped),
 		CNPSent: f(cnpSent), CNPHandled: f(cnpHandled), OutOfSequence: f(oos)}
+}
+
+// floats is a map of counts as Terraform numbers; nil stays nil (the platform has none).
+func floats(in map[int]int64) map[int]float64 {
+	if in == nil {
+		return nil
+	}
+	out := make(map[int]float64, len(in))
+	for k, v := range in {
+		out[k] = float64(v)
+	}
+	return out
 }
 
 type mlx5Counters struct{ h *mlx5Host }

@@ -261,20 +261,7 @@ func (d cumulusCounters) Counters(ctx context.Context, ifname string) (Interface
 	if err != nil {
 		return InterfaceCounters{}, fmt.Errorf("device %q: %w", d.device, err)
 	}
-	sum := func(ms ...map[int]int64) *int64 {
-		var total int64
-		found := false
-		for _, m := range ms {
-			for _, v := range m {
-				total, found = total+v, true
-			}
-		}
-		if !found {
-			return nil
-		}
-		return &total
-	}
-	return fromCounts(c.PFCRx, c.PFCTx, sum(c.ECNMarked), sum(c.Discards, c.WREDDiscards), nil, nil, nil), nil
+	return fromCounts(c.PFCRx, c.PFCTx, sumCounts(c.ECNMarked), sumCounts(c.Discards, c.WREDDiscards), nil, nil, nil), nil
 }
 
 // readCumulusLLDP reads every interface's LLDP neighbours and the switch's hostname: two

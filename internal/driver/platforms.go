@@ -60,12 +60,14 @@ var platforms = map[string]platformDriver{
 		checkQoS: wholeKilobytes(notSupported("eos", eos.CheckSupported)),
 		checkPFC: eos.CheckPFC,
 		lldp:     overCLI(readEOSLLDP),
+		counters: overCLICounters(readEOSCounters),
 	}),
 	"nxos": cliPlatform(nxosCLI(), platformDriver{
 		checkQoS:   wholeKilobytes(notSupported("nxos", nxos.CheckSupported)),
 		checkPFC:   nxos.CheckPFC,
 		checkModel: checkNXOSModel,
 		lldp:       overCLI(readNXOSLLDP),
+		counters:   overCLICounters(readNXOSCounters),
 	}),
 	"cumulus": {
 		checkQoS: notSupported("cumulus", cumulus.CheckSupported),

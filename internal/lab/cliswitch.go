@@ -3,7 +3,8 @@ package lab
 // What every CLI switch of the lab (`eos`, `nxos`) shares whatever its dialect: an identity
 // (name, ports, the inventory entry), the SSH server (internal/sshd, with the
 // sessions of cliswitch_ssh.go), the pty line discipline (cliswitch_line.go), the counters, the
-// RejectLines knob and injected faults (fault_cli.go). A dialect embeds *cliSwitch and gives it terminals (cliDialect); the
+// RejectLines knob, injected faults (fault_cli.go) and each port's storm clock (Storm; the
+// dialects render their own traffic counters from it). A dialect embeds *cliSwitch and gives it terminals (cliDialect); the
 // exported methods here are promoted to EOSSwitch and NXOSSwitch.
 
 import (
@@ -17,6 +18,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sshd"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
 
 // CLICounters are the SSH connections a CLI switch accepted and the command lines it ran.
@@ -76,6 +78,13 @@ type cliSwitch struct {
 
 	srv      *sshd.Server
 	counters struct{ connections, commands, reads atomic.Int64 }
+
+	// stormMu guards storms; it is taken last, under a dialect's lock when a show renders
+	// counters.
+	stormMu sync.Mutex
+	clock   func() time.Time
+	boot    time.Time                 // the traffic counters count from here
+	storms  map[string]*traffic.Storm // by port
 }
 
 // newCLISwitch makes the host key and listens on 127.0.0.1; start serves SSH with the
@@ -88,6 +97,12 @@ func newCLISwitch(spec device.Spec, ports []string, d cliDialect) (*cliSwitch, e
 		wires:   spec.Wires,
 		users:   map[string]string{spec.Username: spec.Password, "admin": spec.Password},
 		dialect: d,
+		clock:   time.Now,
+		storms:  map[string]*traffic.Storm{},
+	}
+	sw.boot = sw.clock()
+	for _, p := range ports {
+		sw.storms[p] = &traffic.Storm{}
 	}
 	srv, err := sshd.Listen(sw.sshConfig())
 	if err != nil {
@@ -185,4 +200,32 @@ func (sw *cliSwitch) countCommand(words []string) {
 // pause is the --latency a remote switch adds before an answer, and FaultSlow's delay.
 func (sw *cliSwitch) pause() {
 	sw.faults.Pause(sw.latency)
+}
+
+// Storm starts or stops a congestion storm on a port (`rocelab storm`): while on, the port's
+// link partner pauses its lossless priorities and its other queues drop and mark, as each
+// dialect's counters show (eos_counters.go, nxos_counters.go).
+func (sw *cliSwitch) Storm(ifname string, on bool) error {
+	sw.stormMu.Lock()
+	defer sw.stormMu.Unlock()
+	return setStorm(sw.storms, sw.name, sw.ports, ifname, on, sw.clock())
+}
+
+// traffic is the time since boot and the port's storm time, now.
+func (sw *cliSwitch) traffic(port string) (up, storm time.Duration) {
+	sw.stormMu.Lock()
+	defer sw.stormMu.Unlock()
+	now := sw.clock()
+	if st := sw.storms[port]; st != nil {
+		storm = st.Elapsed(now)
+	}
+	return now.Sub(sw.boot), storm
+}
+
+// storming says whether the port's storm is on.
+func (sw *cliSwitch) storming(port string) bool {
+	sw.stormMu.Lock()
+	defer sw.stormMu.Unlock()
+	st := sw.storms[port]
+	return st != nil && st.On
 }

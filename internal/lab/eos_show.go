@@ -12,12 +12,13 @@ import (
 )
 
 // cmdShow: show version|hostname|running-config|startup-config|configuration sessions|qos
-// maps, then any number of `| FILTER`.
+// maps|qos interfaces ... ecn counters queue|interfaces ... counters discards, then any number
+// of `| FILTER`.
 func cmdShow(x *eosCtx, a *cliArgs) *cliError {
 	if p := slices.Index(a.w[a.i:], "|"); p >= 0 {
 		a.n = a.i + p
 	}
-	what, err := a.kw("version", "hostname", "running-config", "startup-config", "configuration", "qos", "lldp")
+	what, err := a.kw("version", "hostname", "running-config", "startup-config", "configuration", "qos", "lldp", "interfaces")
 	if err != nil {
 		return err
 	}
@@ -72,9 +73,13 @@ func (x *eosCtx) showText(what string, a *cliArgs) (text, jsonText string, err *
 			return "", "", err
 		}
 		return sw.sessionsTable(x.t), "", nil
+	case "interfaces":
+		return sw.discards(a)
 	}
-	if _, err := a.kw("maps"); err != nil {
+	if k, err := a.kw("maps", "interfaces"); err != nil {
 		return "", "", err
+	} else if k == "interfaces" {
+		return sw.ecnCounters(a)
 	}
 	return qosMapsText(sw.running), "", nil
 }

@@ -10,8 +10,6 @@ package lab
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
@@ -80,12 +78,7 @@ func (c *switchCounters) stormTime(port string, now time.Time) time.Duration {
 func (sw *GNMISwitch) Storm(ifname string, on bool) error {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
-	st, ok := sw.traffic.storms[ifname]
-	if !ok {
-		return fmt.Errorf("%s has no interface %q (interfaces: %s)", sw.name, ifname, strings.Join(sw.ports, ", "))
-	}
-	st.Set(on, sw.traffic.clock())
-	return nil
+	return setStorm(sw.traffic.storms, sw.name, sw.ports, ifname, on, sw.traffic.clock())
 }
 
 // boundQueues reads which output queues the configuration binds (true: the queue has a

@@ -79,14 +79,17 @@ func cmdNXCopy(x *nxosCtx, a *cliArgs) *cliError {
 	return nil
 }
 
-// cmdNXShow: show version|hostname|running-config|startup-config|checkpoint summary.
+// cmdNXShow: show version|hostname|running-config|startup-config|checkpoint summary|lldp
+// neighbors detail|queuing interface IF.
 func cmdNXShow(x *nxosCtx, a *cliArgs) *cliError {
-	what, err := a.kw("version", "hostname", "running-config", "startup-config", "checkpoint", "lldp")
+	what, err := a.kw("version", "hostname", "running-config", "startup-config", "checkpoint", "lldp", "queuing", "queueing")
 	if err != nil {
 		return err
 	}
 	sw := x.sw
 	switch what {
+	case "queuing", "queueing":
+		return x.showQueuing(a)
 	case "lldp":
 		return x.showLLDP(a)
 	case "running-config":

@@ -38,13 +38,16 @@ var inputValidators = []string{
 	"transport/cli/checkpoints.go ourCheckpoint", // checkpoint read from the switch, then deleted
 	"platform/cumulus/support.go profileName",    // NVUE profile names, in paths and bodies
 	"platform/cumulus/support.go portName",       // Cumulus ports, in NVUE paths
+	"platform/eos/counters.go portName",          // EOS ports, in the counters' show commands
+	"platform/nxos/counters.go portName",         // NX-OS ports, in the counters' show command
 	"platform/perftest/perftest.go deviceName",   // RDMA device given to perftest's -d
 }
 
 // outputParsers are the other regexps: they parse what devices print and never decide what is
 // sent. Listed so that a new regexp must be put in one list or the other.
 var outputParsers = []string{
-	"platform/nxos/chassis.go reChassis", "platform/nxos/lldp.go reLLDPField", "platform/mlx5/counters.go rePause", "platform/mlx5/counters.go reHWLine", "platform/mlx5/counters.go reStatLine",
+	"platform/nxos/chassis.go reChassis", "platform/nxos/lldp.go reLLDPField",
+	"platform/nxos/counters.go reQoSGroup", "platform/nxos/counters.go reDropRow", "platform/nxos/counters.go rePFCRow", "platform/mlx5/counters.go rePause", "platform/mlx5/counters.go reHWLine", "platform/mlx5/counters.go reStatLine",
 	"platform/mlx5/mlnxqos.go reBuffers", "platform/mlx5/mlnxqos.go reCableLen", "platform/mlx5/mlnxqos.go reDSCPRow",
 	"platform/mlx5/mlnxqos.go reDefPrio", "platform/mlx5/mlnxqos.go rePFCHeader", "platform/mlx5/mlnxqos.go rePFCRow",
 	"platform/mlx5/mlnxqos.go rePrioLine", "platform/mlx5/mlnxqos.go reTC", "platform/mlx5/mlnxqos.go reTSA",

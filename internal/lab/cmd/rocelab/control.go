@@ -210,9 +210,9 @@ func stormAnswer(l *lab.Lab, device, port, state string) string {
 	case cum != nil:
 		err = cum.Storm(port, on)
 	case l.EOS(device) != nil:
-		return "error " + device + " is an eos switch, which simulates configuration only (no traffic counters)"
+		err = l.EOS(device).Storm(port, on)
 	case l.NXOS(device) != nil:
-		return "error " + device + " is an nxos switch, which simulates configuration only (no traffic counters)"
+		err = l.NXOS(device).Storm(port, on)
 	default:
 		return noDevice(l, device)
 	}

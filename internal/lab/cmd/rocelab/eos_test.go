@@ -22,8 +22,11 @@ func TestEOSSwitch(t *testing.T) {
 	if code, _, errOut := runArgs("get", "--dir", dir, "eos-1", "/qos"); code != 1 || !strings.Contains(errOut, "is a eos device without gNMI") {
 		t.Errorf("get on an eos switch: exit %d, %q", code, errOut)
 	}
-	if got := controlAnswer(l, []string{"storm", "eos-1", "Ethernet1", "on"}); !strings.Contains(got, "eos-1 is an eos switch") {
+	if got := controlAnswer(l, []string{"storm", "eos-1", "Ethernet1", "on"}); got != "ok" {
 		t.Errorf("storm on an eos switch: %q", got)
+	}
+	if got := controlAnswer(l, []string{"storm", "eos-1", "Ethernet9", "on"}); !strings.Contains(got, `eos-1 has no interface "Ethernet9"`) {
+		t.Errorf("storm on a port the eos switch lacks: %q", got)
 	}
 	if got := controlAnswer(l, strings.Fields("reboot eos-1")); !strings.Contains(got, "only NIC hosts reboot") {
 		t.Errorf("reboot of an eos switch: %q", got)

@@ -71,8 +71,10 @@ const usageText = `usage:
       or switch: its counters then show PFC pauses received (hosts, on the
       priorities with PFC enabled; cumulus switches, on the switch priorities
       of the port's PFC profile; sonic switches, on the port's pfc_enable
-      priorities, and their PFC watchdog counts the storm), drops, ECN marks
-      and CNPs growing fast, e.g. rocelab storm --dir .lab mlx5-1 eth0
+      priorities, and their PFC watchdog counts the storm; nxos switches, on
+      the CoS values of the system network-qos policy's pause pfc-cos),
+      drops, ECN marks (eos switches: on the tx-queues that count them) and
+      CNPs growing fast, e.g. rocelab storm --dir .lab mlx5-1 eth0
   rocelab congest --dir DIR [--queue N] DEVICE INTERFACE [--off]
       congest (or, with --off, drain) egress queue N (default 3) of a sonic
       switch's port: the queue marks ECN fast and its watermark (and, for a

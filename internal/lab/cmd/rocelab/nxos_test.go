@@ -23,8 +23,11 @@ func TestNXOSSwitch(t *testing.T) {
 	if code, _, errOut := runArgs("get", "--dir", dir, "nxos-1", "/qos"); code != 1 || !strings.Contains(errOut, "is a nxos device without gNMI") {
 		t.Errorf("get on an nxos switch: exit %d, %q", code, errOut)
 	}
-	if got := controlAnswer(l, []string{"storm", "nxos-1", "Ethernet1/1", "on"}); !strings.Contains(got, "nxos-1 is an nxos switch, which simulates configuration only") {
+	if got := controlAnswer(l, []string{"storm", "nxos-1", "Ethernet1/1", "on"}); got != "ok" {
 		t.Errorf("storm on an nxos switch: %q", got)
+	}
+	if got := controlAnswer(l, []string{"storm", "nxos-1", "Ethernet1/9", "on"}); !strings.Contains(got, `nxos-1 has no interface "Ethernet1/9"`) {
+		t.Errorf("storm on a port the nxos switch lacks: %q", got)
 	}
 	if got := controlAnswer(l, strings.Fields("reboot nxos-1")); !strings.Contains(got, "only NIC hosts reboot") {
 		t.Errorf("reboot of an nxos switch: %q", got)
