@@ -16,6 +16,28 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/perftest"
 )
 
+// The perftest vocabulary the provider speaks (the provider reaches platforms through the
+// driver only).
+type (
+	PerftestOptions = perftest.Options
+	PerftestTest    = perftest.Test
+	PerftestBW      = perftest.BW
+	PerftestLatency = perftest.Latency
+)
+
+// PerftestTests are the tests roce_perftest runs; PerftestDefaultPort is perftest's own port.
+var PerftestTests = perftest.Tests
+
+const PerftestDefaultPort = perftest.DefaultPort
+
+// CheckPerftestHost reports, at plan time, a perftest end placed on a device that is not a host.
+func CheckPerftestHost(dev devices.Device) error {
+	if platforms[dev.Platform].host == nil {
+		return fmt.Errorf("device %q has platform %s: perftest runs on NIC hosts (platform mlx5), not switches", dev.Name, dev.Platform)
+	}
+	return nil
+}
+
 // PerftestEnd is one side of a measurement: a host and its netdev.
 type PerftestEnd struct{ Device, Interface string }
 
@@ -67,6 +89,12 @@ func RunPerftest(ctx context.Context, reg *devices.Registry, req PerftestRequest
 	}
 	token := make([]byte, 6)
 	_, _ = rand.Read(token)
+	// The run is bounded by the two hosts' operation timeouts and the test's own duration: a
+	// client that never reaches a listening server ends there, and cleanup still runs.
+	sdev, _ := reg.Device(req.Server.Device)
+	cdev, _ := reg.Device(req.Client.Device)
+	ctx, cancel := context.WithTimeout(ctx, sdev.Timeout+cdev.Timeout+time.Duration(req.Options.Duration)*time.Second)
+	defer cancel()
 	return perftestRun{server: server.c, client: client.c, serverName: req.Server.Device, clientName: req.Client.Device}.
 		run(ctx, req, addr, hex.EncodeToString(token))
 }

@@ -168,7 +168,7 @@ func (p *roceProvider) Resources(context.Context) []func() resource.Resource {
 
 func (p *roceProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{newProfileDataSource, newFabricCheckDataSource, newCountersDataSource,
-		newLLDPNeighborsDataSource, newFabricLinksDataSource, newFabricAuditDataSource}
+		newLLDPNeighborsDataSource, newFabricLinksDataSource, newFabricAuditDataSource, newPerftestDataSource}
 }
 
 // Functions are provider-defined functions (Terraform 1.8+, OpenTofu 1.7+): provider::roce::<name>.

@@ -49,6 +49,9 @@ type Options struct {
 	Iterations   int // -n
 	Duration     int // seconds, -D (bandwidth tests; peak is not measured then)
 	Port         int // -p
+	// MiB leaves out --report_gbits: bandwidth tests print MiB/sec, which ParseBW converts
+	// (two decimals of MiB/s resolve rates a hundred times smaller than two of Gb/s).
+	MiB bool
 }
 
 var deviceName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
@@ -82,10 +85,10 @@ func (t Test) valid() bool {
 }
 
 // Args is the argument vector of the server (server == "") or of the client connecting to
-// server. Bandwidth is reported in Gb/s (--report_gbits). Check first: Args does not validate.
+// server. Bandwidth is reported in Gb/s (--report_gbits) unless MiB is set. Check first: Args does not validate.
 func (o Options) Args(server string) []string {
 	args := []string{o.Test.Binary(), "-d", o.Device, "-F"}
-	if !o.Test.Latency() {
+	if !o.Test.Latency() && !o.MiB {
 		args = append(args, "--report_gbits")
 	}
 	add := func(flag string, v int) {

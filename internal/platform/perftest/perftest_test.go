@@ -105,6 +105,10 @@ func TestArgs(t *testing.T) {
 	if got := o.Args("10.0.0.2"); !reflect.DeepEqual(got, want) {
 		t.Errorf("client args %q, want %q", got, want)
 	}
+	mib := Options{Test: SendBW, Device: "mlx5_0", MiB: true}
+	if got := mib.Args(""); !reflect.DeepEqual(got, []string{"ib_send_bw", "-d", "mlx5_0", "-F"}) {
+		t.Errorf("MiB server args %q", got)
+	}
 	lat := Options{Test: WriteLat, Device: "mlx5_0"}
 	if got := lat.Args(""); !reflect.DeepEqual(got, []string{"ib_write_lat", "-d", "mlx5_0", "-F"}) {
 		t.Errorf("server args %q", got)
