@@ -224,6 +224,11 @@ func TestAccCumulusPolicyAndPFC(t *testing.T) {
 					if b := at(sw.Applied(), "interface", "swp3", "qos", "mapping"); b != nil {
 						t.Errorf("the refused revision bound swp3: %v", b)
 					}
+					for id, state := range sw.Revisions() {
+						if state != "applied" {
+							t.Errorf("revision %s left %s: the provider detaches a refused revision", id, state)
+						}
+					}
 					sw.RejectApplies("")
 				},
 				Config: v3,

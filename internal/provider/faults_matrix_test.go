@@ -319,8 +319,8 @@ func (r *faultRig) runApplyRow(d *faultDev, row applyFault) {
 
 // noLeftovers fails if a switch still holds a transaction of ours once an apply converged: an
 // EOS configuration session (abandoned ones are removed when the provider next connects), an
-// NX-OS checkpoint, or a pending NVUE revision (a failed one stays, never applied: DESIGN.md,
-// Cumulus Linux).
+// NX-OS checkpoint, or an NVUE revision pending, applying or refused (a refused one is
+// detached: DESIGN.md, Cumulus Linux).
 func (r *faultRig) noLeftovers(d *faultDev) {
 	r.t.Helper()
 	switch d.name {
@@ -334,7 +334,7 @@ func (r *faultRig) noLeftovers(d *faultDev) {
 		}
 	case "cumulus-1":
 		for id, state := range r.l.Cumulus(d.name).Revisions() {
-			if state == "pending" || state == "apply" {
+			if state == "pending" || state == "apply" || state == "invalid" {
 				r.t.Fatalf("revision %s left %s on %s: %v", id, state, d.name, r.l.Cumulus(d.name).Revisions())
 			}
 		}

@@ -137,9 +137,8 @@ type Op struct {
 
 // Apply makes ops one NVUE revision and applies it: either the switch applies all of them or
 // the revision ends failed (or is never applied) and the applied configuration is as it was.
-// A revision that failed, or that this call abandoned before applying, stays on the switch in
-// that state: NVUE keeps revisions (up to NVUE_MAX_REVISIONS, oldest deleted first) and has no
-// documented REST call to delete one; it is never applied.
+// A revision that this call abandoned before applying (a staging request refused) or that
+// ended failed is detached (detach); one whose apply may still be under way is left alone.
 func (c *Client) Apply(ctx context.Context, ops []Op) error {
 	if len(ops) == 0 {
 		return nil
@@ -155,10 +154,14 @@ func (c *Client) Apply(ctx context.Context, ops []Op) error {
 		if _, err := c.do(ctx, op.Method, op.Path, q, op.Body); err != nil {
 			e := c.wrap("stage change", 1, err)
 			e.Revision = rev
+			c.detach(ctx, rev)
 			return e
 		}
 	}
-	if err := c.applyRevision(ctx, rev); err != nil {
+	if unapplied, err := c.applyRevision(ctx, rev); err != nil {
+		if unapplied {
+			c.detach(ctx, rev)
+		}
 		return err
 	}
 	state, issues, err := c.wait(ctx, rev)
@@ -168,9 +171,29 @@ func (c *Client) Apply(ctx context.Context, ops []Op) error {
 		return err
 	}
 	if !applied(state) {
+		c.detach(ctx, rev)
 		return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "apply revision", Revision: rev, State: state, Issues: issues}
 	}
 	return nil
+}
+
+// detach removes a revision this client created and will not apply: one abandoned before its
+// apply, or one that ended failed. NVUE's REST API detaches a revision with `DELETE
+// /nvue_v1/revision/<id>` (`nv config detach`; NVIDIA documents it in the NVUE reference of its
+// NVOS switches, Cumulus Linux's API pages list no such example: DESIGN.md, Cumulus Linux). It
+// is a courtesy, so NVUE's list of revisions does not fill with ours: the error that ended the
+// write is what the caller reports, and a detach that fails (an NVUE without the call, a lost
+// connection) is only logged; the revision is never applied either way. It gets its own short
+// deadline, since the write's context may be what ran out.
+func (c *Client) detach(ctx context.Context, rev string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), min(c.cfg.Timeout, 10*time.Second))
+	defer cancel()
+	_, err := c.do(ctx, http.MethodDelete, revisionPath(rev), nil, nil)
+	f := map[string]any{"revision": rev}
+	if err != nil {
+		f["error"] = describe(err)
+	}
+	c.debug(ctx, "nvue revision detached", f)
 }
 
 func revisionPath(rev string) string { return "/revision/" + url.PathEscape(rev) }
@@ -180,8 +203,10 @@ func revisionPath(rev string) string { return "/revision/" + url.PathEscape(rev)
 // the revision's state decides: still pending means it never did, and the apply is sent again
 // (up to Retries times: a pending revision applies whole or not at all, so a second apply
 // cannot half-apply anything); any other state means it did, and wait follows it. A revision
-// still pending at the end stays on the switch unapplied (DESIGN.md, Cumulus Linux).
-func (c *Client) applyRevision(ctx context.Context, rev string) error {
+// still pending at the end was never applied. unapplied reports an error after which the
+// revision is known not to apply (NVUE answered the apply with an error, or the revision is
+// still pending); a revision whose state could not be read may still apply.
+func (c *Client) applyRevision(ctx context.Context, rev string) (unapplied bool, err error) {
 	apply := map[string]any{"state": "apply", "auto-prompt": map[string]string{"ays": "ays_yes"}}
 	for attempt := 1; ; attempt++ {
 		_, err := c.do(ctx, http.MethodPatch, revisionPath(rev), nil, apply)
@@ -190,9 +215,9 @@ func (c *Client) applyRevision(ctx context.Context, rev string) error {
 			if err != nil {
 				e := c.wrap("apply revision", attempt, err)
 				e.Revision = rev
-				return e
+				return h != nil, e
 			}
-			return nil
+			return false, nil
 		}
 		c.debug(ctx, "nvue apply unanswered", map[string]any{"revision": rev, "attempt": attempt, "error": err.Error()})
 		body, serr := c.read(ctx, "poll revision", revisionPath(rev), nil)
@@ -205,13 +230,13 @@ func (c *Client) applyRevision(ctx context.Context, rev string) error {
 		}
 		switch {
 		case serr != nil:
-			return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "apply revision", Attempts: attempt, Revision: rev,
+			return false, &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "apply revision", Attempts: attempt, Revision: rev,
 				Err: fmt.Errorf("%w; then its state could not be read (%s), so it may still apply: check `nv config history` on the switch", err, describe(serr))}
 		case s.State != "pending":
-			return nil // NVUE took the apply: wait follows it
+			return false, nil // NVUE took the apply: wait follows it
 		case attempt > c.cfg.Retries:
-			return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "apply revision", Attempts: attempt, Revision: rev,
-				Err: fmt.Errorf("%w; the revision is still pending, nothing applied (NVUE keeps it unapplied)", err)}
+			return true, &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "apply revision", Attempts: attempt, Revision: rev,
+				Err: fmt.Errorf("%w; the revision is still pending, nothing applied (it is detached)", err)}
 		}
 	}
 }

@@ -26,6 +26,8 @@ type fakeNVUE struct {
 	// says an apply was taken (the revision is pending until then).
 	drops int
 	taken bool
+	// stageFail refuses every staging request (400).
+	stageFail bool
 }
 
 func (f *fakeNVUE) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -69,6 +71,9 @@ func (f *fakeNVUE) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_ = json.NewEncoder(w).Encode(out)
 	case r.Method == http.MethodGet:
 		_, _ = w.Write([]byte(`{"mapping": {}}`))
+	case r.URL.Query().Get("rev") != "" && f.stageFail:
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte(`{"title": "Bad Request", "detail": "'x' is not one of ['l2', 'l3', 'port', 'both']"}`))
 	default:
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write([]byte(`{}`))
@@ -106,6 +111,48 @@ func TestApplyOneRevision(t *testing.T) {
 				t.Errorf("request %d: %q, want %q", i, f.requests[i], w)
 			}
 		}
+		if detached(f) {
+			t.Errorf("an applied revision was detached: %q", f.requests)
+		}
+	}
+}
+
+const detachReq = "DELETE /nvue_v1/revision/changeset%2Fadmin%2F7 "
+
+func detached(f *fakeNVUE) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, r := range f.requests {
+		if r == detachReq {
+			return true
+		}
+	}
+	return false
+}
+
+// TestDetachUnapplied: a revision that will not apply is detached (DELETE of the revision, the
+// REST form of `nv config detach`): one NVUE ended invalid, one whose staging NVUE refused (the
+// apply is never sent), and one still pending after its applies were lost; the write's own
+// error is what the caller gets.
+func TestDetachUnapplied(t *testing.T) {
+	ops := []Op{{Method: http.MethodPatch, Path: "/qos", Body: map[string]any{}}}
+	f := &fakeNVUE{final: "invalid"}
+	if err := client(t, f, "pw").Apply(context.Background(), ops); !Rejected(err) || !detached(f) {
+		t.Errorf("invalid: %v; detached %v: %q", err, detached(f), f.requests)
+	}
+	f = &fakeNVUE{stageFail: true}
+	err := client(t, f, "pw").Apply(context.Background(), ops)
+	if err == nil || !strings.Contains(err.Error(), "is not one of") || !detached(f) || f.taken {
+		t.Errorf("staging refused: %v; detached %v: %q", err, detached(f), f.requests)
+	}
+	if last := f.requests[len(f.requests)-1]; last != detachReq {
+		t.Errorf("last request %q, want the detach", last)
+	}
+	f = &fakeNVUE{final: "applied", drops: 2}
+	c := client(t, f, "pw")
+	c.cfg.Retries = 1
+	if err := c.Apply(context.Background(), ops); err == nil || !detached(f) || !strings.Contains(err.Error(), "still pending, nothing applied (it is detached)") {
+		t.Errorf("applies lost: %v; detached %v", err, detached(f))
 	}
 }
 

@@ -389,8 +389,36 @@ func (s *Switch) revision(w http.ResponseWriter, r *http.Request, elems []string
 		reply(w, http.StatusOK, body)
 	case len(elems) == 1 && r.Method == http.MethodPatch:
 		s.apply(w, r, elems[0])
+	case len(elems) == 1 && r.Method == http.MethodDelete:
+		s.detach(w, elems[0])
 	default:
 		fail(w, http.StatusMethodNotAllowed, "Method Not Allowed", "The method is not allowed for the requested URL.")
+	}
+}
+
+// detach answers DELETE /nvue_v1/revision/<id>, the REST form of `nv config detach` (NVIDIA's
+// NVUE reference for its NVOS switches): a revision that is not applying and was not applied is
+// dropped (204, as NVUE's other DELETEs answer); one applying or applied stays (405 with the
+// answer of a method a path does not take: assumed, cumulus-switch.md).
+// The states in which the lab leaves a revision that failed.
+var failedStates = []string{"invalid", "ays_fail", "apply_fail"}
+
+func (s *Switch) detach(w http.ResponseWriter, id string) {
+	s.mu.Lock()
+	rv, ok := s.revs[id]
+	done := ok && (rv.state == "pending" || slices.Contains(failedStates, rv.state))
+	if done {
+		delete(s.revs, id)
+		s.order = slices.DeleteFunc(s.order, func(x string) bool { return x == id })
+	}
+	s.mu.Unlock()
+	switch {
+	case !ok:
+		fail(w, http.StatusNotFound, "Not Found", "The requested item does not exist.")
+	case !done:
+		fail(w, http.StatusMethodNotAllowed, "Method Not Allowed", "The method is not allowed for the requested URL.")
+	default:
+		w.WriteHeader(http.StatusNoContent)
 	}
 }
 

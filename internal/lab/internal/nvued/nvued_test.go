@@ -165,6 +165,33 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
+// TestDetach: DELETE of a revision (`nv config detach`) drops a failed or pending one; an
+// applied one, and one that does not exist, are not dropped.
+func TestDetach(t *testing.T) {
+	_, srv := start(t)
+	failed := newRevision(t, srv)
+	call(t, srv, http.MethodPatch, "/nvue_v1/qos/mapping/R?rev="+failed, `{"trust": "l3"}`)
+	if got := applyAndWait(t, srv, failed, `{"state": "apply"}`); got["state"] != "ays_fail" {
+		t.Fatalf("unanswered prompt: %v", got)
+	}
+	pending := newRevision(t, srv)
+	applied := newRevision(t, srv)
+	if got := applyAndWait(t, srv, applied, ays); got["state"] != "applied" {
+		t.Fatalf("apply: %v", got)
+	}
+	for rev, want := range map[string]int{failed: http.StatusNoContent, pending: http.StatusNoContent,
+		applied: http.StatusMethodNotAllowed, "99": http.StatusNotFound} {
+		if code, _ := call(t, srv, http.MethodDelete, "/nvue_v1/revision/"+rev, ""); code != want {
+			t.Errorf("detach %s: %d, want %d", rev, code, want)
+		}
+	}
+	for rev, want := range map[string]int{failed: http.StatusNotFound, pending: http.StatusNotFound, applied: http.StatusOK} {
+		if code, _ := call(t, srv, http.MethodGet, "/nvue_v1/revision/"+rev, ""); code != want {
+			t.Errorf("revision %s after the detaches: %d, want %d", rev, code, want)
+		}
+	}
+}
+
 // TestCurl drives the workflow with curl, as NVIDIA's NVUE API page does.
 func TestCurl(t *testing.T) {
 	curl, err := exec.LookPath("curl")
