@@ -17,7 +17,7 @@ type cliCounters struct {
 	read   func(ctx context.Context, c cliConn, device, ifname string) (InterfaceCounters, error)
 }
 
-func (d cliCounters) Counters(ctx context.Context, ifname string) (InterfaceCounters, error) {
+func (d cliCounters) port(ctx context.Context, ifname string) (InterfaceCounters, error) {
 	return d.read(ctx, d.c, d.device, ifname)
 }
 
@@ -28,7 +28,7 @@ func overCLICounters(read func(ctx context.Context, c cliConn, device, ifname st
 		if err != nil {
 			return nil, err
 		}
-		return cliCounters{c, device, read}, nil
+		return perPort{device, cliCounters{c, device, read}.port}, nil
 	}
 }
 

@@ -24,7 +24,7 @@ func TestEOSCounters(t *testing.T) {
 		cmds[1]: `{"inDiscardsTotal": 0, "interfaces": {"Ethernet10/3/1": {"outDiscards": 42, "inDiscards": 7}}, "outDiscardsTotal": 0}`,
 	}}
 	d := cliCounters{sw, "sw", readEOSCounters}
-	got, err := d.Counters(ctx, "Ethernet10/3/1")
+	got, err := d.port(ctx, "Ethernet10/3/1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,14 +35,14 @@ func TestEOSCounters(t *testing.T) {
 		!reflect.DeepEqual(got.QueueECNMarked, map[int]float64{0: 0, 1: 0, 2: 2}) || got.QueueDropped != nil {
 		t.Errorf("counters %+v", got)
 	}
-	if _, err := d.Counters(ctx, "Ethernet1 | bash"); err == nil || !strings.Contains(err.Error(), "not an EOS front-panel port") || len(sw.shown) != 1 {
+	if _, err := d.port(ctx, "Ethernet1 | bash"); err == nil || !strings.Contains(err.Error(), "not an EOS front-panel port") || len(sw.shown) != 1 {
 		t.Errorf("a name that is no port: %v (shown %d)", err, len(sw.shown))
 	}
 	sw.answers[cmds[0]] = "% Invalid input"
-	if _, err := d.Counters(ctx, "Ethernet10/3/1"); err == nil || !strings.HasPrefix(err.Error(), `device "sw": `) {
+	if _, err := d.port(ctx, "Ethernet10/3/1"); err == nil || !strings.HasPrefix(err.Error(), `device "sw": `) {
 		t.Errorf("an output that is no JSON: %v", err)
 	}
-	if _, err := d.Counters(ctx, "Ethernet9"); err == nil || !strings.Contains(err.Error(), "show qos interfaces Ethernet9") {
+	if _, err := d.port(ctx, "Ethernet9"); err == nil || !strings.Contains(err.Error(), "show qos interfaces Ethernet9") {
 		t.Errorf("a show the switch refuses: %v", err)
 	}
 	if open := platforms["eos"].counters; open == nil {
@@ -57,7 +57,7 @@ func TestNXOSCounters(t *testing.T) {
 		golden.Capture(t, "../platform/nxos/testdata/counters/nxos_show_queuing_interface_ingress_zartbot.txt")
 	sw := &fakeCLI{answers: map[string]string{nxos.CountersCommand("Ethernet1/51"): out}}
 	d := cliCounters{sw, "sw", readNXOSCounters}
-	got, err := d.Counters(ctx, "Ethernet1/51")
+	got, err := d.port(ctx, "Ethernet1/51")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,10 +68,10 @@ func TestNXOSCounters(t *testing.T) {
 		!reflect.DeepEqual(got.QueueDropped, map[int]float64{5: 0}) || got.QueueECNMarked != nil {
 		t.Errorf("counters %+v", got)
 	}
-	if _, err := d.Counters(ctx, "Ethernet1/51;reload"); err == nil || !strings.Contains(err.Error(), "not an NX-OS front-panel port") || len(sw.shown) != 1 {
+	if _, err := d.port(ctx, "Ethernet1/51;reload"); err == nil || !strings.Contains(err.Error(), "not an NX-OS front-panel port") || len(sw.shown) != 1 {
 		t.Errorf("a name that is no port: %v", err)
 	}
-	if _, err := d.Counters(ctx, "Ethernet1/52"); err == nil || !strings.Contains(err.Error(), "show queuing interface Ethernet1/52") {
+	if _, err := d.port(ctx, "Ethernet1/52"); err == nil || !strings.Contains(err.Error(), "show queuing interface Ethernet1/52") {
 		t.Errorf("a show the switch refuses: %v", err)
 	}
 	if open := platforms["nxos"].counters; open == nil {

@@ -32,6 +32,11 @@ type InterfaceCounters struct {
 	PGHeadroomWatermarkBytes, PGSharedWatermarkBytes  map[int]float64
 	PFCWatchdogDetected, PFCWatchdogRestored          *float64
 	BufferPoolBytes, BufferUtilizationPercent         *float64
+
+	// LosslessQueues are the port's egress queues that its configuration keeps lossless (PFC
+	// on their priority), where the platform's counters read tells (nil: not known). ECN marks
+	// on another queue are RoCE traffic outside the lossless class.
+	LosslessQueues []int
 }
 
 // RetransmitPercent is the requester's retransmissions (mlx5.RetransmitTriggers, those the NIC
@@ -56,7 +61,45 @@ func (c InterfaceCounters) RetransmitPercent() *float64 {
 
 // Counters reads interface counters on one device.
 type Counters interface {
-	Counters(ctx context.Context, ifname string) (InterfaceCounters, error)
+	// Counters reads the counters of ports, keyed by port: one read of the device where the
+	// platform reads many ports at once (roce_fabric_counters' promise), else one per port.
+	// Empty ports means every port the device has, where the platform can list them.
+	Counters(ctx context.Context, ports []string) (map[string]InterfaceCounters, error)
+}
+
+// CountersOf reads one port's counters.
+func CountersOf(ctx context.Context, c Counters, port string) (InterfaceCounters, error) {
+	got, err := c.Counters(ctx, []string{port})
+	if err != nil {
+		return InterfaceCounters{}, err
+	}
+	v, ok := got[port]
+	if !ok {
+		return InterfaceCounters{}, fmt.Errorf("the device returned no counters for %q", port)
+	}
+	return v, nil
+}
+
+// perPort reads ports one at a time, a read each: the platforms whose counters are read per
+// port.
+type perPort struct {
+	device string
+	read   func(ctx context.Context, port string) (InterfaceCounters, error)
+}
+
+func (p perPort) Counters(ctx context.Context, ports []string) (map[string]InterfaceCounters, error) {
+	if len(ports) == 0 {
+		return nil, fmt.Errorf("device %q: this platform's counters are read port by port; name the ports to read", p.device)
+	}
+	out := make(map[string]InterfaceCounters, len(ports))
+	for _, port := range ports {
+		c, err := p.read(ctx, port)
+		if err != nil {
+			return nil, err
+		}
+		out[port] = c
+	}
+	return out, nil
 }
 
 // RatesSince turns two readings window apart into per-second rates. A counter that went down
@@ -112,7 +155,7 @@ func (c InterfaceCounters) RatesSince(earlier InterfaceCounters, window time.Dur
 		// Gauges: the later reading.
 		QueueWatermarkBytes: c.QueueWatermarkBytes, PGHeadroomWatermarkBytes: c.PGHeadroomWatermarkBytes,
 		PGSharedWatermarkBytes: c.PGSharedWatermarkBytes, BufferPoolBytes: c.BufferPoolBytes,
-		BufferUtilizationPercent: c.BufferUtilizationPercent,
+		BufferUtilizationPercent: c.BufferUtilizationPercent, LosslessQueues: c.LosslessQueues,
 	}
 }
 
@@ -134,7 +177,7 @@ func openMLX5Counters(reg *devices.Registry, device string) (Counters, error) {
 	if err != nil {
 		return nil, err
 	}
-	return mlx5Counters{h}, nil
+	return perPort{device, mlx5Counters{h}.port}, nil
 }
 
 func openOpenConfigCounters(reg *devices.Registry, device string) (Counters, error) {
@@ -142,7 +185,7 @@ func openOpenConfigCounters(reg *devices.Registry, device string) (Counters, err
 	if err != nil {
 		return nil, err
 	}
-	return ocCounters{c, device}, nil
+	return perPort{device, ocCounters{c, device}.port}, nil
 }
 
 // fromCounts converts a platform's integer counters.
@@ -172,7 +215,7 @@ func floats(in map[int]int64) map[int]float64 {
 
 type mlx5Counters struct{ h *mlx5Host }
 
-func (d mlx5Counters) Counters(ctx context.Context, ifname string) (InterfaceCounters, error) {
+func (d mlx5Counters) port(ctx context.Context, ifname string) (InterfaceCounters, error) {
 	if !mlx5.ValidNetdev(ifname) {
 		return InterfaceCounters{}, fmt.Errorf("interface %q is not a valid netdev name", ifname)
 	}
@@ -204,7 +247,7 @@ type ocCounters struct {
 
 // Counters reads the port's counters and, where queues are bound, their counters: one Get
 // each, since a port without bound queues has nothing at the queue path (NotFound).
-func (d ocCounters) Counters(ctx context.Context, ifname string) (InterfaceCounters, error) {
+func (d ocCounters) port(ctx context.Context, ifname string) (InterfaceCounters, error) {
 	paths := openconfig.CountersPaths(ifname)
 	var ups []openconfig.Update
 	for i, p := range paths {

@@ -50,14 +50,14 @@ func TestRatesSince(t *testing.T) {
 func TestMLX5Counters(t *testing.T) {
 	f := &countersHost{}
 	c := mlx5Counters{&mlx5Host{c: f, device: "sw", reads: newReads(testRegistry("mlx5", devices.Device{}), "sw")}}
-	got, err := c.Counters(context.Background(), "eth0")
+	got, err := c.port(context.Background(), "eth0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.PFCRxPause == nil || got.ECNMarked != nil {
 		t.Errorf("counters %+v: want PFC pause counts and no ECN (no RDMA device)", got)
 	}
-	if _, err := c.Counters(context.Background(), "eth0; reboot"); err == nil || len(f.cmds) != 1 {
+	if _, err := c.port(context.Background(), "eth0; reboot"); err == nil || len(f.cmds) != 1 {
 		t.Errorf("an invalid netdev: %v, ran %v", err, f.cmds)
 	}
 }
@@ -85,7 +85,7 @@ NIC statistics:
 // lacks has nothing at all.
 func TestOpenConfigCountersMissingPort(t *testing.T) {
 	c := ocCounters{&fakeConfigDB{}, "sw"}
-	if _, err := c.Counters(context.Background(), "Ethernet9"); err == nil || !strings.Contains(err.Error(), `device "sw" has no interface "Ethernet9"`) {
+	if _, err := c.port(context.Background(), "Ethernet9"); err == nil || !strings.Contains(err.Error(), `device "sw" has no interface "Ethernet9"`) {
 		t.Errorf("got %v", err)
 	}
 }

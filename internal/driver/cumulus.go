@@ -244,12 +244,12 @@ func openCumulusCounters(reg *devices.Registry, device string) (Counters, error)
 	if err != nil {
 		return nil, err
 	}
-	return cumulusCounters{t}, nil
+	return perPort{device, cumulusCounters{t}.port}, nil
 }
 
 // Counters: PFC pauses per switch priority; ECN marks and drops summed over the port's traffic
 // classes (queue discards and WRED discards); Cumulus reports no CNP or sequence counters.
-func (d cumulusCounters) Counters(ctx context.Context, ifname string) (InterfaceCounters, error) {
+func (d cumulusCounters) port(ctx context.Context, ifname string) (InterfaceCounters, error) {
 	if !cumulus.ValidPort(ifname) {
 		return InterfaceCounters{}, fmt.Errorf("interface %q is not a Cumulus switch port (swp<N> or swp<N>s<M>)", ifname)
 	}

@@ -135,14 +135,14 @@ func toJSON(v any) string {
 func TestCumulusCounters(t *testing.T) {
 	f := &fakeNVUE{}
 	d := cumulusCounters{nvueTree{f, newReads(testRegistry("cumulus", devices.Device{}), "sw")}}
-	c, err := d.Counters(context.Background(), "swp1")
+	c, err := d.port(context.Background(), "swp1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.PFCRxPause[3] != 7 || c.PFCTxPause[3] != 1 || *c.ECNMarked != 5 || *c.Dropped != 3 || c.CNPSent != nil {
 		t.Errorf("counters: %+v", c)
 	}
-	if _, err := d.Counters(context.Background(), "swp1/../x"); err == nil || f.gets != 1 {
+	if _, err := d.port(context.Background(), "swp1/../x"); err == nil || f.gets != 1 {
 		t.Errorf("a name that is not a port must be refused before any read: %v (%d reads)", err, f.gets)
 	}
 }

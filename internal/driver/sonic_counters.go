@@ -30,14 +30,14 @@ func openSONiCCounters(reg *devices.Registry, device string) (Counters, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sonicCounters{sonicDB{c, newReads(reg, device)}, c}, nil
+	return perPort{device, sonicCounters{sonicDB{c, newReads(reg, device)}, c}.port}, nil
 }
 
 // Counters: PFC pauses per priority from the port's hash; ECN marks and drops per queue and
 // summed; the periodic watermarks of the lossless queues and priority groups; the watchdog's
 // deadlocks detected and restored summed over the port's queues; the egress lossless pool's
 // size and the highest lossless queue watermark's share of it (DESIGN.md, "Data sources").
-func (d sonicCounters) Counters(ctx context.Context, ifname string) (InterfaceCounters, error) {
+func (d sonicCounters) port(ctx context.Context, ifname string) (InterfaceCounters, error) {
 	paths := sonic.CountersPaths(ifname)
 	ups, err := d.counters.GetDB(ctx, sonic.CountersTarget, paths...)
 	if gnmi.NotFound(err) {

@@ -60,7 +60,7 @@ func TestSONiCCounters(t *testing.T) {
 			"Ethernet0:3": {"SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES": "3000", "SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES": "120"}}`,
 	}}
 	d := sonicCounters{sonicDB{cfg, newReads(testRegistry("sonic", devices.Device{}), "sw")}, f}
-	got, err := d.Counters(context.Background(), "Ethernet0")
+	got, err := d.port(context.Background(), "Ethernet0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,10 +91,10 @@ func TestSONiCCounters(t *testing.T) {
 	if got.CNPSent != nil {
 		t.Error("switches have no CNP counters")
 	}
-	if _, err := d.Counters(context.Background(), "Ethernet0"); err != nil || cfg.gets != 1 {
+	if _, err := d.port(context.Background(), "Ethernet0"); err != nil || cfg.gets != 1 {
 		t.Errorf("a second read: %v; CONFIG_DB read %d times, want once (the snapshot)", err, cfg.gets)
 	}
-	if _, err := d.Counters(context.Background(), "Ethernet96"); err == nil || !strings.Contains(err.Error(), `device "sw" has no interface "Ethernet96" in COUNTERS_DB`) {
+	if _, err := d.port(context.Background(), "Ethernet96"); err == nil || !strings.Contains(err.Error(), `device "sw" has no interface "Ethernet96" in COUNTERS_DB`) {
 		t.Errorf("a port the switch lacks: %v", err)
 	}
 }
@@ -107,7 +107,7 @@ func TestSONiCCountersWithoutWatchdogOrPool(t *testing.T) {
 		"COUNTERS/Ethernet0/Queues":                    `{"Ethernet0:3": {"SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES": "10"}}`,
 		"PERIODIC_WATERMARKS/Ethernet0/PriorityGroups": `{}`,
 	}}
-	got, err := sonicCounters{sonicDB{cfg, newReads(testRegistry("sonic", devices.Device{}), "sw")}, f}.Counters(context.Background(), "Ethernet0")
+	got, err := sonicCounters{sonicDB{cfg, newReads(testRegistry("sonic", devices.Device{}), "sw")}, f}.port(context.Background(), "Ethernet0")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -131,7 +131,7 @@ func (d *countersDataSource) Read(ctx context.Context, req datasource.ReadReques
 		resp.Diagnostics.AddAttributeError(path.Root("device"), "Cannot read counters", err.Error())
 		return
 	}
-	c, err := drv.Counters(ctx, ifname)
+	c, err := driver.CountersOf(ctx, drv, ifname)
 	if err == nil && window > 0 {
 		select {
 		case <-ctx.Done():
@@ -140,7 +140,7 @@ func (d *countersDataSource) Read(ctx context.Context, req datasource.ReadReques
 		}
 		if err == nil {
 			var later driver.InterfaceCounters
-			later, err = drv.Counters(ctx, ifname)
+			later, err = driver.CountersOf(ctx, drv, ifname)
 			c = later.RatesSince(c, window)
 		}
 	}
