@@ -30,43 +30,71 @@ func openSONiCCounters(reg *devices.Registry, device string) (Counters, error) {
 	if err != nil {
 		return nil, err
 	}
-	return perPort{device, sonicCounters{sonicDB{c, newReads(reg, device)}, c}.port}, nil
+	return sonicCounters{sonicDB{c, newReads(reg, device)}, c}, nil
 }
 
-// Counters: PFC pauses per priority from the port's hash; ECN marks and drops per queue and
-// summed; the periodic watermarks of the lossless queues and priority groups; the watchdog's
-// deadlocks detected and restored summed over the port's queues; the egress lossless pool's
-// size and the highest lossless queue watermark's share of it (DESIGN.md, "Data sources").
-func (d sonicCounters) port(ctx context.Context, ifname string) (InterfaceCounters, error) {
-	paths := sonic.CountersPaths(ifname)
+// Counters reads every asked port's counters in one Get of COUNTERS_DB (every port's, through
+// the wildcard paths, when none is asked): PFC pauses per priority from the port's hash; ECN
+// marks and drops per queue and summed; the periodic watermarks of the lossless queues and
+// priority groups; the watchdog's deadlocks detected and restored summed over the port's
+// queues; the egress lossless pool's size and the highest lossless queue watermark's share of
+// it (DESIGN.md, "Data sources"). CONFIG_DB (read once per process) says which ports exist,
+// so a mistyped port is named before the Get, and which queues are lossless.
+func (d sonicCounters) Counters(ctx context.Context, ports []string) (map[string]InterfaceCounters, error) {
+	db, err := d.snap(ctx)
+	if err != nil {
+		return nil, err
+	}
+	aliases := db.PortAliases()
+	for _, p := range ports {
+		if _, ok := aliases[p]; !ok {
+			return nil, fmt.Errorf("device %q has no interface %q (CONFIG_DB has no PORT|%s)", d.device, p, p)
+		}
+	}
+	paths := sonic.PortsCountersPaths(ports)
 	ups, err := d.counters.GetDB(ctx, sonic.CountersTarget, paths...)
 	if gnmi.NotFound(err) {
-		return InterfaceCounters{}, fmt.Errorf("device %q has no interface %q in COUNTERS_DB: %w", d.device, ifname, err)
+		return nil, fmt.Errorf("device %q: COUNTERS_DB has no counters for a port asked (its flex counters may be off): %w", d.device, err)
 	}
 	if err != nil {
-		return InterfaceCounters{}, err
+		return nil, err
 	}
 	bodies := make([][]byte, len(paths))
 	for _, u := range ups {
 		for i, p := range paths {
-			if sameElems(u.Path, p) {
+			if bodies[i] == nil && sameElems(u.Path, p) {
 				bodies[i] = u.JSON
 			}
 		}
 	}
-	if bodies[0] == nil {
-		return InterfaceCounters{}, fmt.Errorf("device %q: the Get of COUNTERS/%s returned no port counters", d.device, ifname)
+	parsed := map[string]sonic.Counters{}
+	if len(ports) == 0 {
+		if bodies[0] == nil {
+			return nil, fmt.Errorf("device %q: the Get of COUNTERS/Ethernet* returned no port counters", d.device)
+		}
+		if parsed, err = sonic.ParseAllCounters(aliases, bodies[0], bodies[1], bodies[2]); err != nil {
+			return nil, fmt.Errorf("device %q: %w", d.device, err)
+		}
 	}
-	c, err := sonic.ParseCounters(ifname, bodies[0], bodies[1], bodies[2])
-	if err != nil {
-		return InterfaceCounters{}, fmt.Errorf("device %q: %w", d.device, err)
+	for i, p := range ports {
+		b := bodies[3*i : 3*i+3]
+		if b[0] == nil {
+			return nil, fmt.Errorf("device %q: the Get of COUNTERS/%s returned no port counters", d.device, p)
+		}
+		c, err := sonic.ParseCounters(p, b[0], b[1], b[2])
+		if err != nil {
+			return nil, fmt.Errorf("device %q: %w", d.device, err)
+		}
+		parsed[p] = c
 	}
-	db, err := d.snap(ctx)
-	if err != nil {
-		return InterfaceCounters{}, err
+	out := make(map[string]InterfaceCounters, len(parsed))
+	for p, c := range parsed {
+		lossless, pgs, pool := db.LosslessBuffers(p)
+		ic := sonicInterfaceCounters(c, lossless, pgs, pool)
+		ic.LosslessQueues = lossless
+		out[p] = ic
 	}
-	lossless, pgs, pool := db.LosslessBuffers(ifname)
-	return sonicInterfaceCounters(c, lossless, pgs, pool), nil
+	return out, nil
 }
 
 // sonicInterfaceCounters turns a port's parsed counters into the platform-neutral form.

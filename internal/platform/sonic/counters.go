@@ -71,6 +71,59 @@ func CountersPaths(port string) []*gpb.Path {
 	}
 }
 
+// PortsCountersPaths are the paths of many ports' counters in one GetRequest: CountersPaths
+// of each port, or, with no port, their wildcard forms (COUNTERS/Ethernet*, ...), which
+// sonic-gnmi's virtual_db.go answers for every port in COUNTERS_PORT_NAME_MAP, keyed by the
+// port's alias (ParseAllCounters).
+func PortsCountersPaths(ports []string) []*gpb.Path {
+	if len(ports) == 0 {
+		return CountersPaths("Ethernet*")
+	}
+	out := make([]*gpb.Path, 0, 3*len(ports))
+	for _, p := range ports {
+		out = append(out, CountersPaths(p)...)
+	}
+	return out
+}
+
+// ParseAllCounters reads the answer to PortsCountersPaths(nil): the ports' hashes keyed by
+// alias ({"<alias>": {field: value}}), the queues' and priority groups' by "<alias>:<n>".
+// aliases maps each CONFIG_DB port to the alias its keys use (PortAliases); a port the answer has
+// no hash for (no flex counters yet) is left out.
+func ParseAllCounters(aliases map[string]string, portHashes, queues, pgs []byte) (map[string]Counters, error) {
+	var hashes map[string]json.RawMessage
+	if err := json.Unmarshal(portHashes, &hashes); err != nil {
+		return nil, fmt.Errorf("COUNTERS/Ethernet*: %w", err)
+	}
+	out := map[string]Counters{}
+	for name, alias := range aliases {
+		h, ok := hashes[alias]
+		if !ok {
+			continue
+		}
+		c, err := ParseCounters(alias, h, queues, pgs)
+		if err != nil {
+			return nil, err
+		}
+		out[name] = c
+	}
+	return out, nil
+}
+
+// PortAliases are CONFIG_DB's ports, each with the name sonic-gnmi's wildcard counters use for
+// it: its alias (PORT|<name> alias, sonic-gnmi's GetAliasMap), else its name.
+func (db *DB) PortAliases() map[string]string {
+	out := map[string]string{}
+	for _, name := range db.Ports() {
+		alias, ok := db.field(tPort, name, "alias")
+		if !ok || alias == "" {
+			alias = name
+		}
+		out[name] = alias
+	}
+	return out
+}
+
 // ParseCounters reads the JSON sonic-gnmi returns for CountersPaths(port): the port's hash,
 // the queues' hashes and the priority groups' (field -> decimal string; queues and pgs may be
 // empty). Keys other than "<port>:<index>" and the queues' "<port>:<index>:periodic" are not
