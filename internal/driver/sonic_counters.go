@@ -91,7 +91,7 @@ func (d sonicCounters) Counters(ctx context.Context, ports []string) (map[string
 	for p, c := range parsed {
 		lossless, pgs, pool := db.LosslessBuffers(p)
 		ic := sonicInterfaceCounters(c, lossless, pgs, pool)
-		ic.LosslessQueues = lossless
+		ic.LosslessQueues = append([]int{}, lossless...) // known, even when none: no PFC on the port
 		out[p] = ic
 	}
 	return out, nil

@@ -29,9 +29,15 @@ func newCountersDataSource() datasource.DataSource { return &countersDataSource{
 type countersDataSource struct{ configuredData }
 
 type countersModel struct {
-	Device        types.String  `tfsdk:"device"`
-	Interface     types.String  `tfsdk:"interface"`
-	SampleSeconds types.Int64   `tfsdk:"sample_seconds"`
+	Device        types.String `tfsdk:"device"`
+	Interface     types.String `tfsdk:"interface"`
+	SampleSeconds types.Int64  `tfsdk:"sample_seconds"`
+	counterValues
+}
+
+// counterValues are the counters of one port or netdev: roce_interface_counters' outputs and
+// each port of roce_fabric_counters (counterAttributes declares them once for both).
+type counterValues struct {
 	PFCRxPause    types.Map     `tfsdk:"pfc_rx_pause"`
 	PFCTxPause    types.Map     `tfsdk:"pfc_tx_pause"`
 	ECNMarked     types.Float64 `tfsdk:"ecn_marked_packets"`
@@ -64,45 +70,56 @@ func (d *countersDataSource) Metadata(_ context.Context, req datasource.Metadata
 }
 
 func (d *countersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	attrs := counterAttributes()
+	attrs["device"] = schema.StringAttribute{Required: true, MarkdownDescription: "Device name in the provider's `devices` map."}
+	attrs["interface"] = schema.StringAttribute{Required: true, MarkdownDescription: "Switch port or host netdev.",
+		Validators: []validator.String{interfaceName()}}
+	attrs["sample_seconds"] = schema.Int64Attribute{Optional: true,
+		MarkdownDescription: "Read twice this many seconds apart (1-300) and report per-second rates instead of counts."}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "RoCE counters of a switch port or NIC netdev: PFC pause frames per priority, ECN-marked and dropped packets, and on hosts CNPs, out-of-sequence packets and the retransmission counters with the retransmit rate. Counts since the device's counters started, or, with `sample_seconds`, per-second rates over that window. On switches also per-queue ECN marks and drops, queue and priority-group buffer watermarks with the pool size and utilisation, and the PFC watchdog's storm counts. A counter the platform does not have is null (OpenConfig has no per-priority PFC counter, and none is read on EOS; NX-OS's `show queuing interface` has no ECN-marked count; switches have no CNP counters; hosts have no queue watermarks).",
+		Attributes:          attrs,
+	}
+}
+
+// interfaceName validates a port or netdev name before it reaches a device.
+func interfaceName() validator.String {
+	return stringvalidator.All(stringvalidator.LengthAtMost(64), stringvalidator.RegexMatches(fabric.InterfacePattern,
+		"must be a port or netdev name: letters, digits, '/', '_', '.', ':' and '-', starting with a letter or digit"))
+}
+
+// counterAttributes are the computed counters of a port or netdev (counterValues).
+func counterAttributes() map[string]schema.Attribute {
 	num := func(desc string) schema.Float64Attribute {
 		return schema.Float64Attribute{Computed: true, MarkdownDescription: desc}
 	}
 	byIndex := func(desc string) schema.MapAttribute {
 		return schema.MapAttribute{Computed: true, ElementType: types.Float64Type, MarkdownDescription: desc}
 	}
-	resp.Schema = schema.Schema{
-		MarkdownDescription: "RoCE counters of a switch port or NIC netdev: PFC pause frames per priority, ECN-marked and dropped packets, and on hosts CNPs, out-of-sequence packets and the retransmission counters with the retransmit rate. Counts since the device's counters started, or, with `sample_seconds`, per-second rates over that window. On switches also per-queue ECN marks and drops, queue and priority-group buffer watermarks with the pool size and utilisation, and the PFC watchdog's storm counts. A counter the platform does not have is null (OpenConfig has no per-priority PFC counter, and none is read on EOS; NX-OS's `show queuing interface` has no ECN-marked count; switches have no CNP counters; hosts have no queue watermarks).",
-		Attributes: map[string]schema.Attribute{
-			"device": schema.StringAttribute{Required: true, MarkdownDescription: "Device name in the provider's `devices` map."},
-			"interface": schema.StringAttribute{Required: true, MarkdownDescription: "Switch port or host netdev.",
-				Validators: []validator.String{stringvalidator.LengthAtMost(64), stringvalidator.RegexMatches(fabric.InterfacePattern,
-					"must be a port or netdev name: letters, digits, '/', '_', '.', ':' and '-', starting with a letter or digit")}},
-			"sample_seconds": schema.Int64Attribute{Optional: true,
-				MarkdownDescription: "Read twice this many seconds apart (1-300) and report per-second rates instead of counts."},
-			"pfc_rx_pause":                 schema.MapAttribute{Computed: true, ElementType: types.Float64Type, MarkdownDescription: "PFC pause frames received, by priority (`\"0\"`..`\"7\"`); null where the platform has no per-priority counter. On mlx5, only PFC-enabled priorities have one."},
-			"pfc_tx_pause":                 schema.MapAttribute{Computed: true, ElementType: types.Float64Type, MarkdownDescription: "PFC pause frames sent, by priority."},
-			"ecn_marked_packets":           num("ECN-marked packets (CE)."),
-			"dropped_packets":              num("Dropped packets."),
-			"cnp_sent":                     num("CNPs sent by this NIC (notification point); hosts only."),
-			"cnp_handled":                  num("CNPs handled by this NIC (reaction point); hosts only."),
-			"out_of_sequence":              num("RoCE packets received out of sequence (a sign of drops); hosts only."),
-			"packet_seq_err":               num("NAK-sequence-error packets received: each makes the sender go back and resend (hw_counters `packet_seq_err`); hosts only, null where the NIC has no such counter."),
-			"implied_nak_seq_err":          num("Implied NAK sequence errors: a read or atomic response showed earlier packets lost, which are resent (`implied_nak_seq_err`); hosts only."),
-			"local_ack_timeout_err":        num("Times the sender's ack timer expired and it resent (`local_ack_timeout_err`); hosts only."),
-			"duplicate_request":            num("Requests this NIC received again: the sender's retransmissions as the responder sees them (`duplicate_request`); hosts only."),
-			"roce_adp_retrans":             num("Adaptive retransmissions (`roce_adp_retrans`, ConnectX-6 and later); hosts only."),
-			"roce_tx_packets":              num("RDMA packets the port sent (ethtool `tx_vport_rdma_unicast_packets`); hosts only."),
-			"queue_ecn_marked_packets":     byIndex("ECN-marked packets per egress queue (`\"0\"`..`\"7\"`, the queue index); switches only, null where the platform counts no marks per queue."),
-			"queue_dropped_packets":        byIndex("Dropped packets per egress queue; switches only."),
-			"queue_watermark_bytes":        byIndex("Each egress queue's shared-buffer watermark in bytes: the peak occupancy of the recent telemetry interval (SONiC: the periodic watermark, cleared every 120 s by default). A gauge: with `sample_seconds`, the later reading."),
-			"pg_headroom_watermark_bytes":  byIndex("Headroom watermark in bytes of each lossless ingress priority group (`\"3\"`, `\"4\"`...): how much of its headroom (xoff room) absorbed in-flight traffic after the switch paused its sender. A gauge."),
-			"pg_shared_watermark_bytes":    byIndex("Shared-buffer watermark in bytes of each lossless ingress priority group. A gauge."),
-			"pfc_watchdog_storms_detected": num("PFC storms the switch's PFC watchdog detected on the port's queues (summed over its queues); null where the watchdog does not run on the port or the platform reports no such count."),
-			"pfc_watchdog_storms_restored": num("PFC storms the watchdog saw end (queues restored), summed over the port's queues. Detected minus restored is the number of queues in a storm now."),
-			"buffer_pool_bytes":            num("Size in bytes of the buffer pool the port's lossless queues draw from; null where the switch's configuration gives it no size (SONiC's dynamic buffer model computes it)."),
-			"buffer_utilization_percent":   num("The highest lossless queue watermark as a percentage of `buffer_pool_bytes`: the buffer-utilisation golden metric (alarm above 80). Null without a pool size or watermarks."),
-			"retransmit_percent":           num("Retransmissions per RDMA packet sent, in percent: (`packet_seq_err` + `implied_nak_seq_err` + `local_ack_timeout_err`, those the NIC has) / `roce_tx_packets` x 100. With `sample_seconds`, over the window: the golden metric a healthy lossless fabric keeps under 0.001. Null without those counters or with nothing sent."),
-		},
+	return map[string]schema.Attribute{
+		"pfc_rx_pause":                 schema.MapAttribute{Computed: true, ElementType: types.Float64Type, MarkdownDescription: "PFC pause frames received, by priority (`\"0\"`..`\"7\"`); null where the platform has no per-priority counter. On mlx5, only PFC-enabled priorities have one."},
+		"pfc_tx_pause":                 schema.MapAttribute{Computed: true, ElementType: types.Float64Type, MarkdownDescription: "PFC pause frames sent, by priority."},
+		"ecn_marked_packets":           num("ECN-marked packets (CE)."),
+		"dropped_packets":              num("Dropped packets."),
+		"cnp_sent":                     num("CNPs sent by this NIC (notification point); hosts only."),
+		"cnp_handled":                  num("CNPs handled by this NIC (reaction point); hosts only."),
+		"out_of_sequence":              num("RoCE packets received out of sequence (a sign of drops); hosts only."),
+		"packet_seq_err":               num("NAK-sequence-error packets received: each makes the sender go back and resend (hw_counters `packet_seq_err`); hosts only, null where the NIC has no such counter."),
+		"implied_nak_seq_err":          num("Implied NAK sequence errors: a read or atomic response showed earlier packets lost, which are resent (`implied_nak_seq_err`); hosts only."),
+		"local_ack_timeout_err":        num("Times the sender's ack timer expired and it resent (`local_ack_timeout_err`); hosts only."),
+		"duplicate_request":            num("Requests this NIC received again: the sender's retransmissions as the responder sees them (`duplicate_request`); hosts only."),
+		"roce_adp_retrans":             num("Adaptive retransmissions (`roce_adp_retrans`, ConnectX-6 and later); hosts only."),
+		"roce_tx_packets":              num("RDMA packets the port sent (ethtool `tx_vport_rdma_unicast_packets`); hosts only."),
+		"queue_ecn_marked_packets":     byIndex("ECN-marked packets per egress queue (`\"0\"`..`\"7\"`, the queue index); switches only, null where the platform counts no marks per queue."),
+		"queue_dropped_packets":        byIndex("Dropped packets per egress queue; switches only."),
+		"queue_watermark_bytes":        byIndex("Each egress queue's shared-buffer watermark in bytes: the peak occupancy of the recent telemetry interval (SONiC: the periodic watermark, cleared every 120 s by default). A gauge: with `sample_seconds`, the later reading."),
+		"pg_headroom_watermark_bytes":  byIndex("Headroom watermark in bytes of each lossless ingress priority group (`\"3\"`, `\"4\"`...): how much of its headroom (xoff room) absorbed in-flight traffic after the switch paused its sender. A gauge."),
+		"pg_shared_watermark_bytes":    byIndex("Shared-buffer watermark in bytes of each lossless ingress priority group. A gauge."),
+		"pfc_watchdog_storms_detected": num("PFC storms the switch's PFC watchdog detected on the port's queues (summed over its queues); null where the watchdog does not run on the port or the platform reports no such count."),
+		"pfc_watchdog_storms_restored": num("PFC storms the watchdog saw end (queues restored), summed over the port's queues. Detected minus restored is the number of queues in a storm now."),
+		"buffer_pool_bytes":            num("Size in bytes of the buffer pool the port's lossless queues draw from; null where the switch's configuration gives it no size (SONiC's dynamic buffer model computes it)."),
+		"buffer_utilization_percent":   num("The highest lossless queue watermark as a percentage of `buffer_pool_bytes`: the buffer-utilisation golden metric (alarm above 80). Null without a pool size or watermarks."),
+		"retransmit_percent":           num("Retransmissions per RDMA packet sent, in percent: (`packet_seq_err` + `implied_nak_seq_err` + `local_ack_timeout_err`, those the NIC has) / `roce_tx_packets` x 100. With `sample_seconds`, over the window: the golden metric a healthy lossless fabric keeps under 0.001. Null without those counters or with nothing sent."),
 	}
 }
 
@@ -148,25 +165,32 @@ func (d *countersDataSource) Read(ctx context.Context, req datasource.ReadReques
 		resp.Diagnostics.AddError(fmt.Sprintf("Cannot read the counters of %q on device %q", ifname, device), err.Error())
 		return
 	}
-	m.PFCRxPause, m.PFCTxPause = prioMap(c.PFCRxPause), prioMap(c.PFCTxPause)
-	m.ECNMarked, m.Dropped = num(c.ECNMarked), num(c.Dropped)
-	m.CNPSent, m.CNPHandled, m.OutOfSequence = num(c.CNPSent), num(c.CNPHandled), num(c.OutOfSequence)
+	m.counterValues = counterValuesOf(c)
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+// counterValuesOf is a reading in the data sources' form.
+func counterValuesOf(c driver.InterfaceCounters) counterValues {
+	var v counterValues
+	v.PFCRxPause, v.PFCTxPause = prioMap(c.PFCRxPause), prioMap(c.PFCTxPause)
+	v.ECNMarked, v.Dropped = num(c.ECNMarked), num(c.Dropped)
+	v.CNPSent, v.CNPHandled, v.OutOfSequence = num(c.CNPSent), num(c.CNPHandled), num(c.OutOfSequence)
 	retrans := func(name string) types.Float64 {
-		if v, ok := c.Retransmit[name]; ok {
-			return types.Float64Value(v)
+		if x, ok := c.Retransmit[name]; ok {
+			return types.Float64Value(x)
 		}
 		return types.Float64Null()
 	}
-	m.PacketSeqErr, m.ImpliedNakSeqErr = retrans("packet_seq_err"), retrans("implied_nak_seq_err")
-	m.LocalAckTimeoutErr, m.DuplicateRequest = retrans("local_ack_timeout_err"), retrans("duplicate_request")
-	m.RoCEAdpRetrans, m.RoCETxPackets = retrans("roce_adp_retrans"), num(c.RoCETxPackets)
-	m.RetransmitPercent = num(c.RetransmitPercent())
-	m.QueueECNMarked, m.QueueDropped = prioMap(c.QueueECNMarked), prioMap(c.QueueDropped)
-	m.QueueWatermarkBytes = prioMap(c.QueueWatermarkBytes)
-	m.PGHeadroomWatermarkBytes, m.PGSharedWatermarkBytes = prioMap(c.PGHeadroomWatermarkBytes), prioMap(c.PGSharedWatermarkBytes)
-	m.PFCWatchdogDetected, m.PFCWatchdogRestored = num(c.PFCWatchdogDetected), num(c.PFCWatchdogRestored)
-	m.BufferPoolBytes, m.BufferUtilization = num(c.BufferPoolBytes), num(c.BufferUtilizationPercent)
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	v.PacketSeqErr, v.ImpliedNakSeqErr = retrans("packet_seq_err"), retrans("implied_nak_seq_err")
+	v.LocalAckTimeoutErr, v.DuplicateRequest = retrans("local_ack_timeout_err"), retrans("duplicate_request")
+	v.RoCEAdpRetrans, v.RoCETxPackets = retrans("roce_adp_retrans"), num(c.RoCETxPackets)
+	v.RetransmitPercent = num(c.RetransmitPercent())
+	v.QueueECNMarked, v.QueueDropped = prioMap(c.QueueECNMarked), prioMap(c.QueueDropped)
+	v.QueueWatermarkBytes = prioMap(c.QueueWatermarkBytes)
+	v.PGHeadroomWatermarkBytes, v.PGSharedWatermarkBytes = prioMap(c.PGHeadroomWatermarkBytes), prioMap(c.PGSharedWatermarkBytes)
+	v.PFCWatchdogDetected, v.PFCWatchdogRestored = num(c.PFCWatchdogDetected), num(c.PFCWatchdogRestored)
+	v.BufferPoolBytes, v.BufferUtilization = num(c.BufferPoolBytes), num(c.BufferUtilizationPercent)
+	return v
 }
 
 func prioMap(m map[int]float64) types.Map {

@@ -167,7 +167,7 @@ func (p *roceProvider) Resources(context.Context) []func() resource.Resource {
 }
 
 func (p *roceProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{newProfileDataSource, newFabricCheckDataSource, newCountersDataSource,
+	return []func() datasource.DataSource{newProfileDataSource, newFabricCheckDataSource, newCountersDataSource, newFabricCountersDataSource,
 		newLLDPNeighborsDataSource, newFabricLinksDataSource, newFabricAuditDataSource, newPerftestDataSource}
 }
 
