@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
@@ -158,7 +157,7 @@ func frontPanel[C any](all map[string]C, valid func(string) bool) []string {
 			ports = append(ports, name)
 		}
 	}
-	sort.Strings(ports)
+	slices.Sort(ports)
 	return ports
 }
 
