@@ -2,6 +2,7 @@ package lab
 
 import (
 	"encoding/json"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -122,6 +123,19 @@ func TestEOSCounters(t *testing.T) {
 	if all := decode[eosDiscardsJSON](t, c.run("show interfaces counters discards | json")); len(all.Intfs) != 4 || *all.Out != 2000 {
 		t.Errorf("every port: %+v", all)
 	}
+	// Without an interface, every port with the counters its own form gives (ANTA's form).
+	allECN := decode[eosECNJSON](t, c.run("show qos interfaces ecn counters queue | json"))
+	allDisc := decode[eosDiscardsJSON](t, c.run("show interfaces counters discards | json"))
+	for _, port := range sw.ports {
+		one := decode[eosECNJSON](t, c.run("show qos interfaces "+port+" ecn counters queue | json"))
+		oneDisc := decode[eosDiscardsJSON](t, c.run("show interfaces "+port+" counters discards | json"))
+		if !reflect.DeepEqual(allECN.Intfs[port], one.Intfs[port]) || !reflect.DeepEqual(allDisc.Intfs[port], oneDisc.Intfs[port]) {
+			t.Errorf("%s: every port's form %+v %+v, its own %+v %+v", port, allECN.Intfs[port], allDisc.Intfs[port], one.Intfs[port], oneDisc.Intfs[port])
+		}
+	}
+	if len(allECN.Intfs) != len(sw.ports) || allECN.Intfs["Ethernet1"].Queues["3"] != strconv.Itoa(3*50+2*20_000+60*50) || allECN.Intfs["Ethernet2"].Queues["3"] != "-" {
+		t.Errorf("every port's ECN counters: %+v", allECN.Intfs)
+	}
 	if err := sw.Storm("Ethernet9", true); err == nil || !strings.Contains(err.Error(), `eos-1 has no interface "Ethernet9"`) {
 		t.Errorf("a port the switch lacks: %v", err)
 	}
@@ -201,5 +215,37 @@ func TestNXOSQueuing(t *testing.T) {
 	}
 	if bad := c.run("show queuing interface Ethernet1/9"); !strings.Contains(bad, nxInvalid) {
 		t.Errorf("Ethernet1/9: %q", bad)
+	}
+}
+
+// TestNXOSQueuingEveryPort: `show queuing interface` without a port prints each port's own
+// text in turn, with the counters of the moment: the stormed port's pauses and drops in its
+// block only.
+func TestNXOSQueuingEveryPort(t *testing.T) {
+	_, sw := startNXOS(t)
+	step := cliClock(sw.cliSwitch)
+	c := newNXOSCLI(t, sw, "configure terminal", "policy-map type network-qos ROCE-nq", "class type network-qos c-8q-nq3",
+		"pause pfc-cos 3", "system qos", "service-policy type network-qos ROCE-nq", "end")
+	if err := sw.Storm("Ethernet1/2", true); err != nil {
+		t.Fatal(err)
+	}
+	step(2 * time.Second)
+	all := c.run("show queuing interface")
+	var each strings.Builder
+	for _, port := range sw.ports {
+		each.WriteString(c.run("show queuing interface " + port))
+	}
+	if all != each.String() {
+		t.Errorf("every port's form is not each port's own in turn:\n%s", all)
+	}
+	ingress := regexp.MustCompile(`(?m)^Ingress Queuing for (\S+)$`).FindAllStringSubmatch(all, -1)
+	if len(ingress) != len(sw.ports) || len(sw.ports) < 2 || ingress[0][1] != "Ethernet1/1" || ingress[1][1] != "Ethernet1/2" {
+		t.Errorf("ports %v of %v", ingress, sw.ports)
+	}
+	if strings.Count(all, "RxPPP:                20000\n") != 1 || strings.Count(all, "| WRED/AFD & Tail Drop Pkts |            2000|") != 7 {
+		t.Errorf("the storm is not Ethernet1/2's alone:\n%s", all)
+	}
+	if out := c.run("show queueing interface"); out != all {
+		t.Errorf("queueing: %q", out)
 	}
 }

@@ -1,6 +1,6 @@
 package lab
 
-// `show queuing interface Ethernet1/N` on the `nxos` switch (nxos-switch.md, "Counters"): the
+// `show queuing interface [Ethernet1/N]` on the `nxos` switch (nxos-switch.md, "Counters"): the
 // parts of NX-OS's output that a public capture shows (a Nexus 93180FX2's, in zartbot's
 // "RoCEv2 AllReduce" article), in that layout: the egress counters of each QoS group, then the
 // ingress queuing (the input queuing policy's pause buffers), the ingress drop counters and the
@@ -24,11 +24,17 @@ const (
 	nxosPFCHdr     = "PFC_COS QOS_Group   TxPause             TxCount   RxPause             RxCount\n"
 )
 
-// showQueuing: `show queuing interface Ethernet1/N` (the keyword also spelt `queueing`, as
-// NX-OS takes it).
+// showQueuing: `show queuing interface [Ethernet1/N]` (the keyword also spelt `queueing`, as
+// NX-OS takes it); without a port, every port's text in turn (nxos-switch.md, Counters).
 func (x *nxosCtx) showQueuing(a *cliArgs) *cliError {
 	if _, err := a.kw("interface"); err != nil {
 		return err
+	}
+	if !a.more() {
+		for n := range x.sw.running.ifaces {
+			x.printf("%s", x.sw.queuingText(n+1))
+		}
+		return nil
 	}
 	n, err := a.ethernetSlot(len(x.sw.running.ifaces))
 	if err != nil {
