@@ -118,29 +118,34 @@ func noFindingOn(device string) resource.TestCheckFunc {
 // runs, each device of the fabric read must have served exactly as many requests as its twin;
 // reading port by port it would serve one per port.
 func TestAccFabricCountersReadsPerDevice(t *testing.T) {
-	l := startLab(t, lab.Options{Switches: map[string]int{"sonic": 2}})
+	l := startLab(t, lab.Options{Switches: map[string]int{"sonic": 2, "eos": 2, "nxos": 2}})
 	config := l.providerHCL() + `
 data "roce_fabric_counters" "fabric" {
   devices = {
     "sonic-1" = {}
+    "eos-1"   = {}
+    "nxos-1"  = {}
   }
   sample_seconds = 1
 }
-
-data "roce_interface_counters" "twin" {
-  device         = "sonic-2"
-  interface      = "Ethernet0"
+`
+	twins := map[string]string{"sonic-1": "sonic-2", "eos-1": "eos-2", "nxos-1": "nxos-2"}
+	for twin, port := range map[string]string{"sonic-2": "Ethernet0", "eos-2": "Ethernet1", "nxos-2": "Ethernet1/1"} {
+		config += fmt.Sprintf(`
+data "roce_interface_counters" %q {
+  device         = %q
+  interface      = %q
   sample_seconds = 1
 }
-`
-	twins := map[string]string{"sonic-1": "sonic-2"}
+`, twin, twin, port)
+	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
 		Steps: []resource.TestStep{{
 			PreConfig: l.ResetAllCounters,
 			Config:    config,
 			Check: resource.ComposeAggregateTestCheckFunc(
-				resource.TestCheckResourceAttr(fabricCounters, "ports.%", "8"),
+				resource.TestCheckResourceAttr(fabricCounters, "ports.%", "24"), // the lab's 8 ports a switch
 				func(*terraform.State) error {
 					for dev, twin := range twins {
 						a, _ := l.DeviceCounters(dev)

@@ -1,5 +1,5 @@
 // Package watch judges a fabric's counters against the golden metrics of a RoCE fabric
-// (DESIGN.md, "Watching a fabric"): ports in a PFC pause storm, hosts retransmitting more than
+// (DESIGN.md, "roce_fabric_counters"): ports in a PFC pause storm, hosts retransmitting more than
 // 0.001 % of what they send, switch buffers fuller than 80 %, and ECN marks on ports that keep
 // nothing lossless. The other two golden metrics, DSCP marking consistency and p99
 // latency, are roce_fabric_audit's and roce_perftest's.
