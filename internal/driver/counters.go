@@ -177,7 +177,7 @@ func openMLX5Counters(reg *devices.Registry, device string) (Counters, error) {
 	if err != nil {
 		return nil, err
 	}
-	return perPort{device, mlx5Counters{h}.port}, nil
+	return mlx5Counters{h}, nil
 }
 
 func openOpenConfigCounters(reg *devices.Registry, device string) (Counters, error) {
@@ -213,27 +213,35 @@ func floats(in map[int]int64) map[int]float64 {
 	return out
 }
 
+// mlx5Counters reads a host's netdevs in one command (mlx5.CountersScript): the names asked
+// for, or every NIC port of the host.
 type mlx5Counters struct{ h *mlx5Host }
 
-func (d mlx5Counters) port(ctx context.Context, ifname string) (InterfaceCounters, error) {
-	if !mlx5.ValidNetdev(ifname) {
-		return InterfaceCounters{}, fmt.Errorf("interface %q is not a valid netdev name", ifname)
+func (d mlx5Counters) Counters(ctx context.Context, ifnames []string) (map[string]InterfaceCounters, error) {
+	for _, ifname := range ifnames {
+		if !mlx5.ValidNetdev(ifname) {
+			return nil, fmt.Errorf("interface %q is not a valid netdev name", ifname)
+		}
 	}
-	res, err := d.h.c.Run(ctx, mlx5.CountersScript(ifname, d.h.sudo), nil)
+	res, err := d.h.c.Run(ctx, mlx5.CountersScript(ifnames, d.h.sudo), nil)
 	if err != nil {
-		return InterfaceCounters{}, err
+		return nil, err
 	}
-	c, err := mlx5.ParseCounters(ifname, append(res.Stdout, res.Stderr...))
+	got, err := mlx5.ParseCounters(ifnames, append(res.Stdout, res.Stderr...))
 	if err != nil {
-		return InterfaceCounters{}, fmt.Errorf("device %q: %w", d.h.device, err)
+		return nil, fmt.Errorf("device %q: %w", d.h.device, err)
 	}
-	out := fromCounts(c.PFCRxPause, c.PFCTxPause, c.ECNMarked, c.Dropped, c.CNPSent, c.CNPHandled, c.OutOfSequence)
-	out.Retransmit = make(map[string]float64, len(c.Retransmit))
-	for name, v := range c.Retransmit {
-		out.Retransmit[name] = float64(v)
-	}
-	if c.RoCETxPackets != nil {
-		out.RoCETxPackets = float64Ptr(*c.RoCETxPackets)
+	out := make(map[string]InterfaceCounters, len(got))
+	for ifname, c := range got {
+		ic := fromCounts(c.PFCRxPause, c.PFCTxPause, c.ECNMarked, c.Dropped, c.CNPSent, c.CNPHandled, c.OutOfSequence)
+		ic.Retransmit = make(map[string]float64, len(c.Retransmit))
+		for name, v := range c.Retransmit {
+			ic.Retransmit[name] = float64(v)
+		}
+		if c.RoCETxPackets != nil {
+			ic.RoCETxPackets = float64Ptr(*c.RoCETxPackets)
+		}
+		out[ifname] = ic
 	}
 	return out, nil
 }
