@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	gpb "github.com/openconfig/gnmi/proto/gnmi"
+
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/mlx5"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/openconfig"
@@ -177,7 +179,7 @@ func openMLX5Counters(reg *devices.Registry, device string) (Counters, error) {
 	if err != nil {
 		return nil, err
 	}
-	return perPort{device, mlx5Counters{h}.port}, nil
+	return mlx5Counters{h}, nil
 }
 
 func openOpenConfigCounters(reg *devices.Registry, device string) (Counters, error) {
@@ -185,7 +187,7 @@ func openOpenConfigCounters(reg *devices.Registry, device string) (Counters, err
 	if err != nil {
 		return nil, err
 	}
-	return perPort{device, ocCounters{c, device}.port}, nil
+	return ocCounters{c, device}, nil
 }
 
 // fromCounts converts a platform's integer counters.
@@ -213,61 +215,72 @@ func floats(in map[int]int64) map[int]float64 {
 	return out
 }
 
+// mlx5Counters reads a host's netdevs in one command (mlx5.CountersScript): the names asked
+// for, or every NIC port of the host.
 type mlx5Counters struct{ h *mlx5Host }
 
-func (d mlx5Counters) port(ctx context.Context, ifname string) (InterfaceCounters, error) {
-	if !mlx5.ValidNetdev(ifname) {
-		return InterfaceCounters{}, fmt.Errorf("interface %q is not a valid netdev name", ifname)
+func (d mlx5Counters) Counters(ctx context.Context, ifnames []string) (map[string]InterfaceCounters, error) {
+	for _, ifname := range ifnames {
+		if !mlx5.ValidNetdev(ifname) {
+			return nil, fmt.Errorf("interface %q is not a valid netdev name", ifname)
+		}
 	}
-	res, err := d.h.c.Run(ctx, mlx5.CountersScript(ifname, d.h.sudo), nil)
+	res, err := d.h.c.Run(ctx, mlx5.CountersScript(ifnames, d.h.sudo), nil)
 	if err != nil {
-		return InterfaceCounters{}, err
+		return nil, err
 	}
-	c, err := mlx5.ParseCounters(ifname, append(res.Stdout, res.Stderr...))
+	got, err := mlx5.ParseCounters(ifnames, append(res.Stdout, res.Stderr...))
 	if err != nil {
-		return InterfaceCounters{}, fmt.Errorf("device %q: %w", d.h.device, err)
+		return nil, fmt.Errorf("device %q: %w", d.h.device, err)
 	}
-	out := fromCounts(c.PFCRxPause, c.PFCTxPause, c.ECNMarked, c.Dropped, c.CNPSent, c.CNPHandled, c.OutOfSequence)
-	out.Retransmit = make(map[string]float64, len(c.Retransmit))
-	for name, v := range c.Retransmit {
-		out.Retransmit[name] = float64(v)
-	}
-	if c.RoCETxPackets != nil {
-		out.RoCETxPackets = float64Ptr(*c.RoCETxPackets)
+	out := make(map[string]InterfaceCounters, len(got))
+	for ifname, c := range got {
+		ic := fromCounts(c.PFCRxPause, c.PFCTxPause, c.ECNMarked, c.Dropped, c.CNPSent, c.CNPHandled, c.OutOfSequence)
+		ic.Retransmit = make(map[string]float64, len(c.Retransmit))
+		for name, v := range c.Retransmit {
+			ic.Retransmit[name] = float64(v)
+		}
+		if c.RoCETxPackets != nil {
+			ic.RoCETxPackets = float64Ptr(*c.RoCETxPackets)
+		}
+		out[ifname] = ic
 	}
 	return out, nil
 }
 
 func float64Ptr(v int64) *float64 { x := float64(v); return &x }
 
+// gnmiOnce is a switch's gNMI session as the OpenConfig counters read uses it (*gnmi.Client):
+// one Subscribe ONCE. Tests put a fake switch behind it.
+type gnmiOnce interface {
+	SubscribeOnce(ctx context.Context, prefix *gpb.Path, paths ...*gpb.Path) ([]gnmi.Update, error)
+}
+
+// ocCounters reads an OpenConfig switch's ports with one Subscribe ONCE
+// (openconfig.CountersPaths): the ports asked for, or every Ethernet port.
 type ocCounters struct {
-	c      gnmiConn
+	c      gnmiOnce
 	device string
 }
 
-// Counters reads the port's counters and, where queues are bound, their counters: one Get
-// each, since a port without bound queues has nothing at the queue path (NotFound).
-func (d ocCounters) port(ctx context.Context, ifname string) (InterfaceCounters, error) {
-	paths := openconfig.CountersPaths(ifname)
-	var ups []openconfig.Update
-	for i, p := range paths {
-		got, err := d.c.GetState(ctx, p)
-		if gnmi.NotFound(err) && i > 0 {
-			continue // no queues bound on this port
-		}
-		if gnmi.NotFound(err) {
-			return InterfaceCounters{}, fmt.Errorf("device %q has no interface %q", d.device, ifname)
-		}
-		if err != nil {
-			return InterfaceCounters{}, err
-		}
-		for _, u := range got {
-			ups = append(ups, openconfig.Update{Path: u.Path, JSON: u.JSON})
-		}
-	}
-	c, err := openconfig.ParseCounters(ifname, ups)
+func (d ocCounters) Counters(ctx context.Context, ports []string) (map[string]InterfaceCounters, error) {
+	got, err := d.c.SubscribeOnce(ctx, openconfig.CountersPrefix(), openconfig.CountersPaths(ports)...)
 	if err != nil {
-		return InterfaceCounters{}, err
+		return nil, err
 	}
-	return fromCounts(c.PFCRxPause, c.PFCTxPause, c.ECNMarked, c.Dropped, c.CNPSent, c.CNPHandled, c.OutOfSequence), nil
+	ups := make([]openconfig.Update, len(got))
+	for i, u := range got {
+		ups[i] = openconfig.Update{Path: u.Path, JSON: u.JSON}
+	}
+	counts, err := openconfig.ParseCounters(ports, ups)
+	if err != nil {
+		return nil, fmt.Errorf("device %q: %w", d.device, err)
+	}
+	out := make(map[string]InterfaceCounters, len(counts))
+	for port, c := range counts {
+		ic := fromCounts(c.PFCRxPause, c.PFCTxPause, c.ECNMarked, c.Dropped, c.CNPSent, c.CNPHandled, c.OutOfSequence)
+		ic.QueueECNMarked, ic.QueueDropped, ic.QueueWatermarkBytes = floats(c.QueueECNMarked), floats(c.QueueDropped), floats(c.QueueWatermarkBytes)
+		out[port] = ic
+	}
+	return out, nil
 }

@@ -1,16 +1,10 @@
 package driver
 
 import (
-	"context"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/rocefabric/terraform-provider-roce/internal/devices"
-	"github.com/rocefabric/terraform-provider-roce/internal/platform/mlx5"
-	"github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
 )
 
 // Rates are the difference over the window; a counter that went down (reset) counts from zero.
@@ -42,50 +36,5 @@ func TestRatesSince(t *testing.T) {
 	}
 	if p := (InterfaceCounters{RoCETxPackets: f(0)}).RetransmitPercent(); p != nil {
 		t.Errorf("nothing sent: %v", *p)
-	}
-}
-
-// The host's counters: one command, parsed; a netdev name that is not one is refused before
-// anything runs.
-func TestMLX5Counters(t *testing.T) {
-	f := &countersHost{}
-	c := mlx5Counters{&mlx5Host{c: f, device: "sw", reads: newReads(testRegistry("mlx5", devices.Device{}), "sw")}}
-	got, err := c.port(context.Background(), "eth0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.PFCRxPause == nil || got.ECNMarked != nil {
-		t.Errorf("counters %+v: want PFC pause counts and no ECN (no RDMA device)", got)
-	}
-	if _, err := c.port(context.Background(), "eth0; reboot"); err == nil || len(f.cmds) != 1 {
-		t.Errorf("an invalid netdev: %v, ran %v", err, f.cmds)
-	}
-}
-
-// countersHost answers CountersScript with the platform's sample output.
-type countersHost struct{ cmds []string }
-
-func (h *countersHost) Run(_ context.Context, cmd string, _ []byte) (ssh.Result, error) {
-	h.cmds = append(h.cmds, cmd)
-	if cmd != mlx5.CountersScript("eth0", false) {
-		return ssh.Result{ExitCode: 127}, nil
-	}
-	return ssh.Result{Stdout: []byte(sampleCounters)}, nil
-}
-
-const sampleCounters = `@@ethtool
-NIC statistics:
-     rx_prio3_pause: 7
-     tx_prio3_pause: 9
-@@hw_counters
-@@end
-`
-
-// OpenConfig counters: a port without queues has nothing at the queue path; a port the switch
-// lacks has nothing at all.
-func TestOpenConfigCountersMissingPort(t *testing.T) {
-	c := ocCounters{&fakeConfigDB{}, "sw"}
-	if _, err := c.port(context.Background(), "Ethernet9"); err == nil || !strings.Contains(err.Error(), `device "sw" has no interface "Ethernet9"`) {
-		t.Errorf("got %v", err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 type nvueConn interface {
 	Get(ctx context.Context, path string) ([]byte, error)
 	GetOperational(ctx context.Context, path string) ([]byte, error)
+	GetOperationalIncluding(ctx context.Context, path string, include ...string) ([]byte, error)
 	Apply(ctx context.Context, ops []nvue.Op) error
 }
 
@@ -236,7 +237,8 @@ func (d cumulusPFC) Delete(ctx context.Context, old fabric.PFCInterface, prior P
 	return err
 }
 
-// cumulusCounters reads a port's QoS counters (one GET of NVUE's operational state).
+// cumulusCounters reads the QoS counters of many ports with one operational GET of the
+// interfaces, trimmed to their counters (cumulus.CountersInclude).
 type cumulusCounters struct{ nvueTree }
 
 func openCumulusCounters(reg *devices.Registry, device string) (Counters, error) {
@@ -244,24 +246,43 @@ func openCumulusCounters(reg *devices.Registry, device string) (Counters, error)
 	if err != nil {
 		return nil, err
 	}
-	return perPort{device, cumulusCounters{t}.port}, nil
+	return cumulusCounters{t}, nil
 }
 
-// Counters: PFC pauses per switch priority; ECN marks and drops summed over the port's traffic
-// classes (queue discards and WRED discards); Cumulus reports no CNP or sequence counters.
-func (d cumulusCounters) port(ctx context.Context, ifname string) (InterfaceCounters, error) {
-	if !cumulus.ValidPort(ifname) {
-		return InterfaceCounters{}, fmt.Errorf("interface %q is not a Cumulus switch port (swp<N> or swp<N>s<M>)", ifname)
+// Counters: PFC pauses per switch priority; ECN marks and drops (queue and WRED discards)
+// summed over the port's traffic classes and per traffic class, NVUE's egress-queue-stats being
+// keyed by the traffic class each egress queue serves; Cumulus reports no CNP or sequence
+// counters.
+func (d cumulusCounters) Counters(ctx context.Context, ports []string) (map[string]InterfaceCounters, error) {
+	for _, port := range ports {
+		if !cumulus.ValidPort(port) {
+			return nil, fmt.Errorf("interface %q is not a Cumulus switch port (swp<N> or swp<N>s<M>)", port)
+		}
 	}
-	body, err := d.c.GetOperational(ctx, cumulus.CountersPath(ifname))
+	body, err := d.c.GetOperationalIncluding(ctx, cumulus.InterfacesPath, cumulus.CountersInclude(ports)...)
 	if err != nil {
-		return InterfaceCounters{}, err
+		return nil, err
 	}
-	c, err := cumulus.ParseCounters(body)
+	got, err := cumulus.ParseInterfaceCounters(ports, body)
 	if err != nil {
-		return InterfaceCounters{}, fmt.Errorf("device %q: %w", d.device, err)
+		return nil, fmt.Errorf("device %q: %w", d.device, err)
 	}
-	return fromCounts(c.PFCRx, c.PFCTx, sumCounts(c.ECNMarked), sumCounts(c.Discards, c.WREDDiscards), nil, nil, nil), nil
+	out := make(map[string]InterfaceCounters, len(got))
+	for port, c := range got {
+		ic := fromCounts(c.PFCRx, c.PFCTx, sumCounts(c.ECNMarked), sumCounts(c.Discards, c.WREDDiscards), nil, nil, nil)
+		ic.QueueECNMarked = floats(c.ECNMarked)
+		drops := map[int]float64{}
+		for _, m := range []map[int]int64{c.Discards, c.WREDDiscards} {
+			for tc, v := range m {
+				drops[tc] += float64(v)
+			}
+		}
+		if len(drops) > 0 {
+			ic.QueueDropped = drops
+		}
+		out[port] = ic
+	}
+	return out, nil
 }
 
 // readCumulusLLDP reads every interface's LLDP neighbours and the switch's hostname: two

@@ -40,10 +40,36 @@ func (f *fakeNVUE) GetOperational(_ context.Context, path string) ([]byte, error
 	case "/system":
 		return []byte(`{"hostname": "leaf-1"}`), nil
 	}
-	if path == "/interface/swp1/counters/qos" {
-		return []byte(`{"pfc-stats": {"3": {"rx-pause-frames": 7, "tx-pause-frames": 1}}, "egress-queue-stats": {"0": {"tx-uc-buffer-discards": 2, "wred-discards": 1, "ecn-marked-frames": "n/a"}, "3": {"ecn-marked-frames": 5}}}`), nil
-	}
 	return nil, errors.New("unexpected GET " + path)
+}
+
+// fakeQoSCounters are the switch's ports' counters/qos branches.
+var fakeQoSCounters = map[string]string{
+	"swp1": `{"pfc-stats": {"3": {"rx-pause-frames": 7, "tx-pause-frames": 1}}, "egress-queue-stats": {"0": {"tx-uc-buffer-discards": 2, "wred-discards": 1, "ecn-marked-frames": "n/a"}, "3": {"ecn-marked-frames": 5}}}`,
+	"swp2": `{"pfc-stats": {"3": {"rx-pause-frames": 0, "tx-pause-frames": 0}}, "egress-queue-stats": {"3": {"tx-uc-buffer-discards": 0, "ecn-marked-frames": 0}}}`,
+}
+
+// GetOperationalIncluding answers GET /interface with include parameters as NVUE does: each
+// port's counters/qos branch an include names (or every port's, /*/counters/qos), in the
+// interface tree.
+func (f *fakeNVUE) GetOperationalIncluding(_ context.Context, path string, include ...string) ([]byte, error) {
+	f.gets++
+	if path != "/interface" {
+		return nil, errors.New("unexpected GET " + path)
+	}
+	out := map[string]any{}
+	for _, inc := range include {
+		port, ok := strings.CutSuffix(strings.TrimPrefix(inc, "/"), "/counters/qos")
+		if !ok {
+			return nil, errors.New("unexpected include " + inc)
+		}
+		for name, body := range fakeQoSCounters {
+			if port == "*" || port == name {
+				out[name] = map[string]any{"counters": map[string]any{"qos": json.RawMessage(body)}}
+			}
+		}
+	}
+	return json.Marshal(out)
 }
 
 func (f *fakeNVUE) Apply(_ context.Context, ops []nvue.Op) error {
@@ -131,18 +157,34 @@ func toJSON(v any) string {
 	return string(b)
 }
 
-// TestCumulusCounters: pauses by priority, marks and drops summed over the traffic classes.
+// TestCumulusCounters: one GET for many ports and for every port; pauses by priority, marks and
+// drops summed over the traffic classes and by traffic class; a port the switch lacks and a
+// name that is no port are refused, the latter before any read.
 func TestCumulusCounters(t *testing.T) {
 	f := &fakeNVUE{}
 	d := cumulusCounters{nvueTree{f, newReads(testRegistry("cumulus", devices.Device{}), "sw")}}
-	c, err := d.port(context.Background(), "swp1")
-	if err != nil {
-		t.Fatal(err)
+	ctx := context.Background()
+	for _, ports := range [][]string{{"swp1", "swp2"}, nil} {
+		f.gets = 0
+		got, err := d.Counters(ctx, ports)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.gets != 1 {
+			t.Errorf("ports %v: %d reads, want one for the switch", ports, f.gets)
+		}
+		c := got["swp1"]
+		if len(got) != 2 || c.PFCRxPause[3] != 7 || c.PFCTxPause[3] != 1 || *c.ECNMarked != 5 || *c.Dropped != 3 || c.CNPSent != nil ||
+			c.QueueDropped[0] != 3 || c.QueueECNMarked[3] != 5 || *got["swp2"].Dropped != 0 {
+			t.Errorf("ports %v: %+v", ports, got)
+		}
 	}
-	if c.PFCRxPause[3] != 7 || c.PFCTxPause[3] != 1 || *c.ECNMarked != 5 || *c.Dropped != 3 || c.CNPSent != nil {
-		t.Errorf("counters: %+v", c)
+	if _, err := d.Counters(ctx, []string{"swp1", "swp9"}); err == nil ||
+		err.Error() != `device "sw": NVUE reports no QoS counters for swp9: the switch has no such port` {
+		t.Errorf("swp9: %v", err)
 	}
-	if _, err := d.port(context.Background(), "swp1/../x"); err == nil || f.gets != 1 {
+	f.gets = 0
+	if _, err := d.Counters(ctx, []string{"swp1", "swp1/../x"}); err == nil || f.gets != 0 {
 		t.Errorf("a name that is not a port must be refused before any read: %v (%d reads)", err, f.gets)
 	}
 }

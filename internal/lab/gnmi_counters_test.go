@@ -2,12 +2,17 @@ package lab
 
 import (
 	"context"
+	"encoding/json"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"github.com/openconfig/gnmi/value"
+	"github.com/openconfig/ygot/ygot"
 	"google.golang.org/grpc/codes"
 )
 
@@ -152,15 +157,17 @@ func TestSwitchQueueCounters(t *testing.T) {
 	const queues = "/qos/interfaces/interface[interface-id=Ethernet2]/output/queues"
 	mustGetTyped(t, c, gpb.GetRequest_STATE, queues) // the lab sees the queues now: counting starts
 	clk.advance(time.Second)
+	// Before any storm a queue's deepest point is a couple of packets.
+	jsonEqual(t, mustGetTyped(t, c, gpb.GetRequest_STATE, queues+"/queue[name=tc3]/state/max-queue-len"), `"8308"`)
 	if err := sw.Storm("Ethernet2", true); err != nil {
 		t.Fatal(err)
 	}
 	clk.advance(2 * time.Second)
 	jsonEqual(t, mustGetTyped(t, c, gpb.GetRequest_STATE, queues), `{"openconfig-qos:queue": [
 	  {"name": "tc0", "state": {"transmit-pkts": "1500000", "transmit-octets": "6231000000", "dropped-pkts": "2000",
-	    "dropped-octets": "8308000", "ecn-marked-pkts": "0"}},
+	    "dropped-octets": "8308000", "ecn-marked-pkts": "0", "max-queue-len": "4154000"}},
 	  {"name": "tc3", "state": {"transmit-pkts": "1500000", "transmit-octets": "6231000000", "dropped-pkts": "2000",
-	    "dropped-octets": "8308000", "ecn-marked-pkts": "40150"}}]}`)
+	    "dropped-octets": "8308000", "ecn-marked-pkts": "40150", "max-queue-len": "4154000"}}]}`)
 	// The answers a provider's counter read gets (platform/openconfig CountersPaths, type
 	// STATE): that package's parser fixture testdata/counters-lab.txt.
 	var answers strings.Builder
@@ -191,5 +198,104 @@ func TestSwitchQueueCounters(t *testing.T) {
 	wantCode(t, err, codes.NotFound)
 	if got := subscribeOnce(t, c, "/qos/interfaces"); len(got) != 0 {
 		t.Errorf("state left in the datastore: %v", got)
+	}
+}
+
+// subscribeLines reads paths (origin openconfig on the prefix, PROTO encoding) with one
+// Subscribe ONCE and returns one "PATH<TAB>JSON" line per update, sorted (the datastore's walk
+// order is its own), each value's JSON as a client renders a scalar.
+func subscribeLines(t *testing.T, c gpb.GNMIClient, paths ...string) []string {
+	t.Helper()
+	stream, err := c.Subscribe(ctxT(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var subs []*gpb.Subscription
+	for _, p := range paths {
+		subs = append(subs, &gpb.Subscription{Path: gpath(t, p)})
+	}
+	err = stream.Send(&gpb.SubscribeRequest{Request: &gpb.SubscribeRequest_Subscribe{Subscribe: &gpb.SubscriptionList{
+		Prefix: &gpb.Path{Origin: "openconfig"}, Mode: gpb.SubscriptionList_ONCE, Encoding: gpb.Encoding_PROTO, Subscription: subs,
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for {
+		resp, err := stream.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.GetSyncResponse() {
+			sort.Strings(lines)
+			return lines
+		}
+		n := resp.GetUpdate()
+		for _, u := range n.GetUpdate() {
+			ps, err := ygot.PathToString(&gpb.Path{Elem: append(slices.Clone(n.GetPrefix().GetElem()), u.GetPath().GetElem()...)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := value.ToScalar(u.GetVal())
+			if err != nil {
+				t.Fatalf("%s: %v", ps, err)
+			}
+			b, err := json.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, ps+"\t"+string(b))
+		}
+	}
+}
+
+// The provider's read of every port's counters (platform/openconfig CountersPaths(nil)): one
+// Subscribe ONCE of wildcard keys, which lemming's cache matches; queues named by queue-id.
+// Its answer is that package's fixture testdata/counters-subscribe-lab.txt.
+func TestSwitchCountersSubscribeOnce(t *testing.T) {
+	sw, c, clk := counterSwitch(t)
+	bind := setReq(
+		update(t, "/qos/queues/queue[name=gold]", `{"name":"gold","config":{"name":"gold","queue-id":3}}`),
+		update(t, "/qos/queues/queue[name=bulk]", `{"name":"bulk","config":{"name":"bulk","queue-id":0}}`),
+		update(t, "/qos/queue-management-profiles/queue-management-profile[name=ecn]",
+			`{"name":"ecn","config":{"name":"ecn"},"wred":{"uniform":{"config":{"min-threshold":"153600","max-threshold":"1536000","enable-ecn":true}}}}`),
+		update(t, "/qos/interfaces/interface[interface-id=Ethernet2]", `{"interface-id":"Ethernet2","config":{"interface-id":"Ethernet2"},
+		  "output":{"queues":{"queue":[{"name":"gold","config":{"name":"gold","queue-management-profile":"ecn"}},{"name":"bulk","config":{"name":"bulk"}}]}}}`),
+	)
+	if _, err := c.Set(ctxT(t), bind); err != nil {
+		t.Fatal(err)
+	}
+	all := []string{
+		"/interfaces/interface[name=*]/state/counters", "/interfaces/interface[name=*]/state/type",
+		"/interfaces/interface[name=*]/config/type", "/qos/interfaces/interface[interface-id=*]/output/queues",
+		"/qos/queues/queue[name=*]/state/queue-id", "/qos/queues/queue[name=*]/config/queue-id",
+	}
+	subscribeLines(t, c, all...) // the lab sees the queues now: counting starts
+	clk.advance(time.Second)
+	if err := sw.Storm("Ethernet2", true); err != nil {
+		t.Fatal(err)
+	}
+	clk.advance(2 * time.Second)
+	got := subscribeLines(t, c, all...)
+	compareGolden(t, "testdata/counters-openconfig-subscribe.golden", strings.Join(got, "\n")+"\n")
+	ports := map[string]bool{}
+	for _, l := range got {
+		if i := strings.Index(l, "/interfaces/interface[name="); i == 0 {
+			ports[l[len("/interfaces/interface[name="):strings.Index(l, "]")]] = true
+		}
+	}
+	if len(ports) != 4 {
+		t.Errorf("the wildcard read %d interfaces, want the switch's 4: %v", len(ports), ports)
+	}
+	// Named keys read one port; a port the switch lacks answers nothing, not an error.
+	one := subscribeLines(t, c, "/interfaces/interface[name=Ethernet1]/state/counters",
+		"/qos/interfaces/interface[interface-id=Ethernet1]/output/queues", "/interfaces/interface[name=Ethernet9]/state/counters")
+	for _, l := range one {
+		if !strings.HasPrefix(l, "/interfaces/interface[name=Ethernet1]/state/counters/") {
+			t.Errorf("a read of Ethernet1 got %s", l)
+		}
+	}
+	if len(one) == 0 {
+		t.Error("no counters of Ethernet1")
 	}
 }

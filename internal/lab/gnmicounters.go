@@ -3,7 +3,9 @@ package lab
 // Operational state of an `openconfig` switch: interface counters on every front-panel port
 // (/interfaces/interface[name=X]/state/counters, and ethernet/state/counters) and queue
 // counters on every output queue bound under /qos/interfaces
-// (.../output/queues/queue[name=Q]/state). They are written into lemming's operational-state
+// (.../output/queues/queue[name=Q]/state: transmit, drop and ECN-mark counts and
+// max-queue-len, the leaves of openconfig-qos-interfaces' qos-interface-queue-state that
+// lemming's schema has). They are written into lemming's operational-state
 // datastore, the way lemming's own reconcilers write state, just before each read that can
 // see them (a Get of type STATE, OPERATIONAL or ALL, a Subscribe), computed from the switch's
 // clock. OpenConfig has no per-priority PFC counter, so none is kept.
@@ -31,6 +33,12 @@ const (
 	stormOutDiscardPPS = 1_000
 	stormQueueDropPPS  = 1_000
 	stormQueueMarkPPS  = 20_000
+
+	// max-queue-len (openconfig-qos: counter64, units bytes, "Maximum observed queue
+	// length"), since the queue was bound: a couple of packets while traffic drains, a
+	// backed-up queue's depth once a storm has held it (assumed figures).
+	queueIdleMaxLen  = 2 * rdmaPktBytes
+	queueStormMaxLen = 1_000 * rdmaPktBytes
 )
 
 // switchCounters is the counter state of a switch; the switch's mu guards it.
@@ -203,8 +211,13 @@ func interfaceCounters(port string, up, storm time.Duration) []*gpb.Update {
 func (q *queueCounters) updates(ref queueRef, now time.Time, storm time.Duration) []*gpb.Update {
 	up, stormy := now.Sub(q.since), storm-q.stormAt
 	sent, dropped := traffic.Count(queuePPS, up), traffic.Count(stormQueueDropPPS, stormy)
+	maxLen := uint64(queueIdleMaxLen)
+	if stormy > 0 {
+		maxLen = queueStormMaxLen
+	}
 	state := append(queuePath(ref).GetElem(), &gpb.PathElem{Name: "state"})
 	return []*gpb.Update{
+		uintLeaf(state, "max-queue-len", maxLen),
 		uintLeaf(state, "transmit-pkts", sent),
 		uintLeaf(state, "transmit-octets", sent*rdmaPktBytes),
 		uintLeaf(state, "dropped-pkts", dropped),

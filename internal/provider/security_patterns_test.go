@@ -199,7 +199,7 @@ func TestSecurityShellQuoting(t *testing.T) {
 			want   []string
 		}{
 			{mlx5.ReadScript(name, false), []string{"mlnx_qos", "-i", name, "-a"}},
-			{mlx5.CountersScript(name, false), []string{"ethtool", "-S", name}},
+			{mlx5.CountersScript([]string{name}, false), []string{"ethtool", "-S", name}},
 			{mlx5.ApplyScript(name, &mlx5.HostState{}, nic, nil, false), []string{"mlnx_qos", "-i", name, "--trust", "pcp", "--pfc", "0,0,0,1,0,0,0,0"}},
 		} {
 			_ = os.Remove(logPath)

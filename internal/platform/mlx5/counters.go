@@ -1,19 +1,31 @@
 package mlx5
 
-// Counters for roce_interface_counters, read with one command that needs no privilege.
-// CountersScript("eth0", false) is (one line; D is /sys/class/net/eth0/device/infiniband):
+// Counters for roce_interface_counters and roce_fabric_counters: one command reads the
+// counters of every netdev asked for, or of every NIC port of the host, and needs no
+// privilege. CountersScript([]string{"eth0", "eth1"}, false) is (one line; D is
+// /sys/class/net/"$i"/device/infiniband, the nine hw_counters files as below):
 //
-//	sh -c 'echo @@ethtool; ethtool -S eth0 2>&1; echo @@hw_counters; grep -H .
-//	D/*/ports/1/hw_counters/np_ecn_marked_roce_packets D/*/ports/1/hw_counters/np_cnp_sent
-//	D/*/ports/1/hw_counters/rp_cnp_handled D/*/ports/1/hw_counters/out_of_sequence
-//	D/*/ports/1/hw_counters/packet_seq_err D/*/ports/1/hw_counters/implied_nak_seq_err
-//	D/*/ports/1/hw_counters/local_ack_timeout_err D/*/ports/1/hw_counters/duplicate_request
-//	D/*/ports/1/hw_counters/roce_adp_retrans 2>&1; echo @@end'
+//	sh -c 'for i in eth0 eth1; do echo "@@netdev $i" && echo @@ethtool && ethtool -S "$i" 2>&1;
+//	echo @@hw_counters && grep -H . D/*/ports/1/hw_counters/np_ecn_marked_roce_packets
+//	D/*/ports/1/hw_counters/np_cnp_sent D/*/ports/1/hw_counters/rp_cnp_handled
+//	D/*/ports/1/hw_counters/out_of_sequence D/*/ports/1/hw_counters/packet_seq_err
+//	D/*/ports/1/hw_counters/implied_nak_seq_err D/*/ports/1/hw_counters/local_ack_timeout_err
+//	D/*/ports/1/hw_counters/duplicate_request D/*/ports/1/hw_counters/roce_adp_retrans 2>&1;
+//	done; echo @@netdevs; ls /sys/class/net 2>&1; echo @@end'
 //
-// With sudo it is `sudo -n sh -c '...'`, like the other scripts. Besides the shell subset
-// in doc.go it uses `ethtool -S IF` (ETHTOOL_GSTATS, allowed to any user): "NIC statistics:",
-// then one "     NAME: VALUE" line per counter, names from mlx5e's en_stats.c. The hw_counters
-// files are mlx5_ib's port counters (counters.c), world-readable, one decimal each.
+// Each name is quoted with shQuote (and validated by the caller, ValidNetdev); inside the loop
+// it is only ever "$i" in double quotes, taken literally. With no names the loop runs over
+// every netdev of the host (cd /sys/class/net && for i in *) and each of its two commands is
+// guarded by the host read's test for a NIC port (nicPort: an RDMA device, not a VF, a
+// representor or an IPoIB netdev), so a Kubernetes host's veths cost one ls each and the
+// representors, which share the uplink's RDMA device and port 1 hw_counters, are not read as
+// if they were the uplink. With sudo it is `sudo -n sh -c '...'`, like the other scripts.
+// Besides the shell subset in doc.go (the host read's for loop, cd, "$i", !, grep -qsE) it uses
+// `ethtool -S IF` (ETHTOOL_GSTATS, allowed to any user): "NIC statistics:", then one
+// "     NAME: VALUE" line per counter, names from mlx5e's en_stats.c. The hw_counters files are
+// mlx5_ib's port counters (counters.c), world-readable, one decimal each. The output is, per
+// netdev, "@@netdev NAME", @@ethtool and @@hw_counters; then, once, @@netdevs (the host's
+// netdevs, so that a name the host lacks is said to be missing) and @@end.
 //
 // # Decisions (DESIGN.md, roce_interface_counters)
 //
@@ -37,11 +49,14 @@ package mlx5
 //     device has no such file; the first three are the requester's retransmission triggers
 //     (RetransmitTriggers). RoCETxPackets is ethtool's tx_vport_rdma_unicast_packets, the RDMA
 //     packets the port sent, against which a retransmit rate is taken.
+//   - Every port (no names): the netdevs nicPort accepts, the same ports the host read queries
+//     with mlnx_qos.
 
 import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -69,31 +84,49 @@ var RetransmitCounters = []string{"packet_seq_err", "implied_nak_seq_err", "loca
 // RetransmitTriggers are the requester-side counters each of which means a retransmission.
 var RetransmitTriggers = []string{"packet_seq_err", "implied_nak_seq_err", "local_ack_timeout_err"}
 
-// Section markers of the counters script's output.
+// Section markers of the counters script's output, per netdev (after markNetdev NAME); the
+// host's markNetdevs and markEnd close it.
 const (
 	markEthtool    = "@@ethtool"
 	markHWCounters = "@@hw_counters"
 )
 
-var counterMarkers = []string{markEthtool, markHWCounters, markEnd}
+var (
+	netdevCounterMarkers = []string{markEthtool, markHWCounters, markEnd}
+	hostCounterMarkers   = []string{markNetdevs, markEnd}
+)
 
 // hwCounterFiles are the hw_counters files the script reads.
 var hwCounterFiles = append([]string{"np_ecn_marked_roce_packets", "np_cnp_sent", "rp_cnp_handled", "out_of_sequence"}, RetransmitCounters...)
 
-// CountersScript returns the one command that reads the counters of ifname. Validate ifname
-// first (ValidNetdev); it is quoted anyway.
-func CountersScript(ifname string, sudo bool) string {
-	dir := shQuote(netPath(ifname, "/device/infiniband/")) + "*/ports/1/hw_counters/"
+// CountersScript returns the one command that reads the counters of ifnames, or of every NIC
+// port of the host when ifnames is empty. Validate the names first (ValidNetdev); they are
+// quoted anyway. A name given twice is read once.
+func CountersScript(ifnames []string, sudo bool) string {
+	dir := loopNetPath("/device/infiniband/") + "*/ports/1/hw_counters/"
 	files := make([]string, len(hwCounterFiles))
 	for i, f := range hwCounterFiles {
 		files[i] = dir + f
 	}
-	script := []string{
-		"echo " + markEthtool, "ethtool -S " + shQuote(ifname) + " 2>&1",
-		"echo " + markHWCounters, "grep -H . " + strings.Join(files, " ") + " 2>&1",
-		"echo " + markEnd,
+	ethtool := `echo "` + markNetdev + `$i" && echo ` + markEthtool + ` && ethtool -S "$i" 2>&1`
+	hw := "echo " + markHWCounters + " && grep -H . " + strings.Join(files, " ") + " 2>&1"
+	host := "echo " + markNetdevs + "; ls " + shQuote(sysRoot+"/sys/class/net") + " 2>&1; echo " + markEnd
+	if len(ifnames) == 0 {
+		_, _, port := nicPort()
+		loop := "cd " + shQuote(sysRoot+"/sys/class/net") + " && for i in *; do " +
+			port + " && " + ethtool + "; " + port + " && " + hw + "; done"
+		return shWrap(loop+"; "+host, sudo)
 	}
-	return shWrap(strings.Join(script, "; "), sudo)
+	var words []string
+	seen := map[string]bool{}
+	for _, n := range ifnames {
+		if !seen[n] {
+			seen[n] = true
+			words = append(words, shQuote(n))
+		}
+	}
+	loop := "for i in " + strings.Join(words, " ") + "; do " + ethtool + "; " + hw + "; done"
+	return shWrap(loop+"; "+host, sudo)
 }
 
 var (
@@ -102,13 +135,77 @@ var (
 	reHWLine   = regexp.MustCompile(`^(.*)/device/infiniband/[^/]+/ports/1/hw_counters/([a-z_]+):(\d+)$`)
 )
 
-// ParseCounters parses the output (stdout and stderr together) of CountersScript(ifname, ...).
-// It fails when ethtool printed no statistics (not installed, no such device): the data
-// source then has nothing to show.
-func ParseCounters(ifname string, out []byte) (Counters, error) {
-	sections, err := counterSections(string(out))
+// ParseCounters parses the output (stdout and stderr together) of CountersScript(ifnames,
+// ...): the counters of each netdev read, by name; with no names, of every NIC port the host
+// has. It fails when a netdev asked for is not on the host (naming those it has), when ethtool
+// printed no statistics for one (not installed, no such device), or when out is not such an
+// output at all (sudo refused, nothing ran).
+func ParseCounters(ifnames []string, out []byte) (map[string]Counters, error) {
+	text := strings.ReplaceAll(string(out), "\r\n", "\n")
+	host, err := scriptSections(text, "counters", hostCounterMarkers)
 	if err != nil {
-		return Counters{}, err
+		return nil, err
+	}
+	chunks, order, err := netdevChunks(text)
+	if err != nil {
+		return nil, err
+	}
+	netdevs := strings.Fields(strings.Join(host[markNetdevs], "\n"))
+	want := ifnames
+	if len(want) == 0 {
+		if len(order) == 0 {
+			return nil, fmt.Errorf("the host has no NIC port with an RDMA device (its netdevs: %s)", strings.Join(netdevs, ", "))
+		}
+		want = order
+	}
+	got := make(map[string]Counters, len(want))
+	for _, name := range want {
+		if _, done := got[name]; done {
+			continue
+		}
+		if !slices.Contains(netdevs, name) {
+			return nil, fmt.Errorf("the host has no netdev %q (its netdevs: %s)", name, strings.Join(netdevs, ", "))
+		}
+		chunk, ok := chunks[name]
+		if !ok {
+			return nil, fmt.Errorf("the counters script's output has no section for netdev %s", name)
+		}
+		c, err := parseNetdevCounters(name, chunk+"\n"+markEnd+"\n")
+		if err != nil {
+			return nil, err
+		}
+		got[name] = c
+	}
+	return got, nil
+}
+
+// netdevChunks cuts the per-netdev part of the output at its "@@netdev NAME" lines (a marker
+// may be glued to the end of a line whose command printed no final newline), up to the host's
+// @@netdevs: each netdev's text by name, and the names in order.
+func netdevChunks(text string) (map[string]string, []string, error) {
+	if i := strings.LastIndex(text, markNetdevs); i >= 0 {
+		text = text[:i]
+	}
+	chunks := map[string]string{}
+	var order []string
+	parts := strings.Split(text, markNetdev)
+	for _, part := range parts[1:] {
+		name, body, _ := strings.Cut(part, "\n")
+		if _, dup := chunks[name]; dup {
+			// dash's echo interprets backslashes: a name with one (never a ValidNetdev) may
+			// come out garbled into another's.
+			return nil, nil, fmt.Errorf("the counters script's output has netdev %q twice", name)
+		}
+		chunks[name], order = body, append(order, name)
+	}
+	return chunks, order, nil
+}
+
+// parseNetdevCounters parses one netdev's sections (closed by markEnd).
+func parseNetdevCounters(ifname, out string) (Counters, error) {
+	sections, err := scriptSections(out, "counters", netdevCounterMarkers)
+	if err != nil {
+		return Counters{}, fmt.Errorf("netdev %s: %w", ifname, err)
 	}
 	c := Counters{PFCRxPause: map[int]int64{}, PFCTxPause: map[int]int64{}}
 	stats, err := ethtoolStats(ifname, sections[markEthtool])
@@ -197,11 +294,6 @@ func ethtoolStats(ifname string, lines []string) (map[string]int64, error) {
 var noSudoHint = map[string]string{
 	"counters": " (counters need no privilege)",
 	"LLDP":     " (lldpcli then needs the login user in lldpd's group, _lldpd on Debian and Ubuntu)",
-}
-
-// counterSections cuts the counters script's output at its marker lines.
-func counterSections(out string) (map[string][]string, error) {
-	return scriptSections(out, "counters", counterMarkers)
 }
 
 // scriptSections cuts the output of a script that echoes markers (the last is markEnd) at the

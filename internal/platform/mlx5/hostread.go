@@ -29,14 +29,8 @@ var (
 // output with ParseHostRead.
 func HostReadScript(sudo bool) string {
 	net := sysRoot + "/sys/class/net"
-	in := func(rest string) string { return shQuote(net+"/") + `"$i"` + shQuote(rest) }
-	// A netdev that is not a NIC port of its own: a VF (isVF), a representor or an IPoIB
-	// netdev (isOther: one grep over two files; type holds "32" for IPoIB, phys_port_name
-	// pfNvfM/pfNsfM for a representor; reading it fails with EOPNOTSUPP on a legacy-mode PF,
-	// which -s silences).
-	isVF := "ls " + in("/device/physfn") + " >/dev/null 2>&1"
-	isOther := "grep -qsE " + shQuote(`^(32|pf[0-9]+[vs]f[0-9]+)$`) + " " + in("/type") + " " + in("/phys_port_name")
-	port := "ls " + in("/device/infiniband") + " >/dev/null 2>&1 && ! " + isVF + " && ! " + isOther
+	in := loopNetPath
+	isVF, isOther, port := nicPort()
 	values := []string{
 		in("/ecn/roce_rp/enable/") + "*",
 		in("/ecn/roce_np/enable/") + "*",
@@ -67,6 +61,24 @@ func HostReadScript(sudo bool) string {
 	}
 	script := "cd " + shQuote(net) + " && for i in *; do " + strings.Join(perNetdev, "; ") + "; done; " + strings.Join(host, "; ")
 	return shWrap(script, sudo)
+}
+
+// loopNetPath is /sys/class/net/"$i"REST: a path of the netdev a script's loop is at.
+func loopNetPath(rest string) string {
+	return shQuote(sysRoot+"/sys/class/net/") + `"$i"` + shQuote(rest)
+}
+
+// nicPort returns the tests, on the netdev "$i" of a loop, for a netdev that is not a NIC port
+// of its own: a VF (isVF), a representor or an IPoIB netdev (isOther: one grep over two files;
+// type holds "32" for IPoIB, phys_port_name pfNvfM/pfNsfM for a representor; reading it fails
+// with EOPNOTSUPP on a legacy-mode PF, which -s silences); and port, true for a NIC port: one
+// with an RDMA device that is neither.
+func nicPort() (isVF, isOther, port string) {
+	in := loopNetPath
+	isVF = "ls " + in("/device/physfn") + " >/dev/null 2>&1"
+	isOther = "grep -qsE " + shQuote(`^(32|pf[0-9]+[vs]f[0-9]+)$`) + " " + in("/type") + " " + in("/phys_port_name")
+	port = "ls " + in("/device/infiniband") + " >/dev/null 2>&1 && ! " + isVF + " && ! " + isOther
+	return isVF, isOther, port
 }
 
 // ParseHostRead parses the output (stdout and stderr together) of HostReadScript: one state per

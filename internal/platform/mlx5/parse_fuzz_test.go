@@ -233,37 +233,50 @@ func FuzzParseCounters(f *testing.F) {
 	for _, name := range []string{"counters-sample.txt", "counters-lab.txt"} {
 		f.Add("eth0", seedFile(f, name))
 	}
-	f.Add("eth0", []byte("@@ethtool\nNIC statistics:\n     rx_discards_phy: 3\n@@hw_counters\n@@end\n"))
-	f.Add("eth0", []byte("@@ethtool\nsh: 1: ethtool: not found\n@@hw_counters\n@@end\n"))
+	f.Add("", seedFile(f, "counters-all-lab.txt")) // "": every port
+	f.Add("eth0", []byte("@@netdev eth0\n@@ethtool\nNIC statistics:\n     rx_discards_phy: 3\n@@hw_counters\n@@netdevs\neth0\n@@end\n"))
+	f.Add("eth0", []byte("@@netdev eth0\n@@ethtool\nsh: 1: ethtool: not found\n@@hw_counters\n@@netdevs\neth0\n@@end\n"))
 	f.Fuzz(func(t *testing.T, ifname string, out []byte) {
-		c, err := ParseCounters(ifname, out)
+		var names []string
+		if ifname != "" {
+			names = []string{ifname}
+		}
+		got, err := ParseCounters(names, out)
 		if err != nil {
-			if c.PFCRxPause != nil || c.Dropped != nil || c.ECNMarked != nil {
+			if got != nil {
 				t.Error("counters with an error")
 			}
 			return
 		}
-		for _, m := range counterMarkers {
+		if ifname != "" && len(got) != 1 || len(got) == 0 {
+			t.Fatalf("asked for %q, got %d netdevs", ifname, len(got))
+		}
+		for _, m := range []string{markNetdevs, markEnd} {
 			if !hasMarkerLine(string(out), m) {
 				t.Fatalf("counters output without a line ending in %s accepted", m)
 			}
 		}
-		if !strings.Contains(string(out), "NIC statistics:") {
-			t.Error("accepted without ethtool's statistics header")
-		}
-		for _, m := range []map[int]int64{c.PFCRxPause, c.PFCTxPause} {
-			for p, v := range m {
-				if p < 0 || p > 7 || v < 0 {
-					t.Errorf("pause counter of priority %d = %d", p, v)
+		for name, c := range got {
+			if !strings.Contains(string(out), markNetdev+name) {
+				t.Errorf("netdev %q accepted without its section", name)
+			}
+			if !strings.Contains(string(out), "NIC statistics:") {
+				t.Error("accepted without ethtool's statistics header")
+			}
+			for _, m := range []map[int]int64{c.PFCRxPause, c.PFCTxPause} {
+				for p, v := range m {
+					if p < 0 || p > 7 || v < 0 {
+						t.Errorf("pause counter of priority %d = %d", p, v)
+					}
 				}
 			}
-		}
-		for name, v := range map[string]*int64{
-			"ecn_marked": c.ECNMarked, "dropped": c.Dropped, "cnp_sent": c.CNPSent, "cnp_handled": c.CNPHandled,
-			"out_of_sequence": c.OutOfSequence,
-		} {
-			if v != nil && *v < 0 {
-				t.Errorf("%s = %d: a counter is never negative", name, *v)
+			for name, v := range map[string]*int64{
+				"ecn_marked": c.ECNMarked, "dropped": c.Dropped, "cnp_sent": c.CNPSent, "cnp_handled": c.CNPHandled,
+				"out_of_sequence": c.OutOfSequence,
+			} {
+				if v != nil && *v < 0 {
+					t.Errorf("%s = %d: a counter is never negative", name, *v)
+				}
 			}
 		}
 	})

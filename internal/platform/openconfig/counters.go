@@ -1,14 +1,22 @@
 package openconfig
 
-// Counters for roce_interface_counters from OpenConfig operational state.
+// Counters for roce_interface_counters and roce_fabric_counters from OpenConfig operational
+// state.
 //
 // # Reading
 //
-// Get each path of CountersPaths with GetRequest type STATE (operational state; CONFIG, what
-// the policy reads use, returns none of it) and encoding JSON_IETF, one GetRequest per path:
-// a target answers codes.NotFound for a path with no data, and the queue path has none when
-// the port has no output queue bound, which must not fail the interface path. Hand every
-// update of the answers to ParseCounters; a NotFound queue path contributes none.
+// One Subscribe RPC of mode ONCE (gNMI specification 3.5.1.5.1) reads every port asked for:
+// prefix CountersPrefix (origin openconfig), paths CountersPaths(ports). A GetRequest cannot do
+// it in one: a target answers NotFound for a path without data, and a port with no output
+// queue bound has none at its queue path, which would fail the whole Get; a subscription to
+// such a path just sends nothing. Each port's interface counters and output queues are named
+// by key; with no ports the keys are wildcards ("*", the path conventions' any-key, which
+// streaming targets take: NVIDIA documents interface-id=* and name=* for Cumulus Linux, and
+// openconfig/gnmi's cache, lemming's, matches it), and the interfaces' types are read too, to
+// keep the Ethernet ports. The queues' queue-id leaves (/qos/queues/queue/{config,state}/
+// queue-id) are read in the same RPC to number the queues. Hand every update to
+// ParseCounters; a target may send one update per leaf (what Subscribe does) or a container
+// per update (what a Get answers), and ParseCounters takes either.
 //
 // # Decisions (DESIGN.md, roce_interface_counters)
 //
@@ -24,12 +32,27 @@ package openconfig
 //     headroom) drops that per-queue dropped-pkts (egress only) miss. Null when the target
 //     reports neither.
 //   - cnp_sent, cnp_handled, out_of_sequence: null (host counters).
+//   - Per queue (openconfig-qos-interfaces grouping qos-interface-queue-state, leaves of
+//     .../output/queues/queue/state): QueueECNMarked from ecn-marked-pkts ("packets for which
+//     ECN codepoint has been changed from ECT to CE"), QueueDropped from dropped-pkts (tail or
+//     AQM drops), QueueWatermarkBytes from max-queue-len (counter64, units bytes, "Maximum
+//     observed queue length"). A queue is numbered by its queue-id (openconfig-qos-elements,
+//     "an optional identifier ... to map the named queue to a hardware queue"; state, else
+//     config), else by its name when that is a number (SONiC's and Cumulus Linux's queues are
+//     named "0".."N"); a queue with neither stays out of the maps (its marks still count in
+//     ecn_marked_packets). Two queues with one number are one hardware queue: counts add, the
+//     watermark is the higher.
+//   - Every port (no ports asked for): each interface that reports state/counters and whose
+//     type (state, else config) is iana-if-type ethernetCsmacd or unknown: not LAGs, VLAN
+//     interfaces or loopbacks, whose counters repeat their members'.
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -44,28 +67,52 @@ type Counters struct {
 	Dropped                *int64
 	CNPSent, CNPHandled    *int64 // always nil: host counters
 	OutOfSequence          *int64
+
+	// Per output queue, by number: ECN marks, drops, and the highest queue length seen
+	// (bytes). Nil when no numbered queue reports the leaf.
+	QueueECNMarked, QueueDropped, QueueWatermarkBytes map[int]int64
 }
 
-// Update is one value a Get returned: its full path (prefix and path joined; origin ignored)
-// and its JSON or JSON_IETF encoding. A target may answer a container path with the whole
-// subtree or with one update per leaf; ParseCounters takes either.
+// Update is one value a read returned: its full path (prefix and path joined; origin ignored)
+// and its JSON or JSON_IETF encoding (a scalar's JSON for a leaf). ParseCounters takes
+// containers and leaves alike.
 type Update struct {
 	Path *gpb.Path
 	JSON []byte
 }
 
-// CountersPaths are the paths a counters read of ifname gets (type STATE).
-func CountersPaths(ifname string) []*gpb.Path {
-	return []*gpb.Path{
-		{Origin: Origin, Elem: []*gpb.PathElem{el("interfaces"), keyed("interface", "name", ifname), el("state"), el("counters")}},
-		{Origin: Origin, Elem: ifPath(ifname, el("output"), el("queues")).GetElem()},
+// CountersPrefix is the prefix of the counters read: the paths carry no origin.
+func CountersPrefix() *gpb.Path { return &gpb.Path{Origin: Origin} }
+
+// CountersPaths are the subscriptions of the one Subscribe ONCE that reads the counters of
+// ports, or of every Ethernet port when ports is empty. A port given twice is read once.
+func CountersPaths(ports []string) []*gpb.Path {
+	iface := func(port string, rest ...*gpb.PathElem) *gpb.Path {
+		return &gpb.Path{Elem: append([]*gpb.PathElem{el("interfaces"), keyed("interface", "name", port)}, rest...)}
 	}
+	queues := func(port string) *gpb.Path { return ifPath(port, el("output"), el("queues")) }
+	var out []*gpb.Path
+	if len(ports) == 0 {
+		out = append(out, iface("*", el("state"), el("counters")), iface("*", el("state"), el("type")),
+			iface("*", el("config"), el("type")), queues("*"))
+	}
+	seen := map[string]bool{}
+	for _, p := range ports {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, iface(p, el("state"), el("counters")), queues(p))
+		}
+	}
+	for _, c := range []string{"state", "config"} {
+		out = append(out, qos(el("queues"), keyed("queue", "name", "*"), el(c), el("queue-id")))
+	}
+	return out
 }
 
-// ParseCounters reads ifname's counters from the updates of Gets at CountersPaths(ifname). It
-// fails when the updates hold no counters of the interface (no such port) or a value is not a
-// counter.
-func ParseCounters(ifname string, updates []Update) (Counters, error) {
+// ParseCounters reads the counters of ports (of every Ethernet port when ports is empty) from
+// the updates of the read at CountersPaths(ports). It fails when a port reports no interface
+// counters (no such port), when no port does, or when a value is not a counter.
+func ParseCounters(ports []string, updates []Update) (map[string]Counters, error) {
 	root := obj{}
 	for _, u := range updates {
 		dec := json.NewDecoder(bytes.NewReader(u.JSON))
@@ -76,14 +123,38 @@ func ParseCounters(ifname string, updates []Update) (Counters, error) {
 			err = atEnd(dec)
 		}
 		if err != nil {
-			return Counters{}, fmt.Errorf("openconfig: counters of %s: value at %s is not JSON: %w", ifname, pathText(u.Path), err)
+			return nil, fmt.Errorf("openconfig: counters: value at %s is not JSON: %w", pathText(u.Path), err)
 		}
 		graft(root, u.Path.GetElem(), stripPrefixes(v))
 	}
+	interfaces := walk(root, "interfaces", "interface")
+	if len(ports) == 0 {
+		ports = ethernetPorts(interfaces)
+		if len(ports) == 0 {
+			return nil, fmt.Errorf("openconfig: the device reports no Ethernet interface with counters")
+		}
+	}
+	ids, err := queueIDs(walk(root, "qos", "queues", "queue"))
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]Counters, len(ports))
+	for _, port := range ports {
+		c, err := portCounters(port, root, ids)
+		if err != nil {
+			return nil, err
+		}
+		out[port] = c
+	}
+	return out, nil
+}
+
+// portCounters reads one port's counters out of the grafted tree.
+func portCounters(ifname string, root obj, ids map[string]int) (Counters, error) {
 	var c Counters
 	counters, ok := walk(listEntry(walk(root, "interfaces", "interface"), "name", ifname), "state", "counters").(obj)
 	if !ok {
-		return c, fmt.Errorf("openconfig: the device reports no counters for interface %s: check that the port exists", ifname)
+		return c, fmt.Errorf("openconfig: the device has no interface %q (nothing at /interfaces/interface[name=%s]/state/counters)", ifname, ifname)
 	}
 	var err error
 	if c.Dropped, err = sumLeaves(ifname, []obj{counters}, "in-discards", "out-discards"); err != nil {
@@ -93,14 +164,105 @@ func ParseCounters(ifname string, updates []Update) (Counters, error) {
 	qosIf := listEntry(walk(root, "qos", "interfaces", "interface"), "interface-id", ifname)
 	queues, _ := walk(qosIf, "output", "queues", "queue").([]any)
 	for _, q := range queues {
-		if st, ok := walk(q, "state").(obj); ok {
-			states = append(states, st)
+		st, ok := walk(q, "state").(obj)
+		if !ok {
+			continue
+		}
+		states = append(states, st)
+		name, _ := walk(q, "name").(string)
+		n, numbered := ids[name]
+		if !numbered {
+			n, numbered = queueNumber(name)
+		}
+		if !numbered {
+			continue
+		}
+		for leaf, dst := range map[string]*map[int]int64{
+			"ecn-marked-pkts": &c.QueueECNMarked, "dropped-pkts": &c.QueueDropped, "max-queue-len": &c.QueueWatermarkBytes,
+		} {
+			v, err := sumLeaves(ifname, []obj{st}, leaf)
+			if err != nil {
+				return Counters{}, err
+			}
+			if v == nil {
+				continue
+			}
+			if *dst == nil {
+				*dst = map[int]int64{}
+			}
+			prev, seen := (*dst)[n]
+			switch {
+			case !seen:
+				(*dst)[n] = *v
+			case leaf == "max-queue-len":
+				(*dst)[n] = max(prev, *v)
+			case prev > math.MaxInt64-*v:
+				return Counters{}, fmt.Errorf("openconfig: counters of %s: %s of queue %d overflows", ifname, leaf, n)
+			default:
+				(*dst)[n] = prev + *v
+			}
 		}
 	}
 	if c.ECNMarked, err = sumLeaves(ifname, states, "ecn-marked-pkts"); err != nil {
 		return Counters{}, err
 	}
 	return c, nil
+}
+
+// ethernetPorts are the interfaces with counters whose type is Ethernet or not reported,
+// sorted.
+func ethernetPorts(interfaces any) []string {
+	items, _ := interfaces.([]any)
+	var out []string
+	for _, item := range items {
+		name, _ := walk(item, "name").(string)
+		if _, ok := walk(item, "state", "counters").(obj); !ok || name == "" {
+			continue
+		}
+		typ, _ := walk(item, "state", "type").(string)
+		if typ == "" {
+			typ, _ = walk(item, "config", "type").(string)
+		}
+		if typ != "" && unqualify(typ) != "ethernetCsmacd" {
+			continue
+		}
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// queueIDs maps queue names to their queue-id (state, else config), where the device has one.
+func queueIDs(queues any) (map[string]int, error) {
+	items, _ := queues.([]any)
+	ids := map[string]int{}
+	for _, item := range items {
+		name, _ := walk(item, "name").(string)
+		for _, c := range []string{"config", "state"} { // state last: it wins
+			v := walk(item, c, "queue-id")
+			if v == nil {
+				continue
+			}
+			n, err := strconv.Atoi(strings.Trim(fmt.Sprint(v), `"`))
+			if err != nil || n < 0 || n > math.MaxUint8 {
+				return nil, fmt.Errorf("openconfig: queue %s: queue-id %v is not a uint8", name, v)
+			}
+			ids[name] = n
+		}
+	}
+	return ids, nil
+}
+
+// queueNumber is the number a queue's name is, when it is one (0-255, no sign or leading
+// zero).
+func queueNumber(name string) (int, bool) {
+	n, err := strconv.Atoi(name)
+	if err != nil || n < 0 || n > math.MaxUint8 || strconv.Itoa(n) != name {
+		return 0, false
+	}
+	return n, true
 }
 
 // sumLeaves adds the named uint64 leaves of the containers; nil when none holds any.

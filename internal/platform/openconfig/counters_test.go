@@ -3,37 +3,54 @@ package openconfig
 import (
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"github.com/openconfig/gnmi/value"
 	"github.com/openconfig/ygot/ygot"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/status"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 )
 
 func TestCountersPaths(t *testing.T) {
-	var lines []string
-	for _, p := range CountersPaths("Ethernet1/1") {
-		s, err := ygot.PathToString(p)
-		if err != nil {
-			t.Fatal(err)
+	render := func(paths []*gpb.Path) string {
+		var lines []string
+		for _, p := range paths {
+			s, err := ygot.PathToString(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, s)
 		}
-		lines = append(lines, p.GetOrigin()+":"+s)
+		return strings.Join(lines, "\n")
 	}
-	want := "openconfig:/interfaces/interface[name=Ethernet1/1]/state/counters\n" +
-		"openconfig:/qos/interfaces/interface[interface-id=Ethernet1/1]/output/queues"
-	if got := strings.Join(lines, "\n"); got != want {
-		t.Errorf("CountersPaths:\n%s\nwant:\n%s", got, want)
+	if o := CountersPrefix().GetOrigin(); o != "openconfig" {
+		t.Errorf("prefix origin %q", o)
+	}
+	want := "/interfaces/interface[name=Ethernet1/1]/state/counters\n" +
+		"/qos/interfaces/interface[interface-id=Ethernet1/1]/output/queues\n" +
+		"/interfaces/interface[name=Ethernet2]/state/counters\n" +
+		"/qos/interfaces/interface[interface-id=Ethernet2]/output/queues\n" +
+		"/qos/queues/queue[name=*]/state/queue-id\n/qos/queues/queue[name=*]/config/queue-id"
+	if got := render(CountersPaths([]string{"Ethernet1/1", "Ethernet2", "Ethernet1/1"})); got != want {
+		t.Errorf("CountersPaths(two ports):\n%s\nwant:\n%s", got, want)
+	}
+	want = "/interfaces/interface[name=*]/state/counters\n/interfaces/interface[name=*]/state/type\n" +
+		"/interfaces/interface[name=*]/config/type\n/qos/interfaces/interface[interface-id=*]/output/queues\n" +
+		"/qos/queues/queue[name=*]/state/queue-id\n/qos/queues/queue[name=*]/config/queue-id"
+	if got := render(CountersPaths(nil)); got != want {
+		t.Errorf("CountersPaths(every port):\n%s\nwant:\n%s", got, want)
 	}
 }
 
@@ -72,25 +89,97 @@ func renderCounters(c Counters) string {
 		}
 		return fmt.Sprint(m)
 	}
-	return fmt.Sprintf("pfc_rx_pause %s\npfc_tx_pause %s\necn_marked_packets %s\ndropped_packets %s\ncnp_sent %s\ncnp_handled %s\nout_of_sequence %s\n",
-		prios(c.PFCRxPause), prios(c.PFCTxPause), num(c.ECNMarked), num(c.Dropped), num(c.CNPSent), num(c.CNPHandled), num(c.OutOfSequence))
+	return fmt.Sprintf("pfc_rx_pause %s\npfc_tx_pause %s\necn_marked_packets %s\ndropped_packets %s\ncnp_sent %s\ncnp_handled %s\nout_of_sequence %s\n"+
+		"queue_ecn_marked %s\nqueue_dropped %s\nqueue_watermark_bytes %s\n",
+		prios(c.PFCRxPause), prios(c.PFCTxPause), num(c.ECNMarked), num(c.Dropped), num(c.CNPSent), num(c.CNPHandled), num(c.OutOfSequence),
+		prios(c.QueueECNMarked), prios(c.QueueDropped), prios(c.QueueWatermarkBytes))
+}
+
+// renderAll renders each port's counters under its name, in name order.
+func renderAll(got map[string]Counters) string {
+	var out string
+	for _, port := range slices.Sorted(maps.Keys(got)) {
+		out += "port " + port + "\n" + renderCounters(got[port])
+	}
+	return out
 }
 
 func TestParseCountersGolden(t *testing.T) {
-	for name, ifname := range map[string]string{"counters-lab": "Ethernet2", "counters-leaves": "Ethernet1/1"} {
-		c, err := ParseCounters(ifname, updatesFixture(t, name+".txt"))
+	for name, ports := range map[string][]string{
+		"counters-lab": {"Ethernet2"}, "counters-leaves": {"Ethernet1/1"},
+		"counters-subscribe-lab": nil, "counters-subscribe-numbered": {"swp1", "swp2"},
+	} {
+		got, err := ParseCounters(ports, updatesFixture(t, name+".txt"))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if c.PFCRxPause != nil || c.PFCTxPause != nil || c.CNPSent != nil || c.CNPHandled != nil || c.OutOfSequence != nil {
-			t.Errorf("%s: counters OpenConfig does not have: %+v", name, c)
+		for port, c := range got {
+			if c.PFCRxPause != nil || c.PFCTxPause != nil || c.CNPSent != nil || c.CNPHandled != nil || c.OutOfSequence != nil {
+				t.Errorf("%s %s: counters OpenConfig does not have: %+v", name, port, c)
+			}
 		}
-		golden(t, name+".parsed.golden", renderCounters(c))
+		golden(t, name+".parsed.golden", renderAll(got))
 	}
-	// No queue bound (the queue path was NotFound): no ECN counter.
-	c, err := ParseCounters("Ethernet2", updatesFixture(t, "counters-lab.txt")[:1])
-	if err != nil || c.ECNMarked != nil || c.Dropped == nil || *c.Dropped != 2400 {
+	// No queue bound (nothing came for the queue path): no ECN counter.
+	got, err := ParseCounters([]string{"Ethernet2"}, updatesFixture(t, "counters-lab.txt")[:1])
+	if c := got["Ethernet2"]; err != nil || c.ECNMarked != nil || c.Dropped == nil || *c.Dropped != 2400 || c.QueueDropped != nil {
 		t.Errorf("interface only: %s %v", renderCounters(c), err)
+	}
+	// One port of the every-port read.
+	got, err = ParseCounters([]string{"Ethernet2"}, updatesFixture(t, "counters-subscribe-lab.txt"))
+	if c := got["Ethernet2"]; err != nil || len(got) != 1 || c.QueueECNMarked[3] != 40150 || c.QueueWatermarkBytes[0] != 4154000 {
+		t.Errorf("Ethernet2 of the wildcard read: %s %v", renderCounters(c), err)
+	}
+}
+
+// Every port is every Ethernet interface with counters; queues are numbered by queue-id, else
+// by a numeric name; two queues of one number add up.
+func TestParseCountersPortsAndQueues(t *testing.T) {
+	path := func(s string) *gpb.Path {
+		p, err := ygot.StringToStructuredPath(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	up := func(p, v string) Update { return Update{Path: path(p), JSON: []byte(v)} }
+	ups := []Update{
+		up("/interfaces/interface[name=Ethernet1]/state/counters/in-discards", "1"),
+		up("/interfaces/interface[name=Ethernet1]/state/type", `"iana-if-type:ethernetCsmacd"`),
+		up("/interfaces/interface[name=Port-Channel1]/state/counters/in-discards", "9"),
+		up("/interfaces/interface[name=Port-Channel1]/state/type", `"iana-if-type:ieee8023adLag"`),
+		up("/interfaces/interface[name=Loopback0]/state/counters/in-discards", "0"),
+		up("/interfaces/interface[name=Loopback0]/config/type", `"softwareLoopback"`),
+		up("/interfaces/interface[name=Management1]/state/type", `"iana-if-type:ethernetCsmacd"`), // no counters
+		up("/interfaces/interface[name=Ethernet2]/state/counters/out-discards", "2"),
+		up("/qos/queues/queue[name=UC3]/state/queue-id", "3"),
+		up("/qos/queues/queue[name=UC3]/config/queue-id", "7"), // state wins
+		up("/qos/queues/queue[name=MC3]/config/queue-id", "3"),
+		up("/qos/interfaces/interface[interface-id=Ethernet1]/output/queues/queue[name=UC3]/state/dropped-pkts", "5"),
+		up("/qos/interfaces/interface[interface-id=Ethernet1]/output/queues/queue[name=UC3]/state/max-queue-len", "100"),
+		up("/qos/interfaces/interface[interface-id=Ethernet1]/output/queues/queue[name=MC3]/state/dropped-pkts", "2"),
+		up("/qos/interfaces/interface[interface-id=Ethernet1]/output/queues/queue[name=MC3]/state/max-queue-len", "300"),
+		up("/qos/interfaces/interface[interface-id=Ethernet1]/output/queues/queue[name=6]/state/ecn-marked-pkts", "4"),
+		up("/qos/interfaces/interface[interface-id=Ethernet1]/output/queues/queue[name=07]/state/ecn-marked-pkts", "8"),
+	}
+	got, err := ParseCounters(nil, ups)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ports := slices.Sorted(maps.Keys(got)); !slices.Equal(ports, []string{"Ethernet1", "Ethernet2"}) {
+		t.Errorf("every port: %v", ports)
+	}
+	c := got["Ethernet1"]
+	if fmt.Sprint(c.QueueDropped) != "map[3:7]" || fmt.Sprint(c.QueueWatermarkBytes) != "map[3:300]" ||
+		fmt.Sprint(c.QueueECNMarked) != "map[6:4]" || *c.ECNMarked != 12 {
+		t.Errorf("Ethernet1: %s", renderCounters(c))
+	}
+	if _, err := ParseCounters(nil, nil); err == nil || !strings.Contains(err.Error(), "no Ethernet interface with counters") {
+		t.Errorf("nothing read: %v", err)
+	}
+	bad := append(slices.Clone(ups), up("/qos/queues/queue[name=X]/state/queue-id", "256"))
+	if _, err := ParseCounters(nil, bad); err == nil || !strings.Contains(err.Error(), "queue X: queue-id 256 is not a uint8") {
+		t.Errorf("queue-id 256: %v", err)
 	}
 }
 
@@ -104,30 +193,33 @@ func TestParseCountersErrors(t *testing.T) {
 		return p
 	}
 	for _, tc := range []struct {
-		ifname  string
+		ports   []string
 		updates []Update
 		want    string
 	}{
-		{"Ethernet9", lab, "the device reports no counters for interface Ethernet9"},
-		{"Ethernet2", lab[1:], "the device reports no counters for interface Ethernet2"},
-		{"Ethernet2", []Update{{Path: path("/interfaces/interface[name=Ethernet2]/state/counters"), JSON: []byte(`{"in-discards":"x"}`)}},
+		{[]string{"Ethernet9"}, lab, `the device has no interface "Ethernet9" (nothing at /interfaces/interface[name=Ethernet9]/state/counters)`},
+		{[]string{"Ethernet2", "Ethernet9"}, lab, `the device has no interface "Ethernet9"`},
+		{[]string{"Ethernet2"}, lab[1:], `the device has no interface "Ethernet2"`},
+		{[]string{"Ethernet2"}, []Update{{Path: path("/interfaces/interface[name=Ethernet2]/state/counters"), JSON: []byte(`{"in-discards":"x"}`)}},
 			`in-discards = x is not a counter`},
-		{"Ethernet2", []Update{{Path: path("/interfaces"), JSON: []byte(`{`)}}, "value at /interfaces is not JSON"},
+		{[]string{"Ethernet2"}, []Update{{Path: path("/interfaces"), JSON: []byte(`{`)}}, "value at /interfaces is not JSON"},
+		{[]string{"Ethernet2"}, append(slices.Clone(lab), Update{Path: path("/qos/interfaces/interface[interface-id=Ethernet2]/output/queues/queue[name=3]/state/max-queue-len"), JSON: []byte(`-1`)}),
+			"max-queue-len = -1 is not a counter"},
 	} {
-		if _, err := ParseCounters(tc.ifname, tc.updates); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("ParseCounters(%s, ...): %v, want an error with %q", tc.ifname, err, tc.want)
+		if _, err := ParseCounters(tc.ports, tc.updates); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseCounters(%v, ...): %v, want an error with %q", tc.ports, err, tc.want)
 		}
 	}
 	// The whole tree in one update at the root parses too.
-	c, err := ParseCounters("Ethernet2", []Update{{Path: &gpb.Path{}, JSON: []byte(
+	got, err := ParseCounters([]string{"Ethernet2"}, []Update{{Path: &gpb.Path{}, JSON: []byte(
 		`{"openconfig-interfaces:interfaces":{"interface":[{"name":"Ethernet2","state":{"counters":{"in-discards":"1","out-discards":"2"}}}]}}`)}})
-	if err != nil || *c.Dropped != 3 {
+	if c := got["Ethernet2"]; err != nil || *c.Dropped != 3 {
 		t.Errorf("root update: %s %v", renderCounters(c), err)
 	}
 }
 
-// A counter read the way the provider does it, against a lab switch: one Get of type STATE per
-// path, a NotFound queue path meaning no queue is bound.
+// A counter read the way the provider does it, against a lab switch: one Subscribe ONCE for
+// the ports asked for or for every port; a port without queues bound sends no queue state.
 func TestCountersOnLab(t *testing.T) {
 	l, err := lab.Start(t.Context(), lab.Options{Switches: map[string]int{"openconfig": 1}, Ports: 2})
 	if err != nil {
@@ -145,36 +237,53 @@ func TestCountersOnLab(t *testing.T) {
 	gc := gpb.NewGNMIClient(conn)
 	ctx := metadata.AppendToOutgoingContext(t.Context(), "username", d.Username, "password", d.Password)
 
-	read := func() Counters {
+	// One Subscribe ONCE, as the provider reads (transport/gnmi SubscribeOnce).
+	read := func(ports ...string) map[string]Counters {
 		t.Helper()
-		var updates []Update
-		for _, p := range CountersPaths("Ethernet2") {
-			resp, err := gc.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{p}, Type: gpb.GetRequest_STATE, Encoding: gpb.Encoding_JSON_IETF})
-			if status.Code(err) == codes.NotFound {
-				continue
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, n := range resp.GetNotification() {
-				for _, u := range n.GetUpdate() {
-					full := &gpb.Path{Elem: append(append([]*gpb.PathElem{}, n.GetPrefix().GetElem()...), u.GetPath().GetElem()...)}
-					updates = append(updates, Update{Path: full, JSON: u.GetVal().GetJsonIetfVal()})
-				}
-			}
-		}
-		c, err := ParseCounters("Ethernet2", updates)
+		stream, err := gc.Subscribe(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return c
+		var subs []*gpb.Subscription
+		for _, p := range CountersPaths(ports) {
+			subs = append(subs, &gpb.Subscription{Path: p})
+		}
+		err = stream.Send(&gpb.SubscribeRequest{Request: &gpb.SubscribeRequest_Subscribe{Subscribe: &gpb.SubscriptionList{
+			Prefix: CountersPrefix(), Mode: gpb.SubscriptionList_ONCE, Encoding: gpb.Encoding_PROTO, Subscription: subs}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var updates []Update
+		for {
+			resp, err := stream.Recv()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.GetSyncResponse() {
+				break
+			}
+			n := resp.GetUpdate()
+			for _, u := range n.GetUpdate() {
+				v, err := value.ToScalar(u.GetVal())
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := json.Marshal(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				full := &gpb.Path{Elem: append(append([]*gpb.PathElem{}, n.GetPrefix().GetElem()...), u.GetPath().GetElem()...)}
+				updates = append(updates, Update{Path: full, JSON: b})
+			}
+		}
+		got, err := ParseCounters(ports, updates)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
 	}
-	if c := read(); c.ECNMarked != nil || c.Dropped == nil || *c.Dropped != 0 {
-		t.Fatalf("nothing bound, no storm: %s", renderCounters(c))
-	}
-	_, err = gc.Get(ctx, &gpb.GetRequest{Path: CountersPaths("Ethernet2")[:1], Type: gpb.GetRequest_CONFIG, Encoding: gpb.Encoding_JSON_IETF})
-	if status.Code(err) != codes.NotFound {
-		t.Errorf("a CONFIG Get of the counters: %v, want NotFound", err)
+	if all := read(); len(all) != 2 || all["Ethernet1"].Dropped == nil || all["Ethernet2"].ECNMarked != nil {
+		t.Fatalf("every port, nothing bound, no storm: %s", renderAll(all))
 	}
 
 	req, err := BuildSet(nil, examplePolicy(), nil)
@@ -184,13 +293,17 @@ func TestCountersOnLab(t *testing.T) {
 	if _, err := gc.Set(ctx, req); err != nil {
 		t.Fatal(err)
 	}
-	first := read() // the switch starts counting the queues it now sees
+	first := read("Ethernet2")["Ethernet2"] // the switch starts counting the queues it now sees
 	if err := l.Switch("openconfig-1").Storm("Ethernet2", true); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(20 * time.Millisecond)
-	second := read()
+	second := read("Ethernet2")["Ethernet2"]
 	if first.ECNMarked == nil || second.ECNMarked == nil || *second.ECNMarked <= *first.ECNMarked || *second.Dropped <= *first.Dropped {
 		t.Errorf("during a storm: %s then %s", renderCounters(first), renderCounters(second))
+	}
+	// The policy's queues carry their traffic class as queue-id: the RoCE class's queue 3 marks.
+	if second.QueueECNMarked[3] == 0 || second.QueueWatermarkBytes[3] <= first.QueueWatermarkBytes[3] {
+		t.Errorf("queue 3 in the storm: %s then %s", renderCounters(first), renderCounters(second))
 	}
 }

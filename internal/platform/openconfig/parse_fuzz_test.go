@@ -92,12 +92,12 @@ func FuzzParseQoS(f *testing.F) {
 
 // FuzzParseCounters takes the updates as the fixtures hold them: one "PATH<TAB>JSON" a line.
 func FuzzParseCounters(f *testing.F) {
-	for _, name := range []string{"counters-lab.txt", "counters-leaves.txt"} {
+	for _, name := range []string{"counters-lab.txt", "counters-leaves.txt", "counters-subscribe-lab.txt", "counters-subscribe-numbered.txt"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)
 		}
-		for _, ifname := range []string{"Ethernet2", "Ethernet1/1"} {
+		for _, ifname := range []string{"Ethernet2", "Ethernet1/1", "swp1", ""} { // "": every port
 			f.Add(ifname, b)
 		}
 	}
@@ -115,21 +115,40 @@ func FuzzParseCounters(f *testing.F) {
 			}
 			ups = append(ups, Update{Path: path, JSON: []byte(v)})
 		}
-		c, err := ParseCounters(ifname, ups)
+		var ports []string
+		if ifname != "" {
+			ports = []string{ifname}
+		}
+		got, err := ParseCounters(ports, ups)
 		if err != nil {
+			if got != nil {
+				t.Error("counters with an error")
+			}
 			return
+		}
+		if len(got) == 0 || ifname != "" && len(got) != 1 {
+			t.Fatalf("asked for %q, got %d ports", ifname, len(got))
 		}
 		for _, u := range ups {
 			if !json.Valid(u.JSON) {
 				t.Fatalf("accepted an update that is not one JSON value: %q", u.JSON)
 			}
 		}
-		if c.PFCRxPause != nil || c.PFCTxPause != nil || c.CNPSent != nil || c.CNPHandled != nil || c.OutOfSequence != nil {
-			t.Errorf("counters OpenConfig does not have: %+v", c)
-		}
-		for name, v := range map[string]*int64{"ecn_marked": c.ECNMarked, "dropped": c.Dropped} {
-			if v != nil && *v < 0 {
-				t.Errorf("%s = %d: a counter is never negative", name, *v)
+		for _, c := range got {
+			if c.PFCRxPause != nil || c.PFCTxPause != nil || c.CNPSent != nil || c.CNPHandled != nil || c.OutOfSequence != nil {
+				t.Errorf("counters OpenConfig does not have: %+v", c)
+			}
+			for name, v := range map[string]*int64{"ecn_marked": c.ECNMarked, "dropped": c.Dropped} {
+				if v != nil && *v < 0 {
+					t.Errorf("%s = %d: a counter is never negative", name, *v)
+				}
+			}
+			for _, m := range []map[int]int64{c.QueueECNMarked, c.QueueDropped, c.QueueWatermarkBytes} {
+				for q, v := range m {
+					if q < 0 || q > 255 || v < 0 {
+						t.Errorf("queue %d = %d", q, v)
+					}
+				}
 			}
 		}
 	})

@@ -98,7 +98,7 @@ func pki(t *testing.T) (caPEM []byte, serverCert tls.Certificate) {
 		tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
 }
 
-func serve(t *testing.T, f *fakeTarget) (addr string, caPEM []byte) {
+func serve(t *testing.T, f gpb.GNMIServer) (addr string, caPEM []byte) {
 	t.Helper()
 	caPEM, cert := pki(t)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")

@@ -107,6 +107,13 @@ func (c *Client) GetOperational(ctx context.Context, path string) ([]byte, error
 	return c.read(ctx, "get", path, nil)
 }
 
+// GetOperationalIncluding returns operational state at path trimmed to the branches the
+// include patterns reach (NVUE's include parameter, once per pattern: "/*/counters/qos" keeps
+// every child's counters/qos), so one GET reads one branch of many objects.
+func (c *Client) GetOperationalIncluding(ctx context.Context, path string, include ...string) ([]byte, error) {
+	return c.read(ctx, "get", path, url.Values{"include": include})
+}
+
 func (c *Client) read(ctx context.Context, op, path string, q url.Values) ([]byte, error) {
 	var body []byte
 	var err error

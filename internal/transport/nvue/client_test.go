@@ -183,6 +183,18 @@ func TestGetAppliedWithoutDefaults(t *testing.T) {
 	}
 }
 
+// TestGetOperationalIncluding: one GET of the operational state with one include parameter
+// per pattern, each escaped.
+func TestGetOperationalIncluding(t *testing.T) {
+	f := &fakeNVUE{}
+	if _, err := client(t, f, "pw").GetOperationalIncluding(context.Background(), "/interface", "/swp1/counters/qos", "/*/counters/qos"); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.requests) != 1 || f.requests[0] != "GET /nvue_v1/interface?include=%2Fswp1%2Fcounters%2Fqos&include=%2F%2A%2Fcounters%2Fqos " {
+		t.Errorf("read %q", f.requests)
+	}
+}
+
 // TestApplyDropped: an apply whose connection drops before NVUE answers is sent again only once
 // NVUE shows the revision still pending (it never took the first), within Retries; past them
 // the error says the revision was left pending with nothing applied, a transport failure, not a

@@ -66,4 +66,22 @@ func TestCounters(t *testing.T) {
 	if num(c, "port-stats", "Pause Frames", "receive") != 2*stormPauseFPS || at(c, "port-stats", "ECN Marked Packets", "receive") != "n/a" {
 		t.Errorf("port-stats: %v", c["port-stats"])
 	}
+	// Every port's counters in one GET of the interfaces, with NVUE's include parameter: only
+	// the included branches come back; a port the switch lacks is simply not there.
+	code, all := call(t, srv, http.MethodGet, "/nvue_v1/interface?include=/*/counters/qos", "")
+	if code != http.StatusOK || len(all) != 2 || num(all, "swp1", "counters", "qos", "pfc-stats", "3", "rx-pause-frames") != 2*stormPauseFPS ||
+		at(all, "swp1", "lldp") != nil || at(all, "swp1", "type") != nil || at(all, "swp2", "counters", "qos", "egress-queue-stats") == nil {
+		t.Errorf("include=/*/counters/qos: %d %v", code, all)
+	}
+	code, two := call(t, srv, http.MethodGet, "/nvue_v1/interface?include=/swp2/counters/qos&include=/swp9/counters/qos", "")
+	if code != http.StatusOK || len(two) != 1 || at(two, "swp2", "counters", "qos", "pfc-stats") == nil {
+		t.Errorf("named ports: %d %v", code, two)
+	}
+	if code, none := call(t, srv, http.MethodGet, "/nvue_v1/interface?include=/swp9/counters/qos", ""); code != http.StatusOK || len(none) != 0 {
+		t.Errorf("only a missing port: %d %v", code, none)
+	}
+	// The configuration has no counters: they are operational state.
+	if _, applied := call(t, srv, http.MethodGet, "/nvue_v1/interface?rev=applied&include=/*/counters/qos", ""); len(applied) != 0 {
+		t.Errorf("rev=applied: %v", applied)
+	}
 }

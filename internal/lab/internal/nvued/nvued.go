@@ -233,6 +233,9 @@ func (s *Switch) get(w http.ResponseWriter, elems []string, q url.Values) {
 		}
 		tree = m[e]
 	}
+	if inc := q["include"]; len(inc) > 0 && tree != nil {
+		tree = included(tree, patterns(inc))
+	}
 	if tree == nil {
 		// An object the configuration does not hold yet is empty, not missing, when its
 		// parent is a known container; the lab cannot tell, so answer an empty object.
@@ -241,9 +244,53 @@ func (s *Switch) get(w http.ResponseWriter, elems []string, q url.Values) {
 	reply(w, http.StatusOK, tree)
 }
 
+// patterns splits include parameters ("/*/counters/qos") into their elements.
+func patterns(include []string) [][]string {
+	out := make([][]string, 0, len(include))
+	for _, p := range include {
+		out = append(out, split(p))
+	}
+	return out
+}
+
+// included keeps of v the branches the patterns reach, each whole below the pattern's end; a
+// "*" element matches every key of its level. nil when none is reached. (The include
+// parameter of NVUE's GETs, as NVIDIA's own clients use it: GET /interface with include
+// /*/lldp/neighbor answers {"swp1": {"lldp": {"neighbor": ...}}, ...}.)
+func included(v any, pats [][]string) any {
+	for _, p := range pats {
+		if len(p) == 0 {
+			return v
+		}
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	out := map[string]any{}
+	for k, child := range m {
+		var sub [][]string
+		for _, p := range pats {
+			if p[0] == "*" || p[0] == k {
+				sub = append(sub, p[1:])
+			}
+		}
+		if len(sub) == 0 {
+			continue
+		}
+		if c := included(child, sub); c != nil {
+			out[k] = c
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
 // operational adds to the applied configuration what only operational state holds: every port
-// (NVUE shows interfaces that exist, configured or not), each port's LLDP neighbours, and the
-// system's build, hostname and uptime. s.mu is held.
+// (NVUE shows interfaces that exist, configured or not), each port's LLDP neighbours and QoS
+// counters, and the system's build, hostname and uptime. s.mu is held.
 func (s *Switch) operational(tree map[string]any) {
 	ifs, _ := tree["interface"].(map[string]any)
 	if ifs == nil {
@@ -270,6 +317,9 @@ func (s *Switch) operational(tree map[string]any) {
 			}}
 		}
 		i["lldp"] = lldp
+		// The port's counters are a branch of its operational tree, as their own path
+		// (interface/<swp>/counters/qos) makes them.
+		i["counters"] = map[string]any{"qos": s.qosCounters(port)}
 	}
 	sys, _ := tree["system"].(map[string]any)
 	if sys == nil {
