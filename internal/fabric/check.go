@@ -99,6 +99,14 @@ type Finding struct {
 // the switch for R4 (one finding per switch and CNP setting, naming the hosts), R5, R9, R10
 // and R11 (R9's missing-PFC warning and R11 list all ports of a switch in one finding); ""
 // for R8, which is about the fabric as a whole. The inputs are not modified.
+//
+// Policies of one device that are identical but for their ports count as one policy bound to
+// all of them (roce_fabric_audit reads a policy per port): each finding about it is stated once,
+// and one about the policy itself (R4's switch half, R5, R10) names its ports, e.g. "at ports
+// Ethernet0, Ethernet4, Ethernet8, Ethernet12, ... (8 ports)". A traffic class or priority below
+// 0 is one a device read could not tell (a DSCP a partial map leaves out, a CNP priority not in
+// effect): findings call it unmapped or "no cnp_priority in effect", and R10 never takes it as
+// the reference.
 func Check(f Fabric) []Finding {
 	c := newChecker(f)
 	for _, rule := range []func(){
@@ -154,6 +162,7 @@ func newChecker(f Fabric) *checker {
 	slices.SortStableFunc(c.policies, func(a, b SwitchPolicy) int {
 		return cmp.Or(cmp.Compare(a.Device, b.Device), cmp.Compare(a.Policy.Name, b.Policy.Name))
 	})
+	c.policies = groupPolicies(c.policies)
 	slices.SortStableFunc(c.pfc, func(a, b SwitchPFC) int {
 		return cmp.Or(cmp.Compare(a.Device, b.Device), cmp.Compare(a.PFC.Interface, b.PFC.Interface))
 	})
@@ -172,6 +181,40 @@ func newChecker(f Fabric) *checker {
 		}
 	}
 	return c
+}
+
+// groupPolicies merges the policies of one device that are identical but for their ports into
+// one bound to all their ports (in port order). roce_fabric_audit reads one policy per port,
+// since ports under one device object can differ (a port's own PFC priorities or queue
+// schedulers), so a stock map bound to 32 ports arrives as 32 policies: without grouping every
+// finding about it would be stated 32 times, and R10 would count its majority in ports rather
+// than in policies. Ports that differ stay apart, each group naming its ports. The input's
+// slices are not modified. in is sorted by device, so only the current device's groups are
+// searched.
+func groupPolicies(in []SwitchPolicy) []SwitchPolicy {
+	var out []SwitchPolicy
+	start := 0 // the current device's first group in out
+	for _, sp := range in {
+		if len(out) > 0 && out[len(out)-1].Device != sp.Device {
+			start = len(out)
+		}
+		if i := slices.IndexFunc(out[start:], func(o SwitchPolicy) bool { return samePolicyButPorts(o.Policy, sp.Policy) }); i >= 0 {
+			g := &out[start+i].Policy
+			g.Interfaces = append(g.Interfaces, sp.Policy.Interfaces...)
+			continue
+		}
+		sp.Policy.Interfaces = slices.Clone(sp.Policy.Interfaces) // appended to above: not the caller's array
+		out = append(out, sp)
+	}
+	for i := range out {
+		out[i].Policy.Interfaces = SortedPorts(out[i].Policy.Interfaces)
+	}
+	return out
+}
+
+func samePolicyButPorts(a, b QoSPolicy) bool {
+	a.Interfaces, b.Interfaces = nil, nil
+	return a.Equal(b)
 }
 
 func (c *checker) add(severity, rule, device, format string, args ...any) {
@@ -243,13 +286,72 @@ func classOfDSCP(p QoSPolicy, d int) (tc int, name string, cl Class, ok bool) {
 func describeLanding(p QoSPolicy, d int) string {
 	tc, name, _, ok := classOfDSCP(p, d)
 	if !ok {
+		if tc < 0 {
+			return "no traffic class (the policy does not map it)"
+		}
 		return fmt.Sprintf("traffic class %d, which no class of the policy uses", tc)
 	}
 	return fmt.Sprintf("class %q (traffic class %d)", name, tc)
 }
 
+// policyLabel names a policy where a finding lists several switches: "leaf-1 (policy ROCE)".
 func policyLabel(sp SwitchPolicy) string {
 	return fmt.Sprintf("%s (policy %s)", sp.Device, sp.Policy.Name)
+}
+
+// policyPortsLabel names a policy and its ports, for a finding about that policy itself (the
+// switch to change): "sonic-1 (policy AZURE) at ports Ethernet0, Ethernet4, Ethernet8,
+// Ethernet12, ... (8 ports)". The ports also tell apart policies of one device that share a
+// name but not their settings (see groupPolicies).
+func policyPortsLabel(sp SwitchPolicy) string { return policyLabel(sp) + atPorts(sp.Policy.Interfaces) }
+
+// atPorts is " at port Ethernet1", " at ports Ethernet0 and Ethernet4", or "" without ports.
+func atPorts(ports []string) string {
+	switch len(ports) {
+	case 0:
+		return ""
+	case 1:
+		return " at port " + ports[0]
+	}
+	return " at ports " + portList(ports)
+}
+
+// portList names ports in port order: all of them up to four, else the first four and how many
+// there are ("Ethernet0, Ethernet4, Ethernet8, Ethernet12, ... (8 ports)"), so a finding about
+// a whole switch stays readable.
+func portList(ports []string) string {
+	const show = 4
+	ports = SortedPorts(ports)
+	if len(ports) <= show {
+		return joinAnd(ports)
+	}
+	return fmt.Sprintf("%s, ... (%d ports)", strings.Join(ports[:show], ", "), len(ports))
+}
+
+// A traffic class or priority below 0 is one a device read could not tell: the platforms' reads
+// report -1 (their Unknown) for a DSCP a partial map leaves out or a CNP priority that is not in
+// effect. Findings say so in words; -1 means nothing to a user.
+
+// toTC says where a DSCP goes: "to traffic class 3", or "to no traffic class (unmapped)".
+func toTC(tc int) string {
+	if tc < 0 {
+		return "to no traffic class (unmapped)"
+	}
+	return fmt.Sprintf("to traffic class %d", tc)
+}
+
+// cnpSetting describes a CNP DSCP and priority: "DSCP 48 on priority 6", or "DSCP 48 (no
+// cnp_priority in effect)" where the host read says its configured CNP priority is not in
+// effect (as on a NIC just rebooted), and "an unread CNP DSCP".
+func cnpSetting(k cnpKey) string {
+	dscp := fmt.Sprintf("DSCP %d", k.dscp)
+	if k.dscp < 0 {
+		dscp = "an unread CNP DSCP"
+	}
+	if k.prio < 0 {
+		return dscp + " (no cnp_priority in effect)"
+	}
+	return fmt.Sprintf("%s on priority %d", dscp, k.prio)
 }
 
 func hostLabel(device, iface string) string { return fmt.Sprintf("%s on %s", iface, device) }

@@ -54,6 +54,15 @@ func (e linkEnd) priorityOf(d int) int {
 	return e.nic.DSCPToPriority[d] // unlisted: priority 0
 }
 
+// toPriority says where a DSCP goes at a link end: "to 3", or "to no traffic class (unmapped)"
+// where a switch's map read back leaves it out.
+func toPriority(p int) string {
+	if p < 0 {
+		return toTC(p)
+	}
+	return fmt.Sprintf("to %d", p)
+}
+
 // lossless is the end's no-drop priorities: a switch policy's lossless traffic classes, a NIC's
 // pfc_priorities.
 func (e linkEnd) lossless() []int {
@@ -213,7 +222,7 @@ func (c *checker) r14LinkDSCP(l Link, a, b linkEnd) {
 			continue
 		}
 		if pa, pb := a.priorityOf(d), b.priorityOf(d); pa != pb {
-			bad = append(bad, fmt.Sprintf("DSCP %d goes to %d at %s but to %d at %s", d, pa, a.label(), pb, b.label()))
+			bad = append(bad, fmt.Sprintf("DSCP %d goes %s at %s but %s at %s", d, toPriority(pa), a.label(), toPriority(pb), b.label()))
 		}
 	}
 	if len(bad) == 0 {

@@ -57,8 +57,11 @@ func (c *checker) r2DSCPMap() {
 		for _, sp := range sps {
 			tc, name, _, ok := classOfDSCP(sp.Policy, d)
 			from := fmt.Sprintf("default_traffic_class on %s", sp.Device)
-			if ok && slices.Contains(sp.Policy.Classes[name].DSCP, d) {
+			switch {
+			case ok && slices.Contains(sp.Policy.Classes[name].DSCP, d):
 				from = fmt.Sprintf("class %q on %s", name, sp.Device)
+			case tc < 0:
+				from = fmt.Sprintf("policy %s on %s", sp.Policy.Name, sp.Device)
 			}
 			expected[d][tc] = appendUnique(expected[d][tc], from)
 		}
@@ -78,9 +81,12 @@ func (c *checker) r2DSCPMap() {
 				continue
 			}
 			if len(tcs) == 1 {
-				bad = append(bad, fmt.Sprintf("DSCP %d goes to priority %d but to traffic class %d on the switches (%s)",
-					d, got, tcs[0], summarize(expected[d][tcs[0]])))
-				fixes = append(fixes, fmt.Sprintf("%q = %d", fmt.Sprint(d), tcs[0]))
+				bad = append(bad, fmt.Sprintf("DSCP %d goes to priority %d but %s on the switches (%s)",
+					d, got, toTC(tcs[0]), summarize(expected[d][tcs[0]])))
+				// An unmapped DSCP (tc < 0) has no traffic class to suggest.
+				if tcs[0] >= 0 {
+					fixes = append(fixes, fmt.Sprintf("%q = %d", fmt.Sprint(d), tcs[0]))
+				}
 				continue
 			}
 			if slices.Contains(tcs, got) {
@@ -88,7 +94,11 @@ func (c *checker) r2DSCPMap() {
 			}
 			var split []string
 			for _, tc := range tcs {
-				split = append(split, fmt.Sprintf("traffic class %d (%s)", tc, summarize(expected[d][tc])))
+				name := fmt.Sprintf("traffic class %d", tc)
+				if tc < 0 {
+					name = "unmapped"
+				}
+				split = append(split, fmt.Sprintf("%s (%s)", name, summarize(expected[d][tc])))
 			}
 			bad = append(bad, fmt.Sprintf("DSCP %d goes to priority %d, which matches no switch, and the switches disagree: %s (see R10)",
 				d, got, strings.Join(split, " vs ")))
@@ -116,7 +126,9 @@ func (c *checker) r3Trust() {
 			if sp.Policy.Trust == TrustDSCPPCP || sp.Policy.Trust == h.NIC.Trust {
 				continue
 			}
-			bad = append(bad, fmt.Sprintf("%s trusts %s", policyLabel(sp), sp.Policy.Trust))
+			// appendUnique: a device's policies of one name that differ elsewhere (per-port
+			// settings, see groupPolicies) say the same here.
+			bad = appendUnique(bad, fmt.Sprintf("%s trusts %s", policyLabel(sp), sp.Policy.Trust))
 			trusts[sp.Policy.Trust] = true
 		}
 		if len(bad) == 0 {
@@ -148,9 +160,14 @@ func (c *checker) r4CNP() {
 	keys := sortedCNPKeys(users)
 	for _, sp := range c.dscpPolicies() {
 		for _, k := range keys {
+			if k.dscp < 0 || k.dscp > MaxDSCP {
+				continue // a CNP DSCP the host read could not tell: no class to look up
+			}
 			tc, name, cl, ok := classOfDSCP(sp.Policy, k.dscp)
 			var why []string
 			switch {
+			case !ok && tc < 0:
+				why = append(why, fmt.Sprintf("the policy does not map DSCP %d to any traffic class", k.dscp))
 			case !ok:
 				why = append(why, fmt.Sprintf("DSCP %d falls in traffic class %d, which no class of the policy uses", k.dscp, tc))
 			default:
@@ -168,10 +185,10 @@ func (c *checker) r4CNP() {
 				continue
 			}
 			c.add(SeverityError, "R4", sp.Device,
-				"CNPs sent with DSCP %d on priority %d by %s need a strict-priority, non-lossless class for DSCP %d on %s, "+
+				"CNPs sent with %s by %s need a strict-priority, non-lossless class for DSCP %d on %s, "+
 					"but %s. Put DSCP %d in a class with strict_priority = true (lossless = false), "+
 					"or change cnp_dscp on the hosts: delayed CNPs let senders overrun the queue.",
-				k.dscp, k.prio, summarize(users[k]), k.dscp, policyLabel(sp), strings.Join(why, "; "), k.dscp)
+				cnpSetting(k), summarize(users[k]), k.dscp, policyPortsLabel(sp), strings.Join(why, "; "), k.dscp)
 		}
 	}
 	if len(keys) < 2 {
@@ -183,16 +200,23 @@ func (c *checker) r4CNP() {
 			common = k
 		}
 	}
+	fix := fmt.Sprintf("Set cnp_dscp = %d and cnp_priority = %d", common.dscp, common.prio)
+	switch {
+	case common.dscp < 0:
+		fix = "Set the same cnp_dscp and cnp_priority on every host (the most common setting could not be read)"
+	case common.prio < 0:
+		fix = fmt.Sprintf("Set cnp_dscp = %d and the same cnp_priority on every host (the most common setting has none in effect)", common.dscp)
+	}
 	for _, h := range c.dcqcn {
-		if (cnpKey{h.DCQCN.CNPDSCP, h.DCQCN.CNPPriority}) == common {
+		k := cnpKey{h.DCQCN.CNPDSCP, h.DCQCN.CNPPriority}
+		if k == common {
 			continue
 		}
 		c.add(SeverityError, "R4", h.Device,
-			"The DCQCN profile of %s sends CNPs with DSCP %d on priority %d, but %d of %d DCQCN profiles (%s) use DSCP %d on priority %d, "+
-				"the most common setting. Set cnp_dscp = %d and cnp_priority = %d: the switches can give only one CNP "+
-				"DSCP and priority the strict class.",
-			hostLabel(h.Device, h.DCQCN.Interface), h.DCQCN.CNPDSCP, h.DCQCN.CNPPriority, len(users[common]), len(c.dcqcn),
-			summarize(users[common]), common.dscp, common.prio, common.dscp, common.prio)
+			"The DCQCN profile of %s sends CNPs with %s, but %d of %d DCQCN profiles (%s) use %s, "+
+				"the most common setting. %s: the switches can give only one CNP DSCP and priority the strict class.",
+			hostLabel(h.Device, h.DCQCN.Interface), cnpSetting(k), len(users[common]), len(c.dcqcn),
+			summarize(users[common]), cnpSetting(common), fix)
 	}
 }
 
@@ -280,7 +304,7 @@ func (c *checker) roceToSLandings(dscp int) (bad []string, want string) {
 		if ok && ((!lossy && cl.Lossless) || (lossy && cl.ECN != nil)) {
 			continue
 		}
-		bad = append(bad, fmt.Sprintf("%s, where it falls in %s", policyLabel(sp), describeLanding(sp.Policy, dscp)))
+		bad = appendUnique(bad, fmt.Sprintf("%s, where it falls in %s", policyLabel(sp), describeLanding(sp.Policy, dscp)))
 	}
 	return bad, want
 }

@@ -91,7 +91,7 @@ func TestCheckRules(t *testing.T) {
 		{"R4 pass: CNP class on another traffic class than cnp_priority", func(f *Fabric) {
 			policyOf(f, 1, func(p *QoSPolicy) { class(p, "cnp", func(c *Class) { c.TrafficClass = 5 }) })
 		}, []wantFinding{
-			errorOn("R10", "leaf-2", "Policy ROCE on leaf-2 maps DSCP 48 to traffic class 5, but leaf-1 (policy ROCE) to traffic class 6"),
+			errorOn("R10", "leaf-2", "Policy ROCE on leaf-2 at port Ethernet1 maps DSCP 48 to traffic class 5, but leaf-1 (policy ROCE) to traffic class 6"),
 		}},
 		{"R4 pass: every switch puts the CNP DSCP on TC 6, the hosts send priority 7 (Juniper's MI300X reference)", func(f *Fabric) {
 			f.DCQCN[0].DCQCN.CNPPriority, f.DCQCN[1].DCQCN.CNPPriority = 7, 7
@@ -128,7 +128,7 @@ func TestCheckRules(t *testing.T) {
 		{"R5 fail: lossless class without ECN", func(f *Fabric) {
 			policyOf(f, 0, func(p *QoSPolicy) { class(p, "roce", func(c *Class) { c.ECN = nil }) })
 		}, []wantFinding{
-			errorOn("R5", "leaf-1", `Lossless class "roce" (traffic class 3) of leaf-1 (policy ROCE) has no ECN`, "Set ecn"),
+			errorOn("R5", "leaf-1", `Lossless class "roce" (traffic class 3) of leaf-1 (policy ROCE) at port Ethernet1 has no ECN`, "Set ecn"),
 		}},
 		// A step (Azure Local's NX-OS reference marks at 300/300 KB) is a warning, not an error.
 		{"R5 warn: ECN min equal to max", func(f *Fabric) {
@@ -259,7 +259,7 @@ func TestCheckRules(t *testing.T) {
 		}, []wantFinding{
 			errorOn("R7", "gpu-1", "DSCP 26", `leaf-3 (policy ROCE), where it falls in class "default" (traffic class 0)`),
 			errorOn("R7", "gpu-2", "DSCP 26"),
-			errorOn("R10", "leaf-3", "Policy ROCE on leaf-3 maps DSCP 24 to traffic class 3, but leaf-1 (policy ROCE) and "+
+			errorOn("R10", "leaf-3", "Policy ROCE on leaf-3 at port Ethernet1 maps DSCP 24 to traffic class 3, but leaf-1 (policy ROCE) and "+
 				"leaf-2 (policy ROCE) to traffic class 0; DSCP 26 to traffic class 0, but", "to traffic class 3. Lossless"),
 		}},
 		// R11

@@ -3,6 +3,7 @@ package fabric
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -25,7 +26,7 @@ func (c *checker) r5ECN() {
 					"Lossless class %q (traffic class %d) of %s has no ECN marking: DCQCN then gets no congestion signal and "+
 						"congestion is handled by PFC pauses alone, which spread it upstream. Set ecn on the class, e.g. "+
 						"{ min_threshold_bytes = 153600, max_threshold_bytes = 1536000 }.",
-					name, cl.TrafficClass, policyLabel(sp))
+					name, cl.TrafficClass, policyPortsLabel(sp))
 			case e.MinThresholdBytes >= e.MaxThresholdBytes:
 				// A warning: vendor references use a step (the Azure Local NX-OS reference marks at
 				// 300/300 KB with probability 100); DCQCN works best with a ramp.
@@ -34,7 +35,7 @@ func (c *checker) r5ECN() {
 						"accepts equal thresholds (a step, as DCTCP uses for TCP), but DCQCN needs a marking ramp: with a step every "+
 						"packet is marked once the queue passes the threshold and none before, so senders see all-or-nothing "+
 						"congestion and their rates oscillate. Set max_threshold_bytes above min_threshold_bytes, e.g. ten times it.",
-					name, policyLabel(sp), e.MinThresholdBytes, e.MaxThresholdBytes)
+					name, policyPortsLabel(sp), e.MinThresholdBytes, e.MaxThresholdBytes)
 			}
 		}
 	}
@@ -109,7 +110,7 @@ func (c *checker) losslessPorts() (devices []string, ports map[string][]string, 
 		}
 	}
 	for _, d := range devices {
-		slices.Sort(ports[d])
+		slices.SortFunc(ports[d], ComparePorts) // Ethernet4 before Ethernet12, as the switch lists them
 	}
 	return devices, ports, policies
 }
@@ -183,8 +184,9 @@ func policyNames(sps []SwitchPolicy) string {
 // R10: every DSCP-classifying policy puts the DSCPs of the lossless and CNP classes on the same
 // traffic class. CNP classes are the strict classes holding a DCQCN cnp_dscp, or every strict
 // class when no DCQCN profile is given. The reference for each DSCP is the traffic class most
-// policies use (on a tie, the first policy's in device order); each policy that differs gets one
-// finding listing all its differing DSCPs.
+// policies use (on a tie, the first policy's in device order; an unmapped DSCP only where no
+// policy maps it); each policy that differs gets one finding listing all its differing DSCPs,
+// those that differ alike together.
 func (c *checker) r10SwitchAgreement() {
 	sps := c.dscpPolicies()
 	if len(sps) < 2 {
@@ -205,36 +207,67 @@ func (c *checker) r10SwitchAgreement() {
 			}
 		}
 	}
-	diffs := map[int][]string{} // index in sps -> differences
+	// diffs: index in sps -> its differences, the DSCPs that differ alike stated together (a
+	// partial map read back leaves many lossless DSCPs out at once).
+	type diff struct {
+		dscps []int
+		how   string
+	}
+	diffs := map[int][]diff{}
 	for _, d := range sortedSet(dscps) {
 		if d < 0 || d > MaxDSCP {
 			continue
 		}
 		tcs := make([]int, len(sps))
-		users := map[int][]string{}
+		count := map[int]int{}      // policies per traffic class
+		users := map[int][]string{} // their labels, each once (a device's same-named policies share one)
 		for i, sp := range sps {
 			tcs[i] = sp.Policy.DSCPMap()[d]
-			users[tcs[i]] = append(users[tcs[i]], policyLabel(sp))
+			count[tcs[i]]++
+			users[tcs[i]] = appendUnique(users[tcs[i]], policyLabel(sp))
 		}
+		// A DSCP a policy leaves unmapped (a partial map read back) is no traffic class to
+		// follow: it is the reference only where no policy maps the DSCP.
 		ref := tcs[0]
 		for _, tc := range tcs {
-			if len(users[tc]) > len(users[ref]) {
+			if tc >= 0 && (ref < 0 || count[tc] > count[ref]) {
 				ref = tc
 			}
 		}
 		for i, tc := range tcs {
-			if tc != ref {
-				diffs[i] = append(diffs[i], fmt.Sprintf("DSCP %d to traffic class %d, but %s to traffic class %d",
-					d, tc, summarize(users[ref]), ref))
+			if tc == ref {
+				continue
+			}
+			how := fmt.Sprintf("%s, but %s %s", toTC(tc), summarize(users[ref]), toTC(ref))
+			if j := slices.IndexFunc(diffs[i], func(x diff) bool { return x.how == how }); j >= 0 {
+				diffs[i][j].dscps = append(diffs[i][j].dscps, d)
+			} else {
+				diffs[i] = append(diffs[i], diff{[]int{d}, how})
 			}
 		}
 	}
 	for _, i := range sortedKeys(diffs) {
+		var parts []string
+		for _, x := range diffs[i] {
+			parts = append(parts, dscpList(x.dscps)+" "+x.how)
+		}
 		c.add(SeverityError, "R10", sps[i].Device,
-			"Policy %s on %s maps %s. Lossless and CNP traffic must land in the same traffic class on every hop, or PFC pauses and the "+
+			"Policy %s on %s%s maps %s. Lossless and CNP traffic must land in the same traffic class on every hop, or PFC pauses and the "+
 				"CNP priority break at this switch. Map these DSCPs as the other switches do.",
-			sps[i].Policy.Name, sps[i].Device, strings.Join(diffs[i], "; "))
+			sps[i].Policy.Name, sps[i].Device, atPorts(sps[i].Policy.Interfaces), strings.Join(parts, "; "))
 	}
+}
+
+// dscpList is "DSCP 24" or "DSCPs 24, 25 and 27".
+func dscpList(dscps []int) string {
+	if len(dscps) == 1 {
+		return fmt.Sprintf("DSCP %d", dscps[0])
+	}
+	parts := make([]string, len(dscps))
+	for i, d := range dscps {
+		parts[i] = strconv.Itoa(d)
+	}
+	return "DSCPs " + joinAnd(parts)
 }
 
 // R11: a lossless port with PFC on has a PFC watchdog, the only defence against a PFC storm or

@@ -448,3 +448,44 @@ output "rules" { value = join(", ", sort(distinct([for f in data.roce_fabric_aud
 		}},
 	})
 }
+
+// TestAccFabricAuditCumulusPartialMap: an operator's NVUE mapping that lists only DSCP 26 and
+// 48 leaves the others unmapped (the read cannot tell where the switch sends them). The audit
+// says so instead of showing -1: swp1's dscp_to_traffic_class holds the two DSCPs it maps, and
+// R10, comparing swp1 with the default-global profiles of the other ports (DSCP 24-31 on the
+// lossless TC 3, 48-55 on TC 6), states the DSCPs left out together, as unmapped, once.
+func TestAccFabricAuditCumulusPartialMap(t *testing.T) {
+	l := startLab(t, lab.Options{Switches: map[string]int{"cumulus": 1}, Hosts: map[string]int{"mlx5": 1}, NICPorts: 1})
+	c := l.curl(t, "cumulus-1")
+	c.change("/qos", `{
+  "mapping": {"GPU": {"trust": "l3", "dscp": {"26": {"switch-priority": 3}, "48": {"switch-priority": 6}}}},
+  "egress-scheduler": {"GPU-ETS": {"traffic-class": {"3": {"mode": "dwrr", "bw-percent": 50}, "0": {"mode": "dwrr", "bw-percent": 50},
+    "6": {"mode": "strict"}}}},
+  "congestion-control": {"GPU-ECN": {"traffic-class": {"3": {"ecn": "enable", "min-threshold": 153600, "max-threshold": 1536000, "probability": 100}}}},
+  "pfc": {"GPU-PFC": {"switch-priority": {"3": {}}, "tx": "enable", "rx": "enable"}}}`)
+	c.change("/interface/swp1/qos", `{"mapping": {"profile": "GPU"}, "egress-scheduler": {"profile": "GPU-ETS"},
+  "congestion-control": {"profile": "GPU-ECN"}, "pfc": {"profile": "GPU-PFC"}}`)
+	cfg := l.providerHCL() + `
+data "roce_fabric_audit" "all" {}
+
+output "swp1_map" { value = one([for p in data.roce_fabric_audit.all.ports : p if p.device == "cumulus-1" && p.interface == "swp1"]).dscp_to_traffic_class }
+output "r10"      { value = [for f in data.roce_fabric_audit.all.findings : f.message if f.rule == "R10"] }
+`
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("swp1_map", knownvalue.MapExact(map[string]knownvalue.Check{
+					"26": knownvalue.Int64Exact(3), "48": knownvalue.Int64Exact(6),
+				})),
+				statecheck.ExpectKnownOutputValue("r10", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact(
+					"Policy GPU on cumulus-1 at port swp1 maps DSCPs 24, 25, 27, 28, 29, 30 and 31 to no traffic class (unmapped), " +
+						"but cumulus-1 (policy default-global) to traffic class 3; DSCPs 49, 50, 51, 52, 53, 54 and 55 to no traffic " +
+						"class (unmapped), but cumulus-1 (policy default-global) to traffic class 6. Lossless and CNP traffic must land " +
+						"in the same traffic class on every hop, or PFC pauses and the CNP priority break at this switch. Map these " +
+						"DSCPs as the other switches do.")})),
+			},
+		}},
+	})
+}

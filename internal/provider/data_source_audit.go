@@ -76,7 +76,7 @@ func (d *fabricAuditDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 					"device": s("Device name."), "interface": s("Port."),
 					"policy":                 s("The device's own name of what classifies the port (SONiC DSCP map, EOS qos profile, NX-OS qos policy-map, Cumulus NVUE qos mapping profile); empty where nothing does."),
 					"trust":                  s("`dscp`, `pcp`, `dscp_pcp`, or empty."),
-					"dscp_to_traffic_class":  m("Traffic class of every DSCP the port classifies on (keys `\"0\"`..`\"63\"`); null without DSCP trust."),
+					"dscp_to_traffic_class":  m("Traffic class of every DSCP the port classifies on (keys `\"0\"`..`\"63\"`; a DSCP the port's map leaves out is absent); null without DSCP trust."),
 					"lossless_priorities":    l("The port's no-drop traffic classes."),
 					"pfc_mode":               s("`on`, `off` or `auto`; empty where the device reports no PFC setting for the port."),
 					"strict_traffic_classes": l("Traffic classes scheduled strict priority."),
@@ -217,7 +217,9 @@ func auditPorts(f fabric.Fabric) []attr.Value {
 		if bound && (p.Trust == fabric.TrustDSCP || p.Trust == fabric.TrustDSCPPCP) {
 			dscp = map[int]int{}
 			for d, tc := range p.DSCPMap() {
-				dscp[d] = tc
+				if tc >= 0 { // a DSCP a partial map leaves out (read as -1) is absent
+					dscp[d] = tc
+				}
 			}
 		}
 		slices.Sort(lossless)

@@ -257,6 +257,7 @@ output "nic"   { value = one([for n in data.roce_fabric_audit.all.nics : n if n.
 output "rules" { value = join(", ", sort(distinct([for f in data.roce_fabric_audit.all.findings : "${f.rule} ${f.severity} ${f.device}"]))) }
 output "eos_map_min" { value = min(values(one([for p in data.roce_fabric_audit.all.ports : p if p.device == "eos-1" && p.interface == "Ethernet1"]).dscp_to_traffic_class)...) }
 output "ok"    { value = data.roce_fabric_audit.all.ok }
+output "r10"   { value = [for f in data.roce_fabric_audit.all.findings : f.message if f.rule == "R10"] }
 output "uplink_findings" {
   value = [for f in data.roce_fabric_audit.all.findings : "${f.rule}: ${f.message}" if strcontains(f.message, "Link eos-1 Ethernet8 <-> nxos-1 Ethernet1/8")]
 }
@@ -286,12 +287,19 @@ output "uplink_findings" {
 				statecheck.ExpectKnownOutputValue("ok", knownvalue.Bool(false)),
 				// Every finding is one a network engineer would confirm on this lab: the never-configured
 				// host (trust pcp, no PFC, DCQCN on by default) against the lossless switches (R1, R3,
-				// R15, R17), the switches' DSCP 26 on TC 3 (EOS) against 1 (SONiC's AZURE, R10), CNP
+				// R15, R17), the switches' DSCP 26 on TC 3 (EOS) against 1 (SONiC's AZURE, R10: one policy
+				// each, a tie that the first switch in name order, eos-1, sets the reference of), CNP
 				// DSCP 48 in no strict class (R4), no watchdogs (R11), the NX-OS port toward SONiC
 				// without a policy (R12), the uplink's trust (R13), the reference's 300/300 KB step (R5).
-				statecheck.ExpectKnownOutputValue("rules", knownvalue.StringExact("R1 error mlx5-1, R10 error eos-1, R11 warning eos-1, "+
+				statecheck.ExpectKnownOutputValue("rules", knownvalue.StringExact("R1 error mlx5-1, R10 error sonic-1, R11 warning eos-1, "+
 					"R11 warning nxos-1, R11 warning sonic-1, R12 error nxos-1, R13 error eos-1, R15 error eos-1, R17 error eos-1, "+
 					"R3 error mlx5-1, R4 error eos-1, R4 error sonic-1, R5 warning nxos-1")),
+				// The AZURE map bound to every SONiC port is one policy, named with its ports, stated once,
+				// with the DSCPs that differ alike together.
+				statecheck.ExpectKnownOutputValue("r10", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(
+					`^Policy AZURE on sonic-1 at ports Ethernet0, Ethernet4, Ethernet8, Ethernet12, \.\.\. \(8 ports\) maps DSCP 3 to traffic class 3, ` +
+						`but eos-1 \(policy GPU-LOSSLESS\) to traffic class 1; .*DSCPs 24, 25, 26, 27, 28, 29, 30 and 31 to traffic class 1, ` +
+						`but eos-1 \(policy GPU-LOSSLESS\) to traffic class 3\. `))})),
 				// No DSCP of the EOS port lands in an unknown traffic class.
 				statecheck.ExpectKnownOutputValue("eos_map_min", knownvalue.Int64Exact(0)),
 				// The EOS port trusts DSCP, the NX-OS one CoS: the uplink between them (R13).
@@ -316,9 +324,21 @@ func TestAccGuideFabricAudit(t *testing.T) {
 		`"R15 mlx5-1: Link mlx5-1 eth0 <-> sonic-1 Ethernet0: mlx5-1 eth0 is lossless on [] but sonic-1 Ethernet0 on [3, 4].`,
 		`"sonic-1 Ethernet0: AZURE (trust dscp), lossless [3,4], PFC on, ECN on [3,4]"`,
 		`ok     = false`,
+		// The AZURE map is bound to all 8 ports: one finding about it, naming them; the fresh host's
+		// CNP priority (np_cnp_prio_mode 1) is not in effect, which reads as such.
+		`"R3 mlx5-1: NIC eth0 on mlx5-1 trusts pcp, but sonic-1 (policy AZURE) trusts dscp. Set trust`,
+		`"R4 sonic-1: CNPs sent with DSCP 48 (no cnp_priority in effect) by eth0 on mlx5-1 and eth1 on mlx5-1 need a ` +
+			`strict-priority, non-lossless class for DSCP 48 on sonic-1 (policy AZURE) at ports Ethernet0, Ethernet4, Ethernet8, ` +
+			`Ethernet12, ... (8 ports), but class`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the plan lacks %s:\n%s", want, out)
 		}
+	}
+	if n := strings.Count(out, `"R4 sonic-1:`); n != 1 {
+		t.Errorf("the plan states R4 on sonic-1 %d times, want once:\n%s", n, out)
+	}
+	if strings.Contains(out, "priority -1") {
+		t.Errorf("the plan shows a CNP priority of -1:\n%s", out)
 	}
 }
