@@ -55,13 +55,20 @@ func (s sonicDB) set(ctx context.Context, db *sonic.DB, req *gpb.SetRequest) err
 		s.wrote()
 		return err
 	}
+	s.accepted(db, req)
+	return nil
+}
+
+// accepted brings the snapshot up to date after the switch accepted req, built against db; where
+// only a read knows the result (sonic.ErrNotKnown, or a request AfterSet does not model), it
+// drops the snapshot instead.
+func (s sonicDB) accepted(db *sonic.DB, req *gpb.SetRequest) {
 	next, err := db.AfterSet(req)
 	if err != nil {
 		s.wrote()
-		return nil
+		return
 	}
 	devices.Replace(s.reg, s.device, sonicConfigDB, db, next)
-	return nil
 }
 
 func (s sonicDB) read(ctx context.Context) (*sonic.DB, error) {
