@@ -9,7 +9,8 @@ import (
 // snapshots holds, per device and kind of read, the one read a provider process makes of a
 // device for its refreshes: the first reader fetches, concurrent readers wait for that fetch,
 // later readers get its result. A write to the device drops the device's snapshots, so the
-// next read fetches again.
+// next read fetches again, unless the writer knows what its write left (Replace): then that
+// kind's snapshot is the one the write was built on with the write applied.
 //
 // A snapshot lives as long as the provider process, which Terraform starts per plan or apply:
 // a refresh sees the device as it was at the first read of that run, the way Terraform's own
@@ -83,6 +84,11 @@ func (r *Registry) Invalidate(device string) {
 	s := &r.snaps
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.dropLocked(device)
+}
+
+// dropLocked drops device's snapshots and makes fetches in flight unservable; s.mu is held.
+func (s *snapshots) dropLocked(device string) {
 	if s.gen == nil {
 		return
 	}
@@ -92,4 +98,39 @@ func (r *Registry) Invalidate(device string) {
 			delete(s.entries, key)
 		}
 	}
+}
+
+// Replace records a write to device whose result the writer knows for one kind of read: base
+// is the snapshot the write was built on and next that read as the device holds it after the
+// write (SONiC: CONFIG_DB with the accepted SetRequest applied). Like Invalidate it drops every
+// snapshot of device, then keeps next as kind's snapshot, which later readers get without a
+// fetch, but only while the snapshot was still base: when it was dropped, is being fetched
+// again or holds another read (not the one the write was built on), next is not kept and the
+// next reader fetches. With per_resource_reads on the device nothing is kept.
+//
+// The writer must hold the device's write turn (Exclusive) from the read of base to Replace,
+// so no other write of this process lands in between; next, like every snapshot, is shared
+// and read-only.
+func Replace[T comparable](r *Registry, device, kind string, base, next T) {
+	s := &r.snaps
+	key := device + "\x00" + kind
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.entries[key]
+	current := false
+	if ok {
+		select {
+		case <-e.done:
+			v, isT := e.val.(T)
+			current = e.err == nil && isT && v == base
+		default: // a fetch in flight: not the read the write was built on
+		}
+	}
+	s.dropLocked(device)
+	if !current {
+		return // with per_resource_reads there is never a snapshot to replace
+	}
+	done := make(chan struct{})
+	close(done)
+	s.entries[key] = &snapshot{done: done, val: next}
 }

@@ -180,3 +180,82 @@ func TestSnapshotCancelledReader(t *testing.T) {
 		t.Errorf("the fetch must not see another reader's cancellation: %v", err)
 	}
 }
+
+// TestSnapshotReplace: a write whose result the writer knows leaves that result as the
+// snapshot (no fetch for the next reader), drops the device's other kinds, and keeps nothing
+// when the snapshot was no longer the read the write was built on.
+func TestSnapshotReplace(t *testing.T) {
+	r := snapRegistry(false)
+	n := 0
+	fetch := func(context.Context) (*int, error) { n++; v := n * 10; return &v, nil }
+	base, err := Snapshot(context.Background(), r, "leaf-1", "db", fetch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lldp := 0
+	fetchLLDP := func(context.Context) (int, error) { lldp++; return lldp, nil }
+	if _, err := Snapshot(context.Background(), r, "leaf-1", "lldp", fetchLLDP); err != nil {
+		t.Fatal(err)
+	}
+	next := 11
+	Replace(r, "leaf-1", "db", base, &next)
+	if v, _ := Snapshot(context.Background(), r, "leaf-1", "db", fetch); v != &next || n != 1 {
+		t.Fatalf("after Replace a reader got %v with %d fetches, want the written value without a fetch", *v, n)
+	}
+	if v, _ := Snapshot(context.Background(), r, "leaf-1", "lldp", fetchLLDP); v != 2 {
+		t.Errorf("the device's other snapshot survived the write: %d fetches, want 2", v)
+	}
+
+	// Built on a read that is no longer the snapshot (base, replaced by next above): the result
+	// is not kept.
+	stale := 12
+	Replace(r, "leaf-1", "db", base, &stale)
+	if v, _ := Snapshot(context.Background(), r, "leaf-1", "db", fetch); *v != 20 || n != 2 {
+		t.Errorf("a write built on a stale read kept its result (%d, %d fetches); want a fresh read", *v, n)
+	}
+	// Dropped by another write: nothing to replace.
+	cur, _ := Snapshot(context.Background(), r, "leaf-1", "db", fetch)
+	r.Invalidate("leaf-1")
+	Replace(r, "leaf-1", "db", cur, &stale)
+	if v, _ := Snapshot(context.Background(), r, "leaf-1", "db", fetch); *v != 30 {
+		t.Errorf("Replace after Invalidate kept %d; want a fresh read", *v)
+	}
+
+	// per_resource_reads: every read fetches, before and after.
+	pr := snapRegistry(true)
+	m := 0
+	fetchPR := func(context.Context) (*int, error) { m++; v := m; return &v, nil }
+	b, _ := Snapshot(context.Background(), pr, "leaf-1", "db", fetchPR)
+	Replace(pr, "leaf-1", "db", b, &next)
+	if v, _ := Snapshot(context.Background(), pr, "leaf-1", "db", fetchPR); v == &next || m != 2 {
+		t.Errorf("per_resource_reads: the read after a write was served from the write (%d fetches)", m)
+	}
+}
+
+// TestSnapshotReplaceDuringFetch: a fetch in flight when the write lands is not the read the
+// write was built on: nothing is kept, and the fetch is not served to later readers.
+func TestSnapshotReplaceDuringFetch(t *testing.T) {
+	r := snapRegistry(false)
+	started, release := make(chan struct{}), make(chan struct{})
+	var n atomic.Int32
+	fetch := func(context.Context) (int32, error) {
+		v := n.Add(1)
+		if v == 1 {
+			close(started)
+			<-release
+		}
+		return v, nil
+	}
+	done := make(chan int32)
+	go func() {
+		v, _ := Snapshot(context.Background(), r, "leaf-1", "db", fetch)
+		done <- v
+	}()
+	<-started
+	Replace(r, "leaf-1", "db", 1, 100)
+	close(release)
+	<-done
+	if v, _ := Snapshot(context.Background(), r, "leaf-1", "db", fetch); v != 2 {
+		t.Errorf("a read after the write got %d, want a fresh fetch (2)", v)
+	}
+}

@@ -120,7 +120,9 @@ func withWarning(prior []byte, err error) func(warn error) (Prior, error) {
 
 // reads ties a driver to its device's read snapshot: refreshes read through it
 // (devices.Snapshot), and every write drops it (wrote), so the next read is fresh. Reads that
-// a write decides from (the values before the change, the device's objects) are always fresh.
+// a write decides from (the values before the change, the device's objects) are fresh, except
+// on SONiC, whose writes are built on the snapshot and keep it up to date with their own
+// accepted SetRequests (sonicDB.set).
 type reads struct {
 	reg    *devices.Registry
 	device string

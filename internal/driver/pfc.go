@@ -129,7 +129,7 @@ func (d sonicPFC) Read(ctx context.Context, port string, _ *fabric.PFCInterface)
 }
 
 func (d sonicPFC) write(ctx context.Context, old *fabric.PFCInterface, next fabric.PFCInterface, raw Prior) (Prior, error) {
-	db, err := d.read(ctx)
+	db, err := d.snap(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +145,7 @@ func (d sonicPFC) write(ctx context.Context, old *fabric.PFCInterface, next fabr
 	if err != nil {
 		return nil, err
 	}
-	if err := d.set(ctx, req); err != nil {
+	if err := d.set(ctx, db, req); err != nil {
 		return nil, err
 	}
 	return json.Marshal(prior)
@@ -160,7 +160,7 @@ func (d sonicPFC) Update(ctx context.Context, old, next fabric.PFCInterface, pri
 }
 
 func (d sonicPFC) Delete(ctx context.Context, old fabric.PFCInterface, raw Prior) error {
-	db, err := d.read(ctx)
+	db, err := d.snap(ctx)
 	if err != nil {
 		return err
 	}
@@ -172,5 +172,5 @@ func (d sonicPFC) Delete(ctx context.Context, old fabric.PFCInterface, raw Prior
 	if err != nil {
 		return err
 	}
-	return d.set(ctx, req)
+	return d.set(ctx, db, req)
 }

@@ -29,19 +29,46 @@ type sonicDB struct {
 	reads
 }
 
-// snap is CONFIG_DB as this process first read it, for refreshes.
+// sonicConfigDB is the snapshot kind of a SONiC switch's CONFIG_DB.
+const sonicConfigDB = "sonic CONFIG_DB"
+
+// snap is CONFIG_DB as this process knows it: read once (the first refresh or write), then
+// kept up to date by the process's own accepted writes (set). Writes are built on it too: they
+// hold the device's write turn (exclusive.go) from snap to set, so no other write of this
+// process lands in between.
 func (s sonicDB) snap(ctx context.Context) (*sonic.DB, error) {
-	return devices.Snapshot(ctx, s.reg, s.device, "sonic CONFIG_DB", s.read)
+	return devices.Snapshot(ctx, s.reg, s.device, sonicConfigDB, s.read)
 }
 
-// set writes one SetRequest and drops the snapshot. A request with nothing to change (the
-// device already holds every value) is not sent: sonic-gnmi would skip it too.
-func (s sonicDB) set(ctx context.Context, req *gpb.SetRequest) error {
+// set writes one SetRequest built against db (from snap). When the switch accepts it, the
+// snapshot becomes db with the request applied (sonic.DB.AfterSet), so the next write on this
+// switch needs no Get; a refused Set, or one whose outcome is unknown (a timeout, a dropped
+// connection), drops the snapshot, as does a request whose result the switch's own daemons
+// change (AfterSet's ErrNotKnown): the next reader or writer reads CONFIG_DB again. A request
+// with nothing to change (the device already holds every value) is not sent: sonic-gnmi would
+// skip it too.
+func (s sonicDB) set(ctx context.Context, db *sonic.DB, req *gpb.SetRequest) error {
 	if len(req.GetDelete())+len(req.GetReplace())+len(req.GetUpdate()) == 0 {
 		return nil
 	}
-	defer s.wrote()
-	return s.c.Set(ctx, req)
+	if err := s.c.Set(ctx, req); err != nil {
+		s.wrote()
+		return err
+	}
+	s.accepted(db, req)
+	return nil
+}
+
+// accepted brings the snapshot up to date after the switch accepted req, built against db; where
+// only a read knows the result (sonic.ErrNotKnown, or a request AfterSet does not model), it
+// drops the snapshot instead.
+func (s sonicDB) accepted(db *sonic.DB, req *gpb.SetRequest) {
+	next, err := db.AfterSet(req)
+	if err != nil {
+		s.wrote()
+		return
+	}
+	devices.Replace(s.reg, s.device, sonicConfigDB, db, next)
 }
 
 func (s sonicDB) read(ctx context.Context) (*sonic.DB, error) {
@@ -143,7 +170,7 @@ func keepKnownForm(known, got fabric.QoSPolicy) *fabric.QoSPolicy {
 }
 
 func (d *sonicQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error) {
-	db, err := d.read(ctx)
+	db, err := d.snap(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +185,7 @@ func (d *sonicQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error
 	if err != nil {
 		return nil, err
 	}
-	if err := d.set(ctx, req); err != nil {
+	if err := d.set(ctx, db, req); err != nil {
 		return nil, err
 	}
 	return json.Marshal(prior)
@@ -169,9 +196,9 @@ func (d *sonicQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw P
 	if err != nil {
 		return nil, err
 	}
-	// The request is built against CONFIG_DB as it is now: sonic-gnmi takes a field Update only
-	// where its key exists, and no delete that empties a table.
-	db, err := d.read(ctx)
+	// The request is built against CONFIG_DB as this process knows it (snap): sonic-gnmi takes
+	// a field Update only where its key exists, and no delete that empties a table.
+	db, err := d.snap(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +213,7 @@ func (d *sonicQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw P
 	if err != nil {
 		return nil, err
 	}
-	if err := d.set(ctx, req); err != nil {
+	if err := d.set(ctx, db, req); err != nil {
 		return nil, err
 	}
 	kept := sonicPrior{Ports: map[string]sonic.PortBinding{}}
@@ -201,7 +228,7 @@ func (d *sonicQoS) Delete(ctx context.Context, old fabric.QoSPolicy, raw Prior) 
 	if err != nil {
 		return err
 	}
-	db, err := d.read(ctx)
+	db, err := d.snap(ctx)
 	if err != nil {
 		return err
 	}
@@ -209,5 +236,5 @@ func (d *sonicQoS) Delete(ctx context.Context, old fabric.QoSPolicy, raw Prior) 
 	if err != nil {
 		return err
 	}
-	return d.set(ctx, req)
+	return d.set(ctx, db, req)
 }

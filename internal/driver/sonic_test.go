@@ -3,12 +3,18 @@ package driver
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/sonic"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/gnmi"
 )
 
 // sonicBase is a SONiC switch before the provider: Ethernet0 uses the AZURE maps and a
@@ -170,5 +176,165 @@ func TestSONiCPFCLifecycle(t *testing.T) {
 	}
 	if err := pfc.CheckIntent(ctx, on); err != nil {
 		t.Errorf("no headroom: nothing to check, got %v", err)
+	}
+}
+
+// sonicSwitchOf is a SONiC switch of the given buffer model with ports Ethernet0, Ethernet4, ...
+func sonicSwitchOf(model string, ports int) *fakeConfigDB {
+	db := sonicBase()
+	db.tables["DEVICE_METADATA"]["localhost"]["buffer_model"] = model
+	for i := range ports {
+		db.tables["PORT"][fmt.Sprintf("Ethernet%d", 4*i)] = map[string]string{"speed": "100000"}
+	}
+	return db
+}
+
+// applyPolicyAndPFC writes what an apply from empty writes on one switch: the policy on every
+// port, then one PFC interface per port, the PFC writes all at once (Terraform runs resources
+// in parallel), through the drivers the provider uses (each write in the device's turn).
+func applyPolicyAndPFC(t *testing.T, db *fakeConfigDB, dev devices.Device, ports int) {
+	t.Helper()
+	ctx := context.Background()
+	reg := testRegistry("sonic", dev)
+	s := sonicDB{db, newReads(reg, "sw")}
+	turn := exclusive{reg, "sw", awaitGrace}
+	qos, pfc := exclusiveQoS{&sonicQoS{s}, turn}, exclusivePFC{sonicPFC{s}, turn}
+	names := make([]string, ports)
+	for i := range names {
+		names[i] = fmt.Sprintf("Ethernet%d", 4*i)
+	}
+	if _, err := qos.Create(ctx, rocePolicy(names...)); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, ports)
+	for _, port := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := pfc.Create(ctx, fabric.PFCInterface{Interface: port, Mode: fabric.PFCModeOn,
+				Watchdog: &fabric.PFCWatchdog{Action: "drop", DetectionTimeMs: 200, RestorationTimeMs: 400}})
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(db.sets) != 1+ports {
+		t.Fatalf("%d SetRequests for %d resources, want one each", len(db.sets), 1+ports)
+	}
+}
+
+// An apply's writes to one switch share one read of CONFIG_DB: each write is built on what the
+// process knows, which every accepted Set brings up to date, and the switch ends up exactly as
+// with a fresh read before every write (per_resource_reads, and this driver before).
+func TestSONiCWritesShareOneRead(t *testing.T) {
+	const ports = 8
+	db := sonicSwitchOf("dynamic", ports)
+	applyPolicyAndPFC(t, db, devices.Device{}, ports)
+	if db.gets != 1 {
+		t.Errorf("%d writes read CONFIG_DB %d times, want once", 1+ports, db.gets)
+	}
+
+	fresh := sonicSwitchOf("dynamic", ports)
+	applyPolicyAndPFC(t, fresh, devices.Device{PerResourceReads: true}, ports)
+	if fresh.gets != 1+ports {
+		t.Errorf("per_resource_reads: %d writes read CONFIG_DB %d times, want once each", 1+ports, fresh.gets)
+	}
+	if diff := cmp.Diff(fresh.tables, db.tables); diff != "" {
+		t.Errorf("CONFIG_DB differs from writes built on fresh reads (-fresh +shared):\n%s", diff)
+	}
+}
+
+// What the process keeps after its writes is what the switch holds: a refresh served from it
+// reads the same as a fresh Get.
+func TestSONiCKeptConfigDBIsTheSwitchs(t *testing.T) {
+	ctx := context.Background()
+	db := sonicSwitchOf("dynamic", 2)
+	reg := testRegistry("sonic", devices.Device{})
+	s := sonicDB{db, newReads(reg, "sw")}
+	qos, pfc := &sonicQoS{s}, sonicPFC{s}
+	v1 := rocePolicy("Ethernet0", "Ethernet4")
+	raw, err := qos.Create(ctx, v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	on := fabric.PFCInterface{Interface: "Ethernet0", Mode: fabric.PFCModeOn, Watchdog: &fabric.PFCWatchdog{Action: "alert", DetectionTimeMs: 200, RestorationTimeMs: 400}}
+	if _, err := pfc.Create(ctx, on); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := qos.Update(ctx, v1, rocePolicy("Ethernet4"), raw); err != nil {
+		t.Fatal(err)
+	}
+	kept, err := s.snap(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gets := db.gets
+	read, err := s.read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gets != 1 {
+		t.Errorf("three writes read CONFIG_DB %d times, want once", gets)
+	}
+	if diff := cmp.Diff(read, kept, cmp.AllowUnexported(sonic.DB{})); diff != "" {
+		t.Errorf("CONFIG_DB kept by the process differs from the switch's (-switch +kept):\n%s", diff)
+	}
+}
+
+// A Set the switch refused, or whose outcome is unknown (no answer in time), may have changed
+// anything or nothing: the next write reads CONFIG_DB again.
+func TestSONiCFailedSetRereads(t *testing.T) {
+	for name, setErr := range map[string]error{
+		"refused": &gnmi.Error{Device: "sw", Op: "set", Err: status.Error(codes.Unknown, "Error: Failed to apply patch on the following scopes:")},
+		"timeout": &gnmi.Error{Device: "sw", Op: "set", Err: context.DeadlineExceeded},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			db := sonicSwitchOf("dynamic", 2)
+			qos, pfc := sonicTest(db, devices.Device{})
+			if _, err := qos.Create(ctx, rocePolicy("Ethernet0", "Ethernet4")); err != nil {
+				t.Fatal(err)
+			}
+			on := func(port string) fabric.PFCInterface {
+				return fabric.PFCInterface{Interface: port, Mode: fabric.PFCModeOn, Watchdog: &fabric.PFCWatchdog{Action: "drop", DetectionTimeMs: 200, RestorationTimeMs: 400}}
+			}
+			db.setErr = setErr
+			if _, err := pfc.Create(ctx, on("Ethernet0")); !errors.Is(err, setErr) {
+				t.Fatalf("failed Set: %v", err)
+			}
+			db.setErr = nil
+			gets := db.gets
+			if _, err := pfc.Create(ctx, on("Ethernet4")); err != nil {
+				t.Fatal(err)
+			}
+			if db.gets != gets+1 {
+				t.Errorf("the write after a failed Set read CONFIG_DB %d times, want once", db.gets-gets)
+			}
+			gets = db.gets
+			if _, err := pfc.Create(ctx, on("Ethernet0")); err != nil {
+				t.Fatal(err)
+			}
+			if db.gets != gets {
+				t.Errorf("the write after an accepted Set read CONFIG_DB again (%d Gets)", db.gets-gets)
+			}
+		})
+	}
+}
+
+// On the traditional buffer model buffermgrd rewrites BUFFER_PG and BUFFER_PROFILE after a
+// change of pfc_enable or a cable length, which only a read shows: each such write is followed
+// by a fresh read.
+func TestSONiCTraditionalModelRereadsAfterBufferTriggers(t *testing.T) {
+	const ports = 3
+	db := sonicSwitchOf("traditional", ports)
+	applyPolicyAndPFC(t, db, devices.Device{}, ports)
+	if db.gets != 1+ports {
+		t.Errorf("%d writes that change PORT_QOS_MAP read CONFIG_DB %d times, want once each", 1+ports, db.gets)
 	}
 }

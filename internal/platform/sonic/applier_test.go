@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 )
 
@@ -88,15 +89,26 @@ func (d fakeDB) dbOf(t *testing.T) *DB {
 }
 
 // set returns a function that applies what a builder returns, failing the test on an error:
-// d.set(t)(BuildSet(prior, next, restore)).
+// d.set(t)(BuildSet(prior, next, restore)). Every request applied so also checks the
+// writer's own model of the switch (applySet, what AfterSet answers where the switch's daemons
+// leave CONFIG_DB alone): CONFIG_DB as read before, with the request applied, must be CONFIG_DB
+// as a read after the request returns it.
 func (d fakeDB) set(t *testing.T) func(*gpb.SetRequest, error) {
 	return func(req *gpb.SetRequest, err error) {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
 		}
+		before := d.dbOf(t)
 		if err := d.apply(req); err != nil {
 			t.Fatalf("the device refuses the request: %v\n%s", err, renderSet(t, req))
+		}
+		kept, err := before.applySet(req)
+		if err != nil {
+			t.Fatalf("applySet of an accepted request: %v\n%s", err, renderSet(t, req))
+		}
+		if diff := cmp.Diff(d.dbOf(t).tables, kept.tables); diff != "" {
+			t.Errorf("CONFIG_DB kept after the Set differs from a fresh read (-read +kept):\n%s\n%s", diff, renderSet(t, req))
 		}
 	}
 }

@@ -66,7 +66,9 @@
 // One SetRequest per operation: deletes, replaces, updates; each path at most once. The target
 // validates references after the whole request (sonic-gnmi applies it as one GCU patch), so
 // renames delete old objects in the request that rebinds ports to the new ones. sonic-gnmi
-// skips the delete of a path that does not exist.
+// skips the delete of a path that does not exist. AfterSet is CONFIG_DB once the switch has
+// accepted a request, so a writer can keep CONFIG_DB instead of reading it before each write
+// (ErrNotKnown where the switch's buffermgrd rewrites it).
 //
 // # Limits
 //
