@@ -63,9 +63,8 @@ func (c InterfaceCounters) RetransmitPercent() *float64 {
 
 // Counters reads interface counters on one device.
 type Counters interface {
-	// Counters reads the counters of ports, keyed by port: one read of the device where the
-	// platform reads many ports at once (roce_fabric_counters' promise), else one per port.
-	// Empty ports means every port the device has, where the platform can list them.
+	// Counters reads the counters of ports, keyed by port, in one read of the device (one
+	// request, roce_fabric_counters' promise). Empty ports means every port the device has.
 	Counters(ctx context.Context, ports []string) (map[string]InterfaceCounters, error)
 }
 
@@ -80,28 +79,6 @@ func CountersOf(ctx context.Context, c Counters, port string) (InterfaceCounters
 		return InterfaceCounters{}, fmt.Errorf("the device returned no counters for %q", port)
 	}
 	return v, nil
-}
-
-// perPort reads ports one at a time, a read each: the platforms whose counters are read per
-// port.
-type perPort struct {
-	device string
-	read   func(ctx context.Context, port string) (InterfaceCounters, error)
-}
-
-func (p perPort) Counters(ctx context.Context, ports []string) (map[string]InterfaceCounters, error) {
-	if len(ports) == 0 {
-		return nil, fmt.Errorf("device %q: this platform's counters are read port by port; name the ports to read", p.device)
-	}
-	out := make(map[string]InterfaceCounters, len(ports))
-	for _, port := range ports {
-		c, err := p.read(ctx, port)
-		if err != nil {
-			return nil, err
-		}
-		out[port] = c
-	}
-	return out, nil
 }
 
 // RatesSince turns two readings window apart into per-second rates. A counter that went down

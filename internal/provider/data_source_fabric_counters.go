@@ -103,13 +103,13 @@ func (d *fabricCountersDataSource) Schema(_ context.Context, _ datasource.Schema
 			Validators: []validator.Float64{float64validator.Between(0, upper)}}
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The RoCE counters of every port and NIC of a fabric, read once per device (twice with `sample_seconds`), judged against the golden metrics of a RoCE fabric: ports in a PFC pause storm, hosts retransmitting more than `max_retransmit_percent` of what they send, switch buffers fuller than `max_buffer_utilization_percent`, and ECN marks on ports that keep nothing lossless. `findings` lists each port over a limit with a message naming it, so one `check` block watches the whole fabric. The counters of each port are those of `roce_interface_counters` (the same names, null where the platform has none).",
+		MarkdownDescription: "The RoCE counters of every port and NIC of a fabric, read with one request per device (two with `sample_seconds`), judged against the golden metrics of a RoCE fabric: ports in a PFC pause storm, hosts retransmitting more than `max_retransmit_percent` of what they send, switch buffers fuller than `max_buffer_utilization_percent`, and ECN marks on ports that keep nothing lossless. `findings` lists each port over a limit with a message naming it, so one `check` block watches the whole fabric. The counters of each port are those of `roce_interface_counters` (the same names, null where the platform has none).",
 		Attributes: map[string]schema.Attribute{
 			"devices": schema.MapNestedAttribute{Required: true,
 				MarkdownDescription: "The devices to read, by name in the provider's `devices` map.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"interfaces": schema.ListAttribute{Optional: true, ElementType: types.StringType,
-						MarkdownDescription: "Switch ports or host netdevs to read; omitted, every port the device has (SONiC: COUNTERS_DB's ports; platforms that read port by port need them named).",
+						MarkdownDescription: "Switch ports or host netdevs to read; omitted, every port the device has: a switch's front-panel ports, a host's RDMA netdevs (not VFs, representors or IPoIB).",
 						Validators:          []validator.List{listvalidator.SizeAtLeast(1), listvalidator.UniqueValues(), listvalidator.ValueStringsAre(interfaceName())}},
 				}}},
 			"sample_seconds": schema.Int64Attribute{Optional: true, Validators: []validator.Int64{int64validator.Between(1, 300)},

@@ -112,25 +112,32 @@ func noFindingOn(device string) resource.TestCheckFunc {
 	}
 }
 
-// TestAccFabricCountersReadsPerDevice: roce_fabric_counters reads each device once per read
+// TestAccFabricCountersReadsPerDevice: roce_fabric_counters reads each device of every platform
+// once per read
 // whatever the number of ports (twice with a window). Beside it, roce_interface_counters reads
 // one port of a twin device the same way, so through every plan, apply and refresh Terraform
 // runs, each device of the fabric read must have served exactly as many requests as its twin;
 // reading port by port it would serve one per port.
 func TestAccFabricCountersReadsPerDevice(t *testing.T) {
-	l := startLab(t, lab.Options{Switches: map[string]int{"sonic": 2, "eos": 2, "nxos": 2}})
+	l := startLab(t, lab.Options{Switches: map[string]int{"sonic": 2, "eos": 2, "nxos": 2, "openconfig": 2, "cumulus": 2},
+		Hosts: map[string]int{"mlx5": 2}})
 	config := l.providerHCL() + `
 data "roce_fabric_counters" "fabric" {
   devices = {
-    "sonic-1" = {}
-    "eos-1"   = {}
-    "nxos-1"  = {}
+    "sonic-1"      = {}
+    "eos-1"        = {}
+    "nxos-1"       = {}
+    "openconfig-1" = {}
+    "cumulus-1"    = {}
+    "mlx5-1"       = {}
   }
   sample_seconds = 1
 }
 `
-	twins := map[string]string{"sonic-1": "sonic-2", "eos-1": "eos-2", "nxos-1": "nxos-2"}
-	for twin, port := range map[string]string{"sonic-2": "Ethernet0", "eos-2": "Ethernet1", "nxos-2": "Ethernet1/1"} {
+	twins := map[string]string{"sonic-1": "sonic-2", "eos-1": "eos-2", "nxos-1": "nxos-2", "openconfig-1": "openconfig-2",
+		"cumulus-1": "cumulus-2", "mlx5-1": "mlx5-2"}
+	for twin, port := range map[string]string{"sonic-2": "Ethernet0", "eos-2": "Ethernet1", "nxos-2": "Ethernet1/1",
+		"openconfig-2": "Ethernet1", "cumulus-2": "swp1", "mlx5-2": "eth0"} {
 		config += fmt.Sprintf(`
 data "roce_interface_counters" %q {
   device         = %q
@@ -145,7 +152,7 @@ data "roce_interface_counters" %q {
 			PreConfig: l.ResetAllCounters,
 			Config:    config,
 			Check: resource.ComposeAggregateTestCheckFunc(
-				resource.TestCheckResourceAttr(fabricCounters, "ports.%", "24"), // the lab's 8 ports a switch
+				resource.TestCheckResourceAttr(fabricCounters, "ports.%", "42"), // the lab's 8 ports a switch, 2 netdevs a host
 				func(*terraform.State) error {
 					for dev, twin := range twins {
 						a, _ := l.DeviceCounters(dev)
