@@ -113,8 +113,7 @@ func noFindingOn(device string) resource.TestCheckFunc {
 }
 
 // TestAccFabricCountersReadsPerDevice: roce_fabric_counters reads each device of every platform
-// once per read
-// whatever the number of ports (twice with a window). Beside it, roce_interface_counters reads
+// once per read whatever the number of ports (twice with a window). Beside it, roce_interface_counters reads
 // one port of a twin device the same way, so through every plan, apply and refresh Terraform
 // runs, each device of the fabric read must have served exactly as many requests as its twin;
 // reading port by port it would serve one per port.
