@@ -27,12 +27,12 @@ output "fabric" {
 `
 
 // TestAccFabricCounters: one roce_fabric_counters data source over a SONiC switch (every
-// port), an NX-OS switch and a NIC host, sampled for a second. The healthy fabric has no
+// port), an NX-OS switch and two NIC hosts, sampled for a second. The healthy fabric has no
 // findings and every port's counters; then a PFC storm on sonic-1 Ethernet0 (whose watchdog
 // catches it) and on nxos-1 Ethernet1/1, and a congested lossless queue on sonic-1 Ethernet4,
 // are all flagged by one gate, each naming its port.
 func TestAccFabricCounters(t *testing.T) {
-	l := startLab(t, lab.Options{Switches: map[string]int{"sonic": 1, "nxos": 1}, Hosts: map[string]int{"mlx5": 1}})
+	l := startLab(t, lab.Options{Switches: map[string]int{"sonic": 1, "nxos": 1}, Hosts: map[string]int{"mlx5": 2}})
 	sonic, nxos := l.SONiC("sonic-1"), l.NXOS("nxos-1")
 	config := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0", "Ethernet4"`) + sonicPFCHCL("Ethernet0", 200) +
 		strings.Replace(nxosPolicyHCL(153600, `"Ethernet1/1"`), `"roce_qos_policy" "leaf"`, `"roce_qos_policy" "nx"`, 1) + `
@@ -41,6 +41,7 @@ data "roce_fabric_counters" "fabric" {
     "sonic-1" = {}
     "nxos-1"  = { interfaces = ["Ethernet1/1"] }
     "mlx5-1"  = { interfaces = ["eth0"] }
+    "mlx5-2"  = {}
   }
   sample_seconds = 1
   depends_on     = [roce_pfc_interface.e0, roce_qos_policy.nx]
@@ -62,8 +63,9 @@ data "roce_fabric_counters" "fabric" {
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr(fabricCounters, "healthy", "true"),
 					resource.TestCheckResourceAttr(fabricCounters, "findings.#", "0"),
-					// every port of the SONiC switch (the lab's 8), and the two named
-					resource.TestCheckResourceAttr(fabricCounters, "ports.%", "10"),
+					// every port of the SONiC switch (the lab's 8), the two named, mlx5-2's two netdevs
+					resource.TestCheckResourceAttr(fabricCounters, "ports.%", "12"),
+					resource.TestCheckResourceAttrSet(fabricCounters, "ports.mlx5-2/eth1.roce_tx_packets"),
 					resource.TestCheckResourceAttr(fabricCounters, "ports.sonic-1/Ethernet28.interface", "Ethernet28"),
 					resource.TestCheckResourceAttr(fabricCounters, "ports.sonic-1/Ethernet0.pfc_watchdog_storms_detected", "0"),
 					resource.TestCheckResourceAttr(fabricCounters, "ports.sonic-1/Ethernet0.buffer_pool_bytes", "13945824"),
@@ -92,7 +94,7 @@ data "roce_fabric_counters" "fabric" {
 						"device": "sonic-1", "interface": "Ethernet0", "metric": "pause_storm", "value": "1", "threshold": "0"}),
 					resource.TestCheckTypeSetElemNestedAttrs(fabricCounters, "findings.*", map[string]string{
 						"device": "nxos-1", "interface": "Ethernet1/1", "metric": "pause_storm", "threshold": "1000"}),
-					noFindingOn("mlx5-1"),
+					noFindingOn("mlx5-1"), noFindingOn("mlx5-2"),
 				),
 			},
 		},
