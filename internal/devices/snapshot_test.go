@@ -110,10 +110,9 @@ func TestSnapshotInvalidateAndErrors(t *testing.T) {
 	}
 }
 
-// TestSnapshotWriteDuringFetch: a read that started before a write is not served to readers
-// that come after the write.
-func TestSnapshotWriteDuringFetch(t *testing.T) {
-	r := snapRegistry(false)
+// writeDuringFetch starts a read of leaf-1's "db" snapshot whose fetch blocks until write has
+// run; it returns what that read got and the fetch, which counts its calls from 1.
+func writeDuringFetch(r *Registry, write func()) (int32, func(context.Context) (int32, error)) {
 	started, release := make(chan struct{}), make(chan struct{})
 	var n atomic.Int32
 	fetch := func(context.Context) (int32, error) {
@@ -130,9 +129,17 @@ func TestSnapshotWriteDuringFetch(t *testing.T) {
 		done <- v
 	}()
 	<-started
-	r.Invalidate("leaf-1")
+	write()
 	close(release)
-	if v := <-done; v != 1 {
+	return <-done, fetch
+}
+
+// TestSnapshotWriteDuringFetch: a read that started before a write is not served to readers
+// that come after the write.
+func TestSnapshotWriteDuringFetch(t *testing.T) {
+	r := snapRegistry(false)
+	first, fetch := writeDuringFetch(r, func() { r.Invalidate("leaf-1") })
+	if v := first; v != 1 {
 		t.Fatalf("the reader that started the fetch gets it: %d", v)
 	}
 	if v, _ := Snapshot(context.Background(), r, "leaf-1", "db", fetch); v != 2 {
@@ -236,25 +243,7 @@ func TestSnapshotReplace(t *testing.T) {
 // write was built on: nothing is kept, and the fetch is not served to later readers.
 func TestSnapshotReplaceDuringFetch(t *testing.T) {
 	r := snapRegistry(false)
-	started, release := make(chan struct{}), make(chan struct{})
-	var n atomic.Int32
-	fetch := func(context.Context) (int32, error) {
-		v := n.Add(1)
-		if v == 1 {
-			close(started)
-			<-release
-		}
-		return v, nil
-	}
-	done := make(chan int32)
-	go func() {
-		v, _ := Snapshot(context.Background(), r, "leaf-1", "db", fetch)
-		done <- v
-	}()
-	<-started
-	Replace(r, "leaf-1", "db", 1, 100)
-	close(release)
-	<-done
+	_, fetch := writeDuringFetch(r, func() { Replace(r, "leaf-1", "db", 1, 100) })
 	if v, _ := Snapshot(context.Background(), r, "leaf-1", "db", fetch); v != 2 {
 		t.Errorf("a read after the write got %d, want a fresh fetch (2)", v)
 	}
