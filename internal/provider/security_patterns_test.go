@@ -47,7 +47,7 @@ var inputValidators = []string{
 // sent. Listed so that a new regexp must be put in one list or the other.
 var outputParsers = []string{
 	"platform/nxos/chassis.go reChassis", "platform/nxos/lldp.go reLLDPField",
-	"platform/nxos/counters.go reQoSGroup", "platform/nxos/counters.go reDropRow", "platform/nxos/counters.go rePFCRow", "platform/mlx5/counters.go rePause", "platform/mlx5/counters.go reHWLine", "platform/mlx5/counters.go reStatLine",
+	"platform/nxos/counters.go reQoSGroup", "platform/nxos/counters.go reDropRow", "platform/nxos/counters.go rePFCRow", "platform/nxos/counters.go reIngressFor", "platform/nxos/counters.go reEgressFor", "platform/mlx5/counters.go rePause", "platform/mlx5/counters.go reHWLine", "platform/mlx5/counters.go reStatLine",
 	"platform/mlx5/mlnxqos.go reBuffers", "platform/mlx5/mlnxqos.go reCableLen", "platform/mlx5/mlnxqos.go reDSCPRow",
 	"platform/mlx5/mlnxqos.go reDefPrio", "platform/mlx5/mlnxqos.go rePFCHeader", "platform/mlx5/mlnxqos.go rePFCRow",
 	"platform/mlx5/mlnxqos.go rePrioLine", "platform/mlx5/mlnxqos.go reTC", "platform/mlx5/mlnxqos.go reTSA",
