@@ -33,6 +33,7 @@ type DeviceCount struct {
 // Sample is one run of one command.
 type Sample struct {
 	Wall      time.Duration          `json:"wall_ns"`
+	CPU       time.Duration          `json:"cpu_ns"` // Terraform's and its provider processes' user and system time
 	Exit      int                    `json:"exit"`
 	Err       string                 `json:"error,omitempty"` // set when the run did not end as expected
 	PeakRSSKB int64                  `json:"peak_rss_kb"`

@@ -44,19 +44,31 @@ func (t Terraform) Env() []string {
 // Run runs `terraform -chdir=dir args...` and returns its combined output and exit code; err is
 // set only when Terraform could not be run at all.
 func (t Terraform) Run(ctx context.Context, dir string, args ...string) (string, int, error) {
+	out, code, _, err := t.run(ctx, dir, args...)
+	return out, code, err
+}
+
+// run is Run that also returns the CPU time (user and system) of Terraform and of the provider
+// processes it started: on Linux a process's rusage as its parent's wait sees it includes the
+// children it waited for itself, and Terraform waits for every provider process it starts.
+func (t Terraform) run(ctx context.Context, dir string, args ...string) (string, int, time.Duration, error) {
 	cmd := exec.CommandContext(ctx, t.Bin, append([]string{"-chdir=" + dir}, args...)...) //nolint:gosec // the Terraform binary the user chose
 	cmd.Env = t.Env()
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
+	var cpu time.Duration
+	if ps := cmd.ProcessState; ps != nil {
+		cpu = ps.UserTime() + ps.SystemTime()
+	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
-		return out.String(), ee.ExitCode(), nil
+		return out.String(), ee.ExitCode(), cpu, nil
 	}
 	if err != nil {
-		return out.String(), -1, fmt.Errorf("terraform %s: %w", strings.Join(args, " "), err)
+		return out.String(), -1, cpu, fmt.Errorf("terraform %s: %w", strings.Join(args, " "), err)
 	}
-	return out.String(), 0, nil
+	return out.String(), 0, cpu, nil
 }
 
 // PlanArgs are the arguments of a measured plan.
@@ -92,8 +104,8 @@ func (t Terraform) Measure(ctx context.Context, name, dir string, wantExit int, 
 		probe.RSS.Start()
 	}
 	start := time.Now()
-	out, code, err := t.Run(ctx, dir, args...)
-	s := Sample{Wall: time.Since(start), Exit: code}
+	out, code, cpu, err := t.run(ctx, dir, args...)
+	s := Sample{Wall: time.Since(start), CPU: cpu, Exit: code}
 	if probe.RSS != nil {
 		s.PeakRSSKB, s.Processes = probe.RSS.Stop()
 	}

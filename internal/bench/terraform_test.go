@@ -122,3 +122,23 @@ func TestMeasure(t *testing.T) {
 		t.Error("ApplyArgs")
 	}
 }
+
+// TestMeasureCPU: a sample's CPU time includes what the processes Terraform started spent (the
+// provider processes), not only Terraform's own.
+func TestMeasureCPU(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("the fake terraform is a /bin/sh script, and this machine has no /bin/sh")
+	}
+	// The child spins for 300 ms of wall time, then the script waits for it, as Terraform waits
+	// for its provider processes.
+	spin := "end=$(($(date +%s%N) + 300000000)); while [ $(date +%s%N) -lt $end ]; do :; done"
+	tf := Terraform{Bin: fakeTerraform(t, "sh -c '"+spin+"' &\nwait"), CLIConfig: "/tmp/rc", Parallelism: 10}
+	s, out := tf.Measure(context.Background(), "cpu", t.TempDir(), 0, Probe{}, "plan")
+	if s.Err != "" {
+		t.Fatalf("sample %+v:\n%s", s, out)
+	}
+	// A shared machine may give the spinning child less than all of its 300 ms.
+	if s.CPU < 100*time.Millisecond || s.CPU > s.Wall*4 {
+		t.Errorf("CPU %s over a wall time of %s, want the child's spin counted", s.CPU, s.Wall)
+	}
+}

@@ -24,6 +24,7 @@ type interfaceModel[I any] interface {
 	intent(ctx context.Context) (I, diag.Diagnostics)
 	known() bool
 	ids() (device, ifname types.String)
+	id() types.String
 	// imported reports a state that holds only the import ID's parts.
 	imported() bool
 }
@@ -130,7 +131,7 @@ func (r *interfaceResource[M, I]) ModifyPlan(ctx context.Context, req resource.M
 	}
 	device, ifname := plan.ids()
 	if !device.IsUnknown() && !ifname.IsUnknown() {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), device.ValueString()+"/"+ifname.ValueString())...)
+		setID(ctx, resp, plan.id(), device.ValueString()+"/"+ifname.ValueString())
 	}
 	dev, ok := r.plannedDevice(device, &resp.Diagnostics)
 	if !ok || !plan.known() {

@@ -34,6 +34,7 @@ type dcqcnResource struct {
 }
 
 func (m dcqcnModel) ids() (types.String, types.String) { return m.Device, m.Interface }
+func (m dcqcnModel) id() types.String                  { return m.ID }
 func (m dcqcnModel) imported() bool                    { return m.CNPDSCP.IsNull() }
 
 // paramDocs describes each DCQCN parameter with the cc_params file it sets.

@@ -79,7 +79,7 @@ func (r *nicFirmwareResource) ModifyPlan(ctx context.Context, req resource.Modif
 		return
 	}
 	if !plan.Device.IsUnknown() && !plan.Interface.IsUnknown() {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), plan.Device.ValueString()+"/"+plan.Interface.ValueString())...)
+		setID(ctx, resp, plan.ID, plan.Device.ValueString()+"/"+plan.Interface.ValueString())
 	}
 	dev, ok := r.plannedDevice(plan.Device, &resp.Diagnostics)
 	if !ok || plan.Interface.IsUnknown() || !fullyKnown(plan.Parameters) {

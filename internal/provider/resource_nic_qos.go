@@ -48,6 +48,7 @@ type nicQoSResource struct {
 }
 
 func (m nicQoSModel) ids() (types.String, types.String) { return m.Device, m.Interface }
+func (m nicQoSModel) id() types.String                  { return m.ID }
 func (m nicQoSModel) imported() bool                    { return m.Trust.IsNull() }
 
 // hostIdentity are the device and interface attributes every host resource has.

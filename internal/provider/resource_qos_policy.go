@@ -121,8 +121,9 @@ func (r *qosPolicyResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	if !plan.Device.IsUnknown() && !plan.Name.IsUnknown() {
-		plan.ID = types.StringValue(plan.Device.ValueString() + "/" + plan.Name.ValueString())
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), plan.ID)...)
+		id := plan.Device.ValueString() + "/" + plan.Name.ValueString()
+		setID(ctx, resp, plan.ID, id)
+		plan.ID = types.StringValue(id)
 	}
 	dev, ok := r.plannedDevice(plan.Device, &resp.Diagnostics)
 	if !ok || !plan.known() {

@@ -234,8 +234,8 @@ func measure(ctx context.Context, o options, cli map[bench.Variant]bench.Terrafo
 		if s.Err != "" {
 			status = "ERROR " + s.Err
 		}
-		progress("run %d/%d %4d resources %-26s %-15s %8s  RSS %s  %s", rep, o.reps, ws.fabric.Resources(),
-			ws.variant.Label(), k, bench.Seconds(s.Wall), bench.MB(s.PeakRSSKB), status)
+		progress("run %d/%d %4d resources %-26s %-15s %8s  CPU %8s  RSS %s  %s", rep, o.reps, ws.fabric.Resources(),
+			ws.variant.Label(), k, bench.Seconds(s.Wall), bench.Seconds(s.CPU), bench.MB(s.PeakRSSKB), status)
 	}
 
 	for rep := 1; rep <= o.reps; rep++ {
@@ -279,8 +279,8 @@ func measure(ctx context.Context, o options, cli map[bench.Variant]bench.Terrafo
 			}
 			s, _ := cli[v].Measure(ctx, fmt.Sprintf("destroy-%s-%d", v, rep), applyDirs[v], 0, probe(v, full.Devices()), cli[v].DestroyArgs()...)
 			record(v, bench.Destroy, full.Resources(), s)
-			progress("run %d/%d %4d resources %-26s %-15s %8s  RSS %s  %s", rep, o.reps, full.Resources(), v.Label(), bench.Destroy,
-				bench.Seconds(s.Wall), bench.MB(s.PeakRSSKB), okOr(s.Err))
+			progress("run %d/%d %4d resources %-26s %-15s %8s  CPU %8s  RSS %s  %s", rep, o.reps, full.Resources(), v.Label(), bench.Destroy,
+				bench.Seconds(s.Wall), bench.Seconds(s.CPU), bench.MB(s.PeakRSSKB), okOr(s.Err))
 			if s.Err != "" || rep == o.reps {
 				continue
 			}

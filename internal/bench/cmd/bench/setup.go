@@ -81,7 +81,7 @@ func applyFull(ctx context.Context, tf bench.Terraform, dir string, f bench.Fabr
 	if s.Err != "" {
 		return s, nil, fmt.Errorf("terraform apply %s: %s (log: %s)", v.Label(), s.Err, filepath.Join(tf.LogDir, name+".log"))
 	}
-	progress("apply %s: %d resources in %s, RSS %s", v.Label(), f.Resources(), bench.Seconds(s.Wall), bench.MB(s.PeakRSSKB))
+	progress("apply %s: %d resources in %s, CPU %s, RSS %s", v.Label(), f.Resources(), bench.Seconds(s.Wall), bench.Seconds(s.CPU), bench.MB(s.PeakRSSKB))
 	state, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate")) //nolint:gosec // our own work directory
 	if err != nil {
 		return s, nil, err
