@@ -36,8 +36,8 @@ type InterfaceCounters struct {
 	BufferPoolBytes, BufferUtilizationPercent         *float64
 
 	// LosslessQueues are the port's egress queues that its configuration keeps lossless (PFC
-	// on their priority), where the platform's counters read tells (nil: not known). ECN marks
-	// on another queue are RoCE traffic outside the lossless class.
+	// on their priority), where the platform's counters read tells (nil: not known; empty: the
+	// port keeps nothing lossless, so ECN marks there are RoCE traffic without PFC: package watch).
 	LosslessQueues []int
 }
 

@@ -168,3 +168,27 @@ data "roce_interface_counters" %q {
 		}},
 	})
 }
+
+// TestAccFabricCountersErrors: at plan time, a device the provider does not know and a port the
+// switch lacks fail the read on the device at fault (a fabric check must not pass for want of
+// a device), and a name that is no port name never reaches a device.
+func TestAccFabricCountersErrors(t *testing.T) {
+	l := startLab(t, lab.Options{Switches: map[string]int{"sonic": 1}})
+	read := func(devices string) string {
+		return l.providerHCL() + `
+data "roce_fabric_counters" "fabric" {
+  devices = {` + devices + `}
+}
+`
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		Steps: []resource.TestStep{
+			{Config: read(`"leaf-9" = {}`), ExpectError: wrappedRE(`Cannot read counters.*Device "leaf-9" is not in the provider.s .devices. map`)},
+			{Config: read(`"sonic-1" = { interfaces = ["Ethernet99"] }`),
+				ExpectError: wrappedRE(`Cannot read the counters of device "sonic-1".*device "sonic-1" has no interface "Ethernet99"`)},
+			{Config: read(`"sonic-1" = { interfaces = ["Ethernet0; reboot"] }`), ExpectError: wrappedRE(`must be a port or netdev name`)},
+			{Config: read(`"sonic-1" = {}`), Check: resource.TestCheckResourceAttr(fabricCounters, "ports.%", "8")},
+		},
+	})
+}
