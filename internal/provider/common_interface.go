@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 	"reflect"
 	"strings"
 
@@ -72,7 +73,7 @@ func (r *interfaceResource[M, I]) written(ctx context.Context, op string, drv in
 		SetKey(context.Context, string, []byte) diag.Diagnostics
 	}, state *tfsdk.State, diags *diag.Diagnostics) {
 	diags.Append(priv.SetKey(ctx, privateKeyPrior, prior)...)
-	diags.Append(state.Set(ctx, plan)...)
+	diags.Append(tfmodel.SetState(ctx, state, plan)...)
 	device, ifname := plan.ids()
 	err := r.setComputed(ctx, drv, ifname.ValueString(), true, state.GetAttribute, state.SetAttribute)
 	r.failed(diags, "read after "+op, device, ifname, err)
@@ -107,7 +108,7 @@ func (r *interfaceResource[M, I]) Metadata(_ context.Context, req resource.Metad
 
 func (r *interfaceResource[M, I]) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m M
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() || !m.known() {
 		return
 	}
@@ -119,13 +120,13 @@ func (r *interfaceResource[M, I]) ValidateConfig(ctx context.Context, req resour
 func (r *interfaceResource[M, I]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		var st M
-		resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+		resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
 		device, _ := st.ids()
 		r.checkDeviceForDestroy(device, &resp.Diagnostics)
 		return
 	}
 	var plan M
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Plan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -179,7 +180,7 @@ func (r *interfaceResource[M, I]) ModifyPlan(ctx context.Context, req resource.M
 
 func (r *interfaceResource[M, I]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan M
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Plan(ctx, req.Plan, &plan)...)
 	traced, _ := plan.ids()
 	ctx, done := r.trace(ctx, "create", r.typeName, traced)
 	defer func() { done(&resp.Diagnostics) }()
@@ -202,7 +203,7 @@ func (r *interfaceResource[M, I]) Create(ctx context.Context, req resource.Creat
 
 func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var st M
-	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
 	traced, _ := st.ids()
 	ctx, done := r.trace(ctx, "read", r.typeName, traced)
 	defer func() { done(&resp.Diagnostics) }()
@@ -239,13 +240,13 @@ func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadReq
 	if st.imported() {
 		prior = nil
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, r.fromIntent(device.ValueString(), *got, prior))...)
+	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, r.fromIntent(device.ValueString(), *got, prior))...)
 }
 
 func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, st M
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	resp.Diagnostics.Append(tfmodel.Plan(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
 	traced, _ := plan.ids()
 	ctx, done := r.trace(ctx, "update", r.typeName, traced)
 	defer func() { done(&resp.Diagnostics) }()
@@ -273,7 +274,7 @@ func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.Updat
 
 func (r *interfaceResource[M, I]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var st M
-	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
 	traced, _ := st.ids()
 	ctx, done := r.trace(ctx, "delete", r.typeName, traced)
 	defer func() { done(&resp.Diagnostics) }()

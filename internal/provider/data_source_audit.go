@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 	"slices"
 	"strconv"
 	"sync"
@@ -99,7 +100,7 @@ func (d *fabricAuditDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 
 func (d *fabricAuditDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m fabricAuditModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() || !d.ready("roce_fabric_audit", &resp.Diagnostics) {
 		return
 	}
@@ -144,7 +145,7 @@ func (d *fabricAuditDataSource) Read(ctx context.Context, req datasource.ReadReq
 	m.OK = types.BoolValue(fabric.OK(findings))
 	m.Ports = types.ListValueMust(types.ObjectType{AttrTypes: auditPortAttrTypes}, auditPorts(f))
 	m.NICs = types.ListValueMust(types.ObjectType{AttrTypes: auditNICAttrTypes}, auditNICs(f))
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, m)...)
 }
 
 func intsValue(vs []int) attr.Value {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 	"strconv"
 	"time"
 
@@ -125,7 +126,7 @@ func counterAttributes() map[string]schema.Attribute {
 
 func (d *countersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m countersModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -166,7 +167,7 @@ func (d *countersDataSource) Read(ctx context.Context, req datasource.ReadReques
 		return
 	}
 	m.counterValues = counterValuesOf(c)
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, m)...)
 }
 
 // counterValuesOf is a reading in the data sources' form.

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -79,7 +80,7 @@ func (ds *fabricCheckDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 
 func (d *fabricCheckDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m fabricCheckModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -91,7 +92,7 @@ func (d *fabricCheckDataSource) Read(ctx context.Context, req datasource.ReadReq
 	findings := fabric.Check(f)
 	m.Findings = findingsValue(findings)
 	m.OK = types.BoolValue(fabric.OK(findings))
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, m)...)
 }
 
 // findingsAttr is the findings of roce_fabric_check and roce_fabric_audit.

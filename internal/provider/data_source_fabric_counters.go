@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 	"sort"
 	"sync"
 	"time"
@@ -139,7 +140,7 @@ type deviceRead struct {
 
 func (d *fabricCountersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m fabricCountersModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() || !d.ready("roce_fabric_counters", &resp.Diagnostics) {
 		return
 	}
@@ -253,5 +254,5 @@ func (d *fabricCountersDataSource) Read(ctx context.Context, req datasource.Read
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, m)...)
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 	"slices"
 	"sync"
 
@@ -127,7 +128,7 @@ func (d *lldpNeighborsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 
 func (d *lldpNeighborsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m lldpNeighborsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() || !d.ready("roce_lldp_neighbors", &resp.Diagnostics) {
 		return
 	}
@@ -149,7 +150,7 @@ func (d *lldpNeighborsDataSource) Read(ctx context.Context, req datasource.ReadR
 	}
 	m.Hostname = types.StringValue(got.Hostname)
 	m.Neighbors = types.ListValueMust(types.ObjectType{AttrTypes: neighborAttrTypes}, vals)
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, m)...)
 }
 
 // fabricLinksDataSource reads the neighbours of many devices and resolves them into links.
@@ -196,7 +197,7 @@ func (d *fabricLinksDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 
 func (d *fabricLinksDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m fabricLinksModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() || !d.ready("roce_fabric_links", &resp.Diagnostics) {
 		return
 	}
@@ -239,5 +240,5 @@ func (d *fabricLinksDataSource) Read(ctx context.Context, req datasource.ReadReq
 	}
 	m.Links = types.ListValueMust(types.ObjectType{AttrTypes: linkAttrTypes}, lv)
 	m.Unresolved = types.ListValueMust(types.ObjectType{AttrTypes: unresolvedAttrTypes}, uv)
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, m)...)
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -145,7 +146,7 @@ var objectAsOptions = basetypes.ObjectAsOptions{}
 // host is touched; and, when the provider knows its devices, an end that is not a host.
 func (d *perftestDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var m perftestModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -183,7 +184,7 @@ func (d *perftestDataSource) ValidateConfig(ctx context.Context, req datasource.
 
 func (d *perftestDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m perftestModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() || !d.ready("roce_perftest", &resp.Diagnostics) {
 		return
 	}
@@ -233,5 +234,5 @@ func (d *perftestDataSource) Read(ctx context.Context, req datasource.ReadReques
 		m.TMin, m.TMax, m.TTypical, m.TAvg, m.TStdev = f(l.Min), f(l.Max), f(l.Typical), f(l.Avg), f(l.Stdev)
 		m.P99, m.P999 = f(l.P99), f(l.P999)
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, m)...)
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -73,7 +74,7 @@ func (ds *profileDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 
 func (d *profileDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m profileModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -119,5 +120,5 @@ func (d *profileDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	m.RoCEToS = types.Int64Value(int64(p.RoCEToS))
 	m.ReactionPoint = paramObject(rpAttrTypes, p.ReactionPoint, nil)
 	m.NotificationPoint = paramObject(npAttrTypes, p.NotificationPoint, nil)
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, m)...)
 }

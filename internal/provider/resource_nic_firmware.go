@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -66,14 +67,14 @@ func (r *nicFirmwareResource) Schema(_ context.Context, _ resource.SchemaRequest
 func (r *nicFirmwareResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		var st nicFirmwareModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+		resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
 		r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
 		return
 	}
 	var plan, st nicFirmwareModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Plan(ctx, req.Plan, &plan)...)
 	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+		resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -171,7 +172,7 @@ func (r *nicFirmwareResource) write(ctx context.Context, plan nicFirmwareModel, 
 
 func (r *nicFirmwareResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan nicFirmwareModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Plan(ctx, req.Plan, &plan)...)
 	ctx, done := r.trace(ctx, "create", "roce_nic_firmware", plan.Device)
 	defer func() { done(&resp.Diagnostics) }()
 	if !resp.Diagnostics.HasError() {
@@ -192,12 +193,12 @@ func (r *nicFirmwareResource) apply(ctx context.Context, plan nicFirmwareModel, 
 		return
 	}
 	diags.Append(private.SetKey(ctx, privateKeyPrior, next)...)
-	diags.Append(state.Set(ctx, r.state(plan.Device.ValueString(), c))...)
+	diags.Append(tfmodel.SetState(ctx, state, r.state(plan.Device.ValueString(), c))...)
 }
 
 func (r *nicFirmwareResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var st nicFirmwareModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
 	ctx, done := r.trace(ctx, "read", "roce_nic_firmware", st.Device)
 	defer func() { done(&resp.Diagnostics) }()
 	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
@@ -218,13 +219,13 @@ func (r *nicFirmwareResource) Read(ctx context.Context, req resource.ReadRequest
 		resp.Diagnostics.AddError(fmt.Sprintf("Cannot read the firmware configuration of %q on device %q", ifname, device), err.Error())
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, r.state(device, c))...)
+	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, r.state(device, c))...)
 }
 
 func (r *nicFirmwareResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, st nicFirmwareModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	resp.Diagnostics.Append(tfmodel.Plan(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
 	ctx, done := r.trace(ctx, "update", "roce_nic_firmware", plan.Device)
 	defer func() { done(&resp.Diagnostics) }()
 	prior, d := req.Private.GetKey(ctx, privateKeyPrior)
@@ -244,7 +245,7 @@ func (r *nicFirmwareResource) Update(ctx context.Context, req resource.UpdateReq
 
 func (r *nicFirmwareResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var st nicFirmwareModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
 	ctx, done := r.trace(ctx, "delete", "roce_nic_firmware", st.Device)
 	defer func() { done(&resp.Diagnostics) }()
 	prior, d := req.Private.GetKey(ctx, privateKeyPrior)

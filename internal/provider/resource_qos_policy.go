@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -99,7 +100,7 @@ func classSchema() map[string]schema.Attribute {
 
 func (r *qosPolicyResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m qosPolicyModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() || !m.known() {
 		return
 	}
@@ -111,12 +112,12 @@ func (r *qosPolicyResource) ValidateConfig(ctx context.Context, req resource.Val
 func (r *qosPolicyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		var st qosPolicyModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+		resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
 		r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
 		return
 	}
 	var plan qosPolicyModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Plan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -136,7 +137,7 @@ func (r *qosPolicyResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 
 func (r *qosPolicyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan qosPolicyModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(tfmodel.Plan(ctx, req.Plan, &plan)...)
 	ctx, done := r.trace(ctx, "create", "roce_qos_policy", plan.Device)
 	defer func() { done(&resp.Diagnostics) }()
 	if resp.Diagnostics.HasError() {
@@ -160,12 +161,12 @@ func (r *qosPolicyResource) Create(ctx context.Context, req resource.CreateReque
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyPrior, prior)...)
 	plan.ID = types.StringValue(plan.Device.ValueString() + "/" + p.Name)
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, plan)...)
 }
 
 func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var st qosPolicyModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
 	ctx, done := r.trace(ctx, "read", "roce_qos_policy", st.Device)
 	defer func() { done(&resp.Diagnostics) }()
 	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
@@ -203,13 +204,13 @@ func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, 
 	}
 	m, diags := fromIntent(ctx, st.Device.ValueString(), *got, prior)
 	resp.Diagnostics.Append(diags...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, m)...)
 }
 
 func (r *qosPolicyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, st qosPolicyModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	resp.Diagnostics.Append(tfmodel.Plan(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
 	ctx, done := r.trace(ctx, "update", "roce_qos_policy", plan.Device)
 	defer func() { done(&resp.Diagnostics) }()
 	if resp.Diagnostics.HasError() {
@@ -231,12 +232,12 @@ func (r *qosPolicyResource) Update(ctx context.Context, req resource.UpdateReque
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyPrior, newPrior)...)
 	plan.ID = types.StringValue(plan.Device.ValueString() + "/" + next.Name)
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, plan)...)
 }
 
 func (r *qosPolicyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var st qosPolicyModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
+	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
 	ctx, done := r.trace(ctx, "delete", "roce_qos_policy", st.Device)
 	defer func() { done(&resp.Diagnostics) }()
 	if resp.Diagnostics.HasError() {
