@@ -68,7 +68,7 @@ func ForQoSPolicy(reg *devices.Registry, device string) (QoSPolicy, error) {
 	if err != nil {
 		return nil, err
 	}
-	return exclusiveQoS{drv, exclusive{reg, device, awaitGrace}}, nil
+	return exclusiveQoS{drv, exclusive{reg, device, awaitGrace, queues(drv)}}, nil
 }
 
 func hasQoS(d platformDriver) bool { return d.qos != nil }
