@@ -165,7 +165,7 @@ func (q *commitQueue[S, R]) commit(r *Registry, device string, jobs []*commitJob
 			continue
 		}
 		if len(members) > 0 && (single || j.alone) {
-			return append(rest, jobs[i:]...)
+			return q.send(r, device, base, members, known, wrote, jobs[i:])
 		}
 		var zero R
 		j.req, j.hasReq, j.err = zero, false, nil
@@ -175,7 +175,7 @@ func (q *commitQueue[S, R]) commit(r *Registry, device string, jobs []*commitJob
 			j.err = err
 		case !w.Empty(req):
 			if overlaps(members, req, w) {
-				return append(rest, jobs[i:]...)
+				return q.send(r, device, base, members, known, wrote, jobs[i:])
 			}
 			j.req, j.hasReq = req, true
 		}

@@ -1,6 +1,8 @@
 package sonic
 
 import (
+	"slices"
+
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 	"google.golang.org/protobuf/proto"
 )
@@ -13,26 +15,23 @@ import (
 // request (Combine), what they do one after the other, and a refusal of the whole applies none
 // of them.
 
-// Overlap reports whether a and b touch a common CONFIG_DB key: the same key, or a table one
-// of them writes or deletes whole. Their deletes and updates would not apply in request order
-// if combined (sonic-gnmi runs every delete before every update). A path this package would not
-// build counts as overlapping everything.
+// Overlap reports whether a and b touch a common part of CONFIG_DB: a path of one contains a
+// path of the other (the same field; a key or a table written or deleted whole, and anything
+// in it). Combined, their deletes and updates would not apply in request order (sonic-gnmi
+// runs every delete of a request before its updates). Different fields of one key do not
+// overlap: field operations on different fields give the same key in either order (a key a
+// delete empties goes, and a field update makes it again, in JsonClient and in AfterSet
+// alike; a write that finds the key gone after the writes before it writes the key whole,
+// which overlaps). A path this package would not build counts as overlapping everything.
 func Overlap(a, b *gpb.SetRequest) bool {
-	ka, oka := touched(a)
-	kb, okb := touched(b)
+	pa, oka := touched(a)
+	pb, okb := touched(b)
 	if !oka || !okb {
 		return true
 	}
-	for t, keys := range ka {
-		other, ok := kb[t]
-		if !ok {
-			continue
-		}
-		if keys == nil || other == nil {
-			return true // a whole table
-		}
-		for k := range keys {
-			if other[k] {
+	for _, x := range pa {
+		for _, y := range pb {
+			if contains(x, y) || contains(y, x) {
 				return true
 			}
 		}
@@ -40,31 +39,25 @@ func Overlap(a, b *gpb.SetRequest) bool {
 	return false
 }
 
-// touched is req's tables and, per table, the keys it touches (nil: the whole table); false
-// when a path is not CONFIG_DB/localhost/TABLE[/KEY[/FIELD]].
-func touched(req *gpb.SetRequest) (map[string]map[string]bool, bool) {
-	out := map[string]map[string]bool{}
+// contains reports whether path elements outer are inner or one of its parents.
+func contains(outer, inner []string) bool {
+	return len(outer) <= len(inner) && slices.Equal(outer, inner[:len(outer)])
+}
+
+// touched is the TABLE[/KEY[/FIELD]] elements of every path of req; false when a path is not
+// CONFIG_DB/localhost/TABLE[/KEY[/FIELD]].
+func touched(req *gpb.SetRequest) ([][]string, bool) {
 	paths := append([]*gpb.Path(nil), req.GetDelete()...)
 	for _, u := range append(append([]*gpb.Update(nil), req.GetReplace()...), req.GetUpdate()...) {
 		paths = append(paths, u.GetPath())
 	}
+	out := make([][]string, 0, len(paths))
 	for _, p := range paths {
 		el, err := setElems(req.GetPrefix(), p)
 		if err != nil {
 			return nil, false
 		}
-		keys, seen := out[el[0]]
-		switch {
-		case len(el) == 1:
-			out[el[0]] = nil
-		case seen && keys == nil: // already whole
-		default:
-			if keys == nil {
-				keys = map[string]bool{}
-				out[el[0]] = keys
-			}
-			keys[el[1]] = true
-		}
+		out = append(out, el)
 	}
 	return out, true
 }
