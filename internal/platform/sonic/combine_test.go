@@ -16,11 +16,17 @@ func TestOverlap(t *testing.T) {
 		a, b func(t *testing.T) *gpb.SetRequest
 		want bool
 	}{
-		{"the same field", func(t *testing.T) *gpb.SetRequest { return setReq(nil, upd(t, "3", "PORT_QOS_MAP", "Ethernet0", "pfc_enable")) },
-			func(*testing.T) *gpb.SetRequest { return setReq([]*gpb.Path{del("PORT_QOS_MAP", "Ethernet0", "pfc_enable")}) }, true},
+		{"the same field", func(t *testing.T) *gpb.SetRequest {
+			return setReq(nil, upd(t, "3", "PORT_QOS_MAP", "Ethernet0", "pfc_enable"))
+		},
+			func(*testing.T) *gpb.SetRequest {
+				return setReq([]*gpb.Path{del("PORT_QOS_MAP", "Ethernet0", "pfc_enable")})
+			}, true},
 		{"a key whole and a field in it", func(t *testing.T) *gpb.SetRequest {
 			return setReq(nil, upd(t, map[string]string{"type": "DWRR"}, "SCHEDULER", "scheduler.0"))
-		}, func(t *testing.T) *gpb.SetRequest { return setReq(nil, upd(t, "15", "SCHEDULER", "scheduler.0", "weight")) }, true},
+		}, func(t *testing.T) *gpb.SetRequest {
+			return setReq(nil, upd(t, "15", "SCHEDULER", "scheduler.0", "weight"))
+		}, true},
 		{"a table deleted whole and a key in it", func(*testing.T) *gpb.SetRequest { return setReq([]*gpb.Path{del("WRED_PROFILE")}) },
 			func(t *testing.T) *gpb.SetRequest {
 				return setReq(nil, upd(t, map[string]string{"ecn": "ecn_all"}, "WRED_PROFILE", "ROCE"))
@@ -28,8 +34,12 @@ func TestOverlap(t *testing.T) {
 		{"different keys of one table", func(t *testing.T) *gpb.SetRequest {
 			return setReq(nil, upd(t, map[string]string{"type": "DWRR"}, "SCHEDULER", "scheduler.0"))
 		}, func(*testing.T) *gpb.SetRequest { return setReq([]*gpb.Path{del("SCHEDULER", "scheduler.1")}) }, false},
-		{"different fields of one key", func(t *testing.T) *gpb.SetRequest { return setReq(nil, upd(t, "5m", "CABLE_LENGTH", "AZURE", "Ethernet0")) },
-			func(t *testing.T) *gpb.SetRequest { return setReq(nil, upd(t, "5m", "CABLE_LENGTH", "AZURE", "Ethernet4")) }, false},
+		{"different fields of one key", func(t *testing.T) *gpb.SetRequest {
+			return setReq(nil, upd(t, "5m", "CABLE_LENGTH", "AZURE", "Ethernet0"))
+		},
+			func(t *testing.T) *gpb.SetRequest {
+				return setReq(nil, upd(t, "5m", "CABLE_LENGTH", "AZURE", "Ethernet4"))
+			}, false},
 		{"a path this package would not build", func(*testing.T) *gpb.SetRequest {
 			return &gpb.SetRequest{Prefix: &gpb.Path{Origin: Origin}, Delete: []*gpb.Path{{Elem: []*gpb.PathElem{{Name: "APPL_DB"}}}}}
 		}, func(t *testing.T) *gpb.SetRequest { return setReq(nil, upd(t, "x", "PORT", "Ethernet8", "alias")) }, true},
