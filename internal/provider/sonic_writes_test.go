@@ -69,14 +69,14 @@ resource "roce_pfc_interface" "port" {
 // answered (3 Sets for 5 resources, and 3 for destroy: two for the ports, then the policy).
 // The switch ends up exactly as the twin switch whose every write was built on a fresh read
 // and sent alone, and so does destroy. Real Terraform CLI, the lab's request counters; the
-// lab's latency (250 ms a request) keeps the first port's Set in flight while Terraform calls
+// lab's latency (400 ms a request) keeps the first port's Set in flight while Terraform calls
 // the provider for the other ports.
 func TestAccSONiCApplyReadsOnce(t *testing.T) {
 	eachSONiCModel(t, testSONiCApplyReadsOnce)
 }
 
 func testSONiCApplyReadsOnce(t *testing.T, model string, traditional bool) {
-	l := startLab(t, lab.Options{Switches: map[string]int{"sonic": 2}, Models: map[string]string{"sonic": model}, Latency: 250 * time.Millisecond})
+	l := startLab(t, lab.Options{Switches: map[string]int{"sonic": 2}, Models: map[string]string{"sonic": model}, Latency: 400 * time.Millisecond})
 	one, two := l.SONiC("sonic-1"), l.SONiC("sonic-2")
 	yangOne, yangTwo := sonicYANG(t, one), sonicYANG(t, two)
 	// The twins differ in their names only.
