@@ -33,9 +33,9 @@ type sonicDB struct {
 const sonicConfigDB = "sonic CONFIG_DB"
 
 // snap is CONFIG_DB as this process knows it: read once (the first refresh or write), then
-// kept up to date by the process's own accepted writes (set). Writes are built on it too: they
-// hold the device's write turn (exclusive.go) from snap to set, so no other write of this
-// process lands in between.
+// kept up to date by the process's own accepted writes (write). Writes are built on it too,
+// in the device's write turn, which the write queue holds from the snapshot to its update
+// (devices.Write), so no other write of this process lands in between.
 func (s sonicDB) snap(ctx context.Context) (*sonic.DB, error) {
 	return devices.Snapshot(ctx, s.reg, s.device, sonicConfigDB, s.read)
 }
