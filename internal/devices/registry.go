@@ -26,6 +26,8 @@ type Registry struct {
 	nvue map[string]*nvue.Client
 	// turns hold each device's write turn (Exclusive).
 	turns map[string]*writeTurn
+	// queues hold each device's queued writes by kind (Write).
+	queues map[string]any
 
 	snaps snapshots
 }

@@ -68,7 +68,7 @@ func ForQoSPolicy(reg *devices.Registry, device string) (QoSPolicy, error) {
 	if err != nil {
 		return nil, err
 	}
-	return exclusiveQoS{drv, exclusive{reg, device, awaitGrace}}, nil
+	return exclusiveQoS{drv, exclusive{reg, device, awaitGrace, queues(drv)}}, nil
 }
 
 func hasQoS(d platformDriver) bool { return d.qos != nil }
@@ -122,7 +122,7 @@ func withWarning(prior []byte, err error) func(warn error) (Prior, error) {
 // (devices.Snapshot), and every write drops it (wrote), so the next read is fresh. Reads that
 // a write decides from (the values before the change, the device's objects) are fresh, except
 // on SONiC, whose writes are built on the snapshot and keep it up to date with their own
-// accepted SetRequests (sonicDB.set).
+// accepted SetRequests (sonicDB.write).
 type reads struct {
 	reg    *devices.Registry
 	device string

@@ -19,6 +19,15 @@ type exclusive struct {
 	// grace is how long a write that needs another's change (fabric.NeedsLossless) waits for
 	// some other write to the device to begin.
 	grace time.Duration
+	// queued: the driver's writes take the turn themselves, one device request at a time, so
+	// that writes Terraform runs at once can share a request (sonicDB.write, devices.Write).
+	queued bool
+}
+
+// queues reports a driver whose writes take the device's write turn themselves.
+func queues(drv any) bool {
+	_, ok := drv.(interface{ queuesWrites() })
+	return ok
 }
 
 // awaitGrace covers Terraform starting the resources of one walk a moment apart.
@@ -27,6 +36,9 @@ const awaitGrace = 3 * time.Second
 // held runs write in the turn. A write's prior comes back even with an error: a warning
 // (Applied) carries both.
 func (x exclusive) held(ctx context.Context, write func() (Prior, error)) (Prior, error) {
+	if x.queued {
+		return write()
+	}
 	release, err := x.reg.Exclusive(ctx, x.device)
 	if err != nil {
 		return nil, err
@@ -45,7 +57,9 @@ func isNeedsLossless(err error) bool {
 
 // heldAwaiting runs write in the turn; when the device lacks a lossless class the write needs,
 // it lets the turn go, waits for the next other write to the device (the policy Terraform runs
-// beside it, when nothing orders the two) and tries again, until no other write comes.
+// beside it, when nothing orders the two) and tries again, until no other write comes. A
+// queued driver's writes are counted before the write is queued: a write finished between
+// that count and the build costs one more build, never a missed wake-up.
 func (x exclusive) heldAwaiting(ctx context.Context, write func() (Prior, error)) (Prior, error) {
 	for {
 		var seen uint64

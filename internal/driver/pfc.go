@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	gpb "github.com/openconfig/gnmi/proto/gnmi"
+
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/sonic"
@@ -65,7 +67,7 @@ func ForPFCInterface(reg *devices.Registry, device string) (PFCInterface, error)
 	if err != nil {
 		return nil, err
 	}
-	return exclusivePFC{drv, exclusive{reg, device, awaitGrace}}, nil
+	return exclusivePFC{drv, exclusive{reg, device, awaitGrace, queues(drv)}}, nil
 }
 
 type sonicPFC struct{ sonicDB }
@@ -128,49 +130,39 @@ func (d sonicPFC) Read(ctx context.Context, port string, _ *fabric.PFCInterface)
 	return p, nil
 }
 
-func (d sonicPFC) write(ctx context.Context, old *fabric.PFCInterface, next fabric.PFCInterface, raw Prior) (Prior, error) {
-	db, err := d.snap(ctx)
+func (d sonicPFC) writePFC(ctx context.Context, old *fabric.PFCInterface, next fabric.PFCInterface, raw Prior) (Prior, error) {
+	recorded, err := decodePFCPrior(raw)
 	if err != nil {
 		return nil, err
 	}
-	if err := sonic.CheckPFCAgainst(next, db); err != nil {
-		return nil, err
-	}
-	prior, err := decodePFCPrior(raw)
+	var prior sonic.PFCPrior
+	err = d.write(ctx, func(db *sonic.DB) (*gpb.SetRequest, error) {
+		if err := sonic.CheckPFCAgainst(next, db); err != nil {
+			return nil, err
+		}
+		prior = recorded.Merge(db.PFCPrior(next.Interface, next))
+		return sonic.BuildPFCSet(next.Interface, old, &next, db, prior)
+	})
 	if err != nil {
-		return nil, err
-	}
-	prior = prior.Merge(db.PFCPrior(next.Interface, next))
-	req, err := sonic.BuildPFCSet(next.Interface, old, &next, db, prior)
-	if err != nil {
-		return nil, err
-	}
-	if err := d.set(ctx, db, req); err != nil {
 		return nil, err
 	}
 	return json.Marshal(prior)
 }
 
 func (d sonicPFC) Create(ctx context.Context, p fabric.PFCInterface) (Prior, error) {
-	return d.write(ctx, nil, p, nil)
+	return d.writePFC(ctx, nil, p, nil)
 }
 
 func (d sonicPFC) Update(ctx context.Context, old, next fabric.PFCInterface, prior Prior) (Prior, error) {
-	return d.write(ctx, &old, next, prior)
+	return d.writePFC(ctx, &old, next, prior)
 }
 
 func (d sonicPFC) Delete(ctx context.Context, old fabric.PFCInterface, raw Prior) error {
-	db, err := d.snap(ctx)
-	if err != nil {
-		return err
-	}
 	prior, err := decodePFCPrior(raw)
 	if err != nil {
 		return err
 	}
-	req, err := sonic.BuildPFCSet(old.Interface, &old, nil, db, prior)
-	if err != nil {
-		return err
-	}
-	return d.set(ctx, db, req)
+	return d.write(ctx, func(db *sonic.DB) (*gpb.SetRequest, error) {
+		return sonic.BuildPFCSet(old.Interface, &old, nil, db, prior)
+	})
 }

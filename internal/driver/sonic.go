@@ -33,43 +33,44 @@ type sonicDB struct {
 const sonicConfigDB = "sonic CONFIG_DB"
 
 // snap is CONFIG_DB as this process knows it: read once (the first refresh or write), then
-// kept up to date by the process's own accepted writes (set). Writes are built on it too: they
-// hold the device's write turn (exclusive.go) from snap to set, so no other write of this
-// process lands in between.
+// kept up to date by the process's own accepted writes (write). Writes are built on it too,
+// in the device's write turn, which the write queue holds from the snapshot to its update
+// (devices.Write), so no other write of this process lands in between.
 func (s sonicDB) snap(ctx context.Context) (*sonic.DB, error) {
 	return devices.Snapshot(ctx, s.reg, s.device, sonicConfigDB, s.read)
 }
 
-// set writes one SetRequest built against db (from snap). When the switch accepts it, the
-// snapshot becomes db with the request applied (sonic.DB.AfterSet), so the next write on this
-// switch needs no Get; a refused Set, or one whose outcome is unknown (a timeout, a dropped
-// connection), drops the snapshot, as does a request whose result the switch's own daemons
-// change (AfterSet's ErrNotKnown): the next reader or writer reads CONFIG_DB again. A request
-// with nothing to change (the device already holds every value) is not sent: sonic-gnmi would
-// skip it too.
-func (s sonicDB) set(ctx context.Context, db *sonic.DB, req *gpb.SetRequest) error {
-	if len(req.GetDelete())+len(req.GetReplace())+len(req.GetUpdate()) == 0 {
-		return nil
-	}
-	if err := s.c.Set(ctx, req); err != nil {
-		s.wrote()
-		return err
-	}
-	s.accepted(db, req)
-	return nil
+// write builds one SetRequest with build on CONFIG_DB as this process knows it and sends it,
+// coalesced with the other writes Terraform runs on this switch at the same time into one
+// SetRequest where they touch no common key (devices.Write, sonic.Combine): the first write
+// goes at once, the writes arriving while it is in flight go together when it is answered,
+// each built on what the writes before it leave. When the switch accepts a request, the
+// snapshot becomes CONFIG_DB with it applied (sonic.DB.AfterSet), so the next write needs no
+// Get; a refused Set, or one whose outcome is unknown (a timeout, a dropped connection), drops
+// the snapshot, as does a request whose result the switch's own daemons change (AfterSet's
+// ErrNotKnown): the next write reads CONFIG_DB again. A refused combined Set changed nothing
+// (sonic-gnmi applies a request as one patch), and its writes are each built again and sent
+// alone, so the refusal reaches the resource at fault only. A request with nothing to change
+// (the device already holds every value) is not sent: sonic-gnmi would skip it too.
+//
+// build may run more than once (after a refused combined Set); what it records for the
+// caller must come from its last run.
+func (s sonicDB) write(ctx context.Context, build func(db *sonic.DB) (*gpb.SetRequest, error)) error {
+	return devices.Write(ctx, s.reg, s.device, devices.Writer[*sonic.DB, *gpb.SetRequest]{
+		Kind:    sonicConfigDB,
+		Fetch:   s.read,
+		After:   (*sonic.DB).AfterSet,
+		Overlap: sonic.Overlap,
+		Combine: sonic.Combine,
+		Empty:   sonic.EmptySet,
+		Send:    s.c.Set,
+		Refused: gnmi.Refused,
+	}, build)
 }
 
-// accepted brings the snapshot up to date after the switch accepted req, built against db; where
-// only a read knows the result (sonic.ErrNotKnown, or a request AfterSet does not model), it
-// drops the snapshot instead.
-func (s sonicDB) accepted(db *sonic.DB, req *gpb.SetRequest) {
-	next, err := db.AfterSet(req)
-	if err != nil {
-		s.wrote()
-		return
-	}
-	devices.Replace(s.reg, s.device, sonicConfigDB, db, next)
-}
+// queuesWrites: the device's write turn is taken per SetRequest by write, not per resource
+// (exclusive.held).
+func (sonicDB) queuesWrites() {}
 
 func (s sonicDB) read(ctx context.Context) (*sonic.DB, error) {
 	ups, err := s.c.GetAll(ctx, sonic.ReadPaths()...) // sonic-gnmi answers type ALL only
@@ -170,50 +171,42 @@ func keepKnownForm(known, got fabric.QoSPolicy) *fabric.QoSPolicy {
 }
 
 func (d *sonicQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error) {
-	db, err := d.snap(ctx)
+	var prior sonicPrior
+	err := d.write(ctx, func(db *sonic.DB) (*gpb.SetRequest, error) {
+		if _, ok := db.Policy(p.Name); ok {
+			return nil, ErrExists
+		}
+		prior = sonicPrior{Ports: map[string]sonic.PortBinding{}}
+		for _, port := range p.Interfaces {
+			prior.Ports[port] = db.PortFields(port)
+		}
+		return sonic.BuildSet(nil, &p, nil, db)
+	})
 	if err != nil {
-		return nil, err
-	}
-	if _, ok := db.Policy(p.Name); ok {
-		return nil, ErrExists
-	}
-	prior := sonicPrior{Ports: map[string]sonic.PortBinding{}}
-	for _, port := range p.Interfaces {
-		prior.Ports[port] = db.PortFields(port)
-	}
-	req, err := sonic.BuildSet(nil, &p, nil, db)
-	if err != nil {
-		return nil, err
-	}
-	if err := d.set(ctx, db, req); err != nil {
 		return nil, err
 	}
 	return json.Marshal(prior)
 }
 
 func (d *sonicQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw Prior) (Prior, error) {
-	prior, err := decodeSONiCPrior(raw)
-	if err != nil {
+	if _, err := decodeSONiCPrior(raw); err != nil {
 		return nil, err
 	}
-	// The request is built against CONFIG_DB as this process knows it (snap): sonic-gnmi takes
-	// a field Update only where its key exists, and no delete that empties a table.
-	db, err := d.snap(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, port := range next.Interfaces {
-		// A port the last apply bound keeps what it had before that: when drift makes it read
-		// as unbound (old lacks it), what the device has now is partly the policy's own.
-		if _, recorded := prior.Ports[port]; !recorded && !slices.Contains(old.Interfaces, port) {
-			prior.Ports[port] = db.PortFields(port)
+	var prior sonicPrior
+	// The request is built against CONFIG_DB as this process knows it: sonic-gnmi takes a field
+	// Update only where its key exists, and no delete that empties a table.
+	err := d.write(ctx, func(db *sonic.DB) (*gpb.SetRequest, error) {
+		prior, _ = decodeSONiCPrior(raw) // afresh on every build: it adds to prior.Ports
+		for _, port := range next.Interfaces {
+			// A port the last apply bound keeps what it had before that: when drift makes it
+			// read as unbound (old lacks it), what the device has now is partly the policy's own.
+			if _, recorded := prior.Ports[port]; !recorded && !slices.Contains(old.Interfaces, port) {
+				prior.Ports[port] = db.PortFields(port)
+			}
 		}
-	}
-	req, err := sonic.BuildSet(&old, &next, prior.Ports, db)
+		return sonic.BuildSet(&old, &next, prior.Ports, db)
+	})
 	if err != nil {
-		return nil, err
-	}
-	if err := d.set(ctx, db, req); err != nil {
 		return nil, err
 	}
 	kept := sonicPrior{Ports: map[string]sonic.PortBinding{}}
@@ -228,13 +221,7 @@ func (d *sonicQoS) Delete(ctx context.Context, old fabric.QoSPolicy, raw Prior) 
 	if err != nil {
 		return err
 	}
-	db, err := d.snap(ctx)
-	if err != nil {
-		return err
-	}
-	req, err := sonic.BuildSet(&old, nil, prior.Ports, db)
-	if err != nil {
-		return err
-	}
-	return d.set(ctx, db, req)
+	return d.write(ctx, func(db *sonic.DB) (*gpb.SetRequest, error) {
+		return sonic.BuildSet(&old, nil, prior.Ports, db)
+	})
 }

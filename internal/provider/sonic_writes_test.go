@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
@@ -63,14 +64,19 @@ resource "roce_pfc_interface" "port" {
 
 // TestAccSONiCApplyReadsOnce: an apply from empty of a policy and its PFC ports reads the
 // switch's CONFIG_DB once per provider process (Terraform's plan and apply), not once per
-// write; the switch ends up exactly as the twin switch whose every write was built on a fresh
-// read, and so does destroy. Real Terraform CLI, the lab's request counters.
+// write, and on the dynamic buffer model sends the PFC ports Terraform runs at once
+// (-parallelism) in two SetRequests: the first port at once, the others together when it is
+// answered (3 Sets for 5 resources, and 3 for destroy: two for the ports, then the policy).
+// The switch ends up exactly as the twin switch whose every write was built on a fresh read
+// and sent alone, and so does destroy. Real Terraform CLI, the lab's request counters; the
+// lab's latency (400 ms a request) keeps the first port's Set in flight while Terraform calls
+// the provider for the other ports.
 func TestAccSONiCApplyReadsOnce(t *testing.T) {
 	eachSONiCModel(t, testSONiCApplyReadsOnce)
 }
 
 func testSONiCApplyReadsOnce(t *testing.T, model string, traditional bool) {
-	l := startLab(t, lab.Options{Switches: map[string]int{"sonic": 2}, Models: map[string]string{"sonic": model}})
+	l := startLab(t, lab.Options{Switches: map[string]int{"sonic": 2}, Models: map[string]string{"sonic": model}, Latency: 400 * time.Millisecond})
 	one, two := l.SONiC("sonic-1"), l.SONiC("sonic-2")
 	yangOne, yangTwo := sonicYANG(t, one), sonicYANG(t, two)
 	// The twins differ in their names only.
@@ -105,13 +111,16 @@ func testSONiCApplyReadsOnce(t *testing.T, model string, traditional bool) {
 			t.Errorf("%s: sonic-1's CONFIG_DB differs from sonic-2's, written on fresh reads (-sonic-2 +sonic-1):\n%s", when, diff)
 		}
 	}
-	counted := func(what string, maxReads int64) {
+	counted := func(what string, maxReads, sets int64) {
 		t.Helper()
 		a, _ := l.DeviceCounters("sonic-1")
 		b, _ := l.DeviceCounters("sonic-2")
 		t.Logf("%s (%s): sonic-1 %d Gets, %d Sets; sonic-2 (a read per resource) %d Gets, %d Sets", what, model, a.Reads, a.Writes, b.Reads, b.Writes)
-		if a.Writes != resources || b.Writes != resources {
-			t.Errorf("%s: %d and %d Sets for %d resources a switch, want one each", what, a.Writes, b.Writes, resources)
+		if a.Writes != sets {
+			t.Errorf("%s: sonic-1 took %d SetRequests for %d resources, want %d", what, a.Writes, resources, sets)
+		}
+		if b.Writes != resources {
+			t.Errorf("%s: sonic-2 (per_resource_reads) took %d SetRequests for %d resources, want one each", what, b.Writes, resources)
 		}
 		if a.Reads > maxReads {
 			t.Errorf("%s: sonic-1 served %d Gets for %d writes, want at most %d", what, a.Reads, a.Writes, maxReads)
@@ -121,13 +130,17 @@ func testSONiCApplyReadsOnce(t *testing.T, model string, traditional bool) {
 	// On the dynamic model one Get per provider process (plan, apply). On the traditional model
 	// buffermgrd rewrites BUFFER_PG and BUFFER_PROFILE after each write here (pfc_enable, cable
 	// lengths, pfcwd_sw_enable in PORT_QOS_MAP), so each such write is followed by a read.
-	maxReads := int64(2)
+	// Writes are sent together where they arrive while a Set is in flight: the policy first
+	// (the ports depend on it), then the first port alone, then the other three in one Set. On
+	// the traditional model each write buffermgrd reacts to is sent alone (the next is built
+	// on what buffermgrd left, read again).
+	maxReads, sets := int64(2), int64(3)
 	if traditional {
-		maxReads = 2 + resources
+		maxReads, sets = 2+resources, resources
 	}
 	l.ResetAllCounters()
-	tf.must("apply", "-auto-approve", "-input=false", "-no-color")
-	counted("apply from empty", maxReads)
+	tf.must("apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=10")
+	counted("apply from empty", maxReads, sets)
 	sameAsTwin("after apply")
 	if got := one.DB()["PFC_WD"]["Ethernet12"]["detection_time"]; got != "200" {
 		t.Errorf("PFC_WD|Ethernet12 detection_time = %q, want 200", got)
@@ -137,8 +150,8 @@ func testSONiCApplyReadsOnce(t *testing.T, model string, traditional bool) {
 	}
 
 	l.ResetAllCounters()
-	tf.must("destroy", "-auto-approve", "-input=false", "-no-color")
-	counted("destroy", maxReads)
+	tf.must("destroy", "-auto-approve", "-input=false", "-no-color", "-parallelism=10")
+	counted("destroy", maxReads, sets)
 	sameAsTwin("after destroy")
 	// buffermgrd of the traditional model keeps the lookup profiles it made (it deletes none).
 	if diff := cmp.Diff(stockOne, stock(one)); diff != "" && !traditional {

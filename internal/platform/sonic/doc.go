@@ -68,7 +68,9 @@
 // renames delete old objects in the request that rebinds ports to the new ones. sonic-gnmi
 // skips the delete of a path that does not exist. AfterSet is CONFIG_DB once the switch has
 // accepted a request, so a writer can keep CONFIG_DB instead of reading it before each write
-// (ErrNotKnown where the switch's buffermgrd rewrites it).
+// (ErrNotKnown where the switch's buffermgrd rewrites it). Requests of several operations that
+// touch no common path (Overlap) can go as one (Combine): the switch applies it whole or not
+// at all, with the same result as one after the other.
 //
 // # Limits
 //

@@ -151,3 +151,23 @@ func scalarJSON(v *gpb.TypedValue) ([]byte, error) {
 	}
 	return json.Marshal(x)
 }
+
+// Refused reports whether the device answered a request with an error, so that none of it
+// was applied (gNMI Set is all or nothing), as opposed to the request going unanswered (no
+// connection, a deadline, a dropped stream: the device may or may not have applied it).
+// sonic-gnmi answers every refused Set with code Unknown (gnmi_server/server.go Set returns
+// the data client's error as it is), so Unknown from the device counts as an answer.
+func Refused(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	if _, ok := status.FromError(e.Err); !ok {
+		return false
+	}
+	switch e.Code() {
+	case codes.DeadlineExceeded, codes.Canceled, codes.Unavailable, codes.Aborted, codes.Internal, codes.DataLoss, codes.ResourceExhausted:
+		return false
+	}
+	return true
+}
