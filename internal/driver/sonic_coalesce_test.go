@@ -173,17 +173,7 @@ func TestSONiCConcurrentWritesShareASetRequest(t *testing.T) {
 	names := portNames(ports)
 	before := len(g.sets)
 
-	release := g.holdNext()
-	first := start(func() (Prior, error) { return pfc.Create(ctx, pfcOn(names[0], 200)) })
-	<-g.entered
-	results := map[string]<-chan writeResult{}
-	for _, port := range names[1:] {
-		results[port] = queued(t, reg, func() (Prior, error) { return pfc.Create(ctx, pfcOn(port, 200)) })
-	}
-	release()
-	if r := <-first; r.err != nil {
-		t.Fatal(r.err)
-	}
+	results := burst(t, g, reg, pfc, names)
 	for port, ch := range results {
 		r := <-ch
 		if r.err != nil {
@@ -244,7 +234,6 @@ func TestSONiCConcurrentWritesShareASetRequest(t *testing.T) {
 // applied. A combined Set with no answer fails every write in it, retrying none (it may have
 // been applied).
 func TestSONiCRefusedCombinedSetRetriedAlone(t *testing.T) {
-	ctx := context.Background()
 	const ports = 6
 	bad := "PFC_WD|Ethernet12"
 	for name, refusal := range map[string]error{
@@ -264,17 +253,7 @@ func TestSONiCRefusedCombinedSetRetriedAlone(t *testing.T) {
 			}
 			g.mu.Unlock()
 
-			release := g.holdNext()
-			first := start(func() (Prior, error) { return pfc.Create(ctx, pfcOn(names[0], 200)) })
-			<-g.entered
-			results := map[string]<-chan writeResult{}
-			for _, port := range names[1:] {
-				results[port] = queued(t, reg, func() (Prior, error) { return pfc.Create(ctx, pfcOn(port, 200)) })
-			}
-			release()
-			if r := <-first; r.err != nil {
-				t.Fatal(r.err)
-			}
+			results := burst(t, g, reg, pfc, names)
 			for _, port := range names[1:] {
 				r := <-results[port]
 				switch {
@@ -374,4 +353,23 @@ func TestSONiCSameKeyWritesNotCombined(t *testing.T) {
 	if diff := cmp.Diff(wantDB, g.tables); diff != "" {
 		t.Errorf("CONFIG_DB differs from the writes sent one at a time (-one at a time +combined):\n%s", diff)
 	}
+}
+
+// burst writes PFC on names[0] while holding its SetRequest in flight, queues a write for each
+// other name behind it, then lets the first through; it returns the queued writes' results.
+func burst(t *testing.T, g *gatedConfigDB, reg *devices.Registry, pfc exclusivePFC, names []string) map[string]<-chan writeResult {
+	t.Helper()
+	ctx := context.Background()
+	release := g.holdNext()
+	first := start(func() (Prior, error) { return pfc.Create(ctx, pfcOn(names[0], 200)) })
+	<-g.entered
+	results := map[string]<-chan writeResult{}
+	for _, port := range names[1:] {
+		results[port] = queued(t, reg, func() (Prior, error) { return pfc.Create(ctx, pfcOn(port, 200)) })
+	}
+	release()
+	if r := <-first; r.err != nil {
+		t.Fatal(r.err)
+	}
+	return results
 }

@@ -97,38 +97,38 @@ func Decode(ctx context.Context, typ attr.Type, raw tftypes.Value, target any) d
 	var diags diag.Diagnostics
 	dst := reflect.ValueOf(target)
 	if dst.Kind() != reflect.Pointer || dst.Elem().Kind() != reflect.Struct {
-		return bug(diags, fmt.Errorf("decode target %T is not a pointer to a struct", target))
+		return bug(fmt.Errorf("decode target %T is not a pointer to a struct", target))
 	}
 	obj, ok := typ.(attr.TypeWithAttributeTypes)
 	if !ok {
-		return bug(diags, fmt.Errorf("type %s is not an object type", typ))
+		return bug(fmt.Errorf("type %s is not an object type", typ))
 	}
 	fs, err := fields(dst.Elem().Type())
 	if err != nil {
-		return bug(diags, err)
+		return bug(err)
 	}
 	if !raw.IsKnown() || raw.IsNull() {
 		// As the framework: a whole object that is null or unknown has no struct form.
-		return bug(diags, fmt.Errorf("%s: the object is null or unknown", dst.Elem().Type()))
+		return bug(fmt.Errorf("%s: the object is null or unknown", dst.Elem().Type()))
 	}
 	var vals map[string]tftypes.Value
 	if err := raw.As(&vals); err != nil {
-		return bug(diags, fmt.Errorf("value of %s: %w", dst.Elem().Type(), err))
+		return bug(fmt.Errorf("value of %s: %w", dst.Elem().Type(), err))
 	}
 	types := obj.AttributeTypes()
 	if err := sameNames(fs, types, dst.Elem().Type()); err != nil {
-		return bug(diags, err)
+		return bug(err)
 	}
 	out := reflect.New(dst.Elem().Type()).Elem()
 	for _, f := range fs {
 		v, err := types[f.name].ValueFromTerraform(ctx, vals[f.name])
 		if err != nil {
-			return bug(diags, fmt.Errorf("attribute %q: %w", f.name, err))
+			return bug(fmt.Errorf("attribute %q: %w", f.name, err))
 		}
 		fv := out.FieldByIndex(f.index)
 		rv := reflect.ValueOf(v)
 		if !rv.Type().AssignableTo(fv.Type()) {
-			return bug(diags, fmt.Errorf("attribute %q: %T cannot be stored in %s", f.name, v, fv.Type()))
+			return bug(fmt.Errorf("attribute %q: %T cannot be stored in %s", f.name, v, fv.Type()))
 		}
 		fv.Set(rv)
 	}
@@ -144,36 +144,36 @@ func Encode(ctx context.Context, typ attr.Type, src any) (tftypes.Value, diag.Di
 		v = v.Elem()
 	}
 	if v.Kind() != reflect.Struct {
-		return tftypes.Value{}, bug(diags, fmt.Errorf("encode source %T is not a struct", src))
+		return tftypes.Value{}, bug(fmt.Errorf("encode source %T is not a struct", src))
 	}
 	obj, ok := typ.(attr.TypeWithAttributeTypes)
 	if !ok {
-		return tftypes.Value{}, bug(diags, fmt.Errorf("type %s is not an object type", typ))
+		return tftypes.Value{}, bug(fmt.Errorf("type %s is not an object type", typ))
 	}
 	fs, err := fields(v.Type())
 	if err != nil {
-		return tftypes.Value{}, bug(diags, err)
+		return tftypes.Value{}, bug(err)
 	}
 	types := obj.AttributeTypes()
 	if err := sameNames(fs, types, v.Type()); err != nil {
-		return tftypes.Value{}, bug(diags, err)
+		return tftypes.Value{}, bug(err)
 	}
 	vals := make(map[string]tftypes.Value, len(fs))
 	for _, f := range fs {
 		av, _ := v.FieldByIndex(f.index).Interface().(attr.Value)
 		want := types[f.name].TerraformType(ctx)
 		if av == nil || !want.Equal(av.Type(ctx).TerraformType(ctx)) {
-			return tftypes.Value{}, bug(diags, fmt.Errorf("attribute %q: value of type %v, the schema says %v", f.name, typeOf(ctx, av), want))
+			return tftypes.Value{}, bug(fmt.Errorf("attribute %q: value of type %v, the schema says %v", f.name, typeOf(ctx, av), want))
 		}
 		tv, err := av.ToTerraformValue(ctx)
 		if err != nil {
-			return tftypes.Value{}, bug(diags, fmt.Errorf("attribute %q: %w", f.name, err))
+			return tftypes.Value{}, bug(fmt.Errorf("attribute %q: %w", f.name, err))
 		}
 		vals[f.name] = tv
 	}
 	tt := typ.TerraformType(ctx)
 	if err := tftypes.ValidateValue(tt, vals); err != nil {
-		return tftypes.Value{}, bug(diags, err)
+		return tftypes.Value{}, bug(err)
 	}
 	return tftypes.NewValue(tt, vals), diags
 }
@@ -209,7 +209,8 @@ func sameNames(fs []field, types map[string]attr.Type, t reflect.Type) error {
 		strings.Join(structOnly, ", "), strings.Join(objectOnly, ", "))
 }
 
-func bug(diags diag.Diagnostics, err error) diag.Diagnostics {
+func bug(err error) diag.Diagnostics {
+	var diags diag.Diagnostics
 	diags.AddError("Value Conversion Error",
 		"An unexpected error was encountered converting between Terraform and provider values. This is always an error in the provider. Please report the following to the provider developer:\n\n"+err.Error())
 	return diags
