@@ -8,6 +8,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -43,12 +44,7 @@ func parseFile(t *testing.T, name string) *Config {
 }
 
 func mustParse(t *testing.T, text string) *Config {
-	t.Helper()
-	c, err := ParseRunningConfig(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return platformtest.Must(t, ParseRunningConfig, text)
 }
 
 // sampleParts splits testdata/eos-running-config-qos-1.txt (the shared sample, source header

@@ -10,6 +10,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
 )
 
 // basePrior is what the driver records on the base switch for the ports the example and the
@@ -47,27 +48,16 @@ func TestPolicyLinesGolden(t *testing.T) {
 	}
 }
 
-// checkModes asserts the session discipline: every sub-mode entered is left with "exit", so
-// the lines end in global configuration mode, and nothing ends the session on its own.
+// checkModes asserts the session discipline (clitexttest.CheckModes): end, commit and abort
+// are the transport's.
 func checkModes(t *testing.T, ls []string) {
 	t.Helper()
-	depth := 0
-	for _, l := range ls {
-		switch {
-		case l == "exit":
-			depth--
-		case strings.HasPrefix(l, "qos profile "), strings.HasPrefix(l, "interface "), strings.HasPrefix(l, "tx-queue "):
-			depth++
-		case l == "end" || l == "commit" || l == "abort":
-			t.Errorf("line %q belongs to the transport", l)
-		}
-		if depth < 0 || depth > 2 {
-			t.Fatalf("mode depth %d at %q", depth, l)
-		}
-	}
-	if depth != 0 {
-		t.Errorf("lines end %d modes below global configuration", depth)
-	}
+	clitexttest.CheckModes(t, ls, 2, enters, func(l string) bool { return l == "end" || l == "commit" || l == "abort" })
+}
+
+// enters reports whether a configuration line enters a sub-mode.
+func enters(l string) bool {
+	return strings.HasPrefix(l, "qos profile ") || strings.HasPrefix(l, "interface ") || strings.HasPrefix(l, "tx-queue ")
 }
 
 // Every map a policy writes is whole: 64 DSCPs, 8 CoS values (when owned), 8 TCs.

@@ -14,6 +14,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
 // Fuzz tests of the running-config parsers (text and `| json`). Seeds are every sample under
@@ -28,21 +29,7 @@ import (
 // seedTexts are the testdata files that hold EOS text.
 func seedTexts(tb testing.TB) []string {
 	tb.Helper()
-	var out []string
-	for _, pattern := range []string{"*.txt", "*.golden"} {
-		names, err := filepath.Glob(filepath.Join("testdata", pattern))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		for _, name := range names {
-			b, err := os.ReadFile(name) //nolint:gosec // the test's own files
-			if err != nil {
-				tb.Fatal(err)
-			}
-			out = append(out, string(b))
-		}
-	}
-	return out
+	return platformtest.Files(tb, "testdata/*.txt", "testdata/*.golden")
 }
 
 // hasLine reports whether some line of text has exactly the words want.
@@ -83,10 +70,7 @@ func FuzzParseRunningConfig(f *testing.F) {
 	f.Add("interface Ethernet1\n   service-profile ROCE\n   flowcontrol send on\nqos profile ROCE\n   tx-queue 3\n      bandwidth percent 100\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		c, err := ParseRunningConfig(text)
-		if err != nil {
-			if c != nil {
-				t.Error("a configuration with an error")
-			}
+		if platformtest.Refused(t, "a configuration", c, err) {
 			return
 		}
 		for name := range c.Profiles {
@@ -122,10 +106,7 @@ func FuzzParseRunningConfigJSON(f *testing.F) {
 	f.Add([]byte(`{"cmds": {"qos profile ROCE": {"cmds": {"tx-queue 3": {"cmds": {"bandwidth percent 100": null}}}}}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := ParseRunningConfigJSON(b)
-		if err != nil {
-			if c != nil {
-				t.Error("a configuration with an error")
-			}
+		if platformtest.Refused(t, "a configuration", c, err) {
 			return
 		}
 		if !json.Valid(b) {

@@ -9,6 +9,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
 )
 
 // roundTrips pairs policies with the running-config a switch prints after PolicyLines created
@@ -72,25 +73,11 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-// profileOf parses the qos profile block of PolicyLines output: its lines indented by mode,
-// as a running-config prints them.
+// profileOf parses the qos profile PolicyLines output writes: its lines indented by mode, as a
+// running-config prints them.
 func profileOf(t *testing.T, ls []string) *Profile {
 	t.Helper()
-	var b strings.Builder
-	depth := 0
-	for _, l := range ls {
-		if l == "exit" {
-			depth--
-			continue
-		}
-		if depth > 0 || strings.HasPrefix(l, "qos profile ") {
-			b.WriteString(strings.Repeat("   ", depth) + l + "\n")
-		}
-		if strings.HasPrefix(l, "qos profile ") || strings.HasPrefix(l, "tx-queue ") || strings.HasPrefix(l, "interface ") {
-			depth++
-		}
-	}
-	c := mustParse(t, b.String())
+	c := mustParse(t, clitexttest.Indent(t, ls, "   ", enters))
 	if len(c.Profiles) != 1 {
 		t.Fatalf("lines hold %d profiles", len(c.Profiles))
 	}

@@ -8,6 +8,8 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -63,12 +65,7 @@ func parseFile(t *testing.T, name string) *Config {
 }
 
 func mustParse(t *testing.T, text string) *Config {
-	t.Helper()
-	c, err := ParseRunningConfig(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return platformtest.Must(t, ParseRunningConfig, text)
 }
 
 // sample is testdata/nxos-running-config-ipqos-1.txt (the shared sample, source header kept)
@@ -94,24 +91,8 @@ func enters(l string) bool {
 	return l == "system qos"
 }
 
-// indent renders configuration lines as running-config text: each line indented 2 spaces per
-// sub-mode it is typed in, "exit" dropped.
+// indent renders configuration lines as running-config text, two spaces a sub-mode.
 func indent(t *testing.T, ls []string) string {
 	t.Helper()
-	var b strings.Builder
-	depth := 0
-	for _, l := range ls {
-		if l == "exit" {
-			depth--
-			continue
-		}
-		b.WriteString(strings.Repeat("  ", depth) + l + "\n")
-		if enters(l) {
-			depth++
-		}
-	}
-	if depth != 0 {
-		t.Fatalf("lines end %d modes below global configuration", depth)
-	}
-	return b.String()
+	return clitexttest.Indent(t, ls, "  ", enters)
 }

@@ -2,8 +2,6 @@ package nxos
 
 import (
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +9,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
 // FuzzParseRunningConfig feeds ParseRunningConfig every sample under testdata (running-configs
@@ -36,25 +35,12 @@ func hasLine(text string, last string, want ...string) bool {
 }
 
 func FuzzParseRunningConfig(f *testing.F) {
-	for _, pattern := range []string{"*.txt", "*.golden"} {
-		names, err := filepath.Glob(filepath.Join("testdata", pattern))
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, name := range names {
-			b, err := os.ReadFile(name) //nolint:gosec // the test's own files
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(string(b))
-		}
+	for _, text := range platformtest.Files(f, "testdata/*.txt", "testdata/*.golden") {
+		f.Add(text)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		c, err := ParseRunningConfig(text)
-		if err != nil {
-			if c != nil {
-				t.Error("a configuration with an error")
-			}
+		if platformtest.Refused(t, "a configuration", c, err) {
 			return
 		}
 		for name := range c.QoSPolicies {

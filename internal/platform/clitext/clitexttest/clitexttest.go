@@ -38,3 +38,51 @@ func CheckLines(t *testing.T, what string, lines []string) {
 		}
 	}
 }
+
+// CheckModes asserts a writer's session discipline: every sub-mode a line enters (enters) is
+// left with "exit", never more than maxDepth deep, so the lines end in global configuration
+// mode; and no line is one the transport owns (ownedByTransport: ending, committing or
+// rolling back the session).
+func CheckModes(t *testing.T, ls []string, maxDepth int, enters, ownedByTransport func(string) bool) {
+	t.Helper()
+	depth := 0
+	for _, l := range ls {
+		switch {
+		case l == "exit":
+			depth--
+		case enters(l):
+			depth++
+		case ownedByTransport(l):
+			t.Errorf("line %q belongs to the transport", l)
+		}
+		if depth < 0 || depth > maxDepth {
+			t.Fatalf("mode depth %d at %q", depth, l)
+		}
+	}
+	if depth != 0 {
+		t.Errorf("lines end %d modes below global configuration", depth)
+	}
+}
+
+// Indent renders configuration lines as a running-config prints them: each line indented by
+// unit once per sub-mode it is typed in (enters says which lines enter one), "exit" dropped.
+// Lines that do not come back to global configuration fail t.
+func Indent(t *testing.T, ls []string, unit string, enters func(string) bool) string {
+	t.Helper()
+	var b strings.Builder
+	depth := 0
+	for _, l := range ls {
+		if l == "exit" {
+			depth--
+			continue
+		}
+		b.WriteString(strings.Repeat(unit, depth) + l + "\n")
+		if enters(l) {
+			depth++
+		}
+	}
+	if depth != 0 {
+		t.Fatalf("lines end %d modes below global configuration", depth)
+	}
+	return b.String()
+}

@@ -1,0 +1,80 @@
+// Package platformtest holds what the platform packages' tests share: reading their own
+// testdata as fuzz seeds, the contract every parser keeps on an error, and a parser that
+// must succeed. A platform's own dialect (its samples, its checks) stays in its package;
+// only tests import this one (by convention; it lives under internal/platform/internal so
+// nothing outside the platforms can).
+package platformtest
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// Files returns the contents of the files matching each pattern (filepath.Glob, relative to
+// the package directory), pattern by pattern, each in name order. A pattern that matches no
+// file fails tb: a seed corpus that silently went missing would fuzz nothing.
+func Files(tb testing.TB, patterns ...string) []string {
+	tb.Helper()
+	var out []string
+	for _, pattern := range patterns {
+		names, err := filepath.Glob(pattern)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if len(names) == 0 {
+			tb.Fatalf("no file matches %s", pattern)
+		}
+		for _, name := range names {
+			b, err := os.ReadFile(name) //nolint:gosec // the test's own testdata
+			if err != nil {
+				tb.Fatal(err)
+			}
+			out = append(out, string(b))
+		}
+	}
+	return out
+}
+
+// Captures is Files without each file's first line, which names the capture's source.
+func Captures(tb testing.TB, patterns ...string) []string {
+	tb.Helper()
+	out := Files(tb, patterns...)
+	for i, s := range out {
+		_, out[i], _ = strings.Cut(s, "\n")
+	}
+	return out
+}
+
+// Refused reports whether a parser refused its input (err is not nil), failing t when it
+// returned what (a non-nil result) beside the error: a caller must never act on half a parse.
+func Refused(t testing.TB, what string, got any, err error) bool {
+	t.Helper()
+	if err == nil {
+		return false
+	}
+	if v := reflect.ValueOf(got); v.IsValid() && !(canBeNil(v.Kind()) && v.IsNil()) {
+		t.Errorf("%s with an error", what)
+	}
+	return true
+}
+
+func canBeNil(k reflect.Kind) bool {
+	switch k {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface, reflect.Func, reflect.Chan:
+		return true
+	}
+	return false
+}
+
+// Must returns parse(in), failing tb when parse refuses it.
+func Must[I, O any](tb testing.TB, parse func(I) (O, error), in I) O {
+	tb.Helper()
+	out, err := parse(in)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
