@@ -16,6 +16,30 @@ type Unsupported struct {
 	Reason string
 }
 
+// PerClass lists one Unsupported at classes[name].attr, in class-name order, for each class
+// of p that has(class) says uses attr: a platform's "no per-class attr" check.
+func PerClass(p QoSPolicy, attr, reason string, has func(Class) bool) []Unsupported {
+	var out []Unsupported
+	for _, name := range p.ClassNames() {
+		if has(p.Classes[name]) {
+			out = append(out, Unsupported{Attr: []string{"classes", name, attr}, Reason: reason})
+		}
+	}
+	return out
+}
+
+// HasMTU reports whether c sets a per-class mtu (for PerClass).
+func HasMTU(c Class) bool { return c.MTU != nil }
+
+// UnsupportedMode is the mode entry of a platform's PFC check: reasons[mode] where the
+// platform has no such mode, none where it has.
+func UnsupportedMode(mode string, reasons map[string]string) []Unsupported {
+	if r, ok := reasons[mode]; ok {
+		return []Unsupported{{Attr: []string{"mode"}, Reason: r}}
+	}
+	return nil
+}
+
 // SortUnsupported orders by attribute path, element by element, so results are deterministic.
 func SortUnsupported(u []Unsupported) {
 	slices.SortStableFunc(u, func(a, b Unsupported) int { return slices.Compare(a.Attr, b.Attr) })

@@ -38,11 +38,7 @@ func CheckSupported(p fabric.QoSPolicy) []fabric.Unsupported {
 		out = append(out, fabric.Unsupported{Attr: []string{"name"}, Reason: fmt.Sprintf(
 			"NVUE names the policy's profiles after it (qos mapping %s); use 1-63 letters, digits, '-' and '_' on cumulus", p.Name)})
 	}
-	for _, n := range p.ClassNames() {
-		if p.Classes[n].MTU != nil {
-			out = append(out, fabric.Unsupported{Attr: []string{"classes", n, "mtu"}, Reason: reasonMTU})
-		}
-	}
+	out = append(out, fabric.PerClass(p, "mtu", reasonMTU, fabric.HasMTU)...)
 	for _, port := range p.Interfaces {
 		if !portName.MatchString(port) {
 			out = append(out, fabric.Unsupported{Attr: []string{"interfaces"}, Reason: fmt.Sprintf(
@@ -60,12 +56,7 @@ func CheckPFC(p fabric.PFCInterface) []fabric.Unsupported {
 		out = append(out, fabric.Unsupported{Attr: []string{"interface"}, Reason: fmt.Sprintf(
 			"%q is not a Cumulus switch port; NVUE's PFC watchdog runs on swp<N> or swp<N>s<M> ports only", p.Interface)})
 	}
-	switch p.Mode {
-	case fabric.PFCModeOff:
-		out = append(out, fabric.Unsupported{Attr: []string{"mode"}, Reason: reasonOff})
-	case fabric.PFCModeAuto:
-		out = append(out, fabric.Unsupported{Attr: []string{"mode"}, Reason: reasonAuto})
-	}
+	out = append(out, fabric.UnsupportedMode(p.Mode, map[string]string{fabric.PFCModeOff: reasonOff, fabric.PFCModeAuto: reasonAuto})...)
 	if p.LinkPause {
 		out = append(out, fabric.Unsupported{Attr: []string{"link_pause"}, Reason: reasonLinkPause})
 	}

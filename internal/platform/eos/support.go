@@ -39,11 +39,7 @@ func CheckSupported(p fabric.QoSPolicy) []fabric.Unsupported {
 	if p.Trust == fabric.TrustDSCPPCP {
 		out = append(out, fabric.Unsupported{Attr: []string{"trust"}, Reason: reasonTrust})
 	}
-	for _, name := range p.ClassNames() {
-		if p.Classes[name].MTU != nil {
-			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "mtu"}, Reason: reasonMTU})
-		}
-	}
+	out = append(out, fabric.PerClass(p, "mtu", reasonMTU, fabric.HasMTU)...)
 	out = append(out, strictBelowRoundRobin(p)...)
 	fabric.SortUnsupported(out)
 	return out
@@ -79,10 +75,7 @@ func strictBelowRoundRobin(p fabric.QoSPolicy) []fabric.Unsupported {
 // sorted by attribute path: mode auto, any buffer setting, watchdog actions other than drop,
 // watchdog times that are not whole 10 ms steps, and one watchdog time without the other.
 func CheckPFC(p fabric.PFCInterface) []fabric.Unsupported {
-	var out []fabric.Unsupported
-	if p.Mode == fabric.PFCModeAuto {
-		out = append(out, fabric.Unsupported{Attr: []string{"mode"}, Reason: reasonModeAuto})
-	}
+	out := fabric.UnsupportedMode(p.Mode, map[string]string{fabric.PFCModeAuto: reasonModeAuto})
 	if b := p.Buffer; b != nil {
 		out = append(out, bufferUnsupported(*b)...)
 	}

@@ -51,13 +51,7 @@ func CheckSupported(p fabric.QoSPolicy) []fabric.Unsupported {
 // 4): mode off and auto, link_pause true, and one of xoff_bytes/xon_bytes without the other.
 // Watchdog actions drop, forward and alert are all supported.
 func CheckPFC(p fabric.PFCInterface) []fabric.Unsupported {
-	var out []fabric.Unsupported
-	switch p.Mode {
-	case fabric.PFCModeOff:
-		out = append(out, fabric.Unsupported{Attr: []string{"mode"}, Reason: reasonModeOff})
-	case fabric.PFCModeAuto:
-		out = append(out, fabric.Unsupported{Attr: []string{"mode"}, Reason: reasonModeAuto})
-	}
+	out := fabric.UnsupportedMode(p.Mode, map[string]string{fabric.PFCModeOff: reasonModeOff, fabric.PFCModeAuto: reasonModeAuto})
 	if p.LinkPause {
 		out = append(out, fabric.Unsupported{Attr: []string{"link_pause"}, Reason: reasonLinkPause})
 	}
