@@ -7,31 +7,24 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
 
-const (
-	reasonLossless = "OpenConfig has no PFC (no-drop priority) model; lossless classes are supported on the sonic, eos and nxos platforms"
-	reasonPCP      = "OpenConfig has no 802.1p (PCP) trust model; pcp classification is supported on the sonic, eos and nxos platforms"
-	reasonTrust    = "OpenConfig classifiers here match DSCP only and OpenConfig has no PCP trust model; trust pcp and dscp_pcp are supported on the sonic, eos and nxos platforms"
-	reasonMTU      = "OpenConfig has no per-class MTU; a per-class mtu is supported on the nxos platform"
-)
-
 // CheckSupported lists the attributes of p that the openconfig platform cannot express, sorted
 // by attribute path. An empty result means BuildSet can write p. It also reports class names
 // whose device object names would collide with the names this package generates.
 func CheckSupported(p fabric.QoSPolicy) []fabric.Unsupported {
 	var out []fabric.Unsupported
 	if p.Trust != "" && p.Trust != fabric.TrustDSCP {
-		out = append(out, fabric.Unsupported{Attr: []string{"trust"}, Reason: reasonTrust})
+		out = append(out, fabric.Unsupported{Attr: []string{"trust"}, Reason: "OpenConfig classifiers here match DSCP only and OpenConfig has no PCP trust model; trust pcp and dscp_pcp are supported on the sonic, eos and nxos platforms"})
 	}
 	for _, name := range classNames(p.Classes) {
 		c := p.Classes[name]
 		if c.Lossless {
-			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "lossless"}, Reason: reasonLossless})
+			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "lossless"}, Reason: "OpenConfig has no PFC (no-drop priority) model; lossless classes are supported on the sonic, eos and nxos platforms"})
 		}
 		if c.MTU != nil {
-			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "mtu"}, Reason: reasonMTU})
+			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "mtu"}, Reason: "OpenConfig has no per-class MTU; a per-class mtu is supported on the nxos platform"})
 		}
 		if c.PCP != nil {
-			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "pcp"}, Reason: reasonPCP})
+			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "pcp"}, Reason: "OpenConfig has no 802.1p (PCP) trust model; pcp classification is supported on the sonic, eos and nxos platforms"})
 		}
 		if reason := nameCollision(p, name); reason != "" {
 			out = append(out, fabric.Unsupported{Attr: []string{"classes", name}, Reason: reason})
