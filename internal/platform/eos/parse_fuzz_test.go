@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
@@ -193,8 +194,8 @@ func checkConfig(t *testing.T, c *Config) {
 		old, next *fabric.QoSPolicy
 	}{
 		{"create", nil, ex},
-		{"unbind all", ex, renamedPolicy(ex, ex.Name, nil)},
-		{"rename", ex, renamedPolicy(ex, "ROCE2", ports)},
+		{"unbind all", ex, fabrictest.WithPorts(ex, nil)},
+		{"rename", ex, fabrictest.Renamed(ex, "ROCE2")},
 		{"delete", ex, nil},
 	} {
 		lines, err := PolicyLines(bound, step.old, step.next, prior)
@@ -231,22 +232,10 @@ func writeBack(t *testing.T, c *Config, p *fabric.QoSPolicy) {
 		return
 	}
 	prior := c.PolicyPrior(p.Interfaces)
-	for _, step := range []struct {
-		name      string
-		old, next *fabric.QoSPolicy
-	}{
-		{"create", nil, p}, {"update", p, p}, {"unbind", p, renamedPolicy(p, p.Name, nil)},
-		{"rename", p, renamedPolicy(p, "RENAMED", p.Interfaces)}, {"delete", p, nil},
-	} {
-		lines, err := PolicyLines(c, step.old, step.next, prior)
-		clitexttest.CheckWritten(t, step.name+" of policy "+p.Name, lines, err)
+	for _, step := range fabrictest.Lifecycle(p, "RENAMED") {
+		lines, err := PolicyLines(c, step.Old, step.Next, prior)
+		clitexttest.CheckWritten(t, step.Name+" of policy "+p.Name, lines, err)
 	}
-}
-
-func renamedPolicy(p *fabric.QoSPolicy, name string, ports []string) *fabric.QoSPolicy {
-	q := *p
-	q.Name, q.Interfaces = name, ports
-	return &q
 }
 
 // boundTo is c with every interface's service-profile set to name: the device after a policy

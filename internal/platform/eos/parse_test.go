@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
 )
 
 // testdata/eos-running-config-qos-1.txt is, as its '#' header says, (A) an AVD-rendered
@@ -144,23 +145,15 @@ func TestParseErrors(t *testing.T) {
 
 // Thresholds read in bytes, Unknown in a unit bytes cannot express (clitext.Threshold).
 func TestThresholdUnits(t *testing.T) {
-	for _, tc := range []struct {
-		value, unit string
-		want        int64
-	}{
-		{"150", "kbytes", 153600},
-		{"1", "mbytes", 1048576},
-		{"153600", "bytes", 153600},
-		{"320", "segments", Unknown},
-		{"5", "milliseconds", Unknown},
-	} {
-		line := "qos profile A\n   tx-queue 3\n      random-detect ecn minimum-threshold " + tc.value + " " + tc.unit +
-			" maximum-threshold " + tc.value + " " + tc.unit + "\n"
+	clitexttest.CheckThresholdUnits(t, Unknown, func(value, unit string) (int64, int64) {
+		line := "qos profile A\n   tx-queue 3\n      random-detect ecn minimum-threshold " + value + " " + unit +
+			" maximum-threshold " + value + " " + unit + "\n"
 		e := mustParse(t, line).Profiles["A"].Queues[3].ECN
-		if e.MinBytes != tc.want || e.MaxBytes != tc.want || e.Probability != 100 {
+		if e.Probability != 100 {
 			t.Errorf("%q reads %+v", line, e)
 		}
-	}
+		return e.MinBytes, e.MaxBytes
+	}, [2]string{"320", "segments"}, [2]string{"5", "milliseconds"})
 }
 
 func TestParseSeconds(t *testing.T) {

@@ -53,15 +53,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Run(file, func(t *testing.T) {
 			c := parseFile(t, file)
 			got, ok := c.Policy(p.Name, p)
-			if !ok {
-				t.Fatalf("Policy(%q) not found", p.Name)
-			}
-			if diff := cmp.Diff(Canonical(*p), *got); diff != "" {
-				t.Errorf("Policy (-canonical +read):\n%s", diff)
-			}
-			if !Canonical(*p).Equal(*got) {
-				t.Error("Canonical(p).Equal(read) is false")
-			}
+			fabrictest.CheckRead(t, Canonical(*p), got, ok)
 			ls, err := PolicyLines(parseFile(t, "base-running-config.txt"), nil, p, PolicyPrior{})
 			if err != nil {
 				t.Fatal(err)
@@ -92,10 +84,7 @@ func profileOf(t *testing.T, ls []string) *Profile {
 // Drift the read shows rather than hides.
 func TestReadDrift(t *testing.T) {
 	text := goldenfile.Read(t, "testdata/after-create.txt")
-	for name, tc := range map[string]struct {
-		from, to string
-		check    func(p *fabric.QoSPolicy) bool
-	}{
+	fabrictest.CheckDrift(t, text, Canonical(*examplePolicy()), map[string]fabrictest.Drift{
 		"ECN in segments reads Unknown": {"minimum-threshold 150 kbytes", "minimum-threshold 150 segments",
 			func(p *fabric.QoSPolicy) bool { return p.Classes["roce"].ECN.MinThresholdBytes == Unknown }},
 		"marking on an averaged queue reads an Unknown probability": {"max-mark-probability 100 weight 0", "max-mark-probability 100 weight 4",
@@ -121,20 +110,7 @@ func TestReadDrift(t *testing.T) {
 			func(p *fabric.QoSPolicy) bool {
 				return !p.Classes["cnp"].StrictPriority && *p.Classes["cnp"].BandwidthPercent == 50
 			}},
-	} {
-		changed := strings.Replace(text, tc.from, tc.to, 1)
-		if changed == text {
-			t.Fatalf("%s: %q not in the text", name, tc.from)
-		}
-		got, ok := mustParse(t, changed).Policy("ROCE", examplePolicy())
-		if !ok || !tc.check(got) {
-			t.Errorf("%s: read %+v", name, got)
-			continue
-		}
-		if Canonical(*examplePolicy()).Equal(*got) {
-			t.Errorf("%s: the drift reads as no change", name)
-		}
-	}
+	}, func(text string) (*fabric.QoSPolicy, bool) { return mustParse(t, text).Policy("ROCE", examplePolicy()) })
 	// EOS's default probability is 100: a line without it is what the policy asks.
 	got, _ := mustParse(t, strings.Replace(text, " max-mark-probability 100", "", 1)).Policy("ROCE", examplePolicy())
 	if !Canonical(*examplePolicy()).Equal(*got) {

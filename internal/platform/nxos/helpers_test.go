@@ -1,7 +1,6 @@
 package nxos
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -53,10 +52,7 @@ func examplePFC() *fabric.PFCInterface {
 }
 
 // golden compares got with testdata/name, rewriting it under -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	goldenfile.Check(t, filepath.Join("testdata", name), got)
-}
+var golden = goldenfile.Testdata
 
 // parseFile parses a running-config under testdata.
 func parseFile(t *testing.T, name string) *Config {

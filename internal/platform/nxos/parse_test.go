@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
 )
 
 // testdata/nxos-running-config-ipqos-1.txt is, as its '#' header says, Microsoft's Azure Local
@@ -162,23 +163,15 @@ func TestParseErrors(t *testing.T) {
 
 // Thresholds read in bytes, Unknown in a unit bytes cannot express (clitext.Threshold).
 func TestThresholdUnits(t *testing.T) {
-	for _, tc := range []struct {
-		value, unit string
-		want        int64
-	}{
-		{"150", "kbytes", 153600},
-		{"1", "mbytes", 1048576},
-		{"153600", "bytes", 153600},
-		{"320", "packets", Unknown},
-		{"5", "us", Unknown},
-	} {
+	clitexttest.CheckThresholdUnits(t, Unknown, func(value, unit string) (int64, int64) {
 		line := "policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect minimum-threshold " +
-			tc.value + " " + tc.unit + " maximum-threshold " + tc.value + " " + tc.unit + " drop-probability 7 weight 0 ecn\n"
+			value + " " + unit + " maximum-threshold " + value + " " + unit + " drop-probability 7 weight 0 ecn\n"
 		w := mustParse(t, line).Queuing["Q"].Out[3].WRED
-		if w.MinBytes != tc.want || w.MaxBytes != tc.want || w.Probability != 7 || !w.ECN {
+		if w.Probability != 7 || !w.ECN {
 			t.Errorf("%q reads %+v", line, w)
 		}
-	}
+		return w.MinBytes, w.MaxBytes
+	}, [2]string{"320", "packets"}, [2]string{"5", "us"})
 	w := mustParse(t, "policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect threshold burst-optimized ecn\n").
 		Queuing["Q"].Out[3].WRED
 	if *w != (WRED{MinBytes: Unknown, MaxBytes: Unknown, Probability: Unknown, Weight: Unknown, ECN: true}) {

@@ -1,7 +1,6 @@
 package nxos
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -28,15 +27,7 @@ func TestRoundTrip(t *testing.T) {
 	for file, p := range roundTrips() {
 		t.Run(file, func(t *testing.T) {
 			got, ok := parseFile(t, file).Policy(p.Name, p)
-			if !ok {
-				t.Fatalf("Policy(%q) not found", p.Name)
-			}
-			if diff := cmp.Diff(Canonical(*p), *got); diff != "" {
-				t.Errorf("Policy (-canonical +read):\n%s", diff)
-			}
-			if !Canonical(*p).Equal(*got) {
-				t.Error("Canonical(p).Equal(read) is false")
-			}
+			fabrictest.CheckRead(t, Canonical(*p), got, ok)
 			written := replay(t, "", mustLines(t, mustParse(t, ""), nil, p))
 			again, _ := written.Policy(p.Name, p)
 			if diff := cmp.Diff(got, again); diff != "" {
@@ -49,10 +40,7 @@ func TestRoundTrip(t *testing.T) {
 // Drift the read shows rather than hides.
 func TestReadDrift(t *testing.T) {
 	text := goldenfile.Read(t, "testdata/after-create.txt")
-	for name, tc := range map[string]struct {
-		from, to string
-		check    func(p *fabric.QoSPolicy) bool
-	}{
+	fabrictest.CheckDrift(t, text, Canonical(*examplePolicy()), map[string]fabrictest.Drift{
 		"ECN in an unknown unit reads Unknown": {"minimum-threshold 150 kbytes", "minimum-threshold 150 packets",
 			func(p *fabric.QoSPolicy) bool { return p.Classes["roce"].ECN.MinThresholdBytes == Unknown }},
 		"WRED dropping instead of marking": {"weight 0 ecn", "weight 0",
@@ -88,20 +76,7 @@ func TestReadDrift(t *testing.T) {
 			func(p *fabric.QoSPolicy) bool { return p.DefaultTrafficClass == 2 }},
 		"DSCP added": {"match dscp 26", "match dscp 26-27",
 			func(p *fabric.QoSPolicy) bool { return cmp.Equal(p.Classes["roce"].DSCP, []int{26, 27}) }},
-	} {
-		changed := strings.Replace(text, tc.from, tc.to, 1)
-		if changed == text {
-			t.Fatalf("%s: %q not in the text", name, tc.from)
-		}
-		got, ok := mustParse(t, changed).Policy("ROCE", examplePolicy())
-		if !ok || !tc.check(got) {
-			t.Errorf("%s: read %s", name, goldenfile.JSON(t, got))
-			continue
-		}
-		if Canonical(*examplePolicy()).Equal(*got) {
-			t.Errorf("%s: the drift reads as no change", name)
-		}
-	}
+	}, func(text string) (*fabric.QoSPolicy, bool) { return mustParse(t, text).Policy("ROCE", examplePolicy()) })
 	if _, ok := parseFile(t, "after-create.txt").Policy("AI", nil); ok {
 		t.Error("Policy(AI) found without a policy-map type qos AI")
 	}

@@ -24,7 +24,7 @@ func needsFallback(p fabric.QoSPolicy) bool {
 
 // defaultClass is the (first by name) class whose traffic class is the default one, or "".
 func defaultClass(p fabric.QoSPolicy) string {
-	for _, n := range classNames(p.Classes) {
+	for _, n := range p.ClassNames() {
 		if p.Classes[n].TrafficClass == p.DefaultTrafficClass {
 			return n
 		}
@@ -96,7 +96,7 @@ func newLayout(p *fabric.QoSPolicy) (*layout, error) {
 	l := &layout{policy: p.Name}
 	used := map[int]string{}
 	var strict, wrr []string
-	for _, n := range classNames(p.Classes) {
+	for _, n := range p.ClassNames() {
 		c := p.Classes[n]
 		if err := checkClass(n, c); err != nil {
 			return nil, err

@@ -2,7 +2,6 @@ package openconfig
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
@@ -15,7 +14,7 @@ func CheckSupported(p fabric.QoSPolicy) []fabric.Unsupported {
 	if p.Trust != "" && p.Trust != fabric.TrustDSCP {
 		out = append(out, fabric.Unsupported{Attr: []string{"trust"}, Reason: "OpenConfig classifiers here match DSCP only and OpenConfig has no PCP trust model; trust pcp and dscp_pcp are supported on the sonic, eos and nxos platforms"})
 	}
-	for _, name := range classNames(p.Classes) {
+	for _, name := range p.ClassNames() {
 		c := p.Classes[name]
 		if c.Lossless {
 			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "lossless"}, Reason: "OpenConfig has no PFC (no-drop priority) model; lossless classes are supported on the sonic, eos and nxos platforms"})
@@ -45,13 +44,4 @@ func nameCollision(p fabric.QoSPolicy, name string) string {
 		return fmt.Sprintf("on openconfig the class name %q is reserved: no class has traffic_class %d (default_traffic_class), so queue %q is created for it", name, p.DefaultTrafficClass, objName(p.Name, name))
 	}
 	return ""
-}
-
-func classNames(m map[string]fabric.Class) []string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }

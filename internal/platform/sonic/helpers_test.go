@@ -62,10 +62,7 @@ func renderSet(t *testing.T, req *gpb.SetRequest) string {
 }
 
 // golden compares got with testdata/name, rewriting it under -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	goldenfile.Check(t, filepath.Join("testdata", name), got)
-}
+var golden = goldenfile.Testdata
 
 // sampleParts reads testdata/sonic-config_db-qos-1.json.txt (the shared sample, source header
 // kept): part (A) is nested config_db.json, part (B) flat "TABLE|key" Redis entries.

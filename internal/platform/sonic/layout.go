@@ -87,7 +87,7 @@ func newLayout(p *fabric.QoSPolicy) (*layout, error) {
 	}
 	l := &layout{name: p.Name, trust: p.Trust, dscp: p.DSCPMap(), ifaces: sortedUnique(p.Interfaces)}
 	tcs, dscps, pcps := map[int]string{}, map[int]string{}, map[int]string{}
-	for _, n := range classNames(p.Classes) {
+	for _, n := range p.ClassNames() {
 		c := p.Classes[n]
 		if err := checkClass(n, c); err != nil {
 			return nil, err

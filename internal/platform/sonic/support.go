@@ -3,7 +3,6 @@ package sonic
 import (
 	"fmt"
 	"regexp"
-	"sort"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
@@ -26,7 +25,7 @@ func CheckSupported(p fabric.QoSPolicy) []fabric.Unsupported {
 			"SONiC names its QoS maps after the policy (DSCP_TO_TC_MAP|%s), and sonic-yang-models allows map names of 1-32 "+
 				"letters, digits, '-' and '_' only; use such a name on sonic", p.Name)})
 	}
-	for _, name := range classNames(p.Classes) {
+	for _, name := range p.ClassNames() {
 		c := p.Classes[name]
 		if c.MTU != nil {
 			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "mtu"}, Reason: "SONiC has no per-class MTU (MTU is per port, PORT|<port>.mtu); a per-class mtu is supported on the nxos platform"})
@@ -71,12 +70,3 @@ func CheckPFC(p fabric.PFCInterface) []fabric.Unsupported {
 
 // objName is the name of a per-class object: SCHEDULER and WRED_PROFILE <policy>-<class>.
 func objName(policy, class string) string { return policy + "-" + class }
-
-func classNames(m map[string]fabric.Class) []string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}

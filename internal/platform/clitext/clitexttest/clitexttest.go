@@ -86,3 +86,25 @@ func Indent(t *testing.T, ls []string, unit string, enters func(string) bool) st
 	}
 	return b.String()
 }
+
+// CheckThresholdUnits asserts how a platform reads ECN thresholds (clitext.Threshold): in
+// bytes for the units both CLIs print (kbytes, mbytes, bytes), and as unknown (the platform's
+// Unknown) in each of its own units bytes cannot express (value and unit pairs). read returns
+// the minimum and maximum thresholds of a queue configured with value and unit for both.
+func CheckThresholdUnits(t *testing.T, unknown int64, read func(value, unit string) (minBytes, maxBytes int64),
+	otherUnits ...[2]string) {
+	t.Helper()
+	type tc struct {
+		value, unit string
+		want        int64
+	}
+	cases := []tc{{"150", "kbytes", 153600}, {"1", "mbytes", 1048576}, {"153600", "bytes", 153600}}
+	for _, o := range otherUnits {
+		cases = append(cases, tc{o[0], o[1], unknown})
+	}
+	for _, c := range cases {
+		if lo, hi := read(c.value, c.unit); lo != c.want || hi != c.want {
+			t.Errorf("%s %s reads %d and %d, want %d", c.value, c.unit, lo, hi, c.want)
+		}
+	}
+}
