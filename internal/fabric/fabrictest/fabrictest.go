@@ -63,7 +63,7 @@ func Renamed(p *fabric.QoSPolicy, name string) *fabric.QoSPolicy {
 func Reasons(us []fabric.Unsupported) []string {
 	var out []string
 	for _, u := range us {
-		out = append(out, fabric.AttrString(u.Attr)+": "+u.Reason)
+		out = append(out, u.String())
 	}
 	return out
 }

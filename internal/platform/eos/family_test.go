@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
@@ -40,7 +41,7 @@ func TestPolicyLinesStrata(t *testing.T) {
 	next, old := examplePolicy(), examplePolicy()
 	delete(next.Classes, "default")
 	roce := next.Classes["roce"]
-	roce.BandwidthPercent = ptr(100)
+	roce.BandwidthPercent = fabric.Ptr(100)
 	next.Classes["roce"] = roce
 	got, err := PolicyLines(c, old, next, basePrior(t))
 	if err != nil {

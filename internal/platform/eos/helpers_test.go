@@ -10,8 +10,6 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
-func ptr[T any](v T) *T { return &v }
-
 // examplePolicy is the contract's roce_qos_policy example without its eos-unsupported mtu,
 // bound to Ethernet1 and Ethernet2.
 func examplePolicy() *fabric.QoSPolicy {
@@ -23,7 +21,7 @@ func examplePolicy() *fabric.QoSPolicy {
 func updatedPolicy() *fabric.QoSPolicy {
 	p := fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) {
 		c.ECN = &fabric.ECN{MinThresholdBytes: 76800, MaxThresholdBytes: 768000, MarkProbabilityPercent: 20}
-		c.BandwidthPercent = ptr(40)
+		c.BandwidthPercent = fabric.Ptr(40)
 	})
 	p.Classes["storage"] = fabrictest.StorageClass()
 	p.Interfaces = []string{"Ethernet1", "Ethernet3"}

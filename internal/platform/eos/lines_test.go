@@ -149,7 +149,7 @@ func TestPolicyLinesRejects(t *testing.T) {
 		"nothing":  {nil, nil, "needs an old or a next policy"},
 		"old name": {fabrictest.Renamed(examplePolicy(), ""), nil, "old policy has no name"},
 		"dscp_pcp": {nil, mod(func(p *fabric.QoSPolicy) { p.Trust = fabric.TrustDSCPPCP }), "trust: EOS trusts one field"},
-		"mtu":      {nil, fabrictest.WithClass(examplePolicy(), "cnp", func(c *fabric.Class) { c.MTU = ptr(9000) }), `classes["cnp"].mtu`},
+		"mtu":      {nil, fabrictest.WithClass(examplePolicy(), "cnp", func(c *fabric.Class) { c.MTU = fabric.Ptr(9000) }), `classes["cnp"].mtu`},
 		"kbytes": {nil, fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) { c.ECN.MinThresholdBytes = 150000 }),
 			"not a whole number of kbytes"},
 		"invalid": {nil, mod(func(p *fabric.QoSPolicy) { p.DefaultTrafficClass = 9 }), "default_traffic_class 9 out of range"},

@@ -228,14 +228,10 @@ func checkConfig(t *testing.T, c *Config) {
 // do, when it is one this platform can write.
 func writeBack(t *testing.T, c *Config, p *fabric.QoSPolicy) {
 	t.Helper()
-	if len(p.Validate()) > 0 || len(CheckSupported(*p)) > 0 || len(fabric.ECNWholeKilobytes(*p)) > 0 {
-		return
-	}
 	prior := c.PolicyPrior(p.Interfaces)
-	for _, step := range fabrictest.Lifecycle(p, "RENAMED") {
-		lines, err := PolicyLines(c, step.Old, step.Next, prior)
-		clitexttest.CheckWritten(t, step.Name+" of policy "+p.Name, lines, err)
-	}
+	clitexttest.WriteBack(t, p, CheckSupported(*p), func(old, next *fabric.QoSPolicy) ([]string, error) {
+		return PolicyLines(c, old, next, prior)
+	})
 }
 
 // boundTo is c with every interface's service-profile set to name: the device after a policy

@@ -151,7 +151,7 @@ func TestCanonical(t *testing.T) {
 	if !cmp.Equal(got.Classes["cnp"].PCP, []int{}) || !cmp.Equal(got.Classes["default"].PCP, []int{0, 1, 2, 4, 5, 6, 7}) {
 		t.Errorf("Canonical(trust pcp) = %+v", got)
 	}
-	mtu := fabrictest.WithClass(examplePolicy(), "cnp", func(c *fabric.Class) { c.MTU = ptr(9000) })
+	mtu := fabrictest.WithClass(examplePolicy(), "cnp", func(c *fabric.Class) { c.MTU = fabric.Ptr(9000) })
 	if Canonical(*mtu).Classes["cnp"].MTU != nil {
 		t.Error("Canonical keeps an mtu EOS cannot read back")
 	}

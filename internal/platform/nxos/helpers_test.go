@@ -11,8 +11,6 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
-func ptr[T any](v T) *T { return &v }
-
 // examplePolicy is the contract's roce_qos_policy example bound to Ethernet1/1 and
 // Ethernet1/2. PCP is not written under trust dscp.
 func examplePolicy() *fabric.QoSPolicy { return fabrictest.ExamplePolicy("Ethernet1/1", "Ethernet1/2") }
@@ -23,14 +21,14 @@ func examplePolicy() *fabric.QoSPolicy { return fabrictest.ExamplePolicy("Ethern
 func updatedPolicy() *fabric.QoSPolicy {
 	p := examplePolicy()
 	fabrictest.WithClass(p, "roce", func(c *fabric.Class) {
-		c.DSCP, c.MTU, c.BandwidthPercent = []int{24, 26}, nil, ptr(40)
+		c.DSCP, c.MTU, c.BandwidthPercent = []int{24, 26}, nil, fabric.Ptr(40)
 		c.ECN = &fabric.ECN{MinThresholdBytes: 76800, MaxThresholdBytes: 768000, MarkProbabilityPercent: 20}
 	})
-	fabrictest.WithClass(p, "default", func(c *fabric.Class) { c.MTU = ptr(9216) })
+	fabrictest.WithClass(p, "default", func(c *fabric.Class) { c.MTU = fabric.Ptr(9216) })
 	delete(p.Classes, "cnp")
 	p.Classes["control"] = fabric.Class{TrafficClass: 7, DSCP: []int{48}, StrictPriority: true}
 	p.Classes["storage"] = fabrictest.StorageClass()
-	fabrictest.WithClass(p, "storage", func(c *fabric.Class) { c.MTU = ptr(9216) })
+	fabrictest.WithClass(p, "storage", func(c *fabric.Class) { c.MTU = fabric.Ptr(9216) })
 	p.Interfaces = []string{"Ethernet1/1", "Ethernet1/3"}
 	return p
 }
@@ -47,7 +45,7 @@ func pcpPolicy() *fabric.QoSPolicy {
 // examplePFC is roce_pfc_interface on Ethernet1/3 with mode on, a buffer and the watchdog.
 func examplePFC() *fabric.PFCInterface {
 	return &fabric.PFCInterface{Interface: "Ethernet1/3", Mode: fabric.PFCModeOn,
-		Buffer:   &fabric.PFCBuffer{XoffBytes: ptr(int64(122880)), XonBytes: ptr(int64(61440))},
+		Buffer:   &fabric.PFCBuffer{XoffBytes: fabric.Ptr(int64(122880)), XonBytes: fabric.Ptr(int64(61440))},
 		Watchdog: &fabric.PFCWatchdog{Action: fabric.WatchdogDrop}}
 }
 

@@ -16,7 +16,7 @@ import (
 func updatedPFC() *fabric.PFCInterface {
 	p := examplePFC()
 	p.Mode, p.Watchdog = fabric.PFCModeAuto, nil
-	p.Buffer = &fabric.PFCBuffer{XoffBytes: ptr(int64(102400)), XonBytes: ptr(int64(51200))}
+	p.Buffer = &fabric.PFCBuffer{XoffBytes: fabric.Ptr(int64(102400)), XonBytes: fabric.Ptr(int64(51200))}
 	return p
 }
 
@@ -93,10 +93,10 @@ func TestPFCRead(t *testing.T) {
 			&fabric.PFCInterface{Interface: "Ethernet1/3", Mode: fabric.PFCModeOn, Watchdog: examplePFC().Watchdog}},
 		"buffer-size is not xoff + xon": {"buffer-size 184320", "buffer-size 200000",
 			&fabric.PFCInterface{Interface: "Ethernet1/3", Mode: fabric.PFCModeOn, Watchdog: examplePFC().Watchdog,
-				Buffer: &fabric.PFCBuffer{XoffBytes: ptr(int64(Unknown)), XonBytes: ptr(int64(61440))}}},
+				Buffer: &fabric.PFCBuffer{XoffBytes: fabric.Ptr(int64(Unknown)), XonBytes: fabric.Ptr(int64(61440))}}},
 		"class of the lossless TC missing": {"c-in-q3", "c-in-q4",
 			&fabric.PFCInterface{Interface: "Ethernet1/3", Mode: fabric.PFCModeOn, Watchdog: examplePFC().Watchdog,
-				Buffer: &fabric.PFCBuffer{XoffBytes: ptr(int64(Unknown)), XonBytes: ptr(int64(Unknown))}}},
+				Buffer: &fabric.PFCBuffer{XoffBytes: fabric.Ptr(int64(Unknown)), XonBytes: fabric.Ptr(int64(Unknown))}}},
 	} {
 		changed := strings.Replace(text, tc.from, tc.to, 1)
 		if changed == text {

@@ -121,9 +121,11 @@ func TestBuildSetRejects(t *testing.T) {
 		"negative threshold": {mod(func(p *fabric.QoSPolicy) {
 			class(p, "roce", func(c *fabric.Class) { c.ECN = &fabric.ECN{MinThresholdBytes: -1, MarkProbabilityPercent: 1} })
 		}), "must not be negative"},
-		"both strict and bw": {mod(func(p *fabric.QoSPolicy) { class(p, "cnp", func(c *fabric.Class) { c.BandwidthPercent = ptr(5) }) }), "exactly one"},
+		"both strict and bw": {mod(func(p *fabric.QoSPolicy) {
+			class(p, "cnp", func(c *fabric.Class) { c.BandwidthPercent = fabric.Ptr(5) })
+		}), "exactly one"},
 		"reserved term id": {mod(func(p *fabric.QoSPolicy) {
-			p.Classes["ROCE-default"] = fabric.Class{TrafficClass: 1, BandwidthPercent: ptr(0)}
+			p.Classes["ROCE-default"] = fabric.Class{TrafficClass: 1, BandwidthPercent: fabric.Ptr(0)}
 		}), "reserved"},
 		"empty name": {mod(func(p *fabric.QoSPolicy) { p.Name = "" }), "policy name is empty"},
 	} {
@@ -143,9 +145,9 @@ func TestCheckSupported(t *testing.T) {
 	p := examplePolicy()
 	p.Trust = fabric.TrustDSCPPCP
 	roce := p.Classes["roce"]
-	roce.Lossless, roce.PCP, roce.MTU = true, []int{3}, ptr(9216)
+	roce.Lossless, roce.PCP, roce.MTU = true, []int{3}, fabric.Ptr(9216)
 	p.Classes["roce"] = roce
-	p.Classes["tc5"] = fabric.Class{TrafficClass: 2, BandwidthPercent: ptr(0)}
+	p.Classes["tc5"] = fabric.Class{TrafficClass: 2, BandwidthPercent: fabric.Ptr(0)}
 	p.DefaultTrafficClass = 5 // no class has TC 5: queue ROCE-tc5 is created, so class tc5 collides
 	got := CheckSupported(*p)
 	var attrs []string

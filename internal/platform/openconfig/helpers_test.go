@@ -13,8 +13,6 @@ import (
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
-func ptr[T any](v T) *T { return &v }
-
 // examplePolicy is the contract's roce_qos_policy example without its openconfig-unsupported
 // attributes (lossless, pcp, mtu), bound to Ethernet1 and Ethernet2.
 func examplePolicy() *fabric.QoSPolicy {
@@ -27,7 +25,7 @@ func examplePolicy() *fabric.QoSPolicy {
 func updatedPolicy() *fabric.QoSPolicy {
 	p := fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) {
 		c.ECN = &fabric.ECN{MinThresholdBytes: 307200, MaxThresholdBytes: 3072000, MarkProbabilityPercent: 20}
-		c.BandwidthPercent = ptr(40)
+		c.BandwidthPercent = fabric.Ptr(40)
 	})
 	p.Name = "AI"
 	p.Classes["storage"] = fabrictest.StorageClass()

@@ -3,7 +3,6 @@ package openconfig
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
@@ -83,12 +82,8 @@ func newLayout(p *fabric.QoSPolicy) (*layout, error) {
 	if p.Name == "" {
 		return nil, fmt.Errorf("openconfig: policy name is empty")
 	}
-	if u := CheckSupported(*p); len(u) > 0 {
-		msgs := make([]string, len(u))
-		for i, x := range u {
-			msgs[i] = fabric.AttrString(x.Attr) + ": " + x.Reason
-		}
-		return nil, fmt.Errorf("openconfig: policy %q: %s", p.Name, strings.Join(msgs, "; "))
+	if err := fabric.RefuseUnsupported("openconfig", p.Name, CheckSupported(*p)); err != nil {
+		return nil, err
 	}
 	if p.DefaultTrafficClass < 0 || p.DefaultTrafficClass > 7 {
 		return nil, fmt.Errorf("openconfig: default_traffic_class %d is outside 0-7", p.DefaultTrafficClass)

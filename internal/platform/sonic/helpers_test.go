@@ -15,8 +15,6 @@ import (
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
-func ptr[T any](v T) *T { return &v }
-
 // examplePolicy is the contract's roce_qos_policy example without its sonic-unsupported mtu,
 // bound to Ethernet0 and Ethernet4.
 func examplePolicy() *fabric.QoSPolicy {
@@ -28,7 +26,7 @@ func examplePolicy() *fabric.QoSPolicy {
 func updatedPolicy() *fabric.QoSPolicy {
 	p := fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) {
 		c.ECN = &fabric.ECN{MinThresholdBytes: 150000, MaxThresholdBytes: 1500001, MarkProbabilityPercent: 20}
-		c.BandwidthPercent = ptr(40)
+		c.BandwidthPercent = fabric.Ptr(40)
 	})
 	p.Trust = fabric.TrustDSCPPCP
 	p.Classes["storage"] = fabrictest.StorageClass()

@@ -130,7 +130,7 @@ func checkDB(t *testing.T, db *DB) {
 			t.Fatalf("PFC(%q) = %+v, %v", port, read, ok)
 		}
 		mine := &fabric.PFCInterface{Interface: port, Mode: fabric.PFCModeOn,
-			Buffer:   &fabric.PFCBuffer{XoffBytes: ptr(int64(122880)), XonBytes: ptr(int64(61440)), CableLengthM: ptr(40)},
+			Buffer:   &fabric.PFCBuffer{XoffBytes: fabric.Ptr(int64(122880)), XonBytes: fabric.Ptr(int64(61440)), CableLengthM: fabric.Ptr(40)},
 			Watchdog: &fabric.PFCWatchdog{Action: fabric.WatchdogDrop, DetectionTimeMs: 400, RestorationTimeMs: 800}}
 		prior := db.PFCPrior(port, *mine)
 		_ = CheckPFCAgainst(*read, db)

@@ -5,6 +5,9 @@ package clitexttest
 import (
 	"strings"
 	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 )
 
 // unsafeInLine are the characters no configuration line may carry: line breaks, a comment or
@@ -12,7 +15,7 @@ import (
 const unsafeInLine = "\n\r;|!#?"
 
 // CheckWritten checks what a writer returned: safe lines, or its refusal of a device value
-// that no CLI line may carry (the platforms' writableLines).
+// that no CLI line may carry (clitext.Writable).
 func CheckWritten(t *testing.T, what string, lines []string, err error) {
 	t.Helper()
 	if err != nil {
@@ -106,5 +109,20 @@ func CheckThresholdUnits(t *testing.T, unknown int64, read func(value, unit stri
 		if lo, hi := read(c.value, c.unit); lo != c.want || hi != c.want {
 			t.Errorf("%s %s reads %d and %d, want %d", c.value, c.unit, lo, hi, c.want)
 		}
+	}
+}
+
+// WriteBack writes a policy read from a device again, as an update, an unbind, a rename and a
+// delete do (fabrictest.Lifecycle), when the platform can write it (p valid, unsupported
+// empty, ECN thresholds whole kilobytes), and checks each write's lines (CheckWritten).
+func WriteBack(t *testing.T, p *fabric.QoSPolicy, unsupported []fabric.Unsupported,
+	write func(old, next *fabric.QoSPolicy) ([]string, error)) {
+	t.Helper()
+	if len(p.Validate()) > 0 || len(unsupported) > 0 || len(fabric.ECNWholeKilobytes(*p)) > 0 {
+		return
+	}
+	for _, step := range fabrictest.Lifecycle(p, "RENAMED") {
+		lines, err := write(step.Old, step.Next)
+		CheckWritten(t, step.Name+" of policy "+p.Name, lines, err)
 	}
 }
