@@ -21,42 +21,25 @@ import (
 	"github.com/scrapli/scrapligo/platform"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/event"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/retry"
 	rssh "github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
 )
 
-// Config is everything needed to reach one switch CLI.
+// Config is everything needed to reach one switch CLI: the SSH connection's settings and the
+// CLI's own. Of the SSH settings, Timeout bounds one operation here (one show batch, one
+// configuration transaction), each connection attempt and each command's answer (0: 30s), and
+// Retries counts extra connection attempts after a transient set-up failure.
 type Config struct {
-	Device   string // the provider's name for the device, used in errors
-	Address  string // host:port
-	Username string
-	Password string // also answers keyboard-interactive prompts
-	// PrivateKey is an unencrypted private key, PEM or OpenSSH format, tried before the password.
-	PrivateKey []byte
-	// HostKey pins the host key, authorized_keys form ("ssh-ed25519 AAAA..."). When empty the
-	// host key is checked against KnownHostsFile.
-	HostKey string
-	// KnownHostsFile is used when HostKey is empty; "" means ~/.ssh/known_hosts.
-	KnownHostsFile string
-	// Insecure skips host key verification. Only by explicit choice.
-	Insecure bool
-	// Timeout bounds one operation (one show batch, one configuration transaction), each
-	// connection attempt, and each command's answer; 0 means 30s.
-	Timeout time.Duration
-	Retries int // extra connection attempts after a transient set-up failure
-	// Backoff is the first retry delay (default 200ms), doubled per attempt up to MaxBackoff
-	// (default 5s).
-	Backoff    time.Duration
-	MaxBackoff time.Duration
+	rssh.Config
 	// Platform is the scrapligo platform definition: "arista_eos" or "cisco_nxos".
 	Platform string
 	// SaveConfig writes the running-config to startup-config after each committed change.
 	SaveConfig bool
-	Logger     Logger
 }
 
-// Logger receives transport events; the provider bridges it to tflog. It is the ssh (and
-// gnmi) transport's, so one bridge serves every transport.
-type Logger = rssh.Logger
+// Logger receives transport events (event.Logger, every transport's).
+type Logger = event.Logger
 
 const (
 	platformEOS  = "arista_eos"
@@ -92,12 +75,8 @@ func New(cfg Config) *Client {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 30 * time.Second
 	}
-	if cfg.Backoff <= 0 {
-		cfg.Backoff = 200 * time.Millisecond
-	}
-	if cfg.MaxBackoff <= 0 {
-		cfg.MaxBackoff = 5 * time.Second
-	}
+	p := retry.WithDefaults(cfg.Backoff, cfg.MaxBackoff)
+	cfg.Backoff, cfg.MaxBackoff = p.Backoff, p.MaxBackoff
 	return &Client{cfg: cfg}
 }
 
@@ -221,7 +200,7 @@ func (c *Client) connect(ctx context.Context) (cn *conn, fresh bool, err error) 
 		c.log(ctx, "CLI connection found closed; reconnecting", map[string]any{"op": "connect"})
 		c.drop()
 	}
-	delay := c.cfg.Backoff
+	backoff := retry.WithDefaults(c.cfg.Backoff, c.cfg.MaxBackoff).Start()
 	for attempt := 1; ; attempt++ {
 		start := time.Now()
 		cn, transient, err := c.open(ctx)
@@ -236,12 +215,9 @@ func (c *Client) connect(ctx context.Context) (cn *conn, fresh bool, err error) 
 		if !transient || attempt > c.cfg.Retries || ctx.Err() != nil {
 			return nil, false, fail
 		}
-		select {
-		case <-ctx.Done():
+		if !backoff.Wait(ctx) {
 			return nil, false, fail
-		case <-time.After(delay):
 		}
-		delay = min(delay*2, c.cfg.MaxBackoff)
 	}
 }
 

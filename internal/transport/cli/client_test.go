@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	rssh "github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
 )
 
 type recordingLogger struct {
@@ -34,8 +35,8 @@ func (l *recordingLogger) all() string {
 // newClient makes an arista_eos client of s as admin/secret with the pinned host key.
 func newClient(t *testing.T, s *fakeEOS, edit func(*Config)) *Client {
 	t.Helper()
-	cfg := Config{Device: "leaf-1", Address: s.addr, Username: "admin", Password: "secret", HostKey: s.pinned(),
-		Platform: "arista_eos", Timeout: 5 * time.Second, Backoff: 10 * time.Millisecond, MaxBackoff: 40 * time.Millisecond}
+	cfg := Config{Config: rssh.Config{Device: "leaf-1", Address: s.addr, Username: "admin", Password: "secret", HostKey: s.pinned(),
+		Timeout: 5 * time.Second, Backoff: 10 * time.Millisecond, MaxBackoff: 40 * time.Millisecond}, Platform: "arista_eos"}
 	if edit != nil {
 		edit(&cfg)
 	}

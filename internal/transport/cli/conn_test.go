@@ -81,9 +81,9 @@ func TestRetryRefusedThenConnect(t *testing.T) {
 	addr := ln.Addr().String()
 	_ = ln.Close()
 	log := &recordingLogger{}
-	c := New(Config{Device: "leaf-1", Address: addr, Username: "admin", Password: "secret", Insecure: true,
-		Platform: "arista_eos", Timeout: 5 * time.Second, Retries: 10, Backoff: 20 * time.Millisecond,
-		MaxBackoff: 100 * time.Millisecond, Logger: log})
+	c := New(Config{Config: rssh.Config{Device: "leaf-1", Address: addr, Username: "admin", Password: "secret", Insecure: true,
+		Timeout: 5 * time.Second, Retries: 10, Backoff: 20 * time.Millisecond,
+		MaxBackoff: 100 * time.Millisecond, Logger: log}, Platform: "arista_eos"})
 	t.Cleanup(func() { _ = c.Close() })
 	started := make(chan *fakeEOS, 1)
 	go func() {

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/event"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/retry"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -40,11 +42,8 @@ type Config struct {
 	Logger     Logger
 }
 
-// Logger receives transport events; the provider bridges it to tflog. It has the method set of
-// gnmi.Logger, so one bridge serves both transports.
-type Logger interface {
-	Debug(ctx context.Context, msg string, fields map[string]any)
-}
+// Logger receives transport events (event.Logger, every transport's).
+type Logger = event.Logger
 
 // Result is what a command that ran returned. A non-zero ExitCode is not an error.
 type Result struct {
@@ -72,12 +71,8 @@ func New(cfg Config) *Client {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 30 * time.Second
 	}
-	if cfg.Backoff <= 0 {
-		cfg.Backoff = 200 * time.Millisecond
-	}
-	if cfg.MaxBackoff <= 0 {
-		cfg.MaxBackoff = 5 * time.Second
-	}
+	p := retry.WithDefaults(cfg.Backoff, cfg.MaxBackoff)
+	cfg.Backoff, cfg.MaxBackoff = p.Backoff, p.MaxBackoff
 	return &Client{cfg: cfg, sessions: make(chan struct{}, maxSessions)}
 }
 
