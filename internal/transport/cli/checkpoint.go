@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/event"
 	"github.com/scrapli/scrapligo/driver/opoptions"
 )
 
@@ -245,7 +246,7 @@ func (cp *checkpoint) save(ctx context.Context, cn *conn, hard time.Time) error 
 }
 
 func (cp *checkpoint) log(ctx context.Context, command string, err error, out []byte, texts []string) {
-	fields := map[string]any{"op": "configure", "checkpoint": cp.name, "command": command, "error": errString(err)}
+	fields := map[string]any{"op": "configure", "checkpoint": cp.name, "command": command, "error": event.ErrText(err)}
 	if err == nil && refused(string(out), texts) {
 		fields["error"] = deviceText(string(out))
 	}

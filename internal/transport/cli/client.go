@@ -72,11 +72,7 @@ var probeIdle = 10 * time.Second
 
 // New returns a client for cfg without connecting.
 func New(cfg Config) *Client {
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 30 * time.Second
-	}
-	p := retry.WithDefaults(cfg.Backoff, cfg.MaxBackoff)
-	cfg.Backoff, cfg.MaxBackoff = p.Backoff, p.MaxBackoff
+	cfg.Config = cfg.Config.WithDefaults()
 	return &Client{cfg: cfg}
 }
 
@@ -205,7 +201,7 @@ func (c *Client) connect(ctx context.Context) (cn *conn, fresh bool, err error) 
 		start := time.Now()
 		cn, transient, err := c.open(ctx)
 		c.log(ctx, "CLI connect", map[string]any{"op": "connect", "attempt": attempt,
-			"duration_ms": time.Since(start).Milliseconds(), "error": errString(err)})
+			"duration_ms": time.Since(start).Milliseconds(), "error": event.ErrText(err)})
 		if err == nil {
 			cn.used = time.Now()
 			c.cn = cn
@@ -300,17 +296,7 @@ func (c *Client) drop() {
 	c.cn = nil
 }
 
+// log reports an event of this client (event.Log).
 func (c *Client) log(ctx context.Context, msg string, fields map[string]any) {
-	if c.cfg.Logger == nil {
-		return
-	}
-	fields["device"], fields["address"] = c.cfg.Device, c.cfg.Address
-	c.cfg.Logger.Debug(ctx, msg, fields)
-}
-
-func errString(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
+	event.Log(ctx, c.cfg.Logger, c.cfg.Device, c.cfg.Address, msg, fields)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/event"
 	"github.com/scrapli/scrapligo/driver/network"
 	"github.com/scrapli/scrapligo/driver/opoptions"
 )
@@ -39,7 +40,7 @@ func (c *Client) Show(ctx context.Context, commands ...string) ([]string, error)
 		}
 		for _, r := range mr.Responses {
 			c.log(ctx, "CLI show", map[string]any{"op": "show", "command": r.Input,
-				"duration_ms": int64(r.ElapsedTime * 1000), "error": errString(r.Failed)})
+				"duration_ms": int64(r.ElapsedTime * 1000), "error": event.ErrText(r.Failed)})
 			if r.Failed != nil {
 				return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "show", Rejected: true,
 					Line: r.Input, Output: deviceText(r.Result)}

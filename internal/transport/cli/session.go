@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/event"
 	"github.com/scrapli/scrapligo/driver/network"
 	"github.com/scrapli/scrapligo/driver/opoptions"
 )
@@ -189,7 +190,7 @@ func (s *session) abort(ctx context.Context, cn *conn, hard time.Time) error {
 }
 
 func (s *session) log(ctx context.Context, command string, err error, out []byte, texts []string) {
-	fields := map[string]any{"op": "configure", "session": s.name, "command": command, "error": errString(err)}
+	fields := map[string]any{"op": "configure", "session": s.name, "command": command, "error": event.ErrText(err)}
 	if err == nil && refused(string(out), texts) {
 		fields["error"] = strings.TrimSpace(string(out))
 	}

@@ -9,3 +9,21 @@ import "context"
 type Logger interface {
 	Debug(ctx context.Context, msg string, fields map[string]any)
 }
+
+// Log sends msg and fields to l, when there is one, adding the device (the provider's name for
+// it) and its address to the fields.
+func Log(ctx context.Context, l Logger, device, address, msg string, fields map[string]any) {
+	if l == nil {
+		return
+	}
+	fields["device"], fields["address"] = device, address
+	l.Debug(ctx, msg, fields)
+}
+
+// ErrText is err's text for an event's "error" field, "" for none.
+func ErrText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

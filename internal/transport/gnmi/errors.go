@@ -9,6 +9,7 @@ import (
 	"time"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/event"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/retry"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -111,12 +112,9 @@ func (c *Client) do(ctx context.Context, op string, call func(context.Context, g
 		start := time.Now()
 		err = call(actx, gc)
 		cancel()
-		if c.cfg.Logger != nil {
-			c.cfg.Logger.Debug(ctx, "gNMI "+op, map[string]any{
-				"device": c.cfg.Device, "address": c.cfg.Address, "attempt": attempt,
-				"duration_ms": time.Since(start).Milliseconds(), "code": status.Code(err).String(),
-			})
-		}
+		event.Log(ctx, c.cfg.Logger, c.cfg.Device, c.cfg.Address, "gNMI "+op, map[string]any{
+			"attempt": attempt, "duration_ms": time.Since(start).Milliseconds(), "code": status.Code(err).String(),
+		})
 		if err == nil {
 			return nil
 		}
