@@ -98,7 +98,7 @@ func newLayout(p *fabric.QoSPolicy) (*layout, error) {
 		}
 		l.queues = append(l.queues, queueObj{name: objName(p.Name, n), tc: c.TrafficClass, ecn: c.ECN})
 		if len(c.DSCP) > 0 {
-			l.terms = append(l.terms, termObj{id: n, dscp: sortedInts(c.DSCP), target: objName(p.Name, n)})
+			l.terms = append(l.terms, termObj{id: n, dscp: fabric.SortedSet(c.DSCP), target: objName(p.Name, n)})
 		}
 		for _, d := range c.DSCP {
 			if other, dup := used[d]; dup && other != n {
@@ -142,7 +142,7 @@ func newLayout(p *fabric.QoSPolicy) (*layout, error) {
 		}
 		l.scheds = append(l.scheds, s)
 	}
-	l.ifaces = sortedUnique(p.Interfaces)
+	l.ifaces = fabric.SortedSet(p.Interfaces)
 	return l, nil
 }
 
@@ -170,33 +170,4 @@ func checkClass(n string, c fabric.Class) error {
 		}
 	}
 	return nil
-}
-
-func sortedInts(in []int) []int {
-	out := append([]int(nil), in...)
-	sort.Ints(out)
-	j := 0
-	for i, v := range out {
-		if i == 0 || v != out[j-1] {
-			out[j] = v
-			j++
-		}
-	}
-	return out[:j]
-}
-
-func sortedUnique(in []string) []string {
-	if len(in) == 0 {
-		return nil
-	}
-	out := append([]string(nil), in...)
-	sort.Strings(out)
-	j := 0
-	for i, v := range out {
-		if i == 0 || v != out[j-1] {
-			out[j] = v
-			j++
-		}
-	}
-	return out[:j]
 }

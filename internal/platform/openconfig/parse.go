@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/ietfjson"
 )
 
@@ -111,7 +112,7 @@ func ParseQoS(jsonIETF []byte) (*Tree, error) {
 		for _, te := range p.list(e, "terms", "term") {
 			ipv4 := child(child(te, "conditions"), "ipv4")
 			term := Term{ID: p.str(te, "id"), TargetGroup: p.str(child(te, "actions"), "target-group")}
-			term.DSCP = sortedInts(append(p.uints8(ipv4, "dscp-set"), p.uints8(ipv4, "dscp")...))
+			term.DSCP = fabric.SortedSet(append(p.uints8(ipv4, "dscp-set"), p.uints8(ipv4, "dscp")...))
 			c.Terms[term.ID] = term
 		}
 		t.Classifiers[c.Name] = c
