@@ -51,6 +51,9 @@ const (
 // at a time, so operations queue on its mutex.
 type Client struct {
 	cfg Config
+	// probeIdle and staleCheckpointAge are defaultProbeIdle and defaultStaleCheckpointAge; the
+	// tests shorten them on their own client.
+	probeIdle, staleCheckpointAge time.Duration
 
 	mu sync.Mutex // held for a whole operation
 	cn *conn
@@ -67,13 +70,14 @@ type conn struct {
 	used   time.Time   // when an operation last started on it
 }
 
-// probeIdle is how long a connection may sit unused before it is probed ahead of an operation.
-var probeIdle = 10 * time.Second
+// defaultProbeIdle is how long a connection may sit unused before it is probed ahead of an
+// operation.
+const defaultProbeIdle = 10 * time.Second
 
 // New returns a client for cfg without connecting.
 func New(cfg Config) *Client {
 	cfg.Config = cfg.Config.WithDefaults()
-	return &Client{cfg: cfg}
+	return &Client{cfg: cfg, probeIdle: defaultProbeIdle, staleCheckpointAge: defaultStaleCheckpointAge}
 }
 
 // Config returns the client's configuration.
@@ -189,7 +193,7 @@ func setBudget(cn *conn, until time.Time) error {
 // fresh reports a new one.
 func (c *Client) connect(ctx context.Context) (cn *conn, fresh bool, err error) {
 	if c.cn != nil {
-		if c.cn.tr.IsAlive() && (time.Since(c.cn.used) < probeIdle || c.cn.tr.probe(min(c.cfg.Timeout, 5*time.Second))) {
+		if c.cn.tr.IsAlive() && (time.Since(c.cn.used) < c.probeIdle || c.cn.tr.probe(min(c.cfg.Timeout, 5*time.Second))) {
 			c.cn.used = time.Now()
 			return c.cn, false, nil
 		}

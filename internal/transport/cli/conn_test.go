@@ -194,10 +194,8 @@ func TestSilentlyDeadConnectionIsProbed(t *testing.T) {
 			go pipe(in, out, first)
 		}
 	}()
-	old := probeIdle
-	probeIdle = 0
-	t.Cleanup(func() { probeIdle = old })
 	c := newClient(t, s, func(c *Config) { c.Address, c.Timeout = ln.Addr().String(), 500*time.Millisecond })
+	c.probeIdle = 0
 	mustShow(t, c, "show version")
 	blackhole.Store(true)
 	mustShow(t, c, "show version") // probed, found dead, reconnected: no command was lost
