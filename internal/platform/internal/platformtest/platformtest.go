@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Files returns the contents of the files matching each pattern (filepath.Glob, relative to
@@ -77,4 +78,19 @@ func Must[I, O any](tb testing.TB, parse func(I) (O, error), in I) O {
 		tb.Fatal(err)
 	}
 	return out
+}
+
+// Eventually polls cond every few milliseconds until it holds or 10 s pass, and reports
+// whether it held. It stands where a test waits for a device to change on its own (a storm's
+// counters growing): the test asserts what it waited for afterwards, so a wait that ran out
+// fails there.
+func Eventually(cond func() bool) bool {
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
 }
