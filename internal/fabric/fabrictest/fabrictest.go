@@ -153,3 +153,9 @@ func Lifecycle(p *fabric.QoSPolicy, renamed string) []Step {
 		{"rename", p, Renamed(p, renamed)}, {"delete", p, nil},
 	}
 }
+
+// Edited returns p after edit changed it.
+func Edited(p *fabric.QoSPolicy, edit func(p *fabric.QoSPolicy)) *fabric.QoSPolicy {
+	edit(p)
+	return p
+}

@@ -58,13 +58,7 @@ func render(c Counters) string {
 }
 
 // renderAll prints each netdev's counters under its name, in name order.
-func renderAll(got map[string]Counters) string {
-	var out string
-	for _, name := range slices.Sorted(maps.Keys(got)) {
-		out += "netdev " + name + "\n" + render(got[name])
-	}
-	return out
-}
+func renderAll(got map[string]Counters) string { return platformtest.RenderEach(got, "netdev", render) }
 
 func TestParseCountersGolden(t *testing.T) {
 	for name, ifnames := range map[string][]string{

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 )
 
 var restoreEthernet1 = map[string]Binding{
@@ -101,12 +102,8 @@ func TestBuildSetFallbackQueue(t *testing.T) {
 }
 
 func TestBuildSetRejects(t *testing.T) {
-	mod := func(f func(p *fabric.QoSPolicy)) *fabric.QoSPolicy { p := examplePolicy(); f(p); return p }
-	class := func(p *fabric.QoSPolicy, n string, f func(c *fabric.Class)) {
-		c := p.Classes[n]
-		f(&c)
-		p.Classes[n] = c
-	}
+	mod := func(f func(p *fabric.QoSPolicy)) *fabric.QoSPolicy { return fabrictest.Edited(examplePolicy(), f) }
+	class := func(p *fabric.QoSPolicy, n string, f func(c *fabric.Class)) { fabrictest.WithClass(p, n, f) }
 	for name, tc := range map[string]struct {
 		p    *fabric.QoSPolicy
 		want string

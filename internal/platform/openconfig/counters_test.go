@@ -97,11 +97,7 @@ func renderCounters(c Counters) string {
 
 // renderAll renders each port's counters under its name, in name order.
 func renderAll(got map[string]Counters) string {
-	var out string
-	for _, port := range slices.Sorted(maps.Keys(got)) {
-		out += "port " + port + "\n" + renderCounters(got[port])
-	}
-	return out
+	return platformtest.RenderEach(got, "port", renderCounters)
 }
 
 func TestParseCountersGolden(t *testing.T) {

@@ -1,9 +1,6 @@
 package openconfig
 
 import (
-	"bytes"
-	"encoding/json"
-	"strings"
 	"testing"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
@@ -11,6 +8,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
 // examplePolicy is the contract's roce_qos_policy example without its openconfig-unsupported
@@ -34,29 +32,10 @@ func updatedPolicy() *fabric.QoSPolicy {
 	return p
 }
 
-// renderSet renders a SetRequest stably (prototext output is deliberately unstable): one line
-// per operation with its path, then the JSON_IETF value indented.
+// renderSet renders a SetRequest with each value indented below its path.
 func renderSet(t *testing.T, req *gpb.SetRequest) string {
 	t.Helper()
-	var b strings.Builder
-	b.WriteString("prefix origin=" + req.GetPrefix().GetOrigin() + "\n")
-	for _, p := range req.Delete {
-		b.WriteString("delete  " + pathKey(p) + "\n")
-	}
-	for _, kind := range []struct {
-		name string
-		ups  []*gpb.Update
-	}{{"replace", req.Replace}, {"update ", req.Update}} {
-		for _, u := range kind.ups {
-			b.WriteString(kind.name + " " + pathKey(u.Path) + "\n")
-			var out bytes.Buffer
-			if err := json.Indent(&out, u.GetVal().GetJsonIetfVal(), "    ", "  "); err != nil {
-				t.Fatalf("value of %s is not JSON: %v", pathKey(u.Path), err)
-			}
-			b.WriteString("    " + out.String() + "\n")
-		}
-	}
-	return b.String()
+	return platformtest.RenderSet(t, req, pathKey, true)
 }
 
 // golden compares got with testdata/name, rewriting it under -update.

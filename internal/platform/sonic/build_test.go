@@ -199,12 +199,8 @@ func TestBuildSetRenameAndUnbind(t *testing.T) {
 }
 
 func TestBuildSetRejects(t *testing.T) {
-	mod := func(f func(p *fabric.QoSPolicy)) *fabric.QoSPolicy { p := examplePolicy(); f(p); return p }
-	class := func(p *fabric.QoSPolicy, n string, f func(c *fabric.Class)) {
-		c := p.Classes[n]
-		f(&c)
-		p.Classes[n] = c
-	}
+	mod := func(f func(p *fabric.QoSPolicy)) *fabric.QoSPolicy { return fabrictest.Edited(examplePolicy(), f) }
+	class := func(p *fabric.QoSPolicy, n string, f func(c *fabric.Class)) { fabrictest.WithClass(p, n, f) }
 	for name, tc := range map[string]struct {
 		p    *fabric.QoSPolicy
 		want string

@@ -1,7 +1,6 @@
 package sonic
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
 // examplePolicy is the contract's roce_qos_policy example without its sonic-unsupported mtu,
@@ -35,28 +35,10 @@ func updatedPolicy() *fabric.QoSPolicy {
 	return p
 }
 
-// renderSet renders a SetRequest stably, one line per operation with its path and its
-// JSON_IETF value (object members sorted).
+// renderSet renders a SetRequest with each value compacted onto its path's line.
 func renderSet(t *testing.T, req *gpb.SetRequest) string {
 	t.Helper()
-	var b strings.Builder
-	b.WriteString("prefix origin=" + req.GetPrefix().GetOrigin() + "\n")
-	for _, p := range req.Delete {
-		b.WriteString("delete  " + pathKey(p) + "\n")
-	}
-	for _, kind := range []struct {
-		name string
-		ups  []*gpb.Update
-	}{{"replace", req.Replace}, {"update ", req.Update}} {
-		for _, u := range kind.ups {
-			var out bytes.Buffer
-			if err := json.Compact(&out, u.GetVal().GetJsonIetfVal()); err != nil {
-				t.Fatalf("value of %s is not JSON: %v", pathKey(u.Path), err)
-			}
-			b.WriteString(kind.name + " " + pathKey(u.Path) + " = " + out.String() + "\n")
-		}
-	}
-	return b.String()
+	return platformtest.RenderSet(t, req, pathKey, false)
 }
 
 // golden compares got with testdata/name, rewriting it under -update.

@@ -6,12 +6,18 @@
 package platformtest
 
 import (
+	"bytes"
+	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	gpb "github.com/openconfig/gnmi/proto/gnmi"
 )
 
 // Files returns the contents of the files matching each pattern (filepath.Glob, relative to
@@ -93,4 +99,48 @@ func Eventually(cond func() bool) bool {
 			return false
 		}
 	}
+}
+
+// RenderEach renders each entry of m under a heading line "<heading> <key>", in key order: the
+// golden form of a per-port (per-netdev) result.
+func RenderEach[T any](m map[string]T, heading string, render func(T) string) string {
+	var out string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out += heading + " " + k + "\n" + render(m[k])
+	}
+	return out
+}
+
+// RenderSet renders a gNMI SetRequest stably (prototext output is deliberately unstable): the
+// prefix's origin, then one line per operation with its path (pathKey, the platform's form),
+// each value's JSON_IETF compacted onto the line, or indented below it when indent is set.
+func RenderSet(t *testing.T, req *gpb.SetRequest, pathKey func(*gpb.Path) string, indent bool) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("prefix origin=" + req.GetPrefix().GetOrigin() + "\n")
+	for _, p := range req.Delete {
+		b.WriteString("delete  " + pathKey(p) + "\n")
+	}
+	for _, kind := range []struct {
+		name string
+		ups  []*gpb.Update
+	}{{"replace", req.Replace}, {"update ", req.Update}} {
+		for _, u := range kind.ups {
+			var out bytes.Buffer
+			err := json.Compact(&out, u.GetVal().GetJsonIetfVal())
+			if indent {
+				out.Reset()
+				err = json.Indent(&out, u.GetVal().GetJsonIetfVal(), "    ", "  ")
+			}
+			if err != nil {
+				t.Fatalf("value of %s is not JSON: %v", pathKey(u.Path), err)
+			}
+			if indent {
+				b.WriteString(kind.name + " " + pathKey(u.Path) + "\n    " + out.String() + "\n")
+			} else {
+				b.WriteString(kind.name + " " + pathKey(u.Path) + " = " + out.String() + "\n")
+			}
+		}
+	}
+	return b.String()
 }
