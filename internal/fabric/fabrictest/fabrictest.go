@@ -159,3 +159,13 @@ func Edited(p *fabric.QoSPolicy, edit func(p *fabric.QoSPolicy)) *fabric.QoSPoli
 	edit(p)
 	return p
 }
+
+// Updated is the update every platform's tests make of the example: the roce class's ECN
+// changed to ecn and its share to 40 %, the lossless storage class (StorageClass) added, and
+// the policy bound to ports instead.
+func Updated(p *fabric.QoSPolicy, ecn fabric.ECN, ports ...string) *fabric.QoSPolicy {
+	WithClass(p, "roce", func(c *fabric.Class) { c.ECN, c.BandwidthPercent = &ecn, fabric.Ptr(40) })
+	p.Classes["storage"] = StorageClass()
+	p.Interfaces = ports
+	return p
+}

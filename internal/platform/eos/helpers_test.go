@@ -19,13 +19,8 @@ func examplePolicy() *fabric.QoSPolicy {
 // updatedPolicy changes the roce ECN and share, adds a lossless storage class with ECN,
 // unbinds Ethernet2 and binds Ethernet3.
 func updatedPolicy() *fabric.QoSPolicy {
-	p := fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) {
-		c.ECN = &fabric.ECN{MinThresholdBytes: 76800, MaxThresholdBytes: 768000, MarkProbabilityPercent: 20}
-		c.BandwidthPercent = fabric.Ptr(40)
-	})
-	p.Classes["storage"] = fabrictest.StorageClass()
-	p.Interfaces = []string{"Ethernet1", "Ethernet3"}
-	return p
+	return fabrictest.Updated(examplePolicy(),
+		fabric.ECN{MinThresholdBytes: 76800, MaxThresholdBytes: 768000, MarkProbabilityPercent: 20}, "Ethernet1", "Ethernet3")
 }
 
 // golden compares got with testdata/name, rewriting it under -update.

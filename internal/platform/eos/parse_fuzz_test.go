@@ -170,7 +170,11 @@ func checkConfig(t *testing.T, c *Config) {
 				t.Errorf("policy %q: default traffic class %d", name, p.DefaultTrafficClass)
 			}
 			_ = Canonical(*p)
-			writeBack(t, c, p)
+			// Written again, as an update, a rename and a delete do.
+			prior := c.PolicyPrior(p.Interfaces)
+			clitexttest.WriteBack(t, p, CheckSupported(*p), func(old, next *fabric.QoSPolicy) ([]string, error) {
+				return PolicyLines(c, old, next, prior)
+			})
 		}
 	}
 	if _, ok := c.Policy("no such profile "+strings.Repeat("x", 3), nil); ok {
@@ -222,16 +226,6 @@ func checkConfig(t *testing.T, c *Config) {
 			clitexttest.CheckLines(t, "PFC read back on "+port, PFCLines(port, read, read, pfcPrior))
 		}
 	}
-}
-
-// writeBack writes a policy read from the device again, as an update, a rename and a delete
-// do, when it is one this platform can write.
-func writeBack(t *testing.T, c *Config, p *fabric.QoSPolicy) {
-	t.Helper()
-	prior := c.PolicyPrior(p.Interfaces)
-	clitexttest.WriteBack(t, p, CheckSupported(*p), func(old, next *fabric.QoSPolicy) ([]string, error) {
-		return PolicyLines(c, old, next, prior)
-	})
 }
 
 // boundTo is c with every interface's service-profile set to name: the device after a policy

@@ -106,7 +106,11 @@ func checkConfig(t *testing.T, c *Config) {
 				t.Fatalf("Policy(%q) = %v, %v", name, p, ok)
 			}
 			_ = Canonical(*p)
-			writeBack(t, c, p)
+			// Written again, as an update, a rename and a delete do.
+			prior := c.PolicyPrior(p.Interfaces)
+			clitexttest.WriteBack(t, p, CheckSupported(*p), func(old, next *fabric.QoSPolicy) ([]string, error) {
+				return PolicyLines(c, old, next, prior)
+			})
 		}
 	}
 	if _, ok := c.Policy("no such policy-map", nil); ok {
@@ -189,16 +193,6 @@ func checkConfig(t *testing.T, c *Config) {
 			clitexttest.CheckWritten(t, "PFC "+step.name+" on "+port, lines, err)
 		}
 	}
-}
-
-// writeBack writes a policy read from the device again, as an update, a rename and a delete
-// do, when it is one this platform can write.
-func writeBack(t *testing.T, c *Config, p *fabric.QoSPolicy) {
-	t.Helper()
-	prior := c.PolicyPrior(p.Interfaces)
-	clitexttest.WriteBack(t, p, CheckSupported(*p), func(old, next *fabric.QoSPolicy) ([]string, error) {
-		return PolicyLines(c, old, next, prior)
-	})
 }
 
 // boundTo is c after policy name was bound in system qos and on every port.

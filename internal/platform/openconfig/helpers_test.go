@@ -21,15 +21,10 @@ func examplePolicy() *fabric.QoSPolicy {
 // updatedPolicy renames examplePolicy, changes the roce ECN, adds a class and unbinds
 // Ethernet2 in favour of Ethernet3.
 func updatedPolicy() *fabric.QoSPolicy {
-	p := fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) {
-		c.ECN = &fabric.ECN{MinThresholdBytes: 307200, MaxThresholdBytes: 3072000, MarkProbabilityPercent: 20}
-		c.BandwidthPercent = fabric.Ptr(40)
-	})
+	p := fabrictest.Updated(examplePolicy(),
+		fabric.ECN{MinThresholdBytes: 307200, MaxThresholdBytes: 3072000, MarkProbabilityPercent: 20}, "Ethernet1", "Ethernet3")
 	p.Name = "AI"
-	p.Classes["storage"] = fabrictest.StorageClass()
-	fabrictest.WithClass(p, "storage", func(c *fabric.Class) { c.Lossless = false })
-	p.Interfaces = []string{"Ethernet1", "Ethernet3"}
-	return p
+	return fabrictest.WithClass(p, "storage", func(c *fabric.Class) { c.Lossless = false })
 }
 
 // renderSet renders a SetRequest with each value indented below its path.

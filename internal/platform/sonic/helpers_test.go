@@ -24,15 +24,10 @@ func examplePolicy() *fabric.QoSPolicy {
 // updatedPolicy changes the roce ECN and share, adds a lossless storage class with ECN, trusts
 // DSCP and PCP, unbinds Ethernet4 and binds Ethernet8.
 func updatedPolicy() *fabric.QoSPolicy {
-	p := fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) {
-		c.ECN = &fabric.ECN{MinThresholdBytes: 150000, MaxThresholdBytes: 1500001, MarkProbabilityPercent: 20}
-		c.BandwidthPercent = fabric.Ptr(40)
-	})
+	p := fabrictest.Updated(examplePolicy(),
+		fabric.ECN{MinThresholdBytes: 150000, MaxThresholdBytes: 1500001, MarkProbabilityPercent: 20}, "Ethernet0", "Ethernet8")
 	p.Trust = fabric.TrustDSCPPCP
-	p.Classes["storage"] = fabrictest.StorageClass()
-	fabrictest.WithClass(p, "storage", func(c *fabric.Class) { c.PCP = []int{4} })
-	p.Interfaces = []string{"Ethernet0", "Ethernet8"}
-	return p
+	return fabrictest.WithClass(p, "storage", func(c *fabric.Class) { c.PCP = []int{4} })
 }
 
 // renderSet renders a SetRequest with each value compacted onto its path's line.

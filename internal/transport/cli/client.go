@@ -76,7 +76,7 @@ const defaultProbeIdle = 10 * time.Second
 
 // New returns a client for cfg without connecting.
 func New(cfg Config) *Client {
-	cfg.Config = cfg.Config.WithDefaults()
+	cfg.Config = cfg.WithDefaults()
 	return &Client{cfg: cfg, probeIdle: defaultProbeIdle, staleCheckpointAge: defaultStaleCheckpointAge}
 }
 

@@ -25,7 +25,6 @@ type fakeEOS struct {
 	*sshtest.Server
 
 	mu         sync.Mutex
-	conns      []net.Conn
 	transcript []string // every non-empty line typed, in order, all terminals
 	running    []string
 	sessions   map[string]*fakeSession

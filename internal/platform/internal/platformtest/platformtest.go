@@ -62,7 +62,7 @@ func Refused(t testing.TB, what string, got any, err error) bool {
 	if err == nil {
 		return false
 	}
-	if v := reflect.ValueOf(got); v.IsValid() && !(canBeNil(v.Kind()) && v.IsNil()) {
+	if v := reflect.ValueOf(got); v.IsValid() && (!canBeNil(v.Kind()) || !v.IsNil()) {
 		t.Errorf("%s with an error", what)
 	}
 	return true
