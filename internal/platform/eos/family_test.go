@@ -36,7 +36,7 @@ func TestFamilyOf(t *testing.T) {
 // On a Strata switch every queue line of the profile is uc-tx-queue: blocks, and the removal of
 // a class's block on an update.
 func TestPolicyLinesStrata(t *testing.T) {
-	c := parseFile(t, "after-create.txt")
+	c := running.File(t, "after-create.txt")
 	c.Family = FamilyStrata
 	next, old := examplePolicy(), examplePolicy()
 	delete(next.Classes, "default")

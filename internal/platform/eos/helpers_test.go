@@ -26,15 +26,8 @@ func updatedPolicy() *fabric.QoSPolicy {
 // golden compares got with testdata/name, rewriting it under -update.
 var golden = goldenfile.Testdata
 
-// parseFile parses a running-config under testdata.
-func parseFile(t *testing.T, name string) *Config {
-	t.Helper()
-	return mustParse(t, goldenfile.Read(t, "testdata/"+name))
-}
-
-func mustParse(t *testing.T, text string) *Config {
-	return platformtest.Must(t, ParseRunningConfig, text)
-}
+// running parses running-configs: running.File one under testdata, running.Text a text.
+var running = platformtest.Parser[*Config](ParseRunningConfig)
 
 // sampleParts splits testdata/eos-running-config-qos-1.txt (the shared sample, source header
 // kept) into its parts (A), (B) and (C) at their "# (X)" headers; other '#' lines are the

@@ -17,11 +17,11 @@ import (
 // updated policy bind: Ethernet2 had profile LEGACY, the maps a CoS 5 and a DSCP 46 entry.
 func basePrior(t *testing.T) PolicyPrior {
 	t.Helper()
-	return parseFile(t, "base-running-config.txt").PolicyPrior([]string{"Ethernet1", "Ethernet2", "Ethernet3"})
+	return running.File(t, "base-running-config.txt").PolicyPrior([]string{"Ethernet1", "Ethernet2", "Ethernet3"})
 }
 
 func TestPolicyLinesGolden(t *testing.T) {
-	base, created := parseFile(t, "base-running-config.txt"), parseFile(t, "after-create.txt")
+	base, created := running.File(t, "base-running-config.txt"), running.File(t, "after-create.txt")
 	for _, tc := range []struct {
 		golden    string
 		c         *Config
@@ -31,7 +31,7 @@ func TestPolicyLinesGolden(t *testing.T) {
 		{"update.golden", created, examplePolicy(), updatedPolicy()},
 		{"rename.golden", created, examplePolicy(), fabrictest.Renamed(examplePolicy(), "AI")},
 		{"delete.golden", created, examplePolicy(), nil},
-		{"delete-after-update.golden", parseFile(t, "after-update.txt"), updatedPolicy(), nil},
+		{"delete-after-update.golden", running.File(t, "after-update.txt"), updatedPolicy(), nil},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			got, err := PolicyLines(tc.c, tc.old, tc.next, basePrior(t))
@@ -93,7 +93,7 @@ func TestPolicyLinesMapsWhole(t *testing.T) {
 // Without a recorded prior (after import) delete returns the maps to EOS's defaults and
 // removes the bindings.
 func TestPolicyLinesDeleteWithoutPrior(t *testing.T) {
-	got, err := PolicyLines(parseFile(t, "after-create.txt"), examplePolicy(), nil, PolicyPrior{})
+	got, err := PolicyLines(running.File(t, "after-create.txt"), examplePolicy(), nil, PolicyPrior{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestPolicyLinesDeleteWithoutPrior(t *testing.T) {
 
 // The device read just before decides only what would change nothing or is no longer ours.
 func TestPolicyLinesUsesDevice(t *testing.T) {
-	c := parseFile(t, "after-create.txt")
+	c := running.File(t, "after-create.txt")
 	c.Interfaces["Ethernet1"].ServiceProfile = ""         // unbound by hand: nothing to undo
 	c.Interfaces["Ethernet2"].ServiceProfile = "OPERATOR" // rebound by hand: not ours to take back
 	delete(c.Profiles, "ROCE")                            // profile removed by hand
@@ -162,7 +162,7 @@ func TestPolicyLinesRejects(t *testing.T) {
 }
 
 func TestPolicyPrior(t *testing.T) {
-	got := parseFile(t, "base-running-config.txt").PolicyPrior([]string{"Ethernet2", "Ethernet4", "Ethernet99"})
+	got := running.File(t, "base-running-config.txt").PolicyPrior([]string{"Ethernet2", "Ethernet4", "Ethernet99"})
 	want := PolicyPrior{DSCPToTC: defaultDSCP(), COSToTC: cosDefault, TCToQueue: defaultTCToQueue(),
 		ServiceProfiles: map[string]string{"Ethernet2": "LEGACY", "Ethernet4": "", "Ethernet99": ""}}
 	want.DSCPToTC[46], want.COSToTC[5] = 6, 4

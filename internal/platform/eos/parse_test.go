@@ -17,7 +17,7 @@ func TestParseSample(t *testing.T) {
 	parts := sampleParts(t)
 	got := map[string]*Config{}
 	for _, part := range []string{"A", "B", "C"} {
-		got[part] = mustParse(t, parts[part])
+		got[part] = running.Text(t, parts[part])
 		golden(t, "sample-"+strings.ToLower(part)+".golden", goldenfile.JSON(t, got[part]))
 	}
 	a := got["A"]
@@ -60,7 +60,7 @@ func TestParseSample(t *testing.T) {
 // The layout internal/lab/eos-switch.md documents (copied there from real EOS), as text and as
 // `| json` of the same configuration: both give the same Config.
 func TestParseSwitchLayout(t *testing.T) {
-	text := parseFile(t, "eos-switch-running-config.txt")
+	text := running.File(t, "eos-switch-running-config.txt")
 	golden(t, "eos-switch.golden", goldenfile.JSON(t, text))
 	js, err := ParseRunningConfigJSON([]byte(goldenfile.Read(t, "testdata/eos-switch-running-config.json")))
 	if err != nil {
@@ -81,11 +81,11 @@ func TestParseSwitchLayout(t *testing.T) {
 
 func TestParseTolerant(t *testing.T) {
 	crlf := strings.ReplaceAll(goldenfile.Read(t, "testdata/eos-switch-running-config.txt"), "\n", "\r\n")
-	if diff := cmp.Diff(parseFile(t, "eos-switch-running-config.txt"), mustParse(t, crlf)); diff != "" {
+	if diff := cmp.Diff(running.File(t, "eos-switch-running-config.txt"), running.Text(t, crlf)); diff != "" {
 		t.Errorf("CRLF (-LF +CRLF):\n%s", diff)
 	}
 	// Any order, unknown blocks and lines, later lines win, "end" anywhere.
-	c := mustParse(t, `qos map dscp 1 to traffic-class 5
+	c := running.Text(t, `qos map dscp 1 to traffic-class 5
 end
 router bgp 65000
    neighbor 10.0.0.1 remote-as 65001
@@ -148,7 +148,7 @@ func TestThresholdUnits(t *testing.T) {
 	clitexttest.CheckThresholdUnits(t, Unknown, func(value, unit string) (int64, int64) {
 		line := "qos profile A\n   tx-queue 3\n      random-detect ecn minimum-threshold " + value + " " + unit +
 			" maximum-threshold " + value + " " + unit + "\n"
-		e := mustParse(t, line).Profiles["A"].Queues[3].ECN
+		e := running.Text(t, line).Profiles["A"].Queues[3].ECN
 		if e.Probability != 100 {
 			t.Errorf("%q reads %+v", line, e)
 		}

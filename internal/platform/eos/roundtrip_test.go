@@ -51,10 +51,10 @@ func roundTrips() map[string]*fabric.QoSPolicy {
 func TestRoundTrip(t *testing.T) {
 	for file, p := range roundTrips() {
 		t.Run(file, func(t *testing.T) {
-			c := parseFile(t, file)
+			c := running.File(t, file)
 			got, ok := c.Policy(p.Name, p)
 			fabrictest.CheckRead(t, Canonical(*p), got, ok)
-			ls, err := PolicyLines(parseFile(t, "base-running-config.txt"), nil, p, PolicyPrior{})
+			ls, err := PolicyLines(running.File(t, "base-running-config.txt"), nil, p, PolicyPrior{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -69,7 +69,7 @@ func TestRoundTrip(t *testing.T) {
 // running-config prints them.
 func profileOf(t *testing.T, ls []string) *Profile {
 	t.Helper()
-	c := mustParse(t, clitexttest.Indent(t, ls, "   ", enters))
+	c := running.Text(t, clitexttest.Indent(t, ls, "   ", enters))
 	if len(c.Profiles) != 1 {
 		t.Fatalf("lines hold %d profiles", len(c.Profiles))
 	}
@@ -110,13 +110,15 @@ func TestReadDrift(t *testing.T) {
 			func(p *fabric.QoSPolicy) bool {
 				return !p.Classes["cnp"].StrictPriority && *p.Classes["cnp"].BandwidthPercent == 50
 			}},
-	}, func(text string) (*fabric.QoSPolicy, bool) { return mustParse(t, text).Policy("ROCE", examplePolicy()) })
+	}, func(text string) (*fabric.QoSPolicy, bool) {
+		return running.Text(t, text).Policy("ROCE", examplePolicy())
+	})
 	// EOS's default probability is 100: a line without it is what the policy asks.
-	got, _ := mustParse(t, strings.Replace(text, " max-mark-probability 100", "", 1)).Policy("ROCE", examplePolicy())
+	got, _ := running.Text(t, strings.Replace(text, " max-mark-probability 100", "", 1)).Policy("ROCE", examplePolicy())
 	if !Canonical(*examplePolicy()).Equal(*got) {
 		t.Errorf("a random-detect line without max-mark-probability reads %+v", got.Classes["roce"].ECN)
 	}
-	if _, ok := parseFile(t, "after-create.txt").Policy("AI", nil); ok {
+	if _, ok := running.File(t, "after-create.txt").Policy("AI", nil); ok {
 		t.Error("Policy(AI) found without a qos profile AI")
 	}
 }
@@ -124,7 +126,7 @@ func TestReadDrift(t *testing.T) {
 // Without state classes are named tc<N>; a state class already named tc<N> for another TC
 // does not make two classes share a name.
 func TestPolicyClassNames(t *testing.T) {
-	c := parseFile(t, "after-create.txt")
+	c := running.File(t, "after-create.txt")
 	got, _ := c.Policy("ROCE", nil)
 	if len(got.Classes) != 3 || got.Classes["tc3"].ECN == nil || !got.Classes["tc6"].StrictPriority || got.Classes["tc3"].PCP != nil {
 		t.Errorf("imported classes = %+v", got.Classes)

@@ -28,12 +28,7 @@ func TestCountersScriptGolden(t *testing.T) {
 
 // render prints Counters one attribute a line, null where the host has no counter.
 func render(c Counters) string {
-	num := func(p *int64) string {
-		if p == nil {
-			return "null"
-		}
-		return fmt.Sprint(*p)
-	}
+	num := platformtest.Null
 	prios := func(m map[int]int64) string {
 		var parts []string
 		for prio := range 8 {

@@ -65,7 +65,7 @@ func TestExamples(t *testing.T) {
 			if u := CheckSupported(*tc.p); len(u) > 0 {
 				t.Fatal(fabrictest.Reasons(u))
 			}
-			fresh := mustParse(t, "")
+			fresh := running.Text(t, "")
 			if err := fresh.CheckCreate("nxos-1", tc.p.Name); err != nil {
 				t.Fatal(err)
 			}

@@ -28,12 +28,12 @@ func replay(t *testing.T, before string, ls []string) *Config {
 			depth++
 		}
 		if depth == 0 {
-			checkBlock(t, mustParse(t, text), blockLines)
+			checkBlock(t, running.Text(t, text), blockLines)
 			text += indent(t, blockLines)
 			blockLines = nil
 		}
 	}
-	return mustParse(t, text)
+	return running.Text(t, text)
 }
 
 // checkBlock checks one top-level block (or line) against c, the configuration before it.

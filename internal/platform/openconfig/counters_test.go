@@ -77,12 +77,7 @@ func updatesFixture(t *testing.T, name string) []Update {
 }
 
 func renderCounters(c Counters) string {
-	num := func(p *int64) string {
-		if p == nil {
-			return "null"
-		}
-		return fmt.Sprint(*p)
-	}
+	num := platformtest.Null
 	prios := func(m map[int]int64) string {
 		if m == nil {
 			return "null"

@@ -8,6 +8,7 @@ package platformtest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -143,4 +144,31 @@ func RenderSet(t *testing.T, req *gpb.SetRequest, pathKey func(*gpb.Path) string
 		}
 	}
 	return b.String()
+}
+
+// Parser is a platform's text parser as its tests call it; a refusal fails the test.
+type Parser[O any] func(string) (O, error)
+
+// Text parses text.
+func (p Parser[O]) Text(tb testing.TB, text string) O {
+	tb.Helper()
+	return Must(tb, p, text)
+}
+
+// File parses the package's testdata/name.
+func (p Parser[O]) File(tb testing.TB, name string) O {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return Must(tb, p, string(b))
+}
+
+// Null prints a counter, "null" where the device has none.
+func Null(p *int64) string {
+	if p == nil {
+		return "null"
+	}
+	return fmt.Sprint(*p)
 }
