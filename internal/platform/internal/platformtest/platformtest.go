@@ -158,7 +158,7 @@ func (p Parser[O]) Text(tb testing.TB, text string) O {
 // File parses the package's testdata/name.
 func (p Parser[O]) File(tb testing.TB, name string) O {
 	tb.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
+	b, err := os.ReadFile(filepath.Join("testdata", name)) //nolint:gosec // the test names its own testdata
 	if err != nil {
 		tb.Fatal(err)
 	}
