@@ -43,23 +43,17 @@ func (s *session) run(ctx context.Context, cn *conn, lines []string, deadline, h
 		delete(d.PrivilegeLevels, s.name)
 		d.UpdatePrivileges()
 	}()
-	texts := configFailures(d)
-	if err := setBudget(cn, deadline); err != nil {
+	texts, err := readyForConfig(cn, deadline)
+	if err != nil {
 		return err
-	}
-	if d.CurrentPriv != privExec {
-		if err := d.AcquirePriv(privExec); err != nil {
-			return err
-		}
 	}
 	// Entered here rather than by AcquirePriv, which would resend the command on a refusal and
 	// lose the device's text.
 	enter := "configure session " + s.name
-	sent := cn.tr.writes.Load()
-	out, err := d.Channel.SendInput(enter)
+	out, reached, err := sendInput(cn, enter)
 	s.log(ctx, enter, err, out, texts)
 	switch {
-	case err != nil && cn.tr.writes.Load() == sent:
+	case err != nil && !reached:
 		return err // nothing reached the device
 	case err != nil:
 		return s.rollback(ctx, cn, hard, err, "", "")
@@ -90,11 +84,10 @@ func (s *session) run(ctx context.Context, cn *conn, lines []string, deadline, h
 		return s.rollback(ctx, cn, hard, err, "", "")
 	}
 	// At channel level: a privilege change would send `end` (leaving the session pending) first.
-	sent = cn.tr.writes.Load()
-	out, err = d.Channel.SendInput("commit")
+	out, reached, err = sendInput(cn, "commit")
 	s.log(ctx, "commit", err, out, texts)
 	switch {
-	case err != nil && cn.tr.writes.Load() == sent:
+	case err != nil && !reached:
 		return s.rollback(ctx, cn, hard, err, "", "")
 	case err != nil:
 		return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "configure", Line: "commit", Err: fmt.Errorf(
