@@ -171,12 +171,11 @@ func (r *Registry) CLI(name string) (*cli.Client, error) {
 	if known == "" && d.HostKey == "" {
 		known = "~/.ssh/known_hosts"
 	}
-	c := cli.New(cli.Config{
+	c := cli.New(cli.Config{Config: ssh.Config{
 		Device: name, Address: d.Address, Username: d.Username, Password: d.Password,
 		PrivateKey: []byte(d.PrivateKey), HostKey: d.HostKey, KnownHostsFile: known,
-		Insecure: d.Insecure, Timeout: d.Timeout, Retries: d.Retries,
-		Platform: scrapliPlatforms[d.Platform], SaveConfig: d.SaveConfig, Logger: r.loggerFor("cli"),
-	})
+		Insecure: d.Insecure, Timeout: d.Timeout, Retries: d.Retries, Logger: r.loggerFor("cli"),
+	}, Platform: scrapliPlatforms[d.Platform], SaveConfig: d.SaveConfig})
 	r.cli[name] = c
 	return c, nil
 }

@@ -42,7 +42,7 @@ func LLDPNeighbors(ctx context.Context, reg *devices.Registry, device string) (f
 	if dev.Hostname != "" {
 		out.Hostname = dev.Hostname
 	}
-	slices.SortStableFunc(out.Neighbors, func(a, b fabric.Neighbor) int { return fabric.ComparePorts(a.Interface, b.Interface) })
+	fabric.SortNeighbors(out.Neighbors)
 	return out, nil
 }
 

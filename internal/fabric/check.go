@@ -404,7 +404,7 @@ func appendUnique(list []string, s string) []string {
 // setDiff returns the elements of a not in b, sorted.
 func setDiff(a, b []int) []int {
 	var out []int
-	for _, v := range sortedSet(a) {
+	for _, v := range SortedSet(a) {
 		if !slices.Contains(b, v) {
 			out = append(out, v)
 		}

@@ -67,7 +67,7 @@ func toPriority(p int) string {
 // pfc_priorities.
 func (e linkEnd) lossless() []int {
 	if e.nic != nil {
-		return sortedSet(e.nic.PFCPriorities)
+		return SortedSet(e.nic.PFCPriorities)
 	}
 	var out []int
 	for _, cl := range e.policy.Policy.Classes {
@@ -75,7 +75,7 @@ func (e linkEnd) lossless() []int {
 			out = append(out, cl.TrafficClass)
 		}
 	}
-	return sortedSet(out)
+	return SortedSet(out)
 }
 
 // pfcOn reports whether the end sends and honours PFC: a NIC with PFC priorities, a switch port
@@ -108,7 +108,7 @@ func (e linkEnd) roceDSCPs() []int {
 	if e.dcqcn != nil {
 		out = append(out, e.dcqcn.CNPDSCP)
 	}
-	return sortedSet(out)
+	return SortedSet(out)
 }
 
 // end collects what the check has for device/iface.
@@ -217,7 +217,7 @@ func (c *checker) r14LinkDSCP(l Link, a, b linkEnd) {
 		return
 	}
 	var bad []string
-	for _, d := range sortedSet(append(a.roceDSCPs(), b.roceDSCPs()...)) {
+	for _, d := range SortedSet(append(a.roceDSCPs(), b.roceDSCPs()...)) {
 		if d < 0 || d > MaxDSCP {
 			continue
 		}
@@ -302,7 +302,7 @@ func (c *checker) r17LinkECN(l Link, sw, host linkEnd) {
 		return
 	}
 	var bad []string
-	for _, prio := range sortedSet(host.dcqcn.Priorities) {
+	for _, prio := range SortedSet(host.dcqcn.Priorities) {
 		name, cl, ok := sw.policy.Policy.ClassByTC(prio)
 		switch {
 		case !ok:
@@ -317,5 +317,5 @@ func (c *checker) r17LinkECN(l Link, sw, host linkEnd) {
 	c.add(SeverityError, "R17", sw.device,
 		"Link %s: %s runs DCQCN on priorities %s, but toward it %s (policy %s): %s. Set ecn on those classes: DCQCN "+
 			"slows senders only when the switch marks the queue toward the receiver.",
-		l.Label(), host.label(), intList(sortedSet(host.dcqcn.Priorities)), sw.label(), sw.policy.Policy.Name, strings.Join(bad, "; "))
+		l.Label(), host.label(), intList(SortedSet(host.dcqcn.Priorities)), sw.label(), sw.policy.Policy.Name, strings.Join(bad, "; "))
 }

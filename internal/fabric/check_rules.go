@@ -18,7 +18,7 @@ func (c *checker) r1PFCPriorities() {
 	}
 	want := c.losslessTCs()
 	for _, h := range c.nics {
-		got := sortedSet(h.NIC.PFCPriorities)
+		got := SortedSet(h.NIC.PFCPriorities)
 		if slices.Equal(got, want) {
 			continue
 		}
@@ -49,7 +49,7 @@ func (c *checker) r2DSCPMap() {
 		}
 	}
 	expected := map[int]map[int][]string{}
-	for _, d := range sortedSet(listed) {
+	for _, d := range SortedSet(listed) {
 		if d < 0 || d > MaxDSCP {
 			continue
 		}
@@ -243,7 +243,7 @@ func (c *checker) r6DCQCNPriorities() {
 		return
 	}
 	for _, h := range c.dcqcn {
-		missing := setDiff(want, sortedSet(h.DCQCN.Priorities))
+		missing := setDiff(want, SortedSet(h.DCQCN.Priorities))
 		if len(missing) == 0 {
 			continue
 		}
@@ -253,7 +253,7 @@ func (c *checker) r6DCQCNPriorities() {
 		}
 		c.add(SeverityError, "R6", h.Device,
 			"The DCQCN profile of %s is enabled on priorities %s but not on %s %s (%s). Add %s to priorities: %s.",
-			hostLabel(h.Device, h.DCQCN.Interface), intList(sortedSet(h.DCQCN.Priorities)), what, intList(missing),
+			hostLabel(h.Device, h.DCQCN.Interface), intList(SortedSet(h.DCQCN.Priorities)), what, intList(missing),
 			from, intList(missing), why)
 	}
 }
@@ -315,7 +315,7 @@ func (c *checker) suggestToS() string {
 	for _, tc := range c.losslessTCs() {
 		for _, sp := range c.dscpPolicies() {
 			if _, cl, ok := sp.Policy.ClassByTC(tc); ok && cl.Lossless && len(cl.DSCP) > 0 {
-				d := sortedSet(cl.DSCP)[0]
+				d := SortedSet(cl.DSCP)[0]
 				return fmt.Sprintf(", e.g. %d for DSCP %d", d<<2|2, d)
 			}
 		}

@@ -53,7 +53,7 @@ func (c *checker) r8LosslessCount() {
 		sources[tc] = slices.Clone(from)
 	}
 	for _, h := range c.nics {
-		for _, p := range sortedSet(h.NIC.PFCPriorities) {
+		for _, p := range SortedSet(h.NIC.PFCPriorities) {
 			sources[p] = appendUnique(sources[p], "pfc_priorities of "+hostLabel(h.Device, h.NIC.Interface))
 		}
 	}
@@ -104,7 +104,7 @@ func (c *checker) losslessPorts() (devices []string, ports map[string][]string, 
 			policies[sp.Device] = map[string][]string{}
 			devices = append(devices, sp.Device)
 		}
-		for _, ifc := range sortedSet(sp.Policy.Interfaces) {
+		for _, ifc := range SortedSet(sp.Policy.Interfaces) {
 			ports[sp.Device] = appendUnique(ports[sp.Device], ifc)
 			policies[sp.Device][ifc] = append(policies[sp.Device][ifc], sp.Policy.Name)
 		}
@@ -214,7 +214,7 @@ func (c *checker) r10SwitchAgreement() {
 		how   string
 	}
 	diffs := map[int][]diff{}
-	for _, d := range sortedSet(dscps) {
+	for _, d := range SortedSet(dscps) {
 		if d < 0 || d > MaxDSCP {
 			continue
 		}

@@ -87,7 +87,7 @@ func checkNetdev(ps *Problems, name string) {
 
 // checkPriorities checks a set of priorities (0-7) at at.
 func checkPriorities(ps *Problems, at Path, prios []int, detail string) {
-	for _, p := range sortedSet(prios) {
+	for _, p := range SortedSet(prios) {
 		checkRange(ps, at, "Priority", p, 0, MaxPriority, detail)
 	}
 }

@@ -18,6 +18,12 @@ type Neighbor struct {
 	PortDescription string
 }
 
+// SortNeighbors orders neighbours by their local interface (ComparePorts), keeping the order a
+// device reported for the neighbours heard on one interface.
+func SortNeighbors(ns []Neighbor) {
+	slices.SortStableFunc(ns, func(a, b Neighbor) int { return ComparePorts(a.Interface, b.Interface) })
+}
+
 // DeviceNeighbors is one device's LLDP read: the name the device gives itself (what its
 // neighbours see as system name; a configured override stands in for it), its interfaces when
 // known, and its neighbours.

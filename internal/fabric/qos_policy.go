@@ -84,13 +84,13 @@ func (p *QoSPolicy) Normalize() {
 		}
 		p.Classes = classes
 	}
-	p.Interfaces = sortedSet(p.Interfaces)
+	p.Interfaces = SortedSet(p.Interfaces)
 }
 
 func (c *Class) normalize() {
-	c.DSCP = sortedSet(c.DSCP)
+	c.DSCP = SortedSet(c.DSCP)
 	if c.PCP != nil {
-		c.PCP = sortedSet(c.PCP)
+		c.PCP = SortedSet(c.PCP)
 		if c.PCP == nil {
 			c.PCP = []int{}
 		}
@@ -106,8 +106,17 @@ func (c *Class) normalize() {
 	}
 }
 
-// sortedSet returns a new sorted slice of the distinct elements of s, nil when s is empty.
-func sortedSet[T cmp.Ordered](s []T) []T {
+// KnownClass returns p's class name; p may be nil (nothing known: an import, a create).
+func (p *QoSPolicy) KnownClass(name string) (Class, bool) {
+	if p == nil {
+		return Class{}, false
+	}
+	c, ok := p.Classes[name]
+	return c, ok
+}
+
+// SortedSet returns a new sorted slice of the distinct elements of s, nil when s is empty.
+func SortedSet[T cmp.Ordered](s []T) []T {
 	if len(s) == 0 {
 		return nil
 	}
@@ -123,7 +132,7 @@ func (p QoSPolicy) Equal(o QoSPolicy) bool {
 	if p.Name != o.Name || p.Trust != o.Trust || p.DefaultTrafficClass != o.DefaultTrafficClass {
 		return false
 	}
-	if !slices.Equal(sortedSet(p.Interfaces), sortedSet(o.Interfaces)) {
+	if !slices.Equal(SortedSet(p.Interfaces), SortedSet(o.Interfaces)) {
 		return false
 	}
 	if len(p.Classes) != len(o.Classes) {
@@ -143,9 +152,9 @@ func (c Class) Equal(o Class) bool {
 	return c.TrafficClass == o.TrafficClass &&
 		c.StrictPriority == o.StrictPriority &&
 		c.Lossless == o.Lossless &&
-		slices.Equal(sortedSet(c.DSCP), sortedSet(o.DSCP)) &&
+		slices.Equal(SortedSet(c.DSCP), SortedSet(o.DSCP)) &&
 		(c.PCP == nil) == (o.PCP == nil) &&
-		slices.Equal(sortedSet(c.PCP), sortedSet(o.PCP)) &&
+		slices.Equal(SortedSet(c.PCP), SortedSet(o.PCP)) &&
 		equalPtr(c.BandwidthPercent, o.BandwidthPercent) &&
 		equalPtr(c.MTU, o.MTU) &&
 		equalPtr(c.ECN, o.ECN)

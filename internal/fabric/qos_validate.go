@@ -158,7 +158,7 @@ func checkECN(ps *Problems, at Path, e ECN) {
 
 // checkMembers checks a DSCP or PCP set: each value in 0..limit and claimed by one class only.
 func checkMembers(ps *Problems, at Path, what string, values []int, limit int, owners classOwners, class string) {
-	for _, v := range sortedSet(values) {
+	for _, v := range SortedSet(values) {
 		if v < 0 || v > limit {
 			ps.Add(at, fmt.Sprintf("%s %d out of range 0-%d", what, v, limit),
 				fmt.Sprintf("Class %q lists %s %d; use values from 0 to %d.", class, what, v, limit))

@@ -16,6 +16,30 @@ type Unsupported struct {
 	Reason string
 }
 
+// PerClass lists one Unsupported at classes[name].attr, in class-name order, for each class
+// of p that has(class) says uses attr: a platform's "no per-class attr" check.
+func PerClass(p QoSPolicy, attr, reason string, has func(Class) bool) []Unsupported {
+	var out []Unsupported
+	for _, name := range p.ClassNames() {
+		if has(p.Classes[name]) {
+			out = append(out, Unsupported{Attr: []string{"classes", name, attr}, Reason: reason})
+		}
+	}
+	return out
+}
+
+// HasMTU reports whether c sets a per-class mtu (for PerClass).
+func HasMTU(c Class) bool { return c.MTU != nil }
+
+// UnsupportedMode is the mode entry of a platform's PFC check: reasons[mode] where the
+// platform has no such mode, none where it has.
+func UnsupportedMode(mode string, reasons map[string]string) []Unsupported {
+	if r, ok := reasons[mode]; ok {
+		return []Unsupported{{Attr: []string{"mode"}, Reason: r}}
+	}
+	return nil
+}
+
 // SortUnsupported orders by attribute path, element by element, so results are deterministic.
 func SortUnsupported(u []Unsupported) {
 	slices.SortStableFunc(u, func(a, b Unsupported) int { return slices.Compare(a.Attr, b.Attr) })
@@ -55,6 +79,23 @@ func ECNWholeKilobytes(p QoSPolicy) Problems {
 	return ps
 }
 
+// String is the entry as a user reads it: "attribute: reason".
+func (u Unsupported) String() string { return AttrString(u.Attr) + ": " + u.Reason }
+
+// RefuseUnsupported is the error of a writer asked for what its platform cannot express
+// (unsupported, the platform's CheckSupported of the policy named policy), nil when nothing
+// is; the error starts with the platform's name, as its other errors do.
+func RefuseUnsupported(platform, policy string, unsupported []Unsupported) error {
+	if len(unsupported) == 0 {
+		return nil
+	}
+	msgs := make([]string, len(unsupported))
+	for i, u := range unsupported {
+		msgs[i] = u.String()
+	}
+	return fmt.Errorf("%s: policy %q: %s", platform, policy, strings.Join(msgs, "; "))
+}
+
 // CheckKilobyteCLI refuses, as one error, a policy that a CLI platform taking kbytes (EOS,
 // NX-OS) cannot write as asked: p's own problems, what the platform does not support
 // (unsupported, its CheckSupported), and ECN thresholds that are not whole kilobytes. The
@@ -65,7 +106,7 @@ func CheckKilobyteCLI(platform string, p QoSPolicy, unsupported []Unsupported) e
 		msgs = append(msgs, pr.Error())
 	}
 	for _, u := range unsupported {
-		msgs = append(msgs, AttrString(u.Attr)+": "+u.Reason)
+		msgs = append(msgs, u.String())
 	}
 	for _, pr := range ECNWholeKilobytes(p) {
 		msgs = append(msgs, pr.Error())

@@ -344,7 +344,7 @@ func assertPolicyRules(t *testing.T, p QoSPolicy) {
 			vs   []int
 			hi   int
 			seen map[int]bool
-		}{{sortedSet(c.DSCP), 63, dscps}, {sortedSet(c.PCP), 7, pcps}} {
+		}{{SortedSet(c.DSCP), 63, dscps}, {SortedSet(c.PCP), 7, pcps}} {
 			for _, v := range set.vs {
 				if !within(v, 0, set.hi) || set.seen[v] {
 					t.Errorf("accepted value %d in class %q (out of range or in two classes)", v, name)

@@ -45,6 +45,12 @@ func Check(t testing.TB, path, got string) {
 	}
 }
 
+// Testdata is Check of the package's testdata/name, the golden file most tests keep.
+func Testdata(t testing.TB, name, got string) {
+	t.Helper()
+	Check(t, filepath.Join("testdata", name), got)
+}
+
 // Capture returns a captured device output kept in testdata (a real capture or a vendor's test
 // data) without its first line, which names its source.
 func Capture(t testing.TB, path string) string {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
 
@@ -62,7 +63,7 @@ func Renamed(p *fabric.QoSPolicy, name string) *fabric.QoSPolicy {
 func Reasons(us []fabric.Unsupported) []string {
 	var out []string
 	for _, u := range us {
-		out = append(out, fabric.AttrString(u.Attr)+": "+u.Reason)
+		out = append(out, u.String())
 	}
 	return out
 }
@@ -83,4 +84,88 @@ func CheckUnsupported(t *testing.T, name string, got []fabric.Unsupported, want 
 			t.Errorf("%s [%d]: got %q, want attribute %s with a reason containing %q", name, i, lines[i], attr, reason)
 		}
 	}
+}
+
+// WithPorts returns a copy of p bound to ports (its classes shared).
+func WithPorts(p *fabric.QoSPolicy, ports []string) *fabric.QoSPolicy {
+	q := *p
+	q.Interfaces = ports
+	return &q
+}
+
+// CheckRead asserts that read, the policy a platform read back from a device after writing
+// canonical's policy, was found and is canonical, field by field (cmp.Diff) and by
+// QoSPolicy.Equal, the comparison the provider's plans make.
+func CheckRead(t *testing.T, canonical fabric.QoSPolicy, read *fabric.QoSPolicy, found bool) {
+	t.Helper()
+	if !found {
+		t.Fatalf("Policy(%q) not found", canonical.Name)
+	}
+	if diff := cmp.Diff(canonical, *read); diff != "" {
+		t.Errorf("Policy (-canonical +read):\n%s", diff)
+	}
+	if !canonical.Equal(*read) {
+		t.Error("Canonical(p).Equal(read) is false")
+	}
+}
+
+// Drift is one change to a device's text (the first From replaced by To) and what the policy
+// read from the changed text shows (Shows). An unnamed struct type, so that the tests' tables
+// list their drifts as {from, to, shows}.
+type Drift = struct {
+	From, To string
+	Shows    func(p *fabric.QoSPolicy) bool
+}
+
+// CheckDrift applies each drift to text and reads the policy back (read): the read must show
+// the drift, and must not equal canonical, the policy the unchanged text reads as (a drift that
+// reads as no change would be hidden from the plan).
+func CheckDrift(t *testing.T, text string, canonical fabric.QoSPolicy, drifts map[string]Drift,
+	read func(text string) (*fabric.QoSPolicy, bool)) {
+	t.Helper()
+	for name, d := range drifts {
+		changed := strings.Replace(text, d.From, d.To, 1)
+		if changed == text {
+			t.Fatalf("%s: %q not in the text", name, d.From)
+		}
+		got, ok := read(changed)
+		if !ok || !d.Shows(got) {
+			t.Errorf("%s: read %+v", name, got)
+			continue
+		}
+		if canonical.Equal(*got) {
+			t.Errorf("%s: the drift reads as no change", name)
+		}
+	}
+}
+
+// Step is one write of a policy's life: from old to next (nil: none).
+type Step struct {
+	Name      string
+	Old, Next *fabric.QoSPolicy
+}
+
+// Lifecycle is every write a policy read from a device can meet again: create, update to
+// itself, unbind from every port, rename (to renamed) and delete.
+func Lifecycle(p *fabric.QoSPolicy, renamed string) []Step {
+	return []Step{
+		{"create", nil, p}, {"update", p, p}, {"unbind", p, WithPorts(p, nil)},
+		{"rename", p, Renamed(p, renamed)}, {"delete", p, nil},
+	}
+}
+
+// Edited returns p after edit changed it.
+func Edited(p *fabric.QoSPolicy, edit func(p *fabric.QoSPolicy)) *fabric.QoSPolicy {
+	edit(p)
+	return p
+}
+
+// Updated is the update every platform's tests make of the example: the roce class's ECN
+// changed to ecn and its share to 40 %, the lossless storage class (StorageClass) added, and
+// the policy bound to ports instead.
+func Updated(p *fabric.QoSPolicy, ecn fabric.ECN, ports ...string) *fabric.QoSPolicy {
+	WithClass(p, "roce", func(c *fabric.Class) { c.ECN, c.BandwidthPercent = &ecn, fabric.Ptr(40) })
+	p.Classes["storage"] = StorageClass()
+	p.Interfaces = ports
+	return p
 }

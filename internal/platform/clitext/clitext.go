@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Node is a configuration line and the lines of its block.
@@ -63,4 +64,18 @@ func Threshold(value, unit string, unknown int64) (int64, error) {
 		return 0, fmt.Errorf("threshold %s %s does not fit in 64-bit bytes", value, unit)
 	}
 	return n * mult, nil
+}
+
+// Writable refuses lines that carry a control character or one of ; | ! # ?: written back, such
+// a line would end early, start a comment or ask the CLI for help. The CLI platforms write
+// values read from the device verbatim (prior bindings, the lines they remove), and neither
+// switch prints such a value; platform ("eos", "nxos") begins the error.
+func Writable(platform string, lines []string) error {
+	for _, l := range lines {
+		if strings.ContainsAny(l, ";|!#?") || strings.ContainsFunc(l, unicode.IsControl) {
+			return fmt.Errorf("%s: the running-config holds a value this provider would write back as %q, and no CLI "+
+				"line may carry a control character or one of ; | ! # ?: correct it on the switch", platform, l)
+		}
+	}
+	return nil
 }

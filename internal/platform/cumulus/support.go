@@ -17,17 +17,6 @@ var profileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$`)
 // physical ports (swp); NVUE refuses QoS on bond members and the watchdog on bonds.
 var portName = regexp.MustCompile(`^swp[0-9]{1,4}(s[0-9]{1,2})?$`)
 
-const (
-	reasonMTU = "NVUE has no per-class MTU (MTU is per interface, interface <swp> link mtu); a per-class mtu is supported on the nxos platform"
-	reasonOff = "NVUE has PFC where the port binds a PFC profile, which its roce_qos_policy owns (the lossless classes): to turn PFC off, unbind the port from the policy or make its classes lossy. " +
-		"mode = \"off\" is supported on the eos and nxos platforms"
-	reasonAuto      = "Cumulus Linux has no DCBX PFC negotiation in NVUE; mode = \"auto\" is supported on the nxos platform"
-	reasonLinkPause = "this provider does not bind NVUE link-pause profiles (NVUE refuses link pause and PFC on one port); link_pause is supported on the eos and nxos platforms"
-	reasonBuffer    = "NVUE keeps xoff, xon and cable length in the PFC profile the port binds, which its roce_qos_policy owns and shares across its ports; leave buffer unset on cumulus"
-	reasonAction    = "NVUE's PFC watchdog drops: it stops honouring pause frames on the stormed traffic class and discards new packets to that queue; set action = \"drop\" on cumulus"
-	reasonTimes     = "NVUE's PFC watchdog timers are switch-wide (qos pfc-watchdog polling-interval and robustness), and restoration follows the first polling interval without pause frames; leave the times unset on cumulus"
-)
-
 // ValidPort reports whether name is a Cumulus switch port name (swp<N> or swp<N>s<M>).
 func ValidPort(name string) bool { return portName.MatchString(name) }
 
@@ -38,11 +27,8 @@ func CheckSupported(p fabric.QoSPolicy) []fabric.Unsupported {
 		out = append(out, fabric.Unsupported{Attr: []string{"name"}, Reason: fmt.Sprintf(
 			"NVUE names the policy's profiles after it (qos mapping %s); use 1-63 letters, digits, '-' and '_' on cumulus", p.Name)})
 	}
-	for _, n := range p.ClassNames() {
-		if p.Classes[n].MTU != nil {
-			out = append(out, fabric.Unsupported{Attr: []string{"classes", n, "mtu"}, Reason: reasonMTU})
-		}
-	}
+	out = append(out, fabric.PerClass(p, "mtu",
+		"NVUE has no per-class MTU (MTU is per interface, interface <swp> link mtu); a per-class mtu is supported on the nxos platform", fabric.HasMTU)...)
 	for _, port := range p.Interfaces {
 		if !portName.MatchString(port) {
 			out = append(out, fabric.Unsupported{Attr: []string{"interfaces"}, Reason: fmt.Sprintf(
@@ -60,28 +46,26 @@ func CheckPFC(p fabric.PFCInterface) []fabric.Unsupported {
 		out = append(out, fabric.Unsupported{Attr: []string{"interface"}, Reason: fmt.Sprintf(
 			"%q is not a Cumulus switch port; NVUE's PFC watchdog runs on swp<N> or swp<N>s<M> ports only", p.Interface)})
 	}
-	switch p.Mode {
-	case fabric.PFCModeOff:
-		out = append(out, fabric.Unsupported{Attr: []string{"mode"}, Reason: reasonOff})
-	case fabric.PFCModeAuto:
-		out = append(out, fabric.Unsupported{Attr: []string{"mode"}, Reason: reasonAuto})
-	}
+	out = append(out, fabric.UnsupportedMode(p.Mode, map[string]string{
+		fabric.PFCModeOff:  "NVUE has PFC where the port binds a PFC profile, which its roce_qos_policy owns (the lossless classes): to turn PFC off, unbind the port from the policy or make its classes lossy. mode = \"off\" is supported on the eos and nxos platforms",
+		fabric.PFCModeAuto: "Cumulus Linux has no DCBX PFC negotiation in NVUE; mode = \"auto\" is supported on the nxos platform",
+	})...)
 	if p.LinkPause {
-		out = append(out, fabric.Unsupported{Attr: []string{"link_pause"}, Reason: reasonLinkPause})
+		out = append(out, fabric.Unsupported{Attr: []string{"link_pause"}, Reason: "this provider does not bind NVUE link-pause profiles (NVUE refuses link pause and PFC on one port); link_pause is supported on the eos and nxos platforms"})
 	}
 	if p.Buffer != nil {
-		out = append(out, fabric.Unsupported{Attr: []string{"buffer"}, Reason: reasonBuffer})
+		out = append(out, fabric.Unsupported{Attr: []string{"buffer"}, Reason: "NVUE keeps xoff, xon and cable length in the PFC profile the port binds, which its roce_qos_policy owns and shares across its ports; leave buffer unset on cumulus"})
 	}
 	if w := p.Watchdog; w != nil {
 		if w.Action != fabric.WatchdogDrop {
-			out = append(out, fabric.Unsupported{Attr: []string{"watchdog", "action"}, Reason: reasonAction})
+			out = append(out, fabric.Unsupported{Attr: []string{"watchdog", "action"}, Reason: "NVUE's PFC watchdog drops: it stops honouring pause frames on the stormed traffic class and discards new packets to that queue; set action = \"drop\" on cumulus"})
 		}
 		for _, f := range []struct {
 			attr string
 			set  bool
 		}{{"detection_time_ms", w.DetectionTimeMs != 0}, {"restoration_time_ms", w.RestorationTimeMs != 0}} {
 			if f.set {
-				out = append(out, fabric.Unsupported{Attr: []string{"watchdog", f.attr}, Reason: reasonTimes})
+				out = append(out, fabric.Unsupported{Attr: []string{"watchdog", f.attr}, Reason: "NVUE's PFC watchdog timers are switch-wide (qos pfc-watchdog polling-interval and robustness), and restoration follows the first polling interval without pause frames; leave the times unset on cumulus"})
 			}
 		}
 	}

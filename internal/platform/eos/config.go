@@ -315,7 +315,7 @@ func (i *Interface) line(f []string) error {
 // character or one of ; | ! # ?: EOS prints no such value, and written back it would end the
 // line, start a comment or ask the CLI for help. Such a line is garbage, not configuration to
 // restore; PFCLines has no error to refuse it later. (PolicyLines checks its own lines:
-// writableLines.) Regression seeds: testdata/fuzz/FuzzParseRunningConfig/*-unsafe.
+// clitext.Writable.) Regression seeds: testdata/fuzz/FuzzParseRunningConfig/*-unsafe.
 func writableWords(f []string) error {
 	for _, w := range f {
 		if strings.ContainsAny(w, ";|!#?") || strings.ContainsFunc(w, unicode.IsControl) {

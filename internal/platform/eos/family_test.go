@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
@@ -35,12 +36,12 @@ func TestFamilyOf(t *testing.T) {
 // On a Strata switch every queue line of the profile is uc-tx-queue: blocks, and the removal of
 // a class's block on an update.
 func TestPolicyLinesStrata(t *testing.T) {
-	c := parseFile(t, "after-create.txt")
+	c := running.File(t, "after-create.txt")
 	c.Family = FamilyStrata
 	next, old := examplePolicy(), examplePolicy()
 	delete(next.Classes, "default")
 	roce := next.Classes["roce"]
-	roce.BandwidthPercent = ptr(100)
+	roce.BandwidthPercent = fabric.Ptr(100)
 	next.Classes["roce"] = roce
 	got, err := PolicyLines(c, old, next, basePrior(t))
 	if err != nil {

@@ -1,16 +1,14 @@
 package eos
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
-
-func ptr[T any](v T) *T { return &v }
 
 // examplePolicy is the contract's roce_qos_policy example without its eos-unsupported mtu,
 // bound to Ethernet1 and Ethernet2.
@@ -21,35 +19,15 @@ func examplePolicy() *fabric.QoSPolicy {
 // updatedPolicy changes the roce ECN and share, adds a lossless storage class with ECN,
 // unbinds Ethernet2 and binds Ethernet3.
 func updatedPolicy() *fabric.QoSPolicy {
-	p := fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) {
-		c.ECN = &fabric.ECN{MinThresholdBytes: 76800, MaxThresholdBytes: 768000, MarkProbabilityPercent: 20}
-		c.BandwidthPercent = ptr(40)
-	})
-	p.Classes["storage"] = fabrictest.StorageClass()
-	p.Interfaces = []string{"Ethernet1", "Ethernet3"}
-	return p
+	return fabrictest.Updated(examplePolicy(),
+		fabric.ECN{MinThresholdBytes: 76800, MaxThresholdBytes: 768000, MarkProbabilityPercent: 20}, "Ethernet1", "Ethernet3")
 }
 
 // golden compares got with testdata/name, rewriting it under -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	goldenfile.Check(t, filepath.Join("testdata", name), got)
-}
+var golden = goldenfile.Testdata
 
-// parseFile parses a running-config under testdata.
-func parseFile(t *testing.T, name string) *Config {
-	t.Helper()
-	return mustParse(t, goldenfile.Read(t, "testdata/"+name))
-}
-
-func mustParse(t *testing.T, text string) *Config {
-	t.Helper()
-	c, err := ParseRunningConfig(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
+// running parses running-configs: running.File one under testdata, running.Text a text.
+var running = platformtest.Parser[*Config](ParseRunningConfig)
 
 // sampleParts splits testdata/eos-running-config-qos-1.txt (the shared sample, source header
 // kept) into its parts (A), (B) and (C) at their "# (X)" headers; other '#' lines are the

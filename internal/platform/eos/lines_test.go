@@ -10,17 +10,18 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
 )
 
 // basePrior is what the driver records on the base switch for the ports the example and the
 // updated policy bind: Ethernet2 had profile LEGACY, the maps a CoS 5 and a DSCP 46 entry.
 func basePrior(t *testing.T) PolicyPrior {
 	t.Helper()
-	return parseFile(t, "base-running-config.txt").PolicyPrior([]string{"Ethernet1", "Ethernet2", "Ethernet3"})
+	return running.File(t, "base-running-config.txt").PolicyPrior([]string{"Ethernet1", "Ethernet2", "Ethernet3"})
 }
 
 func TestPolicyLinesGolden(t *testing.T) {
-	base, created := parseFile(t, "base-running-config.txt"), parseFile(t, "after-create.txt")
+	base, created := running.File(t, "base-running-config.txt"), running.File(t, "after-create.txt")
 	for _, tc := range []struct {
 		golden    string
 		c         *Config
@@ -30,7 +31,7 @@ func TestPolicyLinesGolden(t *testing.T) {
 		{"update.golden", created, examplePolicy(), updatedPolicy()},
 		{"rename.golden", created, examplePolicy(), fabrictest.Renamed(examplePolicy(), "AI")},
 		{"delete.golden", created, examplePolicy(), nil},
-		{"delete-after-update.golden", parseFile(t, "after-update.txt"), updatedPolicy(), nil},
+		{"delete-after-update.golden", running.File(t, "after-update.txt"), updatedPolicy(), nil},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			got, err := PolicyLines(tc.c, tc.old, tc.next, basePrior(t))
@@ -47,27 +48,16 @@ func TestPolicyLinesGolden(t *testing.T) {
 	}
 }
 
-// checkModes asserts the session discipline: every sub-mode entered is left with "exit", so
-// the lines end in global configuration mode, and nothing ends the session on its own.
+// checkModes asserts the session discipline (clitexttest.CheckModes): end, commit and abort
+// are the transport's.
 func checkModes(t *testing.T, ls []string) {
 	t.Helper()
-	depth := 0
-	for _, l := range ls {
-		switch {
-		case l == "exit":
-			depth--
-		case strings.HasPrefix(l, "qos profile "), strings.HasPrefix(l, "interface "), strings.HasPrefix(l, "tx-queue "):
-			depth++
-		case l == "end" || l == "commit" || l == "abort":
-			t.Errorf("line %q belongs to the transport", l)
-		}
-		if depth < 0 || depth > 2 {
-			t.Fatalf("mode depth %d at %q", depth, l)
-		}
-	}
-	if depth != 0 {
-		t.Errorf("lines end %d modes below global configuration", depth)
-	}
+	clitexttest.CheckModes(t, ls, 2, enters, func(l string) bool { return l == "end" || l == "commit" || l == "abort" })
+}
+
+// enters reports whether a configuration line enters a sub-mode.
+func enters(l string) bool {
+	return strings.HasPrefix(l, "qos profile ") || strings.HasPrefix(l, "interface ") || strings.HasPrefix(l, "tx-queue ")
 }
 
 // Every map a policy writes is whole: 64 DSCPs, 8 CoS values (when owned), 8 TCs.
@@ -103,7 +93,7 @@ func TestPolicyLinesMapsWhole(t *testing.T) {
 // Without a recorded prior (after import) delete returns the maps to EOS's defaults and
 // removes the bindings.
 func TestPolicyLinesDeleteWithoutPrior(t *testing.T) {
-	got, err := PolicyLines(parseFile(t, "after-create.txt"), examplePolicy(), nil, PolicyPrior{})
+	got, err := PolicyLines(running.File(t, "after-create.txt"), examplePolicy(), nil, PolicyPrior{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +112,7 @@ func TestPolicyLinesDeleteWithoutPrior(t *testing.T) {
 
 // The device read just before decides only what would change nothing or is no longer ours.
 func TestPolicyLinesUsesDevice(t *testing.T) {
-	c := parseFile(t, "after-create.txt")
+	c := running.File(t, "after-create.txt")
 	c.Interfaces["Ethernet1"].ServiceProfile = ""         // unbound by hand: nothing to undo
 	c.Interfaces["Ethernet2"].ServiceProfile = "OPERATOR" // rebound by hand: not ours to take back
 	delete(c.Profiles, "ROCE")                            // profile removed by hand
@@ -159,7 +149,7 @@ func TestPolicyLinesRejects(t *testing.T) {
 		"nothing":  {nil, nil, "needs an old or a next policy"},
 		"old name": {fabrictest.Renamed(examplePolicy(), ""), nil, "old policy has no name"},
 		"dscp_pcp": {nil, mod(func(p *fabric.QoSPolicy) { p.Trust = fabric.TrustDSCPPCP }), "trust: EOS trusts one field"},
-		"mtu":      {nil, fabrictest.WithClass(examplePolicy(), "cnp", func(c *fabric.Class) { c.MTU = ptr(9000) }), `classes["cnp"].mtu`},
+		"mtu":      {nil, fabrictest.WithClass(examplePolicy(), "cnp", func(c *fabric.Class) { c.MTU = fabric.Ptr(9000) }), `classes["cnp"].mtu`},
 		"kbytes": {nil, fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) { c.ECN.MinThresholdBytes = 150000 }),
 			"not a whole number of kbytes"},
 		"invalid": {nil, mod(func(p *fabric.QoSPolicy) { p.DefaultTrafficClass = 9 }), "default_traffic_class 9 out of range"},
@@ -172,7 +162,7 @@ func TestPolicyLinesRejects(t *testing.T) {
 }
 
 func TestPolicyPrior(t *testing.T) {
-	got := parseFile(t, "base-running-config.txt").PolicyPrior([]string{"Ethernet2", "Ethernet4", "Ethernet99"})
+	got := running.File(t, "base-running-config.txt").PolicyPrior([]string{"Ethernet2", "Ethernet4", "Ethernet99"})
 	want := PolicyPrior{DSCPToTC: defaultDSCP(), COSToTC: cosDefault, TCToQueue: defaultTCToQueue(),
 		ServiceProfiles: map[string]string{"Ethernet2": "LEGACY", "Ethernet4": "", "Ethernet99": ""}}
 	want.DSCPToTC[46], want.COSToTC[5] = 6, 4

@@ -57,6 +57,6 @@ func ParseLLDP(neighborsJSON, hostnameJSON string) (hostname string, interfaces 
 		}
 	}
 	slices.SortFunc(interfaces, fabric.ComparePorts)
-	slices.SortStableFunc(neighbors, func(a, b fabric.Neighbor) int { return fabric.ComparePorts(a.Interface, b.Interface) })
+	fabric.SortNeighbors(neighbors)
 	return host.Hostname, interfaces, neighbors, nil
 }

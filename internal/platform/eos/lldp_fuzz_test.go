@@ -1,26 +1,18 @@
 package eos
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
 // FuzzParseLLDP feeds ParseLLDP the eAPI captures under testdata/lldp and their mutations (a
 // neighbour's advertised text comes from the network). It must not panic; interfaces come
 // sorted and unique, and each neighbour is heard on one of them.
 func FuzzParseLLDP(f *testing.F) {
-	files, _ := filepath.Glob("testdata/lldp/eos_show_lldp*")
-	for _, name := range files {
-		b, err := os.ReadFile(name) //nolint:gosec // the test's own testdata
-		if err != nil {
-			f.Fatal(err)
-		}
-		_, body, _ := strings.Cut(string(b), "\n") // its first line names the source
+	for _, body := range platformtest.Captures(f, "testdata/lldp/eos_show_lldp*") {
 		f.Add(body, `{"hostname": "leaf1", "fqdn": "leaf1.example.net"}`)
 	}
 	f.Fuzz(func(t *testing.T, neighbors, host string) {

@@ -12,8 +12,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
 // Fuzz tests of the running-config parsers (text and `| json`). Seeds are every sample under
@@ -28,21 +30,7 @@ import (
 // seedTexts are the testdata files that hold EOS text.
 func seedTexts(tb testing.TB) []string {
 	tb.Helper()
-	var out []string
-	for _, pattern := range []string{"*.txt", "*.golden"} {
-		names, err := filepath.Glob(filepath.Join("testdata", pattern))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		for _, name := range names {
-			b, err := os.ReadFile(name) //nolint:gosec // the test's own files
-			if err != nil {
-				tb.Fatal(err)
-			}
-			out = append(out, string(b))
-		}
-	}
-	return out
+	return platformtest.Files(tb, "testdata/*.txt", "testdata/*.golden")
 }
 
 // hasLine reports whether some line of text has exactly the words want.
@@ -83,10 +71,7 @@ func FuzzParseRunningConfig(f *testing.F) {
 	f.Add("interface Ethernet1\n   service-profile ROCE\n   flowcontrol send on\nqos profile ROCE\n   tx-queue 3\n      bandwidth percent 100\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		c, err := ParseRunningConfig(text)
-		if err != nil {
-			if c != nil {
-				t.Error("a configuration with an error")
-			}
+		if platformtest.Refused(t, "a configuration", c, err) {
 			return
 		}
 		for name := range c.Profiles {
@@ -122,10 +107,7 @@ func FuzzParseRunningConfigJSON(f *testing.F) {
 	f.Add([]byte(`{"cmds": {"qos profile ROCE": {"cmds": {"tx-queue 3": {"cmds": {"bandwidth percent 100": null}}}}}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := ParseRunningConfigJSON(b)
-		if err != nil {
-			if c != nil {
-				t.Error("a configuration with an error")
-			}
+		if platformtest.Refused(t, "a configuration", c, err) {
 			return
 		}
 		if !json.Valid(b) {
@@ -188,7 +170,11 @@ func checkConfig(t *testing.T, c *Config) {
 				t.Errorf("policy %q: default traffic class %d", name, p.DefaultTrafficClass)
 			}
 			_ = Canonical(*p)
-			writeBack(t, c, p)
+			// Written again, as an update, a rename and a delete do.
+			prior := c.PolicyPrior(p.Interfaces)
+			clitexttest.WriteBack(t, p, CheckSupported(*p), func(old, next *fabric.QoSPolicy) ([]string, error) {
+				return PolicyLines(c, old, next, prior)
+			})
 		}
 	}
 	if _, ok := c.Policy("no such profile "+strings.Repeat("x", 3), nil); ok {
@@ -212,8 +198,8 @@ func checkConfig(t *testing.T, c *Config) {
 		old, next *fabric.QoSPolicy
 	}{
 		{"create", nil, ex},
-		{"unbind all", ex, renamedPolicy(ex, ex.Name, nil)},
-		{"rename", ex, renamedPolicy(ex, "ROCE2", ports)},
+		{"unbind all", ex, fabrictest.WithPorts(ex, nil)},
+		{"rename", ex, fabrictest.Renamed(ex, "ROCE2")},
 		{"delete", ex, nil},
 	} {
 		lines, err := PolicyLines(bound, step.old, step.next, prior)
@@ -240,32 +226,6 @@ func checkConfig(t *testing.T, c *Config) {
 			clitexttest.CheckLines(t, "PFC read back on "+port, PFCLines(port, read, read, pfcPrior))
 		}
 	}
-}
-
-// writeBack writes a policy read from the device again, as an update, a rename and a delete
-// do, when it is one this platform can write.
-func writeBack(t *testing.T, c *Config, p *fabric.QoSPolicy) {
-	t.Helper()
-	if len(p.Validate()) > 0 || len(CheckSupported(*p)) > 0 || len(fabric.ECNWholeKilobytes(*p)) > 0 {
-		return
-	}
-	prior := c.PolicyPrior(p.Interfaces)
-	for _, step := range []struct {
-		name      string
-		old, next *fabric.QoSPolicy
-	}{
-		{"create", nil, p}, {"update", p, p}, {"unbind", p, renamedPolicy(p, p.Name, nil)},
-		{"rename", p, renamedPolicy(p, "RENAMED", p.Interfaces)}, {"delete", p, nil},
-	} {
-		lines, err := PolicyLines(c, step.old, step.next, prior)
-		clitexttest.CheckWritten(t, step.name+" of policy "+p.Name, lines, err)
-	}
-}
-
-func renamedPolicy(p *fabric.QoSPolicy, name string, ports []string) *fabric.QoSPolicy {
-	q := *p
-	q.Name, q.Interfaces = name, ports
-	return &q
 }
 
 // boundTo is c with every interface's service-profile set to name: the device after a policy

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
 )
 
 // testdata/eos-running-config-qos-1.txt is, as its '#' header says, (A) an AVD-rendered
@@ -16,7 +17,7 @@ func TestParseSample(t *testing.T) {
 	parts := sampleParts(t)
 	got := map[string]*Config{}
 	for _, part := range []string{"A", "B", "C"} {
-		got[part] = mustParse(t, parts[part])
+		got[part] = running.Text(t, parts[part])
 		golden(t, "sample-"+strings.ToLower(part)+".golden", goldenfile.JSON(t, got[part]))
 	}
 	a := got["A"]
@@ -59,7 +60,7 @@ func TestParseSample(t *testing.T) {
 // The layout internal/lab/eos-switch.md documents (copied there from real EOS), as text and as
 // `| json` of the same configuration: both give the same Config.
 func TestParseSwitchLayout(t *testing.T) {
-	text := parseFile(t, "eos-switch-running-config.txt")
+	text := running.File(t, "eos-switch-running-config.txt")
 	golden(t, "eos-switch.golden", goldenfile.JSON(t, text))
 	js, err := ParseRunningConfigJSON([]byte(goldenfile.Read(t, "testdata/eos-switch-running-config.json")))
 	if err != nil {
@@ -80,11 +81,11 @@ func TestParseSwitchLayout(t *testing.T) {
 
 func TestParseTolerant(t *testing.T) {
 	crlf := strings.ReplaceAll(goldenfile.Read(t, "testdata/eos-switch-running-config.txt"), "\n", "\r\n")
-	if diff := cmp.Diff(parseFile(t, "eos-switch-running-config.txt"), mustParse(t, crlf)); diff != "" {
+	if diff := cmp.Diff(running.File(t, "eos-switch-running-config.txt"), running.Text(t, crlf)); diff != "" {
 		t.Errorf("CRLF (-LF +CRLF):\n%s", diff)
 	}
 	// Any order, unknown blocks and lines, later lines win, "end" anywhere.
-	c := mustParse(t, `qos map dscp 1 to traffic-class 5
+	c := running.Text(t, `qos map dscp 1 to traffic-class 5
 end
 router bgp 65000
    neighbor 10.0.0.1 remote-as 65001
@@ -144,23 +145,15 @@ func TestParseErrors(t *testing.T) {
 
 // Thresholds read in bytes, Unknown in a unit bytes cannot express (clitext.Threshold).
 func TestThresholdUnits(t *testing.T) {
-	for _, tc := range []struct {
-		value, unit string
-		want        int64
-	}{
-		{"150", "kbytes", 153600},
-		{"1", "mbytes", 1048576},
-		{"153600", "bytes", 153600},
-		{"320", "segments", Unknown},
-		{"5", "milliseconds", Unknown},
-	} {
-		line := "qos profile A\n   tx-queue 3\n      random-detect ecn minimum-threshold " + tc.value + " " + tc.unit +
-			" maximum-threshold " + tc.value + " " + tc.unit + "\n"
-		e := mustParse(t, line).Profiles["A"].Queues[3].ECN
-		if e.MinBytes != tc.want || e.MaxBytes != tc.want || e.Probability != 100 {
+	clitexttest.CheckThresholdUnits(t, Unknown, func(value, unit string) (int64, int64) {
+		line := "qos profile A\n   tx-queue 3\n      random-detect ecn minimum-threshold " + value + " " + unit +
+			" maximum-threshold " + value + " " + unit + "\n"
+		e := running.Text(t, line).Profiles["A"].Queues[3].ECN
+		if e.Probability != 100 {
 			t.Errorf("%q reads %+v", line, e)
 		}
-	}
+		return e.MinBytes, e.MaxBytes
+	}, [2]string{"320", "segments"}, [2]string{"5", "milliseconds"})
 }
 
 func TestParseSeconds(t *testing.T) {

@@ -26,7 +26,7 @@ func unmanagedPFC() *fabric.PFCInterface {
 // Ethernet3 of the base switch has an operator's watchdog (notify-only, forced recovery, its
 // own polling interval) and flowcontrol receive off: delete puts them back.
 func TestPFCLinesGolden(t *testing.T) {
-	prior := parseFile(t, "base-running-config.txt").PFCPrior("Ethernet3")
+	prior := running.File(t, "base-running-config.txt").PFCPrior("Ethernet3")
 	for _, tc := range []struct {
 		golden    string
 		old, next *fabric.PFCInterface
@@ -69,7 +69,7 @@ func TestPFCLinesRestoreNone(t *testing.T) {
 // What the switch prints after pfc-create.golden reads back as the intent; the base port reads
 // its operator's watchdog with the options PFCLines does not write as Unknown times.
 func TestPFCRead(t *testing.T) {
-	c := mustParse(t, `interface Ethernet3
+	c := running.Text(t, `interface Ethernet3
    flowcontrol send off
    flowcontrol receive off
    priority-flow-control on
@@ -96,19 +96,19 @@ interface Ethernet4
 	if _, ok := c.PFC("Ethernet5"); ok {
 		t.Error("PFC of a port without an interface block")
 	}
-	base, _ := parseFile(t, "base-running-config.txt").PFC("Ethernet3")
+	base, _ := running.File(t, "base-running-config.txt").PFC("Ethernet3")
 	want = &fabric.PFCInterface{Interface: "Ethernet3", Mode: fabric.PFCModeOff,
 		Watchdog: &fabric.PFCWatchdog{Action: "notify-only", DetectionTimeMs: Unknown, RestorationTimeMs: Unknown}}
 	if diff := cmp.Diff(want, base); diff != "" {
 		t.Errorf("base Ethernet3 (-want +got):\n%s", diff)
 	}
-	if got, _ := parseFile(t, "base-running-config.txt").PFC("Ethernet1"); got.Watchdog != nil {
+	if got, _ := running.File(t, "base-running-config.txt").PFC("Ethernet1"); got.Watchdog != nil {
 		t.Errorf("a port without watchdog lines reads %+v", got.Watchdog)
 	}
 }
 
 func TestPFCPrior(t *testing.T) {
-	c := parseFile(t, "base-running-config.txt")
+	c := running.File(t, "base-running-config.txt")
 	got := c.PFCPrior("Ethernet3")
 	want := PFCPrior{FlowReceive: "off", Watchdog: &Watchdog{Enabled: true, Action: "notify-only",
 		Timer: "timeout 0.50 polling-interval 0.10 recovery-time 2.00 forced", TimeoutMs: 500, RecoveryMs: 2000}}
@@ -137,7 +137,7 @@ func TestPFCTimerLine(t *testing.T) {
 	if i < 0 || ls[i] != "priority-flow-control pause watchdog port timer timeout 0.30 polling-interval auto recovery-time 1.11" {
 		t.Fatalf("timer line: %q", ls)
 	}
-	got, _ := mustParse(t, "interface Ethernet3\n   priority-flow-control on\n   flowcontrol send off\n   "+
+	got, _ := running.Text(t, "interface Ethernet3\n   priority-flow-control on\n   flowcontrol send off\n   "+
 		strings.Join(ls[1:len(ls)-1], "\n   ")+"\n").PFC("Ethernet3")
 	if diff := cmp.Diff(updatedPFC(), got); diff != "" {
 		t.Errorf("read after write (-want +got):\n%s", diff)

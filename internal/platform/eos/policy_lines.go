@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext"
 )
 
 // PolicyPrior is what a policy changes outside its own profile, as the device had it before:
@@ -60,7 +60,7 @@ func (p PolicyPrior) maps() PolicyPrior {
 // take over what is no longer ours: `no qos profile` of a profile that is gone, and restoring a
 // port that no longer exists, already has the prior value, or now carries another profile. A
 // prior value that would reach a line with a control character or one of ; | ! # ? is refused
-// with an error (writableLines).
+// with an error (clitext.Writable).
 func PolicyLines(c *Config, old, next *fabric.QoSPolicy, prior PolicyPrior) ([]string, error) {
 	if old == nil && next == nil {
 		return nil, errors.New("eos: PolicyLines needs an old or a next policy")
@@ -95,24 +95,12 @@ func PolicyLines(c *Config, old, next *fabric.QoSPolicy, prior PolicyPrior) ([]s
 	if old != nil {
 		out = append(out, unbindLines(c, old, next, prior)...)
 	}
-	if err := writableLines(out); err != nil {
+	// Restoring a port writes its prior service-profile, read from the device verbatim.
+	// Regression seed: testdata/fuzz/FuzzParseRunningConfig/service-profile-unsafe.
+	if err := clitext.Writable("eos", out); err != nil {
 		return nil, err
 	}
 	return out, nil
-}
-
-// writableLines refuses lines that carry a control character or one of ; | ! # ?. Restoring a
-// port writes its prior service-profile, read from the device verbatim; EOS prints no such
-// name, and written back it would end the line, start a comment or ask the CLI for help.
-// Regression seed: testdata/fuzz/FuzzParseRunningConfig/service-profile-unsafe.
-func writableLines(lines []string) error {
-	for _, l := range lines {
-		if strings.ContainsAny(l, ";|!#?") || strings.ContainsFunc(l, unicode.IsControl) {
-			return fmt.Errorf("eos: the running-config holds a value this provider would write back as %q, and no CLI "+
-				"line may carry a control character or one of ; | ! # ?: correct it on the switch", l)
-		}
-	}
-	return nil
 }
 
 // writeLines writes next: its profile, the maps it owns (a CoS map only old owned goes back to

@@ -9,6 +9,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
 )
 
 // roundTrips pairs policies with the running-config a switch prints after PolicyLines created
@@ -50,18 +51,10 @@ func roundTrips() map[string]*fabric.QoSPolicy {
 func TestRoundTrip(t *testing.T) {
 	for file, p := range roundTrips() {
 		t.Run(file, func(t *testing.T) {
-			c := parseFile(t, file)
+			c := running.File(t, file)
 			got, ok := c.Policy(p.Name, p)
-			if !ok {
-				t.Fatalf("Policy(%q) not found", p.Name)
-			}
-			if diff := cmp.Diff(Canonical(*p), *got); diff != "" {
-				t.Errorf("Policy (-canonical +read):\n%s", diff)
-			}
-			if !Canonical(*p).Equal(*got) {
-				t.Error("Canonical(p).Equal(read) is false")
-			}
-			ls, err := PolicyLines(parseFile(t, "base-running-config.txt"), nil, p, PolicyPrior{})
+			fabrictest.CheckRead(t, Canonical(*p), got, ok)
+			ls, err := PolicyLines(running.File(t, "base-running-config.txt"), nil, p, PolicyPrior{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,25 +65,11 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-// profileOf parses the qos profile block of PolicyLines output: its lines indented by mode,
-// as a running-config prints them.
+// profileOf parses the qos profile PolicyLines output writes: its lines indented by mode, as a
+// running-config prints them.
 func profileOf(t *testing.T, ls []string) *Profile {
 	t.Helper()
-	var b strings.Builder
-	depth := 0
-	for _, l := range ls {
-		if l == "exit" {
-			depth--
-			continue
-		}
-		if depth > 0 || strings.HasPrefix(l, "qos profile ") {
-			b.WriteString(strings.Repeat("   ", depth) + l + "\n")
-		}
-		if strings.HasPrefix(l, "qos profile ") || strings.HasPrefix(l, "tx-queue ") || strings.HasPrefix(l, "interface ") {
-			depth++
-		}
-	}
-	c := mustParse(t, b.String())
+	c := running.Text(t, clitexttest.Indent(t, ls, "   ", enters))
 	if len(c.Profiles) != 1 {
 		t.Fatalf("lines hold %d profiles", len(c.Profiles))
 	}
@@ -105,10 +84,7 @@ func profileOf(t *testing.T, ls []string) *Profile {
 // Drift the read shows rather than hides.
 func TestReadDrift(t *testing.T) {
 	text := goldenfile.Read(t, "testdata/after-create.txt")
-	for name, tc := range map[string]struct {
-		from, to string
-		check    func(p *fabric.QoSPolicy) bool
-	}{
+	fabrictest.CheckDrift(t, text, Canonical(*examplePolicy()), map[string]fabrictest.Drift{
 		"ECN in segments reads Unknown": {"minimum-threshold 150 kbytes", "minimum-threshold 150 segments",
 			func(p *fabric.QoSPolicy) bool { return p.Classes["roce"].ECN.MinThresholdBytes == Unknown }},
 		"marking on an averaged queue reads an Unknown probability": {"max-mark-probability 100 weight 0", "max-mark-probability 100 weight 4",
@@ -134,26 +110,15 @@ func TestReadDrift(t *testing.T) {
 			func(p *fabric.QoSPolicy) bool {
 				return !p.Classes["cnp"].StrictPriority && *p.Classes["cnp"].BandwidthPercent == 50
 			}},
-	} {
-		changed := strings.Replace(text, tc.from, tc.to, 1)
-		if changed == text {
-			t.Fatalf("%s: %q not in the text", name, tc.from)
-		}
-		got, ok := mustParse(t, changed).Policy("ROCE", examplePolicy())
-		if !ok || !tc.check(got) {
-			t.Errorf("%s: read %+v", name, got)
-			continue
-		}
-		if Canonical(*examplePolicy()).Equal(*got) {
-			t.Errorf("%s: the drift reads as no change", name)
-		}
-	}
+	}, func(text string) (*fabric.QoSPolicy, bool) {
+		return running.Text(t, text).Policy("ROCE", examplePolicy())
+	})
 	// EOS's default probability is 100: a line without it is what the policy asks.
-	got, _ := mustParse(t, strings.Replace(text, " max-mark-probability 100", "", 1)).Policy("ROCE", examplePolicy())
+	got, _ := running.Text(t, strings.Replace(text, " max-mark-probability 100", "", 1)).Policy("ROCE", examplePolicy())
 	if !Canonical(*examplePolicy()).Equal(*got) {
 		t.Errorf("a random-detect line without max-mark-probability reads %+v", got.Classes["roce"].ECN)
 	}
-	if _, ok := parseFile(t, "after-create.txt").Policy("AI", nil); ok {
+	if _, ok := running.File(t, "after-create.txt").Policy("AI", nil); ok {
 		t.Error("Policy(AI) found without a qos profile AI")
 	}
 }
@@ -161,7 +126,7 @@ func TestReadDrift(t *testing.T) {
 // Without state classes are named tc<N>; a state class already named tc<N> for another TC
 // does not make two classes share a name.
 func TestPolicyClassNames(t *testing.T) {
-	c := parseFile(t, "after-create.txt")
+	c := running.File(t, "after-create.txt")
 	got, _ := c.Policy("ROCE", nil)
 	if len(got.Classes) != 3 || got.Classes["tc3"].ECN == nil || !got.Classes["tc6"].StrictPriority || got.Classes["tc3"].PCP != nil {
 		t.Errorf("imported classes = %+v", got.Classes)
@@ -188,7 +153,7 @@ func TestCanonical(t *testing.T) {
 	if !cmp.Equal(got.Classes["cnp"].PCP, []int{}) || !cmp.Equal(got.Classes["default"].PCP, []int{0, 1, 2, 4, 5, 6, 7}) {
 		t.Errorf("Canonical(trust pcp) = %+v", got)
 	}
-	mtu := fabrictest.WithClass(examplePolicy(), "cnp", func(c *fabric.Class) { c.MTU = ptr(9000) })
+	mtu := fabrictest.WithClass(examplePolicy(), "cnp", func(c *fabric.Class) { c.MTU = fabric.Ptr(9000) })
 	if Canonical(*mtu).Classes["cnp"].MTU != nil {
 		t.Error("Canonical keeps an mtu EOS cannot read back")
 	}

@@ -15,15 +15,7 @@ const MaxProfileNameLen = 32
 // watchdogStepMs is the granularity of EOS watchdog times: seconds with two decimals.
 const watchdogStepMs = 10
 
-const (
-	reasonTrust     = "EOS trusts one field per port (qos trust dscp or cos) and cannot give DSCP precedence over PCP; trust = \"dscp_pcp\" is supported on the sonic platform"
-	reasonMTU       = "EOS has no per-class MTU (MTU is per interface); a per-class mtu is supported on the nxos platform"
-	reasonModeAuto  = "EOS has no DCBX-negotiated PFC mode; mode = \"auto\" is supported on the nxos platform"
-	reasonHeadroom  = "EOS manages PFC headroom per platform (no per-port xoff/xon setting); buffer xoff_bytes and xon_bytes are supported on the sonic and nxos platforms"
-	reasonCable     = "EOS has no cable-length setting (PFC headroom is managed per platform); buffer.cable_length_m is supported on the sonic platform only"
-	reasonAction    = "EOS has no forward or alert watchdog action (on EOS the watchdog drops the stuck priority's traffic: action = \"drop\"); forward and alert are supported on the sonic platform only"
-	reasonTimerPair = "EOS sets the watchdog timeout and recovery time in one line (priority-flow-control pause watchdog port timer); set detection_time_ms and restoration_time_ms together, or neither"
-)
+const reasonHeadroom = "EOS manages PFC headroom per platform (no per-port xoff/xon setting); buffer xoff_bytes and xon_bytes are supported on the sonic and nxos platforms"
 
 // CheckSupported lists the attributes of p that the eos platform cannot express, sorted by
 // attribute path: trust dscp_pcp, a per-class mtu, and a name longer than MaxProfileNameLen.
@@ -37,13 +29,10 @@ func CheckSupported(p fabric.QoSPolicy) []fabric.Unsupported {
 				"characters on eos (%q has %d)", MaxProfileNameLen, p.Name, n)})
 	}
 	if p.Trust == fabric.TrustDSCPPCP {
-		out = append(out, fabric.Unsupported{Attr: []string{"trust"}, Reason: reasonTrust})
+		out = append(out, fabric.Unsupported{Attr: []string{"trust"}, Reason: "EOS trusts one field per port (qos trust dscp or cos) and cannot give DSCP precedence over PCP; trust = \"dscp_pcp\" is supported on the sonic platform"})
 	}
-	for _, name := range p.ClassNames() {
-		if p.Classes[name].MTU != nil {
-			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "mtu"}, Reason: reasonMTU})
-		}
-	}
+	out = append(out, fabric.PerClass(p, "mtu",
+		"EOS has no per-class MTU (MTU is per interface); a per-class mtu is supported on the nxos platform", fabric.HasMTU)...)
 	out = append(out, strictBelowRoundRobin(p)...)
 	fabric.SortUnsupported(out)
 	return out
@@ -79,10 +68,9 @@ func strictBelowRoundRobin(p fabric.QoSPolicy) []fabric.Unsupported {
 // sorted by attribute path: mode auto, any buffer setting, watchdog actions other than drop,
 // watchdog times that are not whole 10 ms steps, and one watchdog time without the other.
 func CheckPFC(p fabric.PFCInterface) []fabric.Unsupported {
-	var out []fabric.Unsupported
-	if p.Mode == fabric.PFCModeAuto {
-		out = append(out, fabric.Unsupported{Attr: []string{"mode"}, Reason: reasonModeAuto})
-	}
+	out := fabric.UnsupportedMode(p.Mode, map[string]string{
+		fabric.PFCModeAuto: "EOS has no DCBX-negotiated PFC mode; mode = \"auto\" is supported on the nxos platform",
+	})
 	if b := p.Buffer; b != nil {
 		out = append(out, bufferUnsupported(*b)...)
 	}
@@ -102,7 +90,7 @@ func bufferUnsupported(b fabric.PFCBuffer) []fabric.Unsupported {
 		out = append(out, fabric.Unsupported{Attr: []string{"buffer", "xon_bytes"}, Reason: reasonHeadroom})
 	}
 	if b.CableLengthM != nil {
-		out = append(out, fabric.Unsupported{Attr: []string{"buffer", "cable_length_m"}, Reason: reasonCable})
+		out = append(out, fabric.Unsupported{Attr: []string{"buffer", "cable_length_m"}, Reason: "EOS has no cable-length setting (PFC headroom is managed per platform); buffer.cable_length_m is supported on the sonic platform only"})
 	}
 	if len(out) == 0 { // an empty buffer block still asks for something EOS does not have
 		out = append(out, fabric.Unsupported{Attr: []string{"buffer"}, Reason: reasonHeadroom})
@@ -113,7 +101,7 @@ func bufferUnsupported(b fabric.PFCBuffer) []fabric.Unsupported {
 func watchdogUnsupported(w fabric.PFCWatchdog) []fabric.Unsupported {
 	var out []fabric.Unsupported
 	if w.Action == fabric.WatchdogForward || w.Action == fabric.WatchdogAlert {
-		out = append(out, fabric.Unsupported{Attr: []string{"watchdog", "action"}, Reason: reasonAction})
+		out = append(out, fabric.Unsupported{Attr: []string{"watchdog", "action"}, Reason: "EOS has no forward or alert watchdog action (on EOS the watchdog drops the stuck priority's traffic: action = \"drop\"); forward and alert are supported on the sonic platform only"})
 	}
 	times := []struct {
 		attr string
@@ -129,7 +117,7 @@ func watchdogUnsupported(w fabric.PFCWatchdog) []fabric.Unsupported {
 		if w.RestorationTimeMs == 0 {
 			missing = times[1].attr
 		}
-		out = append(out, fabric.Unsupported{Attr: []string{"watchdog", missing}, Reason: reasonTimerPair})
+		out = append(out, fabric.Unsupported{Attr: []string{"watchdog", missing}, Reason: "EOS sets the watchdog timeout and recovery time in one line (priority-flow-control pause watchdog port timer); set detection_time_ms and restoration_time_ms together, or neither"})
 	}
 	return out
 }

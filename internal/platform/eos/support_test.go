@@ -23,14 +23,14 @@ func TestCheckSupported(t *testing.T) {
 		"33-character name":                 {fabrictest.Renamed(examplePolicy(), strings.Repeat("a", 33)), []string{"name: use at most 32 characters"}},
 		"trust dscp_pcp": {func() *fabric.QoSPolicy { p := examplePolicy(); p.Trust = fabric.TrustDSCPPCP; return p }(),
 			[]string{"trust: EOS trusts one field per port"}},
-		"mtu": {fabrictest.WithClass(fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = ptr(9216) }),
-			"cnp", func(c *fabric.Class) { c.MTU = ptr(1500) }),
+		"mtu": {fabrictest.WithClass(fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = fabric.Ptr(9216) }),
+			"cnp", func(c *fabric.Class) { c.MTU = fabric.Ptr(1500) }),
 			[]string{`classes["cnp"].mtu: MTU is per interface`, `classes["roce"].mtu: nxos`}},
 		// The example's strict CNP class is TC 6, above the round-robin classes (TC 0, 3): fine.
 		"strict below a round-robin class": {fabrictest.WithClass(examplePolicy(), "cnp", func(c *fabric.Class) { c.TrafficClass = 1 }),
 			[]string{`classes["cnp"].strict_priority: EOS makes every queue below a round-robin queue round-robin too`}},
 		"all of them, sorted by attribute": {func() *fabric.QoSPolicy {
-			p := fabrictest.WithClass(fabrictest.Renamed(examplePolicy(), strings.Repeat("b", 40)), "roce", func(c *fabric.Class) { c.MTU = ptr(9216) })
+			p := fabrictest.WithClass(fabrictest.Renamed(examplePolicy(), strings.Repeat("b", 40)), "roce", func(c *fabric.Class) { c.MTU = fabric.Ptr(9216) })
 			p.Trust = fabric.TrustDSCPPCP
 			return p
 		}(), []string{`classes["roce"].mtu: `, "name: ", "trust: "}},
@@ -90,7 +90,7 @@ func TestCheckPFC(t *testing.T) {
 		"mode auto": {mod(func(p *fabric.PFCInterface) { p.Mode = fabric.PFCModeAuto }),
 			[]string{`mode: EOS has no DCBX-negotiated PFC mode; mode = "auto" is supported on the nxos platform`}},
 		"buffer": {mod(func(p *fabric.PFCInterface) {
-			p.Buffer = &fabric.PFCBuffer{XoffBytes: ptr(int64(122880)), XonBytes: ptr(int64(61440)), CableLengthM: ptr(40)}
+			p.Buffer = &fabric.PFCBuffer{XoffBytes: fabric.Ptr(int64(122880)), XonBytes: fabric.Ptr(int64(61440)), CableLengthM: fabric.Ptr(40)}
 		}), []string{"buffer.cable_length_m: sonic platform only", "buffer.xoff_bytes: EOS manages PFC headroom per platform",
 			"buffer.xon_bytes: EOS manages PFC headroom per platform"}},
 		"empty buffer": {mod(func(p *fabric.PFCInterface) { p.Buffer = &fabric.PFCBuffer{} }),
@@ -107,7 +107,7 @@ func TestCheckPFC(t *testing.T) {
 			[]string{"watchdog.detection_time_ms: set detection_time_ms and restoration_time_ms together"}},
 		"several, sorted": {mod(func(p *fabric.PFCInterface) {
 			p.Mode, p.Watchdog.Action, p.Watchdog.DetectionTimeMs = fabric.PFCModeAuto, fabric.WatchdogAlert, 101
-			p.Buffer = &fabric.PFCBuffer{XonBytes: ptr(int64(1))}
+			p.Buffer = &fabric.PFCBuffer{XonBytes: fabric.Ptr(int64(1))}
 		}), []string{"buffer.xon_bytes: ", "mode: ", "watchdog.action: ", "watchdog.detection_time_ms: use 100 or 110"}},
 	} {
 		fabrictest.CheckUnsupported(t, name, CheckPFC(tc.p), tc.want...)

@@ -301,27 +301,7 @@ var noSudoHint = map[string]string{
 // no final newline). script names it in errors.
 func scriptSections(out, script string, markers []string) (map[string][]string, error) {
 	out = strings.ReplaceAll(out, "\r\n", "\n")
-	sections := map[string][]string{}
-	current := ""
-	for _, line := range strings.Split(out, "\n") {
-		mark := ""
-		for _, m := range markers {
-			if strings.HasSuffix(line, m) {
-				mark, line = m, strings.TrimSuffix(line, m)
-				break
-			}
-		}
-		if current != "" && (line != "" || mark == "") {
-			sections[current] = append(sections[current], line)
-		}
-		if mark == "" {
-			continue
-		}
-		if _, dup := sections[mark]; dup || mark == markEnd && current == "" {
-			break
-		}
-		sections[mark], current = []string{}, mark
-	}
+	sections := cutAtMarkers(out, markers)
 	for _, m := range markers {
 		if _, ok := sections[m]; ok {
 			continue

@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
 func TestCountersScriptGolden(t *testing.T) {
@@ -28,12 +28,7 @@ func TestCountersScriptGolden(t *testing.T) {
 
 // render prints Counters one attribute a line, null where the host has no counter.
 func render(c Counters) string {
-	num := func(p *int64) string {
-		if p == nil {
-			return "null"
-		}
-		return fmt.Sprint(*p)
-	}
+	num := platformtest.Null
 	prios := func(m map[int]int64) string {
 		var parts []string
 		for prio := range 8 {
@@ -58,13 +53,7 @@ func render(c Counters) string {
 }
 
 // renderAll prints each netdev's counters under its name, in name order.
-func renderAll(got map[string]Counters) string {
-	var out string
-	for _, name := range slices.Sorted(maps.Keys(got)) {
-		out += "netdev " + name + "\n" + render(got[name])
-	}
-	return out
-}
+func renderAll(got map[string]Counters) string { return platformtest.RenderEach(got, "netdev", render) }
 
 func TestParseCountersGolden(t *testing.T) {
 	for name, ifnames := range map[string][]string{
@@ -230,19 +219,30 @@ func TestCountersOnLab(t *testing.T) {
 	if err := h.Storm("eth1", true); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(20 * time.Millisecond)
-	during := read(true)
-	time.Sleep(20 * time.Millisecond)
-	later := read(false)
+	var during, later Counters
+	pairs := func() map[string][2]*int64 {
+		return map[string][2]*int64{
+			"ecn": {before.ECNMarked, later.ECNMarked}, "dropped": {before.Dropped, later.Dropped},
+			"cnp sent": {before.CNPSent, later.CNPSent}, "cnp handled": {before.CNPHandled, later.CNPHandled},
+			"out of sequence": {before.OutOfSequence, later.OutOfSequence},
+		}
+	}
+	grown := func() bool {
+		for _, pair := range pairs() {
+			if pair[1] == nil || *pair[1] <= *pair[0] {
+				return false
+			}
+		}
+		return later.PFCRxPause[3] > during.PFCRxPause[3]
+	}
+	// The storm's counters grow with time: wait until they have, then assert what was waited for.
+	platformtest.Eventually(func() bool { during = read(true); return during.PFCRxPause[3] != 0 })
+	platformtest.Eventually(func() bool { later = read(false); return grown() })
 	if len(later.PFCRxPause) != 1 || later.PFCRxPause[3] <= during.PFCRxPause[3] ||
 		during.PFCRxPause[3] == 0 || later.PFCTxPause[3] != 0 {
 		t.Errorf("pauses during the storm: %s then %s", render(during), render(later))
 	}
-	for name, pair := range map[string][2]*int64{
-		"ecn": {before.ECNMarked, later.ECNMarked}, "dropped": {before.Dropped, later.Dropped},
-		"cnp sent": {before.CNPSent, later.CNPSent}, "cnp handled": {before.CNPHandled, later.CNPHandled},
-		"out of sequence": {before.OutOfSequence, later.OutOfSequence},
-	} {
+	for name, pair := range pairs() {
 		if *pair[1] <= *pair[0] {
 			t.Errorf("%s did not grow: %d -> %d", name, *pair[0], *pair[1])
 		}

@@ -82,3 +82,25 @@ func defaultDSCP() [64]int {
 	}
 	return a
 }
+
+// checkDocExample asserts that doc.go shows script under the comment line intro, then an empty
+// comment line, as tab-indented comment lines that join (with spaces) into script.
+func checkDocExample(t *testing.T, intro, script string) {
+	t.Helper()
+	doc := goldenfile.Read(t, "doc.go")
+	start := strings.Index(doc, "// "+intro+"\n//\n")
+	if start < 0 {
+		t.Fatalf("doc.go lost the example under %q", intro)
+	}
+	var parts []string
+	for _, l := range strings.Split(doc[start:], "\n")[2:] {
+		p, ok := strings.CutPrefix(l, "//\t")
+		if !ok {
+			break
+		}
+		parts = append(parts, p)
+	}
+	if got := strings.Join(parts, " "); got != script {
+		t.Errorf("doc.go shows:\n%s\nthe script is:\n%s", got, script)
+	}
+}

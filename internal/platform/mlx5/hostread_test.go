@@ -316,26 +316,7 @@ func TestParseHostReadErrors(t *testing.T) {
 
 // The host read script quoted in the package documentation (for the lab author) is the real one.
 func TestDocShowsHostReadScript(t *testing.T) {
-	b, err := os.ReadFile("doc.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(b)
-	start := strings.Index(doc, "// HostReadScript(false) reads every netdev of the host at once (one line):\n//\n")
-	if start < 0 {
-		t.Fatal("doc.go lost the host read script example")
-	}
-	var parts []string
-	for _, l := range strings.Split(doc[start:], "\n")[2:] {
-		p, ok := strings.CutPrefix(l, "//\t")
-		if !ok {
-			break
-		}
-		parts = append(parts, p)
-	}
-	if got, want := strings.Join(parts, " "), HostReadScript(false); got != want {
-		t.Errorf("doc.go shows:\n%s\nHostReadScript gives:\n%s", got, want)
-	}
+	checkDocExample(t, "HostReadScript(false) reads every netdev of the host at once (one line):", HostReadScript(false))
 }
 
 // SR-IOV nodes: the host read runs mlnx_qos for the ports only, never for VFs, switchdev

@@ -1,25 +1,18 @@
 package mlx5
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
 // FuzzParseLLDP feeds ParseLLDP lldpcli's json0 captures under testdata/lldp, wrapped as the
 // script prints them, and their mutations (neighbours' text comes from the network). It must
 // not panic, and every neighbour has the local interface it was heard on.
 func FuzzParseLLDP(f *testing.F) {
-	chassis, _ := os.ReadFile("testdata/lldp/lldpd_json0_show_chassis.txt")
-	files, _ := filepath.Glob("testdata/lldp/lldpd_json0_*neighbor*")
-	for _, name := range files {
-		b, err := os.ReadFile(name) //nolint:gosec // the test's own testdata
-		if err != nil {
-			f.Fatal(err)
-		}
-		_, c, _ := strings.Cut(string(chassis), "\n")
-		_, n, _ := strings.Cut(string(b), "\n")
+	c := platformtest.Captures(f, "testdata/lldp/lldpd_json0_show_chassis.txt")[0]
+	for _, n := range platformtest.Captures(f, "testdata/lldp/lldpd_json0_*neighbor*") {
 		f.Add(strings.Join([]string{markLLDPChassis, c, markLLDPNeighbors, n, markEnd}, "\n"))
 	}
 	f.Fuzz(func(t *testing.T, out string) {

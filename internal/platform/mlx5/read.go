@@ -212,10 +212,11 @@ func (s *HostState) toolError(l string) {
 	}
 }
 
-// splitSections cuts out at the marker lines. A marker glued to the end of a line whose command
-// printed no final newline is split off.
-func splitSections(out string) (map[string][]string, error) {
-	out = strings.ReplaceAll(out, "\r\n", "\n")
+// cutAtMarkers cuts out at the marker lines: each marker found holds the lines after it until
+// the next. A marker may stand on a line of its own or be glued to the end of a line whose
+// command printed no final newline. A repeated marker, or markEnd before any other, ends the
+// cut (what follows is not the script's).
+func cutAtMarkers(out string, markers []string) map[string][]string {
 	sections := map[string][]string{}
 	current := ""
 	for _, line := range strings.Split(out, "\n") {
@@ -229,13 +230,22 @@ func splitSections(out string) (map[string][]string, error) {
 		if current != "" && (line != "" || mark == "") {
 			sections[current] = append(sections[current], line)
 		}
-		if mark != "" {
-			if _, dup := sections[mark]; dup || mark == markEnd && current == "" {
-				break
-			}
-			sections[mark], current = []string{}, mark
+		if mark == "" {
+			continue
 		}
+		if _, dup := sections[mark]; dup || mark == markEnd && current == "" {
+			break
+		}
+		sections[mark], current = []string{}, mark
 	}
+	return sections
+}
+
+// splitSections cuts out at the marker lines. A marker glued to the end of a line whose command
+// printed no final newline is split off.
+func splitSections(out string) (map[string][]string, error) {
+	out = strings.ReplaceAll(out, "\r\n", "\n")
+	sections := cutAtMarkers(out, markers)
 	for _, m := range markers {
 		// @@dcb sits between two markers, so a cut-short output lacks a later one too; outputs
 		// recorded before the section existed read as a host with mlnx_qos.

@@ -1,7 +1,6 @@
 package mlx5
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -79,24 +78,5 @@ func TestShQuote(t *testing.T) {
 
 // The read script quoted in the package documentation (for the lab author) is the real one.
 func TestDocShowsReadScript(t *testing.T) {
-	b, err := os.ReadFile("doc.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(b)
-	start := strings.Index(doc, "// ReadScript(\"eth0\", true) is (one line):\n//\n")
-	if start < 0 {
-		t.Fatal("doc.go lost the read script example")
-	}
-	var parts []string
-	for _, l := range strings.Split(doc[start:], "\n")[2:] {
-		p, ok := strings.CutPrefix(l, "//\t")
-		if !ok {
-			break
-		}
-		parts = append(parts, p)
-	}
-	if got, want := strings.Join(parts, " "), ReadScript("eth0", true); got != want {
-		t.Errorf("doc.go shows:\n%s\nReadScript gives:\n%s", got, want)
-	}
+	checkDocExample(t, `ReadScript("eth0", true) is (one line):`, ReadScript("eth0", true))
 }

@@ -9,7 +9,7 @@ import (
 // QOS_NETWORK, QOS_EGRESS_PORT, none named as this provider names its objects) is read as what
 // Ethernet1/17 does: CoS 3 to qos-group 3, lossless (pause pfc-cos 3), 50 % with ECN; PFC on.
 func TestEffectiveAzureLocalReference(t *testing.T) {
-	c := mustParse(t, sample(t))
+	c := running.Text(t, sample(t))
 	policies, pfcs := c.Effective([]string{"Ethernet1/1"})
 	if len(policies) == 0 {
 		t.Fatal("no effective policy")
@@ -40,7 +40,7 @@ func TestEffectiveAzureLocalReference(t *testing.T) {
 
 // A DSCP classification with match-all and match-any class-maps, in policy order.
 func TestEffectiveDSCPOrder(t *testing.T) {
-	c := mustParse(t, `class-map type qos match-any ROCEv2
+	c := running.Text(t, `class-map type qos match-any ROCEv2
   match dscp 24-26
 class-map type qos match-all CNP
   match dscp 48
@@ -76,7 +76,7 @@ interface Ethernet1/5
 // `pause pfc-cos 4` in c-8q-nq3 makes priority 4 no-drop (what PFC pauses), not 3; a policy
 // matching both fields classifies each.
 func TestEffectivePausedCoSAndBothFields(t *testing.T) {
-	c := mustParse(t, `class-map type qos match-any ROCE
+	c := running.Text(t, `class-map type qos match-any ROCE
   match dscp 26
 class-map type qos match-any ROCE-COS
   match cos 3

@@ -22,9 +22,9 @@ func azurePolicy() *fabric.QoSPolicy {
 		Name:  "AZLocal_SERVICES",
 		Trust: fabric.TrustPCP,
 		Classes: map[string]fabric.Class{
-			"RDMA":    {TrafficClass: 3, PCP: []int{3}, BandwidthPercent: ptr(50), Lossless: true, MTU: ptr(9216), ECN: ecn},
-			"CLUSTER": {TrafficClass: 7, PCP: []int{7}, BandwidthPercent: ptr(1), MTU: ptr(9216)},
-			"default": {TrafficClass: 0, PCP: []int{0}, BandwidthPercent: ptr(49), MTU: ptr(9216)},
+			"RDMA":    {TrafficClass: 3, PCP: []int{3}, BandwidthPercent: fabric.Ptr(50), Lossless: true, MTU: fabric.Ptr(9216), ECN: ecn},
+			"CLUSTER": {TrafficClass: 7, PCP: []int{7}, BandwidthPercent: fabric.Ptr(1), MTU: fabric.Ptr(9216)},
+			"default": {TrafficClass: 0, PCP: []int{0}, BandwidthPercent: fabric.Ptr(49), MTU: fabric.Ptr(9216)},
 		},
 		Interfaces: []string{"Ethernet1/17"},
 	}
@@ -40,8 +40,8 @@ func seedPolicy() *fabric.QoSPolicy {
 		Name:  "ROCE_POLICY",
 		Trust: fabric.TrustDSCP,
 		Classes: map[string]fabric.Class{
-			"ROCE":    {TrafficClass: 3, DSCP: []int{26}, BandwidthPercent: ptr(50), Lossless: true},
-			"default": {TrafficClass: 0, DSCP: []int{0}, BandwidthPercent: ptr(50)},
+			"ROCE":    {TrafficClass: 3, DSCP: []int{26}, BandwidthPercent: fabric.Ptr(50), Lossless: true},
+			"default": {TrafficClass: 0, DSCP: []int{0}, BandwidthPercent: fabric.Ptr(50)},
 		},
 		Interfaces: []string{"Ethernet1/1"},
 	}
@@ -65,7 +65,7 @@ func TestExamples(t *testing.T) {
 			if u := CheckSupported(*tc.p); len(u) > 0 {
 				t.Fatal(fabrictest.Reasons(u))
 			}
-			fresh := mustParse(t, "")
+			fresh := running.Text(t, "")
 			if err := fresh.CheckCreate("nxos-1", tc.p.Name); err != nil {
 				t.Fatal(err)
 			}

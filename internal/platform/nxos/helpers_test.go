@@ -1,16 +1,15 @@
 package nxos
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
-
-func ptr[T any](v T) *T { return &v }
 
 // examplePolicy is the contract's roce_qos_policy example bound to Ethernet1/1 and
 // Ethernet1/2. PCP is not written under trust dscp.
@@ -22,14 +21,14 @@ func examplePolicy() *fabric.QoSPolicy { return fabrictest.ExamplePolicy("Ethern
 func updatedPolicy() *fabric.QoSPolicy {
 	p := examplePolicy()
 	fabrictest.WithClass(p, "roce", func(c *fabric.Class) {
-		c.DSCP, c.MTU, c.BandwidthPercent = []int{24, 26}, nil, ptr(40)
+		c.DSCP, c.MTU, c.BandwidthPercent = []int{24, 26}, nil, fabric.Ptr(40)
 		c.ECN = &fabric.ECN{MinThresholdBytes: 76800, MaxThresholdBytes: 768000, MarkProbabilityPercent: 20}
 	})
-	fabrictest.WithClass(p, "default", func(c *fabric.Class) { c.MTU = ptr(9216) })
+	fabrictest.WithClass(p, "default", func(c *fabric.Class) { c.MTU = fabric.Ptr(9216) })
 	delete(p.Classes, "cnp")
 	p.Classes["control"] = fabric.Class{TrafficClass: 7, DSCP: []int{48}, StrictPriority: true}
 	p.Classes["storage"] = fabrictest.StorageClass()
-	fabrictest.WithClass(p, "storage", func(c *fabric.Class) { c.MTU = ptr(9216) })
+	fabrictest.WithClass(p, "storage", func(c *fabric.Class) { c.MTU = fabric.Ptr(9216) })
 	p.Interfaces = []string{"Ethernet1/1", "Ethernet1/3"}
 	return p
 }
@@ -46,30 +45,15 @@ func pcpPolicy() *fabric.QoSPolicy {
 // examplePFC is roce_pfc_interface on Ethernet1/3 with mode on, a buffer and the watchdog.
 func examplePFC() *fabric.PFCInterface {
 	return &fabric.PFCInterface{Interface: "Ethernet1/3", Mode: fabric.PFCModeOn,
-		Buffer:   &fabric.PFCBuffer{XoffBytes: ptr(int64(122880)), XonBytes: ptr(int64(61440))},
+		Buffer:   &fabric.PFCBuffer{XoffBytes: fabric.Ptr(int64(122880)), XonBytes: fabric.Ptr(int64(61440))},
 		Watchdog: &fabric.PFCWatchdog{Action: fabric.WatchdogDrop}}
 }
 
 // golden compares got with testdata/name, rewriting it under -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	goldenfile.Check(t, filepath.Join("testdata", name), got)
-}
+var golden = goldenfile.Testdata
 
-// parseFile parses a running-config under testdata.
-func parseFile(t *testing.T, name string) *Config {
-	t.Helper()
-	return mustParse(t, goldenfile.Read(t, "testdata/"+name))
-}
-
-func mustParse(t *testing.T, text string) *Config {
-	t.Helper()
-	c, err := ParseRunningConfig(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
+// running parses running-configs: running.File one under testdata, running.Text a text.
+var running = platformtest.Parser[*Config](ParseRunningConfig)
 
 // sample is testdata/nxos-running-config-ipqos-1.txt (the shared sample, source header kept)
 // without its '#' annotation lines, which are not NX-OS text.
@@ -94,24 +78,8 @@ func enters(l string) bool {
 	return l == "system qos"
 }
 
-// indent renders configuration lines as running-config text: each line indented 2 spaces per
-// sub-mode it is typed in, "exit" dropped.
+// indent renders configuration lines as running-config text, two spaces a sub-mode.
 func indent(t *testing.T, ls []string) string {
 	t.Helper()
-	var b strings.Builder
-	depth := 0
-	for _, l := range ls {
-		if l == "exit" {
-			depth--
-			continue
-		}
-		b.WriteString(strings.Repeat("  ", depth) + l + "\n")
-		if enters(l) {
-			depth++
-		}
-	}
-	if depth != 0 {
-		t.Fatalf("lines end %d modes below global configuration", depth)
-	}
-	return b.String()
+	return clitexttest.Indent(t, ls, "  ", enters)
 }

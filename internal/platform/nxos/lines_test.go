@@ -16,7 +16,7 @@ import (
 // updated policy bind: Ethernet1/2 had qos input LEGACY, system qos the platform default.
 func basePrior(t *testing.T) PolicyPrior {
 	t.Helper()
-	return parseFile(t, "base-running-config.txt").PolicyPrior([]string{"Ethernet1/1", "Ethernet1/2", "Ethernet1/3"})
+	return running.File(t, "base-running-config.txt").PolicyPrior([]string{"Ethernet1/1", "Ethernet1/2", "Ethernet1/3"})
 }
 
 // Each transaction, replayed on the switch text it was computed from, passes NX-OS's reference
@@ -34,13 +34,13 @@ func TestPolicyLinesGolden(t *testing.T) {
 		{"delete-after-update.golden", "after-update.txt", updatedPolicy(), nil, "base-running-config.txt"},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
-			c := parseFile(t, tc.device)
+			c := running.File(t, tc.device)
 			got, err := PolicyLines(c, tc.old, tc.next, basePrior(t))
 			if err != nil {
 				t.Fatal(err)
 			}
 			golden(t, tc.golden, goldenfile.Lines(got))
-			again, _ := PolicyLines(parseFile(t, tc.device), tc.old, tc.next, basePrior(t))
+			again, _ := PolicyLines(running.File(t, tc.device), tc.old, tc.next, basePrior(t))
 			if !slices.Equal(got, again) {
 				t.Error("PolicyLines is not deterministic")
 			}
@@ -60,7 +60,7 @@ func TestPolicyLinesGolden(t *testing.T) {
 				}
 				return
 			}
-			if diff := cmp.Diff(parseFile(t, tc.after), settled(after)); diff != "" {
+			if diff := cmp.Diff(running.File(t, tc.after), settled(after)); diff != "" {
 				t.Errorf("after delete (-base +replayed):\n%s", diff)
 			}
 		})
@@ -70,7 +70,7 @@ func TestPolicyLinesGolden(t *testing.T) {
 // Without a recorded prior (after import) delete binds the platform's default network-qos
 // policy and removes the port bindings.
 func TestPolicyLinesDeleteWithoutPrior(t *testing.T) {
-	got, err := PolicyLines(parseFile(t, "after-create.txt"), examplePolicy(), nil, PolicyPrior{})
+	got, err := PolicyLines(running.File(t, "after-create.txt"), examplePolicy(), nil, PolicyPrior{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestPolicyLinesUsesDevice(t *testing.T) {
 		"interface Ethernet1/1\n  service-policy type qos input OPERATOR\n", 1) // rebound by hand: not ours
 	text = strings.Replace(text, "interface Ethernet1/3\n", "interface Ethernet1/3\n  service-policy type qos input ROCE\n", 1)
 	text += "class-map type qos match-any OPERATOR-x\npolicy-map type qos OPERATOR\n  class ROCE-cnp\n  class OPERATOR-x\n"
-	c := mustParse(t, text)
+	c := running.Text(t, text)
 	got, err := PolicyLines(c, examplePolicy(), nil, basePrior(t))
 	if err != nil {
 		t.Fatal(err)
@@ -116,17 +116,17 @@ func TestPolicyLinesUsesDevice(t *testing.T) {
 	prior := basePrior(t)
 	prior.Ports["Ethernet1/2"] = PortPolicies{QoSInput: "ROCE", QueuingOutput: "ROCE-out"}
 	prior.NetworkQoS = "ROCE-nq"
-	got, _ = PolicyLines(parseFile(t, "after-create.txt"), examplePolicy(), nil, prior)
+	got, _ = PolicyLines(running.File(t, "after-create.txt"), examplePolicy(), nil, prior)
 	if slices.Contains(got, "service-policy type qos input ROCE") || !slices.Contains(got, "service-policy type network-qos default-8q-nq-policy") {
 		t.Errorf("prior naming ROCE:\n%s", goldenfile.Lines(got))
 	}
 	// Nothing left to do: a second delete after the first writes nothing.
-	after := replay(t, goldenfile.Read(t, "testdata/after-create.txt"), mustLines(t, parseFile(t, "after-create.txt"), examplePolicy(), nil))
+	after := replay(t, goldenfile.Read(t, "testdata/after-create.txt"), mustLines(t, running.File(t, "after-create.txt"), examplePolicy(), nil))
 	if got := mustLines(t, after, examplePolicy(), nil); len(got) != 0 {
 		t.Errorf("delete of a deleted policy: %q", got)
 	}
 	// An update that changes nothing rewrites the policy-maps only.
-	for _, l := range mustLines(t, parseFile(t, "after-create.txt"), examplePolicy(), examplePolicy()) {
+	for _, l := range mustLines(t, running.File(t, "after-create.txt"), examplePolicy(), examplePolicy()) {
 		if strings.HasPrefix(l, "class-map") || strings.HasPrefix(l, "interface") || l == "system qos" || strings.HasPrefix(l, "no ") {
 			t.Errorf("update without change writes %q", l)
 		}
@@ -145,7 +145,7 @@ func mustLines(t *testing.T, c *Config, old, next *fabric.QoSPolicy) []string {
 // Switching a queue between strict and a share, or from `bandwidth percent`, removes the
 // conflicting line first; a class-map of the other match type is re-entered with its type.
 func TestPolicyLinesConflicts(t *testing.T) {
-	c := mustParse(t, `class-map type qos match-all ROCE-roce
+	c := running.Text(t, `class-map type qos match-all ROCE-roce
   match dscp 26
   match precedence 3
 policy-map type queuing ROCE-out
@@ -176,7 +176,7 @@ policy-map type queuing ROCE-out
 
 func TestPolicyLinesRejects(t *testing.T) {
 	mod := func(f func(p *fabric.QoSPolicy)) *fabric.QoSPolicy { p := examplePolicy(); f(p); return p }
-	c := parseFile(t, "base-running-config.txt")
+	c := running.File(t, "base-running-config.txt")
 	for name, tc := range map[string]struct {
 		c         *Config
 		old, next *fabric.QoSPolicy
@@ -198,7 +198,7 @@ func TestPolicyLinesRejects(t *testing.T) {
 }
 
 func TestPolicyPrior(t *testing.T) {
-	c := parseFile(t, "after-update.txt")
+	c := running.File(t, "after-update.txt")
 	got := c.PolicyPrior([]string{"Ethernet1/2", "Ethernet1/3", "Ethernet1/9"})
 	want := PolicyPrior{NetworkQoS: "ROCE-nq", QueuingOutput: "ROCE-out", Ports: map[string]PortPolicies{
 		"Ethernet1/2": {QoSInput: "LEGACY"}, "Ethernet1/3": {QoSInput: "ROCE"}, "Ethernet1/9": {}}}
@@ -221,7 +221,7 @@ func TestForeignNetworkQoS(t *testing.T) {
 		{"ROCE-nq", "AI", "ROCE-nq", true},
 		{"QOS_NETWORK", "ROCE", "QOS_NETWORK", true},
 	} {
-		c := mustParse(t, "system qos\n  service-policy type network-qos "+tc.system+"\n")
+		c := running.Text(t, "system qos\n  service-policy type network-qos "+tc.system+"\n")
 		if got, foreign := c.ForeignNetworkQoS(tc.policy); got != tc.want || foreign != tc.foreign {
 			t.Errorf("system qos %q, policy %s: got %q %v", tc.system, tc.policy, got, foreign)
 		}
@@ -231,7 +231,7 @@ func TestForeignNetworkQoS(t *testing.T) {
 	}
 	// The Azure sample binds its own QOS_NETWORK: creating a policy there is refused, naming
 	// the policy to import.
-	err := mustParse(t, sample(t)).CheckCreate("tor-1", "ROCE")
+	err := running.Text(t, sample(t)).CheckCreate("tor-1", "ROCE")
 	for _, want := range []string{"network-qos policy QOS_NETWORK", "tor-1/<name of its policy-map type qos>",
 		"its policy-map type qos: AZLocal_SERVICES"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -246,7 +246,7 @@ func TestPolicyLinesQueuingSystemWide(t *testing.T) {
 	text := strings.Replace(goldenfile.Read(t, "testdata/base-running-config.txt"), "interface Ethernet1/2\n  service-policy type qos input LEGACY\n",
 		"interface Ethernet1/2\n  service-policy type qos input LEGACY\n  service-policy type queuing output LEGACY-out\n", 1)
 	text += "policy-map type queuing LEGACY-out\n  class type queuing c-out-8q-q3\n    bandwidth remaining percent 10\n"
-	c := mustParse(t, text)
+	c := running.Text(t, text)
 	prior := c.PolicyPrior(examplePolicy().Interfaces)
 	create := mustLines(t, c, nil, examplePolicy())
 	for _, want := range []string{"service-policy type queuing output ROCE-out", "no service-policy type queuing output LEGACY-out"} {

@@ -1,23 +1,18 @@
 package nxos
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
 // FuzzParseLLDP feeds ParseLLDP the captures under testdata/lldp and their mutations: what a
 // neighbour advertises comes from the network. It must not panic, and every field it reports
 // is text of the output (trimmed), with `null` never a value.
 func FuzzParseLLDP(f *testing.F) {
-	files, _ := filepath.Glob("testdata/lldp/*show_lldp*")
-	for _, name := range files {
-		b, err := os.ReadFile(name) //nolint:gosec // the test's own testdata
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(string(b), "n9k1\n")
+	for _, text := range platformtest.Files(f, "testdata/lldp/*show_lldp*") {
+		f.Add(text, "n9k1\n")
 	}
 	f.Add("Capability codes:\nPort id: x\n", "n9k1")
 	f.Fuzz(func(t *testing.T, text, host string) {

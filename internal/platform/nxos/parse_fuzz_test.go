@@ -2,8 +2,6 @@ package nxos
 
 import (
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +9,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
 // FuzzParseRunningConfig feeds ParseRunningConfig every sample under testdata (running-configs
@@ -36,25 +35,12 @@ func hasLine(text string, last string, want ...string) bool {
 }
 
 func FuzzParseRunningConfig(f *testing.F) {
-	for _, pattern := range []string{"*.txt", "*.golden"} {
-		names, err := filepath.Glob(filepath.Join("testdata", pattern))
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, name := range names {
-			b, err := os.ReadFile(name) //nolint:gosec // the test's own files
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(string(b))
-		}
+	for _, text := range platformtest.Files(f, "testdata/*.txt", "testdata/*.golden") {
+		f.Add(text)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		c, err := ParseRunningConfig(text)
-		if err != nil {
-			if c != nil {
-				t.Error("a configuration with an error")
-			}
+		if platformtest.Refused(t, "a configuration", c, err) {
 			return
 		}
 		for name := range c.QoSPolicies {
@@ -120,7 +106,11 @@ func checkConfig(t *testing.T, c *Config) {
 				t.Fatalf("Policy(%q) = %v, %v", name, p, ok)
 			}
 			_ = Canonical(*p)
-			writeBack(t, c, p)
+			// Written again, as an update, a rename and a delete do.
+			prior := c.PolicyPrior(p.Interfaces)
+			clitexttest.WriteBack(t, p, CheckSupported(*p), func(old, next *fabric.QoSPolicy) ([]string, error) {
+				return PolicyLines(c, old, next, prior)
+			})
 		}
 	}
 	if _, ok := c.Policy("no such policy-map", nil); ok {
@@ -156,7 +146,7 @@ func checkConfig(t *testing.T, c *Config) {
 		}{
 			{"create", c, nil, ex},
 			{"update", bound, ex, updatedPolicy()},
-			{"unbind all", bound, ex, withPorts(ex, nil)},
+			{"unbind all", bound, ex, fabrictest.WithPorts(ex, nil)},
 			{"rename", bound, ex, fabrictest.Renamed(ex, "ROCE2")},
 			{"delete", bound, ex, nil},
 			{"delete of the unbound", c, ex, nil},
@@ -203,32 +193,6 @@ func checkConfig(t *testing.T, c *Config) {
 			clitexttest.CheckWritten(t, "PFC "+step.name+" on "+port, lines, err)
 		}
 	}
-}
-
-// writeBack writes a policy read from the device again, as an update, a rename and a delete
-// do, when it is one this platform can write.
-func writeBack(t *testing.T, c *Config, p *fabric.QoSPolicy) {
-	t.Helper()
-	if len(p.Validate()) > 0 || len(CheckSupported(*p)) > 0 || len(fabric.ECNWholeKilobytes(*p)) > 0 {
-		return
-	}
-	prior := c.PolicyPrior(p.Interfaces)
-	for _, step := range []struct {
-		name      string
-		old, next *fabric.QoSPolicy
-	}{
-		{"create", nil, p}, {"update", p, p}, {"unbind", p, withPorts(p, nil)},
-		{"rename", p, fabrictest.Renamed(p, "RENAMED")}, {"delete", p, nil},
-	} {
-		lines, err := PolicyLines(c, step.old, step.next, prior)
-		clitexttest.CheckWritten(t, step.name+" of policy "+p.Name, lines, err)
-	}
-}
-
-func withPorts(p *fabric.QoSPolicy, ports []string) *fabric.QoSPolicy {
-	q := *p
-	q.Interfaces = ports
-	return &q
 }
 
 // boundTo is c after policy name was bound in system qos and on every port.

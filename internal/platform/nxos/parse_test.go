@@ -7,13 +7,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
 )
 
 // testdata/nxos-running-config-ipqos-1.txt is, as its '#' header says, Microsoft's Azure Local
 // TOR reference (Azure/AzureLocal-Supportability, Reference-TOR-QOS-Policy-Configuration.md): (CoS classification, QOS_NETWORK, a queuing
 // policy bound in system qos, a bandwidth percent line). Its '#' annotations are not NX-OS text.
 func TestParseSample(t *testing.T) {
-	c := mustParse(t, sample(t))
+	c := running.Text(t, sample(t))
 	golden(t, "sample.golden", goldenfile.JSON(t, c))
 	if cm := c.ClassMaps["RDMA"]; !cm.MatchAll || !cmp.Equal(cm.Matches, []Match{{Field: "cos", Values: []int{3}, Text: "cos 3"}}) {
 		t.Errorf("class-map RDMA = %+v", cm)
@@ -54,7 +55,7 @@ func TestParseSample(t *testing.T) {
 // The layout internal/lab/nxos-switch.md documents: header, version, class-maps, policy-maps
 // by type, system qos, interfaces.
 func TestParseSwitchLayout(t *testing.T) {
-	c := parseFile(t, "nxos-switch-running-config.txt")
+	c := running.File(t, "nxos-switch-running-config.txt")
 	golden(t, "nxos-switch.golden", goldenfile.JSON(t, c))
 	// Imported without state: roce and cnp from the class-maps, and TC 0, whose queuing class
 	// has a share but no class of the qos policy-map, as the extra class tc0.
@@ -70,11 +71,11 @@ func TestParseSwitchLayout(t *testing.T) {
 func TestParseTolerant(t *testing.T) {
 	text := goldenfile.Read(t, "testdata/nxos-switch-running-config.txt")
 	crlf := strings.ReplaceAll(text, "\n", "\r\n")
-	if diff := cmp.Diff(parseFile(t, "nxos-switch-running-config.txt"), mustParse(t, crlf)); diff != "" {
+	if diff := cmp.Diff(running.File(t, "nxos-switch-running-config.txt"), running.Text(t, crlf)); diff != "" {
 		t.Errorf("CRLF (-LF +CRLF):\n%s", diff)
 	}
 	// Any order, unknown blocks and lines, later lines win, no forms.
-	c := mustParse(t, `hostname leaf-1
+	c := running.Text(t, `hostname leaf-1
 feature lldp
 interface Ethernet1/9
   service-policy type qos input A
@@ -162,24 +163,16 @@ func TestParseErrors(t *testing.T) {
 
 // Thresholds read in bytes, Unknown in a unit bytes cannot express (clitext.Threshold).
 func TestThresholdUnits(t *testing.T) {
-	for _, tc := range []struct {
-		value, unit string
-		want        int64
-	}{
-		{"150", "kbytes", 153600},
-		{"1", "mbytes", 1048576},
-		{"153600", "bytes", 153600},
-		{"320", "packets", Unknown},
-		{"5", "us", Unknown},
-	} {
+	clitexttest.CheckThresholdUnits(t, Unknown, func(value, unit string) (int64, int64) {
 		line := "policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect minimum-threshold " +
-			tc.value + " " + tc.unit + " maximum-threshold " + tc.value + " " + tc.unit + " drop-probability 7 weight 0 ecn\n"
-		w := mustParse(t, line).Queuing["Q"].Out[3].WRED
-		if w.MinBytes != tc.want || w.MaxBytes != tc.want || w.Probability != 7 || !w.ECN {
+			value + " " + unit + " maximum-threshold " + value + " " + unit + " drop-probability 7 weight 0 ecn\n"
+		w := running.Text(t, line).Queuing["Q"].Out[3].WRED
+		if w.Probability != 7 || !w.ECN {
 			t.Errorf("%q reads %+v", line, w)
 		}
-	}
-	w := mustParse(t, "policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect threshold burst-optimized ecn\n").
+		return w.MinBytes, w.MaxBytes
+	}, [2]string{"320", "packets"}, [2]string{"5", "us"})
+	w := running.Text(t, "policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect threshold burst-optimized ecn\n").
 		Queuing["Q"].Out[3].WRED
 	if *w != (WRED{MinBytes: Unknown, MaxBytes: Unknown, Probability: Unknown, Weight: Unknown, ECN: true}) {
 		t.Errorf("predefined WRED profile reads %+v", w)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext"
 )
 
 // Interface lines of roce_pfc_interface.
@@ -184,7 +185,7 @@ func PFCLines(c *Config, port string, old, next *fabric.PFCInterface, prior PFCP
 	}
 	out := append(pre, block("interface "+port, body...)...)
 	out = append(out, post...)
-	if err := writableLines(out); err != nil {
+	if err := clitext.Writable("nxos", out); err != nil {
 		return nil, err
 	}
 	return out, nil

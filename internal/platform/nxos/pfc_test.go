@@ -16,7 +16,7 @@ import (
 func updatedPFC() *fabric.PFCInterface {
 	p := examplePFC()
 	p.Mode, p.Watchdog = fabric.PFCModeAuto, nil
-	p.Buffer = &fabric.PFCBuffer{XoffBytes: ptr(int64(102400)), XonBytes: ptr(int64(51200))}
+	p.Buffer = &fabric.PFCBuffer{XoffBytes: fabric.Ptr(int64(102400)), XonBytes: fabric.Ptr(int64(51200))}
 	return p
 }
 
@@ -29,7 +29,7 @@ func unmanagedPFC() *fabric.PFCInterface {
 // switch text it was computed from and reads back as the next intent (delete: the port as the
 // policy left it).
 func TestPFCLinesGolden(t *testing.T) {
-	prior := parseFile(t, "after-create.txt").PFCPrior("Ethernet1/3")
+	prior := running.File(t, "after-create.txt").PFCPrior("Ethernet1/3")
 	for _, tc := range []struct {
 		golden, device string
 		old, next      *fabric.PFCInterface
@@ -40,7 +40,7 @@ func TestPFCLinesGolden(t *testing.T) {
 		{"pfc-delete.golden", "after-pfc-create.txt", examplePFC(), nil},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
-			got, err := PFCLines(parseFile(t, tc.device), "Ethernet1/3", tc.old, tc.next, prior)
+			got, err := PFCLines(running.File(t, tc.device), "Ethernet1/3", tc.old, tc.next, prior)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -48,27 +48,27 @@ func TestPFCLinesGolden(t *testing.T) {
 			after := replay(t, goldenfile.Read(t, "testdata/"+tc.device), got)
 			want := tc.next
 			if want == nil {
-				want, _ = parseFile(t, "after-create.txt").PFC("Ethernet1/3")
+				want, _ = running.File(t, "after-create.txt").PFC("Ethernet1/3")
 			}
 			read, _ := after.PFC("Ethernet1/3")
 			if diff := cmp.Diff(want, read); diff != "" {
 				t.Errorf("after the lines (-want +read):\n%s", diff)
 			}
 			if tc.next == nil || tc.next.Buffer == nil {
-				if diff := cmp.Diff(parseFile(t, "after-create.txt").Queuing, after.Queuing); diff != "" {
+				if diff := cmp.Diff(running.File(t, "after-create.txt").Queuing, after.Queuing); diff != "" {
 					t.Errorf("ingress policy left behind (-before create +after):\n%s", diff)
 				}
 			}
 		})
 	}
-	if got, err := PFCLines(parseFile(t, "after-create.txt"), "Ethernet1/3", nil, nil, prior); got != nil || err != nil {
+	if got, err := PFCLines(running.File(t, "after-create.txt"), "Ethernet1/3", nil, nil, prior); got != nil || err != nil {
 		t.Errorf("PFCLines(nil, nil) = %q, %v", got, err)
 	}
 }
 
 // The switch's text after pfc-create.golden reads back as the intent.
 func TestPFCRead(t *testing.T) {
-	c := parseFile(t, "after-pfc-create.txt")
+	c := running.File(t, "after-pfc-create.txt")
 	got, ok := c.PFC("Ethernet1/3")
 	if !ok {
 		t.Fatal("PFC(Ethernet1/3) not found")
@@ -93,16 +93,16 @@ func TestPFCRead(t *testing.T) {
 			&fabric.PFCInterface{Interface: "Ethernet1/3", Mode: fabric.PFCModeOn, Watchdog: examplePFC().Watchdog}},
 		"buffer-size is not xoff + xon": {"buffer-size 184320", "buffer-size 200000",
 			&fabric.PFCInterface{Interface: "Ethernet1/3", Mode: fabric.PFCModeOn, Watchdog: examplePFC().Watchdog,
-				Buffer: &fabric.PFCBuffer{XoffBytes: ptr(int64(Unknown)), XonBytes: ptr(int64(61440))}}},
+				Buffer: &fabric.PFCBuffer{XoffBytes: fabric.Ptr(int64(Unknown)), XonBytes: fabric.Ptr(int64(61440))}}},
 		"class of the lossless TC missing": {"c-in-q3", "c-in-q4",
 			&fabric.PFCInterface{Interface: "Ethernet1/3", Mode: fabric.PFCModeOn, Watchdog: examplePFC().Watchdog,
-				Buffer: &fabric.PFCBuffer{XoffBytes: ptr(int64(Unknown)), XonBytes: ptr(int64(Unknown))}}},
+				Buffer: &fabric.PFCBuffer{XoffBytes: fabric.Ptr(int64(Unknown)), XonBytes: fabric.Ptr(int64(Unknown))}}},
 	} {
 		changed := strings.Replace(text, tc.from, tc.to, 1)
 		if changed == text {
 			t.Fatalf("%s: %q not in the text", name, tc.from)
 		}
-		got, _ := mustParse(t, changed).PFC("Ethernet1/3")
+		got, _ := running.Text(t, changed).PFC("Ethernet1/3")
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", name, diff)
 		}
@@ -110,7 +110,7 @@ func TestPFCRead(t *testing.T) {
 }
 
 func TestPFCPrior(t *testing.T) {
-	c := parseFile(t, "after-create.txt")
+	c := running.File(t, "after-create.txt")
 	got := c.PFCPrior("Ethernet1/3")
 	want := PFCPrior{Mode: "on send-tlv", FlowReceive: "off", QueuingInput: "LEGACY-in"}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -130,7 +130,7 @@ func TestPFCPrior(t *testing.T) {
 // A port that had none of the lines gets NX-OS's defaults back; a watchdog and a buffer the
 // resource never managed are left alone.
 func TestPFCLinesRestoreNone(t *testing.T) {
-	c := parseFile(t, "after-create.txt")
+	c := running.File(t, "after-create.txt")
 	old := &fabric.PFCInterface{Interface: "Ethernet1/1", Mode: fabric.PFCModeOn, Watchdog: &fabric.PFCWatchdog{Action: fabric.WatchdogDrop}}
 	got, err := PFCLines(c, "Ethernet1/1", old, nil, PFCPrior{})
 	if err != nil {
@@ -156,7 +156,7 @@ func TestPFCLinesRestoreNone(t *testing.T) {
 	if !strings.Contains(goldenfile.Lines(got), "no service-policy type queuing input roce-in-Ethernet1_1\nexit\nno policy-map type queuing roce-in-Ethernet1_1\n") {
 		t.Errorf("delete of a buffer:\n%s", goldenfile.Lines(got))
 	}
-	replay(t, goldenfile.Read(t, "testdata/after-create.txt")+indent(t, mustPFC(t, parseFile(t, "after-create.txt"), "Ethernet1/1")), got)
+	replay(t, goldenfile.Read(t, "testdata/after-create.txt")+indent(t, mustPFC(t, running.File(t, "after-create.txt"), "Ethernet1/1")), got)
 }
 
 func mustPFC(t *testing.T, c *Config, port string) []string {
@@ -173,7 +173,7 @@ func mustPFC(t *testing.T, c *Config, port string) []string {
 func TestPFCLinesFollowLosslessTCs(t *testing.T) {
 	text := strings.Replace(goldenfile.Read(t, "testdata/after-pfc-create.txt"), "  class type network-qos c-8q-nq3\n    pause pfc-cos 3\n",
 		"  class type network-qos c-8q-nq3\n  class type network-qos c-8q-nq4\n    pause pfc-cos 4\n", 1)
-	got, err := PFCLines(mustParse(t, text), "Ethernet1/3", examplePFC(), examplePFC(), PFCPrior{})
+	got, err := PFCLines(running.Text(t, text), "Ethernet1/3", examplePFC(), examplePFC(), PFCPrior{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestPFCLinesFollowLosslessTCs(t *testing.T) {
 }
 
 func TestCheckPFCAgainst(t *testing.T) {
-	created, base := parseFile(t, "after-create.txt"), parseFile(t, "base-running-config.txt")
+	created, base := running.File(t, "after-create.txt"), running.File(t, "base-running-config.txt")
 	if err := created.CheckPFCAgainst(*examplePFC()); err != nil {
 		t.Errorf("a lossless TC exists: %v", err)
 	}
@@ -220,7 +220,7 @@ func TestCheckPFCAgainst(t *testing.T) {
 // interface reads as configured afterwards, whichever was applied first.
 func TestPolicyMovesPFCHeadroom(t *testing.T) {
 	text := goldenfile.Read(t, "testdata/after-pfc-create.txt")
-	c := mustParse(t, text)
+	c := running.Text(t, text)
 	if got, _ := c.PFC("Ethernet1/3"); got.Buffer == nil || *got.Buffer.XoffBytes != 122880 {
 		t.Fatalf("fixture: PFC(Ethernet1/3) buffer %+v", got.Buffer)
 	}

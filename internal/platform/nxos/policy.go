@@ -129,7 +129,7 @@ func freeName(tc int, p, known *fabric.QoSPolicy) string {
 	}
 	for {
 		_, taken := p.Classes[n]
-		kc, isKnown := knownClass(known, n)
+		kc, isKnown := known.KnownClass(n)
 		if !taken && (!isKnown || kc.TrafficClass == tc) {
 			return n
 		}
@@ -158,7 +158,7 @@ func (c *Config) schedule(policy, n string, cl fabric.Class, known *fabric.QoSPo
 	if nq := c.boundNetworkQoS(policy); nq != nil && nq.Classes[cl.TrafficClass] != nil {
 		q := nq.Classes[cl.TrafficClass]
 		cl.Lossless = slices.Equal(q.PauseCOS, []int{cl.TrafficClass})
-		kc, isKnown := knownClass(known, n)
+		kc, isKnown := known.KnownClass(n)
 		// On import, a default class mtu equal to the policy's largest is the one
 		// networkQoSLines derives: it renders the same without a class mtu of its own.
 		derived := !isKnown && cl.TrafficClass == 0 && q.MTU != nil && nq.largestMTU() != nil && *q.MTU == *nq.largestMTU()
@@ -212,15 +212,6 @@ func (n *NetworkQoSPolicy) largestMTU() *int {
 		}
 	}
 	return out
-}
-
-// knownClass returns known's class n; known may be nil.
-func knownClass(known *fabric.QoSPolicy, n string) (fabric.Class, bool) {
-	if known == nil {
-		return fabric.Class{}, false
-	}
-	c, ok := known.Classes[n]
-	return c, ok
 }
 
 // trustOf reads trust from the fields the class-maps match.

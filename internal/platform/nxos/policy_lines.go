@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
-	"unicode"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext"
 )
 
 // PolicyPrior is what a policy changes outside its own objects, as the device had it before:
@@ -64,7 +63,7 @@ func (c *Config) PolicyPrior(ports []string) PolicyPrior {
 // c is the device as read just before (required): it decides which objects exist, which lines
 // conflict and what is attached. Bindings already as wanted, and class-maps already as wanted,
 // get no lines; policy-maps are always written whole. A device value that would reach a line
-// with a control character or one of ; | ! # ? is refused with an error (writableLines).
+// with a control character or one of ; | ! # ? is refused with an error (clitext.Writable).
 func PolicyLines(c *Config, old, next *fabric.QoSPolicy, prior PolicyPrior) ([]string, error) {
 	switch {
 	case old == nil && next == nil:
@@ -89,7 +88,9 @@ func PolicyLines(c *Config, old, next *fabric.QoSPolicy, prior PolicyPrior) ([]s
 		out = append(out, unbindLines(c, *old, next, prior)...)
 		out = append(out, deleteLines(c, *old, next)...)
 	}
-	if err := writableLines(out); err != nil {
+	// Lines hold values read from the device verbatim (prior service-policies, the port, class
+	// and match lines they remove). Regression seeds: testdata/fuzz/FuzzParseRunningConfig/*-unsafe.
+	if err := clitext.Writable("nxos", out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -125,21 +126,6 @@ func followIngress(c *Config, next fabric.QoSPolicy) []string {
 		out = append(out, c.ingressLinesFor(name, *b.XoffBytes, *b.XonBytes, lossless)...)
 	}
 	return out
-}
-
-// writableLines refuses lines that carry a control character or one of ; | ! # ?. Lines hold
-// values read from the device verbatim (prior service-policies, PFC values, the port, class
-// and match lines they remove), which the parser takes as printed; NX-OS prints no such value,
-// and written back it would end the line, start a comment or ask the CLI for help. Regression
-// seeds: testdata/fuzz/FuzzParseRunningConfig/*-unsafe.
-func writableLines(lines []string) error {
-	for _, l := range lines {
-		if strings.ContainsAny(l, ";|!#?") || strings.ContainsFunc(l, unicode.IsControl) {
-			return fmt.Errorf("nxos: the running-config holds a value this provider would write back as %q, and no CLI "+
-				"line may carry a control character or one of ; | ! # ?: correct it on the switch", l)
-		}
-	}
-	return nil
 }
 
 // checkWritable refuses a policy PolicyLines cannot write as asked.

@@ -23,7 +23,7 @@ func wantMatch(trust fabric.Trust, c fabric.Class) Match {
 	if trust == fabric.TrustPCP {
 		m = Match{Field: "cos", Values: c.PCP}
 	}
-	m.Values = sortedSet(m.Values)
+	m.Values = fabric.SortedSet(m.Values)
 	if len(m.Values) == 0 {
 		return Match{}
 	}
@@ -199,13 +199,4 @@ func policyMTU(p fabric.QoSPolicy) *int {
 // block is a sub-mode: its command, its lines, "exit".
 func block(cmd string, body ...string) []string {
 	return append(append([]string{cmd}, body...), "exit")
-}
-
-func sortedSet(s []int) []int {
-	if len(s) == 0 {
-		return nil
-	}
-	out := slices.Clone(s)
-	slices.Sort(out)
-	return slices.Compact(out)
 }

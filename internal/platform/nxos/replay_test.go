@@ -3,6 +3,8 @@ package nxos
 import (
 	"strings"
 	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
 )
 
 // replay applies configuration lines to the running-config text before, block by block, as
@@ -26,12 +28,12 @@ func replay(t *testing.T, before string, ls []string) *Config {
 			depth++
 		}
 		if depth == 0 {
-			checkBlock(t, mustParse(t, text), blockLines)
+			checkBlock(t, running.Text(t, text), blockLines)
 			text += indent(t, blockLines)
 			blockLines = nil
 		}
 	}
-	return mustParse(t, text)
+	return running.Text(t, text)
 }
 
 // checkBlock checks one top-level block (or line) against c, the configuration before it.
@@ -98,27 +100,13 @@ func (c *Config) attached(name string) bool {
 	return false
 }
 
-// checkModes asserts the session discipline: every sub-mode entered is left with "exit", so
-// the lines end in global configuration mode, and nothing ends the session on its own.
+// checkModes asserts the session discipline (clitexttest.CheckModes): checkpoints and
+// rollbacks are the transport's.
 func checkModes(t *testing.T, ls []string) {
 	t.Helper()
-	depth := 0
-	for _, l := range ls {
-		switch {
-		case l == "exit":
-			depth--
-		case enters(l):
-			depth++
-		case l == "end" || strings.HasPrefix(l, "checkpoint") || strings.HasPrefix(l, "rollback"):
-			t.Errorf("line %q belongs to the transport", l)
-		}
-		if depth < 0 || depth > 2 {
-			t.Fatalf("mode depth %d at %q", depth, l)
-		}
-	}
-	if depth != 0 {
-		t.Errorf("lines end %d modes below global configuration", depth)
-	}
+	clitexttest.CheckModes(t, ls, 2, enters, func(l string) bool {
+		return l == "end" || strings.HasPrefix(l, "checkpoint") || strings.HasPrefix(l, "rollback")
+	})
 }
 
 // settled drops what a switch would not print: interfaces without a QoS or PFC line, and a

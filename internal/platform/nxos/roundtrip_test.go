@@ -1,7 +1,6 @@
 package nxos
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -27,17 +26,9 @@ func roundTrips() map[string]*fabric.QoSPolicy {
 func TestRoundTrip(t *testing.T) {
 	for file, p := range roundTrips() {
 		t.Run(file, func(t *testing.T) {
-			got, ok := parseFile(t, file).Policy(p.Name, p)
-			if !ok {
-				t.Fatalf("Policy(%q) not found", p.Name)
-			}
-			if diff := cmp.Diff(Canonical(*p), *got); diff != "" {
-				t.Errorf("Policy (-canonical +read):\n%s", diff)
-			}
-			if !Canonical(*p).Equal(*got) {
-				t.Error("Canonical(p).Equal(read) is false")
-			}
-			written := replay(t, "", mustLines(t, mustParse(t, ""), nil, p))
+			got, ok := running.File(t, file).Policy(p.Name, p)
+			fabrictest.CheckRead(t, Canonical(*p), got, ok)
+			written := replay(t, "", mustLines(t, running.Text(t, ""), nil, p))
 			again, _ := written.Policy(p.Name, p)
 			if diff := cmp.Diff(got, again); diff != "" {
 				t.Errorf("printed and written differ (-printed +written):\n%s", diff)
@@ -49,10 +40,7 @@ func TestRoundTrip(t *testing.T) {
 // Drift the read shows rather than hides.
 func TestReadDrift(t *testing.T) {
 	text := goldenfile.Read(t, "testdata/after-create.txt")
-	for name, tc := range map[string]struct {
-		from, to string
-		check    func(p *fabric.QoSPolicy) bool
-	}{
+	fabrictest.CheckDrift(t, text, Canonical(*examplePolicy()), map[string]fabrictest.Drift{
 		"ECN in an unknown unit reads Unknown": {"minimum-threshold 150 kbytes", "minimum-threshold 150 packets",
 			func(p *fabric.QoSPolicy) bool { return p.Classes["roce"].ECN.MinThresholdBytes == Unknown }},
 		"WRED dropping instead of marking": {"weight 0 ecn", "weight 0",
@@ -88,21 +76,10 @@ func TestReadDrift(t *testing.T) {
 			func(p *fabric.QoSPolicy) bool { return p.DefaultTrafficClass == 2 }},
 		"DSCP added": {"match dscp 26", "match dscp 26-27",
 			func(p *fabric.QoSPolicy) bool { return cmp.Equal(p.Classes["roce"].DSCP, []int{26, 27}) }},
-	} {
-		changed := strings.Replace(text, tc.from, tc.to, 1)
-		if changed == text {
-			t.Fatalf("%s: %q not in the text", name, tc.from)
-		}
-		got, ok := mustParse(t, changed).Policy("ROCE", examplePolicy())
-		if !ok || !tc.check(got) {
-			t.Errorf("%s: read %s", name, goldenfile.JSON(t, got))
-			continue
-		}
-		if Canonical(*examplePolicy()).Equal(*got) {
-			t.Errorf("%s: the drift reads as no change", name)
-		}
-	}
-	if _, ok := parseFile(t, "after-create.txt").Policy("AI", nil); ok {
+	}, func(text string) (*fabric.QoSPolicy, bool) {
+		return running.Text(t, text).Policy("ROCE", examplePolicy())
+	})
+	if _, ok := running.File(t, "after-create.txt").Policy("AI", nil); ok {
 		t.Error("Policy(AI) found without a policy-map type qos AI")
 	}
 }
@@ -110,7 +87,7 @@ func TestReadDrift(t *testing.T) {
 // Known decides managed-ness: an mtu the state leaves unmanaged reads nil; without state
 // (import) every mtu is read.
 func TestPolicyManagedMTU(t *testing.T) {
-	c := parseFile(t, "after-create.txt")
+	c := running.File(t, "after-create.txt")
 	known := fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = nil })
 	if got, _ := c.Policy("ROCE", known); got.Classes["roce"].MTU != nil {
 		t.Errorf("unmanaged mtu read %d", *got.Classes["roce"].MTU)
@@ -123,7 +100,7 @@ func TestPolicyManagedMTU(t *testing.T) {
 // Import naming: the "<policy>-" prefix stripped, else the class-map's own name when it is a
 // valid class name, else known's class of that TC, else tc<N>.
 func TestPolicyClassNames(t *testing.T) {
-	c := mustParse(t, `class-map type qos match-any P-roce
+	c := running.Text(t, `class-map type qos match-any P-roce
   match dscp 26
 class-map type qos match-any RDMA
   match dscp 24
@@ -177,12 +154,12 @@ func TestCanonical(t *testing.T) {
 
 func TestLosslessTCs(t *testing.T) {
 	for file, want := range map[string][]int{"base-running-config.txt": nil, "after-create.txt": {3}, "after-update.txt": {3, 4}} {
-		if got := parseFile(t, file).LosslessTCs(); !cmp.Equal(got, want) {
+		if got := running.File(t, file).LosslessTCs(); !cmp.Equal(got, want) {
 			t.Errorf("%s: LosslessTCs = %v, want %v", file, got, want)
 		}
 	}
 	// What counts is the policy system qos binds.
-	c := parseFile(t, "after-create.txt")
+	c := running.File(t, "after-create.txt")
 	c.System.NetworkQoS = DefaultNetworkQoS
 	if got := c.LosslessTCs(); got != nil {
 		t.Errorf("default policy bound: %v", got)
@@ -198,7 +175,7 @@ func TestDefaultClassMTU(t *testing.T) {
 	roce := p.Classes["roce"]
 	roce.BandwidthPercent = fabric.Ptr(100)
 	p.Classes["roce"] = roce
-	written := replay(t, "", mustLines(t, mustParse(t, ""), nil, p))
+	written := replay(t, "", mustLines(t, running.Text(t, ""), nil, p))
 	if nq := written.NetworkQoS[NetworkQoSName(p.Name)]; nq == nil || nq.Classes[0] == nil || nq.Classes[0].MTU == nil || *nq.Classes[0].MTU != 9216 {
 		t.Fatalf("c-8q-nq-default not written with mtu 9216: %+v", nq)
 	}

@@ -40,13 +40,7 @@ func QueuingName(policy string) string { return policy + suffixQueuing }
 // buffer: roce-in-<port> with "/" replaced by "_" (roce-in-Ethernet1_1).
 func IngressName(port string) string { return prefixIngress + strings.ReplaceAll(port, "/", "_") }
 
-const (
-	reasonTrust      = "NX-OS class-maps cannot give DSCP precedence over CoS (a match-any class-map takes either field, in policy order); trust = \"dscp_pcp\" is supported on the sonic platform"
-	reasonAction     = "NX-OS has no forward or alert watchdog action (the PFC watchdog drops the stuck priority's traffic: action = \"drop\"); forward and alert are supported on the sonic platform only"
-	reasonTimers     = "NX-OS watchdog timers are system-wide (interval x multipliers); leave detection_time_ms and restoration_time_ms null"
-	reasonCable      = "NX-OS has no cable-length setting (set the headroom with xoff_bytes and xon_bytes); buffer.cable_length_m is supported on the sonic platform only"
-	reasonBufferPair = "NX-OS sets the pause thresholds in one line (pause buffer-size <xoff+xon> pause-threshold <xoff> resume-threshold <xon>); set both xoff_bytes and xon_bytes, or neither"
-)
+const reasonTimers = "NX-OS watchdog timers are system-wide (interval x multipliers); leave detection_time_ms and restoration_time_ms null"
 
 // CheckSupported lists the attributes of p that the nxos platform cannot express, sorted by
 // attribute path: trust dscp_pcp, an mtu outside 1500-9216, more strict classes than NX-OS
@@ -64,7 +58,7 @@ func CheckSupported(p fabric.QoSPolicy) []fabric.Unsupported {
 			MaxObjectNameLen-len(suffixQueuing), p.Name, utf8.RuneCountInString(p.Name))})
 	}
 	if p.Trust == fabric.TrustDSCPPCP {
-		out = append(out, fabric.Unsupported{Attr: []string{"trust"}, Reason: reasonTrust})
+		out = append(out, fabric.Unsupported{Attr: []string{"trust"}, Reason: "NX-OS class-maps cannot give DSCP precedence over CoS (a match-any class-map takes either field, in policy order); trust = \"dscp_pcp\" is supported on the sonic platform"})
 	}
 	levels := priorityLevels(p)
 	for _, tc := range strictTCs(p) {
@@ -113,14 +107,14 @@ func CheckPFC(p fabric.PFCInterface) []fabric.Unsupported {
 	var out []fabric.Unsupported
 	if b := p.Buffer; b != nil {
 		if b.CableLengthM != nil {
-			out = append(out, fabric.Unsupported{Attr: []string{"buffer", "cable_length_m"}, Reason: reasonCable})
+			out = append(out, fabric.Unsupported{Attr: []string{"buffer", "cable_length_m"}, Reason: "NX-OS has no cable-length setting (set the headroom with xoff_bytes and xon_bytes); buffer.cable_length_m is supported on the sonic platform only"})
 		}
 		if (b.XoffBytes == nil) != (b.XonBytes == nil) {
 			missing := "xon_bytes"
 			if b.XoffBytes == nil {
 				missing = "xoff_bytes"
 			}
-			out = append(out, fabric.Unsupported{Attr: []string{"buffer", missing}, Reason: reasonBufferPair})
+			out = append(out, fabric.Unsupported{Attr: []string{"buffer", missing}, Reason: "NX-OS sets the pause thresholds in one line (pause buffer-size <xoff+xon> pause-threshold <xoff> resume-threshold <xon>); set both xoff_bytes and xon_bytes, or neither"})
 		}
 		if b.XoffBytes != nil && b.XonBytes != nil {
 			if size := *b.XoffBytes + *b.XonBytes; size < MinPauseBufferBytes || size > MaxPauseBytes {
@@ -135,7 +129,7 @@ func CheckPFC(p fabric.PFCInterface) []fabric.Unsupported {
 	}
 	if w := p.Watchdog; w != nil {
 		if w.Action == fabric.WatchdogForward || w.Action == fabric.WatchdogAlert {
-			out = append(out, fabric.Unsupported{Attr: []string{"watchdog", "action"}, Reason: reasonAction})
+			out = append(out, fabric.Unsupported{Attr: []string{"watchdog", "action"}, Reason: "NX-OS has no forward or alert watchdog action (the PFC watchdog drops the stuck priority's traffic: action = \"drop\"); forward and alert are supported on the sonic platform only"})
 		}
 		if w.DetectionTimeMs != 0 {
 			out = append(out, fabric.Unsupported{Attr: []string{"watchdog", "detection_time_ms"}, Reason: reasonTimers})

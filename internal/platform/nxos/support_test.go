@@ -20,8 +20,8 @@ func TestCheckSupported(t *testing.T) {
 	}{
 		"example (pcp list, lossless, mtu, ECN)": {examplePolicy(), nil},
 		"trust pcp":                              {pcpPolicy(), nil},
-		"mtu 1500 and 9216": {fabrictest.WithClass(fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = ptr(1500) }),
-			"cnp", func(c *fabric.Class) { c.MTU = ptr(9216) }), nil},
+		"mtu 1500 and 9216": {fabrictest.WithClass(fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = fabric.Ptr(1500) }),
+			"cnp", func(c *fabric.Class) { c.MTU = fabric.Ptr(9216) }), nil},
 		"36-character name": {fabrictest.Renamed(examplePolicy(), strings.Repeat("a", 36)), []string{
 			`classes["default"]: class-map ` + strings.Repeat("a", 36) + "-default, and class-map names have at most 40 characters",
 			`classes["roce"]: shorten the policy or class name`}},
@@ -32,12 +32,12 @@ func TestCheckSupported(t *testing.T) {
 			[]string{`classes["` + strings.Repeat("c", 32) + `"]: class-map P1234567-ccc`}},
 		"trust dscp_pcp": {func() *fabric.QoSPolicy { p := examplePolicy(); p.Trust = fabric.TrustDSCPPCP; return p }(),
 			[]string{"trust: NX-OS class-maps cannot give DSCP precedence over CoS"}},
-		"mtu out of range": {fabrictest.WithClass(fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = ptr(9217) }),
-			"cnp", func(c *fabric.Class) { c.MTU = ptr(1499) }),
+		"mtu out of range": {fabrictest.WithClass(fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = fabric.Ptr(9217) }),
+			"cnp", func(c *fabric.Class) { c.MTU = fabric.Ptr(1499) }),
 			[]string{`classes["cnp"].mtu: from 1500 to 9216 bytes (1499 given)`, `classes["roce"].mtu: (9217 given)`}},
 		"8 strict classes": {allStrict, []string{`classes["sa"].strict_priority: priority levels 1-7`}},
 		"all of them, sorted by attribute": {func() *fabric.QoSPolicy {
-			p := fabrictest.WithClass(fabrictest.Renamed(examplePolicy(), strings.Repeat("b", 40)), "roce", func(c *fabric.Class) { c.MTU = ptr(100) })
+			p := fabrictest.WithClass(fabrictest.Renamed(examplePolicy(), strings.Repeat("b", 40)), "roce", func(c *fabric.Class) { c.MTU = fabric.Ptr(100) })
 			p.Trust = fabric.TrustDSCPPCP
 			return p
 		}(), []string{`classes["roce"].mtu: `, "name: ", "trust: "}},
@@ -60,7 +60,7 @@ func TestCheckPFC(t *testing.T) {
 		"mode off, link pause":   {mod(func(p *fabric.PFCInterface) { p.Mode, p.LinkPause = fabric.PFCModeOff, true }), nil},
 		"no watchdog, no buffer": {mod(func(p *fabric.PFCInterface) { p.Watchdog, p.Buffer = nil, nil }), nil},
 		"empty buffer":           {mod(func(p *fabric.PFCInterface) { p.Buffer = &fabric.PFCBuffer{} }), nil},
-		"cable length": {mod(func(p *fabric.PFCInterface) { p.Buffer.CableLengthM = ptr(40) }),
+		"cable length": {mod(func(p *fabric.PFCInterface) { p.Buffer.CableLengthM = fabric.Ptr(40) }),
 			[]string{"buffer.cable_length_m: NX-OS has no cable-length setting"}},
 		"xoff alone": {mod(func(p *fabric.PFCInterface) { p.Buffer.XonBytes = nil }),
 			[]string{"buffer.xon_bytes: set both xoff_bytes and xon_bytes, or neither"}},
@@ -69,14 +69,14 @@ func TestCheckPFC(t *testing.T) {
 		"long port name": {mod(func(p *fabric.PFCInterface) { p.Interface = "Ethernet1/1/" + strings.Repeat("1", 30) }),
 			[]string{"buffer: policy-map roce-in-Ethernet1_1_111"}},
 		"buffer below NX-OS's smallest": {mod(func(p *fabric.PFCInterface) {
-			p.Buffer.XoffBytes, p.Buffer.XonBytes = ptr(int64(3000)), ptr(int64(1999))
+			p.Buffer.XoffBytes, p.Buffer.XonBytes = fabric.Ptr(int64(3000)), fabric.Ptr(int64(1999))
 		}),
 			[]string{"buffer: NX-OS's pause buffer-size (xoff_bytes + xon_bytes = 4999) takes 5000 to 268435456 bytes"}},
 		"buffer at NX-OS's smallest": {mod(func(p *fabric.PFCInterface) {
-			p.Buffer.XoffBytes, p.Buffer.XonBytes = ptr(int64(3000)), ptr(int64(2000))
+			p.Buffer.XoffBytes, p.Buffer.XonBytes = fabric.Ptr(int64(3000)), fabric.Ptr(int64(2000))
 		}), nil},
 		"buffer above NX-OS's largest": {mod(func(p *fabric.PFCInterface) {
-			p.Buffer.XoffBytes, p.Buffer.XonBytes = ptr(int64(268435456)), ptr(int64(1))
+			p.Buffer.XoffBytes, p.Buffer.XonBytes = fabric.Ptr(int64(268435456)), fabric.Ptr(int64(1))
 		}),
 			[]string{"buffer: NX-OS's pause buffer-size"}},
 		"long port name without buffer": {mod(func(p *fabric.PFCInterface) {
@@ -90,7 +90,7 @@ func TestCheckPFC(t *testing.T) {
 			[]string{"watchdog.restoration_time_ms: system-wide"}},
 		"several, sorted": {mod(func(p *fabric.PFCInterface) {
 			p.Watchdog.Action, p.Watchdog.RestorationTimeMs, p.Watchdog.DetectionTimeMs = fabric.WatchdogAlert, 400, 200
-			p.Buffer = &fabric.PFCBuffer{XonBytes: ptr(int64(1)), CableLengthM: ptr(3)}
+			p.Buffer = &fabric.PFCBuffer{XonBytes: fabric.Ptr(int64(1)), CableLengthM: fabric.Ptr(3)}
 		}), []string{"buffer.cable_length_m: ", "buffer.xoff_bytes: ", "watchdog.action: ", "watchdog.detection_time_ms: ",
 			"watchdog.restoration_time_ms: "}},
 	} {

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 )
 
 var restoreEthernet1 = map[string]Binding{
@@ -101,12 +102,8 @@ func TestBuildSetFallbackQueue(t *testing.T) {
 }
 
 func TestBuildSetRejects(t *testing.T) {
-	mod := func(f func(p *fabric.QoSPolicy)) *fabric.QoSPolicy { p := examplePolicy(); f(p); return p }
-	class := func(p *fabric.QoSPolicy, n string, f func(c *fabric.Class)) {
-		c := p.Classes[n]
-		f(&c)
-		p.Classes[n] = c
-	}
+	mod := func(f func(p *fabric.QoSPolicy)) *fabric.QoSPolicy { return fabrictest.Edited(examplePolicy(), f) }
+	class := func(p *fabric.QoSPolicy, n string, f func(c *fabric.Class)) { fabrictest.WithClass(p, n, f) }
 	for name, tc := range map[string]struct {
 		p    *fabric.QoSPolicy
 		want string
@@ -121,9 +118,11 @@ func TestBuildSetRejects(t *testing.T) {
 		"negative threshold": {mod(func(p *fabric.QoSPolicy) {
 			class(p, "roce", func(c *fabric.Class) { c.ECN = &fabric.ECN{MinThresholdBytes: -1, MarkProbabilityPercent: 1} })
 		}), "must not be negative"},
-		"both strict and bw": {mod(func(p *fabric.QoSPolicy) { class(p, "cnp", func(c *fabric.Class) { c.BandwidthPercent = ptr(5) }) }), "exactly one"},
+		"both strict and bw": {mod(func(p *fabric.QoSPolicy) {
+			class(p, "cnp", func(c *fabric.Class) { c.BandwidthPercent = fabric.Ptr(5) })
+		}), "exactly one"},
 		"reserved term id": {mod(func(p *fabric.QoSPolicy) {
-			p.Classes["ROCE-default"] = fabric.Class{TrafficClass: 1, BandwidthPercent: ptr(0)}
+			p.Classes["ROCE-default"] = fabric.Class{TrafficClass: 1, BandwidthPercent: fabric.Ptr(0)}
 		}), "reserved"},
 		"empty name": {mod(func(p *fabric.QoSPolicy) { p.Name = "" }), "policy name is empty"},
 	} {
@@ -143,9 +142,9 @@ func TestCheckSupported(t *testing.T) {
 	p := examplePolicy()
 	p.Trust = fabric.TrustDSCPPCP
 	roce := p.Classes["roce"]
-	roce.Lossless, roce.PCP, roce.MTU = true, []int{3}, ptr(9216)
+	roce.Lossless, roce.PCP, roce.MTU = true, []int{3}, fabric.Ptr(9216)
 	p.Classes["roce"] = roce
-	p.Classes["tc5"] = fabric.Class{TrafficClass: 2, BandwidthPercent: ptr(0)}
+	p.Classes["tc5"] = fabric.Class{TrafficClass: 2, BandwidthPercent: fabric.Ptr(0)}
 	p.DefaultTrafficClass = 5 // no class has TC 5: queue ROCE-tc5 is created, so class tc5 collides
 	got := CheckSupported(*p)
 	var attrs []string

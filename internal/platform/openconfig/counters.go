@@ -47,7 +47,6 @@ package openconfig
 //     interfaces or loopbacks, whose counters repeat their members'.
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -57,6 +56,7 @@ import (
 	"strings"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/ietfjson"
 )
 
 // Counters are one read of a port's counters, in the same shape as the mlx5 package's. Nil
@@ -115,13 +115,7 @@ func CountersPaths(ports []string) []*gpb.Path {
 func ParseCounters(ports []string, updates []Update) (map[string]Counters, error) {
 	root := obj{}
 	for _, u := range updates {
-		dec := json.NewDecoder(bytes.NewReader(u.JSON))
-		dec.UseNumber()
-		var v any
-		err := dec.Decode(&v)
-		if err == nil {
-			err = atEnd(dec)
-		}
+		v, err := ietfjson.Decode(u.JSON)
 		if err != nil {
 			return nil, fmt.Errorf("openconfig: counters: value at %s is not JSON: %w", pathText(u.Path), err)
 		}

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 	"github.com/openconfig/gnmi/value"
@@ -21,6 +20,7 @@ import (
 	"google.golang.org/grpc/metadata"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
 func TestCountersPaths(t *testing.T) {
@@ -77,12 +77,7 @@ func updatesFixture(t *testing.T, name string) []Update {
 }
 
 func renderCounters(c Counters) string {
-	num := func(p *int64) string {
-		if p == nil {
-			return "null"
-		}
-		return fmt.Sprint(*p)
-	}
+	num := platformtest.Null
 	prios := func(m map[int]int64) string {
 		if m == nil {
 			return "null"
@@ -97,11 +92,7 @@ func renderCounters(c Counters) string {
 
 // renderAll renders each port's counters under its name, in name order.
 func renderAll(got map[string]Counters) string {
-	var out string
-	for _, port := range slices.Sorted(maps.Keys(got)) {
-		out += "port " + port + "\n" + renderCounters(got[port])
-	}
-	return out
+	return platformtest.RenderEach(got, "port", renderCounters)
 }
 
 func TestParseCountersGolden(t *testing.T) {
@@ -297,9 +288,12 @@ func TestCountersOnLab(t *testing.T) {
 	if err := l.Switch("openconfig-1").Storm("Ethernet2", true); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(20 * time.Millisecond)
-	second := read("Ethernet2")["Ethernet2"]
-	if first.ECNMarked == nil || second.ECNMarked == nil || *second.ECNMarked <= *first.ECNMarked || *second.Dropped <= *first.Dropped {
+	var second Counters
+	grew := func() bool {
+		return first.ECNMarked != nil && second.ECNMarked != nil && *second.ECNMarked > *first.ECNMarked && *second.Dropped > *first.Dropped
+	}
+	platformtest.Eventually(func() bool { second = read("Ethernet2")["Ethernet2"]; return grew() })
+	if !grew() {
 		t.Errorf("during a storm: %s then %s", renderCounters(first), renderCounters(second))
 	}
 	// The policy's queues carry their traffic class as queue-id: the RoCE class's queue 3 marks.

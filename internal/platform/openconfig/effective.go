@@ -48,7 +48,7 @@ func (t *Tree) Effective() []fabric.QoSPolicy {
 				continue
 			}
 			c := class(tc)
-			c.DSCP = sortedInts(append(c.DSCP, term.DSCP...))
+			c.DSCP = fabric.SortedSet(append(c.DSCP, term.DSCP...))
 			p.Classes["tc"+strconv.Itoa(tc)] = c
 		}
 		for _, s := range t.SchedulerPolicies[it.SchedulerPolicy].Schedulers {

@@ -1,10 +1,6 @@
 package openconfig
 
 import (
-	"bytes"
-	"encoding/json"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
@@ -12,9 +8,8 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
-
-func ptr[T any](v T) *T { return &v }
 
 // examplePolicy is the contract's roce_qos_policy example without its openconfig-unsupported
 // attributes (lossless, pcp, mtu), bound to Ethernet1 and Ethernet2.
@@ -26,44 +21,17 @@ func examplePolicy() *fabric.QoSPolicy {
 // updatedPolicy renames examplePolicy, changes the roce ECN, adds a class and unbinds
 // Ethernet2 in favour of Ethernet3.
 func updatedPolicy() *fabric.QoSPolicy {
-	p := fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) {
-		c.ECN = &fabric.ECN{MinThresholdBytes: 307200, MaxThresholdBytes: 3072000, MarkProbabilityPercent: 20}
-		c.BandwidthPercent = ptr(40)
-	})
+	p := fabrictest.Updated(examplePolicy(),
+		fabric.ECN{MinThresholdBytes: 307200, MaxThresholdBytes: 3072000, MarkProbabilityPercent: 20}, "Ethernet1", "Ethernet3")
 	p.Name = "AI"
-	p.Classes["storage"] = fabrictest.StorageClass()
-	fabrictest.WithClass(p, "storage", func(c *fabric.Class) { c.Lossless = false })
-	p.Interfaces = []string{"Ethernet1", "Ethernet3"}
-	return p
+	return fabrictest.WithClass(p, "storage", func(c *fabric.Class) { c.Lossless = false })
 }
 
-// renderSet renders a SetRequest stably (prototext output is deliberately unstable): one line
-// per operation with its path, then the JSON_IETF value indented.
+// renderSet renders a SetRequest with each value indented below its path.
 func renderSet(t *testing.T, req *gpb.SetRequest) string {
 	t.Helper()
-	var b strings.Builder
-	b.WriteString("prefix origin=" + req.GetPrefix().GetOrigin() + "\n")
-	for _, p := range req.Delete {
-		b.WriteString("delete  " + pathKey(p) + "\n")
-	}
-	for _, kind := range []struct {
-		name string
-		ups  []*gpb.Update
-	}{{"replace", req.Replace}, {"update ", req.Update}} {
-		for _, u := range kind.ups {
-			b.WriteString(kind.name + " " + pathKey(u.Path) + "\n")
-			var out bytes.Buffer
-			if err := json.Indent(&out, u.GetVal().GetJsonIetfVal(), "    ", "  "); err != nil {
-				t.Fatalf("value of %s is not JSON: %v", pathKey(u.Path), err)
-			}
-			b.WriteString("    " + out.String() + "\n")
-		}
-	}
-	return b.String()
+	return platformtest.RenderSet(t, req, pathKey, true)
 }
 
 // golden compares got with testdata/name, rewriting it under -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	goldenfile.Check(t, filepath.Join("testdata", name), got)
-}
+var golden = goldenfile.Testdata

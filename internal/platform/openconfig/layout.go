@@ -3,7 +3,6 @@ package openconfig
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
@@ -24,7 +23,7 @@ func needsFallback(p fabric.QoSPolicy) bool {
 
 // defaultClass is the (first by name) class whose traffic class is the default one, or "".
 func defaultClass(p fabric.QoSPolicy) string {
-	for _, n := range classNames(p.Classes) {
+	for _, n := range p.ClassNames() {
 		if p.Classes[n].TrafficClass == p.DefaultTrafficClass {
 			return n
 		}
@@ -83,12 +82,8 @@ func newLayout(p *fabric.QoSPolicy) (*layout, error) {
 	if p.Name == "" {
 		return nil, fmt.Errorf("openconfig: policy name is empty")
 	}
-	if u := CheckSupported(*p); len(u) > 0 {
-		msgs := make([]string, len(u))
-		for i, x := range u {
-			msgs[i] = fabric.AttrString(x.Attr) + ": " + x.Reason
-		}
-		return nil, fmt.Errorf("openconfig: policy %q: %s", p.Name, strings.Join(msgs, "; "))
+	if err := fabric.RefuseUnsupported("openconfig", p.Name, CheckSupported(*p)); err != nil {
+		return nil, err
 	}
 	if p.DefaultTrafficClass < 0 || p.DefaultTrafficClass > 7 {
 		return nil, fmt.Errorf("openconfig: default_traffic_class %d is outside 0-7", p.DefaultTrafficClass)
@@ -96,14 +91,14 @@ func newLayout(p *fabric.QoSPolicy) (*layout, error) {
 	l := &layout{policy: p.Name}
 	used := map[int]string{}
 	var strict, wrr []string
-	for _, n := range classNames(p.Classes) {
+	for _, n := range p.ClassNames() {
 		c := p.Classes[n]
 		if err := checkClass(n, c); err != nil {
 			return nil, err
 		}
 		l.queues = append(l.queues, queueObj{name: objName(p.Name, n), tc: c.TrafficClass, ecn: c.ECN})
 		if len(c.DSCP) > 0 {
-			l.terms = append(l.terms, termObj{id: n, dscp: sortedInts(c.DSCP), target: objName(p.Name, n)})
+			l.terms = append(l.terms, termObj{id: n, dscp: fabric.SortedSet(c.DSCP), target: objName(p.Name, n)})
 		}
 		for _, d := range c.DSCP {
 			if other, dup := used[d]; dup && other != n {
@@ -147,7 +142,7 @@ func newLayout(p *fabric.QoSPolicy) (*layout, error) {
 		}
 		l.scheds = append(l.scheds, s)
 	}
-	l.ifaces = sortedUnique(p.Interfaces)
+	l.ifaces = fabric.SortedSet(p.Interfaces)
 	return l, nil
 }
 
@@ -175,33 +170,4 @@ func checkClass(n string, c fabric.Class) error {
 		}
 	}
 	return nil
-}
-
-func sortedInts(in []int) []int {
-	out := append([]int(nil), in...)
-	sort.Ints(out)
-	j := 0
-	for i, v := range out {
-		if i == 0 || v != out[j-1] {
-			out[j] = v
-			j++
-		}
-	}
-	return out[:j]
-}
-
-func sortedUnique(in []string) []string {
-	if len(in) == 0 {
-		return nil
-	}
-	out := append([]string(nil), in...)
-	sort.Strings(out)
-	j := 0
-	for i, v := range out {
-		if i == 0 || v != out[j-1] {
-			out[j] = v
-			j++
-		}
-	}
-	return out[:j]
 }

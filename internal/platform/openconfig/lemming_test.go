@@ -188,14 +188,14 @@ func TestLemmingVariants(t *testing.T) {
 	fallback.DefaultTrafficClass = 1
 	full := examplePolicy()
 	full.Classes["cnp"] = fabric.Class{TrafficClass: 6, DSCP: all(48, 63), StrictPriority: true}
-	full.Classes["roce"] = fabric.Class{TrafficClass: 3, DSCP: all(1, 47), BandwidthPercent: ptr(50)}
+	full.Classes["roce"] = fabric.Class{TrafficClass: 3, DSCP: all(1, 47), BandwidthPercent: fabric.Ptr(50)}
 	strict := &fabric.QoSPolicy{Name: "S", Trust: fabric.TrustDSCP, DefaultTrafficClass: 0,
 		Classes: map[string]fabric.Class{
 			"hi": {TrafficClass: 7, DSCP: []int{56}, StrictPriority: true},
 			"lo": {TrafficClass: 0, DSCP: []int{0}, StrictPriority: true},
 		}, Interfaces: []string{"Ethernet2"}}
 	empty := examplePolicy()
-	empty.Classes["scavenger"] = fabric.Class{TrafficClass: 1, BandwidthPercent: ptr(0)}
+	empty.Classes["scavenger"] = fabric.Class{TrafficClass: 1, BandwidthPercent: fabric.Ptr(0)}
 	for name, p := range map[string]*fabric.QoSPolicy{"fallback": fallback, "all-64": full, "strict-only": strict, "no-dscp": empty} {
 		t.Run(name, func(t *testing.T) {
 			apply(t, d, nil, p, nil)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 
@@ -62,7 +61,7 @@ func ParseLLDP(updates []Update) (hostname string, neighbors []fabric.Neighbor, 
 				PortID: s("port-id"), PortDescription: s("port-description")})
 		}
 	}
-	slices.SortStableFunc(neighbors, func(a, b fabric.Neighbor) int { return fabric.ComparePorts(a.Interface, b.Interface) })
+	fabric.SortNeighbors(neighbors)
 	return hostname, neighbors, nil
 }
 

@@ -1,14 +1,14 @@
 package openconfig
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/ietfjson"
 )
 
 // Tree is the part of an OpenConfig /qos tree this package understands, normalised: module
@@ -90,13 +90,8 @@ type Interface struct {
 // ({"openconfig-qos:qos": {...}}), with or without module prefixes, uint64 leaves as strings
 // or numbers. Leaves are read from config, else state, else the list entry itself.
 func ParseQoS(jsonIETF []byte) (*Tree, error) {
-	dec := json.NewDecoder(bytes.NewReader(jsonIETF))
-	dec.UseNumber()
-	var raw any
-	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("openconfig: parse /qos: %w", err)
-	}
-	if err := atEnd(dec); err != nil {
+	raw, err := ietfjson.Decode(jsonIETF)
+	if err != nil {
 		return nil, fmt.Errorf("openconfig: parse /qos: %w", err)
 	}
 	root, ok := stripPrefixes(raw).(obj)
@@ -117,7 +112,7 @@ func ParseQoS(jsonIETF []byte) (*Tree, error) {
 		for _, te := range p.list(e, "terms", "term") {
 			ipv4 := child(child(te, "conditions"), "ipv4")
 			term := Term{ID: p.str(te, "id"), TargetGroup: p.str(child(te, "actions"), "target-group")}
-			term.DSCP = sortedInts(append(p.uints8(ipv4, "dscp-set"), p.uints8(ipv4, "dscp")...))
+			term.DSCP = fabric.SortedSet(append(p.uints8(ipv4, "dscp-set"), p.uints8(ipv4, "dscp")...))
 			c.Terms[term.ID] = term
 		}
 		t.Classifiers[c.Name] = c
@@ -315,15 +310,6 @@ func (p *parser) uints8(e obj, name string) []int {
 		}
 	}
 	return out
-}
-
-// atEnd refuses data after the one JSON value Decode read ("{}0", two documents): such a value
-// is garbled, not a target's answer. Regression seeds: testdata/fuzz/*/trailing-data.
-func atEnd(dec *json.Decoder) error {
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("unexpected data after the JSON value")
-	}
-	return nil
 }
 
 // stripPrefixes drops "module:" from every object member name.

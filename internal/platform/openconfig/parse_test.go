@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
 
 func readTree(t *testing.T, name string) *Tree {
@@ -51,14 +52,14 @@ func TestParseCanonicalSample(t *testing.T) {
 	}
 	wantSP := SchedulerPolicy{Name: "schedulerPolicy", Schedulers: []Scheduler{
 		{Sequence: 0, Priority: "STRICT", Inputs: []SchedulerInput{{ID: "NC1", InputType: "QUEUE", Queue: "NC1"}}},
-		{Sequence: 1, Inputs: []SchedulerInput{{ID: "AF3", InputType: "QUEUE", Queue: "AF3", Weight: ptr(uint64(10))}}},
+		{Sequence: 1, Inputs: []SchedulerInput{{ID: "AF3", InputType: "QUEUE", Queue: "AF3", Weight: fabric.Ptr(uint64(10))}}},
 	}}
 	if diff := cmp.Diff(wantSP, tr.SchedulerPolicies["schedulerPolicy"]); diff != "" {
 		t.Errorf("scheduler policy (-want +got):\n%s", diff)
 	}
 	wantProfile := Profile{Name: "queueManagementProfile", WRED: &WRED{
-		MinThreshold: ptr(uint64(80000)), MaxThreshold: ptr(uint64(3000000)),
-		EnableECN: true, MaxDropProbabilityPercent: ptr(uint8(100)),
+		MinThreshold: fabric.Ptr(uint64(80000)), MaxThreshold: fabric.Ptr(uint64(3000000)),
+		EnableECN: true, MaxDropProbabilityPercent: fabric.Ptr(uint8(100)),
 	}}
 	if diff := cmp.Diff(wantProfile, tr.Profiles["queueManagementProfile"]); diff != "" {
 		t.Errorf("profile (-want +got):\n%s", diff)
@@ -119,10 +120,10 @@ func TestParseEncodings(t *testing.T) {
 	}
 	want := &Tree{
 		Classifiers: map[string]Classifier{}, ForwardingGroups: map[string]ForwardingGroup{},
-		Queues:   map[string]Queue{"q": {Name: "q", ID: ptr(uint8(3))}},
+		Queues:   map[string]Queue{"q": {Name: "q", ID: fabric.Ptr(uint8(3))}},
 		Profiles: map[string]Profile{},
 		SchedulerPolicies: map[string]SchedulerPolicy{"s": {Name: "s", Schedulers: []Scheduler{{
-			Priority: "STRICT", Inputs: []SchedulerInput{{ID: "a", InputType: "QUEUE", Queue: "q", Weight: ptr(uint64(7))}}}}}},
+			Priority: "STRICT", Inputs: []SchedulerInput{{ID: "a", InputType: "QUEUE", Queue: "q", Weight: fabric.Ptr(uint64(7))}}}}}},
 		Interfaces: map[string]Interface{},
 	}
 	for name, doc := range docs {

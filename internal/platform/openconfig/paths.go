@@ -1,10 +1,8 @@
 package openconfig
 
 import (
-	"encoding/json"
-	"fmt"
-
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/ietfjson"
 )
 
 // Origin is the gNMI origin of every path this package reads or writes.
@@ -67,10 +65,5 @@ func ifSchedulerNamePath(ifname string) *gpb.Path {
 // obj is a JSON object; encoding/json sorts its keys, so values render deterministically.
 type obj = map[string]any
 
-func jsonIETF(v any) (*gpb.TypedValue, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("openconfig: encode JSON_IETF: %w", err)
-	}
-	return &gpb.TypedValue{Value: &gpb.TypedValue_JsonIetfVal{JsonIetfVal: b}}, nil
-}
+// jsonIETF is v as a JSON_IETF value; an error names the platform.
+func jsonIETF(v any) (*gpb.TypedValue, error) { return ietfjson.Value(v, "openconfig") }

@@ -95,7 +95,7 @@ func (t *Tree) Policy(name string) (*fabric.QoSPolicy, bool) {
 		}
 		if cn, ok := queueClass[queue]; ok {
 			c := p.Classes[cn]
-			c.DSCP = sortedInts(append(c.DSCP, term.DSCP...))
+			c.DSCP = fabric.SortedSet(append(c.DSCP, term.DSCP...))
 			p.Classes[cn] = c
 		}
 	}

@@ -2,16 +2,8 @@ package openconfig
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
-)
-
-const (
-	reasonLossless = "OpenConfig has no PFC (no-drop priority) model; lossless classes are supported on the sonic, eos and nxos platforms"
-	reasonPCP      = "OpenConfig has no 802.1p (PCP) trust model; pcp classification is supported on the sonic, eos and nxos platforms"
-	reasonTrust    = "OpenConfig classifiers here match DSCP only and OpenConfig has no PCP trust model; trust pcp and dscp_pcp are supported on the sonic, eos and nxos platforms"
-	reasonMTU      = "OpenConfig has no per-class MTU; a per-class mtu is supported on the nxos platform"
 )
 
 // CheckSupported lists the attributes of p that the openconfig platform cannot express, sorted
@@ -20,18 +12,18 @@ const (
 func CheckSupported(p fabric.QoSPolicy) []fabric.Unsupported {
 	var out []fabric.Unsupported
 	if p.Trust != "" && p.Trust != fabric.TrustDSCP {
-		out = append(out, fabric.Unsupported{Attr: []string{"trust"}, Reason: reasonTrust})
+		out = append(out, fabric.Unsupported{Attr: []string{"trust"}, Reason: "OpenConfig classifiers here match DSCP only and OpenConfig has no PCP trust model; trust pcp and dscp_pcp are supported on the sonic, eos and nxos platforms"})
 	}
-	for _, name := range classNames(p.Classes) {
+	for _, name := range p.ClassNames() {
 		c := p.Classes[name]
 		if c.Lossless {
-			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "lossless"}, Reason: reasonLossless})
+			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "lossless"}, Reason: "OpenConfig has no PFC (no-drop priority) model; lossless classes are supported on the sonic, eos and nxos platforms"})
 		}
 		if c.MTU != nil {
-			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "mtu"}, Reason: reasonMTU})
+			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "mtu"}, Reason: "OpenConfig has no per-class MTU; a per-class mtu is supported on the nxos platform"})
 		}
 		if c.PCP != nil {
-			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "pcp"}, Reason: reasonPCP})
+			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "pcp"}, Reason: "OpenConfig has no 802.1p (PCP) trust model; pcp classification is supported on the sonic, eos and nxos platforms"})
 		}
 		if reason := nameCollision(p, name); reason != "" {
 			out = append(out, fabric.Unsupported{Attr: []string{"classes", name}, Reason: reason})
@@ -52,13 +44,4 @@ func nameCollision(p fabric.QoSPolicy, name string) string {
 		return fmt.Sprintf("on openconfig the class name %q is reserved: no class has traffic_class %d (default_traffic_class), so queue %q is created for it", name, p.DefaultTrafficClass, objName(p.Name, name))
 	}
 	return ""
-}
-
-func classNames(m map[string]fabric.Class) []string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }

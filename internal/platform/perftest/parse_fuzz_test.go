@@ -1,21 +1,16 @@
 package perftest
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
 // FuzzParse: perftest's output as a remote host printed it never panics the parsers, and a
 // table they accept has only rows of its own shape.
 func FuzzParse(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*.txt")
-	for _, file := range files {
-		b, err := os.ReadFile(file) //nolint:gosec // the package's own captures
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(string(b))
+	for _, out := range platformtest.Files(f, "testdata/*.txt") {
+		f.Add(out)
 	}
 	f.Fuzz(func(t *testing.T, out string) {
 		if rows, err := ParseBW(out); err == nil {

@@ -199,29 +199,29 @@ func TestBuildSetRenameAndUnbind(t *testing.T) {
 }
 
 func TestBuildSetRejects(t *testing.T) {
-	mod := func(f func(p *fabric.QoSPolicy)) *fabric.QoSPolicy { p := examplePolicy(); f(p); return p }
-	class := func(p *fabric.QoSPolicy, n string, f func(c *fabric.Class)) {
-		c := p.Classes[n]
-		f(&c)
-		p.Classes[n] = c
-	}
+	mod := func(f func(p *fabric.QoSPolicy)) *fabric.QoSPolicy { return fabrictest.Edited(examplePolicy(), f) }
+	class := func(p *fabric.QoSPolicy, n string, f func(c *fabric.Class)) { fabrictest.WithClass(p, n, f) }
 	for name, tc := range map[string]struct {
 		p    *fabric.QoSPolicy
 		want string
 	}{
-		"mtu":          {mod(func(p *fabric.QoSPolicy) { class(p, "roce", func(c *fabric.Class) { c.MTU = ptr(9216) }) }), `classes["roce"].mtu: SONiC has no per-class MTU`},
+		"mtu":          {mod(func(p *fabric.QoSPolicy) { class(p, "roce", func(c *fabric.Class) { c.MTU = fabric.Ptr(9216) }) }), `classes["roce"].mtu: SONiC has no per-class MTU`},
 		"dotted name":  {mod(func(p *fabric.QoSPolicy) { p.Name = "ro.ce" }), "name: SONiC names its QoS maps"},
 		"long wred":    {mod(func(p *fabric.QoSPolicy) { p.Name = strings.Repeat("A", 30) }), "WRED_PROFILE|"},
 		"dscp overlap": {mod(func(p *fabric.QoSPolicy) { class(p, "cnp", func(c *fabric.Class) { c.DSCP = []int{26, 48} }) }), "DSCP 26 is used by classes"},
 		"tc overlap":   {mod(func(p *fabric.QoSPolicy) { class(p, "cnp", func(c *fabric.Class) { c.TrafficClass = 3 }) }), "traffic_class 3 is used"},
 		"tc 8":         {mod(func(p *fabric.QoSPolicy) { class(p, "cnp", func(c *fabric.Class) { c.TrafficClass = 8 }) }), "outside 0-7"},
-		"weight 0":     {mod(func(p *fabric.QoSPolicy) { class(p, "roce", func(c *fabric.Class) { c.BandwidthPercent = ptr(0) }) }), "outside 1-100"},
+		"weight 0": {mod(func(p *fabric.QoSPolicy) {
+			class(p, "roce", func(c *fabric.Class) { c.BandwidthPercent = fabric.Ptr(0) })
+		}), "outside 1-100"},
 		"max below min": {mod(func(p *fabric.QoSPolicy) {
 			class(p, "roce", func(c *fabric.Class) { c.ECN = &fabric.ECN{MinThresholdBytes: 2, MaxThresholdBytes: 1} })
 		}), "below min_threshold_bytes"},
-		"both strict and bw": {mod(func(p *fabric.QoSPolicy) { class(p, "cnp", func(c *fabric.Class) { c.BandwidthPercent = ptr(5) }) }), "exactly one"},
-		"trust":              {mod(func(p *fabric.QoSPolicy) { p.Trust = "cos" }), "invalid trust"},
-		"empty name":         {mod(func(p *fabric.QoSPolicy) { p.Name = "" }), "policy name is empty"},
+		"both strict and bw": {mod(func(p *fabric.QoSPolicy) {
+			class(p, "cnp", func(c *fabric.Class) { c.BandwidthPercent = fabric.Ptr(5) })
+		}), "exactly one"},
+		"trust":      {mod(func(p *fabric.QoSPolicy) { p.Trust = "cos" }), "invalid trust"},
+		"empty name": {mod(func(p *fabric.QoSPolicy) { p.Name = "" }), "policy name is empty"},
 	} {
 		if _, err := BuildSet(nil, tc.p, nil, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want it to contain %q", name, err, tc.want)
@@ -240,7 +240,7 @@ func TestCheckSupported(t *testing.T) {
 	}
 	p.Name = "pol.1"
 	roce := p.Classes["roce"]
-	roce.MTU = ptr(9216)
+	roce.MTU = fabric.Ptr(9216)
 	p.Classes["roce"] = roce
 	var attrs []string
 	for _, u := range CheckSupported(*p) {

@@ -1,16 +1,14 @@
 package sonic
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strconv"
 	"strings"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/ietfjson"
 )
 
 // DB is the part of CONFIG_DB a Get returned: table -> key -> field -> value, every value a
@@ -96,19 +94,9 @@ func decodeValue(tv *gpb.TypedValue) (any, error) {
 	default:
 		return nil, fmt.Errorf("want a JSON_IETF value, got %T", tv.GetValue())
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	// Decode reads the first value only: "00" read as 0, `{} x` as {}. A value with more
-	// after it is garbled, not CONFIG_DB. Regression seed:
+	// A value with more after it ("00", `{} x`) is garbled, not CONFIG_DB. Regression seed:
 	// testdata/fuzz/FuzzParseDB/trailing-data.
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("unexpected data after the JSON value")
-	}
-	return v, nil
+	return ietfjson.Decode(raw)
 }
 
 func (db *DB) setTable(table string, v any) error {

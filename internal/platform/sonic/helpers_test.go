@@ -1,7 +1,6 @@
 package sonic
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -13,9 +12,8 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
-
-func ptr[T any](v T) *T { return &v }
 
 // examplePolicy is the contract's roce_qos_policy example without its sonic-unsupported mtu,
 // bound to Ethernet0 and Ethernet4.
@@ -26,46 +24,20 @@ func examplePolicy() *fabric.QoSPolicy {
 // updatedPolicy changes the roce ECN and share, adds a lossless storage class with ECN, trusts
 // DSCP and PCP, unbinds Ethernet4 and binds Ethernet8.
 func updatedPolicy() *fabric.QoSPolicy {
-	p := fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) {
-		c.ECN = &fabric.ECN{MinThresholdBytes: 150000, MaxThresholdBytes: 1500001, MarkProbabilityPercent: 20}
-		c.BandwidthPercent = ptr(40)
-	})
+	p := fabrictest.Updated(examplePolicy(),
+		fabric.ECN{MinThresholdBytes: 150000, MaxThresholdBytes: 1500001, MarkProbabilityPercent: 20}, "Ethernet0", "Ethernet8")
 	p.Trust = fabric.TrustDSCPPCP
-	p.Classes["storage"] = fabrictest.StorageClass()
-	fabrictest.WithClass(p, "storage", func(c *fabric.Class) { c.PCP = []int{4} })
-	p.Interfaces = []string{"Ethernet0", "Ethernet8"}
-	return p
+	return fabrictest.WithClass(p, "storage", func(c *fabric.Class) { c.PCP = []int{4} })
 }
 
-// renderSet renders a SetRequest stably, one line per operation with its path and its
-// JSON_IETF value (object members sorted).
+// renderSet renders a SetRequest with each value compacted onto its path's line.
 func renderSet(t *testing.T, req *gpb.SetRequest) string {
 	t.Helper()
-	var b strings.Builder
-	b.WriteString("prefix origin=" + req.GetPrefix().GetOrigin() + "\n")
-	for _, p := range req.Delete {
-		b.WriteString("delete  " + pathKey(p) + "\n")
-	}
-	for _, kind := range []struct {
-		name string
-		ups  []*gpb.Update
-	}{{"replace", req.Replace}, {"update ", req.Update}} {
-		for _, u := range kind.ups {
-			var out bytes.Buffer
-			if err := json.Compact(&out, u.GetVal().GetJsonIetfVal()); err != nil {
-				t.Fatalf("value of %s is not JSON: %v", pathKey(u.Path), err)
-			}
-			b.WriteString(kind.name + " " + pathKey(u.Path) + " = " + out.String() + "\n")
-		}
-	}
-	return b.String()
+	return platformtest.RenderSet(t, req, pathKey, false)
 }
 
 // golden compares got with testdata/name, rewriting it under -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	goldenfile.Check(t, filepath.Join("testdata", name), got)
-}
+var golden = goldenfile.Testdata
 
 // sampleParts reads testdata/sonic-config_db-qos-1.json.txt (the shared sample, source header
 // kept): part (A) is nested config_db.json, part (B) flat "TABLE|key" Redis entries.

@@ -67,12 +67,8 @@ func newLayout(p *fabric.QoSPolicy) (*layout, error) {
 	if p.Name == "" {
 		return nil, fmt.Errorf("sonic: policy name is empty")
 	}
-	if u := CheckSupported(*p); len(u) > 0 {
-		msgs := make([]string, len(u))
-		for i, x := range u {
-			msgs[i] = fabric.AttrString(x.Attr) + ": " + x.Reason
-		}
-		return nil, fmt.Errorf("sonic: policy %q: %s", p.Name, strings.Join(msgs, "; "))
+	if err := fabric.RefuseUnsupported("sonic", p.Name, CheckSupported(*p)); err != nil {
+		return nil, err
 	}
 	switch p.Trust {
 	case fabric.TrustDSCP, fabric.TrustPCP, fabric.TrustDSCPPCP:
@@ -85,9 +81,9 @@ func newLayout(p *fabric.QoSPolicy) (*layout, error) {
 	if len(p.Classes) == 0 {
 		return nil, fmt.Errorf("sonic: policy %q has no class", p.Name)
 	}
-	l := &layout{name: p.Name, trust: p.Trust, dscp: p.DSCPMap(), ifaces: sortedUnique(p.Interfaces)}
+	l := &layout{name: p.Name, trust: p.Trust, dscp: p.DSCPMap(), ifaces: fabric.SortedSet(p.Interfaces)}
 	tcs, dscps, pcps := map[int]string{}, map[int]string{}, map[int]string{}
-	for _, n := range classNames(p.Classes) {
+	for _, n := range p.ClassNames() {
 		c := p.Classes[n]
 		if err := checkClass(n, c); err != nil {
 			return nil, err
@@ -275,13 +271,4 @@ func queueFields(policy, class string, ecn bool) map[string]string {
 		m[fWRED] = objName(policy, class)
 	}
 	return m
-}
-
-func sortedUnique(in []string) []string {
-	if len(in) == 0 {
-		return nil
-	}
-	out := slices.Clone(in)
-	slices.Sort(out)
-	return slices.Compact(out)
 }

@@ -40,7 +40,7 @@ func ParseLLDPTable(body []byte) ([]fabric.Neighbor, error) {
 		out = append(out, fabric.Neighbor{Interface: port, SystemName: s("lldp_rem_sys_name"), ChassisID: s("lldp_rem_chassis_id"),
 			PortID: s("lldp_rem_port_id"), PortDescription: s("lldp_rem_port_desc")})
 	}
-	slices.SortFunc(out, func(a, b fabric.Neighbor) int { return fabric.ComparePorts(a.Interface, b.Interface) })
+	fabric.SortNeighbors(out)
 	return out, nil
 }
 

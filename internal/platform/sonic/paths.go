@@ -1,13 +1,12 @@
 package sonic
 
 import (
-	"encoding/json"
-	"fmt"
 	"maps"
 	"slices"
 	"sort"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/ietfjson"
 )
 
 // Origin is the gNMI origin of every path this package reads or writes (sonic-gnmi's
@@ -79,13 +78,8 @@ func pathKey(p *gpb.Path) string {
 	return s
 }
 
-func jsonIETF(v any) (*gpb.TypedValue, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("sonic: encode JSON_IETF: %w", err)
-	}
-	return &gpb.TypedValue{Value: &gpb.TypedValue_JsonIetfVal{JsonIetfVal: b}}, nil
-}
+// jsonIETF is v as a JSON_IETF value; an error names the platform.
+func jsonIETF(v any) (*gpb.TypedValue, error) { return ietfjson.Value(v, "sonic") }
 
 // setBuilder collects what one SetRequest must change, as whole keys (objects this package
 // owns) and single fields (of shared keys), and renders it the way sonic-gnmi and the Generic

@@ -12,14 +12,14 @@ import (
 
 func examplePFC() *fabric.PFCInterface {
 	return &fabric.PFCInterface{Interface: "Ethernet0", Mode: fabric.PFCModeOn,
-		Buffer:   &fabric.PFCBuffer{XoffBytes: ptr(int64(122880)), XonBytes: ptr(int64(61440)), CableLengthM: ptr(100)},
+		Buffer:   &fabric.PFCBuffer{XoffBytes: fabric.Ptr(int64(122880)), XonBytes: fabric.Ptr(int64(61440)), CableLengthM: fabric.Ptr(100)},
 		Watchdog: &fabric.PFCWatchdog{Action: fabric.WatchdogForward, DetectionTimeMs: 600, RestorationTimeMs: 1200}}
 }
 
 // updatedPFC changes the headroom and the watchdog and leaves the cable length unmanaged.
 func updatedPFC() *fabric.PFCInterface {
 	return &fabric.PFCInterface{Interface: "Ethernet0", Mode: fabric.PFCModeOn,
-		Buffer:   &fabric.PFCBuffer{XoffBytes: ptr(int64(150000)), XonBytes: ptr(int64(1))},
+		Buffer:   &fabric.PFCBuffer{XoffBytes: fabric.Ptr(int64(150000)), XonBytes: fabric.Ptr(int64(1))},
 		Watchdog: &fabric.PFCWatchdog{Action: fabric.WatchdogDrop, DetectionTimeMs: 800, RestorationTimeMs: 2000}}
 }
 
@@ -78,7 +78,7 @@ func TestPFCRoundTrip(t *testing.T) {
 	prior = prior.Merge(d.dbOf(t).PFCPrior("Ethernet0", *upd))
 	d.set(t)(BuildPFCSet("Ethernet0", next, upd, d.dbOf(t), prior))
 	want := *upd
-	want.Buffer = &fabric.PFCBuffer{XoffBytes: upd.Buffer.XoffBytes, XonBytes: upd.Buffer.XonBytes, CableLengthM: ptr(40)}
+	want.Buffer = &fabric.PFCBuffer{XoffBytes: upd.Buffer.XoffBytes, XonBytes: upd.Buffer.XonBytes, CableLengthM: fabric.Ptr(40)}
 	checkPFC(t, d, &want) // the cable length went back to the stock 40m once unmanaged
 
 	d.set(t)(BuildPFCSet("Ethernet0", upd, nil, d.dbOf(t), prior))
@@ -203,7 +203,7 @@ func TestCheckPFC(t *testing.T) {
 		t.Errorf("example: %+v", got)
 	}
 	p.Mode, p.LinkPause = fabric.PFCModeAuto, true
-	p.Buffer = &fabric.PFCBuffer{XoffBytes: ptr(int64(1))}
+	p.Buffer = &fabric.PFCBuffer{XoffBytes: fabric.Ptr(int64(1))}
 	var attrs []string
 	for _, u := range CheckPFC(p) {
 		attrs = append(attrs, fabric.AttrString(u.Attr)+": "+u.Reason)
@@ -289,7 +289,7 @@ func TestTraditionalBufferModelRefusesHeadroom(t *testing.T) {
 		if _, err := BuildPFCSet("Ethernet0", nil, examplePFC(), db, PFCPrior{}); err == nil || !strings.Contains(err.Error(), "traditional buffer model") {
 			t.Errorf("buffer_model %q: a headroom is built: %v", model, err)
 		}
-		cableOnly := &fabric.PFCInterface{Interface: "Ethernet0", Mode: fabric.PFCModeOn, Buffer: &fabric.PFCBuffer{CableLengthM: ptr(40)}}
+		cableOnly := &fabric.PFCInterface{Interface: "Ethernet0", Mode: fabric.PFCModeOn, Buffer: &fabric.PFCBuffer{CableLengthM: fabric.Ptr(40)}}
 		if _, err := BuildPFCSet("Ethernet0", nil, cableOnly, db, PFCPrior{}); err != nil {
 			t.Errorf("buffer_model %q: the cable length alone is refused: %v", model, err)
 		}
@@ -326,7 +326,7 @@ func TestPFCHeadroomUpdateIsANewProfile(t *testing.T) {
 		t.Error("the old headroom's profile is left")
 	}
 	checkPFC(t, d, &fabric.PFCInterface{Interface: "Ethernet0", Mode: fabric.PFCModeOn,
-		Buffer:   &fabric.PFCBuffer{XoffBytes: upd.Buffer.XoffBytes, XonBytes: upd.Buffer.XonBytes, CableLengthM: ptr(40)},
+		Buffer:   &fabric.PFCBuffer{XoffBytes: upd.Buffer.XoffBytes, XonBytes: upd.Buffer.XonBytes, CableLengthM: fabric.Ptr(40)},
 		Watchdog: upd.Watchdog})
 	// A profile under the older name is ours: read, and replaced on the next write.
 	d.remove(tBufferProf, bufferProfileName("Ethernet0", 150000, 1))

@@ -134,7 +134,7 @@ func (db *DB) classTCs(name string, classes []string, known *fabric.QoSPolicy) m
 		taken[out[c]] = true
 	}
 	for _, c := range classes {
-		if kc, ok := knownClass(known, c); ok && out[c] == Unknown && !taken[kc.TrafficClass] {
+		if kc, ok := known.KnownClass(c); ok && out[c] == Unknown && !taken[kc.TrafficClass] {
 			out[c] = kc.TrafficClass
 			taken[kc.TrafficClass] = true
 		}
@@ -230,15 +230,6 @@ func defaultTC(classTC map[int]bool, dscp map[int]int, hasDot1p bool, dot1p map[
 		return tc
 	}
 	return Unknown
-}
-
-// knownClass returns class name of known, when known is given and has it.
-func knownClass(known *fabric.QoSPolicy, name string) (fabric.Class, bool) {
-	if known == nil {
-		return fabric.Class{}, false
-	}
-	c, ok := known.Classes[name]
-	return c, ok
 }
 
 // atoiOr parses a non-negative decimal, Unknown when absent or not one.

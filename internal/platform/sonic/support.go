@@ -3,7 +3,6 @@ package sonic
 import (
 	"fmt"
 	"regexp"
-	"sort"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
@@ -12,14 +11,7 @@ import (
 // (sonic-dscp-tc-map, sonic-tc-priority-group-map, sonic-wred-profile, ...): 1-32 characters.
 var objectName = regexp.MustCompile(`^[a-zA-Z0-9][-a-zA-Z0-9_]{0,31}$`)
 
-const (
-	reasonMTU           = "SONiC has no per-class MTU (MTU is per port, PORT|<port>.mtu); a per-class mtu is supported on the nxos platform"
-	reasonModeOff       = "SONiC has no PFC switch apart from the no-drop set: PORT_QOS_MAP|<port>.pfc_enable belongs to the bound roce_qos_policy; to turn PFC off, unbind the port from the policy or make its classes lossy. mode = \"off\" is supported on the eos and nxos platforms"
-	reasonModeAuto      = "SONiC has no DCBX negotiation; mode = \"auto\" is supported on the nxos platform"
-	reasonLinkPause     = "SONiC CONFIG_DB has no 802.3x pause setting (only false can be read back); link_pause is supported on the eos and nxos platforms"
-	reasonWatchdogTimes = "SONiC's PFC_WD|<port> takes detection_time and restoration_time with the action; set both"
-	reasonBufferPair    = "SONiC BUFFER_PROFILE takes xon and xoff together (size = xoff + xon); set both xoff_bytes and xon_bytes, or neither"
-)
+const reasonWatchdogTimes = "SONiC's PFC_WD|<port> takes detection_time and restoration_time with the action; set both"
 
 // CheckSupported lists the attributes of p that the sonic platform cannot express, sorted by
 // attribute path: a per-class mtu, and names whose CONFIG_DB objects would break the
@@ -33,10 +25,10 @@ func CheckSupported(p fabric.QoSPolicy) []fabric.Unsupported {
 			"SONiC names its QoS maps after the policy (DSCP_TO_TC_MAP|%s), and sonic-yang-models allows map names of 1-32 "+
 				"letters, digits, '-' and '_' only; use such a name on sonic", p.Name)})
 	}
-	for _, name := range classNames(p.Classes) {
+	for _, name := range p.ClassNames() {
 		c := p.Classes[name]
 		if c.MTU != nil {
-			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "mtu"}, Reason: reasonMTU})
+			out = append(out, fabric.Unsupported{Attr: []string{"classes", name, "mtu"}, Reason: "SONiC has no per-class MTU (MTU is per port, PORT|<port>.mtu); a per-class mtu is supported on the nxos platform"})
 		}
 		if c.ECN != nil && objectName.MatchString(p.Name) && !objectName.MatchString(objName(p.Name, name)) {
 			out = append(out, fabric.Unsupported{Attr: []string{"classes", name}, Reason: fmt.Sprintf(
@@ -51,22 +43,19 @@ func CheckSupported(p fabric.QoSPolicy) []fabric.Unsupported {
 // 4): mode off and auto, link_pause true, and one of xoff_bytes/xon_bytes without the other.
 // Watchdog actions drop, forward and alert are all supported.
 func CheckPFC(p fabric.PFCInterface) []fabric.Unsupported {
-	var out []fabric.Unsupported
-	switch p.Mode {
-	case fabric.PFCModeOff:
-		out = append(out, fabric.Unsupported{Attr: []string{"mode"}, Reason: reasonModeOff})
-	case fabric.PFCModeAuto:
-		out = append(out, fabric.Unsupported{Attr: []string{"mode"}, Reason: reasonModeAuto})
-	}
+	out := fabric.UnsupportedMode(p.Mode, map[string]string{
+		fabric.PFCModeOff:  "SONiC has no PFC switch apart from the no-drop set: PORT_QOS_MAP|<port>.pfc_enable belongs to the bound roce_qos_policy; to turn PFC off, unbind the port from the policy or make its classes lossy. mode = \"off\" is supported on the eos and nxos platforms",
+		fabric.PFCModeAuto: "SONiC has no DCBX negotiation; mode = \"auto\" is supported on the nxos platform",
+	})
 	if p.LinkPause {
-		out = append(out, fabric.Unsupported{Attr: []string{"link_pause"}, Reason: reasonLinkPause})
+		out = append(out, fabric.Unsupported{Attr: []string{"link_pause"}, Reason: "SONiC CONFIG_DB has no 802.3x pause setting (only false can be read back); link_pause is supported on the eos and nxos platforms"})
 	}
 	if b := p.Buffer; b != nil && (b.XoffBytes == nil) != (b.XonBytes == nil) {
 		missing := "xon_bytes"
 		if b.XoffBytes == nil {
 			missing = "xoff_bytes"
 		}
-		out = append(out, fabric.Unsupported{Attr: []string{"buffer", missing}, Reason: reasonBufferPair})
+		out = append(out, fabric.Unsupported{Attr: []string{"buffer", missing}, Reason: "SONiC BUFFER_PROFILE takes xon and xoff together (size = xoff + xon); set both xoff_bytes and xon_bytes, or neither"})
 	}
 	if w := p.Watchdog; w != nil {
 		if w.DetectionTimeMs == 0 {
@@ -81,12 +70,3 @@ func CheckPFC(p fabric.PFCInterface) []fabric.Unsupported {
 
 // objName is the name of a per-class object: SCHEDULER and WRED_PROFILE <policy>-<class>.
 func objName(policy, class string) string { return policy + "-" + class }
-
-func classNames(m map[string]fabric.Class) []string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}

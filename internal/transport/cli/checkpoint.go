@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/event"
 	"github.com/scrapli/scrapligo/driver/opoptions"
 )
 
@@ -23,25 +24,19 @@ const rollbackDone = "Rollback completed successfully"
 
 // run takes the checkpoint, applies the lines in configure terminal and deletes the checkpoint.
 func (cp *checkpoint) run(ctx context.Context, cn *conn, lines []string, deadline, hard time.Time) error {
-	c, d := cp.c, cn.d
-	texts := configFailures(d)
-	if err := setBudget(cn, deadline); err != nil {
+	c := cp.c
+	texts, err := readyForConfig(cn, deadline)
+	if err != nil {
 		return err
-	}
-	if d.CurrentPriv != privExec {
-		if err := d.AcquirePriv(privExec); err != nil {
-			return err
-		}
 	}
 	if err := cp.waitForeign(ctx, cn, deadline, texts); err != nil {
 		return err
 	}
 	take := "checkpoint " + cp.name
-	sent := cn.tr.writes.Load()
-	out, err := d.Channel.SendInput(take)
+	out, reached, err := sendInput(cn, take)
 	cp.log(ctx, take, err, out, texts)
 	switch {
-	case err != nil && cn.tr.writes.Load() == sent:
+	case err != nil && !reached:
 		return err // nothing reached the device
 	case err != nil:
 		return cp.fail(fmt.Errorf("%w; nothing was changed (checkpoint %s may be left on the device: "+
@@ -245,7 +240,7 @@ func (cp *checkpoint) save(ctx context.Context, cn *conn, hard time.Time) error 
 }
 
 func (cp *checkpoint) log(ctx context.Context, command string, err error, out []byte, texts []string) {
-	fields := map[string]any{"op": "configure", "checkpoint": cp.name, "command": command, "error": errString(err)}
+	fields := map[string]any{"op": "configure", "checkpoint": cp.name, "command": command, "error": event.ErrText(err)}
 	if err == nil && refused(string(out), texts) {
 		fields["error"] = deviceText(string(out))
 	}

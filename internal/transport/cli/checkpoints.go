@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// staleCheckpointAge is how old a roce- checkpoint must be to count as left behind by a dead
+// defaultStaleCheckpointAge is how old a roce- checkpoint must be to count as left behind by a dead
 // process. A live transaction's checkpoint is seconds old: a transaction lasts at most twice
 // the timeout.
-var staleCheckpointAge = time.Hour
+const defaultStaleCheckpointAge = time.Hour
 
 // ourCheckpoint is the name Configure gives its checkpoints.
 var ourCheckpoint = regexp.MustCompile(`^roce-[0-9a-f]{8}$`)
@@ -52,7 +52,7 @@ func (c *Client) removeStaleCheckpoints(ctx context.Context, cn *conn) error {
 	}
 	for _, cp := range ours {
 		age := now.Sub(cp.Created)
-		if cp.Created.IsZero() || age < staleCheckpointAge {
+		if cp.Created.IsZero() || age < c.staleCheckpointAge {
 			continue
 		}
 		cmd := "no checkpoint " + cp.Name

@@ -21,42 +21,25 @@ import (
 	"github.com/scrapli/scrapligo/platform"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/event"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/retry"
 	rssh "github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
 )
 
-// Config is everything needed to reach one switch CLI.
+// Config is everything needed to reach one switch CLI: the SSH connection's settings and the
+// CLI's own. Of the SSH settings, Timeout bounds one operation here (one show batch, one
+// configuration transaction), each connection attempt and each command's answer (0: 30s), and
+// Retries counts extra connection attempts after a transient set-up failure.
 type Config struct {
-	Device   string // the provider's name for the device, used in errors
-	Address  string // host:port
-	Username string
-	Password string // also answers keyboard-interactive prompts
-	// PrivateKey is an unencrypted private key, PEM or OpenSSH format, tried before the password.
-	PrivateKey []byte
-	// HostKey pins the host key, authorized_keys form ("ssh-ed25519 AAAA..."). When empty the
-	// host key is checked against KnownHostsFile.
-	HostKey string
-	// KnownHostsFile is used when HostKey is empty; "" means ~/.ssh/known_hosts.
-	KnownHostsFile string
-	// Insecure skips host key verification. Only by explicit choice.
-	Insecure bool
-	// Timeout bounds one operation (one show batch, one configuration transaction), each
-	// connection attempt, and each command's answer; 0 means 30s.
-	Timeout time.Duration
-	Retries int // extra connection attempts after a transient set-up failure
-	// Backoff is the first retry delay (default 200ms), doubled per attempt up to MaxBackoff
-	// (default 5s).
-	Backoff    time.Duration
-	MaxBackoff time.Duration
+	rssh.Config
 	// Platform is the scrapligo platform definition: "arista_eos" or "cisco_nxos".
 	Platform string
 	// SaveConfig writes the running-config to startup-config after each committed change.
 	SaveConfig bool
-	Logger     Logger
 }
 
-// Logger receives transport events; the provider bridges it to tflog. It is the ssh (and
-// gnmi) transport's, so one bridge serves every transport.
-type Logger = rssh.Logger
+// Logger receives transport events (event.Logger, every transport's).
+type Logger = event.Logger
 
 const (
 	platformEOS  = "arista_eos"
@@ -68,6 +51,9 @@ const (
 // at a time, so operations queue on its mutex.
 type Client struct {
 	cfg Config
+	// probeIdle and staleCheckpointAge are defaultProbeIdle and defaultStaleCheckpointAge; the
+	// tests shorten them on their own client.
+	probeIdle, staleCheckpointAge time.Duration
 
 	mu sync.Mutex // held for a whole operation
 	cn *conn
@@ -84,21 +70,14 @@ type conn struct {
 	used   time.Time   // when an operation last started on it
 }
 
-// probeIdle is how long a connection may sit unused before it is probed ahead of an operation.
-var probeIdle = 10 * time.Second
+// defaultProbeIdle is how long a connection may sit unused before it is probed ahead of an
+// operation.
+const defaultProbeIdle = 10 * time.Second
 
 // New returns a client for cfg without connecting.
 func New(cfg Config) *Client {
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 30 * time.Second
-	}
-	if cfg.Backoff <= 0 {
-		cfg.Backoff = 200 * time.Millisecond
-	}
-	if cfg.MaxBackoff <= 0 {
-		cfg.MaxBackoff = 5 * time.Second
-	}
-	return &Client{cfg: cfg}
+	cfg.Config = cfg.WithDefaults()
+	return &Client{cfg: cfg, probeIdle: defaultProbeIdle, staleCheckpointAge: defaultStaleCheckpointAge}
 }
 
 // Config returns the client's configuration.
@@ -214,19 +193,19 @@ func setBudget(cn *conn, until time.Time) error {
 // fresh reports a new one.
 func (c *Client) connect(ctx context.Context) (cn *conn, fresh bool, err error) {
 	if c.cn != nil {
-		if c.cn.tr.IsAlive() && (time.Since(c.cn.used) < probeIdle || c.cn.tr.probe(min(c.cfg.Timeout, 5*time.Second))) {
+		if c.cn.tr.IsAlive() && (time.Since(c.cn.used) < c.probeIdle || c.cn.tr.probe(min(c.cfg.Timeout, 5*time.Second))) {
 			c.cn.used = time.Now()
 			return c.cn, false, nil
 		}
 		c.log(ctx, "CLI connection found closed; reconnecting", map[string]any{"op": "connect"})
 		c.drop()
 	}
-	delay := c.cfg.Backoff
+	backoff := retry.WithDefaults(c.cfg.Backoff, c.cfg.MaxBackoff).Start()
 	for attempt := 1; ; attempt++ {
 		start := time.Now()
 		cn, transient, err := c.open(ctx)
 		c.log(ctx, "CLI connect", map[string]any{"op": "connect", "attempt": attempt,
-			"duration_ms": time.Since(start).Milliseconds(), "error": errString(err)})
+			"duration_ms": time.Since(start).Milliseconds(), "error": event.ErrText(err)})
 		if err == nil {
 			cn.used = time.Now()
 			c.cn = cn
@@ -236,12 +215,9 @@ func (c *Client) connect(ctx context.Context) (cn *conn, fresh bool, err error) 
 		if !transient || attempt > c.cfg.Retries || ctx.Err() != nil {
 			return nil, false, fail
 		}
-		select {
-		case <-ctx.Done():
+		if !backoff.Wait(ctx) {
 			return nil, false, fail
-		case <-time.After(delay):
 		}
-		delay = min(delay*2, c.cfg.MaxBackoff)
 	}
 }
 
@@ -324,17 +300,7 @@ func (c *Client) drop() {
 	c.cn = nil
 }
 
+// log reports an event of this client (event.Log).
 func (c *Client) log(ctx context.Context, msg string, fields map[string]any) {
-	if c.cfg.Logger == nil {
-		return
-	}
-	fields["device"], fields["address"] = c.cfg.Device, c.cfg.Address
-	c.cfg.Logger.Debug(ctx, msg, fields)
-}
-
-func errString(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
+	event.Log(ctx, c.cfg.Logger, c.cfg.Device, c.cfg.Address, msg, fields)
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	rssh "github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
 )
 
 type recordingLogger struct {
@@ -34,8 +35,8 @@ func (l *recordingLogger) all() string {
 // newClient makes an arista_eos client of s as admin/secret with the pinned host key.
 func newClient(t *testing.T, s *fakeEOS, edit func(*Config)) *Client {
 	t.Helper()
-	cfg := Config{Device: "leaf-1", Address: s.addr, Username: "admin", Password: "secret", HostKey: s.pinned(),
-		Platform: "arista_eos", Timeout: 5 * time.Second, Backoff: 10 * time.Millisecond, MaxBackoff: 40 * time.Millisecond}
+	cfg := Config{Config: rssh.Config{Device: "leaf-1", Address: s.Addr, Username: "admin", Password: "secret", HostKey: s.Pinned(),
+		Timeout: 5 * time.Second, Backoff: 10 * time.Millisecond, MaxBackoff: 40 * time.Millisecond}, Platform: "arista_eos"}
 	if edit != nil {
 		edit(&cfg)
 	}
@@ -78,7 +79,7 @@ func TestLazyConnectEnableAndOneConnection(t *testing.T) {
 	s := newFakeEOS(t, "")
 	log := &recordingLogger{}
 	c := newClient(t, s, func(c *Config) { c.Logger = log })
-	if n := s.accepts.Load(); n != 0 {
+	if n := s.Accepts.Load(); n != 0 {
 		t.Fatalf("New connected: %d accepts", n)
 	}
 	out := mustShow(t, c, "show version", "show running-config")
@@ -91,7 +92,7 @@ func TestLazyConnectEnableAndOneConnection(t *testing.T) {
 	if out := mustShow(t, c, "show running-config"); out[0] != "qos map dscp 26 to traffic-class 3" {
 		t.Errorf("running-config = %q", out[0])
 	}
-	if n := s.accepts.Load(); n != 1 {
+	if n := s.Accepts.Load(); n != 1 {
 		t.Errorf("%d connections for three operations, want 1", n)
 	}
 	tr, _, _ := s.state()
@@ -193,7 +194,7 @@ func TestConfigureRefusedLineAborts(t *testing.T) {
 	if tr := sinceLogin(t, s); tr[len(tr)-1] != "abort" {
 		t.Errorf("transcript = %q", tr)
 	}
-	if s.accepts.Load() != 1 {
+	if s.Accepts.Load() != 1 {
 		t.Errorf("reconnected after refusals")
 	}
 }
@@ -206,7 +207,7 @@ func TestConfigureRefusesLinesLeavingTheSession(t *testing.T) {
 			t.Errorf("%q: %+v", l, e)
 		}
 	}
-	if s.accepts.Load() != 0 {
+	if s.Accepts.Load() != 0 {
 		t.Error("connected for refused input")
 	}
 }

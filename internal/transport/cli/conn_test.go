@@ -21,22 +21,22 @@ import (
 func TestHostKeys(t *testing.T) {
 	s := newFakeEOS(t, "")
 	other := newFakeEOS(t, "")
-	fp := gossh.FingerprintSHA256(s.hostKey.PublicKey())
+	fp := gossh.FingerprintSHA256(s.HostKey.PublicKey())
 
-	c := newClient(t, s, func(c *Config) { c.HostKey = other.pinned(); c.Retries = 3 })
+	c := newClient(t, s, func(c *Config) { c.HostKey = other.Pinned(); c.Retries = 3 })
 	_, err := c.Show(context.Background(), "show version")
 	e := asError(t, err, "connect")
 	var hk *rssh.HostKeyError
-	if !errors.As(err, &hk) || !strings.Contains(e.Error(), fp) || !strings.Contains(e.Error(), s.addr) {
+	if !errors.As(err, &hk) || !strings.Contains(e.Error(), fp) || !strings.Contains(e.Error(), s.Addr) {
 		t.Errorf("pinned mismatch: %v", err)
 	}
-	if n := s.accepts.Load(); n != 1 {
+	if n := s.Accepts.Load(); n != 1 {
 		t.Errorf("host key failure retried: %d connections", n)
 	}
 
 	dir := t.TempDir()
 	known := filepath.Join(dir, "known_hosts")
-	line := knownhosts.Line([]string{knownhosts.Normalize(s.addr)}, s.hostKey.PublicKey()) + "\n"
+	line := knownhosts.Line([]string{knownhosts.Normalize(s.Addr)}, s.HostKey.PublicKey()) + "\n"
 	if err := os.WriteFile(known, []byte(line), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestReconnectAfterServerDrop(t *testing.T) {
 	s := newFakeEOS(t, "")
 	c := newClient(t, s, nil)
 	mustShow(t, c, "show version")
-	s.dropAll()
+	s.DropAll()
 	deadline := time.Now().Add(5 * time.Second)
 	for c.cn.tr.IsAlive() && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
@@ -68,7 +68,7 @@ func TestReconnectAfterServerDrop(t *testing.T) {
 	if out := mustShow(t, c, "show version"); !strings.HasPrefix(out[0], "Arista") {
 		t.Errorf("after reconnect: %q", out)
 	}
-	if n := s.accepts.Load(); n != 2 {
+	if n := s.Accepts.Load(); n != 2 {
 		t.Errorf("%d connections, want 2", n)
 	}
 }
@@ -81,9 +81,9 @@ func TestRetryRefusedThenConnect(t *testing.T) {
 	addr := ln.Addr().String()
 	_ = ln.Close()
 	log := &recordingLogger{}
-	c := New(Config{Device: "leaf-1", Address: addr, Username: "admin", Password: "secret", Insecure: true,
-		Platform: "arista_eos", Timeout: 5 * time.Second, Retries: 10, Backoff: 20 * time.Millisecond,
-		MaxBackoff: 100 * time.Millisecond, Logger: log})
+	c := New(Config{Config: rssh.Config{Device: "leaf-1", Address: addr, Username: "admin", Password: "secret", Insecure: true,
+		Timeout: 5 * time.Second, Retries: 10, Backoff: 20 * time.Millisecond,
+		MaxBackoff: 100 * time.Millisecond, Logger: log}, Platform: "arista_eos"})
 	t.Cleanup(func() { _ = c.Close() })
 	started := make(chan *fakeEOS, 1)
 	go func() {
@@ -92,8 +92,8 @@ func TestRetryRefusedThenConnect(t *testing.T) {
 	}()
 	mustShow(t, c, "show version")
 	s := <-started
-	if n := strings.Count(log.all(), "CLI connect "); n < 2 || s.accepts.Load() != 1 {
-		t.Errorf("%d connect attempts, %d accepted:\n%s", n, s.accepts.Load(), log.all())
+	if n := strings.Count(log.all(), "CLI connect "); n < 2 || s.Accepts.Load() != 1 {
+		t.Errorf("%d connect attempts, %d accepted:\n%s", n, s.Accepts.Load(), log.all())
 	}
 }
 
@@ -105,7 +105,7 @@ func TestNoRetryOnAuthFailure(t *testing.T) {
 	if !strings.Contains(e.Error(), `authentication as "admin" failed`) || e.Attempts != 1 {
 		t.Errorf("error = %v (attempts %d)", e, e.Attempts)
 	}
-	if n := s.accepts.Load(); n != 1 {
+	if n := s.Accepts.Load(); n != 1 {
 		t.Errorf("%d connections, want 1", n)
 	}
 }
@@ -125,7 +125,7 @@ func TestStalledShowTimesOut(t *testing.T) {
 		t.Errorf("took %s", d)
 	}
 	mustShow(t, c, "show version") // on a new connection
-	if n := s.accepts.Load(); n != 2 {
+	if n := s.Accepts.Load(); n != 2 {
 		t.Errorf("%d connections, want 2", n)
 	}
 }
@@ -170,7 +170,7 @@ func TestSilentlyDeadConnectionIsProbed(t *testing.T) {
 			if err != nil {
 				return
 			}
-			out, err := net.Dial("tcp", s.addr)
+			out, err := net.Dial("tcp", s.Addr)
 			if err != nil {
 				_ = in.Close()
 				continue
@@ -194,14 +194,12 @@ func TestSilentlyDeadConnectionIsProbed(t *testing.T) {
 			go pipe(in, out, first)
 		}
 	}()
-	old := probeIdle
-	probeIdle = 0
-	t.Cleanup(func() { probeIdle = old })
 	c := newClient(t, s, func(c *Config) { c.Address, c.Timeout = ln.Addr().String(), 500*time.Millisecond })
+	c.probeIdle = 0
 	mustShow(t, c, "show version")
 	blackhole.Store(true)
 	mustShow(t, c, "show version") // probed, found dead, reconnected: no command was lost
-	if n := s.accepts.Load(); n != 2 {
+	if n := s.Accepts.Load(); n != 2 {
 		t.Errorf("%d connections, want 2", n)
 	}
 }

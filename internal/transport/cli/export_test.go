@@ -1,4 +1,7 @@
 package cli
 
-// StaleCheckpointAge lets the lab tests age checkpoints in seconds rather than an hour.
-var StaleCheckpointAge = &staleCheckpointAge
+import "time"
+
+// SetStaleCheckpointAge lets the lab tests age checkpoints in seconds rather than an hour, on
+// their own client.
+func SetStaleCheckpointAge(c *Client, age time.Duration) { c.staleCheckpointAge = age }

@@ -2,18 +2,16 @@ package cli
 
 import (
 	"bufio"
-	"crypto/ed25519"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"net"
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/internal/sshtest"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -24,12 +22,9 @@ import (
 // is only changed by `commit`. A configuration line is accepted when its first word is a known
 // configuration keyword. The line in stall gets no answer at all (no output, no prompt).
 type fakeEOS struct {
-	addr    string
-	hostKey gossh.Signer
-	accepts atomic.Int32
+	*sshtest.Server
 
 	mu         sync.Mutex
-	conns      []net.Conn
 	transcript []string // every non-empty line typed, in order, all terminals
 	running    []string
 	sessions   map[string]*fakeSession
@@ -55,80 +50,18 @@ func newFakeEOS(t *testing.T, addr string) *fakeEOS {
 
 func newFakeServer(t *testing.T, addr string, nx bool) *fakeEOS {
 	t.Helper()
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer, err := gossh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
 	cfg := &gossh.ServerConfig{PasswordCallback: func(c gossh.ConnMetadata, pw []byte) (*gossh.Permissions, error) {
 		if c.User() == "admin" && string(pw) == "secret" {
 			return nil, nil
 		}
 		return nil, errors.New("denied")
 	}}
-	cfg.AddHostKey(signer)
-	if addr == "" {
-		addr = "127.0.0.1:0"
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &fakeEOS{addr: ln.Addr().String(), hostKey: signer, sessions: map[string]*fakeSession{}, nx: nx}
+	s := &fakeEOS{sessions: map[string]*fakeSession{}, nx: nx}
 	s.clock = time.Date(2026, time.November, 30, 10, 5, 0, 0, time.UTC)
-	t.Cleanup(func() { _ = ln.Close(); s.dropAll() })
-	go func() {
-		for {
-			nc, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			s.accepts.Add(1)
-			s.mu.Lock()
-			s.conns = append(s.conns, nc)
-			s.mu.Unlock()
-			go s.handle(nc, cfg)
-		}
-	}()
+	s.Server = sshtest.Serve(t, addr, cfg, sshtest.Handlers{Session: func(_ net.Conn, ch gossh.Channel, reqs <-chan *gossh.Request, user string) {
+		s.session(ch, reqs, user)
+	}})
 	return s
-}
-
-func (s *fakeEOS) pinned() string {
-	return strings.TrimSpace(string(gossh.MarshalAuthorizedKey(s.hostKey.PublicKey())))
-}
-
-// dropAll closes every connection from the server's side.
-func (s *fakeEOS) dropAll() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, nc := range s.conns {
-		_ = nc.Close()
-	}
-	s.conns = nil
-}
-
-func (s *fakeEOS) handle(nc net.Conn, cfg *gossh.ServerConfig) {
-	sc, chans, reqs, err := gossh.NewServerConn(nc, cfg)
-	if err != nil {
-		_ = nc.Close()
-		return
-	}
-	defer func() { _ = sc.Close() }()
-	go gossh.DiscardRequests(reqs)
-	for nch := range chans {
-		if nch.ChannelType() != "session" {
-			_ = nch.Reject(gossh.UnknownChannelType, "sessions only")
-			continue
-		}
-		ch, creqs, err := nch.Accept()
-		if err != nil {
-			continue
-		}
-		go s.session(ch, creqs, sc.User())
-	}
 }
 
 // session serves a pty shell; exec requests (and a shell without a pty) are refused.

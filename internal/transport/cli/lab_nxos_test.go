@@ -162,7 +162,12 @@ func TestLabNXOSYoungAndForeignCheckpointsKept(t *testing.T) {
 	}
 	// The other run finishes while this one waits: this one then goes through.
 	go func() {
-		time.Sleep(1500 * time.Millisecond)
+		// Once the client reports it waits (not before: a change that had not yet met the
+		// checkpoint would prove nothing), the other run deletes its checkpoint.
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) &&
+			!strings.Contains(log.String(), "waiting for another transaction"); {
+			time.Sleep(5 * time.Millisecond)
+		}
 		sh.line("no checkpoint roce-0000000a", "nxos-1# ")
 	}()
 	mustConfigure(t, c, nxosRoCE...)
@@ -183,9 +188,6 @@ func TestLabNXOSYoungAndForeignCheckpointsKept(t *testing.T) {
 // format; a fresh one and a foreign one stay.
 func TestLabNXOSStaleCheckpointsDeleted(t *testing.T) {
 	sw, d := startNXOS(t)
-	old := *cli.StaleCheckpointAge
-	*cli.StaleCheckpointAge = 3 * time.Second
-	t.Cleanup(func() { *cli.StaleCheckpointAge = old })
 	sh := openShell(t, d, "nxos-1# ")
 	sh.line("checkpoint roce-0000000b", "nxos-1# ")
 	sh.line("checkpoint before-upgrade", "nxos-1# ")
@@ -194,6 +196,7 @@ func TestLabNXOSStaleCheckpointsDeleted(t *testing.T) {
 	sh.close()
 	log := &logRecorder{}
 	c := labClient(t, d, func(c *cli.Config) { c.Logger = log })
+	cli.SetStaleCheckpointAge(c, 3*time.Second)
 	mustShowLab(t, c, "show version")
 	if cps := sw.Checkpoints(); strings.Join(cps, " ") != "before-upgrade roce-0000000a" {
 		t.Errorf("checkpoints = %q", cps)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/cli"
+	rssh "github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
 )
 
 // startLab starts a lab of one switch of platform; it fails the test if the lab cannot start.
@@ -49,8 +50,8 @@ func tryStartLab(t *testing.T, platform string, edit func(*lab.Options)) (*lab.L
 func labClient(t *testing.T, d lab.DeviceEntry, edit func(*cli.Config)) *cli.Client {
 	t.Helper()
 	platform := map[string]string{"eos": "arista_eos", "nxos": "cisco_nxos"}[d.Platform]
-	cfg := cli.Config{Device: "sw-1", Address: d.Address, Username: d.Username, Password: d.Password,
-		HostKey: d.HostKey, Platform: platform, Timeout: 10 * time.Second}
+	cfg := cli.Config{Config: rssh.Config{Device: "sw-1", Address: d.Address, Username: d.Username, Password: d.Password,
+		HostKey: d.HostKey, Timeout: 10 * time.Second}, Platform: platform}
 	if edit != nil {
 		edit(&cfg)
 	}

@@ -86,7 +86,7 @@ func TestNXOSConfigureCheckpointTransaction(t *testing.T) {
 	if e := asError(t, err, "show"); !e.Rejected || e.Output != "% Invalid command at '^' marker." {
 		t.Errorf("refused show: %+v", e)
 	}
-	if n := s.accepts.Load(); n != 1 {
+	if n := s.Accepts.Load(); n != 1 {
 		t.Errorf("%d connections for four operations, want 1", n)
 	}
 }
@@ -126,7 +126,7 @@ func TestNXOSRefusedLineRollsBack(t *testing.T) {
 				t.Errorf("running %q, checkpoints %q after the rollback", running, checkpoints)
 			}
 			mustShow(t, c, "show version") // the channel is still good
-			if s.accepts.Load() != 1 {
+			if s.Accepts.Load() != 1 {
 				t.Errorf("reconnected after a refusal")
 			}
 		})

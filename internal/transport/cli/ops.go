@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/event"
 	"github.com/scrapli/scrapligo/driver/network"
 	"github.com/scrapli/scrapligo/driver/opoptions"
 )
@@ -39,7 +40,7 @@ func (c *Client) Show(ctx context.Context, commands ...string) ([]string, error)
 		}
 		for _, r := range mr.Responses {
 			c.log(ctx, "CLI show", map[string]any{"op": "show", "command": r.Input,
-				"duration_ms": int64(r.ElapsedTime * 1000), "error": errString(r.Failed)})
+				"duration_ms": int64(r.ElapsedTime * 1000), "error": event.ErrText(r.Failed)})
 			if r.Failed != nil {
 				return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "show", Rejected: true,
 					Line: r.Input, Output: deviceText(r.Result)}
@@ -171,6 +172,29 @@ func fixPrompts(platformName string, d *network.Driver) {
 // (NX-OS's has "ERROR:") plus "% ", since EOS and NX-OS start their errors with it but the lists
 // miss some ("% Maximum number of pending sessions has been reached", "% Invalid number, range
 // is (0:7) at '^' marker."), and a configuration line prints nothing else on success.
+// readyForConfig readies cn for a configuration transaction: the failure texts of its
+// platform, the time budget up to deadline, privileged exec.
+func readyForConfig(cn *conn, deadline time.Time) ([]string, error) {
+	texts := configFailures(cn.d)
+	if err := setBudget(cn, deadline); err != nil {
+		return nil, err
+	}
+	if cn.d.CurrentPriv != privExec {
+		if err := cn.d.AcquirePriv(privExec); err != nil {
+			return nil, err
+		}
+	}
+	return texts, nil
+}
+
+// sendInput types line at channel level; reached reports whether any of it was written to the
+// device (an error before that left nothing to undo).
+func sendInput(cn *conn, line string) (out []byte, reached bool, err error) {
+	sent := cn.tr.writes.Load()
+	out, err = cn.d.Channel.SendInput(line)
+	return out, cn.tr.writes.Load() != sent, err
+}
+
 func configFailures(d *network.Driver) []string {
 	return append(append([]string{}, d.FailedWhenContains...), "% ")
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/event"
 	"github.com/scrapli/scrapligo/driver/network"
 	"github.com/scrapli/scrapligo/driver/opoptions"
 )
@@ -42,23 +43,17 @@ func (s *session) run(ctx context.Context, cn *conn, lines []string, deadline, h
 		delete(d.PrivilegeLevels, s.name)
 		d.UpdatePrivileges()
 	}()
-	texts := configFailures(d)
-	if err := setBudget(cn, deadline); err != nil {
+	texts, err := readyForConfig(cn, deadline)
+	if err != nil {
 		return err
-	}
-	if d.CurrentPriv != privExec {
-		if err := d.AcquirePriv(privExec); err != nil {
-			return err
-		}
 	}
 	// Entered here rather than by AcquirePriv, which would resend the command on a refusal and
 	// lose the device's text.
 	enter := "configure session " + s.name
-	sent := cn.tr.writes.Load()
-	out, err := d.Channel.SendInput(enter)
+	out, reached, err := sendInput(cn, enter)
 	s.log(ctx, enter, err, out, texts)
 	switch {
-	case err != nil && cn.tr.writes.Load() == sent:
+	case err != nil && !reached:
 		return err // nothing reached the device
 	case err != nil:
 		return s.rollback(ctx, cn, hard, err, "", "")
@@ -89,11 +84,10 @@ func (s *session) run(ctx context.Context, cn *conn, lines []string, deadline, h
 		return s.rollback(ctx, cn, hard, err, "", "")
 	}
 	// At channel level: a privilege change would send `end` (leaving the session pending) first.
-	sent = cn.tr.writes.Load()
-	out, err = d.Channel.SendInput("commit")
+	out, reached, err = sendInput(cn, "commit")
 	s.log(ctx, "commit", err, out, texts)
 	switch {
-	case err != nil && cn.tr.writes.Load() == sent:
+	case err != nil && !reached:
 		return s.rollback(ctx, cn, hard, err, "", "")
 	case err != nil:
 		return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: "configure", Line: "commit", Err: fmt.Errorf(
@@ -189,7 +183,7 @@ func (s *session) abort(ctx context.Context, cn *conn, hard time.Time) error {
 }
 
 func (s *session) log(ctx context.Context, command string, err error, out []byte, texts []string) {
-	fields := map[string]any{"op": "configure", "session": s.name, "command": command, "error": errString(err)}
+	fields := map[string]any{"op": "configure", "session": s.name, "command": command, "error": event.ErrText(err)}
 	if err == nil && refused(string(out), texts) {
 		fields["error"] = strings.TrimSpace(string(out))
 	}

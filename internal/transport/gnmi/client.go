@@ -15,6 +15,8 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/event"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/retry"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/tlsconf"
 )
 
@@ -38,10 +40,8 @@ type Config struct {
 	Logger     Logger
 }
 
-// Logger receives transport events; the provider bridges it to tflog.
-type Logger interface {
-	Debug(ctx context.Context, msg string, fields map[string]any)
-}
+// Logger receives transport events (event.Logger, every transport's).
+type Logger = event.Logger
 
 // Client talks to one device. It is safe for concurrent use; the connection opens on first use
 // and is then shared.
@@ -58,12 +58,8 @@ func New(cfg Config) *Client {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 30 * time.Second
 	}
-	if cfg.Backoff <= 0 {
-		cfg.Backoff = 200 * time.Millisecond
-	}
-	if cfg.MaxBackoff <= 0 {
-		cfg.MaxBackoff = 5 * time.Second
-	}
+	p := retry.WithDefaults(cfg.Backoff, cfg.MaxBackoff)
+	cfg.Backoff, cfg.MaxBackoff = p.Backoff, p.MaxBackoff
 	return &Client{cfg: cfg}
 }
 

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/event"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/retry"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -104,30 +106,24 @@ func (c *Client) do(ctx context.Context, op string, call func(context.Context, g
 	if err != nil {
 		return err
 	}
-	delay := c.cfg.Backoff
+	backoff := retry.WithDefaults(c.cfg.Backoff, c.cfg.MaxBackoff).Start()
 	for attempt := 1; ; attempt++ {
 		actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 		start := time.Now()
 		err = call(actx, gc)
 		cancel()
-		if c.cfg.Logger != nil {
-			c.cfg.Logger.Debug(ctx, "gNMI "+op, map[string]any{
-				"device": c.cfg.Device, "address": c.cfg.Address, "attempt": attempt,
-				"duration_ms": time.Since(start).Milliseconds(), "code": status.Code(err).String(),
-			})
-		}
+		event.Log(ctx, c.cfg.Logger, c.cfg.Device, c.cfg.Address, "gNMI "+op, map[string]any{
+			"attempt": attempt, "duration_ms": time.Since(start).Milliseconds(), "code": status.Code(err).String(),
+		})
 		if err == nil {
 			return nil
 		}
 		if !transient(err) || attempt > c.cfg.Retries || ctx.Err() != nil {
 			return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: op, Attempts: attempt, Err: err}
 		}
-		select {
-		case <-ctx.Done():
+		if !backoff.Wait(ctx) {
 			return &Error{Device: c.cfg.Device, Address: c.cfg.Address, Op: op, Attempts: attempt, Err: err}
-		case <-time.After(delay):
 		}
-		delay = min(delay*2, c.cfg.MaxBackoff)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/event"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/tlsconf"
 )
 
@@ -47,11 +48,8 @@ type Config struct {
 	Logger       Logger
 }
 
-// Logger receives transport events; the provider bridges it to tflog. It never sees the
-// password.
-type Logger interface {
-	Debug(ctx context.Context, msg string, fields map[string]any)
-}
+// Logger receives transport events (event.Logger, every transport's).
+type Logger = event.Logger
 
 // Client talks to one switch; safe for concurrent use.
 type Client struct {

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/event"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/retry"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -40,11 +42,8 @@ type Config struct {
 	Logger     Logger
 }
 
-// Logger receives transport events; the provider bridges it to tflog. It has the method set of
-// gnmi.Logger, so one bridge serves both transports.
-type Logger interface {
-	Debug(ctx context.Context, msg string, fields map[string]any)
-}
+// Logger receives transport events (event.Logger, every transport's).
+type Logger = event.Logger
 
 // Result is what a command that ran returned. A non-zero ExitCode is not an error.
 type Result struct {
@@ -69,16 +68,18 @@ type Client struct {
 
 // New returns a client for cfg without connecting.
 func New(cfg Config) *Client {
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 30 * time.Second
+	return &Client{cfg: cfg.WithDefaults(), sessions: make(chan struct{}, maxSessions)}
+}
+
+// WithDefaults is c with its zero durations filled: Timeout 30s, the retry backoff's
+// (retry.WithDefaults).
+func (c Config) WithDefaults() Config {
+	if c.Timeout <= 0 {
+		c.Timeout = 30 * time.Second
 	}
-	if cfg.Backoff <= 0 {
-		cfg.Backoff = 200 * time.Millisecond
-	}
-	if cfg.MaxBackoff <= 0 {
-		cfg.MaxBackoff = 5 * time.Second
-	}
-	return &Client{cfg: cfg, sessions: make(chan struct{}, maxSessions)}
+	p := retry.WithDefaults(c.Backoff, c.MaxBackoff)
+	c.Backoff, c.MaxBackoff = p.Backoff, p.MaxBackoff
+	return c
 }
 
 // Config returns the client's configuration.
@@ -110,7 +111,7 @@ func (c *Client) connect(ctx context.Context, attempt int) (conn *gossh.Client, 
 	}
 	start := time.Now()
 	conn, err := c.dial(ctx)
-	c.log(ctx, "SSH connect", map[string]any{"attempt": attempt, "duration_ms": time.Since(start).Milliseconds(), "error": errString(err)})
+	c.log(ctx, "SSH connect", map[string]any{"attempt": attempt, "duration_ms": time.Since(start).Milliseconds(), "error": event.ErrText(err)})
 	if err != nil {
 		return nil, false, c.dialFailure(ctx, err)
 	}
@@ -216,17 +217,7 @@ func AuthMethods(privateKey []byte, password string) ([]gossh.AuthMethod, error)
 	return methods, nil
 }
 
+// log reports an event of this client (event.Log).
 func (c *Client) log(ctx context.Context, msg string, fields map[string]any) {
-	if c.cfg.Logger == nil {
-		return
-	}
-	fields["device"], fields["address"] = c.cfg.Device, c.cfg.Address
-	c.cfg.Logger.Debug(ctx, msg, fields)
-}
-
-func errString(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
+	event.Log(ctx, c.cfg.Logger, c.cfg.Device, c.cfg.Address, msg, fields)
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/internal/sshtest"
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
 )
@@ -30,8 +31,8 @@ func (l *recordingLogger) Debug(_ context.Context, msg string, fields map[string
 // newClient makes a client of s authenticating as admin/secret with the pinned host key.
 func newClient(t *testing.T, s *testServer, edit func(*Config)) *Client {
 	t.Helper()
-	cfg := Config{Device: "gpu-1", Address: s.addr, Username: "admin", Password: "secret",
-		HostKey: s.pinned(), Timeout: 5 * time.Second, Backoff: 10 * time.Millisecond, MaxBackoff: 40 * time.Millisecond}
+	cfg := Config{Device: "gpu-1", Address: s.Addr, Username: "admin", Password: "secret",
+		HostKey: s.Pinned(), Timeout: 5 * time.Second, Backoff: 10 * time.Millisecond, MaxBackoff: 40 * time.Millisecond}
 	if edit != nil {
 		edit(&cfg)
 	}
@@ -79,7 +80,7 @@ func TestPasswordAuthEchoAndStdin(t *testing.T) {
 }
 
 func TestPrivateKeyAuth(t *testing.T) {
-	_, openssh, pub := newKey(t)
+	_, openssh, pub := sshtest.NewKey(t)
 	s := newTestServer(t, serverOpts{authorized: pub})
 	for name, key := range map[string][]byte{"openssh": openssh, "pkcs8": pkcs8PEM(t, openssh)} {
 		t.Run(name, func(t *testing.T) {
@@ -90,8 +91,8 @@ func TestPrivateKeyAuth(t *testing.T) {
 		})
 	}
 	c := newClient(t, s, func(c *Config) { c.Password, c.PrivateKey = "", []byte("not a key") })
-	if e := runErr(t, c, "echo x"); !strings.Contains(e.Error(), "private_key is not a private key") || s.accepts.Load() != 2 {
-		t.Errorf("bad key: %v (accepts %d)", e, s.accepts.Load())
+	if e := runErr(t, c, "echo x"); !strings.Contains(e.Error(), "private_key is not a private key") || s.Accepts.Load() != 2 {
+		t.Errorf("bad key: %v (accepts %d)", e, s.Accepts.Load())
 	}
 	c = newClient(t, s, func(c *Config) { c.Password = "" })
 	if e := runErr(t, c, "echo x"); !strings.Contains(e.Error(), "no credentials") {
@@ -110,8 +111,8 @@ func TestWrongPasswordIsNotRetried(t *testing.T) {
 	s := newTestServer(t, serverOpts{password: "secret"})
 	c := newClient(t, s, func(c *Config) { c.Password, c.Retries = "wrong", 3 })
 	e := runErr(t, c, "echo x")
-	if !strings.Contains(e.Error(), `authentication as "admin" failed`) || e.Attempts != 1 || s.accepts.Load() != 1 {
-		t.Errorf("got %v (attempts %d, accepts %d)", e, e.Attempts, s.accepts.Load())
+	if !strings.Contains(e.Error(), `authentication as "admin" failed`) || e.Attempts != 1 || s.Accepts.Load() != 1 {
+		t.Errorf("got %v (attempts %d, accepts %d)", e, e.Attempts, s.Accepts.Load())
 	}
 }
 
@@ -119,13 +120,13 @@ func TestPinnedHostKey(t *testing.T) {
 	s := newTestServer(t, serverOpts{password: "secret"})
 	mustRun(t, newClient(t, s, nil), "echo ok", nil)
 
-	_, _, other := newKey(t)
+	_, _, other := sshtest.NewKey(t)
 	c := newClient(t, s, func(c *Config) {
 		c.HostKey, c.Retries = string(gossh.MarshalAuthorizedKey(other)), 3
 	})
 	e := runErr(t, c, "echo x")
 	want := fmt.Sprintf(`SSH to device "gpu-1" (%s): host key mismatch: the host presented ssh-ed25519 %s, which is not the pinned host_key`,
-		s.addr, gossh.FingerprintSHA256(s.hostKey.PublicKey()))
+		s.Addr, gossh.FingerprintSHA256(s.HostKey.PublicKey()))
 	var hk *HostKeyError
 	if !strings.HasPrefix(e.Error(), want) || !errors.As(e, &hk) || e.Attempts != 1 || s.execs.Load() != 1 {
 		t.Errorf("got %v (attempts %d, execs %d)\nwant prefix %s", e, e.Attempts, s.execs.Load(), want)
@@ -142,21 +143,21 @@ func TestKnownHosts(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name string, key gossh.PublicKey) string {
 		path := filepath.Join(dir, name)
-		line := knownhosts.Line([]string{knownhosts.Normalize(s.addr)}, key) + "\n"
+		line := knownhosts.Line([]string{knownhosts.Normalize(s.Addr)}, key) + "\n"
 		if err := os.WriteFile(path, []byte(line), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		return path
 	}
-	_, _, other := newKey(t)
-	otherHost := knownhosts.Line([]string{"[10.9.9.9]:22"}, s.hostKey.PublicKey()) + "\n"
+	_, _, other := sshtest.NewKey(t)
+	otherHost := knownhosts.Line([]string{"[10.9.9.9]:22"}, s.HostKey.PublicKey()) + "\n"
 	unknown := filepath.Join(dir, "unknown")
 	if err := os.WriteFile(unknown, []byte(otherHost), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	fp := "ssh-ed25519 " + gossh.FingerprintSHA256(s.hostKey.PublicKey())
+	fp := "ssh-ed25519 " + gossh.FingerprintSHA256(s.HostKey.PublicKey())
 	for _, tc := range []struct{ name, file, want string }{
-		{"ok", write("good", s.hostKey.PublicKey()), ""},
+		{"ok", write("good", s.HostKey.PublicKey()), ""},
 		{"unknown host", unknown, "unknown host: the host presented " + fp + ", which is not in known_hosts_file " + unknown + ": add it with ssh-keyscan, or pin host_key"},
 		{"mismatch", write("bad", other), "host key mismatch: the host presented " + fp + ", but known_hosts_file " + filepath.Join(dir, "bad") + " has ssh-ed25519 " + gossh.FingerprintSHA256(other) + " (line 1)"},
 		{"missing file", filepath.Join(dir, "absent"), "known_hosts_file " + filepath.Join(dir, "absent") + " cannot be read"},
@@ -179,7 +180,7 @@ func TestKnownHosts(t *testing.T) {
 		if err := os.Mkdir(filepath.Join(dir, ".ssh"), 0o700); err != nil {
 			t.Fatal(err)
 		}
-		write(".ssh/known_hosts", s.hostKey.PublicKey())
+		write(".ssh/known_hosts", s.HostKey.PublicKey())
 		mustRun(t, newClient(t, s, func(c *Config) { c.HostKey = "" }), "echo home", nil)
 		mustRun(t, newClient(t, s, func(c *Config) { c.HostKey, c.KnownHostsFile = "", "~/.ssh/known_hosts" }), "echo tilde", nil)
 	})
@@ -211,8 +212,8 @@ func TestTimeoutKillsTheSession(t *testing.T) {
 		t.Errorf("got %v after %s (killed %d, execs %d)", e, time.Since(start), s.killed.Load(), s.execs.Load())
 	}
 	mustRun(t, c, "echo still", nil)
-	if s.accepts.Load() != 1 {
-		t.Errorf("accepts = %d, want the connection kept", s.accepts.Load())
+	if s.Accepts.Load() != 1 {
+		t.Errorf("accepts = %d, want the connection kept", s.Accepts.Load())
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
@@ -227,13 +228,13 @@ func TestReconnectAfterServerDropsConnection(t *testing.T) {
 	c := newClient(t, s, nil) // no retries: the reconnect is free once
 	for i := 1; i <= 20; i++ {
 		mustRun(t, c, "echo before", nil)
-		s.dropAll()
+		s.DropAll()
 		if i%2 == 0 {
 			time.Sleep(10 * time.Millisecond) // let the client notice, or not
 		}
 	}
 	mustRun(t, c, "echo after", nil)
-	if got := s.accepts.Load(); got != 21 {
+	if got := s.Accepts.Load(); got != 21 {
 		t.Errorf("accepts = %d, want 21", got)
 	}
 }
@@ -264,14 +265,14 @@ func TestConcurrentRunsShareOneConnection(t *testing.T) {
 	for range 10 {
 		mustRun(t, c, "echo seq", nil)
 	}
-	if got := s.accepts.Load(); got != 1 {
+	if got := s.Accepts.Load(); got != 1 {
 		t.Errorf("accepts = %d, want 1", got)
 	}
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
 	mustRun(t, c, "echo reopened", nil)
-	if got := s.accepts.Load(); got != 2 {
+	if got := s.Accepts.Load(); got != 2 {
 		t.Errorf("accepts after Close = %d, want 2", got)
 	}
 }
@@ -288,8 +289,8 @@ func TestSessionRefusalsWaitForAFreeSlot(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if s.refused.Load() == 0 || s.accepts.Load() != 1 || s.execs.Load() != 16 {
-		t.Errorf("refused %d, accepts %d, execs %d", s.refused.Load(), s.accepts.Load(), s.execs.Load())
+	if s.refused.Load() == 0 || s.Accepts.Load() != 1 || s.execs.Load() != 16 {
+		t.Errorf("refused %d, accepts %d, execs %d", s.refused.Load(), s.Accepts.Load(), s.execs.Load())
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/internal/sshtest"
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
 )
@@ -36,8 +37,8 @@ func TestInteropOpenSSH(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, hostPEM, hostPub := newKey(t)
-	_, clientPEM, clientPub := newKey(t)
+	_, hostPEM, hostPub := sshtest.NewKey(t)
+	_, clientPEM, clientPub := sshtest.NewKey(t)
 	addr := startSSHD(t, me.Username, hostPEM, clientPub)
 	pinned := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(hostPub)))
 	client := func(edit func(*Config)) *Client {
@@ -137,7 +138,7 @@ func TestInteropOpenSSH(t *testing.T) {
 	})
 
 	t.Run("unauthorized key", func(t *testing.T) {
-		_, otherPEM, _ := newKey(t)
+		_, otherPEM, _ := sshtest.NewKey(t)
 		_, err := client(func(c *Config) { c.PrivateKey = otherPEM }).Run(ctx, "true", nil)
 		if want := fmt.Sprintf("authentication as %q failed", me.Username); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("got %v, want %s", err, want)
@@ -145,7 +146,7 @@ func TestInteropOpenSSH(t *testing.T) {
 	})
 
 	t.Run("pinned host key mismatch", func(t *testing.T) {
-		_, _, other := newKey(t)
+		_, _, other := sshtest.NewKey(t)
 		_, err := client(func(c *Config) { c.HostKey = string(gossh.MarshalAuthorizedKey(other)) }).Run(ctx, "true", nil)
 		want := fmt.Sprintf(`SSH to device "gpu-1" (%s): host key mismatch: the host presented ssh-ed25519 %s, which is not the pinned host_key`,
 			addr, gossh.FingerprintSHA256(hostPub))

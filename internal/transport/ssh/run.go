@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/retry"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -18,7 +19,7 @@ import (
 // closed; OpenSSH delivers signals only to non-root logins (with privilege separation), so a
 // root login's command may run on.
 func (c *Client) Run(ctx context.Context, cmd string, stdin []byte) (Result, error) {
-	delay := c.cfg.Backoff
+	backoff := retry.WithDefaults(c.cfg.Backoff, c.cfg.MaxBackoff).Start()
 	limit := 1 + max(c.cfg.Retries, 0)
 	reconnected := false
 	for attempt := 1; ; attempt++ {
@@ -38,12 +39,9 @@ func (c *Client) Run(ctx context.Context, cmd string, stdin []byte) (Result, err
 		if attempt >= limit {
 			return Result{}, fail
 		}
-		select {
-		case <-ctx.Done():
+		if !backoff.Wait(ctx) {
 			return Result{}, fail
-		case <-time.After(delay):
 		}
-		delay = min(delay*2, c.cfg.MaxBackoff)
 	}
 }
 

@@ -3,7 +3,6 @@ package ssh
 import (
 	"bytes"
 	"crypto/ed25519"
-	"crypto/rand"
 	"crypto/x509"
 	"encoding/pem"
 	"errors"
@@ -17,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/internal/sshtest"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -24,18 +24,13 @@ import (
 // "cat" (stdin to stdout), "sleep DURATION" (ends early on a KILL signal or a closed session),
 // "drop" (closes the TCP connection without an exit status).
 type testServer struct {
-	addr    string
-	hostKey gossh.Signer
-	ln      net.Listener
-	accepts atomic.Int32 // TCP connections accepted
+	*sshtest.Server
 	execs   atomic.Int32 // commands started
 	killed  atomic.Int32 // KILL signals received
 	open    atomic.Int32 // sessions holding a slot
 	refused atomic.Int32 // sessions refused for want of a slot
 	max     int32        // session slots per server, like sshd's MaxSessions; 0: unlimited
 
-	mu    sync.Mutex
-	conns []net.Conn
 }
 
 type serverOpts struct {
@@ -47,9 +42,7 @@ type serverOpts struct {
 
 func newTestServer(t *testing.T, o serverOpts) *testServer {
 	t.Helper()
-	hostKey, _, _ := newKey(t)
 	cfg := &gossh.ServerConfig{}
-	cfg.AddHostKey(hostKey)
 	check := func(user, pw string) (*gossh.Permissions, error) {
 		if user == "admin" && pw == o.password {
 			return nil, nil
@@ -78,73 +71,24 @@ func newTestServer(t *testing.T, o serverOpts) *testServer {
 			return nil, errors.New("denied")
 		}
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &testServer{addr: ln.Addr().String(), hostKey: hostKey, ln: ln, max: o.maxSessions}
-	t.Cleanup(func() { _ = ln.Close(); s.dropAll() })
-	go func() {
-		for {
-			nc, err := ln.Accept()
-			if err != nil {
-				return
+	s := &testServer{max: o.maxSessions}
+	s.Server = sshtest.Serve(t, "", cfg, sshtest.Handlers{
+		Admit: func(nch gossh.NewChannel) bool {
+			if n := s.open.Add(1); s.max > 0 && n > s.max {
+				s.open.Add(-1)
+				s.refused.Add(1)
+				_ = nch.Reject(gossh.ResourceShortage, "no more sessions")
+				return false
 			}
-			s.accepts.Add(1)
-			s.mu.Lock()
-			s.conns = append(s.conns, nc)
-			s.mu.Unlock()
-			go s.handle(nc, cfg)
-		}
-	}()
-	return s
-}
-
-// pinned is the server's host key in authorized_keys form.
-func (s *testServer) pinned() string {
-	return strings.TrimSpace(string(gossh.MarshalAuthorizedKey(s.hostKey.PublicKey())))
-}
-
-// dropAll closes every connection from the server's side.
-func (s *testServer) dropAll() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, nc := range s.conns {
-		_ = nc.Close()
-	}
-	s.conns = nil
-}
-
-func (s *testServer) handle(nc net.Conn, cfg *gossh.ServerConfig) {
-	sc, chans, reqs, err := gossh.NewServerConn(nc, cfg)
-	if err != nil {
-		_ = nc.Close()
-		return
-	}
-	defer func() { _ = sc.Close() }()
-	go gossh.DiscardRequests(reqs)
-	for nch := range chans {
-		if nch.ChannelType() != "session" {
-			_ = nch.Reject(gossh.UnknownChannelType, "sessions only")
-			continue
-		}
-		if n := s.open.Add(1); s.max > 0 && n > s.max {
-			s.open.Add(-1)
-			s.refused.Add(1)
-			_ = nch.Reject(gossh.ResourceShortage, "no more sessions")
-			continue
-		}
-		ch, creqs, err := nch.Accept()
-		if err != nil {
-			s.open.Add(-1)
-			continue
-		}
-		go func() {
-			s.session(nc, ch, creqs)
+			return true
+		},
+		Session: func(nc net.Conn, ch gossh.Channel, reqs <-chan *gossh.Request, _ string) { s.session(nc, ch, reqs) },
+		Done: func() {
 			time.Sleep(20 * time.Millisecond) // sshd too frees the slot a moment later
 			s.open.Add(-1)
-		}()
-	}
+		},
+	})
+	return s
 }
 
 func (s *testServer) session(nc net.Conn, ch gossh.Channel, reqs <-chan *gossh.Request) {
@@ -207,24 +151,6 @@ func (s *testServer) exec(nc net.Conn, ch gossh.Channel, cmd string, stop <-chan
 	}
 	_, _ = ch.SendRequest("exit-status", false, gossh.Marshal(struct{ Status uint32 }{uint32(status)}))
 	_ = ch.Close()
-}
-
-// newKey makes an ed25519 key: its signer, its OpenSSH-format private key PEM, its public key.
-func newKey(t *testing.T) (gossh.Signer, []byte, gossh.PublicKey) {
-	t.Helper()
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer, err := gossh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	block, err := gossh.MarshalPrivateKey(priv, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return signer, pem.EncodeToMemory(block), signer.PublicKey()
 }
 
 // pkcs8PEM re-encodes an OpenSSH-format ed25519 private key as PKCS#8 PEM.
