@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
+	"github.com/rocefabric/terraform-provider-roce/internal/driver"
 )
 
 // deviceResource is embedded by every resource that lives on one device: it receives the
@@ -32,9 +33,10 @@ func (r *deviceResource) Configure(_ context.Context, req resource.ConfigureRequ
 
 // trace starts the log of one CRUD operation: every later log line of the request carries the
 // resource type, the device and its platform, and credentials are masked (a mask set in
-// Configure does not reach the requests' contexts). done logs how the operation ended.
+// Configure does not reach the requests' contexts), the transports' included. done logs how
+// the operation ended.
 func (r *deviceResource) trace(ctx context.Context, op, typeName string, device types.String) (context.Context, func(*diag.Diagnostics)) {
-	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "password", "private_key")
+	ctx = withTransportLogs(ctx)
 	ctx = tflog.SetField(ctx, "resource_type", typeName)
 	ctx = tflog.SetField(ctx, "device", device.ValueString())
 	if d, ok := r.registry().Device(device.ValueString()); ok {
@@ -115,4 +117,19 @@ func setID(ctx context.Context, resp *resource.ModifyPlanResponse, planned types
 		return
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), id)...)
+}
+
+// opFailed reports a failed device operation op on subject (`QoS policy "ROCE" on device
+// "leaf-1"`) and whether the resource must stop. A change the device took with a complaint
+// (driver.Applied) is a warning: it is on the device, so the state records it.
+func opFailed(diags *diag.Diagnostics, op, subject string, err error) bool {
+	if err == nil {
+		return false
+	}
+	if what, ok := driver.Applied(err); ok {
+		diags.AddWarning(subject+" "+what, err.Error())
+		return false
+	}
+	diags.AddError("Cannot "+op+" "+subject, err.Error())
+	return true
 }

@@ -124,6 +124,7 @@ func counterAttributes() map[string]schema.Attribute {
 }
 
 func (d *countersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	ctx = withTransportLogs(ctx) // it reads devices
 	var m countersModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {

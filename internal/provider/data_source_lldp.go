@@ -126,6 +126,7 @@ func (d *lldpNeighborsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 }
 
 func (d *lldpNeighborsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	ctx = withTransportLogs(ctx) // it reads devices
 	var m lldpNeighborsModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() || !d.ready("roce_lldp_neighbors", &resp.Diagnostics) {
@@ -195,6 +196,7 @@ func (d *fabricLinksDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 }
 
 func (d *fabricLinksDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	ctx = withTransportLogs(ctx) // it reads devices
 	var m fabricLinksModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() || !d.ready("roce_fabric_links", &resp.Diagnostics) {

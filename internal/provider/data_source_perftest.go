@@ -182,6 +182,7 @@ func (d *perftestDataSource) ValidateConfig(ctx context.Context, req datasource.
 }
 
 func (d *perftestDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	ctx = withTransportLogs(ctx) // it reads devices
 	var m perftestModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() || !d.ready("roce_perftest", &resp.Diagnostics) {

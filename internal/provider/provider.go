@@ -156,7 +156,7 @@ func (p *roceProvider) Configure(ctx context.Context, req provider.ConfigureRequ
 			fmt.Sprintf("insecure (TLS) or insecure_host_key (SSH) = true for %s: the provider does not verify these devices' identity, so anyone on the path can impersonate them and read their credentials. Set ca_certificate (gNMI) or host_key / known_hosts_file (SSH) and remove the flag.",
 				strings.Join(insecure, ", ")))
 	}
-	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "password", "private_key")
+	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, secretFields...)
 	tflog.Debug(ctx, "roce provider configured", map[string]any{"devices": len(devs)})
 	pd := &providerData{known: true, registry: devices.NewRegistry(devs, tfLogger{subsystem: "gnmi"})}
 	resp.ResourceData, resp.DataSourceData = pd, pd
@@ -176,16 +176,35 @@ func (p *roceProvider) Functions(context.Context) []func() function.Function {
 	return []func() function.Function{newTOSFunction, newPFCVectorFunction}
 }
 
-// tfLogger bridges transport events into tflog under a subsystem, credentials masked.
+// secretFields are the log fields whose values are masked wherever the provider logs.
+var secretFields = []string{"password", "private_key"}
+
+// transportSubsystems are the tflog subsystems of the device transports, as
+// devices.Registry names them (tfLogger.ForTransport).
+var transportSubsystems = []string{"gnmi", "nvue", "ssh", "cli"}
+
+// withTransportLogs prepares a request's context for the transports' events: credentials
+// masked, and each transport's subsystem created once with the same mask. Every request that
+// may reach a device calls it first; tfLogger then only logs (a subsystem created per event
+// costs a logger per line, and one tflog creates on demand lacks the mask).
+func withTransportLogs(ctx context.Context) context.Context {
+	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, secretFields...)
+	for _, s := range transportSubsystems {
+		ctx = tflog.NewSubsystem(ctx, s)
+		ctx = tflog.SubsystemMaskFieldValuesWithFieldKeys(ctx, s, secretFields...)
+	}
+	return ctx
+}
+
+// tfLogger bridges transport events into tflog, under the transport's subsystem of the
+// request's context (withTransportLogs).
 type tfLogger struct{ subsystem string }
 
-// ForTransport names the subsystem after the transport: gnmi, ssh or cli.
+// ForTransport names the subsystem after the transport: gnmi, nvue, ssh or cli.
 func (l tfLogger) ForTransport(transport string) devices.Logger {
 	return tfLogger{subsystem: transport}
 }
 
 func (l tfLogger) Debug(ctx context.Context, msg string, fields map[string]any) {
-	ctx = tflog.NewSubsystem(ctx, l.subsystem)
-	ctx = tflog.SubsystemMaskFieldValuesWithFieldKeys(ctx, l.subsystem, "password", "private_key")
 	tflog.SubsystemDebug(ctx, l.subsystem, msg, fields)
 }

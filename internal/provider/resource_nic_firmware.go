@@ -64,6 +64,7 @@ func (r *nicFirmwareResource) Schema(_ context.Context, _ resource.SchemaRequest
 }
 
 func (r *nicFirmwareResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	ctx = withTransportLogs(ctx) // it reads devices
 	if req.Plan.Raw.IsNull() {
 		var st nicFirmwareModel
 		resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
