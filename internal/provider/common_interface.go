@@ -117,6 +117,7 @@ func (r *interfaceResource[M, I]) ValidateConfig(ctx context.Context, req resour
 }
 
 func (r *interfaceResource[M, I]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	ctx = withTransportLogs(ctx) // it reads devices
 	if req.Plan.Raw.IsNull() {
 		var st M
 		resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
@@ -299,16 +300,7 @@ func (r *interfaceResource[M, I]) ImportState(ctx context.Context, req resource.
 	r.importDeviceID(ctx, req, resp, "interface", "gpu-1/eth0")
 }
 
-// failed reports a failed host operation naming the operation, the resource, the device and
-// the interface.
+// failed reports a failed operation naming the resource, the device and the interface.
 func (r *interfaceResource[M, I]) failed(diags *diag.Diagnostics, op string, device, ifname types.String, err error) bool {
-	if err == nil {
-		return false
-	}
-	if what, ok := driver.Applied(err); ok {
-		diags.AddWarning(fmt.Sprintf("%s of %q on device %q %s", r.what, ifname.ValueString(), device.ValueString(), what), err.Error())
-		return false
-	}
-	diags.AddError(fmt.Sprintf("Cannot %s %s of %q on device %q", op, r.what, ifname.ValueString(), device.ValueString()), err.Error())
-	return true
+	return opFailed(diags, op, fmt.Sprintf("%s of %q on device %q", r.what, ifname.ValueString(), device.ValueString()), err)
 }

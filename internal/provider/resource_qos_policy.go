@@ -261,15 +261,7 @@ func (r *qosPolicyResource) ImportState(ctx context.Context, req resource.Import
 	r.importDeviceID(ctx, req, resp, "name", "leaf-1/ROCE")
 }
 
+// failed reports a failed operation on the policy name of device.
 func (r *qosPolicyResource) failed(diags *diag.Diagnostics, op string, device types.String, name string, err error) bool {
-	if err == nil {
-		return false
-	}
-	if what, ok := driver.Applied(err); ok {
-		// The change is on the device: record it, and say what the device did not do or said.
-		diags.AddWarning(fmt.Sprintf("QoS policy %q on device %q %s", name, device.ValueString(), what), err.Error())
-		return false
-	}
-	diags.AddError(fmt.Sprintf("Cannot %s QoS policy %q on device %q", op, name, device.ValueString()), err.Error())
-	return true
+	return opFailed(diags, op, fmt.Sprintf("QoS policy %q on device %q", name, device.ValueString()), err)
 }
