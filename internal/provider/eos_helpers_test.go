@@ -36,19 +36,7 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 // terminal logs in to a CLI switch of the lab and waits for its first prompt.
 func (l *accLab) terminal(t *testing.T, device string) *cliTerminal {
 	t.Helper()
-	d := l.Inventory().Devices[device]
-	key, _, _, _, err := xssh.ParseAuthorizedKey([]byte(d.HostKey))
-	if err != nil {
-		t.Fatalf("inventory host_key of %s: %v", device, err)
-	}
-	c, err := xssh.Dial("tcp", d.Address, &xssh.ClientConfig{
-		User: d.Username, Auth: []xssh.AuthMethod{xssh.Password(d.Password)},
-		HostKeyCallback: xssh.FixedHostKey(key), Timeout: 10 * time.Second,
-	})
-	if err != nil {
-		t.Fatalf("ssh %s: %v", device, err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
+	c := l.dialSSH(t, device)
 	s, err := c.NewSession()
 	if err != nil {
 		t.Fatal(err)

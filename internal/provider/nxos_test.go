@@ -19,24 +19,7 @@ func nxosLab(t *testing.T) *accLab {
 // nxosPolicyHCL is the contract's example policy on a Nexus: the roce class lossless with a
 // jumbo MTU (NX-OS network-qos classes default to 1500).
 func nxosPolicyHCL(ecnMin int, ports string) string {
-	return fmt.Sprintf(`
-resource "roce_qos_policy" "leaf" {
-  device = "nxos-1"
-  classes = {
-    roce = {
-      traffic_class     = 3
-      dscp              = [26]
-      bandwidth_percent = 50
-      lossless          = true
-      mtu               = 9216
-      ecn = { min_threshold_bytes = %d, max_threshold_bytes = 1536000 }
-    }
-    cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
-    default = { traffic_class = 0, dscp = [0], bandwidth_percent = 50 }
-  }
-  interfaces = [%s]
-}
-`, ecnMin, ports)
+	return leafPolicyHCL("nxos-1", ecnMin, ports, "mtu               = 9216")
 }
 
 func nxosPFCHCL(port string, xoff int) string {
@@ -190,48 +173,38 @@ func TestAccNXOSForeignNetworkQoS(t *testing.T) {
 
 func TestAccNXOSPlanTimeErrors(t *testing.T) {
 	l := nxosLab(t)
-	cases := []struct{ name, config, want string }{
+	l.expectPlanErrors(t, []planError{
 		{"injection in an interface name", `
 resource "roce_pfc_interface" "x" {
   device    = "nxos-1"
   interface = "Ethernet1/1 ; reload"
-}`, `(?s)interface`},
+}`, `(?s)interface`, nil},
 		{"threshold not whole kbytes", nxosPolicyHCL(150000, `"Ethernet1/1"`),
-			`(?s)150000 bytes is not a whole number of kbytes.*149504 \(146 kbytes\)\s+or\s+150528 \(147 kbytes\)`},
+			`(?s)150000 bytes is not a whole number of kbytes.*149504 \(146 kbytes\)\s+or\s+150528 \(147 kbytes\)`, nil},
 		{"trust dscp_pcp", `
 resource "roce_qos_policy" "x" {
   device = "nxos-1"
   trust  = "dscp_pcp"
   classes = { roce = { traffic_class = 3, dscp = [26], pcp = [3], bandwidth_percent = 100 } }
-}`, `(?s)Not supported on platform nxos.*trust`},
+}`, `(?s)Not supported on platform nxos.*trust`, nil},
 		{"mtu out of range", `
 resource "roce_qos_policy" "x" {
   device = "nxos-1"
   classes = { roce = { traffic_class = 3, dscp = [26], bandwidth_percent = 100, mtu = 9300 } }
-}`, `(?s)mtu 9300 out of range 1500-9216`},
+}`, `(?s)mtu 9300 out of range 1500-9216`, nil},
 		{"watchdog times", `
 resource "roce_pfc_interface" "x" {
   device    = "nxos-1"
   interface = "Ethernet1/1"
   watchdog  = { detection_time_ms = 200, restoration_time_ms = 400 }
-}`, `(?s)Not supported on platform nxos.*system-wide`},
+}`, `(?s)Not supported on platform nxos.*system-wide`, nil},
 		{"cable length", `
 resource "roce_pfc_interface" "x" {
   device    = "nxos-1"
   interface = "Ethernet1/1"
   buffer    = { cable_length_m = 5 }
-}`, `(?s)Not supported on platform nxos`},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: protoV6Factories,
-				Steps: []resource.TestStep{{
-					Config: l.providerHCL() + c.config, PlanOnly: true, ExpectError: regexp.MustCompile(c.want),
-				}},
-			})
-		})
-	}
+}`, `(?s)Not supported on platform nxos`, nil},
+	}, nil)
 	if n := l.NXOS("nxos-1").Counters().Connections; n != 0 {
 		t.Errorf("plan-time errors opened %d SSH connections to the switch; they need none", n)
 	}

@@ -115,22 +115,11 @@ func TestAccDCQCNProfileLifecycle(t *testing.T) {
 func TestAccDCQCNProfileErrors(t *testing.T) {
 	l := hostLab(t)
 	host := l.Host("mlx5-1")
-	cases := []struct {
-		name, config string
-		pre          func()
-		want         string
-	}{
-		{"CNP DSCP 64", strings.Replace(dcqcnHCL("3", 10), "cnp_dscp     = 48", "cnp_dscp = 64", 1), nil, `(?s)cnp_dscp.*64`},
-		{"priority 8", dcqcnHCL("8", 10), nil, `(?s)priorities.*8`},
-		{"no ecn tree (upstream kernel)", dcqcnHCL("3", 10), func() { host.RemoveECNTree() }, `(?s)/sys/class/net/eth0/ecn.*roce_nic_firmware, parameters =.*ROCE_CC_PRIO_MASK_P1 = "8"`},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: protoV6Factories, Steps: []resource.TestStep{{
-				PreConfig: c.pre, Config: l.providerHCL() + c.config, PlanOnly: true, ExpectError: regexp.MustCompile(c.want),
-			}}})
-		})
-	}
+	l.expectPlanErrors(t, []planError{
+		{"CNP DSCP 64", strings.Replace(dcqcnHCL("3", 10), "cnp_dscp     = 48", "cnp_dscp = 64", 1), `(?s)cnp_dscp.*64`, nil},
+		{"priority 8", dcqcnHCL("8", 10), `(?s)priorities.*8`, nil},
+		{"no ecn tree (upstream kernel)", dcqcnHCL("3", 10), `(?s)/sys/class/net/eth0/ecn.*roce_nic_firmware, parameters =.*ROCE_CC_PRIO_MASK_P1 = "8"`, func() { host.RemoveECNTree() }},
+	}, nil)
 }
 
 // A write the host refuses half way leaves nothing half-applied: the values read before the

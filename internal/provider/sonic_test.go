@@ -47,25 +47,7 @@ func sonicYANG(t *testing.T, sw *lab.SONiCSwitch) func(*terraform.State) error {
 }
 
 // sonicPolicyHCL is the contract's example with the roce class lossless, on SONiC ports.
-func sonicPolicyHCL(ecnMin int, ports string) string {
-	return fmt.Sprintf(`
-resource "roce_qos_policy" "leaf" {
-  device = "sonic-1"
-  classes = {
-    roce = {
-      traffic_class     = 3
-      dscp              = [26]
-      bandwidth_percent = 50
-      lossless          = true
-      ecn = { min_threshold_bytes = %d, max_threshold_bytes = 1536000 }
-    }
-    cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
-    default = { traffic_class = 0, dscp = [0], bandwidth_percent = 50 }
-  }
-  interfaces = [%s]
-}
-`, ecnMin, ports)
-}
+func sonicPolicyHCL(ecnMin int, ports string) string { return leafPolicyHCL("sonic-1", ecnMin, ports) }
 
 func sonicPFCHCL(port string, detection int) string {
 	return sonicPFCBufferHCL(port, detection, "xoff_bytes = 122880, xon_bytes = 61440, cable_length_m = 5")
