@@ -20,15 +20,21 @@ import (
 type deviceResource struct{ pd *providerData }
 
 func (r *deviceResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if req.ProviderData == nil {
-		return // validation before the provider is configured
+	r.pd = providerDataOf(req.ProviderData, &resp.Diagnostics)
+}
+
+// providerDataOf is the provider data a resource or data source is configured with: nil
+// before the provider is configured (validation), or when data is not the provider's (a bug,
+// reported).
+func providerDataOf(data any, diags *diag.Diagnostics) *providerData {
+	if data == nil {
+		return nil
 	}
-	pd, ok := req.ProviderData.(*providerData)
+	pd, ok := data.(*providerData)
 	if !ok {
-		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("got %T; this is a bug in the provider", req.ProviderData))
-		return
+		diags.AddError("Unexpected provider data", fmt.Sprintf("got %T; this is a bug in the provider", data))
 	}
-	r.pd = pd
+	return pd
 }
 
 // trace starts the log of one CRUD operation: every later log line of the request carries the

@@ -98,10 +98,9 @@ func (d *fabricAuditDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 }
 
 func (d *fabricAuditDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	ctx = withTransportLogs(ctx) // it reads devices
 	var m fabricAuditModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.ready("roce_fabric_audit", &resp.Diagnostics) {
+	ctx, ok := d.begin(ctx, "roce_fabric_audit", req.Config, &m, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	var names []string

@@ -124,13 +124,9 @@ func counterAttributes() map[string]schema.Attribute {
 }
 
 func (d *countersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	ctx = withTransportLogs(ctx) // it reads devices
 	var m countersModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !d.ready("roce_interface_counters", &resp.Diagnostics) {
+	ctx, ok := d.begin(ctx, "roce_interface_counters", req.Config, &m, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	window := time.Duration(0)

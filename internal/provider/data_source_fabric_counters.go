@@ -138,10 +138,9 @@ type deviceRead struct {
 }
 
 func (d *fabricCountersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	ctx = withTransportLogs(ctx) // it reads devices
 	var m fabricCountersModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.ready("roce_fabric_counters", &resp.Diagnostics) {
+	ctx, ok := d.begin(ctx, "roce_fabric_counters", req.Config, &m, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	t := watch.Defaults

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/driver"
@@ -26,24 +27,23 @@ var (
 type configuredData struct{ pd *providerData }
 
 func (c *configuredData) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	if req.ProviderData == nil {
-		return
-	}
-	pd, ok := req.ProviderData.(*providerData)
-	if !ok {
-		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("got %T; this is a bug in the provider", req.ProviderData))
-		return
-	}
-	c.pd = pd
+	c.pd = providerDataOf(req.ProviderData, &resp.Diagnostics)
 }
 
-// ready reports, as an error, a provider whose devices are not known yet.
-func (c *configuredData) ready(what string, diags *diag.Diagnostics) bool {
+// begin starts the Read of a data source that reads devices: the configuration into m, and
+// the context prepared for the transports' logs. It is false, with the error, when the
+// configuration cannot be read or the provider's devices are not known yet (what names the
+// data source).
+func (c *configuredData) begin(ctx context.Context, what string, config tfsdk.Config, m any, diags *diag.Diagnostics) (context.Context, bool) {
+	diags.Append(config.Get(ctx, m)...)
+	if diags.HasError() {
+		return ctx, false
+	}
 	if c.pd == nil || !c.pd.known {
 		diags.AddError("Provider not configured", what+" needs the provider's devices to be known.")
-		return false
+		return ctx, false
 	}
-	return true
+	return withTransportLogs(ctx), true
 }
 
 var neighborAttrTypes = map[string]attr.Type{
@@ -126,10 +126,9 @@ func (d *lldpNeighborsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 }
 
 func (d *lldpNeighborsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	ctx = withTransportLogs(ctx) // it reads devices
 	var m lldpNeighborsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.ready("roce_lldp_neighbors", &resp.Diagnostics) {
+	ctx, ok := d.begin(ctx, "roce_lldp_neighbors", req.Config, &m, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	var only []string
@@ -196,10 +195,9 @@ func (d *fabricLinksDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 }
 
 func (d *fabricLinksDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	ctx = withTransportLogs(ctx) // it reads devices
 	var m fabricLinksModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.ready("roce_fabric_links", &resp.Diagnostics) {
+	ctx, ok := d.begin(ctx, "roce_fabric_links", req.Config, &m, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	var names []string

@@ -182,10 +182,9 @@ func (d *perftestDataSource) ValidateConfig(ctx context.Context, req datasource.
 }
 
 func (d *perftestDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	ctx = withTransportLogs(ctx) // it reads devices
 	var m perftestModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.ready("roce_perftest", &resp.Diagnostics) {
+	ctx, ok := d.begin(ctx, "roce_perftest", req.Config, &m, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	var server, client perftestEndModel
