@@ -120,27 +120,32 @@ func (l *accLab) expectPlanErrors(t *testing.T, cases []planError, after func())
 }
 
 // leafPolicyHCL is the contract's example policy, the roce class lossless, on device's ports
-// (roceExtra: more attributes of the roce class, such as a per-class mtu).
+// (roceExtra: more attributes of the roce class, such as `mtu = 9216`). A class is one line, so
+// a test edits it with replaced.
 func leafPolicyHCL(device string, ecnMin int, ports string, roceExtra ...string) string {
 	extra := ""
 	for _, e := range roceExtra {
-		extra += "      " + e + "\n"
+		extra += ", " + e
 	}
 	return fmt.Sprintf(`
 resource "roce_qos_policy" "leaf" {
   device = %q
   classes = {
-    roce = {
-      traffic_class     = 3
-      dscp              = [26]
-      bandwidth_percent = 50
-      lossless          = true
-%s      ecn = { min_threshold_bytes = %d, max_threshold_bytes = 1536000 }
-    }
+    roce    = { traffic_class = 3, dscp = [26], bandwidth_percent = 50, lossless = true%s, ecn = { min_threshold_bytes = %d, max_threshold_bytes = 1536000 } }
     cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
     default = { traffic_class = 0, dscp = [0], bandwidth_percent = 50 }
   }
   interfaces = [%s]
 }
 `, device, extra, ecnMin, ports)
+}
+
+// replaced is s with its first old replaced by new; a missing old fails the test (the
+// configuration would not be the one the test means).
+func replaced(t *testing.T, s, old, new string) string {
+	t.Helper()
+	if !strings.Contains(s, old) {
+		t.Fatalf("%q is not in the configuration:\n%s", old, s)
+	}
+	return strings.Replace(s, old, new, 1)
 }

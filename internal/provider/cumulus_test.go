@@ -31,13 +31,7 @@ func cumulusPolicyHCL(ecnMin int, ports string) string {
 resource "roce_qos_policy" "leaf" {
   device = "cumulus-1"
   classes = {
-    roce = {
-      traffic_class     = 3
-      dscp              = [26]
-      bandwidth_percent = 50
-      lossless          = true
-      ecn = { min_threshold_bytes = %d, max_threshold_bytes = 1500000 }
-    }
+    roce    = { traffic_class = 3, dscp = [26], bandwidth_percent = 50, lossless = true, ecn = { min_threshold_bytes = %d, max_threshold_bytes = 1500000 } }
     cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
     default = { traffic_class = 0, bandwidth_percent = 50 }
   }
@@ -254,7 +248,7 @@ resource "roce_pfc_interface" "x" {
   interface = "swp1"
   buffer    = { xoff_bytes = 10000 }
 }`, nil, `Not supported on platform cumulus.*PFC profile`},
-		{"a per-class mtu and a non-swp port", strings.Replace(cumulusPolicyHCL(150000, `"Ethernet1"`), "lossless          = true", "lossless = true\n      mtu = 9216", 1),
+		{"a per-class mtu and a non-swp port", replaced(t, cumulusPolicyHCL(150000, `"Ethernet1"`), "lossless = true", "lossless = true, mtu = 9216"),
 			nil, `Not supported on platform cumulus.*per-class MTU.*Not supported on platform cumulus.*not a Cumulus switch port`},
 		{"PFC without lossless buffers", cumulusPolicyHCL(150000, `"swp1"`),
 			func() { l.curl(t, "cumulus-1").change("/qos/roce", `{"enable": "off"}`) },

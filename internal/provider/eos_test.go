@@ -177,7 +177,7 @@ resource "roce_qos_policy" "x" {
   classes = { roce = { traffic_class = 3, dscp = [26], bandwidth_percent = 100 } }
   interfaces = ["Ethernet1"]
 }`, `(?s)name`, nil},
-		{"strict class below a round-robin class", strings.Replace(eosPolicyHCL(153600, `"Ethernet1"`), "traffic_class = 6", "traffic_class = 2", 1),
+		{"strict class below a round-robin class", replaced(t, eosPolicyHCL(153600, `"Ethernet1"`), "traffic_class = 6", "traffic_class = 2"),
 			`(?s)Not supported on platform eos.*EOS makes every queue below a round-robin\s+queue\s+round-robin\s+too`, nil},
 		{"threshold not whole kbytes", eosPolicyHCL(150000, `"Ethernet1"`),
 			`(?s)150000 bytes is not a whole number of kbytes.*149504 \(146 kbytes\)\s+or\s+150528 \(147 kbytes\)`, nil},
@@ -277,9 +277,9 @@ func TestAccEOSDeviceWarning(t *testing.T) {
 func TestAccEOSUnusedQueuesUntouched(t *testing.T) {
 	l := eosLab(t)
 	sw := l.EOS("eos-1")
-	withStorage := strings.Replace(eosPolicyHCL(153600, `"Ethernet1"`), "    cnp     =",
-		"    storage = { traffic_class = 4, dscp = [10], bandwidth_percent = 10 }\n    cnp     =", 1)
-	withStorage = strings.Replace(withStorage, "bandwidth_percent = 50\n      lossless", "bandwidth_percent = 40\n      lossless", 1)
+	withStorage := replaced(t, eosPolicyHCL(153600, `"Ethernet1"`), "    cnp     =",
+		"    storage = { traffic_class = 4, dscp = [10], bandwidth_percent = 10 }\n    cnp     =")
+	withStorage = replaced(t, withStorage, "bandwidth_percent = 50, lossless", "bandwidth_percent = 40, lossless")
 	blocks := func(want ...string) func(*terraform.State) error {
 		return func(*terraform.State) error {
 			profile := sw.RunningConfig()

@@ -19,7 +19,7 @@ func nxosLab(t *testing.T) *accLab {
 // nxosPolicyHCL is the contract's example policy on a Nexus: the roce class lossless with a
 // jumbo MTU (NX-OS network-qos classes default to 1500).
 func nxosPolicyHCL(ecnMin int, ports string) string {
-	return leafPolicyHCL("nxos-1", ecnMin, ports, "mtu               = 9216")
+	return leafPolicyHCL("nxos-1", ecnMin, ports, "mtu = 9216")
 }
 
 func nxosPFCHCL(port string, xoff int) string {
@@ -217,9 +217,9 @@ func TestAccNXOSLosslessClassAddedUnderPFC(t *testing.T) {
 	l := nxosLab(t)
 	sw := l.NXOS("nxos-1")
 	v1 := l.providerHCL() + nxosPolicyHCL(153600, `"Ethernet1/1"`) + nxosPFCHCL("Ethernet1/1", 122880)
-	storage := strings.Replace(nxosPolicyHCL(153600, `"Ethernet1/1"`), "    cnp     =",
-		"    storage = { traffic_class = 4, dscp = [10], bandwidth_percent = 10, lossless = true, mtu = 9216 }\n    cnp     =", 1)
-	storage = strings.Replace(storage, "bandwidth_percent = 50\n      lossless", "bandwidth_percent = 40\n      lossless", 1)
+	storage := replaced(t, nxosPolicyHCL(153600, `"Ethernet1/1"`), "    cnp     =",
+		"    storage = { traffic_class = 4, dscp = [10], bandwidth_percent = 10, lossless = true, mtu = 9216 }\n    cnp     =")
+	storage = replaced(t, storage, "bandwidth_percent = 50, lossless", "bandwidth_percent = 40, lossless")
 	v2 := l.providerHCL() + storage + nxosPFCHCL("Ethernet1/1", 122880)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,

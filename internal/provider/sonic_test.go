@@ -324,11 +324,11 @@ func testSONiCTrustPCPTable(t *testing.T, model string) {
 	if _, ok := sw.DB()["DOT1P_TO_TC_MAP"]; ok {
 		t.Fatal("the stock CONFIG_DB already has DOT1P_TO_TC_MAP: the test needs a switch without it")
 	}
-	policy := strings.Replace(sonicPolicyHCL(153600, `"Ethernet0"`), `device = "sonic-1"`, `device = "sonic-1"
-  trust  = "pcp"`, 1)
-	policy = strings.ReplaceAll(policy, "dscp              = [26]", "pcp               = [3]")
-	policy = strings.Replace(policy, "cnp     = { traffic_class = 6, dscp = [48]", "cnp     = { traffic_class = 6, pcp = [6]", 1)
-	policy = strings.Replace(policy, "default = { traffic_class = 0, dscp = [0]", "default = { traffic_class = 0, pcp = [0]", 1)
+	policy := replaced(t, sonicPolicyHCL(153600, `"Ethernet0"`), `device = "sonic-1"`, `device = "sonic-1"
+  trust  = "pcp"`)
+	policy = replaced(t, policy, "dscp = [26]", "pcp = [3]")
+	policy = replaced(t, policy, "cnp     = { traffic_class = 6, dscp = [48]", "cnp     = { traffic_class = 6, pcp = [6]")
+	policy = replaced(t, policy, "default = { traffic_class = 0, dscp = [0]", "default = { traffic_class = 0, pcp = [0]")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
 		CheckDestroy: func(*terraform.State) error {
@@ -432,7 +432,7 @@ func testSONiCLosslessQueue(t *testing.T, model string) {
 	if lossy == "" || before["BUFFER_QUEUE"]["Ethernet0|3-4"]["profile"] != "egress_lossless_profile" {
 		t.Fatalf("the stock BUFFER_QUEUE is not buffers_config.j2's: %v", before["BUFFER_QUEUE"])
 	}
-	config := l.providerHCL() + strings.Replace(sonicPolicyHCL(153600, `"Ethernet0"`), "traffic_class     = 3", "traffic_class     = 2", 1)
+	config := l.providerHCL() + replaced(t, sonicPolicyHCL(153600, `"Ethernet0"`), "traffic_class = 3", "traffic_class = 2")
 	queues := func() map[string]string {
 		out := map[string]string{}
 		for k, v := range sw.DB()["BUFFER_QUEUE"] {
