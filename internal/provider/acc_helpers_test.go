@@ -140,12 +140,12 @@ resource "roce_qos_policy" "leaf" {
 `, device, extra, ecnMin, ports)
 }
 
-// replaced is s with its first old replaced by new; a missing old fails the test (the
+// replaced is s with its first old replaced by with; a missing old fails the test (the
 // configuration would not be the one the test means).
-func replaced(t *testing.T, s, old, new string) string {
+func replaced(t *testing.T, s, old, with string) string {
 	t.Helper()
 	if !strings.Contains(s, old) {
 		t.Fatalf("%q is not in the configuration:\n%s", old, s)
 	}
-	return strings.Replace(s, old, new, 1)
+	return strings.Replace(s, old, with, 1)
 }

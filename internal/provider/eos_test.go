@@ -70,7 +70,7 @@ func TestAccEOSPolicyAndPFC(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
 		CheckDestroy:             cliRestored(before, sw.RunningConfig, "configuration sessions", sessionNames(sw)),
-		Steps: []resource.TestStep{
+		Steps: append([]resource.TestStep{
 			{
 				Config: v1,
 				Check: cliLines(want, [][3]string{
@@ -114,36 +114,21 @@ func TestAccEOSPolicyAndPFC(t *testing.T) {
 					return nil
 				}},
 			{ResourceName: "roce_pfc_interface.e1", ImportState: true, ImportStateId: "eos-1/Ethernet1", ImportStateVerify: true},
-			{
-				Config:           v2,
-				ConfigPlanChecks: updatesPolicyAndPFC,
-				Check: func(*terraform.State) error {
-					if strings.Contains(section(sw.RunningConfig(), "interface Ethernet1"), "service-profile") {
-						return fmt.Errorf("Ethernet1 is still bound after the policy moved off it:\n%s", sw.RunningConfig())
-					}
-					if err := want("Ethernet3 bound", "interface Ethernet3", "service-profile ROCE"); err != nil {
-						return err
-					}
-					return want("ECN updated", "qos profile ROCE", "minimum-threshold 200 kbytes")
-				},
+		}, l.moveAndRepairSteps(t, v2, policyMove{
+			device: "eos-1", running: sw.RunningConfig, blockOf: section,
+			unbound: "interface Ethernet1", bound: "service-profile",
+			updated: [][3]string{
+				{"Ethernet3 bound", "interface Ethernet3", "service-profile ROCE"},
+				{"ECN updated", "qos profile ROCE", "minimum-threshold 200 kbytes"},
 			},
-			{ // an operator types changes in their own SSH session: the plan shows both, apply repairs
-				PreConfig: func() {
-					l.terminal(t, "eos-1").configure(
-						"qos profile ROCE", "tx-queue 3",
-						"random-detect ecn minimum-threshold 100 kbytes maximum-threshold 1500 kbytes",
-						"interface Ethernet1", "no priority-flow-control on")
-				},
-				Config:           v2,
-				ConfigPlanChecks: updatesPolicyAndPFC,
-				Check: func(*terraform.State) error {
-					if err := want("ECN repaired", "qos profile ROCE", "minimum-threshold 200 kbytes"); err != nil {
-						return err
-					}
-					return want("PFC repaired", "interface Ethernet1", "priority-flow-control on")
-				},
+			operator: []string{"qos profile ROCE", "tx-queue 3",
+				"random-detect ecn minimum-threshold 100 kbytes maximum-threshold 1500 kbytes",
+				"interface Ethernet1", "no priority-flow-control on"},
+			repaired: [][3]string{
+				{"ECN repaired", "qos profile ROCE", "minimum-threshold 200 kbytes"},
+				{"PFC repaired", "interface Ethernet1", "priority-flow-control on"},
 			},
-		},
+		})...),
 	})
 }
 

@@ -12,14 +12,13 @@ var (
 	_ provider.ProviderWithFunctions = (*roceProvider)(nil)
 )
 
-// providerFunction is a provider-defined function of one argument list and one result: its
-// name, its definition, and compute, which turns the arguments read by args into the result or
-// an error on argument 0 (both functions take their checked value first).
+// providerFunction is a provider-defined function: its name, its definition, and bind, which
+// gives for one call the targets its arguments are read into and the computation of the
+// result from them (an error is one of argument 0: both functions check their first value).
 type providerFunction[R any] struct {
-	name    string
-	def     function.Definition
-	args    func() []any
-	compute func(args []any) (R, error)
+	name string
+	def  function.Definition
+	bind func() (args []any, compute func() (R, error))
 }
 
 func (f *providerFunction[R]) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
@@ -31,12 +30,12 @@ func (f *providerFunction[R]) Definition(_ context.Context, _ function.Definitio
 }
 
 func (f *providerFunction[R]) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
-	args := f.args()
+	args, compute := f.bind()
 	resp.Error = req.Arguments.Get(ctx, args...)
 	if resp.Error != nil {
 		return
 	}
-	out, err := f.compute(args)
+	out, err := compute()
 	if err != nil {
 		resp.Error = function.NewArgumentFuncError(0, err.Error())
 		return

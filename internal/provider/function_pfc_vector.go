@@ -29,8 +29,10 @@ func newPFCVectorFunction() function.Function {
 			},
 			Return: function.StringReturn{},
 		},
-		args:    func() []any { return []any{new([]*int64)} },
-		compute: func(a []any) (string, error) { return pfcVector(*a[0].(*[]*int64)) },
+		bind: func() ([]any, func() (string, error)) {
+			var prios []*int64
+			return []any{&prios}, func() (string, error) { return pfcVector(prios) }
+		},
 	}
 }
 

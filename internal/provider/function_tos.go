@@ -29,8 +29,11 @@ func newTOSFunction() function.Function {
 			},
 			Return: function.Int64Return{},
 		},
-		args:    func() []any { return []any{new(int64), new(bool)} },
-		compute: func(a []any) (int64, error) { return tosByte(*a[0].(*int64), *a[1].(*bool)) },
+		bind: func() ([]any, func() (int64, error)) {
+			var dscp int64
+			var ecn bool
+			return []any{&dscp, &ecn}, func() (int64, error) { return tosByte(dscp, ecn) }
+		},
 	}
 }
 

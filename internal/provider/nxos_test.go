@@ -61,7 +61,7 @@ func TestAccNXOSPolicyAndPFC(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
 		CheckDestroy:             cliRestored(before, sw.RunningConfig, "checkpoints", sw.Checkpoints),
-		Steps: []resource.TestStep{
+		Steps: append([]resource.TestStep{
 			{
 				Config: v1,
 				Check: cliLines(want, [][3]string{
@@ -84,39 +84,22 @@ func TestAccNXOSPolicyAndPFC(t *testing.T) {
 			},
 			{ResourceName: "roce_qos_policy.leaf", ImportState: true, ImportStateId: "nxos-1/ROCE", ImportStateVerify: true},
 			{ResourceName: "roce_pfc_interface.e1", ImportState: true, ImportStateId: "nxos-1/Ethernet1/1", ImportStateVerify: true},
-			{
-				Config:           v2,
-				ConfigPlanChecks: updatesPolicyAndPFC,
-				Check: func(*terraform.State) error {
-					if strings.Contains(nxosBlock(sw.RunningConfig(), "interface Ethernet1/1"), "service-policy type qos input") {
-						return fmt.Errorf("Ethernet1/1 is still bound after the policy moved off it:\n%s", sw.RunningConfig())
-					}
-					if err := want("Ethernet1/3 bound", "interface Ethernet1/3", "service-policy type qos input ROCE"); err != nil {
-						return err
-					}
-					if err := want("queuing system-wide", "system qos", "service-policy type queuing output ROCE-out"); err != nil {
-						return err
-					}
-					return want("ECN updated", "policy-map type queuing ROCE-out", "minimum-threshold 200 kbytes")
-				},
+		}, l.moveAndRepairSteps(t, v2, policyMove{
+			device: "nxos-1", running: sw.RunningConfig, blockOf: nxosBlock,
+			unbound: "interface Ethernet1/1", bound: "service-policy type qos input",
+			updated: [][3]string{
+				{"Ethernet1/3 bound", "interface Ethernet1/3", "service-policy type qos input ROCE"},
+				{"queuing system-wide", "system qos", "service-policy type queuing output ROCE-out"},
+				{"ECN updated", "policy-map type queuing ROCE-out", "minimum-threshold 200 kbytes"},
 			},
-			{ // an operator types changes in their own SSH session: the plan shows both, apply repairs
-				PreConfig: func() {
-					l.terminal(t, "nxos-1").configure(
-						"policy-map type queuing ROCE-out", "class type queuing c-out-8q-q3",
-						"random-detect minimum-threshold 100 kbytes maximum-threshold 1500 kbytes drop-probability 100 weight 0 ecn",
-						"interface Ethernet1/1", "priority-flow-control mode off")
-				},
-				Config:           v2,
-				ConfigPlanChecks: updatesPolicyAndPFC,
-				Check: func(*terraform.State) error {
-					if err := want("ECN repaired", "policy-map type queuing ROCE-out", "minimum-threshold 200 kbytes"); err != nil {
-						return err
-					}
-					return want("PFC repaired", "interface Ethernet1/1", "priority-flow-control mode on")
-				},
+			operator: []string{"policy-map type queuing ROCE-out", "class type queuing c-out-8q-q3",
+				"random-detect minimum-threshold 100 kbytes maximum-threshold 1500 kbytes drop-probability 100 weight 0 ecn",
+				"interface Ethernet1/1", "priority-flow-control mode off"},
+			repaired: [][3]string{
+				{"ECN repaired", "policy-map type queuing ROCE-out", "minimum-threshold 200 kbytes"},
+				{"PFC repaired", "interface Ethernet1/1", "priority-flow-control mode on"},
 			},
-		},
+		})...),
 	})
 }
 
