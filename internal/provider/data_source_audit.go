@@ -2,15 +2,12 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strconv"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/driver"
@@ -103,13 +100,7 @@ func (d *fabricAuditDataSource) Read(ctx context.Context, req datasource.ReadReq
 	if !ok {
 		return
 	}
-	var names []string
-	if m.Devices.IsNull() {
-		names = driver.AuditDevices(d.pd.registry)
-	} else {
-		resp.Diagnostics.Append(m.Devices.ElementsAs(ctx, &names, false)...)
-		slices.Sort(names)
-	}
+	names := d.deviceNames(ctx, m.Devices, driver.AuditDevices, &resp.Diagnostics)
 	var f fabric.Fabric
 	var links []linkElem
 	resp.Diagnostics.Append(m.Links.ElementsAs(ctx, &links, true)...)
@@ -120,19 +111,10 @@ func (d *fabricAuditDataSource) Read(ctx context.Context, req datasource.ReadReq
 		linked[l.ADevice.ValueString()] = append(linked[l.ADevice.ValueString()], l.AInterface.ValueString())
 		linked[l.BDevice.ValueString()] = append(linked[l.BDevice.ValueString()], l.BInterface.ValueString())
 	}
-	reads := make([]fabric.Fabric, len(names))
-	errs := make([]error, len(names))
-	var wg sync.WaitGroup
-	for i, name := range names {
-		wg.Go(func() { reads[i], errs[i] = driver.Audit(ctx, d.pd.registry, name, linked[name]) })
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("devices"), fmt.Sprintf("Cannot audit %q", names[i]), err.Error())
-		}
-	}
-	if resp.Diagnostics.HasError() {
+	reads, ok := readEach(names, func(name string) (fabric.Fabric, error) {
+		return driver.Audit(ctx, d.pd.registry, name, linked[name])
+	}, "Cannot audit %q", &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	for _, r := range reads {

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/devices"
 	"github.com/rocefabric/terraform-provider-roce/internal/driver"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
@@ -44,6 +45,43 @@ func (c *configuredData) begin(ctx context.Context, what string, config tfsdk.Co
 		return ctx, false
 	}
 	return withTransportLogs(ctx), true
+}
+
+// stringCollection is a list or set of device names.
+type stringCollection interface {
+	IsNull() bool
+	ElementsAs(ctx context.Context, target any, allowUnhandled bool) diag.Diagnostics
+}
+
+// deviceNames are the devices a data source reads: those listed (sorted), else all of the
+// registry's that all picks.
+func (c *configuredData) deviceNames(ctx context.Context, listed stringCollection, all func(*devices.Registry) []string, diags *diag.Diagnostics) []string {
+	if listed.IsNull() {
+		return all(c.pd.registry)
+	}
+	var names []string
+	diags.Append(listed.ElementsAs(ctx, &names, false)...)
+	slices.Sort(names)
+	return names
+}
+
+// readEach reads every named device in parallel, so a fabric's reads cost one device's
+// latency, not the sum. Each failure is an error on `devices`, summarised by cannot (a format
+// of the device name); false when any read failed.
+func readEach[T any](names []string, read func(name string) (T, error), cannot string, diags *diag.Diagnostics) ([]T, bool) {
+	reads := make([]T, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Go(func() { reads[i], errs[i] = read(name) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			diags.AddAttributeError(path.Root("devices"), fmt.Sprintf(cannot, names[i]), err.Error())
+		}
+	}
+	return reads, !diags.HasError()
 }
 
 var neighborAttrTypes = map[string]attr.Type{
@@ -200,27 +238,11 @@ func (d *fabricLinksDataSource) Read(ctx context.Context, req datasource.ReadReq
 	if !ok {
 		return
 	}
-	var names []string
-	if m.Devices.IsNull() {
-		names = driver.LLDPDevices(d.pd.registry)
-	} else {
-		resp.Diagnostics.Append(m.Devices.ElementsAs(ctx, &names, false)...)
-		slices.Sort(names)
-	}
-	// The devices are read in parallel: a fabric's reads cost one device's latency, not the sum.
-	reads := make([]fabric.DeviceNeighbors, len(names))
-	errs := make([]error, len(names))
-	var wg sync.WaitGroup
-	for i, name := range names {
-		wg.Go(func() { reads[i], errs[i] = driver.LLDPNeighbors(ctx, d.pd.registry, name) })
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("devices"), fmt.Sprintf("Cannot read the LLDP neighbours of %q", names[i]), err.Error())
-		}
-	}
-	if resp.Diagnostics.HasError() {
+	names := d.deviceNames(ctx, m.Devices, driver.LLDPDevices, &resp.Diagnostics)
+	reads, ok := readEach(names, func(name string) (fabric.DeviceNeighbors, error) {
+		return driver.LLDPNeighbors(ctx, d.pd.registry, name)
+	}, "Cannot read the LLDP neighbours of %q", &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	links, unresolved := fabric.ResolveLinks(reads)
