@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -138,4 +139,16 @@ func opFailed(diags *diag.Diagnostics, op, subject string, err error) bool {
 	}
 	diags.AddError("Cannot "+op+" "+subject, err.Error())
 	return true
+}
+
+// privateSetter is a response's private state (Create and Update alike).
+type privateSetter interface {
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+}
+
+// recordWrite records a successful create or update: what the device had before, kept in
+// private state for the next update or the delete, and the resource's new state.
+func recordWrite(ctx context.Context, priv privateSetter, prior driver.Prior, state *tfsdk.State, model any, diags *diag.Diagnostics) {
+	diags.Append(priv.SetKey(ctx, privateKeyPrior, prior)...)
+	diags.Append(state.Set(ctx, model)...)
 }

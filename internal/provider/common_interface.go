@@ -68,11 +68,8 @@ type interfaceResource[M interfaceModel[I], I validatable] struct {
 // written records a successful create or update: the prior values in private state, the plan as
 // the state, and the computed values the device decides where the plan left them unknown.
 func (r *interfaceResource[M, I]) written(ctx context.Context, op string, drv interfaceOps[I], plan M, prior driver.Prior,
-	priv interface {
-		SetKey(context.Context, string, []byte) diag.Diagnostics
-	}, state *tfsdk.State, diags *diag.Diagnostics) {
-	diags.Append(priv.SetKey(ctx, privateKeyPrior, prior)...)
-	diags.Append(state.Set(ctx, plan)...)
+	priv privateSetter, state *tfsdk.State, diags *diag.Diagnostics) {
+	recordWrite(ctx, priv, prior, state, plan, diags)
 	device, ifname := plan.ids()
 	err := r.setComputed(ctx, drv, ifname.ValueString(), true, state.GetAttribute, state.SetAttribute)
 	r.failed(diags, "read after "+op, device, ifname, err)
@@ -190,8 +187,8 @@ func (r *interfaceResource[M, I]) Create(ctx context.Context, req resource.Creat
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	drv, err := r.open(r.registry(), device.ValueString())
-	if r.failed(&resp.Diagnostics, "create", device, ifname, err) {
+	drv, ok := r.driver("create", device, ifname, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	prior, err := drv.Create(ctx, in)
@@ -218,8 +215,8 @@ func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadReq
 		resp.Diagnostics.Append(diags...)
 		managed = &m
 	}
-	drv, err := r.open(r.registry(), device.ValueString())
-	if r.failed(&resp.Diagnostics, "read", device, ifname, err) {
+	drv, ok := r.driver("read", device, ifname, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	got, err := drv.Read(ctx, ifname.ValueString(), managed)
@@ -261,8 +258,8 @@ func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.Updat
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	drv, err := r.open(r.registry(), device.ValueString())
-	if r.failed(&resp.Diagnostics, "update", device, ifname, err) {
+	drv, ok := r.driver("update", device, ifname, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	newPrior, err := drv.Update(ctx, old, next, prior)
@@ -289,8 +286,8 @@ func (r *interfaceResource[M, I]) Delete(ctx context.Context, req resource.Delet
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	drv, err := r.open(r.registry(), device.ValueString())
-	if r.failed(&resp.Diagnostics, "delete", device, ifname, err) {
+	drv, ok := r.driver("delete", device, ifname, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	r.failed(&resp.Diagnostics, "delete", device, ifname, drv.Delete(ctx, old, prior))
@@ -298,6 +295,12 @@ func (r *interfaceResource[M, I]) Delete(ctx context.Context, req resource.Delet
 
 func (r *interfaceResource[M, I]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	r.importDeviceID(ctx, req, resp, "interface", "gpu-1/eth0")
+}
+
+// driver opens the driver of device for op; a failure is reported.
+func (r *interfaceResource[M, I]) driver(op string, device, ifname types.String, diags *diag.Diagnostics) (interfaceOps[I], bool) {
+	drv, err := r.open(r.registry(), device.ValueString())
+	return drv, !r.failed(diags, op, device, ifname, err)
 }
 
 // failed reports a failed operation naming the resource, the device and the interface.

@@ -180,11 +180,6 @@ func (r *nicFirmwareResource) Create(ctx context.Context, req resource.CreateReq
 	}
 }
 
-// privateSetter is the response's private state (Create and Update alike).
-type privateSetter interface {
-	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
-}
-
 // apply writes plan and records the new prior and state.
 func (r *nicFirmwareResource) apply(ctx context.Context, plan nicFirmwareModel, drop []string, prior driver.Prior, op string,
 	private privateSetter, state *tfsdk.State, diags *diag.Diagnostics) {
@@ -192,8 +187,7 @@ func (r *nicFirmwareResource) apply(ctx context.Context, plan nicFirmwareModel, 
 	if c == nil {
 		return
 	}
-	diags.Append(private.SetKey(ctx, privateKeyPrior, next)...)
-	diags.Append(state.Set(ctx, r.state(plan.Device.ValueString(), c))...)
+	recordWrite(ctx, private, next, state, r.state(plan.Device.ValueString(), c), diags)
 }
 
 func (r *nicFirmwareResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

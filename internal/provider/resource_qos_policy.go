@@ -144,8 +144,11 @@ func (r *qosPolicyResource) Create(ctx context.Context, req resource.CreateReque
 	}
 	p, diags := plan.intent(ctx)
 	resp.Diagnostics.Append(diags...)
-	drv, err := driver.ForQoSPolicy(r.registry(), plan.Device.ValueString())
-	if resp.Diagnostics.HasError() || r.failed(&resp.Diagnostics, "create", plan.Device, p.Name, err) {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	drv, ok := r.driver("create", plan.Device, p.Name, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	prior, err := drv.Create(ctx, p)
@@ -158,9 +161,8 @@ func (r *qosPolicyResource) Create(ctx context.Context, req resource.CreateReque
 	if r.failed(&resp.Diagnostics, "create", plan.Device, p.Name, err) {
 		return
 	}
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyPrior, prior)...)
 	plan.ID = types.StringValue(plan.Device.ValueString() + "/" + p.Name)
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	recordWrite(ctx, resp.Private, prior, &resp.State, plan, &resp.Diagnostics)
 }
 
 func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -172,8 +174,8 @@ func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, 
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	drv, err := driver.ForQoSPolicy(r.registry(), st.Device.ValueString())
-	if r.failed(&resp.Diagnostics, "read", st.Device, st.Name.ValueString(), err) {
+	drv, ok := r.driver("read", st.Device, st.Name.ValueString(), &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	var known *fabric.QoSPolicy
@@ -221,17 +223,19 @@ func (r *qosPolicyResource) Update(ctx context.Context, req resource.UpdateReque
 	resp.Diagnostics.Append(d2...)
 	prior, d3 := req.Private.GetKey(ctx, privateKeyPrior)
 	resp.Diagnostics.Append(d3...)
-	drv, err := driver.ForQoSPolicy(r.registry(), plan.Device.ValueString())
-	if resp.Diagnostics.HasError() || r.failed(&resp.Diagnostics, "update", plan.Device, old.Name, err) {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	drv, ok := r.driver("update", plan.Device, old.Name, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	newPrior, err := drv.Update(ctx, old, next, prior)
 	if r.failed(&resp.Diagnostics, "update", plan.Device, old.Name, err) {
 		return
 	}
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyPrior, newPrior)...)
 	plan.ID = types.StringValue(plan.Device.ValueString() + "/" + next.Name)
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	recordWrite(ctx, resp.Private, newPrior, &resp.State, plan, &resp.Diagnostics)
 }
 
 func (r *qosPolicyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -250,8 +254,8 @@ func (r *qosPolicyResource) Delete(ctx context.Context, req resource.DeleteReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	drv, err := driver.ForQoSPolicy(r.registry(), st.Device.ValueString())
-	if r.failed(&resp.Diagnostics, "delete", st.Device, old.Name, err) {
+	drv, ok := r.driver("delete", st.Device, old.Name, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	r.failed(&resp.Diagnostics, "delete", st.Device, old.Name, drv.Delete(ctx, old, prior))
@@ -259,6 +263,13 @@ func (r *qosPolicyResource) Delete(ctx context.Context, req resource.DeleteReque
 
 func (r *qosPolicyResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	r.importDeviceID(ctx, req, resp, "name", "leaf-1/ROCE")
+}
+
+// driver opens the QoS policy driver of device for op on the policy name; a failure is
+// reported.
+func (r *qosPolicyResource) driver(op string, device types.String, name string, diags *diag.Diagnostics) (driver.QoSPolicy, bool) {
+	drv, err := driver.ForQoSPolicy(r.registry(), device.ValueString())
+	return drv, !r.failed(diags, op, device, name, err)
 }
 
 // failed reports a failed operation on the policy name of device.
