@@ -65,6 +65,21 @@ type interfaceResource[M interfaceModel[I], I validatable] struct {
 	computed func(ctx context.Context, drv interfaceOps[I], ifname string) (map[string]attr.Value, error)
 }
 
+// hostInterface is the interfaceResource of a host netdev of resource typeName: the device
+// must be a NIC host, and the plan reads the host (the netdev exists, DCBX, lldpad).
+func hostInterface[M interfaceModel[I], I validatable, D interfaceOps[I]](typeName, what string,
+	open func(*devices.Registry, string) (D, error), fromIntent func(string, I, *M) M) interfaceResource[M, I] {
+	return interfaceResource[M, I]{
+		typeName: typeName, what: what,
+		open: func(reg *devices.Registry, device string) (interfaceOps[I], error) {
+			return open(reg, device)
+		},
+		checkPlatform: func(dev devices.Device, _ I) fabric.Problems { return driver.CheckHostDevice(dev, typeName) },
+		readAtPlan:    true,
+		fromIntent:    fromIntent,
+	}
+}
+
 // written records a successful create or update: the prior values in private state, the plan as
 // the state, and the computed values the device decides where the plan left them unknown.
 func (r *interfaceResource[M, I]) written(ctx context.Context, op string, drv interfaceOps[I], plan M, prior driver.Prior,
