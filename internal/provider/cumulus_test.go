@@ -81,6 +81,20 @@ func (c nvueCurl) run(args ...string) string {
 
 // change applies one PATCH body at path out of band, through a revision of its own, as NVIDIA's
 // NVUE API page shows with curl.
+// gpuProfiles is an operator's own QoS on swp1, made with curl: NVUE profiles named GPU (the
+// DSCP map dscp, a JSON object; ETS 50/50 with TC 6 strict, ECN on TC 3, PFC on switch
+// priority 3), bound to swp1.
+func (c nvueCurl) gpuProfiles(dscp string) {
+	c.change("/qos", `{
+  "mapping": {"GPU": {"trust": "l3", "dscp": `+dscp+`}},
+  "egress-scheduler": {"GPU-ETS": {"traffic-class": {"3": {"mode": "dwrr", "bw-percent": 50}, "0": {"mode": "dwrr", "bw-percent": 50},
+    "6": {"mode": "strict"}}}},
+  "congestion-control": {"GPU-ECN": {"traffic-class": {"3": {"ecn": "enable", "min-threshold": 153600, "max-threshold": 1536000, "probability": 100}}}},
+  "pfc": {"GPU-PFC": {"switch-priority": {"3": {}}, "tx": "enable", "rx": "enable"}}}`)
+	c.change("/interface/swp1/qos", `{"mapping": {"profile": "GPU"}, "egress-scheduler": {"profile": "GPU-ETS"},
+  "congestion-control": {"profile": "GPU-ECN"}, "pfc": {"profile": "GPU-PFC"}}`)
+}
+
 func (c nvueCurl) change(path, body string) {
 	c.t.Helper()
 	var created map[string]any
@@ -278,28 +292,10 @@ func TestAccCumulusCounters(t *testing.T) {
 	l := cumulusLab(t)
 	sw := l.Cumulus("cumulus-1")
 	policy := l.providerHCL() + cumulusPolicyHCL(150000, `"swp1"`)
-	counts := policy + `
-data "roce_interface_counters" "swp1" {
-  device     = "cumulus-1"
-  interface  = "swp1"
-  depends_on = [roce_qos_policy.leaf]
-}
-`
-	gate := policy + `
-data "roce_interface_counters" "swp1" {
-  device         = "cumulus-1"
-  interface      = "swp1"
-  sample_seconds = 1
-}
-
-output "pause_rate" {
-  value = data.roce_interface_counters.swp1.pfc_rx_pause
-  precondition {
-    condition     = alltrue([for p, r in data.roce_interface_counters.swp1.pfc_rx_pause : r <= 1000])
-    error_message = "PFC pause storm on cumulus-1 swp1: ${jsonencode(data.roce_interface_counters.swp1.pfc_rx_pause)} pauses per second."
-  }
-}
-`
+	counts := policy + countersHCL("swp1", "cumulus-1", "swp1", "roce_qos_policy.leaf")
+	gate := policy + counterGateHCL("swp1", "cumulus-1", "swp1", "pause_rate", "pfc_rx_pause",
+		"alltrue([for p, r in data.roce_interface_counters.swp1.pfc_rx_pause : r <= 1000])",
+		"PFC pause storm on cumulus-1 swp1: ${jsonencode(data.roce_interface_counters.swp1.pfc_rx_pause)} pauses per second.")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
 		Steps: []resource.TestStep{
@@ -395,14 +391,7 @@ func TestAccFabricAuditCumulus(t *testing.T) {
 		dscp[fmt.Sprint(d+24)] = map[string]int{"switch-priority": 6}
 	}
 	dscpJSON, _ := json.Marshal(dscp)
-	c.change("/qos", `{
-  "mapping": {"GPU": {"trust": "l3", "dscp": `+string(dscpJSON)+`}},
-  "egress-scheduler": {"GPU-ETS": {"traffic-class": {"3": {"mode": "dwrr", "bw-percent": 50}, "0": {"mode": "dwrr", "bw-percent": 50},
-    "6": {"mode": "strict"}}}},
-  "congestion-control": {"GPU-ECN": {"traffic-class": {"3": {"ecn": "enable", "min-threshold": 153600, "max-threshold": 1536000, "probability": 100}}}},
-  "pfc": {"GPU-PFC": {"switch-priority": {"3": {}}, "tx": "enable", "rx": "enable"}}}`)
-	c.change("/interface/swp1/qos", `{"mapping": {"profile": "GPU"}, "egress-scheduler": {"profile": "GPU-ETS"},
-  "congestion-control": {"profile": "GPU-ECN"}, "pfc": {"profile": "GPU-PFC"}}`)
+	c.gpuProfiles(string(dscpJSON))
 	cfg := l.providerHCL() + `
 data "roce_fabric_links" "all" {}
 
@@ -451,14 +440,7 @@ output "rules" { value = join(", ", sort(distinct([for f in data.roce_fabric_aud
 func TestAccFabricAuditCumulusPartialMap(t *testing.T) {
 	l := startLab(t, lab.Options{Switches: map[string]int{"cumulus": 1}, Hosts: map[string]int{"mlx5": 1}, NICPorts: 1})
 	c := l.curl(t, "cumulus-1")
-	c.change("/qos", `{
-  "mapping": {"GPU": {"trust": "l3", "dscp": {"26": {"switch-priority": 3}, "48": {"switch-priority": 6}}}},
-  "egress-scheduler": {"GPU-ETS": {"traffic-class": {"3": {"mode": "dwrr", "bw-percent": 50}, "0": {"mode": "dwrr", "bw-percent": 50},
-    "6": {"mode": "strict"}}}},
-  "congestion-control": {"GPU-ECN": {"traffic-class": {"3": {"ecn": "enable", "min-threshold": 153600, "max-threshold": 1536000, "probability": 100}}}},
-  "pfc": {"GPU-PFC": {"switch-priority": {"3": {}}, "tx": "enable", "rx": "enable"}}}`)
-	c.change("/interface/swp1/qos", `{"mapping": {"profile": "GPU"}, "egress-scheduler": {"profile": "GPU-ETS"},
-  "congestion-control": {"profile": "GPU-ECN"}, "pfc": {"profile": "GPU-PFC"}}`)
+	c.gpuProfiles(`{"26": {"switch-priority": 3}, "48": {"switch-priority": 6}}`)
 	cfg := l.providerHCL() + `
 data "roce_fabric_audit" "all" {}
 
