@@ -190,12 +190,20 @@ func (r *interfaceResource[M, I]) ModifyPlan(ctx context.Context, req resource.M
 	}
 }
 
+// begin reads the model of a CRUD operation op (from the plan or the state: get) and starts its
+// trace; done, deferred, logs how it ended.
+func (r *interfaceResource[M, I]) begin(ctx context.Context, op string, get func(context.Context, any) diag.Diagnostics,
+	diags *diag.Diagnostics) (context.Context, M, func(*diag.Diagnostics)) {
+	var m M
+	diags.Append(get(ctx, &m)...)
+	device, _ := m.ids()
+	ctx, done := r.trace(ctx, op, r.typeName, device)
+	return ctx, m, done
+}
+
 func (r *interfaceResource[M, I]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan M
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	traced, _ := plan.ids()
-	ctx, done := r.trace(ctx, "create", r.typeName, traced)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, plan, done := r.begin(ctx, "create", req.Plan.Get, &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	in, diags := plan.intent(ctx)
 	resp.Diagnostics.Append(diags...)
 	device, ifname := plan.ids()
@@ -214,11 +222,8 @@ func (r *interfaceResource[M, I]) Create(ctx context.Context, req resource.Creat
 }
 
 func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var st M
-	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
-	traced, _ := st.ids()
-	ctx, done := r.trace(ctx, "read", r.typeName, traced)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, st, done := r.begin(ctx, "read", req.State.Get, &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	device, ifname := st.ids()
 	r.checkDeviceForDestroy(device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -256,12 +261,10 @@ func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadReq
 }
 
 func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, st M
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	var st M
 	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
-	traced, _ := plan.ids()
-	ctx, done := r.trace(ctx, "update", r.typeName, traced)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, plan, done := r.begin(ctx, "update", req.Plan.Get, &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -285,11 +288,8 @@ func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.Updat
 }
 
 func (r *interfaceResource[M, I]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var st M
-	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
-	traced, _ := st.ids()
-	ctx, done := r.trace(ctx, "delete", r.typeName, traced)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, st, done := r.begin(ctx, "delete", req.State.Get, &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
