@@ -62,8 +62,7 @@ func (d *fabricAuditDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Audits the fabric as it is: reads what each device really applies, whether this configuration manages it or not and whatever its objects are called (a stock SONiC AZURE map, a hand-made EOS qos profile or NX-OS policy-map, NVUE profiles typed on a Cumulus switch), and checks it with `roce_fabric_check`'s rules (R1-R11, and R12-R17 on `links`). Platforms: sonic, eos, nxos, cumulus, openconfig, mlx5. A brownfield fabric can be audited before anything is imported.",
 		Attributes: map[string]schema.Attribute{
-			"devices": schema.SetAttribute{Optional: true, ElementType: types.StringType,
-				MarkdownDescription: "The devices to read (names in the provider's `devices`); default: every device whose platform can be audited."},
+			"devices": devicesToRead("can be audited"),
 			"links": schema.ListNestedAttribute{Optional: true,
 				MarkdownDescription: "Cables between the devices, e.g. `data.roce_fabric_links.x.links`, for the per-link rules.",
 				NestedObject:        schema.NestedAttributeObject{Attributes: linkAttrs(false)}},

@@ -47,6 +47,13 @@ func (c *configuredData) begin(ctx context.Context, what string, config tfsdk.Co
 	return withTransportLogs(ctx), true
 }
 
+// devicesToRead is the devices input of a data source that reads the fabric (deviceNames):
+// unset, every device whose platform is able (what it is able to).
+func devicesToRead(able string) schema.SetAttribute {
+	return schema.SetAttribute{Optional: true, ElementType: types.StringType,
+		MarkdownDescription: "The devices to read (names in the provider's `devices`); default: every device whose platform " + able + "."}
+}
+
 // stringCollection is a list or set of device names.
 type stringCollection interface {
 	IsNull() bool
@@ -220,8 +227,7 @@ func (d *fabricLinksDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The cabling between the provider's devices, from their LLDP neighbours: a neighbour whose system name is the hostname of a device read (its configured `hostname`, else what it reports) is a link. Pass `links` to `roce_fabric_check` to check every cable's two ends against each other.",
 		Attributes: map[string]schema.Attribute{
-			"devices": schema.SetAttribute{Optional: true, ElementType: types.StringType,
-				MarkdownDescription: "The devices to read (names in the provider's `devices`); default: every device whose platform has an LLDP read."},
+			"devices": devicesToRead("has an LLDP read"),
 			"links": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "One element per cable between two devices read, each once, ends ordered by device then interface.",
 				NestedObject:        schema.NestedAttributeObject{Attributes: linkAttrs(true)}},
