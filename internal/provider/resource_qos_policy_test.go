@@ -25,15 +25,7 @@ resource "roce_qos_policy" "leaf" {
   device = "openconfig-1"
   name   = %q
   classes = {
-    roce = {
-      traffic_class     = 3
-      dscp              = [26]
-      bandwidth_percent = 50
-      ecn = {
-        min_threshold_bytes = %d
-        max_threshold_bytes = %d
-      }
-    }
+    roce    = { traffic_class = 3, dscp = [26], bandwidth_percent = 50, ecn = { min_threshold_bytes = %d, max_threshold_bytes = %d } }
     cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
     default = { traffic_class = 0, dscp = [0], bandwidth_percent = %s }
     %s
