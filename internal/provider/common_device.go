@@ -152,3 +152,16 @@ func recordWrite(ctx context.Context, priv privateSetter, prior driver.Prior, st
 	diags.Append(priv.SetKey(ctx, privateKeyPrior, prior)...)
 	diags.Append(state.Set(ctx, model)...)
 }
+
+// onDevice is the model of a resource that lives on one device.
+type onDevice interface{ deviceName() types.String }
+
+// start reads the model of CRUD operation op of resource typeName (from the plan or the state:
+// get) and starts its trace; done, deferred, logs how the operation ended.
+func start[M onDevice](ctx context.Context, r *deviceResource, op, typeName string, get func(context.Context, any) diag.Diagnostics,
+	diags *diag.Diagnostics) (context.Context, M, func(*diag.Diagnostics)) {
+	var m M
+	diags.Append(get(ctx, &m)...)
+	ctx, done := r.trace(ctx, op, typeName, m.deviceName())
+	return ctx, m, done
+}

@@ -21,6 +21,7 @@ import (
 
 // interfaceModel is the Terraform model of a resource that owns one interface (a host netdev or a switch port).
 type interfaceModel[I any] interface {
+	onDevice
 	intent(ctx context.Context) (I, diag.Diagnostics)
 	known() bool
 	ids() (device, ifname types.String)
@@ -190,19 +191,8 @@ func (r *interfaceResource[M, I]) ModifyPlan(ctx context.Context, req resource.M
 	}
 }
 
-// begin reads the model of a CRUD operation op (from the plan or the state: get) and starts its
-// trace; done, deferred, logs how it ended.
-func (r *interfaceResource[M, I]) begin(ctx context.Context, op string, get func(context.Context, any) diag.Diagnostics,
-	diags *diag.Diagnostics) (context.Context, M, func(*diag.Diagnostics)) {
-	var m M
-	diags.Append(get(ctx, &m)...)
-	device, _ := m.ids()
-	ctx, done := r.trace(ctx, op, r.typeName, device)
-	return ctx, m, done
-}
-
 func (r *interfaceResource[M, I]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	ctx, plan, done := r.begin(ctx, "create", req.Plan.Get, &resp.Diagnostics)
+	ctx, plan, done := start[M](ctx, &r.deviceResource, "create", r.typeName, req.Plan.Get, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
 	in, diags := plan.intent(ctx)
 	resp.Diagnostics.Append(diags...)
@@ -222,7 +212,7 @@ func (r *interfaceResource[M, I]) Create(ctx context.Context, req resource.Creat
 }
 
 func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	ctx, st, done := r.begin(ctx, "read", req.State.Get, &resp.Diagnostics)
+	ctx, st, done := start[M](ctx, &r.deviceResource, "read", r.typeName, req.State.Get, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
 	device, ifname := st.ids()
 	r.checkDeviceForDestroy(device, &resp.Diagnostics)
@@ -263,7 +253,7 @@ func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadReq
 func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var st M
 	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
-	ctx, plan, done := r.begin(ctx, "update", req.Plan.Get, &resp.Diagnostics)
+	ctx, plan, done := start[M](ctx, &r.deviceResource, "update", r.typeName, req.Plan.Get, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -288,7 +278,7 @@ func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.Updat
 }
 
 func (r *interfaceResource[M, I]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	ctx, st, done := r.begin(ctx, "delete", req.State.Get, &resp.Diagnostics)
+	ctx, st, done := start[M](ctx, &r.deviceResource, "delete", r.typeName, req.State.Get, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return

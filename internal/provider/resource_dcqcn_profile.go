@@ -23,6 +23,7 @@ type dcqcnResource struct {
 }
 
 func (m dcqcnModel) ids() (types.String, types.String) { return m.Device, m.Interface }
+func (m dcqcnModel) deviceName() types.String          { return m.Device }
 func (m dcqcnModel) id() types.String                  { return m.ID }
 func (m dcqcnModel) imported() bool                    { return m.CNPDSCP.IsNull() }
 

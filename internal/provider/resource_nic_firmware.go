@@ -34,6 +34,8 @@ type nicFirmwareModel struct {
 	Tool          types.String `tfsdk:"tool"`
 }
 
+func (m nicFirmwareModel) deviceName() types.String { return m.Device }
+
 func (r *nicFirmwareResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_nic_firmware"
 }
@@ -171,10 +173,8 @@ func (r *nicFirmwareResource) write(ctx context.Context, plan nicFirmwareModel, 
 }
 
 func (r *nicFirmwareResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan nicFirmwareModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	ctx, done := r.trace(ctx, "create", "roce_nic_firmware", plan.Device)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, plan, done := start[nicFirmwareModel](ctx, &r.deviceResource, "create", "roce_nic_firmware", req.Plan.Get, &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	if !resp.Diagnostics.HasError() {
 		r.apply(ctx, plan, nil, nil, "create", resp.Private, &resp.State, &resp.Diagnostics)
 	}
@@ -191,10 +191,8 @@ func (r *nicFirmwareResource) apply(ctx context.Context, plan nicFirmwareModel, 
 }
 
 func (r *nicFirmwareResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var st nicFirmwareModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
-	ctx, done := r.trace(ctx, "read", "roce_nic_firmware", st.Device)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, st, done := start[nicFirmwareModel](ctx, &r.deviceResource, "read", "roce_nic_firmware", req.State.Get, &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -217,11 +215,10 @@ func (r *nicFirmwareResource) Read(ctx context.Context, req resource.ReadRequest
 }
 
 func (r *nicFirmwareResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, st nicFirmwareModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	var st nicFirmwareModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
-	ctx, done := r.trace(ctx, "update", "roce_nic_firmware", plan.Device)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, plan, done := start[nicFirmwareModel](ctx, &r.deviceResource, "update", "roce_nic_firmware", req.Plan.Get, &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	prior, d := req.Private.GetKey(ctx, privateKeyPrior)
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
@@ -238,10 +235,8 @@ func (r *nicFirmwareResource) Update(ctx context.Context, req resource.UpdateReq
 }
 
 func (r *nicFirmwareResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var st nicFirmwareModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
-	ctx, done := r.trace(ctx, "delete", "roce_nic_firmware", st.Device)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, st, done := start[nicFirmwareModel](ctx, &r.deviceResource, "delete", "roce_nic_firmware", req.State.Get, &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	prior, d := req.Private.GetKey(ctx, privateKeyPrior)
 	resp.Diagnostics.Append(d...)
 	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)

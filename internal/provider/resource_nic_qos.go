@@ -38,6 +38,7 @@ type nicQoSResource struct {
 }
 
 func (m nicQoSModel) ids() (types.String, types.String) { return m.Device, m.Interface }
+func (m nicQoSModel) deviceName() types.String          { return m.Device }
 func (m nicQoSModel) id() types.String                  { return m.ID }
 func (m nicQoSModel) imported() bool                    { return m.Trust.IsNull() }
 

@@ -135,10 +135,8 @@ func (r *qosPolicyResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 }
 
 func (r *qosPolicyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan qosPolicyModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	ctx, done := r.trace(ctx, "create", "roce_qos_policy", plan.Device)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, plan, done := start[qosPolicyModel](ctx, &r.deviceResource, "create", "roce_qos_policy", req.Plan.Get, &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -166,10 +164,8 @@ func (r *qosPolicyResource) Create(ctx context.Context, req resource.CreateReque
 }
 
 func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var st qosPolicyModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
-	ctx, done := r.trace(ctx, "read", "roce_qos_policy", st.Device)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, st, done := start[qosPolicyModel](ctx, &r.deviceResource, "read", "roce_qos_policy", req.State.Get, &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -209,11 +205,10 @@ func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, 
 }
 
 func (r *qosPolicyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, st qosPolicyModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	var st qosPolicyModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
-	ctx, done := r.trace(ctx, "update", "roce_qos_policy", plan.Device)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, plan, done := start[qosPolicyModel](ctx, &r.deviceResource, "update", "roce_qos_policy", req.Plan.Get, &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -239,10 +234,8 @@ func (r *qosPolicyResource) Update(ctx context.Context, req resource.UpdateReque
 }
 
 func (r *qosPolicyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var st qosPolicyModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &st)...)
-	ctx, done := r.trace(ctx, "delete", "roce_qos_policy", st.Device)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, st, done := start[qosPolicyModel](ctx, &r.deviceResource, "delete", "roce_qos_policy", req.State.Get, &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
