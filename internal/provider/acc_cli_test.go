@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	xssh "golang.org/x/crypto/ssh"
 )
@@ -62,10 +61,7 @@ func cliLines(want func(what, header, line string) error, lines [][3]string) fun
 }
 
 // updatesPolicyAndPFC expects the plan to update the policy and the port's PFC in place.
-var updatesPolicyAndPFC = resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-	plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
-	plancheck.ExpectResourceAction("roce_pfc_interface.e1", plancheck.ResourceActionUpdate),
-}}
+var updatesPolicyAndPFC = expectUpdates("roce_qos_policy.leaf", "roce_pfc_interface.e1")
 
 // rejectingSwitch is what the refusal tests use of a lab CLI switch (EOS or NX-OS).
 type rejectingSwitch interface {

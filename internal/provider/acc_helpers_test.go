@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 )
@@ -91,6 +92,18 @@ provider "roce" {
 }
 `, filepath.Join(l.dir, lab.InventoryFile))
 }
+
+// expectUpdates expects the plan to update each of the resources addrs in place.
+func expectUpdates(addrs ...string) resource.ConfigPlanChecks {
+	checks := make([]plancheck.PlanCheck, 0, len(addrs))
+	for _, a := range addrs {
+		checks = append(checks, plancheck.ExpectResourceAction(a, plancheck.ResourceActionUpdate))
+	}
+	return resource.ConfigPlanChecks{PreApply: checks}
+}
+
+// expectEmptyPlan expects the plan to change nothing.
+var expectEmptyPlan = resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 
 // planError is a configuration whose plan must fail with an error matching want; pre, when
 // set, prepares the lab first.

@@ -13,7 +13,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -199,10 +198,8 @@ func TestAccCumulusPolicyAndPFC(t *testing.T) {
 				}},
 			{ResourceName: "roce_pfc_interface.swp1", ImportState: true, ImportStateId: "cumulus-1/swp1", ImportStateVerify: true},
 			{
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: expectUpdates("roce_qos_policy.leaf"),
 			},
 			{ // out-of-band changes through curl: the plan shows both, apply repairs
 				PreConfig: func() {
@@ -210,11 +207,8 @@ func TestAccCumulusPolicyAndPFC(t *testing.T) {
 					c.change("/qos/congestion-control/ROCE/traffic-class/3", `{"min-threshold": 100000}`)
 					c.change("/interface/swp1/qos/pfc-watchdog", `{"state": "disable"}`)
 				},
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction("roce_pfc_interface.swp1", plancheck.ResourceActionUpdate),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: expectUpdates("roce_qos_policy.leaf", "roce_pfc_interface.swp1"),
 				Check: func(*terraform.State) error {
 					if got := at(sw.Applied(), "qos", "congestion-control", "ROCE", "traffic-class", "3", "min-threshold"); got != json.Number("204800") {
 						return fmt.Errorf("apply did not repair the ECN threshold: %v", got)
@@ -239,10 +233,8 @@ func TestAccCumulusPolicyAndPFC(t *testing.T) {
 					}
 					sw.RejectApplies("")
 				},
-				Config: v3,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
-				}},
+				Config:           v3,
+				ConfigPlanChecks: expectUpdates("roce_qos_policy.leaf"),
 			},
 		},
 	})

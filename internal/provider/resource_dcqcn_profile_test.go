@@ -75,10 +75,8 @@ func TestAccDCQCNProfileLifecycle(t *testing.T) {
 			{ResourceName: dcqcnRes, ImportState: true, ImportStateId: "mlx5-1/eth0", ImportStateVerify: true,
 				ImportStateVerifyIgnore: unmanagedRP},
 			{
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(dcqcnRes, plancheck.ResourceActionUpdate),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: expectUpdates(dcqcnRes),
 				Check: func(*terraform.State) error {
 					if out := state(); !strings.Contains(out, "cc_params/rp_ai_rate:20") || !strings.Contains(out, "/ecn/roce_np/enable/4:1") {
 						return fmt.Errorf("update not applied:\n%s", out)
@@ -93,20 +91,16 @@ func TestAccDCQCNProfileLifecycle(t *testing.T) {
 						t.Errorf("after the reboot the persisted DCQCN settings are not back:\n%s", out)
 					}
 				},
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectEmptyPlan(),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: expectEmptyPlan,
 			},
 			{ // without persist, a reboot is drift
 				Config: strings.Replace(v2, "cnp_dscp", "persist = false\n  cnp_dscp", 1),
 			},
 			{
-				PreConfig: func() { l.Host("mlx5-1").Reboot() },
-				Config:    strings.Replace(v2, "cnp_dscp", "persist = false\n  cnp_dscp", 1),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(dcqcnRes, plancheck.ResourceActionUpdate),
-				}},
+				PreConfig:        func() { l.Host("mlx5-1").Reboot() },
+				Config:           strings.Replace(v2, "cnp_dscp", "persist = false\n  cnp_dscp", 1),
+				ConfigPlanChecks: expectUpdates(dcqcnRes),
 			},
 		},
 	})

@@ -86,10 +86,8 @@ func TestAccNICQoSLifecycle(t *testing.T) {
 			},
 			{ResourceName: nicRes, ImportState: true, ImportStateId: "mlx5-1/eth0", ImportStateVerify: true},
 			{
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(nicRes, plancheck.ResourceActionUpdate),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: expectUpdates(nicRes),
 				Check: func(*terraform.State) error {
 					if out := sh.run("mlnx_qos -i eth0"); !strings.Contains(out, "\tenabled     0   0   0   1   1   0   0   0   ") {
 						return fmt.Errorf("PFC on 3 and 4 not applied:\n%s", out)
@@ -105,17 +103,13 @@ func TestAccNICQoSLifecycle(t *testing.T) {
 						t.Errorf("after the reboot the persisted settings are not back:\n%s", out)
 					}
 				},
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectEmptyPlan(),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: expectEmptyPlan,
 			},
 			{ // a driver reload likewise
-				PreConfig: func() { l.Host("mlx5-1").DriverReload() },
-				Config:    v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectEmptyPlan(),
-				}},
+				PreConfig:        func() { l.Host("mlx5-1").DriverReload() },
+				Config:           v2,
+				ConfigPlanChecks: expectEmptyPlan,
 			},
 			{ // without persist the unit goes, and a reboot shows as drift that apply repairs
 				Config: strings.Replace(v2, "roce_tos = 106", "roce_tos = 106\n  persist = false", 1),
@@ -127,11 +121,9 @@ func TestAccNICQoSLifecycle(t *testing.T) {
 				},
 			},
 			{
-				PreConfig: func() { l.Host("mlx5-1").Reboot() },
-				Config:    strings.Replace(v2, "roce_tos = 106", "roce_tos = 106\n  persist = false", 1),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(nicRes, plancheck.ResourceActionUpdate),
-				}},
+				PreConfig:        func() { l.Host("mlx5-1").Reboot() },
+				Config:           strings.Replace(v2, "roce_tos = 106", "roce_tos = 106\n  persist = false", 1),
+				ConfigPlanChecks: expectUpdates(nicRes),
 			},
 		},
 	})

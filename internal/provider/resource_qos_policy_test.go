@@ -89,10 +89,8 @@ func TestAccQoSPolicyLifecycle(t *testing.T) {
 				ImportStateVerify: true,
 			},
 			{ // ECN thresholds, an added class, a rename and a moved port: one in-place update
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(res, plancheck.ResourceActionUpdate),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: expectUpdates(res),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(res, tfjsonpath.New("id"), knownvalue.StringExact("openconfig-1/AI")),
 				},

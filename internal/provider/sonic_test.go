@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
@@ -158,11 +157,8 @@ func testSONiCPolicyAndPFC(t *testing.T, model string, traditional bool) {
 				ImportStateVerifyIgnore: []string{"classes.default.dscp"}},
 			{ResourceName: "roce_pfc_interface.e0", ImportState: true, ImportStateId: "sonic-1/Ethernet0", ImportStateVerify: true},
 			{
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction("roce_pfc_interface.e0", plancheck.ResourceActionUpdate),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: expectUpdates("roce_qos_policy.leaf", "roce_pfc_interface.e0"),
 			},
 			{ // out-of-band changes through an independent gNMI client: the plan shows both, apply repairs
 				PreConfig: func() {
@@ -170,11 +166,8 @@ func testSONiCPolicyAndPFC(t *testing.T, model string, traditional bool) {
 					oob.setSONiC("/CONFIG_DB/localhost/WRED_PROFILE/ROCE-roce/green_min_threshold", `"100000"`)
 					oob.setSONiC("/CONFIG_DB/localhost/PFC_WD/Ethernet0/detection_time", `"800"`)
 				},
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction("roce_pfc_interface.e0", plancheck.ResourceActionUpdate),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: expectUpdates("roce_qos_policy.leaf", "roce_pfc_interface.e0"),
 				Check: func(*terraform.State) error {
 					if err := yang(nil); err != nil {
 						return err
@@ -469,11 +462,9 @@ func testSONiCLosslessQueue(t *testing.T, model string) {
 				PreConfig: func() {
 					l.oob(t, "sonic-1").setSONiC("/CONFIG_DB/localhost/BUFFER_QUEUE/Ethernet0|2/profile", fmt.Sprintf("%q", lossy))
 				},
-				Config: config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
-				}},
-				Check: split,
+				Config:           config,
+				ConfigPlanChecks: expectUpdates("roce_qos_policy.leaf"),
+				Check:            split,
 			},
 		},
 	})

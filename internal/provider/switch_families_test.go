@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
@@ -45,7 +44,7 @@ func TestAccEOSStrataQueues(t *testing.T) {
 			},
 			{
 				Config:           cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigPlanChecks: expectEmptyPlan,
 			},
 			{
 				ResourceName: "roce_qos_policy.leaf", ImportState: true, ImportStateId: "eos-1/ROCE",
