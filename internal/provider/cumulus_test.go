@@ -406,10 +406,7 @@ output "rules" { value = join(", ", sort(distinct([for f in data.roce_fabric_aud
 		Steps: []resource.TestStep{{
 			Config: cfg,
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValue("swp1", knownvalue.ObjectPartial(map[string]knownvalue.Check{
-					"policy": knownvalue.StringExact("GPU"), "trust": knownvalue.StringExact("dscp"), "pfc_mode": knownvalue.StringExact("on"),
-					"lossless_priorities": int64sExact(3), "ecn_traffic_classes": int64sExact(3),
-				})),
+				losslessPort("swp1", "GPU", "dscp", []int64{3}, map[string]knownvalue.Check{"ecn_traffic_classes": int64sExact(3)}),
 				statecheck.ExpectKnownOutputValueAtPath("swp1", tfjsonpath.New("dscp_to_traffic_class").AtMapKey("26"), knownvalue.Int64Exact(3)),
 				statecheck.ExpectKnownOutputValueAtPath("swp1", tfjsonpath.New("dscp_to_traffic_class").AtMapKey("48"), knownvalue.Int64Exact(6)),
 				// The findings a network engineer would confirm: the never-configured host (trust pcp,
