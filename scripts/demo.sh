@@ -50,6 +50,17 @@ tf() {
   return "${PIPESTATUS[0]}"
 }
 
+# plan_exits runs terraform plan -detailed-exitcode and stops the demo unless it exits with want
+# (0: no changes, 2: changes); expected says what that exit code means here.
+plan_exits() {
+  local want=$1 expected=$2 code=0
+  tf plan -detailed-exitcode || code=$?
+  if [ "$code" -ne "$want" ]; then
+    echo "expected $expected (plan exit code $want), got exit code $code" >&2
+    exit 1
+  fi
+}
+
 # drop_overrides_warning copies its input without Terraform's dev_overrides warning: with
 # -no-color, the line "Warning: Provider development overrides are in effect" through the line
 # that ends its text ("... published releases.").
@@ -177,12 +188,7 @@ echo "\$ rocelab cli --dir .lab nxos-1 'configure terminal' 'interface Ethernet1
 "$bin/rocelab" cli --dir "$lab_dir" nxos-1 'configure terminal' 'interface Ethernet1/1' 'priority-flow-control mode off' 'end'
 
 step "terraform plan: does Terraform notice the change?"
-code=0
-tf plan -detailed-exitcode || code=$?
-if [ "$code" -ne 2 ]; then
-  echo "expected drift (plan exit code 2), got exit code $code" >&2
-  exit 1
-fi
+plan_exits 2 "drift"
 echo "drift detected: plan exit code 2"
 
 step "terraform apply: repairing the drift on both switches"
@@ -196,12 +202,7 @@ echo "\$ rocelab get --dir .lab $device '$min_threshold'"
 "$bin/rocelab" get --dir "$lab_dir" "$device" "$min_threshold"
 
 step "terraform plan: checking the switch matches the configuration again"
-code=0
-tf plan -detailed-exitcode || code=$?
-if [ "$code" -ne 0 ]; then
-  echo "expected no drift after the repair (plan exit code 0), got exit code $code" >&2
-  exit 1
-fi
+plan_exits 0 "no drift after the repair"
 echo "no drift: plan exit code 0"
 
 # rocelab has no command that runs something on a host (get and set speak gNMI to switches), and

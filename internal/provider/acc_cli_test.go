@@ -1,15 +1,22 @@
 package provider
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	xssh "golang.org/x/crypto/ssh"
 )
+
+// Helpers of the acceptance tests of the CLI switches (EOS, NX-OS): an operator's terminal on
+// the switch, checks of its running-config, and the steps the platforms' tests share.
 
 // cliLine returns a check that the switch's running-config holds line, within the block that
 // starts with header (blockOf cuts it out; header "" is the whole configuration).
@@ -54,10 +61,7 @@ func cliLines(want func(what, header, line string) error, lines [][3]string) fun
 }
 
 // updatesPolicyAndPFC expects the plan to update the policy and the port's PFC in place.
-var updatesPolicyAndPFC = resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-	plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
-	plancheck.ExpectResourceAction("roce_pfc_interface.e1", plancheck.ResourceActionUpdate),
-}}
+var updatesPolicyAndPFC = expectUpdates("roce_qos_policy.leaf", "roce_pfc_interface.e1")
 
 // rejectingSwitch is what the refusal tests use of a lab CLI switch (EOS or NX-OS).
 type rejectingSwitch interface {
@@ -113,5 +117,129 @@ func rejectedChangeSteps(t *testing.T, sw rejectingSwitch, v1, v2 string, create
 			},
 			Config: v1, PlanOnly: true, // state still holds v1, which the device has: nothing to do
 		},
+	}
+}
+
+// policyMove is, for one CLI switch, the update of the policy-and-PFC tests (the policy moves
+// off port unbound onto another, its ECN threshold changes) and an operator's out-of-band
+// change that the next apply repairs.
+type policyMove struct {
+	device         string
+	running        func() string
+	blockOf        func(text, header string) string
+	unbound, bound string      // the header of the port the policy left, and its binding line
+	updated        [][3]string // cliLines after the update
+	operator       []string    // what the operator types in configure mode
+	repaired       [][3]string // cliLines after the repair
+}
+
+// moveAndRepairSteps applies v2 (the policy and the PFC interface updated in place) and
+// checks m.updated and that m.unbound lost its binding; then the operator's change, which the
+// plan shows as updates of both and the apply repairs (m.repaired).
+func (l *accLab) moveAndRepairSteps(t *testing.T, v2 string, m policyMove) []resource.TestStep {
+	want := cliLine(m.running, m.blockOf)
+	return []resource.TestStep{
+		{
+			Config:           v2,
+			ConfigPlanChecks: updatesPolicyAndPFC,
+			Check: func(s *terraform.State) error {
+				if strings.Contains(m.blockOf(m.running(), m.unbound), m.bound) {
+					return fmt.Errorf("%s is still bound after the policy moved off it:\n%s", strings.TrimPrefix(m.unbound, "interface "), m.running())
+				}
+				return cliLines(want, m.updated)(s)
+			},
+		},
+		{ // an operator types changes in their own SSH session: the plan shows both, apply repairs
+			PreConfig:        func() { l.terminal(t, m.device).configure(m.operator...) },
+			Config:           v2,
+			ConfigPlanChecks: updatesPolicyAndPFC,
+			Check:            cliLines(want, m.repaired),
+		},
+	}
+}
+
+// cliTerminal is an operator typing at a switch's CLI over their own SSH session (plain
+// x/crypto/ssh with a pty, not the provider's scrapligo transport): how out-of-band changes
+// reach a CLI switch in the tests.
+type cliTerminal struct {
+	t      *testing.T
+	prompt *regexp.Regexp
+	stdin  io.WriteCloser
+
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+type lockedWriter struct{ c *cliTerminal }
+
+func (w lockedWriter) Write(p []byte) (int, error) {
+	w.c.mu.Lock()
+	defer w.c.mu.Unlock()
+	return w.c.buf.Write(p)
+}
+
+// terminal logs in to a CLI switch of the lab and waits for its first prompt.
+func (l *accLab) terminal(t *testing.T, device string) *cliTerminal {
+	t.Helper()
+	c := l.dialSSH(t, device)
+	s, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	term := &cliTerminal{t: t, prompt: regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(device) + `(\([^)]*\))?[>#]\s?$`)}
+	s.Stdout, s.Stderr = lockedWriter{term}, lockedWriter{term}
+	if term.stdin, err = s.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RequestPty("vt100", 24, 200, xssh.TerminalModes{xssh.ECHO: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	term.wait()
+	return term
+}
+
+// wait returns what the switch printed up to its next prompt.
+func (c *cliTerminal) wait() string {
+	c.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		c.mu.Lock()
+		text := c.buf.String()
+		if loc := c.prompt.FindStringIndex(strings.ReplaceAll(text, "\r", "")); loc != nil {
+			clean := strings.ReplaceAll(text, "\r", "")
+			c.buf.Reset()
+			c.buf.WriteString(clean[loc[1]:])
+			c.mu.Unlock()
+			return clean[:loc[1]]
+		}
+		c.mu.Unlock()
+		time.Sleep(5 * time.Millisecond)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t.Fatalf("no prompt within 10s; the switch printed:\n%s", c.buf.String())
+	return ""
+}
+
+// typeLine types one line and returns the switch's answer (echo, output and prompt).
+func (c *cliTerminal) typeLine(line string) string {
+	c.t.Helper()
+	if _, err := fmt.Fprintf(c.stdin, "%s\n", line); err != nil {
+		c.t.Fatal(err)
+	}
+	return c.wait()
+}
+
+// configure types lines in `configure terminal` as an operator would, failing the test on
+// any `%` error the switch prints.
+func (c *cliTerminal) configure(lines ...string) {
+	c.t.Helper()
+	for _, line := range append(append([]string{"enable", "configure terminal"}, lines...), "end") {
+		if out := c.typeLine(line); strings.Contains(out, "\n% ") {
+			c.t.Fatalf("the switch refused %q:\n%s", line, out)
+		}
 	}
 }

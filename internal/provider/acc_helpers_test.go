@@ -5,10 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 )
@@ -87,4 +91,74 @@ provider "roce" {
   devices = jsondecode(file(%q)).devices
 }
 `, filepath.Join(l.dir, lab.InventoryFile))
+}
+
+// expectUpdates expects the plan to update each of the resources addrs in place.
+func expectUpdates(addrs ...string) resource.ConfigPlanChecks {
+	checks := make([]plancheck.PlanCheck, 0, len(addrs))
+	for _, a := range addrs {
+		checks = append(checks, plancheck.ExpectResourceAction(a, plancheck.ResourceActionUpdate))
+	}
+	return resource.ConfigPlanChecks{PreApply: checks}
+}
+
+// expectEmptyPlan expects the plan to change nothing.
+var expectEmptyPlan = resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+
+// planError is a configuration whose plan must fail with an error matching want; pre, when
+// set, prepares the lab first.
+type planError struct {
+	name, config, want string
+	pre                func()
+}
+
+// expectPlanErrors plans each case in its own subtest, the lab's provider block before a
+// configuration that has none; after, when set, runs after each.
+func (l *accLab) expectPlanErrors(t *testing.T, cases []planError, after func()) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := c.config
+			if !strings.Contains(cfg, `provider "roce"`) {
+				cfg = l.providerHCL() + cfg
+			}
+			resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: protoV6Factories, Steps: []resource.TestStep{{
+				PreConfig: c.pre, Config: cfg, PlanOnly: true, ExpectError: regexp.MustCompile(c.want),
+			}}})
+			if after != nil {
+				after()
+			}
+		})
+	}
+}
+
+// leafPolicyHCL is the contract's example policy, the roce class lossless, on device's ports
+// (roceExtra: more attributes of the roce class, such as `mtu = 9216`). A class is one line, so
+// a test edits it with replaced.
+func leafPolicyHCL(device string, ecnMin int, ports string, roceExtra ...string) string {
+	extra := ""
+	for _, e := range roceExtra {
+		extra += ", " + e
+	}
+	return fmt.Sprintf(`
+resource "roce_qos_policy" "leaf" {
+  device = %q
+  classes = {
+    roce    = { traffic_class = 3, dscp = [26], bandwidth_percent = 50, lossless = true%s, ecn = { min_threshold_bytes = %d, max_threshold_bytes = 1536000 } }
+    cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
+    default = { traffic_class = 0, dscp = [0], bandwidth_percent = 50 }
+  }
+  interfaces = [%s]
+}
+`, device, extra, ecnMin, ports)
+}
+
+// replaced is s with its first old replaced by with; a missing old fails the test (the
+// configuration would not be the one the test means).
+func replaced(t *testing.T, s, old, with string) string {
+	t.Helper()
+	if !strings.Contains(s, old) {
+		t.Fatalf("%q is not in the configuration:\n%s", old, s)
+	}
+	return strings.Replace(s, old, with, 1)
 }

@@ -20,6 +20,13 @@ type hostShell struct {
 
 func (l *accLab) shell(t *testing.T, device string) *hostShell {
 	t.Helper()
+	return &hostShell{t: t, client: l.dialSSH(t, device)}
+}
+
+// dialSSH logs in to a lab device as its inventory says (user, password, pinned host key),
+// with plain x/crypto/ssh; the connection closes when the test ends.
+func (l *accLab) dialSSH(t *testing.T, device string) *xssh.Client {
+	t.Helper()
 	d := l.Inventory().Devices[device]
 	key, _, _, _, err := xssh.ParseAuthorizedKey([]byte(d.HostKey))
 	if err != nil {
@@ -33,7 +40,7 @@ func (l *accLab) shell(t *testing.T, device string) *hostShell {
 		t.Fatalf("ssh %s: %v", device, err)
 	}
 	t.Cleanup(func() { _ = c.Close() })
-	return &hostShell{t: t, client: c}
+	return c
 }
 
 // run runs cmd and returns its combined output; a non-zero exit fails the test.

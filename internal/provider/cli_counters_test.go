@@ -1,41 +1,58 @@
 package provider
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 )
 
+// countersHCL reads the counters of device's port (data source roce_interface_counters.<name>)
+// once dependsOn (a resource address, or "") is applied.
+func countersHCL(name, device, port, dependsOn string) string {
+	deps := ""
+	if dependsOn != "" {
+		deps = "\n  depends_on = [" + dependsOn + "]"
+	}
+	return fmt.Sprintf(`
+data "roce_interface_counters" %q {
+  device    = %q
+  interface = %q%s
+}
+`, name, device, port, deps)
+}
+
+// counterGateHCL samples the counters of device's port for a second (data source
+// roce_interface_counters.<name>) behind a golden-metric gate: output out is the attribute
+// attr, and its precondition fails the plan with message (a template, which may quote inside
+// its interpolations) unless condition holds.
+func counterGateHCL(name, device, port, out, attr, condition, message string) string {
+	return fmt.Sprintf(`
+data "roce_interface_counters" %q {
+  device         = %q
+  interface      = %q
+  sample_seconds = 1
+}
+
+output %q {
+  value = data.roce_interface_counters.%s.%s
+  precondition {
+    condition     = %s
+    error_message = "%s"
+  }
+}
+`, name, device, port, out, name, attr, condition, message)
+}
+
 // cliCountersHCL reads a port's counters after the policy applied (counts), or samples them
 // for a second behind a golden-metric gate on what the platform counts (gate: its condition and
 // the message of a failed plan).
 func cliCountersHCL(device, port, gate, message string) (counts, sampled string) {
-	counts = `
-data "roce_interface_counters" "port" {
-  device     = "` + device + `"
-  interface  = "` + port + `"
-  depends_on = [roce_qos_policy.leaf]
-}
-
+	counts = countersHCL("port", device, port, "roce_qos_policy.leaf") + `
 output "pfc_null" { value = data.roce_interface_counters.port.pfc_rx_pause == null && data.roce_interface_counters.port.pfc_tx_pause == null }
 output "ecn_null" { value = data.roce_interface_counters.port.ecn_marked_packets == null }
 `
-	sampled = `
-data "roce_interface_counters" "port" {
-  device         = "` + device + `"
-  interface      = "` + port + `"
-  sample_seconds = 1
-}
-
-output "gate" {
-  value = data.roce_interface_counters.port.dropped_packets
-  precondition {
-    condition     = ` + gate + `
-    error_message = "` + message + `"
-  }
-}
-`
-	return counts, sampled
+	return counts, counterGateHCL("port", device, port, "gate", "dropped_packets", gate, message)
 }
 
 // stormSteps reads the counters after the policy (before), starts a storm on the port, whose

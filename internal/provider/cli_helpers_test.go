@@ -115,3 +115,20 @@ func (c *tfCLI) must(args ...string) string {
 	}
 	return out
 }
+
+// exampleCLI is the real CLI, initialised, in a fresh directory whose main.tf is the example
+// file at path (below examples/): the example as users run it.
+func exampleCLI(t *testing.T, path ...string) *tfCLI {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(append([]string{"..", "..", "examples"}, path...)...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), src, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tf := newTFCLI(t, dir)
+	tf.must("init", "-input=false", "-no-color")
+	return tf
+}

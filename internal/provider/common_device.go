@@ -8,10 +8,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
+	"github.com/rocefabric/terraform-provider-roce/internal/driver"
+	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 )
 
 // deviceResource is embedded by every resource that lives on one device: it receives the
@@ -19,22 +22,29 @@ import (
 type deviceResource struct{ pd *providerData }
 
 func (r *deviceResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if req.ProviderData == nil {
-		return // validation before the provider is configured
+	r.pd = providerDataOf(req.ProviderData, &resp.Diagnostics)
+}
+
+// providerDataOf is the provider data a resource or data source is configured with: nil
+// before the provider is configured (validation), or when data is not the provider's (a bug,
+// reported).
+func providerDataOf(data any, diags *diag.Diagnostics) *providerData {
+	if data == nil {
+		return nil
 	}
-	pd, ok := req.ProviderData.(*providerData)
+	pd, ok := data.(*providerData)
 	if !ok {
-		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("got %T; this is a bug in the provider", req.ProviderData))
-		return
+		diags.AddError("Unexpected provider data", fmt.Sprintf("got %T; this is a bug in the provider", data))
 	}
-	r.pd = pd
+	return pd
 }
 
 // trace starts the log of one CRUD operation: every later log line of the request carries the
 // resource type, the device and its platform, and credentials are masked (a mask set in
-// Configure does not reach the requests' contexts). done logs how the operation ended.
+// Configure does not reach the requests' contexts), the transports' included. done logs how
+// the operation ended.
 func (r *deviceResource) trace(ctx context.Context, op, typeName string, device types.String) (context.Context, func(*diag.Diagnostics)) {
-	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "password", "private_key")
+	ctx = withTransportLogs(ctx)
 	ctx = tflog.SetField(ctx, "resource_type", typeName)
 	ctx = tflog.SetField(ctx, "device", device.ValueString())
 	if d, ok := r.registry().Device(device.ValueString()); ok {
@@ -115,4 +125,53 @@ func setID(ctx context.Context, resp *resource.ModifyPlanResponse, planned types
 		return
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), id)...)
+}
+
+// opFailed reports a failed device operation op on subject (`QoS policy "ROCE" on device
+// "leaf-1"`) and whether the resource must stop. A change the device took with a complaint
+// (driver.Applied) is a warning: it is on the device, so the state records it.
+func opFailed(diags *diag.Diagnostics, op, subject string, err error) bool {
+	if err == nil {
+		return false
+	}
+	if what, ok := driver.Applied(err); ok {
+		diags.AddWarning(subject+" "+what, err.Error())
+		return false
+	}
+	diags.AddError("Cannot "+op+" "+subject, err.Error())
+	return true
+}
+
+// privateSetter is a response's private state (Create and Update alike).
+type privateSetter interface {
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+}
+
+// recordWrite records a successful create or update: what the device had before, kept in
+// private state for the next update or the delete, and the resource's new state.
+func recordWrite(ctx context.Context, priv privateSetter, prior driver.Prior, state *tfsdk.State, model any, diags *diag.Diagnostics) {
+	diags.Append(priv.SetKey(ctx, privateKeyPrior, prior)...)
+	diags.Append(tfmodel.SetState(ctx, state, model)...)
+}
+
+// onDevice is the model of a resource that lives on one device.
+type onDevice interface{ deviceName() types.String }
+
+// planOf and stateOf are start's get for a request's plan and state, read by tfmodel.
+func planOf(p tfsdk.Plan) func(context.Context, any) diag.Diagnostics {
+	return func(ctx context.Context, v any) diag.Diagnostics { return tfmodel.Plan(ctx, p, v) }
+}
+
+func stateOf(s tfsdk.State) func(context.Context, any) diag.Diagnostics {
+	return func(ctx context.Context, v any) diag.Diagnostics { return tfmodel.State(ctx, s, v) }
+}
+
+// start reads the model of CRUD operation op of resource typeName (from the plan or the state:
+// get) and starts its trace; done, deferred, logs how the operation ended.
+func start[M onDevice](ctx context.Context, r *deviceResource, op, typeName string, get func(context.Context, any) diag.Diagnostics,
+	diags *diag.Diagnostics) (context.Context, M, func(*diag.Diagnostics)) {
+	var m M
+	diags.Append(get(ctx, &m)...)
+	ctx, done := r.trace(ctx, op, typeName, m.deviceName())
+	return ctx, m, done
 }

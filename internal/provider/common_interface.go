@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 	"reflect"
 	"strings"
 
@@ -18,10 +17,12 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
 	"github.com/rocefabric/terraform-provider-roce/internal/driver"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 )
 
 // interfaceModel is the Terraform model of a resource that owns one interface (a host netdev or a switch port).
 type interfaceModel[I any] interface {
+	onDevice
 	intent(ctx context.Context) (I, diag.Diagnostics)
 	known() bool
 	ids() (device, ifname types.String)
@@ -66,14 +67,26 @@ type interfaceResource[M interfaceModel[I], I validatable] struct {
 	computed func(ctx context.Context, drv interfaceOps[I], ifname string) (map[string]attr.Value, error)
 }
 
+// hostInterface is the interfaceResource of a host netdev of resource typeName: the device
+// must be a NIC host, and the plan reads the host (the netdev exists, DCBX, lldpad).
+func hostInterface[M interfaceModel[I], I validatable, D interfaceOps[I]](typeName, what string,
+	open func(*devices.Registry, string) (D, error), fromIntent func(string, I, *M) M) interfaceResource[M, I] {
+	return interfaceResource[M, I]{
+		typeName: typeName, what: what,
+		open: func(reg *devices.Registry, device string) (interfaceOps[I], error) {
+			return open(reg, device)
+		},
+		checkPlatform: func(dev devices.Device, _ I) fabric.Problems { return driver.CheckHostDevice(dev, typeName) },
+		readAtPlan:    true,
+		fromIntent:    fromIntent,
+	}
+}
+
 // written records a successful create or update: the prior values in private state, the plan as
 // the state, and the computed values the device decides where the plan left them unknown.
 func (r *interfaceResource[M, I]) written(ctx context.Context, op string, drv interfaceOps[I], plan M, prior driver.Prior,
-	priv interface {
-		SetKey(context.Context, string, []byte) diag.Diagnostics
-	}, state *tfsdk.State, diags *diag.Diagnostics) {
-	diags.Append(priv.SetKey(ctx, privateKeyPrior, prior)...)
-	diags.Append(tfmodel.SetState(ctx, state, plan)...)
+	priv privateSetter, state *tfsdk.State, diags *diag.Diagnostics) {
+	recordWrite(ctx, priv, prior, state, plan, diags)
 	device, ifname := plan.ids()
 	err := r.setComputed(ctx, drv, ifname.ValueString(), true, state.GetAttribute, state.SetAttribute)
 	r.failed(diags, "read after "+op, device, ifname, err)
@@ -118,6 +131,7 @@ func (r *interfaceResource[M, I]) ValidateConfig(ctx context.Context, req resour
 }
 
 func (r *interfaceResource[M, I]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	ctx = withTransportLogs(ctx) // it reads devices
 	if req.Plan.Raw.IsNull() {
 		var st M
 		resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
@@ -179,19 +193,16 @@ func (r *interfaceResource[M, I]) ModifyPlan(ctx context.Context, req resource.M
 }
 
 func (r *interfaceResource[M, I]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan M
-	resp.Diagnostics.Append(tfmodel.Plan(ctx, req.Plan, &plan)...)
-	traced, _ := plan.ids()
-	ctx, done := r.trace(ctx, "create", r.typeName, traced)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, plan, done := start[M](ctx, &r.deviceResource, "create", r.typeName, planOf(req.Plan), &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	in, diags := plan.intent(ctx)
 	resp.Diagnostics.Append(diags...)
 	device, ifname := plan.ids()
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	drv, err := r.open(r.registry(), device.ValueString())
-	if r.failed(&resp.Diagnostics, "create", device, ifname, err) {
+	drv, ok := r.driver("create", device, ifname, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	prior, err := drv.Create(ctx, in)
@@ -202,11 +213,8 @@ func (r *interfaceResource[M, I]) Create(ctx context.Context, req resource.Creat
 }
 
 func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var st M
-	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-	traced, _ := st.ids()
-	ctx, done := r.trace(ctx, "read", r.typeName, traced)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, st, done := start[M](ctx, &r.deviceResource, "read", r.typeName, stateOf(req.State), &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	device, ifname := st.ids()
 	r.checkDeviceForDestroy(device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -218,8 +226,8 @@ func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadReq
 		resp.Diagnostics.Append(diags...)
 		managed = &m
 	}
-	drv, err := r.open(r.registry(), device.ValueString())
-	if r.failed(&resp.Diagnostics, "read", device, ifname, err) {
+	drv, ok := r.driver("read", device, ifname, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	got, err := drv.Read(ctx, ifname.ValueString(), managed)
@@ -244,12 +252,10 @@ func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadReq
 }
 
 func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, st M
-	resp.Diagnostics.Append(tfmodel.Plan(ctx, req.Plan, &plan)...)
+	var st M
 	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-	traced, _ := plan.ids()
-	ctx, done := r.trace(ctx, "update", r.typeName, traced)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, plan, done := start[M](ctx, &r.deviceResource, "update", r.typeName, planOf(req.Plan), &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -261,8 +267,8 @@ func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.Updat
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	drv, err := r.open(r.registry(), device.ValueString())
-	if r.failed(&resp.Diagnostics, "update", device, ifname, err) {
+	drv, ok := r.driver("update", device, ifname, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	newPrior, err := drv.Update(ctx, old, next, prior)
@@ -273,11 +279,8 @@ func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.Updat
 }
 
 func (r *interfaceResource[M, I]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var st M
-	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-	traced, _ := st.ids()
-	ctx, done := r.trace(ctx, "delete", r.typeName, traced)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, st, done := start[M](ctx, &r.deviceResource, "delete", r.typeName, stateOf(req.State), &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -289,8 +292,8 @@ func (r *interfaceResource[M, I]) Delete(ctx context.Context, req resource.Delet
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	drv, err := r.open(r.registry(), device.ValueString())
-	if r.failed(&resp.Diagnostics, "delete", device, ifname, err) {
+	drv, ok := r.driver("delete", device, ifname, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	r.failed(&resp.Diagnostics, "delete", device, ifname, drv.Delete(ctx, old, prior))
@@ -300,16 +303,13 @@ func (r *interfaceResource[M, I]) ImportState(ctx context.Context, req resource.
 	r.importDeviceID(ctx, req, resp, "interface", "gpu-1/eth0")
 }
 
-// failed reports a failed host operation naming the operation, the resource, the device and
-// the interface.
+// driver opens the driver of device for op; a failure is reported.
+func (r *interfaceResource[M, I]) driver(op string, device, ifname types.String, diags *diag.Diagnostics) (interfaceOps[I], bool) {
+	drv, err := r.open(r.registry(), device.ValueString())
+	return drv, !r.failed(diags, op, device, ifname, err)
+}
+
+// failed reports a failed operation naming the resource, the device and the interface.
 func (r *interfaceResource[M, I]) failed(diags *diag.Diagnostics, op string, device, ifname types.String, err error) bool {
-	if err == nil {
-		return false
-	}
-	if what, ok := driver.Applied(err); ok {
-		diags.AddWarning(fmt.Sprintf("%s of %q on device %q %s", r.what, ifname.ValueString(), device.ValueString(), what), err.Error())
-		return false
-	}
-	diags.AddError(fmt.Sprintf("Cannot %s %s of %q on device %q", op, r.what, ifname.ValueString(), device.ValueString()), err.Error())
-	return true
+	return opFailed(diags, op, fmt.Sprintf("%s of %q on device %q", r.what, ifname.ValueString(), device.ValueString()), err)
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -31,13 +30,7 @@ func cumulusPolicyHCL(ecnMin int, ports string) string {
 resource "roce_qos_policy" "leaf" {
   device = "cumulus-1"
   classes = {
-    roce = {
-      traffic_class     = 3
-      dscp              = [26]
-      bandwidth_percent = 50
-      lossless          = true
-      ecn = { min_threshold_bytes = %d, max_threshold_bytes = 1500000 }
-    }
+    roce    = { traffic_class = 3, dscp = [26], bandwidth_percent = 50, lossless = true, ecn = { min_threshold_bytes = %d, max_threshold_bytes = 1500000 } }
     cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
     default = { traffic_class = 0, bandwidth_percent = 50 }
   }
@@ -87,6 +80,20 @@ func (c nvueCurl) run(args ...string) string {
 
 // change applies one PATCH body at path out of band, through a revision of its own, as NVIDIA's
 // NVUE API page shows with curl.
+// gpuProfiles is an operator's own QoS on swp1, made with curl: NVUE profiles named GPU (the
+// DSCP map dscp, a JSON object; ETS 50/50 with TC 6 strict, ECN on TC 3, PFC on switch
+// priority 3), bound to swp1.
+func (c nvueCurl) gpuProfiles(dscp string) {
+	c.change("/qos", `{
+  "mapping": {"GPU": {"trust": "l3", "dscp": `+dscp+`}},
+  "egress-scheduler": {"GPU-ETS": {"traffic-class": {"3": {"mode": "dwrr", "bw-percent": 50}, "0": {"mode": "dwrr", "bw-percent": 50},
+    "6": {"mode": "strict"}}}},
+  "congestion-control": {"GPU-ECN": {"traffic-class": {"3": {"ecn": "enable", "min-threshold": 153600, "max-threshold": 1536000, "probability": 100}}}},
+  "pfc": {"GPU-PFC": {"switch-priority": {"3": {}}, "tx": "enable", "rx": "enable"}}}`)
+	c.change("/interface/swp1/qos", `{"mapping": {"profile": "GPU"}, "egress-scheduler": {"profile": "GPU-ETS"},
+  "congestion-control": {"profile": "GPU-ECN"}, "pfc": {"profile": "GPU-PFC"}}`)
+}
+
 func (c nvueCurl) change(path, body string) {
 	c.t.Helper()
 	var created map[string]any
@@ -191,10 +198,8 @@ func TestAccCumulusPolicyAndPFC(t *testing.T) {
 				}},
 			{ResourceName: "roce_pfc_interface.swp1", ImportState: true, ImportStateId: "cumulus-1/swp1", ImportStateVerify: true},
 			{
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: expectUpdates("roce_qos_policy.leaf"),
 			},
 			{ // out-of-band changes through curl: the plan shows both, apply repairs
 				PreConfig: func() {
@@ -202,11 +207,8 @@ func TestAccCumulusPolicyAndPFC(t *testing.T) {
 					c.change("/qos/congestion-control/ROCE/traffic-class/3", `{"min-threshold": 100000}`)
 					c.change("/interface/swp1/qos/pfc-watchdog", `{"state": "disable"}`)
 				},
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction("roce_pfc_interface.swp1", plancheck.ResourceActionUpdate),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: expectUpdates("roce_qos_policy.leaf", "roce_pfc_interface.swp1"),
 				Check: func(*terraform.State) error {
 					if got := at(sw.Applied(), "qos", "congestion-control", "ROCE", "traffic-class", "3", "min-threshold"); got != json.Number("204800") {
 						return fmt.Errorf("apply did not repair the ECN threshold: %v", got)
@@ -231,10 +233,8 @@ func TestAccCumulusPolicyAndPFC(t *testing.T) {
 					}
 					sw.RejectApplies("")
 				},
-				Config: v3,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
-				}},
+				Config:           v3,
+				ConfigPlanChecks: expectUpdates("roce_qos_policy.leaf"),
 			},
 		},
 	})
@@ -254,7 +254,7 @@ resource "roce_pfc_interface" "x" {
   interface = "swp1"
   buffer    = { xoff_bytes = 10000 }
 }`, nil, `Not supported on platform cumulus.*PFC profile`},
-		{"a per-class mtu and a non-swp port", strings.Replace(cumulusPolicyHCL(150000, `"Ethernet1"`), "lossless          = true", "lossless = true\n      mtu = 9216", 1),
+		{"a per-class mtu and a non-swp port", replaced(t, cumulusPolicyHCL(150000, `"Ethernet1"`), "lossless = true", "lossless = true, mtu = 9216"),
 			nil, `Not supported on platform cumulus.*per-class MTU.*Not supported on platform cumulus.*not a Cumulus switch port`},
 		{"PFC without lossless buffers", cumulusPolicyHCL(150000, `"swp1"`),
 			func() { l.curl(t, "cumulus-1").change("/qos/roce", `{"enable": "off"}`) },
@@ -284,28 +284,10 @@ func TestAccCumulusCounters(t *testing.T) {
 	l := cumulusLab(t)
 	sw := l.Cumulus("cumulus-1")
 	policy := l.providerHCL() + cumulusPolicyHCL(150000, `"swp1"`)
-	counts := policy + `
-data "roce_interface_counters" "swp1" {
-  device     = "cumulus-1"
-  interface  = "swp1"
-  depends_on = [roce_qos_policy.leaf]
-}
-`
-	gate := policy + `
-data "roce_interface_counters" "swp1" {
-  device         = "cumulus-1"
-  interface      = "swp1"
-  sample_seconds = 1
-}
-
-output "pause_rate" {
-  value = data.roce_interface_counters.swp1.pfc_rx_pause
-  precondition {
-    condition     = alltrue([for p, r in data.roce_interface_counters.swp1.pfc_rx_pause : r <= 1000])
-    error_message = "PFC pause storm on cumulus-1 swp1: ${jsonencode(data.roce_interface_counters.swp1.pfc_rx_pause)} pauses per second."
-  }
-}
-`
+	counts := policy + countersHCL("swp1", "cumulus-1", "swp1", "roce_qos_policy.leaf")
+	gate := policy + counterGateHCL("swp1", "cumulus-1", "swp1", "pause_rate", "pfc_rx_pause",
+		"alltrue([for p, r in data.roce_interface_counters.swp1.pfc_rx_pause : r <= 1000])",
+		"PFC pause storm on cumulus-1 swp1: ${jsonencode(data.roce_interface_counters.swp1.pfc_rx_pause)} pauses per second.")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
 		Steps: []resource.TestStep{
@@ -401,14 +383,7 @@ func TestAccFabricAuditCumulus(t *testing.T) {
 		dscp[fmt.Sprint(d+24)] = map[string]int{"switch-priority": 6}
 	}
 	dscpJSON, _ := json.Marshal(dscp)
-	c.change("/qos", `{
-  "mapping": {"GPU": {"trust": "l3", "dscp": `+string(dscpJSON)+`}},
-  "egress-scheduler": {"GPU-ETS": {"traffic-class": {"3": {"mode": "dwrr", "bw-percent": 50}, "0": {"mode": "dwrr", "bw-percent": 50},
-    "6": {"mode": "strict"}}}},
-  "congestion-control": {"GPU-ECN": {"traffic-class": {"3": {"ecn": "enable", "min-threshold": 153600, "max-threshold": 1536000, "probability": 100}}}},
-  "pfc": {"GPU-PFC": {"switch-priority": {"3": {}}, "tx": "enable", "rx": "enable"}}}`)
-	c.change("/interface/swp1/qos", `{"mapping": {"profile": "GPU"}, "egress-scheduler": {"profile": "GPU-ETS"},
-  "congestion-control": {"profile": "GPU-ECN"}, "pfc": {"profile": "GPU-PFC"}}`)
+	c.gpuProfiles(string(dscpJSON))
 	cfg := l.providerHCL() + `
 data "roce_fabric_links" "all" {}
 
@@ -431,10 +406,7 @@ output "rules" { value = join(", ", sort(distinct([for f in data.roce_fabric_aud
 		Steps: []resource.TestStep{{
 			Config: cfg,
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValue("swp1", knownvalue.ObjectPartial(map[string]knownvalue.Check{
-					"policy": knownvalue.StringExact("GPU"), "trust": knownvalue.StringExact("dscp"), "pfc_mode": knownvalue.StringExact("on"),
-					"lossless_priorities": int64sExact(3), "ecn_traffic_classes": int64sExact(3),
-				})),
+				losslessPort("swp1", "GPU", "dscp", []int64{3}, map[string]knownvalue.Check{"ecn_traffic_classes": int64sExact(3)}),
 				statecheck.ExpectKnownOutputValueAtPath("swp1", tfjsonpath.New("dscp_to_traffic_class").AtMapKey("26"), knownvalue.Int64Exact(3)),
 				statecheck.ExpectKnownOutputValueAtPath("swp1", tfjsonpath.New("dscp_to_traffic_class").AtMapKey("48"), knownvalue.Int64Exact(6)),
 				// The findings a network engineer would confirm: the never-configured host (trust pcp,
@@ -457,14 +429,7 @@ output "rules" { value = join(", ", sort(distinct([for f in data.roce_fabric_aud
 func TestAccFabricAuditCumulusPartialMap(t *testing.T) {
 	l := startLab(t, lab.Options{Switches: map[string]int{"cumulus": 1}, Hosts: map[string]int{"mlx5": 1}, NICPorts: 1})
 	c := l.curl(t, "cumulus-1")
-	c.change("/qos", `{
-  "mapping": {"GPU": {"trust": "l3", "dscp": {"26": {"switch-priority": 3}, "48": {"switch-priority": 6}}}},
-  "egress-scheduler": {"GPU-ETS": {"traffic-class": {"3": {"mode": "dwrr", "bw-percent": 50}, "0": {"mode": "dwrr", "bw-percent": 50},
-    "6": {"mode": "strict"}}}},
-  "congestion-control": {"GPU-ECN": {"traffic-class": {"3": {"ecn": "enable", "min-threshold": 153600, "max-threshold": 1536000, "probability": 100}}}},
-  "pfc": {"GPU-PFC": {"switch-priority": {"3": {}}, "tx": "enable", "rx": "enable"}}}`)
-	c.change("/interface/swp1/qos", `{"mapping": {"profile": "GPU"}, "egress-scheduler": {"profile": "GPU-ETS"},
-  "congestion-control": {"profile": "GPU-ECN"}, "pfc": {"profile": "GPU-PFC"}}`)
+	c.gpuProfiles(`{"26": {"switch-priority": 3}, "48": {"switch-priority": 6}}`)
 	cfg := l.providerHCL() + `
 data "roce_fabric_audit" "all" {}
 

@@ -2,20 +2,17 @@ package provider
 
 import (
 	"context"
-	"fmt"
-	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 	"slices"
 	"strconv"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/driver"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 )
 
 var _ datasource.DataSourceWithConfigure = (*fabricAuditDataSource)(nil)
@@ -66,8 +63,7 @@ func (d *fabricAuditDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Audits the fabric as it is: reads what each device really applies, whether this configuration manages it or not and whatever its objects are called (a stock SONiC AZURE map, a hand-made EOS qos profile or NX-OS policy-map, NVUE profiles typed on a Cumulus switch), and checks it with `roce_fabric_check`'s rules (R1-R11, and R12-R17 on `links`). Platforms: sonic, eos, nxos, cumulus, openconfig, mlx5. A brownfield fabric can be audited before anything is imported.",
 		Attributes: map[string]schema.Attribute{
-			"devices": schema.SetAttribute{Optional: true, ElementType: types.StringType,
-				MarkdownDescription: "The devices to read (names in the provider's `devices`); default: every device whose platform can be audited."},
+			"devices": devicesToRead("can be audited"),
 			"links": schema.ListNestedAttribute{Optional: true,
 				MarkdownDescription: "Cables between the devices, e.g. `data.roce_fabric_links.x.links`, for the per-link rules.",
 				NestedObject:        schema.NestedAttributeObject{Attributes: linkAttrs(false)}},
@@ -100,17 +96,11 @@ func (d *fabricAuditDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 
 func (d *fabricAuditDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m fabricAuditModel
-	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
-	if resp.Diagnostics.HasError() || !d.ready("roce_fabric_audit", &resp.Diagnostics) {
+	ctx, ok := d.begin(ctx, "roce_fabric_audit", req.Config, &m, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	var names []string
-	if m.Devices.IsNull() {
-		names = driver.AuditDevices(d.pd.registry)
-	} else {
-		resp.Diagnostics.Append(m.Devices.ElementsAs(ctx, &names, false)...)
-		slices.Sort(names)
-	}
+	names := d.deviceNames(ctx, m.Devices, driver.AuditDevices, &resp.Diagnostics)
 	var f fabric.Fabric
 	var links []linkElem
 	resp.Diagnostics.Append(m.Links.ElementsAs(ctx, &links, true)...)
@@ -121,19 +111,10 @@ func (d *fabricAuditDataSource) Read(ctx context.Context, req datasource.ReadReq
 		linked[l.ADevice.ValueString()] = append(linked[l.ADevice.ValueString()], l.AInterface.ValueString())
 		linked[l.BDevice.ValueString()] = append(linked[l.BDevice.ValueString()], l.BInterface.ValueString())
 	}
-	reads := make([]fabric.Fabric, len(names))
-	errs := make([]error, len(names))
-	var wg sync.WaitGroup
-	for i, name := range names {
-		wg.Go(func() { reads[i], errs[i] = driver.Audit(ctx, d.pd.registry, name, linked[name]) })
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("devices"), fmt.Sprintf("Cannot audit %q", names[i]), err.Error())
-		}
-	}
-	if resp.Diagnostics.HasError() {
+	reads, ok := readEach(names, func(name string) (fabric.Fabric, error) {
+		return driver.Audit(ctx, d.pd.registry, name, linked[name])
+	}, "Cannot audit %q", &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	for _, r := range reads {

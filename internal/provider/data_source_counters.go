@@ -3,11 +3,11 @@ package provider
 import (
 	"context"
 	"fmt"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 	"strconv"
 	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/rocefabric/terraform-provider-roce/internal/driver"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 )
 
 var (
@@ -126,11 +127,8 @@ func counterAttributes() map[string]schema.Attribute {
 
 func (d *countersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m countersModel
-	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !d.ready("roce_interface_counters", &resp.Diagnostics) {
+	ctx, ok := d.begin(ctx, "roce_interface_counters", req.Config, &m, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	window := time.Duration(0)

@@ -15,50 +15,15 @@ func TestAccInterfaceCounters(t *testing.T) {
 	l := startLab(t, lab.Options{Switches: map[string]int{"openconfig": 1}, Hosts: map[string]int{"mlx5": 1}})
 	host := l.Host("mlx5-1")
 	nic := l.providerHCL() + nicHCL("eth0", "3", ets5050)
-	counts := nic + `
-data "roce_interface_counters" "host" {
-  device     = "mlx5-1"
-  interface  = "eth0"
-  depends_on = [roce_nic_qos.gpu]
-}
-
-data "roce_interface_counters" "switch" {
-  device    = "openconfig-1"
-  interface = "Ethernet1"
-}
-`
+	counts := nic + countersHCL("host", "mlx5-1", "eth0", "roce_nic_qos.gpu") + countersHCL("switch", "openconfig-1", "Ethernet1", "")
 	// A golden-metric gate: the plan fails while the port receives a PFC pause storm.
-	gate := nic + `
-data "roce_interface_counters" "host" {
-  device         = "mlx5-1"
-  interface      = "eth0"
-  sample_seconds = 1
-}
-
-output "pause_rate" {
-  value = data.roce_interface_counters.host.pfc_rx_pause
-  precondition {
-    condition     = alltrue([for p, r in data.roce_interface_counters.host.pfc_rx_pause : r <= 1000])
-    error_message = "PFC pause storm on mlx5-1 eth0: ${jsonencode(data.roce_interface_counters.host.pfc_rx_pause)} pauses per second."
-  }
-}
-`
+	gate := nic + counterGateHCL("host", "mlx5-1", "eth0", "pause_rate", "pfc_rx_pause",
+		"alltrue([for p, r in data.roce_interface_counters.host.pfc_rx_pause : r <= 1000])",
+		"PFC pause storm on mlx5-1 eth0: ${jsonencode(data.roce_interface_counters.host.pfc_rx_pause)} pauses per second.")
 	// The retransmit golden metric: under 0.001 % of the RDMA packets sent.
-	retransGate := nic + `
-data "roce_interface_counters" "host" {
-  device         = "mlx5-1"
-  interface      = "eth0"
-  sample_seconds = 1
-}
-
-output "retransmit_percent" {
-  value = data.roce_interface_counters.host.retransmit_percent
-  precondition {
-    condition     = data.roce_interface_counters.host.retransmit_percent < 0.001
-    error_message = "RoCE retransmissions on mlx5-1 eth0: ${data.roce_interface_counters.host.retransmit_percent} % of packets sent."
-  }
-}
-`
+	retransGate := nic + counterGateHCL("host", "mlx5-1", "eth0", "retransmit_percent", "retransmit_percent",
+		"data.roce_interface_counters.host.retransmit_percent < 0.001",
+		"RoCE retransmissions on mlx5-1 eth0: ${data.roce_interface_counters.host.retransmit_percent} % of packets sent.")
 	atLeast := func(floor float64) func(string) error {
 		return func(v string) error {
 			f, err := strconv.ParseFloat(v, 64)

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 	"sort"
 	"sync"
 	"time"
@@ -20,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/driver"
+	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 	"github.com/rocefabric/terraform-provider-roce/internal/watch"
 )
 
@@ -140,8 +140,8 @@ type deviceRead struct {
 
 func (d *fabricCountersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m fabricCountersModel
-	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
-	if resp.Diagnostics.HasError() || !d.ready("roce_fabric_counters", &resp.Diagnostics) {
+	ctx, ok := d.begin(ctx, "roce_fabric_counters", req.Config, &m, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	t := watch.Defaults

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 	"slices"
 	"sync"
 
@@ -12,10 +11,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/devices"
 	"github.com/rocefabric/terraform-provider-roce/internal/driver"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 )
 
 var (
@@ -27,24 +29,67 @@ var (
 type configuredData struct{ pd *providerData }
 
 func (c *configuredData) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	if req.ProviderData == nil {
-		return
-	}
-	pd, ok := req.ProviderData.(*providerData)
-	if !ok {
-		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("got %T; this is a bug in the provider", req.ProviderData))
-		return
-	}
-	c.pd = pd
+	c.pd = providerDataOf(req.ProviderData, &resp.Diagnostics)
 }
 
-// ready reports, as an error, a provider whose devices are not known yet.
-func (c *configuredData) ready(what string, diags *diag.Diagnostics) bool {
+// begin starts the Read of a data source that reads devices: the configuration into m, and
+// the context prepared for the transports' logs. It is false, with the error, when the
+// configuration cannot be read or the provider's devices are not known yet (what names the
+// data source).
+func (c *configuredData) begin(ctx context.Context, what string, config tfsdk.Config, m any, diags *diag.Diagnostics) (context.Context, bool) {
+	diags.Append(config.Get(ctx, m)...)
+	if diags.HasError() {
+		return ctx, false
+	}
 	if c.pd == nil || !c.pd.known {
 		diags.AddError("Provider not configured", what+" needs the provider's devices to be known.")
-		return false
+		return ctx, false
 	}
-	return true
+	return withTransportLogs(ctx), true
+}
+
+// devicesToRead is the devices input of a data source that reads the fabric (deviceNames):
+// unset, every device whose platform is able (what it is able to).
+func devicesToRead(able string) schema.SetAttribute {
+	return schema.SetAttribute{Optional: true, ElementType: types.StringType,
+		MarkdownDescription: "The devices to read (names in the provider's `devices`); default: every device whose platform " + able + "."}
+}
+
+// stringCollection is a list or set of device names.
+type stringCollection interface {
+	IsNull() bool
+	ElementsAs(ctx context.Context, target any, allowUnhandled bool) diag.Diagnostics
+}
+
+// deviceNames are the devices a data source reads: those listed (sorted), else all of the
+// registry's that all picks.
+func (c *configuredData) deviceNames(ctx context.Context, listed stringCollection, all func(*devices.Registry) []string, diags *diag.Diagnostics) []string {
+	if listed.IsNull() {
+		return all(c.pd.registry)
+	}
+	var names []string
+	diags.Append(listed.ElementsAs(ctx, &names, false)...)
+	slices.Sort(names)
+	return names
+}
+
+// readEach reads every named device in parallel, so a fabric's reads cost one device's
+// latency, not the sum. Each failure is an error on `devices`, summarised by cannot (a format
+// of the device name); false when any read failed.
+func readEach[T any](names []string, read func(name string) (T, error), cannot string, diags *diag.Diagnostics) ([]T, bool) {
+	reads := make([]T, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Go(func() { reads[i], errs[i] = read(name) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			diags.AddAttributeError(path.Root("devices"), fmt.Sprintf(cannot, names[i]), err.Error())
+		}
+	}
+	return reads, !diags.HasError()
 }
 
 var neighborAttrTypes = map[string]attr.Type{
@@ -128,8 +173,8 @@ func (d *lldpNeighborsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 
 func (d *lldpNeighborsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m lldpNeighborsModel
-	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
-	if resp.Diagnostics.HasError() || !d.ready("roce_lldp_neighbors", &resp.Diagnostics) {
+	ctx, ok := d.begin(ctx, "roce_lldp_neighbors", req.Config, &m, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	var only []string
@@ -183,8 +228,7 @@ func (d *fabricLinksDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The cabling between the provider's devices, from their LLDP neighbours: a neighbour whose system name is the hostname of a device read (its configured `hostname`, else what it reports) is a link. Pass `links` to `roce_fabric_check` to check every cable's two ends against each other.",
 		Attributes: map[string]schema.Attribute{
-			"devices": schema.SetAttribute{Optional: true, ElementType: types.StringType,
-				MarkdownDescription: "The devices to read (names in the provider's `devices`); default: every device whose platform has an LLDP read."},
+			"devices": devicesToRead("has an LLDP read"),
 			"links": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "One element per cable between two devices read, each once, ends ordered by device then interface.",
 				NestedObject:        schema.NestedAttributeObject{Attributes: linkAttrs(true)}},
@@ -197,31 +241,15 @@ func (d *fabricLinksDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 
 func (d *fabricLinksDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m fabricLinksModel
-	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
-	if resp.Diagnostics.HasError() || !d.ready("roce_fabric_links", &resp.Diagnostics) {
+	ctx, ok := d.begin(ctx, "roce_fabric_links", req.Config, &m, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	var names []string
-	if m.Devices.IsNull() {
-		names = driver.LLDPDevices(d.pd.registry)
-	} else {
-		resp.Diagnostics.Append(m.Devices.ElementsAs(ctx, &names, false)...)
-		slices.Sort(names)
-	}
-	// The devices are read in parallel: a fabric's reads cost one device's latency, not the sum.
-	reads := make([]fabric.DeviceNeighbors, len(names))
-	errs := make([]error, len(names))
-	var wg sync.WaitGroup
-	for i, name := range names {
-		wg.Go(func() { reads[i], errs[i] = driver.LLDPNeighbors(ctx, d.pd.registry, name) })
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("devices"), fmt.Sprintf("Cannot read the LLDP neighbours of %q", names[i]), err.Error())
-		}
-	}
-	if resp.Diagnostics.HasError() {
+	names := d.deviceNames(ctx, m.Devices, driver.LLDPDevices, &resp.Diagnostics)
+	reads, ok := readEach(names, func(name string) (fabric.DeviceNeighbors, error) {
+		return driver.LLDPNeighbors(ctx, d.pd.registry, name)
+	}, "Cannot read the LLDP neighbours of %q", &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	links, unresolved := fabric.ResolveLinks(reads)

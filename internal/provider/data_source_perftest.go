@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/rocefabric/terraform-provider-roce/internal/driver"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 )
 
 var (
@@ -184,8 +184,8 @@ func (d *perftestDataSource) ValidateConfig(ctx context.Context, req datasource.
 
 func (d *perftestDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m perftestModel
-	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
-	if resp.Diagnostics.HasError() || !d.ready("roce_perftest", &resp.Diagnostics) {
+	ctx, ok := d.begin(ctx, "roce_perftest", req.Config, &m, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	var server, client perftestEndModel

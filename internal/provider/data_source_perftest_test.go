@@ -37,36 +37,28 @@ resource "roce_nic_qos" %q {
 func perftestHCL(gate bool) string {
 	post := ""
 	if gate {
-		post = `
-  lifecycle {
+		post = `  lifecycle {
     postcondition {
       condition     = self.p99_us < 200
       error_message = "RoCE path ${self.client.device} ${self.client.interface} -> ${self.server.device} ${self.server.interface}: p99 latency ${self.p99_us} us, over 200 us."
     }
-  }`
+  }
+`
 	}
-	return fmt.Sprintf(`
-data "roce_perftest" "bw" {
+	run := func(name, test string, port int, post string) string {
+		return fmt.Sprintf(`
+data "roce_perftest" %q {
   server        = { device = "mlx5-2", interface = "eth0" }
   client        = { device = "mlx5-1", interface = "eth0" }
-  test          = "write_bw"
+  test          = %q
   gid_index     = 3
   traffic_class = 12
-  port          = 18515
+  port          = %d
   depends_on    = [roce_nic_qos.h1, roce_nic_qos.h2]
-}
-
-data "roce_perftest" "lat" {
-  server        = { device = "mlx5-2", interface = "eth0" }
-  client        = { device = "mlx5-1", interface = "eth0" }
-  test          = "write_lat"
-  gid_index     = 3
-  traffic_class = 12
-  port          = 18516
-  depends_on    = [roce_nic_qos.h1, roce_nic_qos.h2]
-%s
-}
-`, post)
+%s}
+`, name, test, port, post)
+	}
+	return run("bw", "write_bw", 18515, "") + run("lat", "write_lat", 18516, post)
 }
 
 func between(lo, hi float64) func(string) error {

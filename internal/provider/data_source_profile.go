@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -11,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 )
 
 var _ datasource.DataSource = (*profileDataSource)(nil)

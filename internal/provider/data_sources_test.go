@@ -41,6 +41,17 @@ locals {
 }
 `
 
+// fabricCheckGate fails the plan with roce_fabric_check.fabric's findings unless it is ok.
+const fabricCheckGate = `
+output "ok" {
+  value = data.roce_fabric_check.fabric.ok
+  precondition {
+    condition     = data.roce_fabric_check.fabric.ok
+    error_message = join("\n", [for f in data.roce_fabric_check.fabric.findings : "${f.rule} ${f.device}: ${f.message}"])
+  }
+}
+`
+
 func TestAccProfileAndFabricCheck(t *testing.T) {
 	l := startLab(t, lab.Options{Switches: map[string]int{"openconfig": 1}})
 	consistent := l.providerHCL() + fabricLocals + `
@@ -50,15 +61,7 @@ data "roce_fabric_check" "fabric" {
   nic_qos         = [local.nic]
   dcqcn_profiles  = [local.dcqcn]
 }
-
-output "ok" {
-  value = data.roce_fabric_check.fabric.ok
-  precondition {
-    condition     = data.roce_fabric_check.fabric.ok
-    error_message = join("\n", [for f in data.roce_fabric_check.fabric.findings : "${f.rule} ${f.device}: ${f.message}"])
-  }
-}
-`
+` + fabricCheckGate
 	// The same fabric, but the host puts PFC on priority 4 while the switches' lossless class is 3.
 	inconsistent := l.providerHCL() + fabricLocals + `
 data "roce_fabric_check" "fabric" {
@@ -66,15 +69,7 @@ data "roce_fabric_check" "fabric" {
   nic_qos         = [merge(local.nic, { pfc_priorities = [4] })]
   dcqcn_profiles  = [local.dcqcn]
 }
-
-output "ok" {
-  value = data.roce_fabric_check.fabric.ok
-  precondition {
-    condition     = data.roce_fabric_check.fabric.ok
-    error_message = join("\n", [for f in data.roce_fabric_check.fabric.findings : "${f.rule} ${f.device}: ${f.message}"])
-  }
-}
-`
+` + fabricCheckGate
 	// The lossy profile has no lossless class, so OpenConfig can apply its classes unchanged.
 	plugIn := l.providerHCL() + `
 data "roce_profile" "lossy" {

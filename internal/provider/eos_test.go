@@ -23,25 +23,7 @@ func eosLab(t *testing.T) *accLab {
 }
 
 // eosPolicyHCL is the contract's example policy, the roce class lossless, on EOS ports.
-func eosPolicyHCL(ecnMin int, ports string) string {
-	return fmt.Sprintf(`
-resource "roce_qos_policy" "leaf" {
-  device = "eos-1"
-  classes = {
-    roce = {
-      traffic_class     = 3
-      dscp              = [26]
-      bandwidth_percent = 50
-      lossless          = true
-      ecn = { min_threshold_bytes = %d, max_threshold_bytes = 1536000 }
-    }
-    cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
-    default = { traffic_class = 0, dscp = [0], bandwidth_percent = 50 }
-  }
-  interfaces = [%s]
-}
-`, ecnMin, ports)
-}
+func eosPolicyHCL(ecnMin int, ports string) string { return leafPolicyHCL("eos-1", ecnMin, ports) }
 
 func eosPFCHCL(port string, detection int) string {
 	return fmt.Sprintf(`
@@ -88,7 +70,7 @@ func TestAccEOSPolicyAndPFC(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
 		CheckDestroy:             cliRestored(before, sw.RunningConfig, "configuration sessions", sessionNames(sw)),
-		Steps: []resource.TestStep{
+		Steps: append([]resource.TestStep{
 			{
 				Config: v1,
 				Check: cliLines(want, [][3]string{
@@ -132,36 +114,21 @@ func TestAccEOSPolicyAndPFC(t *testing.T) {
 					return nil
 				}},
 			{ResourceName: "roce_pfc_interface.e1", ImportState: true, ImportStateId: "eos-1/Ethernet1", ImportStateVerify: true},
-			{
-				Config:           v2,
-				ConfigPlanChecks: updatesPolicyAndPFC,
-				Check: func(*terraform.State) error {
-					if strings.Contains(section(sw.RunningConfig(), "interface Ethernet1"), "service-profile") {
-						return fmt.Errorf("Ethernet1 is still bound after the policy moved off it:\n%s", sw.RunningConfig())
-					}
-					if err := want("Ethernet3 bound", "interface Ethernet3", "service-profile ROCE"); err != nil {
-						return err
-					}
-					return want("ECN updated", "qos profile ROCE", "minimum-threshold 200 kbytes")
-				},
+		}, l.moveAndRepairSteps(t, v2, policyMove{
+			device: "eos-1", running: sw.RunningConfig, blockOf: section,
+			unbound: "interface Ethernet1", bound: "service-profile",
+			updated: [][3]string{
+				{"Ethernet3 bound", "interface Ethernet3", "service-profile ROCE"},
+				{"ECN updated", "qos profile ROCE", "minimum-threshold 200 kbytes"},
 			},
-			{ // an operator types changes in their own SSH session: the plan shows both, apply repairs
-				PreConfig: func() {
-					l.terminal(t, "eos-1").configure(
-						"qos profile ROCE", "tx-queue 3",
-						"random-detect ecn minimum-threshold 100 kbytes maximum-threshold 1500 kbytes",
-						"interface Ethernet1", "no priority-flow-control on")
-				},
-				Config:           v2,
-				ConfigPlanChecks: updatesPolicyAndPFC,
-				Check: func(*terraform.State) error {
-					if err := want("ECN repaired", "qos profile ROCE", "minimum-threshold 200 kbytes"); err != nil {
-						return err
-					}
-					return want("PFC repaired", "interface Ethernet1", "priority-flow-control on")
-				},
+			operator: []string{"qos profile ROCE", "tx-queue 3",
+				"random-detect ecn minimum-threshold 100 kbytes maximum-threshold 1500 kbytes",
+				"interface Ethernet1", "no priority-flow-control on"},
+			repaired: [][3]string{
+				{"ECN repaired", "qos profile ROCE", "minimum-threshold 200 kbytes"},
+				{"PFC repaired", "interface Ethernet1", "priority-flow-control on"},
 			},
-		},
+		})...),
 	})
 }
 
@@ -181,64 +148,54 @@ func TestAccEOSRejectedChange(t *testing.T) {
 
 func TestAccEOSPlanTimeErrors(t *testing.T) {
 	l := eosLab(t)
-	cases := []struct{ name, config, want string }{
+	l.expectPlanErrors(t, []planError{
 		{"injection in an interface name", `
 resource "roce_pfc_interface" "x" {
   device    = "eos-1"
   interface = "Ethernet1\nreload now"
-}`, `(?s)interface`},
-		{"injection in a bound port", eosPolicyHCL(153600, `"Ethernet1 | json"`), `(?s)interfaces`},
+}`, `(?s)interface`, nil},
+		{"injection in a bound port", eosPolicyHCL(153600, `"Ethernet1 | json"`), `(?s)interfaces`, nil},
 		{"injection in a policy name", `
 resource "roce_qos_policy" "x" {
   device = "eos-1"
   name   = "ROCE!x"
   classes = { roce = { traffic_class = 3, dscp = [26], bandwidth_percent = 100 } }
   interfaces = ["Ethernet1"]
-}`, `(?s)name`},
-		{"strict class below a round-robin class", strings.Replace(eosPolicyHCL(153600, `"Ethernet1"`), "traffic_class = 6", "traffic_class = 2", 1),
-			`(?s)Not supported on platform eos.*EOS makes every queue below a round-robin\s+queue\s+round-robin\s+too`},
+}`, `(?s)name`, nil},
+		{"strict class below a round-robin class", replaced(t, eosPolicyHCL(153600, `"Ethernet1"`), "traffic_class = 6", "traffic_class = 2"),
+			`(?s)Not supported on platform eos.*EOS makes every queue below a round-robin\s+queue\s+round-robin\s+too`, nil},
 		{"threshold not whole kbytes", eosPolicyHCL(150000, `"Ethernet1"`),
-			`(?s)150000 bytes is not a whole number of kbytes.*149504 \(146 kbytes\)\s+or\s+150528 \(147 kbytes\)`},
+			`(?s)150000 bytes is not a whole number of kbytes.*149504 \(146 kbytes\)\s+or\s+150528 \(147 kbytes\)`, nil},
 		{"trust dscp_pcp", `
 resource "roce_qos_policy" "x" {
   device = "eos-1"
   trust  = "dscp_pcp"
   classes = { roce = { traffic_class = 3, dscp = [26], pcp = [3], bandwidth_percent = 100 } }
-}`, `(?s)Not supported on platform eos.*trust`},
+}`, `(?s)Not supported on platform eos.*trust`, nil},
 		{"per-class mtu", `
 resource "roce_qos_policy" "x" {
   device = "eos-1"
   classes = { roce = { traffic_class = 3, dscp = [26], bandwidth_percent = 100, mtu = 9216 } }
-}`, `(?s)Not supported on platform eos.*nxos`},
+}`, `(?s)Not supported on platform eos.*nxos`, nil},
 		{"pfc mode auto", `
 resource "roce_pfc_interface" "x" {
   device    = "eos-1"
   interface = "Ethernet1"
   mode      = "auto"
-}`, `(?s)Not supported on platform eos.*DCBX`},
+}`, `(?s)Not supported on platform eos.*DCBX`, nil},
 		{"pfc headroom", `
 resource "roce_pfc_interface" "x" {
   device    = "eos-1"
   interface = "Ethernet1"
   buffer    = { xoff_bytes = 122880, xon_bytes = 61440 }
-}`, `(?s)Not supported on platform eos`},
+}`, `(?s)Not supported on platform eos`, nil},
 		{"watchdog not in 10 ms steps", `
 resource "roce_pfc_interface" "x" {
   device    = "eos-1"
   interface = "Ethernet1"
   watchdog  = { detection_time_ms = 205, restoration_time_ms = 400 }
-}`, `(?s)Not supported on platform eos.*10 ms`},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: protoV6Factories,
-				Steps: []resource.TestStep{{
-					Config: l.providerHCL() + c.config, PlanOnly: true, ExpectError: regexp.MustCompile(c.want),
-				}},
-			})
-		})
-	}
+}`, `(?s)Not supported on platform eos.*10 ms`, nil},
+	}, nil)
 	if n := l.EOS("eos-1").Counters().Connections; n != 0 {
 		t.Errorf("plan-time errors opened %d SSH connections to the switch; they need none", n)
 	}
@@ -305,9 +262,9 @@ func TestAccEOSDeviceWarning(t *testing.T) {
 func TestAccEOSUnusedQueuesUntouched(t *testing.T) {
 	l := eosLab(t)
 	sw := l.EOS("eos-1")
-	withStorage := strings.Replace(eosPolicyHCL(153600, `"Ethernet1"`), "    cnp     =",
-		"    storage = { traffic_class = 4, dscp = [10], bandwidth_percent = 10 }\n    cnp     =", 1)
-	withStorage = strings.Replace(withStorage, "bandwidth_percent = 50\n      lossless", "bandwidth_percent = 40\n      lossless", 1)
+	withStorage := replaced(t, eosPolicyHCL(153600, `"Ethernet1"`), "    cnp     =",
+		"    storage = { traffic_class = 4, dscp = [10], bandwidth_percent = 10 }\n    cnp     =")
+	withStorage = replaced(t, withStorage, "bandwidth_percent = 50, lossless", "bandwidth_percent = 40, lossless")
 	blocks := func(want ...string) func(*terraform.State) error {
 		return func(*terraform.State) error {
 			profile := sw.RunningConfig()

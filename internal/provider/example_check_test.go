@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,16 +13,7 @@ import (
 // receives a PFC pause storm (pauses, and the retransmissions of the packets it loses).
 func TestAccExampleCheckWarnsOnStorm(t *testing.T) {
 	l := startLab(t, lab.Options{Switches: map[string]int{}, Hosts: map[string]int{"mlx5": 1}})
-	src, err := os.ReadFile("../../examples/check/main.tf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), src, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
+	tf := exampleCLI(t, "check", "main.tf")
 	inventory := "inventory=" + filepath.Join(l.dir, lab.InventoryFile)
 	// The port runs RoCE with PFC on priority 3, as roce_nic_qos would leave it.
 	if out, errOut, status := l.Host("mlx5-1").Run("sudo -n mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0"); status != 0 {

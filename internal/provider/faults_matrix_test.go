@@ -87,6 +87,14 @@ func recordFault(o faultOutcome) {
 	faultOutcomes = append(faultOutcomes, o)
 }
 
+// recordWhenDone records *o when the test's row ends (deferred), as FAIL when it failed.
+func recordWhenDone(t *testing.T, o *faultOutcome) {
+	if t.Failed() {
+		o.result = "FAIL"
+	}
+	recordFault(*o)
+}
+
 var firstErrorLine = regexp.MustCompile(`(?m)Error: (.*)$`)
 
 // firstError is the summary of the first error diagnostic and the first paragraph of its
@@ -205,24 +213,28 @@ type applyFault struct {
 	errRe func(d *faultDev) string
 }
 
+// runUnder runs terraform with args while fault kind is armed on d (by d's delay, when by is
+// set), then clears it; armed is what was still armed when the command ended (a fault that
+// never fired).
+func (r *faultRig) runUnder(d *faultDev, kind lab.FaultKind, by func(*faultDev) time.Duration, args ...string) (out string, code int, took time.Duration, armed []lab.FaultKind) {
+	delay := time.Duration(0)
+	if by != nil {
+		delay = by(d)
+	}
+	r.inject(d.name, kind, delay)
+	start := time.Now()
+	out, code = r.tf.run(args...)
+	took = time.Since(start)
+	armed = r.l.Faults(d.name)
+	r.clear(d.name)
+	return out, code, took, armed
+}
+
 func (r *faultRig) runPlanRow(d *faultDev, row planFault) {
 	t := r.t
-	by := time.Duration(0)
-	if row.by != nil {
-		by = row.by(d)
-	}
-	r.inject(d.name, row.kind, by)
-	start := time.Now()
-	out, code := r.tf.run("plan", "-no-color", "-detailed-exitcode", "-input=false")
-	took := time.Since(start)
-	r.clear(d.name)
+	out, code, took, _ := r.runUnder(d, row.kind, row.by, "plan", "-no-color", "-detailed-exitcode", "-input=false")
 	o := faultOutcome{transport: d.transport, device: d.name, fault: row.fault, phase: "plan", first: firstError(out)}
-	defer func() {
-		if t.Failed() {
-			o.result = "FAIL"
-		}
-		recordFault(o)
-	}()
+	defer recordWhenDone(t, &o)
 	switch row.want {
 	case "error":
 		re := regexp.MustCompile(row.errRe(d))
@@ -258,23 +270,9 @@ func (r *faultRig) runApplyRow(d *faultDev, row applyFault) {
 	r.ver[d.name] = 1 - v
 	r.write()
 	r.tf.must("plan", "-no-color", "-input=false", "-out=fault.tfplan")
-	by := time.Duration(0)
-	if row.by != nil {
-		by = row.by(d)
-	}
-	r.inject(d.name, row.kind, by)
-	start := time.Now()
-	out, code := r.tf.run("apply", "-no-color", "-input=false", "fault.tfplan")
-	took := time.Since(start)
-	armed := r.l.Faults(d.name)
-	r.clear(d.name)
+	out, code, took, armed := r.runUnder(d, row.kind, row.by, "apply", "-no-color", "-input=false", "fault.tfplan")
 	o := faultOutcome{transport: d.transport, device: d.name, fault: row.fault, phase: "apply", first: firstError(out)}
-	defer func() {
-		if t.Failed() {
-			o.result = "FAIL"
-		}
-		recordFault(o)
-	}()
+	defer recordWhenDone(t, &o)
 	// gNMI retries an Unavailable Set (the dropped one was not applied), NVUE an apply whose
 	// revision it then finds still pending: the retry converges.
 	retried := row.kind == lab.FaultDrop && (strings.HasPrefix(d.transport, "gNMI") || d.transport == "NVUE")
@@ -431,28 +429,29 @@ func rejectCause(d *faultDev) string {
 	return `Operation not permitted|Permission denied`
 }
 
+// rowOn makes t the rig's test for one row on d; the function it returns, deferred, brings d
+// back in step with the state when the row failed.
+func (r *faultRig) rowOn(t *testing.T, d *faultDev) func() {
+	r.t, r.tf.t = t, t
+	return func() {
+		if t.Failed() {
+			r.resync(d)
+		}
+	}
+}
+
 // matrix runs every plan and apply row for d, each as a subtest of the group.
 func (r *faultRig) matrix(t *testing.T, d *faultDev) {
 	host := d.transport == "host SSH"
 	for _, row := range planFaults(host) {
 		t.Run(d.name+"/plan/"+row.fault, func(t *testing.T) {
-			r.t, r.tf.t = t, t
-			defer func() {
-				if t.Failed() {
-					r.resync(d)
-				}
-			}()
+			defer r.rowOn(t, d)()
 			r.runPlanRow(d, row)
 		})
 	}
 	for _, row := range applyFaults(dropCause, rejectCause) {
 		t.Run(d.name+"/apply/"+row.fault, func(t *testing.T) {
-			r.t, r.tf.t = t, t
-			defer func() {
-				if t.Failed() {
-					r.resync(d)
-				}
-			}()
+			defer r.rowOn(t, d)()
 			r.runApplyRow(d, row)
 		})
 	}
@@ -612,12 +611,7 @@ func newFaultRigOn(t *testing.T, l *accLab, devs ...*faultDev) *faultRig {
 // healthy one; once down is back the next apply creates the rest and the plan is empty.
 func (r *faultRig) oneDown(t *testing.T, down, healthy *faultDev) {
 	o := faultOutcome{transport: down.transport, device: down.name + " down, " + healthy.name + " healthy", fault: "refuse", phase: "apply (create)"}
-	defer func() {
-		if t.Failed() {
-			o.result = "FAIL"
-		}
-		recordFault(o)
-	}()
+	defer recordWhenDone(t, &o)
 	r.inject(down.name, lab.FaultRefuse, 0)
 	out, code := r.tf.run("apply", "-no-color", "-auto-approve", "-input=false")
 	r.clear(down.name)

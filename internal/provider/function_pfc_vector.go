@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,48 +9,31 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-var _ function.Function = (*pfcVectorFunction)(nil)
-
-// pfcVectorFunction renders a set of PFC priorities as the eight-digit vector that
+// newPFCVectorFunction renders a set of PFC priorities as the eight-digit vector that
 // `mlnx_qos --pfc` takes.
-type pfcVectorFunction struct{}
-
-func newPFCVectorFunction() function.Function { return &pfcVectorFunction{} }
-
-func (f *pfcVectorFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
-	resp.Name = "pfc_vector"
-}
-
-func (f *pfcVectorFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
-	resp.Definition = function.Definition{
-		Summary: "The mlnx_qos --pfc vector of a set of priorities",
-		MarkdownDescription: "Returns the eight comma-separated digits that `mlnx_qos --pfc` takes, priority 0 first: `1` for " +
-			"each priority in `priorities`, `0` for the others. `pfc_vector([3])` is `\"0,0,0,1,0,0,0,0\"`, the value " +
-			"`roce_nic_qos` with `pfc_priorities = [3]` leaves on a host. A priority given twice counts once. " +
-			"Provider functions need Terraform 1.8+ or OpenTofu 1.7+.",
-		Parameters: []function.Parameter{
-			function.SetParameter{
-				Name:                "priorities",
-				ElementType:         types.Int64Type,
-				MarkdownDescription: "The PFC-enabled priorities, each 0-7 (a set or a list; may be empty).",
+func newPFCVectorFunction() function.Function {
+	return &providerFunction[string]{
+		name: "pfc_vector",
+		def: function.Definition{
+			Summary: "The mlnx_qos --pfc vector of a set of priorities",
+			MarkdownDescription: "Returns the eight comma-separated digits that `mlnx_qos --pfc` takes, priority 0 first: `1` for " +
+				"each priority in `priorities`, `0` for the others. `pfc_vector([3])` is `\"0,0,0,1,0,0,0,0\"`, the value " +
+				"`roce_nic_qos` with `pfc_priorities = [3]` leaves on a host. A priority given twice counts once. " +
+				"Provider functions need Terraform 1.8+ or OpenTofu 1.7+.",
+			Parameters: []function.Parameter{
+				function.SetParameter{
+					Name:                "priorities",
+					ElementType:         types.Int64Type,
+					MarkdownDescription: "The PFC-enabled priorities, each 0-7 (a set or a list; may be empty).",
+				},
 			},
+			Return: function.StringReturn{},
 		},
-		Return: function.StringReturn{},
+		bind: func() ([]any, func() (string, error)) {
+			var prios []*int64
+			return []any{&prios}, func() (string, error) { return pfcVector(prios) }
+		},
 	}
-}
-
-func (f *pfcVectorFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
-	var prios []*int64
-	resp.Error = req.Arguments.Get(ctx, &prios)
-	if resp.Error != nil {
-		return
-	}
-	vec, err := pfcVector(prios)
-	if err != nil {
-		resp.Error = function.NewArgumentFuncError(0, err.Error())
-		return
-	}
-	resp.Error = resp.Result.Set(ctx, vec)
 }
 
 // pfcVector is the mlnx_qos --pfc vector with a 1 at each given priority.

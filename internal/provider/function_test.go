@@ -7,7 +7,6 @@ import (
 	"math/big"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -311,16 +310,7 @@ func TestAccFunctionExamples(t *testing.T) {
 	skipWithoutProviderFunctions(t)
 	for _, name := range []string{"tos", "pfc_vector"} {
 		t.Run(name, func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join("..", "..", "examples", "functions", name, "function.tf"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "main.tf"), src, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			tf := newTFCLI(t, dir)
-			tf.must("init", "-input=false", "-no-color")
+			tf := exampleCLI(t, "functions", name, "function.tf")
 			tf.must("validate", "-no-color")
 			if name != "pfc_vector" {
 				return

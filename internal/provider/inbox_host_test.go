@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
@@ -63,16 +62,14 @@ func TestAccDCQCNInboxHost(t *testing.T) {
 			},
 			{
 				Config:           cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigPlanChecks: expectEmptyPlan,
 			},
 			{ // a hand change of a parameter is drift, repaired by apply
 				PreConfig: func() {
 					o.run(t, "echo 30 | sudo -n tee /sys/kernel/debug/mlx5/0000:08:00.0/cc_params/rp_ai_rate >/dev/null")
 				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(dcqcnRes, plancheck.ResourceActionUpdate),
-				}},
+				Config:           cfg,
+				ConfigPlanChecks: expectUpdates(dcqcnRes),
 				Check: func(*terraform.State) error {
 					if got := o.run(t, aiRate); strings.TrimSpace(got) != "10" {
 						return fmt.Errorf("rp_ai_rate = %q after the repair, want 10", got)
@@ -140,14 +137,12 @@ func TestAccNICQoSInboxHost(t *testing.T) {
 			},
 			{
 				Config:           cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigPlanChecks: expectEmptyPlan,
 			},
 			{ // PFC turned on by hand on priority 5: drift, repaired
-				PreConfig: func() { o.run(t, "sudo -n dcb pfc set dev eth0 prio-pfc 5:on") },
-				Config:    cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(nicRes, plancheck.ResourceActionUpdate),
-				}},
+				PreConfig:        func() { o.run(t, "sudo -n dcb pfc set dev eth0 prio-pfc 5:on") },
+				Config:           cfg,
+				ConfigPlanChecks: expectUpdates(nicRes),
 				Check: func(*terraform.State) error {
 					if got := o.run(t, "dcb pfc show dev eth0 prio-pfc"); !strings.Contains(got, "4:off 5:off") {
 						return fmt.Errorf("the drift was not repaired: %s", got)
@@ -158,7 +153,7 @@ func TestAccNICQoSInboxHost(t *testing.T) {
 			{ // a reboot: the boot unit writes the settings again with dcb
 				PreConfig:        l.Host("mlx5-1").Reboot,
 				Config:           cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigPlanChecks: expectEmptyPlan,
 			},
 			{
 				ResourceName: nicRes, ImportState: true, ImportStateId: "mlx5-1/eth0",

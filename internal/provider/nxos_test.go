@@ -19,24 +19,7 @@ func nxosLab(t *testing.T) *accLab {
 // nxosPolicyHCL is the contract's example policy on a Nexus: the roce class lossless with a
 // jumbo MTU (NX-OS network-qos classes default to 1500).
 func nxosPolicyHCL(ecnMin int, ports string) string {
-	return fmt.Sprintf(`
-resource "roce_qos_policy" "leaf" {
-  device = "nxos-1"
-  classes = {
-    roce = {
-      traffic_class     = 3
-      dscp              = [26]
-      bandwidth_percent = 50
-      lossless          = true
-      mtu               = 9216
-      ecn = { min_threshold_bytes = %d, max_threshold_bytes = 1536000 }
-    }
-    cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
-    default = { traffic_class = 0, dscp = [0], bandwidth_percent = 50 }
-  }
-  interfaces = [%s]
-}
-`, ecnMin, ports)
+	return leafPolicyHCL("nxos-1", ecnMin, ports, "mtu = 9216")
 }
 
 func nxosPFCHCL(port string, xoff int) string {
@@ -78,7 +61,7 @@ func TestAccNXOSPolicyAndPFC(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
 		CheckDestroy:             cliRestored(before, sw.RunningConfig, "checkpoints", sw.Checkpoints),
-		Steps: []resource.TestStep{
+		Steps: append([]resource.TestStep{
 			{
 				Config: v1,
 				Check: cliLines(want, [][3]string{
@@ -101,39 +84,22 @@ func TestAccNXOSPolicyAndPFC(t *testing.T) {
 			},
 			{ResourceName: "roce_qos_policy.leaf", ImportState: true, ImportStateId: "nxos-1/ROCE", ImportStateVerify: true},
 			{ResourceName: "roce_pfc_interface.e1", ImportState: true, ImportStateId: "nxos-1/Ethernet1/1", ImportStateVerify: true},
-			{
-				Config:           v2,
-				ConfigPlanChecks: updatesPolicyAndPFC,
-				Check: func(*terraform.State) error {
-					if strings.Contains(nxosBlock(sw.RunningConfig(), "interface Ethernet1/1"), "service-policy type qos input") {
-						return fmt.Errorf("Ethernet1/1 is still bound after the policy moved off it:\n%s", sw.RunningConfig())
-					}
-					if err := want("Ethernet1/3 bound", "interface Ethernet1/3", "service-policy type qos input ROCE"); err != nil {
-						return err
-					}
-					if err := want("queuing system-wide", "system qos", "service-policy type queuing output ROCE-out"); err != nil {
-						return err
-					}
-					return want("ECN updated", "policy-map type queuing ROCE-out", "minimum-threshold 200 kbytes")
-				},
+		}, l.moveAndRepairSteps(t, v2, policyMove{
+			device: "nxos-1", running: sw.RunningConfig, blockOf: nxosBlock,
+			unbound: "interface Ethernet1/1", bound: "service-policy type qos input",
+			updated: [][3]string{
+				{"Ethernet1/3 bound", "interface Ethernet1/3", "service-policy type qos input ROCE"},
+				{"queuing system-wide", "system qos", "service-policy type queuing output ROCE-out"},
+				{"ECN updated", "policy-map type queuing ROCE-out", "minimum-threshold 200 kbytes"},
 			},
-			{ // an operator types changes in their own SSH session: the plan shows both, apply repairs
-				PreConfig: func() {
-					l.terminal(t, "nxos-1").configure(
-						"policy-map type queuing ROCE-out", "class type queuing c-out-8q-q3",
-						"random-detect minimum-threshold 100 kbytes maximum-threshold 1500 kbytes drop-probability 100 weight 0 ecn",
-						"interface Ethernet1/1", "priority-flow-control mode off")
-				},
-				Config:           v2,
-				ConfigPlanChecks: updatesPolicyAndPFC,
-				Check: func(*terraform.State) error {
-					if err := want("ECN repaired", "policy-map type queuing ROCE-out", "minimum-threshold 200 kbytes"); err != nil {
-						return err
-					}
-					return want("PFC repaired", "interface Ethernet1/1", "priority-flow-control mode on")
-				},
+			operator: []string{"policy-map type queuing ROCE-out", "class type queuing c-out-8q-q3",
+				"random-detect minimum-threshold 100 kbytes maximum-threshold 1500 kbytes drop-probability 100 weight 0 ecn",
+				"interface Ethernet1/1", "priority-flow-control mode off"},
+			repaired: [][3]string{
+				{"ECN repaired", "policy-map type queuing ROCE-out", "minimum-threshold 200 kbytes"},
+				{"PFC repaired", "interface Ethernet1/1", "priority-flow-control mode on"},
 			},
-		},
+		})...),
 	})
 }
 
@@ -190,48 +156,38 @@ func TestAccNXOSForeignNetworkQoS(t *testing.T) {
 
 func TestAccNXOSPlanTimeErrors(t *testing.T) {
 	l := nxosLab(t)
-	cases := []struct{ name, config, want string }{
+	l.expectPlanErrors(t, []planError{
 		{"injection in an interface name", `
 resource "roce_pfc_interface" "x" {
   device    = "nxos-1"
   interface = "Ethernet1/1 ; reload"
-}`, `(?s)interface`},
+}`, `(?s)interface`, nil},
 		{"threshold not whole kbytes", nxosPolicyHCL(150000, `"Ethernet1/1"`),
-			`(?s)150000 bytes is not a whole number of kbytes.*149504 \(146 kbytes\)\s+or\s+150528 \(147 kbytes\)`},
+			`(?s)150000 bytes is not a whole number of kbytes.*149504 \(146 kbytes\)\s+or\s+150528 \(147 kbytes\)`, nil},
 		{"trust dscp_pcp", `
 resource "roce_qos_policy" "x" {
   device = "nxos-1"
   trust  = "dscp_pcp"
   classes = { roce = { traffic_class = 3, dscp = [26], pcp = [3], bandwidth_percent = 100 } }
-}`, `(?s)Not supported on platform nxos.*trust`},
+}`, `(?s)Not supported on platform nxos.*trust`, nil},
 		{"mtu out of range", `
 resource "roce_qos_policy" "x" {
   device = "nxos-1"
   classes = { roce = { traffic_class = 3, dscp = [26], bandwidth_percent = 100, mtu = 9300 } }
-}`, `(?s)mtu 9300 out of range 1500-9216`},
+}`, `(?s)mtu 9300 out of range 1500-9216`, nil},
 		{"watchdog times", `
 resource "roce_pfc_interface" "x" {
   device    = "nxos-1"
   interface = "Ethernet1/1"
   watchdog  = { detection_time_ms = 200, restoration_time_ms = 400 }
-}`, `(?s)Not supported on platform nxos.*system-wide`},
+}`, `(?s)Not supported on platform nxos.*system-wide`, nil},
 		{"cable length", `
 resource "roce_pfc_interface" "x" {
   device    = "nxos-1"
   interface = "Ethernet1/1"
   buffer    = { cable_length_m = 5 }
-}`, `(?s)Not supported on platform nxos`},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: protoV6Factories,
-				Steps: []resource.TestStep{{
-					Config: l.providerHCL() + c.config, PlanOnly: true, ExpectError: regexp.MustCompile(c.want),
-				}},
-			})
-		})
-	}
+}`, `(?s)Not supported on platform nxos`, nil},
+	}, nil)
 	if n := l.NXOS("nxos-1").Counters().Connections; n != 0 {
 		t.Errorf("plan-time errors opened %d SSH connections to the switch; they need none", n)
 	}
@@ -244,9 +200,9 @@ func TestAccNXOSLosslessClassAddedUnderPFC(t *testing.T) {
 	l := nxosLab(t)
 	sw := l.NXOS("nxos-1")
 	v1 := l.providerHCL() + nxosPolicyHCL(153600, `"Ethernet1/1"`) + nxosPFCHCL("Ethernet1/1", 122880)
-	storage := strings.Replace(nxosPolicyHCL(153600, `"Ethernet1/1"`), "    cnp     =",
-		"    storage = { traffic_class = 4, dscp = [10], bandwidth_percent = 10, lossless = true, mtu = 9216 }\n    cnp     =", 1)
-	storage = strings.Replace(storage, "bandwidth_percent = 50\n      lossless", "bandwidth_percent = 40\n      lossless", 1)
+	storage := replaced(t, nxosPolicyHCL(153600, `"Ethernet1/1"`), "    cnp     =",
+		"    storage = { traffic_class = 4, dscp = [10], bandwidth_percent = 10, lossless = true, mtu = 9216 }\n    cnp     =")
+	storage = replaced(t, storage, "bandwidth_percent = 50, lossless", "bandwidth_percent = 40, lossless")
 	v2 := l.providerHCL() + storage + nxosPFCHCL("Ethernet1/1", 122880)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,

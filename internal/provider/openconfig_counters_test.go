@@ -17,28 +17,10 @@ import (
 func TestAccOpenConfigQueueCounters(t *testing.T) {
 	l := startLab(t, lab.Options{})
 	policy := l.providerHCL() + policyHCL("ROCE", 153600, 1536000, "", `"Ethernet1"`)
-	counts := policy + `
-data "roce_interface_counters" "e1" {
-  device     = "openconfig-1"
-  interface  = "Ethernet1"
-  depends_on = [roce_qos_policy.leaf]
-}
-`
-	gate := policy + `
-data "roce_interface_counters" "e1" {
-  device         = "openconfig-1"
-  interface      = "Ethernet1"
-  sample_seconds = 1
-}
-
-output "queue_drops" {
-  value = data.roce_interface_counters.e1.queue_dropped_packets
-  precondition {
-    condition     = data.roce_interface_counters.e1.queue_dropped_packets["3"] == 0
-    error_message = "Queue 3 of openconfig-1 Ethernet1 drops ${data.roce_interface_counters.e1.queue_dropped_packets["3"]} packets per second."
-  }
-}
-`
+	counts := policy + countersHCL("e1", "openconfig-1", "Ethernet1", "roce_qos_policy.leaf")
+	gate := policy + counterGateHCL("e1", "openconfig-1", "Ethernet1", "queue_drops", "queue_dropped_packets",
+		`data.roce_interface_counters.e1.queue_dropped_packets["3"] == 0`,
+		`Queue 3 of openconfig-1 Ethernet1 drops ${data.roce_interface_counters.e1.queue_dropped_packets["3"]} packets per second.`)
 	const ds = "data.roce_interface_counters.e1"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,

@@ -31,6 +31,7 @@ var (
 )
 
 func (m pfcInterfaceModel) ids() (types.String, types.String) { return m.Device, m.Interface }
+func (m pfcInterfaceModel) deviceName() types.String          { return m.Device }
 func (m pfcInterfaceModel) id() types.String                  { return m.ID }
 func (m pfcInterfaceModel) imported() bool                    { return m.Mode.IsNull() }
 

@@ -18,6 +18,8 @@ type qosPolicyModel struct {
 	qosPolicyArgs
 }
 
+func (m qosPolicyModel) deviceName() types.String { return m.Device }
+
 // qosPolicyArgs are the resource's arguments; roce_fabric_check takes the same shape.
 type qosPolicyArgs struct {
 	Device              types.String `tfsdk:"device"`

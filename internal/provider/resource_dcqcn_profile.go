@@ -10,23 +10,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/rocefabric/terraform-provider-roce/internal/devices"
 	"github.com/rocefabric/terraform-provider-roce/internal/driver"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
 
 func newDCQCNProfileResource() resource.Resource {
-	return &dcqcnResource{interfaceResource[dcqcnModel, fabric.DCQCN]{
-		typeName: "roce_dcqcn_profile", what: "DCQCN profile",
-		open: func(reg *devices.Registry, device string) (interfaceOps[fabric.DCQCN], error) {
-			return driver.ForDCQCN(reg, device)
-		},
-		checkPlatform: func(dev devices.Device, _ fabric.DCQCN) fabric.Problems {
-			return driver.CheckHostDevice(dev, "roce_dcqcn_profile")
-		},
-		readAtPlan: true,
-		fromIntent: dcqcnFromIntent,
-	}}
+	return &dcqcnResource{hostInterface("roce_dcqcn_profile", "DCQCN profile", driver.ForDCQCN, dcqcnFromIntent)}
 }
 
 type dcqcnResource struct {
@@ -34,6 +23,7 @@ type dcqcnResource struct {
 }
 
 func (m dcqcnModel) ids() (types.String, types.String) { return m.Device, m.Interface }
+func (m dcqcnModel) deviceName() types.String          { return m.Device }
 func (m dcqcnModel) id() types.String                  { return m.ID }
 func (m dcqcnModel) imported() bool                    { return m.CNPDSCP.IsNull() }
 

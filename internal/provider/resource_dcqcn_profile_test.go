@@ -75,10 +75,8 @@ func TestAccDCQCNProfileLifecycle(t *testing.T) {
 			{ResourceName: dcqcnRes, ImportState: true, ImportStateId: "mlx5-1/eth0", ImportStateVerify: true,
 				ImportStateVerifyIgnore: unmanagedRP},
 			{
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(dcqcnRes, plancheck.ResourceActionUpdate),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: expectUpdates(dcqcnRes),
 				Check: func(*terraform.State) error {
 					if out := state(); !strings.Contains(out, "cc_params/rp_ai_rate:20") || !strings.Contains(out, "/ecn/roce_np/enable/4:1") {
 						return fmt.Errorf("update not applied:\n%s", out)
@@ -93,20 +91,16 @@ func TestAccDCQCNProfileLifecycle(t *testing.T) {
 						t.Errorf("after the reboot the persisted DCQCN settings are not back:\n%s", out)
 					}
 				},
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectEmptyPlan(),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: expectEmptyPlan,
 			},
 			{ // without persist, a reboot is drift
 				Config: strings.Replace(v2, "cnp_dscp", "persist = false\n  cnp_dscp", 1),
 			},
 			{
-				PreConfig: func() { l.Host("mlx5-1").Reboot() },
-				Config:    strings.Replace(v2, "cnp_dscp", "persist = false\n  cnp_dscp", 1),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(dcqcnRes, plancheck.ResourceActionUpdate),
-				}},
+				PreConfig:        func() { l.Host("mlx5-1").Reboot() },
+				Config:           strings.Replace(v2, "cnp_dscp", "persist = false\n  cnp_dscp", 1),
+				ConfigPlanChecks: expectUpdates(dcqcnRes),
 			},
 		},
 	})
@@ -115,22 +109,11 @@ func TestAccDCQCNProfileLifecycle(t *testing.T) {
 func TestAccDCQCNProfileErrors(t *testing.T) {
 	l := hostLab(t)
 	host := l.Host("mlx5-1")
-	cases := []struct {
-		name, config string
-		pre          func()
-		want         string
-	}{
-		{"CNP DSCP 64", strings.Replace(dcqcnHCL("3", 10), "cnp_dscp     = 48", "cnp_dscp = 64", 1), nil, `(?s)cnp_dscp.*64`},
-		{"priority 8", dcqcnHCL("8", 10), nil, `(?s)priorities.*8`},
-		{"no ecn tree (upstream kernel)", dcqcnHCL("3", 10), func() { host.RemoveECNTree() }, `(?s)/sys/class/net/eth0/ecn.*roce_nic_firmware, parameters =.*ROCE_CC_PRIO_MASK_P1 = "8"`},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: protoV6Factories, Steps: []resource.TestStep{{
-				PreConfig: c.pre, Config: l.providerHCL() + c.config, PlanOnly: true, ExpectError: regexp.MustCompile(c.want),
-			}}})
-		})
-	}
+	l.expectPlanErrors(t, []planError{
+		{"CNP DSCP 64", strings.Replace(dcqcnHCL("3", 10), "cnp_dscp     = 48", "cnp_dscp = 64", 1), `(?s)cnp_dscp.*64`, nil},
+		{"priority 8", dcqcnHCL("8", 10), `(?s)priorities.*8`, nil},
+		{"no ecn tree (upstream kernel)", dcqcnHCL("3", 10), `(?s)/sys/class/net/eth0/ecn.*roce_nic_firmware, parameters =.*ROCE_CC_PRIO_MASK_P1 = "8"`, func() { host.RemoveECNTree() }},
+	}, nil)
 }
 
 // A write the host refuses half way leaves nothing half-applied: the values read before the

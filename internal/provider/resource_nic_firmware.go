@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -18,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/driver"
+	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 )
 
 func newNICFirmwareResource() resource.Resource { return &nicFirmwareResource{} }
@@ -34,6 +34,8 @@ type nicFirmwareModel struct {
 	PendingReboot types.Bool   `tfsdk:"pending_reboot"`
 	Tool          types.String `tfsdk:"tool"`
 }
+
+func (m nicFirmwareModel) deviceName() types.String { return m.Device }
 
 func (r *nicFirmwareResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_nic_firmware"
@@ -65,6 +67,7 @@ func (r *nicFirmwareResource) Schema(_ context.Context, _ resource.SchemaRequest
 }
 
 func (r *nicFirmwareResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	ctx = withTransportLogs(ctx) // it reads devices
 	if req.Plan.Raw.IsNull() {
 		var st nicFirmwareModel
 		resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
@@ -171,18 +174,11 @@ func (r *nicFirmwareResource) write(ctx context.Context, plan nicFirmwareModel, 
 }
 
 func (r *nicFirmwareResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan nicFirmwareModel
-	resp.Diagnostics.Append(tfmodel.Plan(ctx, req.Plan, &plan)...)
-	ctx, done := r.trace(ctx, "create", "roce_nic_firmware", plan.Device)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, plan, done := start[nicFirmwareModel](ctx, &r.deviceResource, "create", "roce_nic_firmware", planOf(req.Plan), &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	if !resp.Diagnostics.HasError() {
 		r.apply(ctx, plan, nil, nil, "create", resp.Private, &resp.State, &resp.Diagnostics)
 	}
-}
-
-// privateSetter is the response's private state (Create and Update alike).
-type privateSetter interface {
-	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }
 
 // apply writes plan and records the new prior and state.
@@ -192,15 +188,12 @@ func (r *nicFirmwareResource) apply(ctx context.Context, plan nicFirmwareModel, 
 	if c == nil {
 		return
 	}
-	diags.Append(private.SetKey(ctx, privateKeyPrior, next)...)
-	diags.Append(tfmodel.SetState(ctx, state, r.state(plan.Device.ValueString(), c))...)
+	recordWrite(ctx, private, next, state, r.state(plan.Device.ValueString(), c), diags)
 }
 
 func (r *nicFirmwareResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var st nicFirmwareModel
-	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-	ctx, done := r.trace(ctx, "read", "roce_nic_firmware", st.Device)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, st, done := start[nicFirmwareModel](ctx, &r.deviceResource, "read", "roce_nic_firmware", stateOf(req.State), &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -223,11 +216,10 @@ func (r *nicFirmwareResource) Read(ctx context.Context, req resource.ReadRequest
 }
 
 func (r *nicFirmwareResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, st nicFirmwareModel
-	resp.Diagnostics.Append(tfmodel.Plan(ctx, req.Plan, &plan)...)
+	var st nicFirmwareModel
 	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-	ctx, done := r.trace(ctx, "update", "roce_nic_firmware", plan.Device)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, plan, done := start[nicFirmwareModel](ctx, &r.deviceResource, "update", "roce_nic_firmware", planOf(req.Plan), &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	prior, d := req.Private.GetKey(ctx, privateKeyPrior)
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
@@ -244,10 +236,8 @@ func (r *nicFirmwareResource) Update(ctx context.Context, req resource.UpdateReq
 }
 
 func (r *nicFirmwareResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var st nicFirmwareModel
-	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-	ctx, done := r.trace(ctx, "delete", "roce_nic_firmware", st.Device)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, st, done := start[nicFirmwareModel](ctx, &r.deviceResource, "delete", "roce_nic_firmware", stateOf(req.State), &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	prior, d := req.Private.GetKey(ctx, privateKeyPrior)
 	resp.Diagnostics.Append(d...)
 	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 )
 
@@ -92,13 +91,13 @@ func TestAccNICFirmware(t *testing.T) {
 			{ // a warm reboot does not load the firmware configuration
 				PreConfig:        h.WarmReboot,
 				Config:           cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigPlanChecks: expectEmptyPlan,
 				Check:            resource.TestCheckResourceAttr(fwRes, "pending_reboot", "true"),
 			},
 			{ // a cold one does; the driver's ECN enables follow ROCE_CC_PRIO_MASK
 				PreConfig:        h.Reboot,
 				Config:           cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigPlanChecks: expectEmptyPlan,
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr(fwRes, "pending_reboot", "false"),
 					resource.TestCheckResourceAttr(fwRes, "current.ROCE_CC_PRIO_MASK_P1", "8"),
@@ -111,11 +110,9 @@ func TestAccNICFirmware(t *testing.T) {
 				),
 			},
 			{ // changed by hand: drift, repaired by apply
-				PreConfig: func() { o.run(t, "sudo -n mstconfig -d mlx5_0 -y set CNP_DSCP_P1=26 >/dev/null") },
-				Config:    cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(fwRes, plancheck.ResourceActionUpdate),
-				}},
+				PreConfig:        func() { o.run(t, "sudo -n mstconfig -d mlx5_0 -y set CNP_DSCP_P1=26 >/dev/null") },
+				Config:           cfg,
+				ConfigPlanChecks: expectUpdates(fwRes),
 				Check: func(*terraform.State) error {
 					if out := o.run(t, query); !strings.Contains(out, "CNP_DSCP_P1                         48              48              48") {
 						return fmt.Errorf("the drift was not repaired:\n%s", out)
@@ -159,10 +156,8 @@ func TestAccNICFirmwareImportAdopts(t *testing.T) {
 			{Config: cfg, ResourceName: fwRes, ImportState: true, ImportStateId: "mlx5-1/eth0", ImportStatePersist: true,
 				ImportStateCheck: func([]*terraform.InstanceState) error { before = o.run(t, query); return nil }},
 			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(fwRes, plancheck.ResourceActionUpdate),
-				}},
+				Config:           cfg,
+				ConfigPlanChecks: expectUpdates(fwRes),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr(fwRes, "parameters.%", "1"),
 					resource.TestCheckResourceAttr(fwRes, "pending_reboot", "true"),
@@ -174,7 +169,7 @@ func TestAccNICFirmwareImportAdopts(t *testing.T) {
 					},
 				),
 			},
-			{Config: cfg, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+			{Config: cfg, ConfigPlanChecks: expectEmptyPlan},
 		},
 	})
 }

@@ -14,33 +14,23 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/rocefabric/terraform-provider-roce/internal/devices"
 	"github.com/rocefabric/terraform-provider-roce/internal/driver"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
 
 func newNICQoSResource() resource.Resource {
-	return &nicQoSResource{interfaceResource[nicQoSModel, fabric.NICQoS]{
-		typeName: "roce_nic_qos", what: "NIC QoS",
-		open: func(reg *devices.Registry, device string) (interfaceOps[fabric.NICQoS], error) {
-			return driver.ForNICQoS(reg, device)
-		},
-		checkPlatform: func(dev devices.Device, _ fabric.NICQoS) fabric.Problems {
-			return driver.CheckHostDevice(dev, "roce_nic_qos")
-		},
-		readAtPlan: true,
-		fromIntent: nicFromIntent,
-		computed: func(ctx context.Context, drv interfaceOps[fabric.NICQoS], ifname string) (map[string]attr.Value, error) {
-			t, ok := drv.(interface {
-				Tool(context.Context, string) (string, error)
-			})
-			if !ok {
-				return nil, nil
-			}
-			tool, err := t.Tool(ctx, ifname)
-			return map[string]attr.Value{"tool": types.StringValue(tool)}, err
-		},
-	}}
+	r := &nicQoSResource{hostInterface("roce_nic_qos", "NIC QoS", driver.ForNICQoS, nicFromIntent)}
+	r.computed = func(ctx context.Context, drv interfaceOps[fabric.NICQoS], ifname string) (map[string]attr.Value, error) {
+		t, ok := drv.(interface {
+			Tool(context.Context, string) (string, error)
+		})
+		if !ok {
+			return nil, nil
+		}
+		tool, err := t.Tool(ctx, ifname)
+		return map[string]attr.Value{"tool": types.StringValue(tool)}, err
+	}
+	return r
 }
 
 type nicQoSResource struct {
@@ -48,6 +38,7 @@ type nicQoSResource struct {
 }
 
 func (m nicQoSModel) ids() (types.String, types.String) { return m.Device, m.Interface }
+func (m nicQoSModel) deviceName() types.String          { return m.Device }
 func (m nicQoSModel) id() types.String                  { return m.ID }
 func (m nicQoSModel) imported() bool                    { return m.Trust.IsNull() }
 

@@ -86,10 +86,8 @@ func TestAccNICQoSLifecycle(t *testing.T) {
 			},
 			{ResourceName: nicRes, ImportState: true, ImportStateId: "mlx5-1/eth0", ImportStateVerify: true},
 			{
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(nicRes, plancheck.ResourceActionUpdate),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: expectUpdates(nicRes),
 				Check: func(*terraform.State) error {
 					if out := sh.run("mlnx_qos -i eth0"); !strings.Contains(out, "\tenabled     0   0   0   1   1   0   0   0   ") {
 						return fmt.Errorf("PFC on 3 and 4 not applied:\n%s", out)
@@ -105,17 +103,13 @@ func TestAccNICQoSLifecycle(t *testing.T) {
 						t.Errorf("after the reboot the persisted settings are not back:\n%s", out)
 					}
 				},
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectEmptyPlan(),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: expectEmptyPlan,
 			},
 			{ // a driver reload likewise
-				PreConfig: func() { l.Host("mlx5-1").DriverReload() },
-				Config:    v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectEmptyPlan(),
-				}},
+				PreConfig:        func() { l.Host("mlx5-1").DriverReload() },
+				Config:           v2,
+				ConfigPlanChecks: expectEmptyPlan,
 			},
 			{ // without persist the unit goes, and a reboot shows as drift that apply repairs
 				Config: strings.Replace(v2, "roce_tos = 106", "roce_tos = 106\n  persist = false", 1),
@@ -127,11 +121,9 @@ func TestAccNICQoSLifecycle(t *testing.T) {
 				},
 			},
 			{
-				PreConfig: func() { l.Host("mlx5-1").Reboot() },
-				Config:    strings.Replace(v2, "roce_tos = 106", "roce_tos = 106\n  persist = false", 1),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(nicRes, plancheck.ResourceActionUpdate),
-				}},
+				PreConfig:        func() { l.Host("mlx5-1").Reboot() },
+				Config:           strings.Replace(v2, "roce_tos = 106", "roce_tos = 106\n  persist = false", 1),
+				ConfigPlanChecks: expectUpdates(nicRes),
 			},
 		},
 	})
@@ -197,31 +189,15 @@ func TestAccNICQoSPersistDrift(t *testing.T) {
 func TestAccNICQoSPlanTimeErrors(t *testing.T) {
 	l := hostLab(t)
 	host := l.Host("mlx5-1")
-	cases := []struct {
-		name, config string
-		pre          func()
-		want         string
-	}{
-		{"DSCP 64", strings.Replace(nicHCL("eth0", "3", ets5050), `"26" = 3`, `"64" = 3`, 1), nil, `(?s)dscp_to_priority.*64`},
-		{"priority 8", nicHCL("eth0", "8", ets5050), nil, `(?s)pfc_priorities.*8`},
-		{"missing netdev", nicHCL("eth9", "3", ets5050), nil, `(?s)eth9.*eth0.*eth1`},
-		{"shell metacharacters", nicHCL("eth0;reboot", "3", ets5050), nil, `(?s)interface.*eth0;reboot`},
-		{"persist on a netdev with a dash", nicHCL("rdma-0", "3", ets5050), nil, `(?s)persist is not supported for netdev "rdma-0".*persist = false`},
-		{"firmware DCBX", nicHCL("eth0", "3", ets5050), func() { host.SetDCBXFirmware(true) }, `(?s)firmware-controlled`},
-		{"switch resource on a host", l.providerHCL() + classesHCL("mlx5-1", "", `a = { traffic_class = 3, dscp = [26], bandwidth_percent = 100 }`), nil, `(?s)mlx5.*NIC host`},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			cfg := c.config
-			if !strings.Contains(cfg, `provider "roce"`) {
-				cfg = l.providerHCL() + cfg
-			}
-			resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: protoV6Factories, Steps: []resource.TestStep{{
-				PreConfig: c.pre, Config: cfg, PlanOnly: true, ExpectError: regexp.MustCompile(c.want),
-			}}})
-			host.SetDCBXFirmware(false)
-		})
-	}
+	l.expectPlanErrors(t, []planError{
+		{"DSCP 64", strings.Replace(nicHCL("eth0", "3", ets5050), `"26" = 3`, `"64" = 3`, 1), `(?s)dscp_to_priority.*64`, nil},
+		{"priority 8", nicHCL("eth0", "8", ets5050), `(?s)pfc_priorities.*8`, nil},
+		{"missing netdev", nicHCL("eth9", "3", ets5050), `(?s)eth9.*eth0.*eth1`, nil},
+		{"shell metacharacters", nicHCL("eth0;reboot", "3", ets5050), `(?s)interface.*eth0;reboot`, nil},
+		{"persist on a netdev with a dash", nicHCL("rdma-0", "3", ets5050), `(?s)persist is not supported for netdev "rdma-0".*persist = false`, nil},
+		{"firmware DCBX", nicHCL("eth0", "3", ets5050), `(?s)firmware-controlled`, func() { host.SetDCBXFirmware(true) }},
+		{"switch resource on a host", l.providerHCL() + classesHCL("mlx5-1", "", `a = { traffic_class = 3, dscp = [26], bandwidth_percent = 100 }`), `(?s)mlx5.*NIC host`, nil},
+	}, func() { host.SetDCBXFirmware(false) })
 }
 
 // TestAccNICQoSPersistWithoutSystemd: on a host without systemd the persisted create fails

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/rocefabric/terraform-provider-roce/internal/driver"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 )
 
 var (
@@ -136,17 +136,18 @@ func (r *qosPolicyResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 }
 
 func (r *qosPolicyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan qosPolicyModel
-	resp.Diagnostics.Append(tfmodel.Plan(ctx, req.Plan, &plan)...)
-	ctx, done := r.trace(ctx, "create", "roce_qos_policy", plan.Device)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, plan, done := start[qosPolicyModel](ctx, &r.deviceResource, "create", "roce_qos_policy", planOf(req.Plan), &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	p, diags := plan.intent(ctx)
 	resp.Diagnostics.Append(diags...)
-	drv, err := driver.ForQoSPolicy(r.registry(), plan.Device.ValueString())
-	if resp.Diagnostics.HasError() || r.failed(&resp.Diagnostics, "create", plan.Device, p.Name, err) {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	drv, ok := r.driver("create", plan.Device, p.Name, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	prior, err := drv.Create(ctx, p)
@@ -159,22 +160,19 @@ func (r *qosPolicyResource) Create(ctx context.Context, req resource.CreateReque
 	if r.failed(&resp.Diagnostics, "create", plan.Device, p.Name, err) {
 		return
 	}
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyPrior, prior)...)
 	plan.ID = types.StringValue(plan.Device.ValueString() + "/" + p.Name)
-	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, plan)...)
+	recordWrite(ctx, resp.Private, prior, &resp.State, plan, &resp.Diagnostics)
 }
 
 func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var st qosPolicyModel
-	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-	ctx, done := r.trace(ctx, "read", "roce_qos_policy", st.Device)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, st, done := start[qosPolicyModel](ctx, &r.deviceResource, "read", "roce_qos_policy", stateOf(req.State), &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	drv, err := driver.ForQoSPolicy(r.registry(), st.Device.ValueString())
-	if r.failed(&resp.Diagnostics, "read", st.Device, st.Name.ValueString(), err) {
+	drv, ok := r.driver("read", st.Device, st.Name.ValueString(), &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	var known *fabric.QoSPolicy
@@ -208,11 +206,10 @@ func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, 
 }
 
 func (r *qosPolicyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, st qosPolicyModel
-	resp.Diagnostics.Append(tfmodel.Plan(ctx, req.Plan, &plan)...)
+	var st qosPolicyModel
 	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-	ctx, done := r.trace(ctx, "update", "roce_qos_policy", plan.Device)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, plan, done := start[qosPolicyModel](ctx, &r.deviceResource, "update", "roce_qos_policy", planOf(req.Plan), &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -222,24 +219,24 @@ func (r *qosPolicyResource) Update(ctx context.Context, req resource.UpdateReque
 	resp.Diagnostics.Append(d2...)
 	prior, d3 := req.Private.GetKey(ctx, privateKeyPrior)
 	resp.Diagnostics.Append(d3...)
-	drv, err := driver.ForQoSPolicy(r.registry(), plan.Device.ValueString())
-	if resp.Diagnostics.HasError() || r.failed(&resp.Diagnostics, "update", plan.Device, old.Name, err) {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	drv, ok := r.driver("update", plan.Device, old.Name, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	newPrior, err := drv.Update(ctx, old, next, prior)
 	if r.failed(&resp.Diagnostics, "update", plan.Device, old.Name, err) {
 		return
 	}
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyPrior, newPrior)...)
 	plan.ID = types.StringValue(plan.Device.ValueString() + "/" + next.Name)
-	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, plan)...)
+	recordWrite(ctx, resp.Private, newPrior, &resp.State, plan, &resp.Diagnostics)
 }
 
 func (r *qosPolicyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var st qosPolicyModel
-	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-	ctx, done := r.trace(ctx, "delete", "roce_qos_policy", st.Device)
-	defer func() { done(&resp.Diagnostics) }()
+	ctx, st, done := start[qosPolicyModel](ctx, &r.deviceResource, "delete", "roce_qos_policy", stateOf(req.State), &resp.Diagnostics)
+	defer done(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -251,8 +248,8 @@ func (r *qosPolicyResource) Delete(ctx context.Context, req resource.DeleteReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	drv, err := driver.ForQoSPolicy(r.registry(), st.Device.ValueString())
-	if r.failed(&resp.Diagnostics, "delete", st.Device, old.Name, err) {
+	drv, ok := r.driver("delete", st.Device, old.Name, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	r.failed(&resp.Diagnostics, "delete", st.Device, old.Name, drv.Delete(ctx, old, prior))
@@ -262,15 +259,14 @@ func (r *qosPolicyResource) ImportState(ctx context.Context, req resource.Import
 	r.importDeviceID(ctx, req, resp, "name", "leaf-1/ROCE")
 }
 
+// driver opens the QoS policy driver of device for op on the policy name; a failure is
+// reported.
+func (r *qosPolicyResource) driver(op string, device types.String, name string, diags *diag.Diagnostics) (driver.QoSPolicy, bool) {
+	drv, err := driver.ForQoSPolicy(r.registry(), device.ValueString())
+	return drv, !r.failed(diags, op, device, name, err)
+}
+
+// failed reports a failed operation on the policy name of device.
 func (r *qosPolicyResource) failed(diags *diag.Diagnostics, op string, device types.String, name string, err error) bool {
-	if err == nil {
-		return false
-	}
-	if what, ok := driver.Applied(err); ok {
-		// The change is on the device: record it, and say what the device did not do or said.
-		diags.AddWarning(fmt.Sprintf("QoS policy %q on device %q %s", name, device.ValueString(), what), err.Error())
-		return false
-	}
-	diags.AddError(fmt.Sprintf("Cannot %s QoS policy %q on device %q", op, name, device.ValueString()), err.Error())
-	return true
+	return opFailed(diags, op, fmt.Sprintf("QoS policy %q on device %q", name, device.ValueString()), err)
 }

@@ -25,15 +25,7 @@ resource "roce_qos_policy" "leaf" {
   device = "openconfig-1"
   name   = %q
   classes = {
-    roce = {
-      traffic_class     = 3
-      dscp              = [26]
-      bandwidth_percent = 50
-      ecn = {
-        min_threshold_bytes = %d
-        max_threshold_bytes = %d
-      }
-    }
+    roce    = { traffic_class = 3, dscp = [26], bandwidth_percent = 50, ecn = { min_threshold_bytes = %d, max_threshold_bytes = %d } }
     cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
     default = { traffic_class = 0, dscp = [0], bandwidth_percent = %s }
     %s
@@ -97,10 +89,8 @@ func TestAccQoSPolicyLifecycle(t *testing.T) {
 				ImportStateVerify: true,
 			},
 			{ // ECN thresholds, an added class, a rename and a moved port: one in-place update
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(res, plancheck.ResourceActionUpdate),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: expectUpdates(res),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(res, tfjsonpath.New("id"), knownvalue.StringExact("openconfig-1/AI")),
 				},

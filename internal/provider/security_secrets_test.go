@@ -188,6 +188,11 @@ data "roce_interface_counters" "oc" {
 			t.Errorf("the TF_LOG=TRACE log has no %q; the test would prove nothing", want)
 		}
 	}
+	// Each request prepared its transports' subsystems (with their masks) before any event:
+	// tflog made none on demand, which it does unmasked and marks so.
+	if strings.Contains(log, "new_logger_warning") {
+		t.Errorf("a transport event was logged under a subsystem the request had not prepared (withTransportLogs)")
+	}
 	for name, d := range inv.Devices {
 		if !strings.Contains(log, "address="+d.Address) || !regexp.MustCompile(`(?m)device=`+regexp.QuoteMeta(name)+`(\s|$)`).MatchString(log) {
 			t.Errorf("the log has no transport event of %s (%s)", name, d.Address)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
@@ -47,25 +46,7 @@ func sonicYANG(t *testing.T, sw *lab.SONiCSwitch) func(*terraform.State) error {
 }
 
 // sonicPolicyHCL is the contract's example with the roce class lossless, on SONiC ports.
-func sonicPolicyHCL(ecnMin int, ports string) string {
-	return fmt.Sprintf(`
-resource "roce_qos_policy" "leaf" {
-  device = "sonic-1"
-  classes = {
-    roce = {
-      traffic_class     = 3
-      dscp              = [26]
-      bandwidth_percent = 50
-      lossless          = true
-      ecn = { min_threshold_bytes = %d, max_threshold_bytes = 1536000 }
-    }
-    cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
-    default = { traffic_class = 0, dscp = [0], bandwidth_percent = 50 }
-  }
-  interfaces = [%s]
-}
-`, ecnMin, ports)
-}
+func sonicPolicyHCL(ecnMin int, ports string) string { return leafPolicyHCL("sonic-1", ecnMin, ports) }
 
 func sonicPFCHCL(port string, detection int) string {
 	return sonicPFCBufferHCL(port, detection, "xoff_bytes = 122880, xon_bytes = 61440, cable_length_m = 5")
@@ -176,11 +157,8 @@ func testSONiCPolicyAndPFC(t *testing.T, model string, traditional bool) {
 				ImportStateVerifyIgnore: []string{"classes.default.dscp"}},
 			{ResourceName: "roce_pfc_interface.e0", ImportState: true, ImportStateId: "sonic-1/Ethernet0", ImportStateVerify: true},
 			{
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction("roce_pfc_interface.e0", plancheck.ResourceActionUpdate),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: expectUpdates("roce_qos_policy.leaf", "roce_pfc_interface.e0"),
 			},
 			{ // out-of-band changes through an independent gNMI client: the plan shows both, apply repairs
 				PreConfig: func() {
@@ -188,11 +166,8 @@ func testSONiCPolicyAndPFC(t *testing.T, model string, traditional bool) {
 					oob.setSONiC("/CONFIG_DB/localhost/WRED_PROFILE/ROCE-roce/green_min_threshold", `"100000"`)
 					oob.setSONiC("/CONFIG_DB/localhost/PFC_WD/Ethernet0/detection_time", `"800"`)
 				},
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction("roce_pfc_interface.e0", plancheck.ResourceActionUpdate),
-				}},
+				Config:           v2,
+				ConfigPlanChecks: expectUpdates("roce_qos_policy.leaf", "roce_pfc_interface.e0"),
 				Check: func(*terraform.State) error {
 					if err := yang(nil); err != nil {
 						return err
@@ -342,11 +317,11 @@ func testSONiCTrustPCPTable(t *testing.T, model string) {
 	if _, ok := sw.DB()["DOT1P_TO_TC_MAP"]; ok {
 		t.Fatal("the stock CONFIG_DB already has DOT1P_TO_TC_MAP: the test needs a switch without it")
 	}
-	policy := strings.Replace(sonicPolicyHCL(153600, `"Ethernet0"`), `device = "sonic-1"`, `device = "sonic-1"
-  trust  = "pcp"`, 1)
-	policy = strings.ReplaceAll(policy, "dscp              = [26]", "pcp               = [3]")
-	policy = strings.Replace(policy, "cnp     = { traffic_class = 6, dscp = [48]", "cnp     = { traffic_class = 6, pcp = [6]", 1)
-	policy = strings.Replace(policy, "default = { traffic_class = 0, dscp = [0]", "default = { traffic_class = 0, pcp = [0]", 1)
+	policy := replaced(t, sonicPolicyHCL(153600, `"Ethernet0"`), `device = "sonic-1"`, `device = "sonic-1"
+  trust  = "pcp"`)
+	policy = replaced(t, policy, "dscp = [26]", "pcp = [3]")
+	policy = replaced(t, policy, "cnp     = { traffic_class = 6, dscp = [48]", "cnp     = { traffic_class = 6, pcp = [6]")
+	policy = replaced(t, policy, "default = { traffic_class = 0, dscp = [0]", "default = { traffic_class = 0, pcp = [0]")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
 		CheckDestroy: func(*terraform.State) error {
@@ -450,7 +425,7 @@ func testSONiCLosslessQueue(t *testing.T, model string) {
 	if lossy == "" || before["BUFFER_QUEUE"]["Ethernet0|3-4"]["profile"] != "egress_lossless_profile" {
 		t.Fatalf("the stock BUFFER_QUEUE is not buffers_config.j2's: %v", before["BUFFER_QUEUE"])
 	}
-	config := l.providerHCL() + strings.Replace(sonicPolicyHCL(153600, `"Ethernet0"`), "traffic_class     = 3", "traffic_class     = 2", 1)
+	config := l.providerHCL() + replaced(t, sonicPolicyHCL(153600, `"Ethernet0"`), "traffic_class = 3", "traffic_class = 2")
 	queues := func() map[string]string {
 		out := map[string]string{}
 		for k, v := range sw.DB()["BUFFER_QUEUE"] {
@@ -487,11 +462,9 @@ func testSONiCLosslessQueue(t *testing.T, model string) {
 				PreConfig: func() {
 					l.oob(t, "sonic-1").setSONiC("/CONFIG_DB/localhost/BUFFER_QUEUE/Ethernet0|2/profile", fmt.Sprintf("%q", lossy))
 				},
-				Config: config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("roce_qos_policy.leaf", plancheck.ResourceActionUpdate),
-				}},
-				Check: split,
+				Config:           config,
+				ConfigPlanChecks: expectUpdates("roce_qos_policy.leaf"),
+				Check:            split,
 			},
 		},
 	})

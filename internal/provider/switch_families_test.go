@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
@@ -45,7 +44,7 @@ func TestAccEOSStrataQueues(t *testing.T) {
 			},
 			{
 				Config:           cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigPlanChecks: expectEmptyPlan,
 			},
 			{
 				ResourceName: "roce_qos_policy.leaf", ImportState: true, ImportStateId: "eos-1/ROCE",
@@ -67,7 +66,7 @@ func TestAccEOSSandQueue7(t *testing.T) {
 	l := eosLab(t) // DCS-7280SR3-48YC8, EOS 4.31.2F
 	sw := l.EOS("eos-1")
 	before := sw.RunningConfig()
-	tc7 := strings.Replace(eosPolicyHCL(153600, `"Ethernet1"`), "traffic_class = 6, dscp = [48]", "traffic_class = 7, dscp = [48]", 1)
+	tc7 := replaced(t, eosPolicyHCL(153600, `"Ethernet1"`), "traffic_class = 6, dscp = [48]", "traffic_class = 7, dscp = [48]")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
 		Steps: []resource.TestStep{

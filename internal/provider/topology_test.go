@@ -206,6 +206,20 @@ func TestAccGuideCablingCheck(t *testing.T) {
 	}
 }
 
+// losslessPort is the check of output out, an audited port whose policy (the device's own
+// name) classifies on trust with PFC on, and whose lossless priorities are lossless; more adds
+// checks of other attributes (ecn_traffic_classes).
+func losslessPort(out, policy, trust string, lossless []int64, more map[string]knownvalue.Check) statecheck.StateCheck {
+	checks := map[string]knownvalue.Check{
+		"policy": knownvalue.StringExact(policy), "trust": knownvalue.StringExact(trust), "pfc_mode": knownvalue.StringExact("on"),
+		"lossless_priorities": int64sExact(lossless...),
+	}
+	for k, v := range more {
+		checks[k] = v
+	}
+	return statecheck.ExpectKnownOutputValue(out, knownvalue.ObjectPartial(checks))
+}
+
 // int64sExact checks a list of exactly these numbers, in order.
 func int64sExact(vs ...int64) knownvalue.Check {
 	c := []knownvalue.Check{}
@@ -267,19 +281,10 @@ output "uplink_findings" {
 		Steps: []resource.TestStep{{
 			Config: cfg,
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValue("eos", knownvalue.ObjectPartial(map[string]knownvalue.Check{
-					"policy": knownvalue.StringExact("GPU-LOSSLESS"), "trust": knownvalue.StringExact("dscp"), "pfc_mode": knownvalue.StringExact("on"),
-					"lossless_priorities": int64sExact(3), "ecn_traffic_classes": int64sExact(3),
-				})),
+				losslessPort("eos", "GPU-LOSSLESS", "dscp", []int64{3}, map[string]knownvalue.Check{"ecn_traffic_classes": int64sExact(3)}),
 				statecheck.ExpectKnownOutputValueAtPath("eos", tfjsonpath.New("dscp_to_traffic_class").AtMapKey("26"), knownvalue.Int64Exact(3)),
-				statecheck.ExpectKnownOutputValue("nxos", knownvalue.ObjectPartial(map[string]knownvalue.Check{
-					"policy": knownvalue.StringExact("AZLocal_SERVICES"), "trust": knownvalue.StringExact("pcp"), "pfc_mode": knownvalue.StringExact("on"),
-					"lossless_priorities": int64sExact(3), "ecn_traffic_classes": int64sExact(3),
-				})),
-				statecheck.ExpectKnownOutputValue("sonic", knownvalue.ObjectPartial(map[string]knownvalue.Check{
-					"policy": knownvalue.StringExact("AZURE"), "trust": knownvalue.StringExact("dscp"), "pfc_mode": knownvalue.StringExact("on"),
-					"lossless_priorities": int64sExact(3, 4),
-				})),
+				losslessPort("nxos", "AZLocal_SERVICES", "pcp", []int64{3}, map[string]knownvalue.Check{"ecn_traffic_classes": int64sExact(3)}),
+				losslessPort("sonic", "AZURE", "dscp", []int64{3, 4}, nil),
 				statecheck.ExpectKnownOutputValueAtPath("sonic", tfjsonpath.New("dscp_to_traffic_class").AtMapKey("26"), knownvalue.Int64Exact(1)),
 				statecheck.ExpectKnownOutputValue("nic", knownvalue.ObjectPartial(map[string]knownvalue.Check{
 					"interface": knownvalue.StringExact("eth0"), "pfc_priorities": int64sExact(),
