@@ -1,0 +1,234 @@
+// Package labtest is what the lab's tests share across rooms: a device spec with its own CA
+// and patch panel, and a plain gNMI client written here, not the provider's transport, so the
+// lab is checked against the protocol and not against our own understanding of it. Only tests
+// import it.
+package labtest
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"testing"
+	"time"
+
+	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"github.com/openconfig/gnmi/value"
+	"github.com/openconfig/ygot/ygot"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/status"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/pki"
+)
+
+// Spec is a device spec as the lab gives one to a room's constructor: name <platform>-1, the
+// lab's login, its own CA and an empty patch panel.
+func Spec(t *testing.T, platform string, ports int, model string) device.Spec {
+	t.Helper()
+	ca, err := pki.NewAuthority()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return device.Spec{Name: platform + "-1", Platform: platform, Ports: ports, Model: model,
+		Username: "admin", Password: "labtest", CA: ca, Wires: cabling.NewPanel()}
+}
+
+// LoginCreds are a username and password sent as gNMI metadata.
+type LoginCreds struct{ Username, Password string }
+
+// GetRequestMetadata sends the login as gNMI devices take it: metadata on every call.
+func (c LoginCreds) GetRequestMetadata(context.Context, ...string) (map[string]string, error) {
+	return map[string]string{"username": c.Username, "password": c.Password}, nil
+}
+
+// RequireTransportSecurity: the login goes over TLS only.
+func (LoginCreds) RequireTransportSecurity() bool { return true }
+
+// Dial connects like any gNMI client would from the inventory entry; opts
+// come last so a test can override the credentials or the TLS settings.
+func Dial(t *testing.T, d device.Entry, opts ...grpc.DialOption) gpb.GNMIClient {
+	t.Helper()
+	roots := x509.NewCertPool()
+	if !roots.AppendCertsFromPEM([]byte(d.CACertificate)) {
+		t.Fatal("inventory CA certificate is not PEM")
+	}
+	base := []grpc.DialOption{
+		grpc.WithTransportCredentials(credentials.NewTLS(&tls.Config{RootCAs: roots})),
+		grpc.WithPerRPCCredentials(LoginCreds{d.Username, d.Password}),
+	}
+	conn, err := grpc.NewClient(d.Address, append(base, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	return gpb.NewGNMIClient(conn)
+}
+
+// Ctx is a context that ends with the test, or after 30 seconds.
+func Ctx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// Path parses a gNMI path string.
+func Path(t *testing.T, s string) *gpb.Path {
+	t.Helper()
+	p, err := ygot.StringToStructuredPath(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// JSONIETF is a JSON_IETF value.
+func JSONIETF(s string) *gpb.TypedValue {
+	return &gpb.TypedValue{Value: &gpb.TypedValue_JsonIetfVal{JsonIetfVal: []byte(s)}}
+}
+
+// Update is one JSON_IETF update under origin openconfig.
+func Update(t *testing.T, p, body string) *gpb.Update {
+	return &gpb.Update{Path: Path(t, p), Val: JSONIETF(body)}
+}
+
+// SetReq is a SetRequest of updates under origin openconfig.
+func SetReq(updates ...*gpb.Update) *gpb.SetRequest {
+	return &gpb.SetRequest{Prefix: &gpb.Path{Origin: "openconfig"}, Update: updates}
+}
+
+// Get returns the JSON_IETF text at p, or the gRPC error.
+func Get(ctx context.Context, c gpb.GNMIClient, p *gpb.Path) (string, error) {
+	p.Origin = "openconfig"
+	resp, err := c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{p}, Encoding: gpb.Encoding_JSON_IETF})
+	if err != nil {
+		return "", err
+	}
+	if n := len(resp.GetNotification()); n != 1 {
+		return "", fmt.Errorf("got %d notifications, want 1", n)
+	}
+	ups := resp.GetNotification()[0].GetUpdate()
+	if len(ups) != 1 {
+		return "", fmt.Errorf("got %d updates, want 1", len(ups))
+	}
+	v, ok := ups[0].GetVal().GetValue().(*gpb.TypedValue_JsonIetfVal)
+	if !ok {
+		return "", fmt.Errorf("value is %T, want JSON_IETF", ups[0].GetVal().GetValue())
+	}
+	return string(v.JsonIetfVal), nil
+}
+
+// MustGet is Get of path string p, failing the test on an error.
+func MustGet(t *testing.T, c gpb.GNMIClient, p string) string {
+	t.Helper()
+	s, err := Get(Ctx(t), c, Path(t, p))
+	if err != nil {
+		t.Fatalf("Get %s: %v", p, err)
+	}
+	return s
+}
+
+// WantCode fails the test unless err has gRPC code want.
+func WantCode(t *testing.T, err error, want codes.Code) {
+	t.Helper()
+	if got := status.Code(err); got != want {
+		t.Fatalf("got code %s (%v), want %s", got, err, want)
+	}
+}
+
+// SubscribeOnce returns path -> value of every leaf a ONCE subscription sees.
+func SubscribeOnce(t *testing.T, c gpb.GNMIClient, p string) map[string]string {
+	t.Helper()
+	stream, err := c.Subscribe(Ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = stream.Send(&gpb.SubscribeRequest{Request: &gpb.SubscribeRequest_Subscribe{Subscribe: &gpb.SubscriptionList{
+		Prefix:       &gpb.Path{Origin: "openconfig"},
+		Mode:         gpb.SubscriptionList_ONCE,
+		Subscription: []*gpb.Subscription{{Path: Path(t, p)}},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaves := map[string]string{}
+	for {
+		resp, err := stream.Recv()
+		if err == io.EOF {
+			t.Fatal("stream ended before sync_response")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.GetSyncResponse() {
+			return leaves
+		}
+		n := resp.GetUpdate()
+		for _, u := range n.GetUpdate() {
+			full := &gpb.Path{Elem: append(append([]*gpb.PathElem{}, n.GetPrefix().GetElem()...), u.GetPath().GetElem()...)}
+			ps, err := ygot.PathToString(full)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := value.ToScalar(u.GetVal())
+			if err != nil {
+				t.Fatalf("%s: %v", ps, err)
+			}
+			leaves[ps] = fmt.Sprint(v)
+		}
+	}
+}
+
+// JSONEqual compares JSON texts ignoring member order and whitespace.
+func JSONEqual(t *testing.T, got, want string) {
+	t.Helper()
+	var g, w any
+	if err := json.Unmarshal([]byte(got), &g); err != nil {
+		t.Fatalf("got invalid JSON %q: %v", got, err)
+	}
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatalf("want invalid JSON %q: %v", want, err)
+	}
+	gb, _ := json.Marshal(g)
+	wb, _ := json.Marshal(w)
+	if string(gb) != string(wb) {
+		t.Fatalf("JSON differs\n got: %s\nwant: %s", gb, wb)
+	}
+}
+
+// MustUnmarshal decodes JSON text s into v, failing the test on an error.
+func MustUnmarshal(t *testing.T, s string, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(s), v); err != nil {
+		t.Fatalf("invalid JSON %q: %v", s, err)
+	}
+}
+
+// Clock is a clock a test moves by hand; it starts at 2025-01-01 00:00 UTC.
+type Clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// NewClock is a Clock at its start.
+func NewClock() *Clock { return &Clock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)} }
+
+// Now is the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+// Advance moves the clock on by d.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
