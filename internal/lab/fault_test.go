@@ -10,6 +10,7 @@ import (
 	"time"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -313,7 +314,7 @@ func TestStopReleasesStalls(t *testing.T) {
 	host, eos := l.Inventory().Devices["mlx5-1"], l.Inventory().Devices["eos-1"]
 	hc, ec := sshClient(t, host), sshClient(t, eos)
 	shell := openEOSShell(t, eos)
-	gc := dial(t, entry(t, l, "sonic-1"))
+	gc := labtest.Dial(t, entry(t, l, "sonic-1"))
 	for _, name := range l.Devices() {
 		if err := l.InjectFault(name, FaultStall); err != nil {
 			t.Fatal(err)

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/py"
 )
 
 type qosOpt struct {
@@ -211,7 +213,7 @@ func wrapWords(s string, width int) []string {
 // pyInt is Python 3's int(s): surrounding white space, a sign, digits with
 // single underscores between them. The error is ValueError's message.
 func pyInt(s string) (*big.Int, string) {
-	bad := "invalid literal for int() with base 10: " + pyRepr(s)
+	bad := "invalid literal for int() with base 10: " + py.Repr(s)
 	t := strings.TrimFunc(s, unicode.IsSpace)
 	sign := ""
 	if t != "" && (t[0] == '+' || t[0] == '-') {
@@ -229,34 +231,4 @@ func pyInt(s string) (*big.Int, string) {
 		return nil, bad
 	}
 	return v, ""
-}
-
-// pyRepr is repr() of a str.
-func pyRepr(s string) string {
-	q := "'"
-	if strings.Contains(s, "'") && !strings.Contains(s, `"`) {
-		q = `"`
-	}
-	var b strings.Builder
-	b.WriteString(q)
-	for _, r := range s {
-		switch {
-		case r == '\\':
-			b.WriteString(`\\`)
-		case string(r) == q:
-			b.WriteString(`\` + q)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteString(q)
-	return b.String()
 }

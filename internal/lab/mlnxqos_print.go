@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/py"
 )
 
 // trust is the Trust class over netlink: "dscp" while the DSCP app table
@@ -178,7 +180,7 @@ func (q *qosRun) ets(prioTC, tsa, bw *[8]uint8) {
 			case "vendor":
 				tsa[i] = tsaVendor
 			default:
-				q.print("('Bad TSA value: ', %s)", pyRepr(t))
+				q.print("('Bad TSA value: ', %s)", py.Repr(t))
 				q.usage()
 				q.exit(1)
 			}

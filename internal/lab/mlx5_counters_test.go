@@ -9,16 +9,17 @@ import (
 	"time"
 
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
 // clockedHost is a fresh host whose counters run on a fake clock, starting at zero.
-func clockedHost(t *testing.T) (*hostEnv, *fakeClock) {
+func clockedHost(t *testing.T) (*hostEnv, *labtest.Clock) {
 	t.Helper()
-	e, clk := newHostEnv(t), newFakeClock()
+	e, clk := newHostEnv(t), labtest.NewClock()
 	e.h.mu.Lock()
-	e.h.clock = clk.now
+	e.h.clock = clk.Now
 	for _, p := range e.h.ports {
-		p.ctr.reset(clk.now())
+		p.ctr.reset(clk.Now())
 	}
 	e.h.mu.Unlock()
 	return e, clk
@@ -49,11 +50,11 @@ func stats(t *testing.T, out string) map[string]uint64 {
 func TestEthtoolStatsGolden(t *testing.T) {
 	e, clk := clockedHost(t)
 	e.must("sudo -n mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0 > /dev/null")
-	clk.advance(10 * time.Second)
+	clk.Advance(10 * time.Second)
 	if err := e.h.Storm("eth0", true); err != nil {
 		t.Fatal(err)
 	}
-	clk.advance(2 * time.Second)
+	clk.Advance(2 * time.Second)
 	got := e.must("ethtool -S eth0") // no privilege needed
 	compareGolden(t, "testdata/ethtool-S-pfc3-storm.golden", got)
 	s := stats(t, got)
@@ -157,12 +158,12 @@ func TestHWCounters(t *testing.T) {
 		}
 		return m
 	}
-	clk.advance(time.Second)
+	clk.Advance(time.Second)
 	first := read()
 	if len(first) != len(hwCounterNames)+1 || first["lifespan"] != 10 {
 		t.Fatalf("%d files: %v", len(first), first)
 	}
-	clk.advance(time.Second)
+	clk.Advance(time.Second)
 	second := read()
 	for name, want := range map[string]uint64{"np_cnp_sent": 90, "rp_cnp_handled": 80, "np_ecn_marked_roce_packets": 100, "out_of_sequence": 0, "rp_cnp_ignored": 0} {
 		if second[name] != want || name != "out_of_sequence" && name != "rp_cnp_ignored" && second[name] <= first[name] {
@@ -172,7 +173,7 @@ func TestHWCounters(t *testing.T) {
 	if err := e.h.Storm("eth0", true); err != nil {
 		t.Fatal(err)
 	}
-	clk.advance(time.Second)
+	clk.Advance(time.Second)
 	if got := e.must("cat /sys/class/infiniband/mlx5_0/ports/1/hw_counters/np_cnp_sent /sys/class/infiniband/mlx5_0/ports/1/hw_counters/out_of_sequence"); got != "18135\n50\n" {
 		t.Errorf("during a storm: %q", got)
 	}
@@ -186,7 +187,7 @@ func TestHWCounters(t *testing.T) {
 
 	// A reboot reloads the driver: counters from zero, no storm, lifespan back to 10.
 	e.h.Reboot()
-	clk.advance(time.Second)
+	clk.Advance(time.Second)
 	after := read()
 	if after["np_cnp_sent"] != 45 || after["out_of_sequence"] != 0 || after["lifespan"] != 10 {
 		t.Errorf("after reboot: %v", after)
@@ -202,23 +203,23 @@ func TestStormPauses(t *testing.T) {
 		return s["rx_prio3_pause"], v4, ok
 	}
 	e.must("sudo -n mlnx_qos -i eth1 --pfc 0,0,0,1,0,0,0,0 > /dev/null")
-	clk.advance(5 * time.Second)
+	clk.Advance(5 * time.Second)
 	if p3, _, _ := pauses(); p3 != 0 {
 		t.Errorf("no storm, yet %d pauses", p3)
 	}
 	if err := e.h.Storm("eth1", true); err != nil {
 		t.Fatal(err)
 	}
-	clk.advance(time.Second)
+	clk.Advance(time.Second)
 	e.must("sudo -n mlnx_qos -i eth1 --pfc 0,0,0,1,1,0,0,0 > /dev/null")
-	clk.advance(time.Second)
+	clk.Advance(time.Second)
 	if p3, p4, _ := pauses(); p3 != 20000 || p4 != 10000 {
 		t.Errorf("after 2 s of storm (prio 4 on for the last): prio3 %d, prio4 %d", p3, p4)
 	}
 	if err := e.h.Storm("eth1", false); err != nil {
 		t.Fatal(err)
 	}
-	clk.advance(time.Second)
+	clk.Advance(time.Second)
 	if p3, p4, _ := pauses(); p3 != 20000 || p4 != 10000 {
 		t.Errorf("storm over, yet pauses grew: %d %d", p3, p4)
 	}
@@ -259,11 +260,11 @@ const (
 func TestCountersScriptOutput(t *testing.T) {
 	e, clk := clockedHost(t)
 	e.must("sudo -n mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0 > /dev/null")
-	clk.advance(10 * time.Second)
+	clk.Advance(10 * time.Second)
 	if err := e.h.Storm("eth0", true); err != nil {
 		t.Fatal(err)
 	}
-	clk.advance(2 * time.Second)
+	clk.Advance(2 * time.Second)
 	compareGolden(t, "testdata/counters-script.golden", e.must(countersScript))
 	// Every port: VFs and representors (AddVFs) are left out by the script's own tests.
 	e.h.AddVFs(1)

@@ -229,7 +229,7 @@ func (s nicSample) ethtoolStats() []stat {
 
 // Frame sizes on the wire of the small packets above.
 const (
-	cnpBytes        = 64
+	cnpBytes        = traffic.CNPBytes
 	pauseFrameBytes = 64
 )
 

@@ -7,11 +7,9 @@ package lab
 
 import (
 	"fmt"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
 
 const (
@@ -42,18 +40,6 @@ type perfFigures struct {
 	issues            []string
 }
 
-// switchPortView is what the model needs of a switch port on the path.
-type switchPortView struct {
-	lossless func(dscp int) (prio int, ok bool) // the DSCP's priority, and whether it is lossless
-	storm    bool
-}
-
-// roceSwitch is a lab switch whose ports the model can read (switches without it count as
-// consistent: assumed).
-type roceSwitch interface {
-	roceView(port string) (switchPortView, bool)
-}
-
 // pathModel computes a run's figures between client and server over hops.
 func pathModel(client, server perfEnd, hops []cabling.Hop, cabled bool, lookup func(string) labDevice, r *perftestRun) perfFigures {
 	f := perfFigures{mtu: perfMTU}
@@ -82,19 +68,19 @@ func pathModel(client, server perfEnd, hops []cabling.Hop, cabled bool, lookup f
 		adjacent[cabling.Hop{Switch: hops[len(hops)-1].Switch, In: hops[len(hops)-1].Out}] = server
 	}
 	for _, hop := range hops {
-		var sw roceSwitch
+		var sw traffic.RoCESwitch
 		if lookup != nil {
-			sw, _ = lookup(hop.Switch).(roceSwitch)
+			sw, _ = lookup(hop.Switch).(traffic.RoCESwitch)
 		}
 		if sw == nil {
 			continue
 		}
 		for _, port := range []string{hop.In, hop.Out} {
-			v, ok := sw.roceView(port)
+			v, ok := sw.RoCEView(port)
 			if !ok {
 				continue
 			}
-			prio, lossless := v.lossless(dscp)
+			prio, lossless := v.Lossless(dscp)
 			if !lossless {
 				f.issues = append(f.issues, fmt.Sprintf("%s %s does not run PFC on priority %d (DSCP %d)", hop.Switch, port, prio, dscp))
 				lossy = true
@@ -104,7 +90,7 @@ func pathModel(client, server perfEnd, hops []cabling.Hop, cabled bool, lookup f
 					e.host, e.ifname, e.prio(), hop.Switch, port, dscp, prio))
 				lossy = true
 			}
-			if v.storm {
+			if v.Storm {
 				f.issues = append(f.issues, fmt.Sprintf("%s %s is in a pause storm", hop.Switch, port))
 				storm = true
 			}
@@ -139,36 +125,4 @@ func pathModel(client, server perfEnd, hops []cabling.Hop, cabled bool, lookup f
 	l.stdev = max(l.stdev, (l.p99-l.typical)/2.33)
 	f.avgGbps, f.peakGbps, f.lat = bw, bw*1.002, l
 	return f
-}
-
-// roceView of a SONiC port: the DSCP's traffic class by the port's DSCP_TO_TC_MAP (the global
-// PORT_QOS_MAP entry's when the port names none), lossless when that class is in pfc_enable
-// (SONiC's stock maps put traffic class n on priority n: sonic_defaults.go).
-func (sw *SONiCSwitch) roceView(port string) (switchPortView, bool) {
-	sw.mu.RLock()
-	defer sw.mu.RUnlock()
-	st, ok := sw.traffic.storms[port]
-	if !ok {
-		return switchPortView{}, false
-	}
-	qos := sw.db["PORT_QOS_MAP"][port]
-	mapName := qos["dscp_to_tc_map"]
-	if mapName == "" {
-		mapName = sw.db["PORT_QOS_MAP"]["global"]["dscp_to_tc_map"]
-	}
-	dscpMap := sw.db["DSCP_TO_TC_MAP"][mapName]
-	var pfc []int
-	for _, s := range strings.Split(qos["pfc_enable"], ",") {
-		if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil {
-			pfc = append(pfc, n)
-		}
-	}
-	storm := st.on()
-	return switchPortView{storm: storm, lossless: func(dscp int) (int, bool) {
-		tc, err := strconv.Atoi(dscpMap[strconv.Itoa(dscp)])
-		if err != nil {
-			tc = 0 // a DSCP the map leaves out goes to traffic class 0
-		}
-		return tc, slices.Contains(pfc, tc)
-	}}, true
 }

@@ -1,4 +1,4 @@
-package lab
+package gnmiswitch
 
 // Operational state of an `openconfig` switch: interface counters on every front-panel port
 // (/interfaces/interface[name=X]/state/counters, and ethernet/state/counters) and queue
@@ -37,8 +37,8 @@ const (
 	// max-queue-len (openconfig-qos: counter64, units bytes, "Maximum observed queue
 	// length"), since the queue was bound: a couple of packets while traffic drains, a
 	// backed-up queue's depth once a storm has held it (assumed figures).
-	queueIdleMaxLen  = 2 * rdmaPktBytes
-	queueStormMaxLen = 1_000 * rdmaPktBytes
+	queueIdleMaxLen  = 2 * traffic.RDMAPktBytes
+	queueStormMaxLen = 1_000 * traffic.RDMAPktBytes
 )
 
 // switchCounters is the counter state of a switch; the switch's mu guards it.
@@ -83,7 +83,7 @@ func (c *switchCounters) stormTime(port string, now time.Time) time.Duration {
 // Storm starts or stops a congestion storm on a port: while on, its in-discards and
 // out-discards grow, and so do the dropped-pkts and (on queues with a queue-management
 // profile) ecn-marked-pkts of every output queue bound to it.
-func (sw *GNMISwitch) Storm(ifname string, on bool) error {
+func (sw *Switch) Storm(ifname string, on bool) error {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
 	return traffic.SetPort(sw.traffic.storms, sw.name, sw.ports, ifname, on, sw.traffic.clock())
@@ -181,7 +181,7 @@ func (s *gnmiService) refreshCounters() error {
 
 func interfaceCounters(port string, up, storm time.Duration) []*gpb.Update {
 	unicast, multicast := traffic.Count(portPPS, up), traffic.Count(portMulticastPS, up)
-	octets := traffic.Count(portPPS*rdmaPktBytes, up) + multicast*cnpBytes
+	octets := traffic.Count(portPPS*traffic.RDMAPktBytes, up) + multicast*traffic.CNPBytes
 	base := []*gpb.PathElem{{Name: "interfaces"}, {Name: "interface", Key: map[string]string{"name": port}}}
 	counters := append(append([]*gpb.PathElem{}, base...), &gpb.PathElem{Name: "state"}, &gpb.PathElem{Name: "counters"})
 	ether := append(append([]*gpb.PathElem{}, base...), &gpb.PathElem{Name: "ethernet"}, &gpb.PathElem{Name: "state"}, &gpb.PathElem{Name: "counters"})
@@ -219,9 +219,9 @@ func (q *queueCounters) updates(ref queueRef, now time.Time, storm time.Duration
 	return []*gpb.Update{
 		uintLeaf(state, "max-queue-len", maxLen),
 		uintLeaf(state, "transmit-pkts", sent),
-		uintLeaf(state, "transmit-octets", sent*rdmaPktBytes),
+		uintLeaf(state, "transmit-octets", sent*traffic.RDMAPktBytes),
 		uintLeaf(state, "dropped-pkts", dropped),
-		uintLeaf(state, "dropped-octets", dropped*rdmaPktBytes),
+		uintLeaf(state, "dropped-octets", dropped*traffic.RDMAPktBytes),
 		uintLeaf(state, "ecn-marked-pkts", q.marks),
 	}
 }

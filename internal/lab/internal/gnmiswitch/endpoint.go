@@ -1,4 +1,4 @@
-package lab
+package gnmiswitch
 
 import (
 	"crypto/tls"
@@ -15,14 +15,14 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 )
 
-// gnmiEndpoint is what every gNMI switch of the lab shares, whatever its
+// Endpoint is what every gNMI switch of the lab shares, whatever its
 // datastore: a TLS listener signed by the lab CA, the credential and latency
-// guard, RPC counters, the FailNextSet knob and injected faults (fault_gnmi.go). A switch
+// guard, RPC counters, the FailNextSet knob and injected faults (fault.go). A switch
 // embeds it and calls listen with its own gNMI service.
-type gnmiEndpoint struct {
+type Endpoint struct {
 	name    string
 	addr    string
-	inv     DeviceEntry
+	inv     device.Entry
 	srv     *grpc.Server
 	stopped chan struct{}
 
@@ -33,7 +33,7 @@ type gnmiEndpoint struct {
 }
 
 // listen starts serving impl on 127.0.0.1 with an OS-chosen port.
-func (e *gnmiEndpoint) listen(spec device.Spec, impl gpb.GNMIServer) error {
+func (e *Endpoint) Listen(spec device.Spec, impl gpb.GNMIServer) error {
 	cert, err := spec.CA.ServerCertificate(spec.Name)
 	if err != nil {
 		return err
@@ -53,7 +53,7 @@ func (e *gnmiEndpoint) listen(spec device.Spec, impl gpb.GNMIServer) error {
 	)
 	gpb.RegisterGNMIServer(e.srv, impl)
 	e.addr = lis.Addr().String()
-	e.inv = DeviceEntry{
+	e.inv = device.Entry{
 		Address:       e.addr,
 		Platform:      spec.Platform,
 		Username:      spec.Username,
@@ -69,18 +69,18 @@ func (e *gnmiEndpoint) listen(spec device.Spec, impl gpb.GNMIServer) error {
 	return nil
 }
 
-func (e *gnmiEndpoint) Entry() DeviceEntry { return e.inv }
+func (e *Endpoint) Entry() device.Entry { return e.inv }
 
 // Stop closes the listener and every open stream at once: a long-lived
 // Subscribe would make a graceful stop wait forever.
-func (e *gnmiEndpoint) Stop() {
+func (e *Endpoint) Stop() {
 	e.faults.Stop()
 	e.srv.Stop()
 	<-e.stopped
 }
 
 // takeFailure returns the error FailNextSet armed, once, or nil.
-func (e *gnmiEndpoint) takeFailure() error {
+func (e *Endpoint) TakeFailure() error {
 	if msg := e.failNext.Swap(nil); msg != nil {
 		return status.Error(codes.FailedPrecondition, *msg)
 	}
@@ -88,25 +88,25 @@ func (e *gnmiEndpoint) takeFailure() error {
 }
 
 // Name is the device name, e.g. "openconfig-1" or "sonic-1".
-func (e *gnmiEndpoint) Name() string { return e.name }
+func (e *Endpoint) Name() string { return e.name }
 
 // Address is the host:port the switch listens on.
-func (e *gnmiEndpoint) Address() string { return e.addr }
+func (e *Endpoint) Address() string { return e.addr }
 
 // FailNextSet makes the next Set fail with codes.FailedPrecondition and msg,
 // changing nothing, as a device does when its configuration is locked by
 // another session. The Set after that behaves normally.
-func (e *gnmiEndpoint) FailNextSet(msg string) { e.failNext.Store(&msg) }
+func (e *Endpoint) FailNextSet(msg string) { e.failNext.Store(&msg) }
 
 // Counters returns how many RPCs and connections the switch has received.
-func (e *gnmiEndpoint) Counters() Counters { return e.counters.snapshot() }
+func (e *Endpoint) Counters() Counters { return e.counters.snapshot() }
 
 // DeviceCounters: requests are gNMI RPCs, reads Get and Subscribe, writes Set.
-func (e *gnmiEndpoint) DeviceCounters() DeviceCounters {
+func (e *Endpoint) DeviceCounters() device.Counters {
 	c := e.Counters()
-	return DeviceCounters{Connections: c.Connections, Requests: c.Get + c.Set + c.Subscribe + c.Capabilities,
+	return device.Counters{Connections: c.Connections, Requests: c.Get + c.Set + c.Subscribe + c.Capabilities,
 		Reads: c.Get + c.Subscribe, Writes: c.Set}
 }
 
 // ResetCounters sets every counter back to zero, e.g. between benchmark runs.
-func (e *gnmiEndpoint) ResetCounters() { e.counters.reset() }
+func (e *Endpoint) ResetCounters() { e.counters.reset() }

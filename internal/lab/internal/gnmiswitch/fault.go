@@ -1,4 +1,4 @@
-package lab
+package gnmiswitch
 
 // Fault injection on gNMI switches (`openconfig`, `sonic`): the listener (internal/fault)
 // refuses connections and knows each open one by its client address, so the guard (guard.go)
@@ -13,7 +13,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 )
 
-// gnmiReject is what a gNMI switch answers a Set refused by FaultReject. sonic: a GCU failure as
+// gnmiReject is what a gNMI switch answers a Set refused by fault.Reject. sonic: a GCU failure as
 // sonic-gnmi returns it (code Unknown, the first stderr line with "Error" in it; sonic-switch.md,
 // "Set"). openconfig: assumed (lemming has no lock; a gNMI target's precondition failure).
 type gnmiReject struct {
@@ -33,6 +33,6 @@ func closePeer(t *fault.Conns, ctx context.Context) {
 	}
 }
 
-func (e *gnmiEndpoint) FaultSet() *fault.Set { return &e.faults }
+func (e *Endpoint) FaultSet() *fault.Set { return &e.faults }
 
-func (e *gnmiEndpoint) CloseConns() { e.conns.CloseAll() }
+func (e *Endpoint) CloseConns() { e.conns.CloseAll() }

@@ -1,4 +1,4 @@
-package lab
+package gnmiswitch
 
 // GetRequest.Type: CONFIG reads the configuration (config true) leaves, STATE and OPERATIONAL
 // the operational state (the `state` containers: counters; the lab mirrors no applied

@@ -1,4 +1,4 @@
-package lab
+package gnmiswitch
 
 import (
 	"context"
@@ -58,16 +58,16 @@ func (c *rpcCounters) count(fullMethod string) {
 	}
 }
 
-// guard is the per-RPC front door of a gNMI device: count, stall (FaultStall), delay (latency
-// and FaultSlow), check the credentials the way gNMI devices take them (metadata on every
-// call), then drop or refuse a Set (FaultDrop, FaultReject).
+// guard is the per-RPC front door of a gNMI device: count, stall (fault.Stall), delay (latency
+// and fault.Slow), check the credentials the way gNMI devices take them (metadata on every
+// call), then drop or refuse a Set (fault.Drop, fault.Reject).
 type guard struct {
 	username, password string
 	latency            time.Duration
 	counters           *rpcCounters
 	faults             *fault.Set
 	conns              *fault.Conns
-	rejectText         gnmiReject // FaultReject's answer
+	rejectText         gnmiReject // fault.Reject's answer
 }
 
 func (g *guard) admit(ctx context.Context, fullMethod string) error {
@@ -92,12 +92,12 @@ func (g *guard) admit(ctx context.Context, fullMethod string) error {
 		return status.Error(codes.Unauthenticated, "invalid username or password")
 	}
 	if path.Base(fullMethod) == "Set" {
-		if g.faults.Take(FaultDrop) {
+		if g.faults.Take(fault.Drop) {
 			// The client sees its connection close mid-call; the Set never reaches the service.
 			closePeer(g.conns, ctx)
 			return status.Error(codes.Unavailable, "connection dropped")
 		}
-		if g.faults.Take(FaultReject) {
+		if g.faults.Take(fault.Reject) {
 			return status.Error(g.rejectText.code, g.rejectText.text)
 		}
 	}

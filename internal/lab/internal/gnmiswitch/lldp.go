@@ -1,4 +1,4 @@
-package lab
+package gnmiswitch
 
 // LLDP on the `openconfig` switch (openconfig-switch.md, "LLDP"): openconfig-lldp's
 // /lldp/interfaces/interface[name]/neighbors/neighbor[id]/state, written into lemming's state

@@ -1,4 +1,4 @@
-package lab
+package gnmiswitch
 
 import (
 	"context"
@@ -18,11 +18,11 @@ import (
 // write modes).
 type gnmiService struct {
 	*lgnmi.Server
-	sw *GNMISwitch
+	sw *Switch
 }
 
 func (s *gnmiService) Set(ctx context.Context, req *gpb.SetRequest) (*gpb.SetResponse, error) {
-	if err := s.sw.takeFailure(); err != nil {
+	if err := s.sw.TakeFailure(); err != nil {
 		return nil, err
 	}
 	if len(req.GetUnionReplace()) > 0 {
@@ -41,7 +41,7 @@ func (s *gnmiService) Set(ctx context.Context, req *gpb.SetRequest) (*gpb.SetRes
 	if _, err := s.Server.Set(userContext(ctx), req); err != nil {
 		return nil, err
 	}
-	return setResponse(req), nil
+	return SetResponse(req), nil
 }
 
 // userContext drops the metadata lemming reads to let its own reconcilers
@@ -60,7 +60,7 @@ func userContext(ctx context.Context) context.Context {
 
 // setResponse reports one result per operation, in request order, as the gNMI
 // specification asks (lemming leaves the response empty).
-func setResponse(req *gpb.SetRequest) *gpb.SetResponse {
+func SetResponse(req *gpb.SetRequest) *gpb.SetResponse {
 	resp := &gpb.SetResponse{Prefix: req.GetPrefix(), Timestamp: time.Now().UnixNano()}
 	add := func(p *gpb.Path, op gpb.UpdateResult_Operation) {
 		resp.Response = append(resp.Response, &gpb.UpdateResult{Path: p, Op: op})

@@ -1,4 +1,4 @@
-package lab
+package gnmiswitch
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package lab
+package gnmiswitch
 
 import (
 	"context"
@@ -15,40 +15,41 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 )
 
-// GNMISwitch is an `openconfig` switch: a gNMI server over TLS whose datastore
+// Switch is an `openconfig` switch: a gNMI server over TLS whose datastore
 // is openconfig/lemming's, so every Set is validated against the OpenConfig
 // schema and rolled back whole when any part of it is invalid.
-type GNMISwitch struct {
-	gnmiEndpoint
+type Switch struct {
+	Endpoint
 	ports []string
 	store *lgnmi.Server
-	wires *cabling.Panel // what each port hears over LLDP (gnmi_lldp.go)
+	wires *cabling.Panel // what each port hears over LLDP (lldp.go)
 
 	// mu makes each Set atomic with respect to Get: Get reads the datastore
 	// leaf by leaf and must not see half of a Set.
 	mu      sync.RWMutex
-	traffic switchCounters    // interface and queue counters (gnmicounters.go), under mu
-	lldpIDs map[string]string // the neighbour id written per port (gnmi_lldp.go), under mu
+	traffic switchCounters    // interface and queue counters (counters.go), under mu
+	lldpIDs map[string]string // the neighbour id written per port (lldp.go), under mu
 }
 
-func startGNMISwitch(spec device.Spec) (labDevice, error) {
+// Start starts an `openconfig` switch listening on 127.0.0.1; it serves until Stop.
+func Start(spec device.Spec) (device.Device, error) {
 	// lemming registers its own server on the grpc.Server it is given; ours
 	// is registered on the real one instead, so lemming gets a throwaway.
 	store, err := lgnmi.New(grpc.NewServer(), spec.Name, nil)
 	if err != nil {
 		return nil, fmt.Errorf("gNMI datastore: %w", err)
 	}
-	sw := &GNMISwitch{
-		gnmiEndpoint: gnmiEndpoint{name: spec.Name},
-		ports:        device.EthernetNames(spec.Ports),
-		store:        store,
-		wires:        spec.Wires,
+	sw := &Switch{
+		Endpoint: Endpoint{name: spec.Name},
+		ports:    device.EthernetNames(spec.Ports),
+		store:    store,
+		wires:    spec.Wires,
 	}
 	sw.traffic = newSwitchCounters(sw.ports)
 	if err := sw.addInterfaces(); err != nil {
 		return nil, err
 	}
-	if err := sw.listen(spec, &gnmiService{Server: store, sw: sw}); err != nil {
+	if err := sw.Listen(spec, &gnmiService{Server: store, sw: sw}); err != nil {
 		return nil, err
 	}
 	return sw, nil
@@ -56,7 +57,7 @@ func startGNMISwitch(spec device.Spec) (labDevice, error) {
 
 // addInterfaces creates the front-panel ports as a real switch boots with
 // them, so QoS configuration can reference existing interfaces.
-func (sw *GNMISwitch) addInterfaces() error {
+func (sw *Switch) addInterfaces() error {
 	type config struct {
 		Name    string `json:"name"`
 		Type    string `json:"type"`
@@ -89,4 +90,4 @@ func (sw *GNMISwitch) addInterfaces() error {
 }
 
 // Interfaces are the front-panel ports, Ethernet1..EthernetN.
-func (sw *GNMISwitch) Interfaces() []string { return slices.Clone(sw.ports) }
+func (sw *Switch) Interfaces() []string { return slices.Clone(sw.ports) }

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -103,6 +104,23 @@ func SetReq(updates ...*gpb.Update) *gpb.SetRequest {
 	return &gpb.SetRequest{Prefix: &gpb.Path{Origin: "openconfig"}, Update: updates}
 }
 
+// SONiCPath is a sonic-db path from "TABLE/KEY/FIELD" (any prefix of it) under
+// CONFIG_DB/localhost, one element each, as a gNMI client writes it for sonic-gnmi.
+func SONiCPath(rel string) *gpb.Path {
+	p := &gpb.Path{Origin: "sonic-db", Elem: []*gpb.PathElem{{Name: "CONFIG_DB"}, {Name: "localhost"}}}
+	if rel != "" {
+		for _, name := range strings.Split(rel, "/") {
+			p.Elem = append(p.Elem, &gpb.PathElem{Name: name})
+		}
+	}
+	return p
+}
+
+// SONiCUpdate is one JSON_IETF update of the sonic-db path rel.
+func SONiCUpdate(rel, body string) *gpb.Update {
+	return &gpb.Update{Path: SONiCPath(rel), Val: JSONIETF(body)}
+}
+
 // Get returns the JSON_IETF text at p, or the gRPC error.
 func Get(ctx context.Context, c gpb.GNMIClient, p *gpb.Path) (string, error) {
 	p.Origin = "openconfig"
@@ -130,6 +148,27 @@ func MustGet(t *testing.T, c gpb.GNMIClient, p string) string {
 	s, err := Get(Ctx(t), c, Path(t, p))
 	if err != nil {
 		t.Fatalf("Get %s: %v", p, err)
+	}
+	return s
+}
+
+// GetTyped returns the JSON_IETF text at path string p read with Get of data type typ, or the
+// gRPC error.
+func GetTyped(t *testing.T, c gpb.GNMIClient, typ gpb.GetRequest_DataType, p string) (string, error) {
+	t.Helper()
+	resp, err := c.Get(Ctx(t), &gpb.GetRequest{Path: []*gpb.Path{Path(t, p)}, Encoding: gpb.Encoding_JSON_IETF, Type: typ})
+	if err != nil {
+		return "", err
+	}
+	return string(resp.GetNotification()[0].GetUpdate()[0].GetVal().GetJsonIetfVal()), nil
+}
+
+// MustGetTyped is GetTyped, failing the test on an error.
+func MustGetTyped(t *testing.T, c gpb.GNMIClient, typ gpb.GetRequest_DataType, p string) string {
+	t.Helper()
+	s, err := GetTyped(t, c, typ, p)
+	if err != nil {
+		t.Fatalf("Get %s %s: %v", typ, p, err)
 	}
 	return s
 }

@@ -1,4 +1,4 @@
-package lab
+package sonic
 
 // buffermgrd of the traditional buffer model, as sonic-net/sonic-swss cfgmgr/buffermgr.cpp
 // (master e6b0c5b5, 202511) runs it: it subscribes to CONFIG_DB PORT, CABLE_LENGTH and

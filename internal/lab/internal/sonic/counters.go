@@ -1,4 +1,4 @@
-package lab
+package sonic
 
 // COUNTERS_DB of the `sonic` switch (sonic-switch.md, "COUNTERS_DB"): the Redis hashes
 // orchagent's flex counters, pfcwdorch and the watermark plugins keep, computed from the
@@ -111,7 +111,7 @@ func newSONiCTraffic(ports []string, now time.Time) sonicTraffic {
 // priorities, so PFC frames received grow, the paused queues back up and the PFC watchdog,
 // where it runs on the port, detects a storm after its detection time and restores the queues
 // once the storm has been over for its restoration time.
-func (sw *SONiCSwitch) Storm(ifname string, on bool) error {
+func (sw *Switch) Storm(ifname string, on bool) error {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
 	st, ok := sw.traffic.storms[ifname]
@@ -125,7 +125,7 @@ func (sw *SONiCSwitch) Storm(ifname string, on bool) error {
 // Congest starts or stops congestion of egress queue on a port: the queue marks ECN fast
 // (where its WRED profile marks), its watermark rises, and a no-drop queue's priority group
 // fills while the port sends PFC frames on its priority; a lossy queue drops.
-func (sw *SONiCSwitch) Congest(ifname string, queue int, on bool) error {
+func (sw *Switch) Congest(ifname string, queue int, on bool) error {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
 	qs, ok := sw.traffic.congested[ifname]
@@ -133,7 +133,7 @@ func (sw *SONiCSwitch) Congest(ifname string, queue int, on bool) error {
 		return sw.noPort(ifname)
 	}
 	if queue < 0 || queue >= sonicUnicastQueues {
-		return fmt.Errorf("%s %s has unicast queues 0-%d, not %d", sw.name, ifname, sonicUnicastQueues-1, queue)
+		return fmt.Errorf("%s %s has unicast queues 0-%d, not %d", sw.Name(), ifname, sonicUnicastQueues-1, queue)
 	}
 	if qs[queue] == nil {
 		qs[queue] = &episodes{}
@@ -142,8 +142,8 @@ func (sw *SONiCSwitch) Congest(ifname string, queue int, on bool) error {
 	return nil
 }
 
-func (sw *SONiCSwitch) noPort(ifname string) error {
-	return fmt.Errorf("%s has no interface %q (interfaces: %s)", sw.name, ifname, strings.Join(sw.ports, ", "))
+func (sw *Switch) noPort(ifname string) error {
+	return fmt.Errorf("%s has no interface %q (interfaces: %s)", sw.Name(), ifname, strings.Join(sw.ports, ", "))
 }
 
 func oid(objType, n int) string { return fmt.Sprintf("oid:0x%x", uint64(objType)<<48|uint64(n)) }
@@ -159,7 +159,7 @@ type portPlan struct {
 	poolBytes map[string]int64 // BUFFER_POOL sizes by pool name
 }
 
-func (sw *SONiCSwitch) plan(port string) portPlan {
+func (sw *Switch) plan(port string) portPlan {
 	db := sw.db
 	p := portPlan{lossless: map[int]bool{}, pgOf: map[int]int{}, ecn: map[int]bool{}, wdQueues: map[int]bool{}, poolBytes: map[string]int64{}}
 	qos := db.fields("PORT_QOS_MAP", port)
@@ -212,7 +212,7 @@ func (p portPlan) busyBytes(pool string) int64 {
 
 // countersDB renders COUNTERS_DB as Redis holds it at now: key -> field -> value. The caller
 // holds sw.mu.
-func (sw *SONiCSwitch) countersDB(now time.Time) configDB {
+func (sw *Switch) countersDB(now time.Time) configDB {
 	t := &sw.traffic
 	up := now.Sub(t.boot)
 	// watermarkorch clears the periodic watermarks every telemetry interval.
@@ -350,7 +350,7 @@ func (sw *SONiCSwitch) countersDB(now time.Time) configDB {
 // pfcactionhandler.cpp): a storm counts as detected once it has lasted the detection time,
 // and as restored once it has been over for the restoration time. Times in CONFIG_DB are ms;
 // COUNTERS_DB holds them in us, as pfcwdorch writes them.
-func (sw *SONiCSwitch) watchdog(qh map[string]string, wd map[string]string, storm *episodes, now time.Time) {
+func (sw *Switch) watchdog(qh map[string]string, wd map[string]string, storm *episodes, now time.Time) {
 	ms := func(field string, def int) time.Duration {
 		if n, err := strconv.Atoi(wd[field]); err == nil && n > 0 {
 			return time.Duration(n) * time.Millisecond

@@ -1,4 +1,4 @@
-package lab
+package sonic
 
 import (
 	"encoding/json"
@@ -7,18 +7,19 @@ import (
 	"time"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
 
 // sonicCounterSwitch is a sonic switch whose counters run on a fake clock.
-func sonicCounterSwitch(t *testing.T) (*SONiCSwitch, gpb.GNMIClient, *fakeClock) {
+func sonicCounterSwitch(t *testing.T) (*Switch, gpb.GNMIClient, *labtest.Clock) {
 	t.Helper()
-	sw, c := startSONiC(t, Options{})
-	clk := newFakeClock()
+	sw, c := startSONiC(t, "")
+	clk := labtest.NewClock()
 	sw.mu.Lock()
-	sw.clock = clk.now
-	sw.traffic = newSONiCTraffic(sw.ports, clk.now())
+	sw.clock = clk.Now
+	sw.traffic = newSONiCTraffic(sw.ports, clk.Now())
 	sw.mu.Unlock()
 	return sw, c, clk
 }
@@ -35,7 +36,7 @@ func cget(t *testing.T, c gpb.GNMIClient, typ gpb.GetRequest_DataType, paths ...
 		}
 		req.Path = append(req.Path, gp)
 	}
-	resp, err := c.Get(ctxT(t), req)
+	resp, err := c.Get(labtest.Ctx(t), req)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +88,7 @@ func flat(t *testing.T, body string) map[string]string {
 // NotFound; any request type but ALL is refused first.
 func TestSONiCCountersDBPaths(t *testing.T) {
 	_, c, clk := sonicCounterSwitch(t)
-	clk.advance(10 * time.Second)
+	clk.Advance(10 * time.Second)
 	got := mustCGet(t, c, "COUNTERS_PORT_NAME_MAP", "COUNTERS/Ethernet4", "COUNTERS/Ethernet4/SAI_PORT_STAT_IF_IN_UCAST_PKTS",
 		"COUNTERS/Ethernet4/Queues", "PERIODIC_WATERMARKS/Ethernet4/PriorityGroups", "COUNTERS_QUEUE_NAME_MAP")
 	names := flat(t, got[0])
@@ -134,16 +135,16 @@ func TestSONiCCountersDBPaths(t *testing.T) {
 // telemetry interval it fell in is over.
 func TestSONiCStormAndWatchdog(t *testing.T) {
 	sw, c, clk := sonicCounterSwitch(t)
-	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{supd("PFC_WD/Ethernet0", `{"action":"drop","detection_time":"400","restoration_time":"2000"}`)}})
+	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{labtest.SONiCUpdate("PFC_WD/Ethernet0", `{"action":"drop","detection_time":"400","restoration_time":"2000"}`)}})
 	if err := sw.Storm("Ethernet0", true); err != nil {
 		t.Fatal(err)
 	}
-	clk.advance(300 * time.Millisecond)
+	clk.Advance(300 * time.Millisecond)
 	q := hashes(t, mustCGet(t, c, "COUNTERS/Ethernet0/Queues")[0])["Ethernet0:3"]
 	if q["PFC_WD_STATUS"] != "operational" || q["PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED"] != "0" || q["PFC_WD_DETECTION_TIME"] != "400000" {
 		t.Errorf("before the detection time: %v", q)
 	}
-	clk.advance(9700 * time.Millisecond) // 10 s of storm
+	clk.Advance(9700 * time.Millisecond) // 10 s of storm
 	got := mustCGet(t, c, "COUNTERS/Ethernet0", "COUNTERS/Ethernet0/Queues", "COUNTERS/Ethernet0/Pfcwd")
 	port, qs := flat(t, got[0]), hashes(t, got[1])
 	if port["SAI_PORT_STAT_PFC_3_RX_PKTS"] != "150000" || port["SAI_PORT_STAT_PFC_4_RX_PKTS"] != "150000" || port["SAI_PORT_STAT_PFC_0_RX_PKTS"] != "0" {
@@ -162,12 +163,12 @@ func TestSONiCStormAndWatchdog(t *testing.T) {
 	if err := sw.Storm("Ethernet0", false); err != nil {
 		t.Fatal(err)
 	}
-	clk.advance(3 * time.Second)
+	clk.Advance(3 * time.Second)
 	q = hashes(t, mustCGet(t, c, "COUNTERS/Ethernet0/Queues")[0])["Ethernet0:3"]
 	if q["PFC_WD_STATUS"] != "operational" || q["PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED"] != "1" || q["SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES"] != "2048" {
 		t.Errorf("after the storm: %v", q)
 	}
-	clk.advance(2 * time.Minute)
+	clk.Advance(2 * time.Minute)
 	qs = hashes(t, mustCGet(t, c, "COUNTERS/Ethernet0/Queues")[0])
 	if w := qs["Ethernet0:3:periodic"]["SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES"]; w != "2048" {
 		t.Errorf("periodic watermark in the next telemetry interval: %s", w)
@@ -184,7 +185,7 @@ func TestSONiCCongest(t *testing.T) {
 	if err := sw.Congest("Ethernet8", 3, true); err != nil {
 		t.Fatal(err)
 	}
-	clk.advance(5 * time.Second)
+	clk.Advance(5 * time.Second)
 	got := mustCGet(t, c, "COUNTERS/Ethernet8", "COUNTERS/Ethernet8/Queues", "PERIODIC_WATERMARKS/Ethernet8/PriorityGroups")
 	port, qs, pgs := flat(t, got[0]), hashes(t, got[1]), hashes(t, got[2])
 	if port["SAI_PORT_STAT_PFC_3_TX_PKTS"] != "40000" || qs["Ethernet8:3"]["SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS"] != "200250" {

@@ -1,9 +1,9 @@
-package lab
+package sonic
 
 // A Get whose prefix target names a Redis database, as sonic-gnmi's DB client answers it
 // (sonic-net/sonic-gnmi 5ec1c20b: gnmi_server/server.go Get, sonic_data_client/db_client.go
 // NewDbClient/parsePath/probePathElements/ensureKeysExistInRedis/TableData2Msi,
-// virtual_db.go). The lab serves COUNTERS_DB this way (sonic_counters.go); sonic-switch.md,
+// virtual_db.go). The lab serves COUNTERS_DB this way (counters.go); sonic-switch.md,
 // "COUNTERS_DB", lists the paths.
 
 import (
@@ -60,7 +60,7 @@ func (s *sonicService) getTargetDB(req *gpb.GetRequest) (*gpb.GetResponse, error
 
 // countersValue resolves one path below COUNTERS_DB: a virtual path first, then a table,
 // key and field of the database itself.
-func (sw *SONiCSwitch) countersValue(db configDB, names []string) (*gpb.TypedValue, error) {
+func (sw *Switch) countersValue(db configDB, names []string) (*gpb.TypedValue, error) {
 	if v, ok, err := sw.virtualCounters(db, names); ok || err != nil {
 		return v, err
 	}
@@ -137,7 +137,7 @@ func realPath(db configDB, names []string) (*gpb.TypedValue, error) {
 // virtualCounters is virtual_db.go's table of virtual paths, those the lab serves: ok is false
 // for a path that is none of them, or whose port the switch lacks (sonic-gnmi then reads it
 // as a real path).
-func (sw *SONiCSwitch) virtualCounters(db configDB, names []string) (*gpb.TypedValue, bool, error) {
+func (sw *Switch) virtualCounters(db configDB, names []string) (*gpb.TypedValue, bool, error) {
 	if len(names) < 2 || !strings.HasPrefix(names[1], "Ethernet") {
 		return nil, false, nil
 	}
@@ -240,7 +240,7 @@ func (sw *SONiCSwitch) virtualCounters(db configDB, names []string) (*gpb.TypedV
 // the no-drop priorities of the first port's PORT_QOS_MAP (sonic-gnmi reads one port's
 // pfc_enable for all; the lab takes the first in name order) through
 // MAP_PFC_PRIORITY_TO_QUEUE|AZURE.
-func (sw *SONiCSwitch) pfcwdQueues() map[string]map[int]bool {
+func (sw *Switch) pfcwdQueues() map[string]map[int]bool {
 	out := map[string]map[int]bool{}
 	var qosKeys []string
 	for k := range sw.db["PORT_QOS_MAP"] {

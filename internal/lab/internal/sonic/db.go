@@ -1,4 +1,4 @@
-package lab
+package sonic
 
 // The SONiC switch's CONFIG_DB and how gNMI paths address it. SONiC keeps its configuration in
 // Redis hashes named "TABLE|key" whose fields all hold strings; sonic-gnmi serves them under the

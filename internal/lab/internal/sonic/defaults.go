@@ -1,4 +1,4 @@
-package lab
+package sonic
 
 // The CONFIG_DB a SONiC switch of a given SKU boots with (sonic-switch.md, "Models"): what
 // sonic-cfggen renders from sonic-buildimage's files/build_templates/qos_config.j2 (the Azure
@@ -122,7 +122,7 @@ func stockConfigDB(hostname string, ports []string, sku sonicSKU) configDB {
 		d["BUFFER_QUEUE"][p+"|5-6"] = map[string]string{"profile": sku.lossyQueueProfile()}
 		d["CABLE_LENGTH"]["AZURE"][p] = sku.cable
 	}
-	// The traditional model's lossless PGs are buffermgrd's (sonic_buffermgr.go), as on a
+	// The traditional model's lossless PGs are buffermgrd's (buffermgr.go), as on a
 	// switch that has booted.
 	runBufferManager(d, nil)
 	d.prune()

@@ -1,4 +1,4 @@
-package lab
+package sonic
 
 // APPL_DB's LLDP_ENTRY_TABLE on the `sonic` switch (sonic-switch.md, "LLDP"), as
 // sonic-dbsyncd's lldp_syncd (src/lldp_syncd/daemon.py, b0ea01fb) writes it from lldpd: one key
@@ -17,8 +17,8 @@ var sonicPortIDSubtype = map[string]string{"ifname": "5", "local": "7", "mac": "
 
 // applDB is the part of APPL_DB the lab serves: LLDP_ENTRY_TABLE (absent when no port hears a
 // neighbour, as a table with no keys is in redis).
-func (sw *SONiCSwitch) applDB() configDB {
-	heard := sw.wires.Heard(sw.name)
+func (sw *Switch) applDB() configDB {
+	heard := sw.wires.Heard(sw.Name())
 	entries := map[string]map[string]string{}
 	for i, port := range sw.ports {
 		ad, ok := heard[port]

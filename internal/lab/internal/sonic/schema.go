@@ -1,4 +1,4 @@
-package lab
+package sonic
 
 // What the SONiC switch accepts in CONFIG_DB: the QoS, buffer and PFC tables, each following its
 // model in sonic-net/sonic-buildimage src/sonic-yang-models/yang-models (named per table below),

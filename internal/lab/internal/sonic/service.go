@@ -1,4 +1,4 @@
-package lab
+package sonic
 
 import (
 	"context"
@@ -9,14 +9,15 @@ import (
 	"time"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/gnmiswitch"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
 
-// sonicService is the gNMI service of a SONiCSwitch.
+// sonicService is the gNMI service of a Switch.
 type sonicService struct {
 	gpb.UnimplementedGNMIServer
-	sw *SONiCSwitch
+	sw *Switch
 }
 
 // sonicModels are the sonic-yang-models modules whose tables the switch serves, at their
@@ -66,7 +67,7 @@ func (s *sonicService) Get(_ context.Context, req *gpb.GetRequest) (*gpb.GetResp
 		return nil, status.Errorf(codes.Unimplemented, "unsupported request type: %s", gpb.GetRequest_DataType_name[int32(req.GetType())])
 	}
 	if isTargetDB(req.GetPrefix().GetTarget()) {
-		return s.getTargetDB(req) // sonic_countersdb.go
+		return s.getTargetDB(req) // countersdb.go
 	}
 	enc := req.GetEncoding()
 	if err := checkSONiCEncoding(enc); err != nil {
@@ -146,7 +147,7 @@ func jsonValue(enc gpb.Encoding, body []byte) *gpb.TypedValue {
 	return &gpb.TypedValue{Value: &gpb.TypedValue_JsonIetfVal{JsonIetfVal: body}}
 }
 
-// Set applies a SetRequest as sonic-gnmi and the Generic Config Updater do (sonic_set.go): the
+// Set applies a SetRequest as sonic-gnmi and the Generic Config Updater do (set.go): the
 // deletes (one of an absent target is skipped), the replaces (a remove, which needs its target,
 // then an add) and the updates (an add: a whole key or table replaced, a field set) become one
 // JSON Patch, checked on a copy of the running CONFIG_DB the way GCU checks it (RFC 6902
@@ -154,7 +155,7 @@ func jsonValue(enc gpb.Encoding, body []byte) *gpb.TypedValue {
 // code Unknown with sonic-gnmi's text and changes nothing; the reasons GCU logs are kept for
 // LastRefusal, as a switch's syslog keeps them.
 func (s *sonicService) Set(_ context.Context, req *gpb.SetRequest) (*gpb.SetResponse, error) {
-	if err := s.sw.takeFailure(); err != nil {
+	if err := s.sw.TakeFailure(); err != nil {
 		return nil, err
 	}
 	if len(req.GetUnionReplace()) > 0 {
@@ -179,7 +180,7 @@ func (s *sonicService) Set(_ context.Context, req *gpb.SetRequest) (*gpb.SetResp
 		return nil, gcuValidateFailure(ops, "Data Loading Failed")
 	}
 	if len(ops) == 0 {
-		return setResponse(req), nil // every delete skipped: no apply-patch and no save
+		return gnmiswitch.SetResponse(req), nil // every delete skipped: no apply-patch and no save
 	}
 	next, err := s.sw.db.applyPatch(ops)
 	if err != nil {
@@ -203,10 +204,10 @@ func (s *sonicService) Set(_ context.Context, req *gpb.SetRequest) (*gpb.SetResp
 	s.sw.db = next
 	s.sw.saved = next.clone() // config save -y
 	s.sw.refusal = ""
-	// buffermgrd reacts to the applied change after the save (sonic_buffermgr.go).
+	// buffermgrd reacts to the applied change after the save (buffermgr.go).
 	runBufferManager(s.sw.db, before)
 	s.sw.db.prune()
-	return setResponse(req), nil
+	return gnmiswitch.SetResponse(req), nil
 }
 
 // setOrigin is gnmi_server/server.go's choice of client for a Set: the prefix's origin, else
@@ -236,7 +237,7 @@ func originConflict(prefix *gpb.Path, paths []*gpb.Path) error {
 // patchOf runs the request's operations against a copy of CONFIG_DB as sonic-gnmi's JsonClient
 // does and returns the JSON Patch it sends to GCU: removes, replaces, adds. yang is set when a
 // value passes JsonClient but not the YANG load GCU does next (why, for LastRefusal).
-func (sw *SONiCSwitch) patchOf(req *gpb.SetRequest) (ops []patchOp, yang string, err error) {
+func (sw *Switch) patchOf(req *gpb.SetRequest) (ops []patchOp, yang string, err error) {
 	work := sw.db.clone()
 	for _, p := range req.GetDelete() {
 		a, err := sonicAddr(req.GetPrefix(), p, true)

@@ -1,4 +1,4 @@
-package lab
+package sonic
 
 // A gNMI Set as a real SONiC switch applies it (sonic-switch.md, "Set", cites each step):
 // sonic-gnmi's MixedDbClient.SetIncrementalConfig runs the deletes, then the replaces, then the
@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/py"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -206,11 +207,11 @@ func goMap(v any) map[string]any {
 func pyValueRepr(v any) string {
 	switch x := v.(type) {
 	case string:
-		return pyRepr(x)
+		return py.Repr(x)
 	case map[string]any:
 		parts := make([]string, 0, len(x))
 		for _, k := range slices.Sorted(maps.Keys(x)) {
-			parts = append(parts, pyRepr(k)+": "+pyValueRepr(x[k]))
+			parts = append(parts, py.Repr(k)+": "+pyValueRepr(x[k]))
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
 	case []any:
@@ -231,7 +232,7 @@ func pyValueRepr(v any) string {
 	case []patchOp:
 		parts := make([]string, 0, len(x))
 		for _, o := range x {
-			s := "{'op': " + pyRepr(o.op) + ", 'path': " + pyRepr(o.path)
+			s := "{'op': " + py.Repr(o.op) + ", 'path': " + py.Repr(o.path)
 			if o.op != "remove" {
 				s += ", 'value': " + pyValueRepr(patchValue(o.val))
 			}

@@ -1,4 +1,4 @@
-package lab
+package sonic
 
 // The SONiC switch models (SKUs) the lab simulates (sonic-switch.md, "Models"), from
 // sonic-net/sonic-buildimage at 086b03bd: device/mellanox/x86_64-mlnx_msn2700-r0/ACS-MSN2700
@@ -83,8 +83,6 @@ func (s sonicSKU) lossyQueueProfile() string {
 	return "egress_lossy_profile"
 }
 
-// sonicSKUNames lists the models, the default first: the seed deployment's Mellanox SN2700.
-func sonicSKUNames() []string { return []string{"ACS-MSN2700", "Arista-7060CX-32S-C32"} }
-
-// SONiCModels lists the SONiC models the lab simulates, the default first.
-func SONiCModels() []string { return sonicSKUNames() }
+// Models lists the SONiC models (SKUs) the lab simulates, the default first: the seed
+// deployment's Mellanox SN2700.
+func Models() []string { return []string{"ACS-MSN2700", "Arista-7060CX-32S-C32"} }

@@ -1,4 +1,4 @@
-package lab
+package sonic
 
 import (
 	"io"
@@ -8,38 +8,38 @@ import (
 	"time"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
 
 func TestSONiCAccessAndCapabilities(t *testing.T) {
-	l, err := Start(t.Context(), Options{Switches: map[string]int{"sonic": 2}, Ports: 8, Latency: 30 * time.Millisecond})
+	spec := labtest.Spec(t, "sonic", 8, Models()[0])
+	spec.Name, spec.Latency = "sonic-2", 30*time.Millisecond
+	dev, err := Start(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(l.Stop)
-	inv := l.Inventory()
-	d := inv.Devices["sonic-2"]
-	if d.Platform != "sonic" || d.CACertificate == "" || d.Username != Username {
+	t.Cleanup(dev.Stop)
+	sw := dev.(*Switch)
+	d := dev.Entry()
+	if d.Platform != "sonic" || d.CACertificate == "" || d.Username != spec.Username {
 		t.Errorf("inventory entry %+v", d)
 	}
 	want := []string{"Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12", "Ethernet16", "Ethernet20", "Ethernet24", "Ethernet28"}
-	if got := inv.Interfaces["sonic-2"]; !slices.Equal(got, want) {
+	if got := dev.Interfaces(); !slices.Equal(got, want) {
 		t.Errorf("interfaces %v, want %v", got, want)
 	}
-	if l.SONiC("sonic-2") == nil || l.SONiC("nope") != nil || l.Switch("sonic-1") != nil {
-		t.Error("SONiC/Switch lookups by platform are wrong")
-	}
 
-	ctx := ctxT(t)
-	bad := dial(t, d, grpc.WithPerRPCCredentials(loginCreds{d.Username, d.Password + "x"}))
-	_, err = bad.Set(ctx, &gpb.SetRequest{Update: []*gpb.Update{supd("SCHEDULER/scheduler.0/weight", `"1"`)}})
-	wantCode(t, err, codes.Unauthenticated)
+	ctx := labtest.Ctx(t)
+	bad := labtest.Dial(t, d, grpc.WithPerRPCCredentials(labtest.LoginCreds{Username: d.Username, Password: d.Password + "x"}))
+	_, err = bad.Set(ctx, &gpb.SetRequest{Update: []*gpb.Update{labtest.SONiCUpdate("SCHEDULER/scheduler.0/weight", `"1"`)}})
+	labtest.WantCode(t, err, codes.Unauthenticated)
 	_, err = sget(ctx, bad, "SCHEDULER")
-	wantCode(t, err, codes.Unauthenticated)
+	labtest.WantCode(t, err, codes.Unauthenticated)
 
-	c := dial(t, d)
+	c := labtest.Dial(t, d)
 	start := time.Now()
 	resp, err := c.Capabilities(ctx, &gpb.CapabilityRequest{})
 	if err != nil {
@@ -58,45 +58,45 @@ func TestSONiCAccessAndCapabilities(t *testing.T) {
 		}
 	}
 	// Rejected calls count too: the counters measure what clients send.
-	if got := l.SONiC("sonic-2").Counters(); got.Set != 1 || got.Get != 1 || got.Capabilities != 1 || got.Connections != 2 {
+	if got := sw.Counters(); got.Set != 1 || got.Get != 1 || got.Capabilities != 1 || got.Connections != 2 {
 		t.Errorf("counters %+v, want 1 Set, 1 Get, 1 Capabilities over 2 connections", got)
 	}
-	unchanged(t, l.SONiC("sonic-2"), stockConfigDB("sonic-2", want, sonicSKUs["ACS-MSN2700"]))
+	unchanged(t, sw, stockConfigDB("sonic-2", want, sonicSKUs["ACS-MSN2700"]))
 }
 
 func TestSONiCStockDefaults(t *testing.T) {
-	sw, c := startSONiC(t, Options{})
+	sw, c := startSONiC(t, "")
 	if got := mustSGet(t, c, "DSCP_TO_TC_MAP/AZURE/26"); got != `"1"` {
 		t.Errorf("stock DSCP 26 -> TC %s, want \"1\"", got)
 	}
 	var dscp map[string]string
-	mustUnmarshal(t, mustSGet(t, c, "DSCP_TO_TC_MAP/AZURE"), &dscp)
+	labtest.MustUnmarshal(t, mustSGet(t, c, "DSCP_TO_TC_MAP/AZURE"), &dscp)
 	if len(dscp) != 64 || dscp["46"] != "5" || dscp["48"] != "6" || dscp["8"] != "0" {
 		t.Errorf("stock DSCP_TO_TC_MAP|AZURE %v", dscp)
 	}
-	jsonEqual(t, mustSGet(t, c, "QUEUE/Ethernet4|3"), `{"scheduler":"scheduler.1","wred_profile":"AZURE_LOSSLESS"}`)
+	labtest.JSONEqual(t, mustSGet(t, c, "QUEUE/Ethernet4|3"), `{"scheduler":"scheduler.1","wred_profile":"AZURE_LOSSLESS"}`)
 	// The default model is Mellanox's ACS-MSN2700: qos_config.j2's Mellanox branch (pfc_to_pg_map)
 	// and the dynamic buffer model (lossless PGs 3-4 with profile NULL).
-	jsonEqual(t, mustSGet(t, c, "PORT_QOS_MAP/Ethernet12"), `{"dscp_to_tc_map":"AZURE","tc_to_queue_map":"AZURE",
+	labtest.JSONEqual(t, mustSGet(t, c, "PORT_QOS_MAP/Ethernet12"), `{"dscp_to_tc_map":"AZURE","tc_to_queue_map":"AZURE",
 		"tc_to_pg_map":"AZURE","pfc_to_queue_map":"AZURE","pfc_to_pg_map":"AZURE","pfc_enable":"3,4","pfcwd_sw_enable":"3,4"}`)
-	jsonEqual(t, mustSGet(t, c, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"), `{"AZURE":{"3":"3","4":"4"}}`)
-	jsonEqual(t, mustSGet(t, c, "PORT/Ethernet8"), `{"admin_status":"up","alias":"etp3","index":"3",
+	labtest.JSONEqual(t, mustSGet(t, c, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"), `{"AZURE":{"3":"3","4":"4"}}`)
+	labtest.JSONEqual(t, mustSGet(t, c, "PORT/Ethernet8"), `{"admin_status":"up","alias":"etp3","index":"3",
 		"lanes":"8,9,10,11","mtu":"9100","speed":"100000"}`)
-	jsonEqual(t, mustSGet(t, c, "WRED_PROFILE/AZURE_LOSSLESS/green_max_threshold"), `"2097152"`)
-	jsonEqual(t, mustSGet(t, c, "BUFFER_PG"), `{
+	labtest.JSONEqual(t, mustSGet(t, c, "WRED_PROFILE/AZURE_LOSSLESS/green_max_threshold"), `"2097152"`)
+	labtest.JSONEqual(t, mustSGet(t, c, "BUFFER_PG"), `{
 		"Ethernet0|0":{"profile":"ingress_lossy_profile"},"Ethernet0|3-4":{"profile":"NULL"},
 		"Ethernet4|0":{"profile":"ingress_lossy_profile"},"Ethernet4|3-4":{"profile":"NULL"},
 		"Ethernet8|0":{"profile":"ingress_lossy_profile"},"Ethernet8|3-4":{"profile":"NULL"},
 		"Ethernet12|0":{"profile":"ingress_lossy_profile"},"Ethernet12|3-4":{"profile":"NULL"}}`)
-	jsonEqual(t, mustSGet(t, c, "BUFFER_QUEUE/Ethernet0|0-2"), `{"profile":"q_lossy_profile"}`)
-	jsonEqual(t, mustSGet(t, c, "CABLE_LENGTH/AZURE/Ethernet12"), `"5m"`)
-	jsonEqual(t, mustSGet(t, c, "PFC_WD"), `{"GLOBAL":{"POLL_INTERVAL":"200"}}`)
-	jsonEqual(t, mustSGet(t, c, "DEVICE_METADATA/localhost/buffer_model"), `"dynamic"`)
-	jsonEqual(t, mustSGet(t, c, "DEVICE_METADATA/localhost/hwsku"), `"ACS-MSN2700"`)
+	labtest.JSONEqual(t, mustSGet(t, c, "BUFFER_QUEUE/Ethernet0|0-2"), `{"profile":"q_lossy_profile"}`)
+	labtest.JSONEqual(t, mustSGet(t, c, "CABLE_LENGTH/AZURE/Ethernet12"), `"5m"`)
+	labtest.JSONEqual(t, mustSGet(t, c, "PFC_WD"), `{"GLOBAL":{"POLL_INTERVAL":"200"}}`)
+	labtest.JSONEqual(t, mustSGet(t, c, "DEVICE_METADATA/localhost/buffer_model"), `"dynamic"`)
+	labtest.JSONEqual(t, mustSGet(t, c, "DEVICE_METADATA/localhost/hwsku"), `"ACS-MSN2700"`)
 
 	// The whole database, as one JSON object of tables.
 	var all map[string]map[string]map[string]string
-	mustUnmarshal(t, mustSGet(t, c, ""), &all)
+	labtest.MustUnmarshal(t, mustSGet(t, c, ""), &all)
 	if len(all["QUEUE"]) != 4*7 || all["SCHEDULER"]["scheduler.0"]["weight"] != "14" {
 		t.Errorf("CONFIG_DB root: %d QUEUE keys, SCHEDULER %v", len(all["QUEUE"]), all["SCHEDULER"])
 	}
@@ -111,7 +111,7 @@ func TestSONiCStockDefaults(t *testing.T) {
 }
 
 func TestSONiCLosslessRoCEConfig(t *testing.T) {
-	sw, c := startSONiC(t, Options{})
+	sw, c := startSONiC(t, "")
 	req := roceConfig()
 	resp := mustSet(t, c, req)
 	if len(resp.GetResponse()) != len(req.GetUpdate()) || resp.GetResponse()[0].GetOp() != gpb.UpdateResult_UPDATE {
@@ -120,17 +120,17 @@ func TestSONiCLosslessRoCEConfig(t *testing.T) {
 	if got := mustSGet(t, c, "DSCP_TO_TC_MAP/ROCE/26"); got != `"3"` {
 		t.Errorf("DSCP 26 -> %s, want \"3\"", got)
 	}
-	jsonEqual(t, mustSGet(t, c, "QUEUE/Ethernet0|3"), `{"scheduler":"ROCE-roce","wred_profile":"ROCE-roce"}`)
+	labtest.JSONEqual(t, mustSGet(t, c, "QUEUE/Ethernet0|3"), `{"scheduler":"ROCE-roce","wred_profile":"ROCE-roce"}`)
 	// An Update of a key replaces it whole (a JSON Patch add): the stock pfcwd_sw_enable is gone.
-	jsonEqual(t, mustSGet(t, c, "PORT_QOS_MAP/Ethernet0"), `{"dscp_to_tc_map":"ROCE","tc_to_queue_map":"ROCE",
+	labtest.JSONEqual(t, mustSGet(t, c, "PORT_QOS_MAP/Ethernet0"), `{"dscp_to_tc_map":"ROCE","tc_to_queue_map":"ROCE",
 		"tc_to_pg_map":"ROCE","pfc_to_queue_map":"ROCE","pfc_enable":"3"}`)
 	// A field Update of an existing key keeps the key's other fields.
-	jsonEqual(t, mustSGet(t, c, "QUEUE/Ethernet0|6"), `{"scheduler":"ROCE-cnp"}`)
+	labtest.JSONEqual(t, mustSGet(t, c, "QUEUE/Ethernet0|6"), `{"scheduler":"ROCE-cnp"}`)
 	if sw.Saved()["QUEUE"]["Ethernet0|6"]["scheduler"] != "ROCE-cnp" {
 		t.Errorf("config save did not follow the Set: saved QUEUE|Ethernet0|6 %v", sw.Saved()["QUEUE"]["Ethernet0|6"])
 	}
-	jsonEqual(t, mustSGet(t, c, "SCHEDULER/ROCE-cnp"), `{"type":"STRICT"}`)
-	jsonEqual(t, mustSGet(t, c, "WRED_PROFILE/ROCE-roce/green_min_threshold"), `"153600"`)
+	labtest.JSONEqual(t, mustSGet(t, c, "SCHEDULER/ROCE-cnp"), `{"type":"STRICT"}`)
+	labtest.JSONEqual(t, mustSGet(t, c, "WRED_PROFILE/ROCE-roce/green_min_threshold"), `"153600"`)
 	if db := sw.DB(); db["QUEUE"]["Ethernet0|6"]["scheduler"] != "ROCE-cnp" || db["PORT_QOS_MAP"]["Ethernet4"]["pfc_enable"] != "3,4" {
 		t.Errorf("DB(): QUEUE|Ethernet0|6 %v, PORT_QOS_MAP|Ethernet4 %v", db["QUEUE"]["Ethernet0|6"], db["PORT_QOS_MAP"]["Ethernet4"])
 	}
@@ -138,28 +138,28 @@ func TestSONiCLosslessRoCEConfig(t *testing.T) {
 	// Replace of an existing key drops the fields the value leaves out; an Update of a table
 	// replaces the table.
 	mustSet(t, c, &gpb.SetRequest{
-		Replace: []*gpb.Update{supd("QUEUE/Ethernet0|3", `{"scheduler":"ROCE-roce"}`)},
-		Update:  []*gpb.Update{supd("SCHEDULER/ROCE-roce/weight", `"60"`), supd("DOT1P_TO_TC_MAP", `{"ROCE":{"3":"3"}}`)},
+		Replace: []*gpb.Update{labtest.SONiCUpdate("QUEUE/Ethernet0|3", `{"scheduler":"ROCE-roce"}`)},
+		Update:  []*gpb.Update{labtest.SONiCUpdate("SCHEDULER/ROCE-roce/weight", `"60"`), labtest.SONiCUpdate("DOT1P_TO_TC_MAP", `{"ROCE":{"3":"3"}}`)},
 	})
-	jsonEqual(t, mustSGet(t, c, "DOT1P_TO_TC_MAP"), `{"ROCE":{"3":"3"}}`)
-	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{supd("DOT1P_TO_TC_MAP", `{"ROCE2":{"4":"4"}}`)}})
-	jsonEqual(t, mustSGet(t, c, "DOT1P_TO_TC_MAP"), `{"ROCE2":{"4":"4"}}`)
-	jsonEqual(t, mustSGet(t, c, "QUEUE/Ethernet0|3"), `{"scheduler":"ROCE-roce"}`)
-	jsonEqual(t, mustSGet(t, c, "SCHEDULER/ROCE-roce/weight"), `"60"`)
+	labtest.JSONEqual(t, mustSGet(t, c, "DOT1P_TO_TC_MAP"), `{"ROCE":{"3":"3"}}`)
+	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{labtest.SONiCUpdate("DOT1P_TO_TC_MAP", `{"ROCE2":{"4":"4"}}`)}})
+	labtest.JSONEqual(t, mustSGet(t, c, "DOT1P_TO_TC_MAP"), `{"ROCE2":{"4":"4"}}`)
+	labtest.JSONEqual(t, mustSGet(t, c, "QUEUE/Ethernet0|3"), `{"scheduler":"ROCE-roce"}`)
+	labtest.JSONEqual(t, mustSGet(t, c, "SCHEDULER/ROCE-roce/weight"), `"60"`)
 
 	// Deleting the last field deletes the key; deleting what is absent is skipped; deleting a
 	// whole table is how a table goes (its last key alone cannot: EmptyTableError).
-	mustSet(t, c, &gpb.SetRequest{Delete: []*gpb.Path{spath("QUEUE/Ethernet0|3/scheduler"), spath("QUEUE/Ethernet0|9"), spath("NO_TABLE"),
-		spath("DOT1P_TO_TC_MAP")}})
-	_, err := sget(ctxT(t), c, "QUEUE/Ethernet0|3")
-	wantCode(t, err, codes.NotFound)
-	_, err = sget(ctxT(t), c, "DOT1P_TO_TC_MAP")
-	wantCode(t, err, codes.NotFound)
+	mustSet(t, c, &gpb.SetRequest{Delete: []*gpb.Path{labtest.SONiCPath("QUEUE/Ethernet0|3/scheduler"), labtest.SONiCPath("QUEUE/Ethernet0|9"), labtest.SONiCPath("NO_TABLE"),
+		labtest.SONiCPath("DOT1P_TO_TC_MAP")}})
+	_, err := sget(labtest.Ctx(t), c, "QUEUE/Ethernet0|3")
+	labtest.WantCode(t, err, codes.NotFound)
+	_, err = sget(labtest.Ctx(t), c, "DOT1P_TO_TC_MAP")
+	labtest.WantCode(t, err, codes.NotFound)
 }
 
 func TestSONiCPaths(t *testing.T) {
-	_, c := startSONiC(t, Options{})
-	ctx := ctxT(t)
+	_, c := startSONiC(t, "")
+	ctx := labtest.Ctx(t)
 	getWith := func(prefix, p *gpb.Path) (string, error) {
 		resp, err := c.Get(ctx, &gpb.GetRequest{Prefix: prefix, Path: []*gpb.Path{p}, Encoding: gpb.Encoding_JSON_IETF})
 		if err != nil {
@@ -197,11 +197,11 @@ func TestSONiCPaths(t *testing.T) {
 		{&gpb.Path{Origin: "sonic-db", Elem: elems("STATE_DB", "localhost")}, codes.NotFound, "this switch serves CONFIG_DB, and APPL_DB for reading (LLDP_ENTRY_TABLE), only"},
 		{&gpb.Path{Origin: "sonic-db", Elem: []*gpb.PathElem{{Name: "CONFIG_DB"}, {Name: "localhost"}, {Name: "QUEUE", Key: map[string]string{"name": "x"}}}}, codes.InvalidArgument, "take no [key=value]"},
 		// A key split at its | leaves one element too many: getDbtablePath's text.
-		{spath("QUEUE/Ethernet0/3/scheduler"), codes.NotFound, "Invalid index scheduler"},
-		{spath("QUEUE/Ethernet0/3/scheduler/x"), codes.NotFound, "Invalid db table Path [QUEUE Ethernet0 3 scheduler x]"},
-		{spath("QUEUE/Ethernet0/3"), codes.NotFound, "QUEUE|Ethernet0: no such key in CONFIG_DB (a key containing | is one path element: QUEUE/Ethernet0|...)"},
-		{spath("NO_TABLE"), codes.NotFound, "NO_TABLE: no such table"},
-		{spath("SCHEDULER/scheduler.0/colour"), codes.NotFound, "SCHEDULER|scheduler.0|colour: no such field"},
+		{labtest.SONiCPath("QUEUE/Ethernet0/3/scheduler"), codes.NotFound, "Invalid index scheduler"},
+		{labtest.SONiCPath("QUEUE/Ethernet0/3/scheduler/x"), codes.NotFound, "Invalid db table Path [QUEUE Ethernet0 3 scheduler x]"},
+		{labtest.SONiCPath("QUEUE/Ethernet0/3"), codes.NotFound, "QUEUE|Ethernet0: no such key in CONFIG_DB (a key containing | is one path element: QUEUE/Ethernet0|...)"},
+		{labtest.SONiCPath("NO_TABLE"), codes.NotFound, "NO_TABLE: no such table"},
+		{labtest.SONiCPath("SCHEDULER/scheduler.0/colour"), codes.NotFound, "SCHEDULER|scheduler.0|colour: no such field"},
 	} {
 		_, err := getWith(nil, tc.path)
 		if status.Code(err) != tc.code || !strings.Contains(status.Convert(err).Message(), tc.msg) {
@@ -209,7 +209,7 @@ func TestSONiCPaths(t *testing.T) {
 		}
 	}
 	// Paths of two origins under a prefix without one: ParseOrigin's refusal, for Get as for Set.
-	_, err := c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{spath("QUEUE"), {Origin: "openconfig", Elem: elems("qos")}}, Encoding: gpb.Encoding_JSON_IETF})
+	_, err := c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{labtest.SONiCPath("QUEUE"), {Origin: "openconfig", Elem: elems("qos")}}, Encoding: gpb.Encoding_JSON_IETF})
 	if status.Code(err) != codes.Unimplemented || status.Convert(err).Message() != "Origin conflict in path" {
 		t.Errorf("a Get of two origins: %v", err)
 	}
@@ -217,20 +217,20 @@ func TestSONiCPaths(t *testing.T) {
 	if got, err := getWith(nil, &gpb.Path{Origin: "sonic-db", Elem: elems("CONFIG_DB", "asic0", "SCHEDULER", "scheduler.1", "weight")}); err != nil || got != `"15"` {
 		t.Errorf("Get under namespace asic0: %s, %v", got, err)
 	}
-	_, err = c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{spath("QUEUE")}, Encoding: gpb.Encoding_PROTO})
-	wantCode(t, err, codes.Unimplemented)
-	_, err = c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{spath("QUEUE")}, Encoding: gpb.Encoding_ASCII})
+	_, err = c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{labtest.SONiCPath("QUEUE")}, Encoding: gpb.Encoding_PROTO})
+	labtest.WantCode(t, err, codes.Unimplemented)
+	_, err = c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{labtest.SONiCPath("QUEUE")}, Encoding: gpb.Encoding_ASCII})
 	if status.Code(err) != codes.Unimplemented || status.Convert(err).Message() != "unsupported encoding: ASCII" {
 		t.Errorf("ASCII Get: %v", err)
 	}
-	resp, err := c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{spath("SCHEDULER/scheduler.1/weight")}, Encoding: gpb.Encoding_JSON})
+	resp, err := c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{labtest.SONiCPath("SCHEDULER/scheduler.1/weight")}, Encoding: gpb.Encoding_JSON})
 	if err != nil || string(resp.GetNotification()[0].GetUpdate()[0].GetVal().GetJsonVal()) != `"15"` {
 		t.Errorf("JSON Get: %v, %v", resp, err)
 	}
 	// sonic-gnmi answers GetRequests of type ALL only, whatever the path (server.go Get's first
 	// check): a CONFIG or STATE Get of a table that exists is refused.
 	for _, typ := range []gpb.GetRequest_DataType{gpb.GetRequest_CONFIG, gpb.GetRequest_STATE} {
-		_, err = c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{spath("SCHEDULER")}, Encoding: gpb.Encoding_JSON_IETF, Type: typ})
+		_, err = c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{labtest.SONiCPath("SCHEDULER")}, Encoding: gpb.Encoding_JSON_IETF, Type: typ})
 		if status.Code(err) != codes.Unimplemented || status.Convert(err).Message() != "unsupported request type: "+typ.String() {
 			t.Errorf("a Get of type %s: %v", typ, err)
 		}
@@ -238,8 +238,8 @@ func TestSONiCPaths(t *testing.T) {
 }
 
 func TestSONiCSubscribeOnce(t *testing.T) {
-	_, c := startSONiC(t, Options{})
-	stream, err := c.Subscribe(ctxT(t))
+	_, c := startSONiC(t, "")
+	stream, err := c.Subscribe(labtest.Ctx(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,23 +274,23 @@ func TestSONiCSubscribeOnce(t *testing.T) {
 		t.Errorf("after sync_response: %v, want the end of the stream", err)
 	}
 
-	stream, err = c.Subscribe(ctxT(t))
+	stream, err = c.Subscribe(labtest.Ctx(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_ = stream.Send(&gpb.SubscribeRequest{Request: &gpb.SubscribeRequest_Subscribe{Subscribe: &gpb.SubscriptionList{
-		Mode: gpb.SubscriptionList_STREAM, Subscription: []*gpb.Subscription{{Path: spath("QUEUE")}},
+		Mode: gpb.SubscriptionList_STREAM, Subscription: []*gpb.Subscription{{Path: labtest.SONiCPath("QUEUE")}},
 	}}})
 	_, err = stream.Recv()
-	wantCode(t, err, codes.Unimplemented)
+	labtest.WantCode(t, err, codes.Unimplemented)
 }
 
 func TestSONiCFailNextSet(t *testing.T) {
-	sw, c := startSONiC(t, Options{})
+	sw, c := startSONiC(t, "")
 	before := sw.DB()
 	sw.FailNextSet("configuration locked by another session")
-	_, err := c.Set(ctxT(t), roceConfig())
-	wantCode(t, err, codes.FailedPrecondition)
+	_, err := c.Set(labtest.Ctx(t), roceConfig())
+	labtest.WantCode(t, err, codes.FailedPrecondition)
 	if !strings.Contains(err.Error(), "configuration locked by another session") {
 		t.Errorf("error %v lacks the message", err)
 	}
@@ -306,7 +306,7 @@ func TestSONiCFailNextSet(t *testing.T) {
 }
 
 func TestSONiCStorm(t *testing.T) {
-	sw, _ := startSONiC(t, Options{})
+	sw, _ := startSONiC(t, "")
 	if err := sw.Storm("Ethernet4", true); err != nil {
 		t.Fatal(err)
 	}
@@ -319,41 +319,41 @@ func TestSONiCStorm(t *testing.T) {
 // pfc_to_pg_map), and buffermgrd's lossless PGs from the lookup table, which follow every
 // change of cable length, speed or pfc_enable and overwrite a profile set by hand.
 func TestSONiCTraditionalBufferManager(t *testing.T) {
-	sw, c := startSONiC(t, Options{Models: map[string]string{"sonic": "Arista-7060CX-32S-C32"}})
-	jsonEqual(t, mustSGet(t, c, "DEVICE_METADATA/localhost/buffer_model"), `"traditional"`)
-	jsonEqual(t, mustSGet(t, c, "PORT_QOS_MAP/Ethernet0"), `{"dscp_to_tc_map":"AZURE","tc_to_queue_map":"AZURE",
+	sw, c := startSONiC(t, "Arista-7060CX-32S-C32")
+	labtest.JSONEqual(t, mustSGet(t, c, "DEVICE_METADATA/localhost/buffer_model"), `"traditional"`)
+	labtest.JSONEqual(t, mustSGet(t, c, "PORT_QOS_MAP/Ethernet0"), `{"dscp_to_tc_map":"AZURE","tc_to_queue_map":"AZURE",
 		"tc_to_pg_map":"AZURE","pfc_to_queue_map":"AZURE","pfc_enable":"3,4","pfcwd_sw_enable":"3,4"}`)
-	if _, err := sget(ctxT(t), c, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"); status.Code(err) != codes.NotFound {
+	if _, err := sget(labtest.Ctx(t), c, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"); status.Code(err) != codes.NotFound {
 		t.Errorf("a Broadcom SKU has PFC_PRIORITY_TO_PRIORITY_GROUP_MAP: %v", err)
 	}
 	// At boot: pg_lossless_100000_5m_profile from the th/gen/BALANCED row "100000 5m 1248 2288 165568 0 2288".
-	jsonEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet0|3-4"), `{"profile":"pg_lossless_100000_5m_profile"}`)
-	jsonEqual(t, mustSGet(t, c, "BUFFER_PROFILE/pg_lossless_100000_5m_profile"), `{"pool":"ingress_lossless_pool",
+	labtest.JSONEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet0|3-4"), `{"profile":"pg_lossless_100000_5m_profile"}`)
+	labtest.JSONEqual(t, mustSGet(t, c, "BUFFER_PROFILE/pg_lossless_100000_5m_profile"), `{"pool":"ingress_lossless_pool",
 		"xon":"2288","xon_offset":"2288","xoff":"165568","size":"1248","dynamic_th":"0"}`)
 
 	// A cable length change: a new profile, the PG moved to it, the old profile kept.
-	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{supd("CABLE_LENGTH/AZURE/Ethernet0", `"40m"`)}})
-	jsonEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet0|3-4"), `{"profile":"pg_lossless_100000_40m_profile"}`)
-	jsonEqual(t, mustSGet(t, c, "BUFFER_PROFILE/pg_lossless_100000_40m_profile/xoff"), `"177632"`)
-	jsonEqual(t, mustSGet(t, c, "BUFFER_PROFILE/pg_lossless_100000_5m_profile/xoff"), `"165568"`)
-	jsonEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet4|3-4"), `{"profile":"pg_lossless_100000_5m_profile"}`)
+	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{labtest.SONiCUpdate("CABLE_LENGTH/AZURE/Ethernet0", `"40m"`)}})
+	labtest.JSONEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet0|3-4"), `{"profile":"pg_lossless_100000_40m_profile"}`)
+	labtest.JSONEqual(t, mustSGet(t, c, "BUFFER_PROFILE/pg_lossless_100000_40m_profile/xoff"), `"177632"`)
+	labtest.JSONEqual(t, mustSGet(t, c, "BUFFER_PROFILE/pg_lossless_100000_5m_profile/xoff"), `"165568"`)
+	labtest.JSONEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet4|3-4"), `{"profile":"pg_lossless_100000_5m_profile"}`)
 
 	// A profile set by hand lasts until the next change buffermgrd watches.
 	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{
-		supd("BUFFER_PROFILE/mine", `{"pool":"ingress_lossless_pool","xon":"2288","xoff":"100000","size":"1248","dynamic_th":"0"}`),
-		supd("BUFFER_PG/Ethernet0|3-4/profile", `"mine"`)}})
-	jsonEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet0|3-4"), `{"profile":"mine"}`)
-	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{supd("PORT/Ethernet0/mtu", `"9000"`)}})
-	jsonEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet0|3-4"), `{"profile":"pg_lossless_100000_40m_profile"}`)
+		labtest.SONiCUpdate("BUFFER_PROFILE/mine", `{"pool":"ingress_lossless_pool","xon":"2288","xoff":"100000","size":"1248","dynamic_th":"0"}`),
+		labtest.SONiCUpdate("BUFFER_PG/Ethernet0|3-4/profile", `"mine"`)}})
+	labtest.JSONEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet0|3-4"), `{"profile":"mine"}`)
+	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{labtest.SONiCUpdate("PORT/Ethernet0/mtu", `"9000"`)}})
+	labtest.JSONEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet0|3-4"), `{"profile":"pg_lossless_100000_40m_profile"}`)
 
 	// pfc_enable 3: a new PG key 3; the old 3-4 key stays (buffermgrd deletes none).
-	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{supd("PORT_QOS_MAP/Ethernet4/pfc_enable", `"3"`)}})
-	jsonEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet4|3"), `{"profile":"pg_lossless_100000_5m_profile"}`)
-	jsonEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet4|3-4"), `{"profile":"pg_lossless_100000_5m_profile"}`)
+	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{labtest.SONiCUpdate("PORT_QOS_MAP/Ethernet4/pfc_enable", `"3"`)}})
+	labtest.JSONEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet4|3"), `{"profile":"pg_lossless_100000_5m_profile"}`)
+	labtest.JSONEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet4|3-4"), `{"profile":"pg_lossless_100000_5m_profile"}`)
 
 	// A cable length without a lookup row: buffermgrd drops the entry, the PG keeps its profile.
-	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{supd("CABLE_LENGTH/AZURE/Ethernet8", `"7m"`)}})
-	jsonEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet8|3-4"), `{"profile":"pg_lossless_100000_5m_profile"}`)
+	mustSet(t, c, &gpb.SetRequest{Update: []*gpb.Update{labtest.SONiCUpdate("CABLE_LENGTH/AZURE/Ethernet8", `"7m"`)}})
+	labtest.JSONEqual(t, mustSGet(t, c, "BUFFER_PG/Ethernet8|3-4"), `{"profile":"pg_lossless_100000_5m_profile"}`)
 	if db := sw.DB(); db["BUFFER_PROFILE"]["pg_lossless_100000_7m_profile"] != nil {
 		t.Error("buffermgrd made a profile without a lookup row")
 	}

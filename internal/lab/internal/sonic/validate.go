@@ -1,4 +1,4 @@
-package lab
+package sonic
 
 // Whole-document validation of a candidate CONFIG_DB, as SONiC's YANG validation checks the
 // configuration a change would produce (not the change alone): unknown tables and fields, value

@@ -1,4 +1,4 @@
-package lab
+package sonic
 
 import (
 	"context"
@@ -6,12 +6,12 @@ import (
 	"testing"
 )
 
-// The lab's own CONFIG_DB rules (sonic_schema.go, sonic_validate.go) agree with SONiC's YANG
+// The lab's own CONFIG_DB rules (schema.go, validate.go) agree with SONiC's YANG
 // models under yanglint, change by change: each variant is the stock CONFIG_DB with one change,
 // and the lab accepts it exactly when yanglint does.
 func TestSONiCRulesAgreeWithSONiCYANG(t *testing.T) {
 	m := yangJudge(t)
-	sw, _ := startSONiC(t, Options{})
+	sw, _ := startSONiC(t, "")
 	type db = map[string]map[string]map[string]string
 	set := func(table, key, field, value string) func(db) {
 		return func(d db) {

@@ -1,4 +1,4 @@
-package lab
+package sonic
 
 import (
 	"context"
@@ -15,13 +15,13 @@ func yangJudge(t *testing.T) *sonicyang.Models { return sonicyang.ForTest(t) }
 // blind: a value the models refuse fails it.
 func TestSONiCStockPassesSONiCYANG(t *testing.T) {
 	m := yangJudge(t)
-	for _, model := range SONiCModels() {
-		sw, _ := startSONiC(t, Options{Models: map[string]string{"sonic": model}})
+	for _, model := range Models() {
+		sw, _ := startSONiC(t, model)
 		if err := m.Check(context.Background(), sw.DB()); err != nil {
 			t.Fatalf("stock CONFIG_DB of %s: %v", model, err)
 		}
 	}
-	sw, _ := startSONiC(t, Options{})
+	sw, _ := startSONiC(t, "")
 	db := sw.DB()
 	for name, mutate := range map[string]func(){
 		"scheduler type": func() { db["SCHEDULER"]["scheduler.0"]["type"] = "PRIORITY" },

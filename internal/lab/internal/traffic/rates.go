@@ -6,6 +6,9 @@ package traffic
 const (
 	// RDMAPktBytes is one RoCE packet: a 4096-byte payload plus RoCEv2 headers.
 	RDMAPktBytes = 4154
+	// CNPBytes is a congestion notification packet on the wire (a switch's small multicast
+	// frames count the same).
+	CNPBytes = 64
 	// StormPausePPS: the PFC pause frames a port receives on each paused priority in a storm.
 	StormPausePPS = 10_000
 

@@ -1,81 +1,43 @@
-package lab
+package gnmiswitch
 
 import (
-	"context"
 	"encoding/json"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 	"github.com/openconfig/gnmi/value"
 	"github.com/openconfig/ygot/ygot"
+	"github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 	"google.golang.org/grpc/codes"
 )
 
-// fakeClock is a clock a test moves by hand.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newFakeClock() *fakeClock { return &fakeClock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)} }
-
-func (c *fakeClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
-// counterSwitch is a switch of its own (storms and clocks would disturb the shared lab) whose
+// counterSwitch is a switch of its own (storms and clocks would disturb other tests) whose
 // counters start at the fake clock's time.
-func counterSwitch(t *testing.T) (*GNMISwitch, gpb.GNMIClient, *fakeClock) {
+func counterSwitch(t *testing.T) (*Switch, gpb.GNMIClient, *labtest.Clock) {
 	t.Helper()
-	l, err := Start(context.Background(), Options{Switches: map[string]int{"openconfig": 1}, Ports: 4})
+	d, err := Start(labtest.Spec(t, "openconfig", 4, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(l.Stop)
-	sw, clk := l.Switch("openconfig-1"), newFakeClock()
+	t.Cleanup(d.Stop)
+	sw, clk := d.(*Switch), labtest.NewClock()
 	sw.mu.Lock()
 	sw.traffic = newSwitchCounters(sw.ports)
-	sw.traffic.clock, sw.traffic.boot = clk.now, clk.now()
+	sw.traffic.clock, sw.traffic.boot = clk.Now, clk.Now()
 	sw.mu.Unlock()
-	return sw, dial(t, entry(t, l, "openconfig-1")), clk
-}
-
-func getTyped(t *testing.T, c gpb.GNMIClient, typ gpb.GetRequest_DataType, p string) (string, error) {
-	t.Helper()
-	resp, err := c.Get(ctxT(t), &gpb.GetRequest{Path: []*gpb.Path{gpath(t, p)}, Encoding: gpb.Encoding_JSON_IETF, Type: typ})
-	if err != nil {
-		return "", err
-	}
-	return string(resp.GetNotification()[0].GetUpdate()[0].GetVal().GetJsonIetfVal()), nil
-}
-
-func mustGetTyped(t *testing.T, c gpb.GNMIClient, typ gpb.GetRequest_DataType, p string) string {
-	t.Helper()
-	s, err := getTyped(t, c, typ, p)
-	if err != nil {
-		t.Fatalf("Get %s %s: %v", typ, p, err)
-	}
-	return s
+	return sw, labtest.Dial(t, d.Entry()), clk
 }
 
 func TestSwitchInterfaceCounters(t *testing.T) {
 	sw, c, clk := counterSwitch(t)
-	clk.advance(2 * time.Second)
+	clk.Advance(2 * time.Second)
 	const eth1 = "/interfaces/interface[name=Ethernet1]"
-	jsonEqual(t, mustGetTyped(t, c, gpb.GetRequest_STATE, eth1+"/state/counters"), `{
+	labtest.JSONEqual(t, labtest.MustGetTyped(t, c, gpb.GetRequest_STATE, eth1+"/state/counters"), `{
 	  "openconfig-interfaces:in-octets": "16616001280", "openconfig-interfaces:in-pkts": "4000020",
 	  "openconfig-interfaces:in-unicast-pkts": "4000000", "openconfig-interfaces:in-multicast-pkts": "20",
 	  "openconfig-interfaces:in-broadcast-pkts": "0", "openconfig-interfaces:in-discards": "0",
@@ -86,10 +48,10 @@ func TestSwitchInterfaceCounters(t *testing.T) {
 	  "openconfig-interfaces:out-errors": "0"}`)
 
 	// Each type reads its own containers; the key goes with the entry.
-	state := mustGetTyped(t, c, gpb.GetRequest_STATE, eth1)
-	config := mustGetTyped(t, c, gpb.GetRequest_CONFIG, eth1)
-	all := mustGetTyped(t, c, gpb.GetRequest_ALL, eth1)
-	oper := mustGetTyped(t, c, gpb.GetRequest_OPERATIONAL, eth1)
+	state := labtest.MustGetTyped(t, c, gpb.GetRequest_STATE, eth1)
+	config := labtest.MustGetTyped(t, c, gpb.GetRequest_CONFIG, eth1)
+	all := labtest.MustGetTyped(t, c, gpb.GetRequest_ALL, eth1)
+	oper := labtest.MustGetTyped(t, c, gpb.GetRequest_OPERATIONAL, eth1)
 	for _, tc := range []struct {
 		name, got  string
 		has, lacks []string
@@ -110,22 +72,22 @@ func TestSwitchInterfaceCounters(t *testing.T) {
 			}
 		}
 	}
-	_, err := getTyped(t, c, gpb.GetRequest_CONFIG, eth1+"/state/counters")
-	wantCode(t, err, codes.NotFound)
-	_, err = getTyped(t, c, gpb.GetRequest_STATE, eth1+"/config")
-	wantCode(t, err, codes.NotFound)
-	if got := mustGetTyped(t, c, gpb.GetRequest_CONFIG, eth1+"/name"); got != `"Ethernet1"` {
+	_, err := labtest.GetTyped(t, c, gpb.GetRequest_CONFIG, eth1+"/state/counters")
+	labtest.WantCode(t, err, codes.NotFound)
+	_, err = labtest.GetTyped(t, c, gpb.GetRequest_STATE, eth1+"/config")
+	labtest.WantCode(t, err, codes.NotFound)
+	if got := labtest.MustGetTyped(t, c, gpb.GetRequest_CONFIG, eth1+"/name"); got != `"Ethernet1"` {
 		t.Errorf("CONFIG Get of the key: %s", got)
 	}
-	_, err = c.Get(ctxT(t), &gpb.GetRequest{Path: []*gpb.Path{gpath(t, eth1)}, Encoding: gpb.Encoding_JSON_IETF, Type: 7})
-	wantCode(t, err, codes.InvalidArgument)
+	_, err = c.Get(labtest.Ctx(t), &gpb.GetRequest{Path: []*gpb.Path{labtest.Path(t, eth1)}, Encoding: gpb.Encoding_JSON_IETF, Type: 7})
+	labtest.WantCode(t, err, codes.InvalidArgument)
 
 	// A storm makes the port discard; a Subscribe sees current values too.
 	if err := sw.Storm("Ethernet1", true); err != nil {
 		t.Fatal(err)
 	}
-	clk.advance(time.Second)
-	got := subscribeOnce(t, c, eth1+"/state/counters")
+	clk.Advance(time.Second)
+	got := labtest.SubscribeOnce(t, c, eth1+"/state/counters")
 	for p, want := range map[string]string{"in-discards": "200", "out-discards": "1000", "in-pkts": "6000030"} {
 		if v := got[eth1+"/state/counters/"+p]; v != want {
 			t.Errorf("Subscribe %s = %q, want %s (all: %v)", p, v, want, got)
@@ -134,8 +96,8 @@ func TestSwitchInterfaceCounters(t *testing.T) {
 	if err := sw.Storm("Ethernet1", false); err != nil {
 		t.Fatal(err)
 	}
-	clk.advance(time.Second)
-	jsonEqual(t, mustGetTyped(t, c, gpb.GetRequest_STATE, eth1+"/state/counters/out-discards"), `"1000"`)
+	clk.Advance(time.Second)
+	labtest.JSONEqual(t, labtest.MustGetTyped(t, c, gpb.GetRequest_STATE, eth1+"/state/counters/out-discards"), `"1000"`)
 	if err := sw.Storm("Ethernet9", true); err == nil || !strings.Contains(err.Error(), `openconfig-1 has no interface "Ethernet9"`) {
 		t.Errorf("storm on a missing port: %v", err)
 	}
@@ -143,27 +105,27 @@ func TestSwitchInterfaceCounters(t *testing.T) {
 
 func TestSwitchQueueCounters(t *testing.T) {
 	sw, c, clk := counterSwitch(t)
-	bind := setReq(
-		update(t, "/qos/queues/queue[name=tc3]", `{"name":"tc3","config":{"name":"tc3"}}`),
-		update(t, "/qos/queues/queue[name=tc0]", `{"name":"tc0","config":{"name":"tc0"}}`),
-		update(t, "/qos/queue-management-profiles/queue-management-profile[name=ecn]",
+	bind := labtest.SetReq(
+		labtest.Update(t, "/qos/queues/queue[name=tc3]", `{"name":"tc3","config":{"name":"tc3"}}`),
+		labtest.Update(t, "/qos/queues/queue[name=tc0]", `{"name":"tc0","config":{"name":"tc0"}}`),
+		labtest.Update(t, "/qos/queue-management-profiles/queue-management-profile[name=ecn]",
 			`{"name":"ecn","config":{"name":"ecn"},"wred":{"uniform":{"config":{"min-threshold":"153600","max-threshold":"1536000","enable-ecn":true}}}}`),
-		update(t, "/qos/interfaces/interface[interface-id=Ethernet2]", `{"interface-id":"Ethernet2","config":{"interface-id":"Ethernet2"},
+		labtest.Update(t, "/qos/interfaces/interface[interface-id=Ethernet2]", `{"interface-id":"Ethernet2","config":{"interface-id":"Ethernet2"},
 		  "output":{"queues":{"queue":[{"name":"tc3","config":{"name":"tc3","queue-management-profile":"ecn"}},{"name":"tc0","config":{"name":"tc0"}}]}}}`),
 	)
-	if _, err := c.Set(ctxT(t), bind); err != nil {
+	if _, err := c.Set(labtest.Ctx(t), bind); err != nil {
 		t.Fatal(err)
 	}
 	const queues = "/qos/interfaces/interface[interface-id=Ethernet2]/output/queues"
-	mustGetTyped(t, c, gpb.GetRequest_STATE, queues) // the lab sees the queues now: counting starts
-	clk.advance(time.Second)
+	labtest.MustGetTyped(t, c, gpb.GetRequest_STATE, queues) // the lab sees the queues now: counting starts
+	clk.Advance(time.Second)
 	// Before any storm a queue's deepest point is a couple of packets.
-	jsonEqual(t, mustGetTyped(t, c, gpb.GetRequest_STATE, queues+"/queue[name=tc3]/state/max-queue-len"), `"8308"`)
+	labtest.JSONEqual(t, labtest.MustGetTyped(t, c, gpb.GetRequest_STATE, queues+"/queue[name=tc3]/state/max-queue-len"), `"8308"`)
 	if err := sw.Storm("Ethernet2", true); err != nil {
 		t.Fatal(err)
 	}
-	clk.advance(2 * time.Second)
-	jsonEqual(t, mustGetTyped(t, c, gpb.GetRequest_STATE, queues), `{"openconfig-qos:queue": [
+	clk.Advance(2 * time.Second)
+	labtest.JSONEqual(t, labtest.MustGetTyped(t, c, gpb.GetRequest_STATE, queues), `{"openconfig-qos:queue": [
 	  {"name": "tc0", "state": {"transmit-pkts": "1500000", "transmit-octets": "6231000000", "dropped-pkts": "2000",
 	    "dropped-octets": "8308000", "ecn-marked-pkts": "0", "max-queue-len": "4154000"}},
 	  {"name": "tc3", "state": {"transmit-pkts": "1500000", "transmit-octets": "6231000000", "dropped-pkts": "2000",
@@ -172,31 +134,31 @@ func TestSwitchQueueCounters(t *testing.T) {
 	// STATE): that package's parser fixture testdata/counters-lab.txt.
 	var answers strings.Builder
 	for _, p := range []string{"/interfaces/interface[name=Ethernet2]/state/counters", queues} {
-		answers.WriteString(p + "\t" + mustGetTyped(t, c, gpb.GetRequest_STATE, p) + "\n")
+		answers.WriteString(p + "\t" + labtest.MustGetTyped(t, c, gpb.GetRequest_STATE, p) + "\n")
 	}
-	compareGolden(t, "testdata/counters-openconfig-eth2.golden", answers.String())
-	if cfg := mustGetTyped(t, c, gpb.GetRequest_CONFIG, "/qos"); strings.Contains(cfg, "state") {
+	golden.Check(t, "testdata/counters-openconfig-eth2.golden", answers.String())
+	if cfg := labtest.MustGetTyped(t, c, gpb.GetRequest_CONFIG, "/qos"); strings.Contains(cfg, "state") {
 		t.Errorf("CONFIG Get of /qos shows state: %s", cfg)
 	}
 	// Queues of other ports have no counters; every port has interface counters.
-	_, err := getTyped(t, c, gpb.GetRequest_STATE, "/qos/interfaces/interface[interface-id=Ethernet1]")
-	wantCode(t, err, codes.NotFound)
+	_, err := labtest.GetTyped(t, c, gpb.GetRequest_STATE, "/qos/interfaces/interface[interface-id=Ethernet1]")
+	labtest.WantCode(t, err, codes.NotFound)
 
 	// Unbinding removes a queue's state; removing the interface removes all of it.
-	del := &gpb.SetRequest{Prefix: &gpb.Path{Origin: "openconfig"}, Delete: []*gpb.Path{gpath(t, queues+"/queue[name=tc0]")}}
-	if _, err := c.Set(ctxT(t), del); err != nil {
+	del := &gpb.SetRequest{Prefix: &gpb.Path{Origin: "openconfig"}, Delete: []*gpb.Path{labtest.Path(t, queues+"/queue[name=tc0]")}}
+	if _, err := c.Set(labtest.Ctx(t), del); err != nil {
 		t.Fatal(err)
 	}
-	if all := mustGetTyped(t, c, gpb.GetRequest_ALL, queues); strings.Contains(all, "tc0") || !strings.Contains(all, `"ecn-marked-pkts":"40150"`) {
+	if all := labtest.MustGetTyped(t, c, gpb.GetRequest_ALL, queues); strings.Contains(all, "tc0") || !strings.Contains(all, `"ecn-marked-pkts":"40150"`) {
 		t.Errorf("after unbinding tc0: %s", all)
 	}
-	del.Delete = []*gpb.Path{gpath(t, "/qos/interfaces/interface[interface-id=Ethernet2]")}
-	if _, err := c.Set(ctxT(t), del); err != nil {
+	del.Delete = []*gpb.Path{labtest.Path(t, "/qos/interfaces/interface[interface-id=Ethernet2]")}
+	if _, err := c.Set(labtest.Ctx(t), del); err != nil {
 		t.Fatal(err)
 	}
-	_, err = getTyped(t, c, gpb.GetRequest_ALL, "/qos/interfaces")
-	wantCode(t, err, codes.NotFound)
-	if got := subscribeOnce(t, c, "/qos/interfaces"); len(got) != 0 {
+	_, err = labtest.GetTyped(t, c, gpb.GetRequest_ALL, "/qos/interfaces")
+	labtest.WantCode(t, err, codes.NotFound)
+	if got := labtest.SubscribeOnce(t, c, "/qos/interfaces"); len(got) != 0 {
 		t.Errorf("state left in the datastore: %v", got)
 	}
 }
@@ -206,13 +168,13 @@ func TestSwitchQueueCounters(t *testing.T) {
 // order is its own), each value's JSON as a client renders a scalar.
 func subscribeLines(t *testing.T, c gpb.GNMIClient, paths ...string) []string {
 	t.Helper()
-	stream, err := c.Subscribe(ctxT(t))
+	stream, err := c.Subscribe(labtest.Ctx(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var subs []*gpb.Subscription
 	for _, p := range paths {
-		subs = append(subs, &gpb.Subscription{Path: gpath(t, p)})
+		subs = append(subs, &gpb.Subscription{Path: labtest.Path(t, p)})
 	}
 	err = stream.Send(&gpb.SubscribeRequest{Request: &gpb.SubscribeRequest_Subscribe{Subscribe: &gpb.SubscriptionList{
 		Prefix: &gpb.Path{Origin: "openconfig"}, Mode: gpb.SubscriptionList_ONCE, Encoding: gpb.Encoding_PROTO, Subscription: subs,
@@ -254,15 +216,15 @@ func subscribeLines(t *testing.T, c gpb.GNMIClient, paths ...string) []string {
 // Its answer is that package's fixture testdata/counters-subscribe-lab.txt.
 func TestSwitchCountersSubscribeOnce(t *testing.T) {
 	sw, c, clk := counterSwitch(t)
-	bind := setReq(
-		update(t, "/qos/queues/queue[name=gold]", `{"name":"gold","config":{"name":"gold","queue-id":3}}`),
-		update(t, "/qos/queues/queue[name=bulk]", `{"name":"bulk","config":{"name":"bulk","queue-id":0}}`),
-		update(t, "/qos/queue-management-profiles/queue-management-profile[name=ecn]",
+	bind := labtest.SetReq(
+		labtest.Update(t, "/qos/queues/queue[name=gold]", `{"name":"gold","config":{"name":"gold","queue-id":3}}`),
+		labtest.Update(t, "/qos/queues/queue[name=bulk]", `{"name":"bulk","config":{"name":"bulk","queue-id":0}}`),
+		labtest.Update(t, "/qos/queue-management-profiles/queue-management-profile[name=ecn]",
 			`{"name":"ecn","config":{"name":"ecn"},"wred":{"uniform":{"config":{"min-threshold":"153600","max-threshold":"1536000","enable-ecn":true}}}}`),
-		update(t, "/qos/interfaces/interface[interface-id=Ethernet2]", `{"interface-id":"Ethernet2","config":{"interface-id":"Ethernet2"},
+		labtest.Update(t, "/qos/interfaces/interface[interface-id=Ethernet2]", `{"interface-id":"Ethernet2","config":{"interface-id":"Ethernet2"},
 		  "output":{"queues":{"queue":[{"name":"gold","config":{"name":"gold","queue-management-profile":"ecn"}},{"name":"bulk","config":{"name":"bulk"}}]}}}`),
 	)
-	if _, err := c.Set(ctxT(t), bind); err != nil {
+	if _, err := c.Set(labtest.Ctx(t), bind); err != nil {
 		t.Fatal(err)
 	}
 	all := []string{
@@ -271,13 +233,13 @@ func TestSwitchCountersSubscribeOnce(t *testing.T) {
 		"/qos/queues/queue[name=*]/state/queue-id", "/qos/queues/queue[name=*]/config/queue-id",
 	}
 	subscribeLines(t, c, all...) // the lab sees the queues now: counting starts
-	clk.advance(time.Second)
+	clk.Advance(time.Second)
 	if err := sw.Storm("Ethernet2", true); err != nil {
 		t.Fatal(err)
 	}
-	clk.advance(2 * time.Second)
+	clk.Advance(2 * time.Second)
 	got := subscribeLines(t, c, all...)
-	compareGolden(t, "testdata/counters-openconfig-subscribe.golden", strings.Join(got, "\n")+"\n")
+	golden.Check(t, "testdata/counters-openconfig-subscribe.golden", strings.Join(got, "\n")+"\n")
 	ports := map[string]bool{}
 	for _, l := range got {
 		if i := strings.Index(l, "/interfaces/interface[name="); i == 0 {
