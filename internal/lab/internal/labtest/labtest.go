@@ -5,10 +5,12 @@
 package labtest
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -19,6 +21,7 @@ import (
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 	"github.com/openconfig/gnmi/value"
 	"github.com/openconfig/ygot/ygot"
+	"golang.org/x/crypto/ssh"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
@@ -270,4 +273,62 @@ func (c *Clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.t = c.t.Add(d)
+}
+
+// HostKeyCallback pins the host key of an inventory's host_key (authorized_keys form).
+func HostKeyCallback(t *testing.T, authorized string) ssh.HostKeyCallback {
+	t.Helper()
+	pub, _, _, _, err := ssh.ParseAuthorizedKey([]byte(authorized))
+	if err != nil {
+		t.Fatalf("inventory host_key %q: %v", authorized, err)
+	}
+	return ssh.FixedHostKey(pub)
+}
+
+// SSHDial logs in to d with x/crypto/ssh, the way any SSH client would from the inventory:
+// password authentication (or auth) against the pinned host key.
+func SSHDial(t *testing.T, d device.Entry, auth ...ssh.AuthMethod) (*ssh.Client, error) {
+	t.Helper()
+	if len(auth) == 0 {
+		auth = []ssh.AuthMethod{ssh.Password(d.Password)}
+	}
+	return ssh.Dial("tcp", d.Address, &ssh.ClientConfig{
+		User:            d.Username,
+		Auth:            auth,
+		HostKeyCallback: HostKeyCallback(t, d.HostKey),
+		Timeout:         10 * time.Second,
+	})
+}
+
+// SSHClient is a logged-in client, closed at the end of the test.
+func SSHClient(t *testing.T, d device.Entry) *ssh.Client {
+	t.Helper()
+	c, err := SSHDial(t, d)
+	if err != nil {
+		t.Fatalf("login to %s: %v", d.Address, err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// RunOn runs one command in a new session and returns what it printed
+// and its exit status.
+func RunOn(t *testing.T, c *ssh.Client, cmd, stdin string) (stdout, stderr string, status int) {
+	t.Helper()
+	s, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Close() }()
+	var out, errOut bytes.Buffer
+	s.Stdout, s.Stderr, s.Stdin = &out, &errOut, strings.NewReader(stdin)
+	err = s.Run(cmd)
+	var exit *ssh.ExitError
+	switch {
+	case errors.As(err, &exit):
+		status = exit.ExitStatus()
+	case err != nil:
+		t.Fatalf("%q: %v", cmd, err)
+	}
+	return out.String(), errOut.String(), status
 }
