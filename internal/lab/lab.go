@@ -110,7 +110,7 @@ func Start(ctx context.Context, opts Options) (*Lab, error) {
 	}
 	for _, d := range l.devices {
 		if h, ok := d.(*Host); ok {
-			h.setFabric(l.device)
+			h.SetFabric(l.device)
 		}
 	}
 	if err := l.cable(specs, opts.Cables); err != nil {

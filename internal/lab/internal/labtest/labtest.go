@@ -332,3 +332,35 @@ func RunOn(t *testing.T, c *ssh.Client, cmd, stdin string) (stdout, stderr strin
 	}
 	return out.String(), errOut.String(), status
 }
+
+// Shell runs commands on a device over one logged-in SSH client, each in a new session.
+type Shell struct {
+	T *testing.T
+	C *ssh.Client
+}
+
+// Run runs cmd and returns what it printed and its exit status.
+func (s Shell) Run(cmd string) (string, string, int) {
+	s.T.Helper()
+	return RunOn(s.T, s.C, cmd, "")
+}
+
+// Must runs cmd and fails the test unless it exits 0 without stderr.
+func (s Shell) Must(cmd string) string {
+	s.T.Helper()
+	out, errOut, status := s.Run(cmd)
+	if status != 0 || errOut != "" {
+		s.T.Fatalf("%q: exit %d, stderr %q, stdout %q", cmd, status, errOut, out)
+	}
+	return out
+}
+
+// Expect checks a command's whole result.
+func (s Shell) Expect(cmd, stdout, stderr string, status int) {
+	s.T.Helper()
+	out, errOut, got := s.Run(cmd)
+	if out != stdout || errOut != stderr || got != status {
+		s.T.Errorf("%q:\n got exit %d stdout %q stderr %q\nwant exit %d stdout %q stderr %q",
+			cmd, got, out, errOut, status, stdout, stderr)
+	}
+}

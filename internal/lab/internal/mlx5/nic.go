@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 import "github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
 
@@ -59,7 +59,7 @@ type nicPort struct {
 	trafficClass int   // /sys/class/infiniband/<dev>/tc/1/traffic_class, -1 unset
 	roceTOS      uint8 // rdma_cm default_roce_tos of port 1
 
-	ctr nicCounters // ethtool -S and hw_counters (mlx5counters.go)
+	ctr nicCounters // ethtool -S and hw_counters (counters.go)
 }
 
 // reset is what a driver load after a reboot leaves: firmware defaults for

@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 // linux-rdma/perftest's RoCE tests on a lab host: ib_write_bw, ib_send_bw, ib_write_lat and
 // ib_send_lat. A server (no host operand) listens on its TCP port and waits for one client; a
@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
 )
 
@@ -141,7 +142,8 @@ type perfResult struct {
 	figures perfFigures
 }
 
-func (h *Host) setFabric(f func(string) labDevice) { h.fabric.Store(&f) }
+// SetFabric gives the host the lab's devices by name, for perftest's path model.
+func (h *Host) SetFabric(f func(string) device.Device) { h.fabric.Store(&f) }
 
 // end reads port p's side of a run.
 func (h *Host) end(p *nicPort, idx int, r *perftestRun) perfEnd {
@@ -254,7 +256,7 @@ func (h *Host) measure(client, server perfEnd, r *perftestRun) perfFigures {
 	if h.wires != nil {
 		hops, cabled = h.wires.Path(client.host, client.ifname, server.host, server.ifname)
 	}
-	var lookup func(string) labDevice
+	var lookup func(string) device.Device
 	if f := h.fabric.Load(); f != nil {
 		lookup = *f
 	}

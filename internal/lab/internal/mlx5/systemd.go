@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 // A small systemd for the mlx5 host: unit files under /etc/systemd/system,
 // the `systemctl` verbs a provisioning tool uses (daemon-reload, enable,

@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 import (
 	"os"
@@ -29,37 +29,37 @@ const testUnitName = "roce-test-eth0.service"
 
 // installUnit writes testUnit as root over SSH, as a provisioning tool does.
 func installUnit(e *hostEnv, content string) {
-	e.t.Helper()
-	e.must("echo '" + content + "' | sudo -n tee /etc/systemd/system/" + testUnitName + " >/dev/null")
+	e.T.Helper()
+	e.Must("echo '" + content + "' | sudo -n tee /etc/systemd/system/" + testUnitName + " >/dev/null")
 }
 
 func TestSystemctlEnableDisable(t *testing.T) {
 	e := newHostEnv(t)
-	e.expect("systemctl is-enabled "+testUnitName, "", "Failed to get unit file state for "+testUnitName+": No such file or directory\n", 1)
+	e.Expect("systemctl is-enabled "+testUnitName, "", "Failed to get unit file state for "+testUnitName+": No such file or directory\n", 1)
 	installUnit(e, testUnit)
-	e.expect("systemctl is-enabled "+testUnitName, "disabled\n", "", 1)
-	e.expect("systemctl enable "+testUnitName, "", "Failed to enable unit: Access denied\n", 1)
+	e.Expect("systemctl is-enabled "+testUnitName, "disabled\n", "", 1)
+	e.Expect("systemctl enable "+testUnitName, "", "Failed to enable unit: Access denied\n", 1)
 
 	link := "/etc/systemd/system/sys-subsystem-net-devices-eth0.device.wants/" + testUnitName
 	wantEnable := "Created symlink " + link + " → /etc/systemd/system/" + testUnitName + ".\n" +
 		"Unit /etc/systemd/system/" + testUnitName + " is added as a dependency to a non-existent unit sys-subsystem-net-devices-eth0.device.\n"
-	e.expect("sudo -n systemctl enable "+testUnitName, "", wantEnable, 0)
+	e.Expect("sudo -n systemctl enable "+testUnitName, "", wantEnable, 0)
 	// Already enabled: no link made, the warning again (as systemd 252 does).
 	wantAgain := wantEnable[strings.Index(wantEnable, "\n")+1:]
-	e.expect("sudo -n systemctl enable "+testUnitName, "", wantAgain, 0)
-	e.expect("systemctl is-enabled "+testUnitName, "enabled\n", "", 0)
-	e.expect("ls /etc/systemd/system/sys-subsystem-net-devices-eth0.device.wants", testUnitName+"\n", "", 0)
-	if got := e.must("cat " + link); got != testUnit+"\n" {
+	e.Expect("sudo -n systemctl enable "+testUnitName, "", wantAgain, 0)
+	e.Expect("systemctl is-enabled "+testUnitName, "enabled\n", "", 0)
+	e.Expect("ls /etc/systemd/system/sys-subsystem-net-devices-eth0.device.wants", testUnitName+"\n", "", 0)
+	if got := e.Must("cat " + link); got != testUnit+"\n" {
 		t.Errorf("the link does not lead to the unit file: %q", got)
 	}
 	wantDisable := "Removed \"" + link + "\".\n"
-	e.expect("sudo -n systemctl disable "+testUnitName, "", wantDisable, 0)
-	e.expect("sudo -n systemctl disable "+testUnitName, "", "", 0)
-	e.expect("systemctl is-enabled "+testUnitName, "disabled\n", "", 1)
-	e.expect("sudo -n rm /etc/systemd/system/"+testUnitName, "", "", 0)
-	e.expect("sudo -n rm /etc/systemd/system/"+testUnitName, "", "rm: cannot remove '/etc/systemd/system/"+testUnitName+"': No such file or directory\n", 1)
-	e.expect("sudo -n rm -f /etc/systemd/system/"+testUnitName, "", "", 0)
-	e.expect("rm /etc/systemd/system/x", "", "rm: cannot remove '/etc/systemd/system/x': No such file or directory\n", 1)
+	e.Expect("sudo -n systemctl disable "+testUnitName, "", wantDisable, 0)
+	e.Expect("sudo -n systemctl disable "+testUnitName, "", "", 0)
+	e.Expect("systemctl is-enabled "+testUnitName, "disabled\n", "", 1)
+	e.Expect("sudo -n rm /etc/systemd/system/"+testUnitName, "", "", 0)
+	e.Expect("sudo -n rm /etc/systemd/system/"+testUnitName, "", "rm: cannot remove '/etc/systemd/system/"+testUnitName+"': No such file or directory\n", 1)
+	e.Expect("sudo -n rm -f /etc/systemd/system/"+testUnitName, "", "", 0)
+	e.Expect("rm /etc/systemd/system/x", "", "rm: cannot remove '/etc/systemd/system/x': No such file or directory\n", 1)
 
 	// The same steps through Debian's own systemctl on a scratch root
 	// print the same lines (less the root's prefix) and make the same
@@ -146,7 +146,7 @@ func realSystemctl(t *testing.T) string {
 func TestEnabledUnitsRunAtBootAndDriverReload(t *testing.T) {
 	e := newHostEnv(t)
 	trust := func() string {
-		out := e.must("mlnx_qos -i eth0")
+		out := e.Must("mlnx_qos -i eth0")
 		for _, l := range strings.Split(out, "\n") {
 			if strings.HasPrefix(l, "Priority trust state:") {
 				return strings.TrimSpace(strings.TrimPrefix(l, "Priority trust state:"))
@@ -156,17 +156,17 @@ func TestEnabledUnitsRunAtBootAndDriverReload(t *testing.T) {
 		return ""
 	}
 	installUnit(e, testUnit)
-	e.must("sudo -n systemctl daemon-reload")
+	e.Must("sudo -n systemctl daemon-reload")
 	e.h.Reboot()
 	if got := trust(); got != "pcp" {
 		t.Fatalf("a unit that is not enabled ran at boot: trust %s", got)
 	}
-	e.must("sudo -n systemctl daemon-reload && sudo -n systemctl enable " + testUnitName + " 2>/dev/null")
+	e.Must("sudo -n systemctl daemon-reload && sudo -n systemctl enable " + testUnitName + " 2>/dev/null")
 	e.h.Reboot()
 	if got := trust(); got != "dscp" {
 		t.Fatalf("after a reboot the enabled unit did not run: trust %s", got)
 	}
-	out, _, status := e.run("systemctl status " + testUnitName)
+	out, _, status := e.Run("systemctl status " + testUnitName)
 	for _, want := range []string{
 		"● " + testUnitName + " - RoCE QoS of eth0\n",
 		"\n     Loaded: loaded (/etc/systemd/system/" + testUnitName + "; enabled; preset: enabled)\n",
@@ -178,15 +178,15 @@ func TestEnabledUnitsRunAtBootAndDriverReload(t *testing.T) {
 			t.Errorf("status after boot: exit %d, lacks %q:\n%s", status, want, out)
 		}
 	}
-	e.expect("systemctl daemon-reload", "", "Reload daemon failed: Access denied\n", 1)
-	e.expect("systemctl start "+testUnitName, "", "Failed to start "+testUnitName+": Access denied\n"+
+	e.Expect("systemctl daemon-reload", "", "Reload daemon failed: Access denied\n", 1)
+	e.Expect("systemctl start "+testUnitName, "", "Failed to start "+testUnitName+": Access denied\n"+
 		"See system logs and 'systemctl status "+testUnitName+"' for details.\n", 4)
-	e.expect("sudo -n systemctl disable roce-none.service", "", "Failed to disable unit: Unit file roce-none.service does not exist.\n", 1)
-	e.expect("systemctl status roce-none.service", "", "Unit roce-none.service could not be found.\n", 4)
+	e.Expect("sudo -n systemctl disable roce-none.service", "", "Failed to disable unit: Unit file roce-none.service does not exist.\n", 1)
+	e.Expect("systemctl status roce-none.service", "", "Unit roce-none.service could not be found.\n", 4)
 
 	// A driver reload loses the settings like a reboot, and the device
 	// unit's reappearance starts the unit again.
-	e.must("sudo -n mlnx_qos -i eth0 --trust pcp >/dev/null")
+	e.Must("sudo -n mlnx_qos -i eth0 --trust pcp >/dev/null")
 	e.h.DriverReload()
 	if got := trust(); got != "dscp" {
 		t.Fatalf("after a driver reload the enabled unit did not run: trust %s", got)
@@ -195,12 +195,12 @@ func TestEnabledUnitsRunAtBootAndDriverReload(t *testing.T) {
 	// A unit whose command fails is failed, and start says so the way
 	// systemctl does.
 	installUnit(e, strings.Replace(testUnit, "--trust dscp", "--trust nope", 1))
-	e.expect("sudo -n systemctl start "+testUnitName, "",
+	e.Expect("sudo -n systemctl start "+testUnitName, "",
 		"Warning: The unit file, source configuration file or drop-ins of "+testUnitName+" changed on disk. Run 'systemctl daemon-reload' to reload units.\n", 0)
-	e.must("sudo -n systemctl daemon-reload")
-	e.expect("sudo -n systemctl start "+testUnitName, "", "Job for "+testUnitName+" failed because the control process exited with error code.\n"+
+	e.Must("sudo -n systemctl daemon-reload")
+	e.Expect("sudo -n systemctl start "+testUnitName, "", "Job for "+testUnitName+" failed because the control process exited with error code.\n"+
 		"See \"systemctl status "+testUnitName+"\" and \"journalctl -xeu "+testUnitName+"\" for details.\n", 1)
-	out, _, status = e.run("systemctl status " + testUnitName)
+	out, _, status = e.Run("systemctl status " + testUnitName)
 	if status != 3 || !strings.Contains(out, "Active: failed (Result: exit-code)") {
 		t.Errorf("status of a failed unit: exit %d\n%s", status, out)
 	}

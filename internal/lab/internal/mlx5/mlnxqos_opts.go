@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 // Command-line parsing of mlnx_qos as Python's optparse does it (long
 // options by unique prefix, "--opt=value", clustered short options,

@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 // The host's SSH sessions (the server is internal/sshd): what OpenSSH's sshd does for a user
 // whose login shell is /bin/sh (dash, the shell Debian's useradd gives new users), with
@@ -41,7 +41,7 @@ func (h *Host) sshConfig() sshd.Config {
 }
 
 // pause is the Options.Latency a remote host adds before answering an exec request, and
-// FaultSlow's delay.
+// fault.Slow's delay.
 func (h *Host) pause() {
 	h.faults.Pause(h.latency)
 }

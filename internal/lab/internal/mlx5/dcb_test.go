@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 import (
 	"os"
@@ -11,7 +11,7 @@ import (
 // vendor at 100 %, priority 0 on TC 1, cable length 7, no app entries), in the layouts of the
 // dcb-*.8 examples (each token followed by a space).
 func TestDCBShowsFreshPort(t *testing.T) {
-	h := startHosts(t, 1).Host("mlx5-1")
+	h := startHost(t, "")
 	for cmd, want := range map[string]string{
 		"dcb pfc show dev eth0":    "pfc-cap 8 macsec-bypass off delay 7 \nprio-pfc 0:off 1:off 2:off 3:off 4:off 5:off 6:off 7:off \n",
 		"dcb -j pfc show dev eth0": `{"pfc_cap":8,"macsec_bypass":false,"delay":7,"prio_pfc":[false,false,false,false,false,false,false,false]}` + "\n",
@@ -35,7 +35,7 @@ func TestDCBShowsFreshPort(t *testing.T) {
 // set with dcb read back with mlnx_qos; writes need root; iproute2's own checks refuse what it
 // refuses before the kernel sees it.
 func TestDCBWritesTheDriver(t *testing.T) {
-	h := startHosts(t, 1).Host("mlx5-1")
+	h := startHost(t, "")
 	run := func(cmd, wantOut, wantErr string, wantSt int) {
 		t.Helper()
 		out, errOut, st := h.Run(cmd)
@@ -87,7 +87,7 @@ func TestDCBWritesTheDriver(t *testing.T) {
 	}
 
 	// The inbox model has dcb and no mlnx_qos.
-	inbox := startHosts(t, 1, func(o *Options) { o.Models = map[string]string{"mlx5": MLX5Inbox} }).Host("mlx5-1")
+	inbox := startHost(t, Inbox)
 	for cmd, want := range map[string]string{
 		"command -v dcb; command -v mlnx_qos; echo $?": "/usr/sbin/dcb\n127\n",
 		"ls /sys/class/net/eth0/ecn 2>&1":              "ls: cannot access '/sys/class/net/eth0/ecn': No such file or directory\n",
@@ -113,7 +113,7 @@ func TestDCBMatchesIproute2(t *testing.T) {
 		}
 		t.Skip("no dcb on this machine (Debian: iproute2)")
 	}
-	h := startHosts(t, 1).Host("mlx5-1")
+	h := startHost(t, "")
 	for _, c := range []string{
 		"dcb app show dev lo", "dcb pfc show dev lo", "dcb ets show dev nosuch0", "dcb app show dev",
 		"dcb foo", "dcb pfc set dev lo prio-pfc 3:maybe", "dcb app add dev nosuch0 dscp-prio 64:1",

@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 // The model behind the lab's perftest figures (mlx5-host.md, "perftest", says which parts have
 // a source and which are assumed): the line rate and MTU of the path give the bandwidth and the
@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
 
@@ -41,7 +42,7 @@ type perfFigures struct {
 }
 
 // pathModel computes a run's figures between client and server over hops.
-func pathModel(client, server perfEnd, hops []cabling.Hop, cabled bool, lookup func(string) labDevice, r *perftestRun) perfFigures {
+func pathModel(client, server perfEnd, hops []cabling.Hop, cabled bool, lookup func(string) device.Device, r *perftestRun) perfFigures {
 	f := perfFigures{mtu: perfMTU}
 	var lossy, storm, noECN bool
 	if !cabled {

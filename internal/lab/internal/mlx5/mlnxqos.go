@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 // mlnx_qos of MLNX_OFED / mlnx-tools (python/mlnx_qos at 8fbfd9c, 2026):
 // the same steps in the same order, so that a command mixing a valid and

@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 // The counters of an mlx5 port: what `ethtool -S IF` prints (mlx5e's stats groups,
 // drivers/net/ethernet/mellanox/mlx5/core/en_stats.c) and the RDMA device's port 1

@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 import (
 	"bytes"
@@ -25,12 +25,12 @@ const HostUsername = "roce"
 
 // The models of an mlx5 host: its software, not its NIC.
 const (
-	// MLX5OFED is a host with NVIDIA's MLNX_OFED (DOCA-OFED) driver stack: mlnx_qos, the
+	// OFED is a host with NVIDIA's MLNX_OFED (DOCA-OFED) driver stack: mlnx_qos, the
 	// /sys/class/net/IF/ecn tree and the RDMA device's tc/1/traffic_class.
-	MLX5OFED = "ofed"
-	// MLX5Inbox is a host with the distribution's (upstream) mlx5 driver: none of those, but
+	OFED = "ofed"
+	// Inbox is a host with the distribution's (upstream) mlx5 driver: none of those, but
 	// iproute2's dcb over the same dcbnl callbacks, and debugfs cc_params.
-	MLX5Inbox = "inbox"
+	Inbox = "inbox"
 )
 
 // DefaultNICPorts is the number of netdevs per host when Options.NICPorts
@@ -45,14 +45,14 @@ const DefaultNICPorts = 2
 type Host struct {
 	name     string
 	addr     string
-	inv      DeviceEntry
+	inv      device.Entry
 	user     string
 	password string
 	latency  time.Duration
 	srv      *sshd.Server
-	wires    *cabling.Panel                         // what lldpd hears on each netdev
-	room     *traffic.Room                          // perftest's servers and clients (perftest.go)
-	fabric   atomic.Pointer[func(string) labDevice] // the lab's devices by name, for perftest's path
+	wires    *cabling.Panel                             // what lldpd hears on each netdev
+	room     *traffic.Room                              // perftest's servers and clients (perftest.go)
+	fabric   atomic.Pointer[func(string) device.Device] // the lab's devices by name, for perftest's path
 
 	// mu guards the NIC state, the emulated tree and the knobs below.
 	mu           sync.Mutex
@@ -68,12 +68,12 @@ type Host struct {
 
 	counters struct{ exec, connections, mlnxQos atomic.Int64 }
 	vfs      int               // SR-IOV VFs per port, in switchdev mode (AddVFs)
-	faults   fault.Set         // injected faults (fault_host.go)
+	faults   fault.Set         // injected faults (fault.go)
 	sys      *sh.System        // what its shells see (internal/sh)
 	systemd  systemdState      // guarded by mu (systemd.go)
 	nv       map[int]*nvConfig // adapters' NV configuration by adapter, guarded by mu (mstconfig.go)
 	mft      atomic.Bool       // mlxconfig (NVIDIA MFT) instead of mstconfig
-	inbox    atomic.Bool       // model MLX5Inbox: no mlnx_qos, no ecn tree, no traffic_class
+	inbox    atomic.Bool       // model Inbox: no mlnx_qos, no ecn tree, no traffic_class
 }
 
 // HostCounters are the exec requests and TCP connections a host received.
@@ -83,7 +83,8 @@ type HostCounters struct {
 	MlnxQos     int64 // mlnx_qos runs (each a Python start on a real host)
 }
 
-func startMLX5Host(spec device.Spec) (labDevice, error) {
+// Start starts an `mlx5` host listening on 127.0.0.1; it serves until Stop.
+func Start(spec device.Spec) (device.Device, error) {
 	h := &Host{
 		name:     spec.Name,
 		user:     HostUsername,
@@ -100,7 +101,7 @@ func startMLX5Host(spec device.Spec) (labDevice, error) {
 			defer h.mu.Unlock()
 			return h.sudoPassword
 		}}
-	if spec.Model == MLX5Inbox {
+	if spec.Model == Inbox {
 		h.inbox.Store(true)
 		h.noECN = true
 	}
@@ -125,7 +126,7 @@ func startMLX5Host(spec device.Spec) (labDevice, error) {
 	return h, nil
 }
 
-func (h *Host) Entry() DeviceEntry { return h.inv }
+func (h *Host) Entry() device.Entry { return h.inv }
 
 // Interfaces are the host's netdevs, eth0..ethN-1 (RDMA devices mlx5_0..).
 func (h *Host) Interfaces() []string {
@@ -280,9 +281,9 @@ func (h *Host) Counters() HostCounters {
 }
 
 // DeviceCounters: requests are SSH exec requests, every one a read (a plan runs no other).
-func (h *Host) DeviceCounters() DeviceCounters {
+func (h *Host) DeviceCounters() device.Counters {
 	c := h.Counters()
-	return DeviceCounters{Connections: c.Connections, Requests: c.Exec, Reads: c.Exec}
+	return device.Counters{Connections: c.Connections, Requests: c.Exec, Reads: c.Exec}
 }
 
 // ResetCounters sets every counter back to zero.

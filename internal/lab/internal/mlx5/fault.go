@@ -1,7 +1,7 @@
-package lab
+package mlx5
 
 // Fault injection on NIC hosts (`mlx5`): the SSH accept loop refuses connections
-// (mlx5ssh.go); an exec request stalls, is slowed, and, when its command writes, is dropped or
+// (ssh.go); an exec request stalls, is slowed, and, when its command writes, is dropped or
 // rejected before it runs. Whether a command writes is read from its parse, without running it:
 // a redirection to a file other than /dev/null, tee with a file, mlnx_qos with a setting
 // option, each also behind sudo or inside sh -c.
@@ -24,7 +24,7 @@ type hostWrite struct {
 	target string // the file, or mlnx_qos' interface
 }
 
-// reject prints what the host answers when the write is refused (FaultReject); the command then
+// reject prints what the host answers when the write is refused (fault.Reject); the command then
 // exits 1.
 func (w *hostWrite) reject(stdout, stderr io.Writer) {
 	switch w.kind {
@@ -161,7 +161,7 @@ func sudoCommand(args []string) []string {
 
 func (h *Host) FaultSet() *fault.Set { return &h.faults }
 
-// CloseConns closes every open SSH connection (FaultRefuse).
+// CloseConns closes every open SSH connection (fault.Refuse).
 func (h *Host) CloseConns() { h.srv.CloseConns() }
 
 // faultExec applies the faults of an exec request, then runs it: its exit status, or ok false
@@ -175,10 +175,10 @@ func (h *Host) faultExec(ch ssh.Channel, fc *fault.Conn, command string) (status
 	w := scriptWrite(command)
 	switch {
 	case w == nil:
-	case h.faults.Take(FaultDrop):
+	case h.faults.Take(fault.Drop):
 		fc.Drop()
 		return 0, false
-	case h.faults.Take(FaultReject):
+	case h.faults.Take(fault.Reject):
 		w.reject(ch, ch.Stderr())
 		return 1, true
 	}

@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 // DCQCN congestion-control parameters of one port and the kernel parsers
 // the files that expose them use. The same firmware state is reachable two

@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 import (
 	"sync"
@@ -8,7 +8,7 @@ import (
 // TestFlockSerializesWriters: two commands under one lock file take turns; a waiter whose -w
 // runs out exits with -E's code without running its command; another file is another lock.
 func TestFlockSerializesWriters(t *testing.T) {
-	h := startHosts(t, 1).Host("mlx5-1")
+	h := startHost(t, "")
 	var wg sync.WaitGroup
 	for range 2 {
 		wg.Add(1)

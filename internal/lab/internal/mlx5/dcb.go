@@ -1,8 +1,8 @@
-package lab
+package mlx5
 
 // iproute2's dcb (dcb-dialect: mlx5-host.md, "dcb"), as iproute2 v6.15.0's dcb/dcb.c,
 // dcb_app.c, dcb_pfc.c, dcb_ets.c, dcb_buffer.c, dcb_dcbx.c and dcb_apptrust.c print and parse,
-// over the same port state mlnx_qos talks to (mlx5nic.go): the kernel's dcbnl
+// over the same port state mlnx_qos talks to (nic.go): the kernel's dcbnl
 // (net/dcb/dcbnl.c) and mlx5's callbacks (en_dcbnl.c, Linux 6.6). Errors are the tool's
 // perror texts: dcbnl attaches no extended ack, so a kernel refusal prints
 // "Attribute write: <strerror>" and never "Error: ...".

@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 // lldpd's client on a lab host (mlx5-host.md, "lldpcli"): `lldpcli -f json0 show chassis` and
 // `lldpcli -f json0 show neighbors`, in the layout of lldpcli 1.0.16 (Debian bookworm's lldpd

@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 // The second half of mlnx_qos: trust, buffers, rate limits, ETS, and
 // pretty_print in the current format (TCs sorted, buffer row,

@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 // What mlnx_qos sees of the kernel: its DcbController calls over rtnetlink
 // (python/Python/dcbnetlink.py in Mellanox/mlnx-tools) answered from the

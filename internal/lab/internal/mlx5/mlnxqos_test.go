@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 import (
 	"os"
@@ -41,7 +41,7 @@ func TestMlnxQosGoldenFresh(t *testing.T) {
 	want := capture(t, "testdata/mlnx_qos-output-3.txt", "# mlnx_qos -i ens6", "root@")
 	want = strings.Replace(want, "524160,0,0,0,0,0,0,0,\n", "524160,0,0,0,0,0,0,0,max_buffer_size=524288\n", 1)
 	e := newHostEnv(t)
-	if got := e.must("mlnx_qos -i eth0"); got != want {
+	if got := e.Must("mlnx_qos -i eth0"); got != want {
 		t.Errorf("fresh host:\n%s\nwant (capture 3):\n%s", got, want)
 	}
 }
@@ -53,8 +53,8 @@ func TestMlnxQosGoldenFresh(t *testing.T) {
 func TestMlnxQosGoldenTrustDSCP(t *testing.T) {
 	want := capture(t, "testdata/mlnx_qos-output-1.txt", "+ mlnx_qos -i eth4 --trust dscp", "+ ")
 	e := newHostEnv(t)
-	e.must("sudo -n mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0 > /dev/null")
-	got := e.must("sudo -n mlnx_qos -i eth0 --trust dscp")
+	e.Must("sudo -n mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0 > /dev/null")
+	got := e.Must("sudo -n mlnx_qos -i eth0 --trust dscp")
 	got = regexp.MustCompile(`(?m)^(Receive buffer size .*|\tbuffer .*)\n`).ReplaceAllString(got, "")
 	if got != want {
 		t.Errorf("--trust dscp:\n%s\nwant (capture 1):\n%s", got, want)
@@ -65,52 +65,52 @@ func TestMlnxQosSettings(t *testing.T) {
 	e := newHostEnv(t)
 	// From trust pcp, one DSCP entry switches trust to dscp and is the
 	// whole table netlink reports.
-	out := e.must("sudo -n mlnx_qos -i eth0 --dscp2prio set,26,3 --dscp2prio set,48,6")
+	out := e.Must("sudo -n mlnx_qos -i eth0 --dscp2prio set,26,3 --dscp2prio set,48,6")
 	if !strings.Contains(out, "Priority trust state: dscp\ndscp2prio mapping:\n\tprio:3 dscp:26,\n\tprio:6 dscp:48,\nReceive buffer") {
 		t.Errorf("dscp2prio from pcp:\n%s", out)
 	}
-	e.expect("sudo -n mlnx_qos -i eth0 --dscp2prio del,26,4", "dscp2prio command failed\n", "", 1)
-	e.must("sudo -n mlnx_qos -i eth0 --dscp2prio del,26,3 --dscp2prio del,48,6 >/dev/null")
-	if out := e.must("mlnx_qos -i eth0"); !strings.Contains(out, "Priority trust state: pcp\nReceive") {
+	e.Expect("sudo -n mlnx_qos -i eth0 --dscp2prio del,26,4", "dscp2prio command failed\n", "", 1)
+	e.Must("sudo -n mlnx_qos -i eth0 --dscp2prio del,26,3 --dscp2prio del,48,6 >/dev/null")
+	if out := e.Must("mlnx_qos -i eth0"); !strings.Contains(out, "Priority trust state: pcp\nReceive") {
 		t.Errorf("deleting the last entry goes back to pcp:\n%s", out)
 	}
 	// A full map, then one entry moved: it heads its priority's list.
-	e.must("sudo -n mlnx_qos -i eth0 --trust dscp > /dev/null")
-	out = e.must("sudo -n mlnx_qos -i eth0 --dscp2prio set,26,3 --dscp2prio set,0,3 --dscp2prio set,48,6")
+	e.Must("sudo -n mlnx_qos -i eth0 --trust dscp > /dev/null")
+	out = e.Must("sudo -n mlnx_qos -i eth0 --dscp2prio set,26,3 --dscp2prio set,0,3 --dscp2prio set,48,6")
 	if !strings.Contains(out, "\tprio:0 dscp:07,06,05,04,03,02,01,\n\tprio:1") ||
 		!strings.Contains(out, "\tprio:3 dscp:00,26,31,30,29,28,27,25,\n\tprio:3 dscp:24,\n\tprio:4") {
 		t.Errorf("moved entries:\n%s", out)
 	}
 
 	// ETS: strict CNP class, 50/50 between TC 0 and TC 3.
-	out = e.must("sudo -n mlnx_qos -i eth0 -p 0,0,0,3,0,0,6,0 -s ets,ets,ets,ets,ets,ets,strict,ets -t 50,0,0,50,0,0,0,0")
+	out = e.Must("sudo -n mlnx_qos -i eth0 -p 0,0,0,3,0,0,6,0 -s ets,ets,ets,ets,ets,ets,strict,ets -t 50,0,0,50,0,0,0,0")
 	want := "tc: 0 ratelimit: unlimited, tsa: ets, bw: 50%\n\t priority:  0\n\t priority:  1\n\t priority:  2\n\t priority:  4\n\t priority:  5\n\t priority:  7\n" +
 		"tc: 3 ratelimit: unlimited, tsa: ets, bw: 50%\n\t priority:  3\n" +
 		"tc: 6 ratelimit: unlimited, tsa: strict\n\t priority:  6\n"
 	if !strings.HasSuffix(out, want) {
 		t.Errorf("ETS:\n%s\nwant the TCs:\n%s", out, want)
 	}
-	if got := e.must("mlnx_qos -i eth0"); !strings.HasSuffix(got, want) {
+	if got := e.Must("mlnx_qos -i eth0"); !strings.HasSuffix(got, want) {
 		t.Errorf("ETS read back:\n%s", got)
 	}
-	all := e.must("mlnx_qos -i eth0 -a")
+	all := e.Must("mlnx_qos -i eth0 -a")
 	if !strings.Contains(all, "tc: 1 ratelimit: unlimited, tsa: ets, bw: 0%\ntc: 2 ratelimit: unlimited, tsa: ets, bw: 0%\ntc: 3") {
 		t.Errorf("-a shows every TC:\n%s", all)
 	}
 	// Rate limits in Gbps, PFC and cable length.
-	out = e.must("sudo -n mlnx_qos -i eth0 -r 0,0,0,25,0,0,0,0 --cable_len=40 -f 0,0,0,1,1,0,0,0")
+	out = e.Must("sudo -n mlnx_qos -i eth0 -r 0,0,0,25,0,0,0,0 --cable_len=40 -f 0,0,0,1,1,0,0,0")
 	if !strings.Contains(out, "Cable len: 40\n") || !strings.Contains(out, "tc: 3 ratelimit: 25.0 Gbps, tsa: ets, bw: 50%") ||
 		!strings.Contains(out, "\tenabled     0   0   0   1   1   0   0   0   \n\tbuffer      0   0   0   1   1   0   0   0   \n") {
 		t.Errorf("rate limit, cable length, PFC:\n%s", out)
 	}
-	e.expect("mlnx_qos -i eth0 -P 4; mlnx_qos -i eth0 -P 5", "1\n0\n", "", 0)
-	out = e.must("sudo -n mlnx_qos -i eth0 -r 0,0,0,256,0,0,0,0")
+	e.Expect("mlnx_qos -i eth0 -P 4; mlnx_qos -i eth0 -P 5", "1\n0\n", "", 0)
+	out = e.Must("sudo -n mlnx_qos -i eth0 -r 0,0,0,256,0,0,0,0")
 	if !strings.HasPrefix(out, "Rate limit is not supported on your system!\nDCBX") || !strings.Contains(out, "tc: 3 ratelimit: 25.0 Gbps") {
 		t.Errorf("a rate over 255 Gbps is refused, the old one stays:\n%s", out)
 	}
-	e.expect("sudo -n mlnx_qos -i eth0 -F x,x,x,x,0,x,x,x && mlnx_qos -i eth0 -P 4", "0\n", "", 0)
-	e.expect("sudo -n mlnx_qos -i eth0 -d fw > /dev/null && mlnx_qos --inter=eth0 | head", "", "sh: 1: head: not found\n", 127)
-	if out := e.must("mlnx_qos --inter=eth0"); !strings.HasPrefix(out, "DCBX mode: Firmware controlled\n") {
+	e.Expect("sudo -n mlnx_qos -i eth0 -F x,x,x,x,0,x,x,x && mlnx_qos -i eth0 -P 4", "0\n", "", 0)
+	e.Expect("sudo -n mlnx_qos -i eth0 -d fw > /dev/null && mlnx_qos --inter=eth0 | head", "", "sh: 1: head: not found\n", 127)
+	if out := e.Must("mlnx_qos --inter=eth0"); !strings.HasPrefix(out, "DCBX mode: Firmware controlled\n") {
 		t.Errorf("-d fw:\n%s", out)
 	}
 }
@@ -159,13 +159,13 @@ func TestMlnxQosErrors(t *testing.T) {
 			"TypeError: can only concatenate str (not \"OSError\") to str\n", 1},
 	}
 	for _, tc := range cases {
-		e.expect(tc.cmd, tc.stdout, tc.stderr, tc.status)
+		e.Expect(tc.cmd, tc.stdout, tc.stderr, tc.status)
 	}
 	// A failing option after a valid one: the valid one is applied, as the
 	// tool applies them in its fixed order.
-	e.expect("sudo -n mlnx_qos -i eth1 -f 0,0,0,1,0,0,0,0 --trust foo", "Invalid trust state command. Refer to the help.\n", "", 1)
-	e.expect("mlnx_qos -i eth1 -P 3", "1\n", "", 0)
-	if out, _, _ := e.run("mlnx_qos -i eth0 -h"); !strings.HasPrefix(out, usage+"Options:\n  --version             show program's version number and exit\n  -h, --help            show this help message and exit\n") {
+	e.Expect("sudo -n mlnx_qos -i eth1 -f 0,0,0,1,0,0,0,0 --trust foo", "Invalid trust state command. Refer to the help.\n", "", 1)
+	e.Expect("mlnx_qos -i eth1 -P 3", "1\n", "", 0)
+	if out, _, _ := e.Run("mlnx_qos -i eth0 -h"); !strings.HasPrefix(out, usage+"Options:\n  --version             show program's version number and exit\n  -h, --help            show this help message and exit\n") {
 		t.Errorf("-h:\n%s", out)
 	}
 }

@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 import (
 	"os"
@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/golden"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
@@ -49,14 +49,14 @@ func stats(t *testing.T, out string) map[string]uint64 {
 
 func TestEthtoolStatsGolden(t *testing.T) {
 	e, clk := clockedHost(t)
-	e.must("sudo -n mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0 > /dev/null")
+	e.Must("sudo -n mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0 > /dev/null")
 	clk.Advance(10 * time.Second)
 	if err := e.h.Storm("eth0", true); err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(2 * time.Second)
-	got := e.must("ethtool -S eth0") // no privilege needed
-	compareGolden(t, "testdata/ethtool-S-pfc3-storm.golden", got)
+	got := e.Must("ethtool -S eth0") // no privilege needed
+	golden.Check(t, "testdata/ethtool-S-pfc3-storm.golden", got)
 	s := stats(t, got)
 	for name, want := range map[string]uint64{
 		"rx_prio3_pause": 20000, "rx_prio3_pause_duration": 1900000, "tx_prio3_pause": 0, "rx_prio3_pause_transition": 200,
@@ -95,7 +95,7 @@ func TestEthtoolStatsLayout(t *testing.T) {
 		}
 		return pos
 	}
-	off := order(e.must("ethtool -S eth0"))
+	off := order(e.Must("ethtool -S eth0"))
 	for _, absent := range []string{"rx_prio3_pause", "rx_prio0_pause", "tx_prio3_pause_duration"} {
 		if _, ok := off[absent]; ok {
 			t.Errorf("PFC off, yet %s is printed", absent)
@@ -104,8 +104,8 @@ func TestEthtoolStatsLayout(t *testing.T) {
 	if _, ok := off["rx_global_pause"]; !ok {
 		t.Error("PFC off: the global pause block is missing")
 	}
-	e.must("sudo -n mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0 > /dev/null")
-	on := order(e.must("ethtool -S eth0"))
+	e.Must("sudo -n mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0 > /dev/null")
+	on := order(e.Must("ethtool -S eth0"))
 	last := -1
 	for _, name := range sample {
 		i, ok := on[name]
@@ -128,15 +128,15 @@ func TestEthtoolStatsLayout(t *testing.T) {
 func TestEthtoolErrors(t *testing.T) {
 	e := newHostEnv(t)
 	const bad = "ethtool: bad command line argument(s)\nFor more information run ethtool -h\n"
-	e.expect("ethtool -i eth0", "", bad, 1)
-	e.expect("ethtool eth0", "", bad, 1)
-	e.expect("ethtool -S", "", bad, 1)
-	e.expect("ethtool -S eth0 --all-groups", "", bad, 1)
-	e.expect("ethtool", "", bad, 1)
-	e.expect("ethtool -S eth9", "", "Cannot get stats strings information: No such device\n", 96)
-	e.expect("ethtool -S lo", "", "no stats available\n", 94)
-	e.expect("ethtool -S abcdefghijklmnopq", "", "Device name longer than 15 characters\n"+bad, 1)
-	if out := e.must("/usr/sbin/ethtool --statistics eth1 | grep -c prio"); out != "64\n" {
+	e.Expect("ethtool -i eth0", "", bad, 1)
+	e.Expect("ethtool eth0", "", bad, 1)
+	e.Expect("ethtool -S", "", bad, 1)
+	e.Expect("ethtool -S eth0 --all-groups", "", bad, 1)
+	e.Expect("ethtool", "", bad, 1)
+	e.Expect("ethtool -S eth9", "", "Cannot get stats strings information: No such device\n", 96)
+	e.Expect("ethtool -S lo", "", "no stats available\n", 94)
+	e.Expect("ethtool -S abcdefghijklmnopq", "", "Device name longer than 15 characters\n"+bad, 1)
+	if out := e.Must("/usr/sbin/ethtool --statistics eth1 | grep -c prio"); out != "64\n" {
 		t.Errorf("eth1 prio lines: %q", out)
 	}
 }
@@ -148,7 +148,7 @@ func TestHWCounters(t *testing.T) {
 	read := func() map[string]uint64 {
 		t.Helper()
 		m := map[string]uint64{}
-		for _, l := range strings.Split(strings.TrimSpace(e.must("grep -H . "+glob)), "\n") {
+		for _, l := range strings.Split(strings.TrimSpace(e.Must("grep -H . "+glob)), "\n") {
 			path, v, _ := strings.Cut(l, ":")
 			n, err := strconv.ParseUint(v, 10, 64)
 			if err != nil || !strings.HasPrefix(path, "/sys/class/net/eth0/device/infiniband/mlx5_0/ports/1/hw_counters/") {
@@ -174,15 +174,15 @@ func TestHWCounters(t *testing.T) {
 		t.Fatal(err)
 	}
 	clk.Advance(time.Second)
-	if got := e.must("cat /sys/class/infiniband/mlx5_0/ports/1/hw_counters/np_cnp_sent /sys/class/infiniband/mlx5_0/ports/1/hw_counters/out_of_sequence"); got != "18135\n50\n" {
+	if got := e.Must("cat /sys/class/infiniband/mlx5_0/ports/1/hw_counters/np_cnp_sent /sys/class/infiniband/mlx5_0/ports/1/hw_counters/out_of_sequence"); got != "18135\n50\n" {
 		t.Errorf("during a storm: %q", got)
 	}
-	e.expect("echo 5 > /sys/class/infiniband/mlx5_0/ports/1/hw_counters/lifespan", "",
+	e.Expect("echo 5 > /sys/class/infiniband/mlx5_0/ports/1/hw_counters/lifespan", "",
 		"sh: 1: cannot create /sys/class/infiniband/mlx5_0/ports/1/hw_counters/lifespan: Permission denied\n", 2)
-	e.must("echo 5 | sudo -n tee /sys/class/infiniband/mlx5_0/ports/1/hw_counters/lifespan > /dev/null")
-	e.expect("echo 99999 | sudo -n tee /sys/class/infiniband/mlx5_0/ports/1/hw_counters/lifespan", "99999\n",
+	e.Must("echo 5 | sudo -n tee /sys/class/infiniband/mlx5_0/ports/1/hw_counters/lifespan > /dev/null")
+	e.Expect("echo 99999 | sudo -n tee /sys/class/infiniband/mlx5_0/ports/1/hw_counters/lifespan", "99999\n",
 		"tee: /sys/class/infiniband/mlx5_0/ports/1/hw_counters/lifespan: Invalid argument\n", 1)
-	e.expect("echo 1 | sudo -n tee /sys/class/infiniband/mlx5_0/ports/1/hw_counters/np_cnp_sent", "1\n",
+	e.Expect("echo 1 | sudo -n tee /sys/class/infiniband/mlx5_0/ports/1/hw_counters/np_cnp_sent", "1\n",
 		"tee: /sys/class/infiniband/mlx5_0/ports/1/hw_counters/np_cnp_sent: Permission denied\n", 1)
 
 	// A reboot reloads the driver: counters from zero, no storm, lifespan back to 10.
@@ -198,11 +198,11 @@ func TestHWCounters(t *testing.T) {
 func TestStormPauses(t *testing.T) {
 	e, clk := clockedHost(t)
 	pauses := func() (p3, p4 uint64, has4 bool) {
-		s := stats(t, e.must("ethtool -S eth1"))
+		s := stats(t, e.Must("ethtool -S eth1"))
 		v4, ok := s["rx_prio4_pause"]
 		return s["rx_prio3_pause"], v4, ok
 	}
-	e.must("sudo -n mlnx_qos -i eth1 --pfc 0,0,0,1,0,0,0,0 > /dev/null")
+	e.Must("sudo -n mlnx_qos -i eth1 --pfc 0,0,0,1,0,0,0,0 > /dev/null")
 	clk.Advance(5 * time.Second)
 	if p3, _, _ := pauses(); p3 != 0 {
 		t.Errorf("no storm, yet %d pauses", p3)
@@ -211,7 +211,7 @@ func TestStormPauses(t *testing.T) {
 		t.Fatal(err)
 	}
 	clk.Advance(time.Second)
-	e.must("sudo -n mlnx_qos -i eth1 --pfc 0,0,0,1,1,0,0,0 > /dev/null")
+	e.Must("sudo -n mlnx_qos -i eth1 --pfc 0,0,0,1,1,0,0,0 > /dev/null")
 	clk.Advance(time.Second)
 	if p3, p4, _ := pauses(); p3 != 20000 || p4 != 10000 {
 		t.Errorf("after 2 s of storm (prio 4 on for the last): prio3 %d, prio4 %d", p3, p4)
@@ -223,7 +223,7 @@ func TestStormPauses(t *testing.T) {
 	if p3, p4, _ := pauses(); p3 != 20000 || p4 != 10000 {
 		t.Errorf("storm over, yet pauses grew: %d %d", p3, p4)
 	}
-	if s := stats(t, e.must("ethtool -S eth0")); s["rx_discards_phy"] != 0 {
+	if s := stats(t, e.Must("ethtool -S eth0")); s["rx_discards_phy"] != 0 {
 		t.Error("the storm reached eth0")
 	}
 	e.h.Reboot()
@@ -259,20 +259,14 @@ const (
 
 func TestCountersScriptOutput(t *testing.T) {
 	e, clk := clockedHost(t)
-	e.must("sudo -n mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0 > /dev/null")
+	e.Must("sudo -n mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0 > /dev/null")
 	clk.Advance(10 * time.Second)
 	if err := e.h.Storm("eth0", true); err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(2 * time.Second)
-	compareGolden(t, "testdata/counters-script.golden", e.must(countersScript))
+	golden.Check(t, "testdata/counters-script.golden", e.Must(countersScript))
 	// Every port: VFs and representors (AddVFs) are left out by the script's own tests.
 	e.h.AddVFs(1)
-	compareGolden(t, "testdata/counters-script-all.golden", e.must(countersAllScript))
-}
-
-// compareGolden compares got with the golden file, rewriting it under -update.
-func compareGolden(t *testing.T, golden, got string) {
-	t.Helper()
-	goldenfile.Check(t, golden, got)
+	golden.Check(t, "testdata/counters-script-all.golden", e.Must(countersAllScript))
 }

@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 // The lab shell's for loops, expansions, cd and syntax errors against what
 // dash prints. dashCases hold dash's output (stdout, stderr, exit status),
@@ -168,8 +168,7 @@ func runCases(t *testing.T, h *Host, cases []shCase) {
 }
 
 func TestShellScripts(t *testing.T) {
-	l := startHosts(t, 1)
-	h := l.Host("mlx5-1")
+	h := startHost(t, "")
 	runCases(t, h, dashCases)
 	runCases(t, h, shellCases)
 	for _, script := range refused {
@@ -233,8 +232,7 @@ func TestShellParse(t *testing.T) {
 
 // TestShellExpand checks field splitting and quoting of single words.
 func TestShellExpand(t *testing.T) {
-	l := startHosts(t, 1)
-	shell := sh.NewShell(l.Host("mlx5-1").sys, false, "sh", "/sys/class/net", nil, nil, nil)
+	shell := sh.NewShell(startHost(t, "").sys, false, "sh", "/sys/class/net", nil, nil, nil)
 	shell.Vars["sp"] = " a  b "
 	shell.Vars["star"] = "e*"
 	shell.Vars["empty"] = ""
@@ -276,11 +274,11 @@ func TestShellExpand(t *testing.T) {
 // section appears once, with that netdev's values.
 func TestShellReadAllNetdevs(t *testing.T) {
 	e := newHostEnv(t)
-	e.must("sudo -n mlnx_qos -i eth1 --trust dscp >/dev/null && echo 0 | sudo -n tee /sys/class/net/eth1/ecn/roce_np/enable/3 >/dev/null")
+	e.Must("sudo -n mlnx_qos -i eth1 --trust dscp >/dev/null && echo 0 | sudo -n tee /sys/class/net/eth1/ecn/roce_np/enable/3 >/dev/null")
 	const script = `cd '/sys/class/net' && for i in *; do echo "@@netdev $i"; mlnx_qos -i "$i" -a 2>&1 || echo @@failed; cat '/sys/class/net/'"$i"'/device/uevent' 2>&1; ls '/sys/class/net/'"$i"'/device/infiniband' 2>&1; grep -H . '/sys/class/net/'"$i"'/ecn/roce_rp/enable/'* '/sys/class/net/'"$i"'/ecn/roce_np/enable/'* 2>&1; done; echo @@end`
 	wrapped := "sh -c '" + strings.ReplaceAll(script, "'", `'\''`) + "'"
 	for _, cmd := range []string{script, wrapped, "sudo -n " + wrapped} {
-		out, errOut, status := e.run(cmd)
+		out, errOut, status := e.Run(cmd)
 		if status != 0 || errOut != "" {
 			t.Fatalf("%q: exit %d, stderr %q", cmd, status, errOut)
 		}
@@ -337,8 +335,7 @@ func TestShellMatchesDash(t *testing.T) {
 	if err != nil || filepath.Base(target) != "dash" {
 		t.Skip("/bin/sh is not dash")
 	}
-	l := startHosts(t, 1)
-	h := l.Host("mlx5-1")
+	h := startHost(t, "")
 	root := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(root, "home", h.user), 0o755); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 // ethtool (ethtool.c of the ethtool package), for the one operation a counter read uses:
 // `ethtool -S IF` (--statistics), which needs no privilege (ETHTOOL_GSTATS is not a

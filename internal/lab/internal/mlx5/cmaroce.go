@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 // cma_roce_tos of mlx-tools (sbin/cma_roce_tos, a bash script): it sets and
 // prints the rdma_cm default ToS of one port through configfs

@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 import (
 	"strings"
@@ -9,9 +9,9 @@ import (
 // padded to 36, values to 16, trailing spaces kept.
 func TestMstconfigQuerySetReboot(t *testing.T) {
 	e := newHostEnv(t)
-	e.expect("mstconfig -d 0000:08:00.0 q", "-E- Failed to open the device\n", "", 3)
-	e.expect("sudo -n mstconfig q", "-E- Failed to get devices.\n", "", 3)
-	e.expect("sudo -n mstconfig -d mlx5_7 q", "-E- Failed to open the device\n",
+	e.Expect("mstconfig -d 0000:08:00.0 q", "-E- Failed to open the device\n", "", 3)
+	e.Expect("sudo -n mstconfig q", "-E- Failed to get devices.\n", "", 3)
+	e.Expect("sudo -n mstconfig -d mlx5_7 q", "-E- Failed to open the device\n",
 		"read link: No such file or directory\nUnable to read link /sys/class/infiniband/mlx5_7/device\n", 3)
 
 	opening := "\nDevice #1:\n----------\n\n" +
@@ -19,7 +19,7 @@ func TestMstconfigQuerySetReboot(t *testing.T) {
 		"Name:           MCX556A-ECA_Ax  \n" +
 		"Description:    ConnectX-5 VPI adapter card; EDR IB (100Gb/s) and 100GbE; dual-port QSFP28; PCIe3.0 x16; tall bracket; ROHS R6\n" +
 		"Device:         0000:08:00.0    \n\n"
-	e.expect("sudo -n mstconfig -d 0000:08:00.0 -y set ROCE_CC_PRIO_MASK_P1=0x08 CNP_DSCP_P1=26 LINK_TYPE_P1=eth", opening+
+	e.Expect("sudo -n mstconfig -d 0000:08:00.0 -y set ROCE_CC_PRIO_MASK_P1=0x08 CNP_DSCP_P1=26 LINK_TYPE_P1=eth", opening+
 		"Configurations:                              Next Boot       New\n"+
 		"         ROCE_CC_PRIO_MASK_P1                255             0x08(8)         \n"+
 		"         CNP_DSCP_P1                         48              26              \n"+
@@ -33,16 +33,16 @@ func TestMstconfigQuerySetReboot(t *testing.T) {
 		"*        CNP_DSCP_P1                         48              48              26              \n" +
 		"         CNP_DSCP_P2                         48              48              48              \n" +
 		"The '*' shows parameters with next value different from default/current value.\n"
-	e.expect(query, pending, "", 0)
+	e.Expect(query, pending, "", 0)
 
 	// Errors come right after the header, on stdout, exit 3.
-	e.expect("sudo -n mstconfig -d 0000:08:00.0 -y set 'LINK_TYPE_P1=ETH(2)'", opening+
+	e.Expect("sudo -n mstconfig -d 0000:08:00.0 -y set 'LINK_TYPE_P1=ETH(2)'", opening+
 		"Configurations:                              Next Boot       New\n-E- Unknown value ETH(2)\n", "", 3)
-	e.expect("sudo -n mstconfig -d 0000:08:00.0 -y set LINK_TYPE_P3=ETH", opening+
+	e.Expect("sudo -n mstconfig -d 0000:08:00.0 -y set LINK_TYPE_P3=ETH", opening+
 		"Configurations:                              Next Boot       New\n-E- Unknown Parameter: LINK_TYPE_P3\n", "", 3)
-	e.expect("sudo -n mstconfig -d 0000:08:00.0 -y set CNP_DSCP_P1=64", opening+
+	e.Expect("sudo -n mstconfig -d 0000:08:00.0 -y set CNP_DSCP_P1=64", opening+
 		"Configurations:                              Next Boot       New\n-E- The value 64 is not valid,  as its size is 6 bits\n", "", 3)
-	out, _, st := e.run("sudo -n mstconfig -d 0000:08:00.0 set CNP_DSCP_P1=20")
+	out, _, st := e.Run("sudo -n mstconfig -d 0000:08:00.0 set CNP_DSCP_P1=20")
 	if st != 2 || !strings.HasSuffix(out, "\n Apply new Configuration? (y/n) [n] : -E- Aborted by user.\n") {
 		t.Errorf("set without -y and no answer: exit %d\n%s", st, out)
 	}
@@ -50,23 +50,23 @@ func TestMstconfigQuerySetReboot(t *testing.T) {
 	// A warm reboot keeps Next Boot pending; a cold one loads it, and the driver's defaults
 	// follow: CNP DSCP 26 and ECN only on priority 3 (mask 8) for eth0; eth1 (P2) unchanged.
 	e.h.WarmReboot()
-	e.expect(query, pending, "", 0)
+	e.Expect(query, pending, "", 0)
 	e.h.Reboot()
-	e.expect(query, opening+
+	e.Expect(query, opening+
 		"Configurations:                              Default         Current         Next Boot\n"+
 		"*        ROCE_CC_PRIO_MASK_P1                255             8               8               \n"+
 		"*        CNP_DSCP_P1                         48              26              26              \n"+
 		"         CNP_DSCP_P2                         48              48              48              \n"+
 		"The '*' shows parameters with next value different from default/current value.\n", "", 0)
-	if got := e.must("sudo -n cat /sys/kernel/debug/mlx5/0000:08:00.0/cc_params/np_cnp_dscp /sys/kernel/debug/mlx5/0000:08:00.1/cc_params/np_cnp_dscp"); got != "26\n48\n" {
+	if got := e.Must("sudo -n cat /sys/kernel/debug/mlx5/0000:08:00.0/cc_params/np_cnp_dscp /sys/kernel/debug/mlx5/0000:08:00.1/cc_params/np_cnp_dscp"); got != "26\n48\n" {
 		t.Errorf("cc_params np_cnp_dscp after the cold reboot: %q, want 26 (eth0) and 48 (eth1)", got)
 	}
-	if got := e.must("cat /sys/class/net/eth0/ecn/roce_np/enable/3 /sys/class/net/eth0/ecn/roce_np/enable/4"); got != "1\n0\n" {
+	if got := e.Must("cat /sys/class/net/eth0/ecn/roce_np/enable/3 /sys/class/net/eth0/ecn/roce_np/enable/4"); got != "1\n0\n" {
 		t.Errorf("eth0 ECN enables after the cold reboot: %q, want priority 3 only", got)
 	}
-	e.expect("sudo -n mstconfig -d 0000:08:00.0 -y reset", "\n Reset configuration for device 0000:08:00.0? (y/n) [n] : y\n"+
+	e.Expect("sudo -n mstconfig -d 0000:08:00.0 -y reset", "\n Reset configuration for device 0000:08:00.0? (y/n) [n] : y\n"+
 		"Applying... Done!\n-I- Please reboot machine to load new configurations.\n", "", 0)
-	out = e.must("sudo -n mstconfig -d 0000:08:00.0 -e q CNP_DSCP_P1")
+	out = e.Must("sudo -n mstconfig -d 0000:08:00.0 -e q CNP_DSCP_P1")
 	if !strings.Contains(out, "*        CNP_DSCP_P1                         48              26              48              \n") {
 		t.Errorf("after reset:\n%s", out)
 	}

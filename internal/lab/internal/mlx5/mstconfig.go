@@ -1,4 +1,4 @@
-package lab
+package mlx5
 
 // The adapters' non-volatile configuration and the tools that change it: Debian's mstconfig
 // (mstflint 4.21, the bookworm package) and, with UseMFT, NVIDIA MFT's mlxconfig, built from
