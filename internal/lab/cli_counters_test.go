@@ -10,12 +10,12 @@ import (
 	"time"
 
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
-	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
 
 // cliClock gives a CLI switch a clock the test moves; the counters count from its start.
 func cliClock(sw *cliSwitch) func(time.Duration) {
-	clk := labtest.NewClock()
+	clk := traffic.NewManualClock()
 	sw.stormMu.Lock()
 	sw.clock, sw.boot = clk.Now, clk.Now()
 	sw.stormMu.Unlock()

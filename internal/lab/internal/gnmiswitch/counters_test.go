@@ -13,19 +13,20 @@ import (
 	"github.com/openconfig/ygot/ygot"
 	"github.com/rocefabric/terraform-provider-roce/internal/golden"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 	"google.golang.org/grpc/codes"
 )
 
 // counterSwitch is a switch of its own (storms and clocks would disturb other tests) whose
 // counters start at the fake clock's time.
-func counterSwitch(t *testing.T) (*Switch, gpb.GNMIClient, *labtest.Clock) {
+func counterSwitch(t *testing.T) (*Switch, gpb.GNMIClient, *traffic.ManualClock) {
 	t.Helper()
 	d, err := Start(labtest.Spec(t, "openconfig", 4, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(d.Stop)
-	sw, clk := d.(*Switch), labtest.NewClock()
+	sw, clk := d.(*Switch), traffic.NewManualClock()
 	sw.mu.Lock()
 	sw.traffic = newSwitchCounters(sw.ports)
 	sw.traffic.clock, sw.traffic.boot = clk.Now, clk.Now()

@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -250,29 +249,6 @@ func MustUnmarshal(t *testing.T, s string, v any) {
 	if err := json.Unmarshal([]byte(s), v); err != nil {
 		t.Fatalf("invalid JSON %q: %v", s, err)
 	}
-}
-
-// Clock is a clock a test moves by hand; it starts at 2025-01-01 00:00 UTC.
-type Clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-// NewClock is a Clock at its start.
-func NewClock() *Clock { return &Clock{t: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)} }
-
-// Now is the clock's time.
-func (c *Clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-// Advance moves the clock on by d.
-func (c *Clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
 }
 
 // HostKeyCallback pins the host key of an inventory's host_key (authorized_keys form).

@@ -9,13 +9,13 @@ import (
 	"time"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/golden"
-	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
 
 // clockedHost is a fresh host whose counters run on a fake clock, starting at zero.
-func clockedHost(t *testing.T) (*hostEnv, *labtest.Clock) {
+func clockedHost(t *testing.T) (*hostEnv, *traffic.ManualClock) {
 	t.Helper()
-	e, clk := newHostEnv(t), labtest.NewClock()
+	e, clk := newHostEnv(t), traffic.NewManualClock()
 	e.h.mu.Lock()
 	e.h.clock = clk.Now
 	for _, p := range e.h.ports {

@@ -8,15 +8,16 @@ import (
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
 
 // sonicCounterSwitch is a sonic switch whose counters run on a fake clock.
-func sonicCounterSwitch(t *testing.T) (*Switch, gpb.GNMIClient, *labtest.Clock) {
+func sonicCounterSwitch(t *testing.T) (*Switch, gpb.GNMIClient, *traffic.ManualClock) {
 	t.Helper()
 	sw, c := startSONiC(t, "")
-	clk := labtest.NewClock()
+	clk := traffic.NewManualClock()
 	sw.mu.Lock()
 	sw.clock = clk.Now
 	sw.traffic = newSONiCTraffic(sw.ports, clk.Now())
