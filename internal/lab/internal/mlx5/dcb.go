@@ -149,6 +149,14 @@ func (d *dcbRun) flag(f byte) (st int, done bool) {
 // prefixOf is iproute2's prefixOf(prefix, string) == 0: a non-empty prefix.
 func prefixOf(prefix, word string) bool { return prefix != "" && strings.HasPrefix(word, prefix) }
 
+// needValue ends dcb as its NEXT_ARG does when a keyword (args[0]) has no value after it.
+func (d *dcbRun) needValue(args []string) {
+	if len(args) < 2 {
+		d.errf("Command line is not complete. Try option \"help\"\n")
+		panic(dcbExit(255))
+	}
+}
+
 // parseDev is dcb_cmd_parse_dev: the rest after "dev DEV", or done with a status.
 func (d *dcbRun) parseDev(args []string, help string) (dev string, rest []string, st int, done bool) {
 	switch {
@@ -156,10 +164,7 @@ func (d *dcbRun) parseDev(args []string, help string) (dev string, rest []string
 		d.errf("%s", help)
 		return "", nil, 0, true
 	case prefixOf(args[0], "dev"):
-		if len(args) < 2 {
-			d.errf("Command line is not complete. Try option \"help\"\n")
-			panic(dcbExit(255))
-		}
+		d.needValue(args)
 		dev = args[1]
 		if dev == "" || len(dev) >= 16 || strings.ContainsAny(dev, "/ \t\n") {
 			d.errf("Error: argument \"%s\" is wrong: not a valid ifname\n", dev)
@@ -546,10 +551,7 @@ func (d *dcbRun) parseApps(args []string) ([]dcbApp, int, bool) {
 			d.errf("lab: dcb app %s is not emulated\n", args[0])
 			panic(dcbExit(2))
 		case prefixOf(args[0], "dscp-prio"):
-			if len(args) < 2 {
-				d.errf("Command line is not complete. Try option \"help\"\n")
-				panic(dcbExit(255))
-			}
+			d.needValue(args)
 			rest, ok := d.mapping(args[1:], d.dscpKey, func(k int, v string) bool {
 				prio, ok := u8(v)
 				if !ok {
@@ -688,29 +690,25 @@ func (d *dcbRun) apptrust(args []string) int {
 	case len(args) == 0 || args[0] == "help":
 		d.errf("Usage: dcb apptrust help\n\n%s%s", show, set)
 		return 0
-	case args[0] == "show":
-		dev, _, st, done := d.parseDev(args[1:], show)
+	case args[0] == "show" || args[0] == "set":
+		write, help := args[0] == "set", show
+		if write {
+			help = set
+		}
+		dev, _, st, done := d.parseDev(args[1:], help)
 		if done {
 			return st
 		}
 		d.h.mu.Lock()
 		defer d.h.mu.Unlock()
-		if _, ok := d.port(dev, false); !ok {
+		if _, ok := d.port(dev, write); !ok {
 			return 1
+		}
+		if write {
+			return d.kernelErr(sh.EOPNOTSUPP)
 		}
 		d.errf("Attribute not found: Success\n") // the reply has no DCB_ATTR_DCB_APP_TRUST_TABLE
 		return 1
-	case args[0] == "set":
-		dev, _, st, done := d.parseDev(args[1:], set)
-		if done {
-			return st
-		}
-		d.h.mu.Lock()
-		defer d.h.mu.Unlock()
-		if _, ok := d.port(dev, true); !ok {
-			return 1
-		}
-		return d.kernelErr(sh.EOPNOTSUPP)
 	}
 	d.errf("What is \"%s\"?\n", args[0])
 	d.errf("Usage: dcb apptrust help\n\n%s%s", show, set)
@@ -816,6 +814,41 @@ func (d *dcbRun) showSet(obj string, args []string, helpShow, helpSet string, sh
 	return 1
 }
 
+// showLines is the keyword loop of dcb_cmd_pfc_show and dcb_cmd_ets_show: with no keyword,
+// every line of layout (each group on one output line); else each keyword's line on its own,
+// in the order given, where a word is the first of names it is a prefix of: help for "help",
+// "What is" for a word that starts none. A keyword with no line is one the lab does not print.
+func (d *dcbRun) showLines(p *dcbPrinter, obj string, args []string, help string, lines map[string]func(), names []string, layout [][]string) int {
+	if len(args) == 0 {
+		for _, group := range layout {
+			for _, k := range group {
+				lines[k]()
+			}
+			p.nl()
+		}
+		return 0
+	}
+	for _, a := range args {
+		k := keyword(a, names...)
+		switch k {
+		case "help":
+			d.errf("%s", help)
+			return 0
+		case "":
+			d.errf("What is \"%s\"?\n%s", a, help)
+			return 1
+		}
+		line, ok := lines[k]
+		if !ok {
+			d.errf("lab: dcb %s show %s is not emulated\n", obj, k)
+			panic(dcbExit(2))
+		}
+		line()
+		p.nl()
+	}
+	return 0
+}
+
 // keyword is the first of names that word is a prefix of ("" when none), as a chain of
 // matches() calls picks it.
 func keyword(word string, names ...string) string {
@@ -851,32 +884,9 @@ func (d *dcbRun) pfcShow(dev string, args []string) int {
 		"delay":         func() { p.field("delay", strconv.Itoa(delay), "delay "+strconv.Itoa(delay)+" ") },
 		"prio-pfc":      func() { p.bools("prio_pfc", "prio-pfc", en) },
 	}
-	if len(args) == 0 {
-		lines["pfc-cap"]()
-		lines["macsec-bypass"]()
-		lines["delay"]()
-		p.nl()
-		lines["prio-pfc"]()
-		p.nl()
-		return 0
-	}
-	for _, a := range args {
-		k := keyword(a, "help", "prio-pfc", "pfc-cap", "macsec-bypass", "delay", "requests", "indications")
-		switch k {
-		case "help":
-			d.errf("%s", dcbPFCHelpShow)
-			return 0
-		case "":
-			d.errf("What is \"%s\"?\n%s", a, dcbPFCHelpShow)
-			return 1
-		case "requests", "indications":
-			d.errf("lab: dcb pfc show %s is not emulated\n", k)
-			panic(dcbExit(2))
-		}
-		lines[k]()
-		p.nl()
-	}
-	return 0
+	return d.showLines(p, "pfc", args, dcbPFCHelpShow, lines,
+		[]string{"help", "prio-pfc", "pfc-cap", "macsec-bypass", "delay", "requests", "indications"},
+		[][]string{{"pfc-cap", "macsec-bypass", "delay"}, {"prio-pfc"}})
 }
 
 func (d *dcbRun) pfcSet(dev string, args []string) int {
@@ -897,10 +907,7 @@ func (d *dcbRun) pfcSet(dev string, args []string) int {
 			d.errf("%s", dcbPFCHelpSet)
 			return 0
 		case prefixOf(args[0], "prio-pfc"):
-			if len(args) < 2 {
-				d.errf("Command line is not complete. Try option \"help\"\n")
-				panic(dcbExit(255))
-			}
+			d.needValue(args)
 			rest, ok := d.mapping(args[1:], numAll, func(k int, v string) bool {
 				on, ok := d.onOff("PFC", v)
 				return ok && d.inRange("PRIO", k, 7, "PFC", b2i(on), -1, func(k, v int) { en[k] = v == 1 })
@@ -911,18 +918,12 @@ func (d *dcbRun) pfcSet(dev string, args []string) int {
 			args = rest
 			continue
 		case prefixOf(args[0], "macsec-bypass"):
-			if len(args) < 2 {
-				d.errf("Command line is not complete. Try option \"help\"\n")
-				panic(dcbExit(255))
-			}
+			d.needValue(args)
 			if _, ok := d.onOff("macsec-bypass", args[1]); !ok {
 				return 1
 			}
 		case prefixOf(args[0], "delay"):
-			if len(args) < 2 {
-				d.errf("Command line is not complete. Try option \"help\"\n")
-				panic(dcbExit(255))
-			}
+			d.needValue(args)
 			v, err := strconv.ParseUint(args[1], 0, 16)
 			if err != nil {
 				d.errf("Invalid delay `%s', expected an integer 0..65535\n", args[1])
@@ -1031,31 +1032,9 @@ func (d *dcbRun) etsShow(dev string, args []string) int {
 		"reco-tc-tsa":  func() { tsa("reco_tc_tsa", "reco-tc-tsa", zero) },
 		"reco-prio-tc": func() { p.u8s("reco_prio_tc", "reco-prio-tc", zero) },
 	}
-	if len(args) == 0 {
-		lines["willing"]()
-		lines["ets-cap"]()
-		lines["cbs"]()
-		p.nl()
-		for _, k := range []string{"tc-bw", "pg-bw", "tc-tsa", "prio-tc", "reco-tc-bw", "reco-tc-tsa", "reco-prio-tc"} {
-			lines[k]()
-			p.nl()
-		}
-		return 0
-	}
-	for _, a := range args {
-		k := keyword(a, "help", "willing", "ets-cap", "cbs", "tc-tsa", "reco-tc-tsa", "tc-bw", "pg-bw", "reco-tc-bw", "prio-tc", "reco-prio-tc")
-		switch k {
-		case "help":
-			d.errf("%s", dcbETSHelpShow)
-			return 0
-		case "":
-			d.errf("What is \"%s\"?\n%s", a, dcbETSHelpShow)
-			return 1
-		}
-		lines[k]()
-		p.nl()
-	}
-	return 0
+	return d.showLines(p, "ets", args, dcbETSHelpShow, lines,
+		[]string{"help", "willing", "ets-cap", "cbs", "tc-tsa", "reco-tc-tsa", "tc-bw", "pg-bw", "reco-tc-bw", "prio-tc", "reco-prio-tc"},
+		[][]string{{"willing", "ets-cap", "cbs"}, {"tc-bw"}, {"pg-bw"}, {"tc-tsa"}, {"prio-tc"}, {"reco-tc-bw"}, {"reco-tc-tsa"}, {"reco-prio-tc"}})
 }
 
 // etsSet is dcb_cmd_ets_set: GET, the mappings, dcb_ets_validate_bw over all 8 TCs (mlx5
@@ -1075,24 +1054,18 @@ func (d *dcbRun) etsSet(dev string, args []string) int {
 	var e ieeeETS
 	e.prioTC, e.tsa, e.bw = port.getETS()
 	var ignored [8]uint8 // pg-bw, reco-prio-tc: mlx5 ignores them
-	tsaMap := func(target *[8]uint8) func(int, string) bool {
+	// to sets a mapping's values into target: key a TC or priority 0..7, value parsed by parse
+	// and at most maxVal (-1: parse bounds it), as dcb_ets_parse_mapping_* checks them.
+	to := func(target *[8]uint8, keyWhat, valWhat string, maxVal int, parse func(string) (int, bool)) func(int, string) bool {
 		return func(k int, v string) bool {
-			t, ok := d.tsaValue(v)
-			return ok && d.inRange("TC", k, 7, "TSA", int(t), -1, func(k, v int) { target[k] = uint8(v) })
+			n, ok := parse(v)
+			return ok && d.inRange(keyWhat, k, 7, valWhat, n, maxVal, func(k, v int) { target[k] = uint8(v) })
 		}
 	}
-	bwMap := func(target *[8]uint8) func(int, string) bool {
-		return func(k int, v string) bool {
-			bw, ok := u8(v)
-			return ok && d.inRange("TC", k, 7, "BW", bw, 100, func(k, v int) { target[k] = uint8(v) })
-		}
-	}
-	prioMap := func(target *[8]uint8) func(int, string) bool {
-		return func(k int, v string) bool {
-			tc, ok := u8(v)
-			return ok && d.inRange("PRIO", k, 7, "TC", tc, 7, func(k, v int) { target[k] = uint8(v) })
-		}
-	}
+	tsa := func(v string) (int, bool) { t, ok := d.tsaValue(v); return int(t), ok }
+	tsaMap := func(target *[8]uint8) func(int, string) bool { return to(target, "TC", "TSA", -1, tsa) }
+	bwMap := func(target *[8]uint8) func(int, string) bool { return to(target, "TC", "BW", 100, u8) }
+	prioMap := func(target *[8]uint8) func(int, string) bool { return to(target, "PRIO", "TC", 7, u8) }
 	for len(args) > 0 {
 		kw := keyword(args[0], "help", "willing", "tc-tsa", "reco-tc-tsa", "tc-bw", "pg-bw", "reco-tc-bw", "prio-tc", "reco-prio-tc")
 		if kw == "" {
@@ -1103,10 +1076,7 @@ func (d *dcbRun) etsSet(dev string, args []string) int {
 			d.errf("%s", dcbETSHelpSet)
 			return 0
 		}
-		if len(args) < 2 {
-			d.errf("Command line is not complete. Try option \"help\"\n")
-			panic(dcbExit(255))
-		}
+		d.needValue(args)
 		if kw == "willing" {
 			if _, ok := d.onOff("willing", args[1]); !ok {
 				return 1

@@ -58,7 +58,26 @@ func (h *Host) cmdMlnxQos(e *sh.Env, args []string) (status int) {
 
 func (q *qosRun) print(format string, args ...any) { fmt.Fprintf(q.out, format+"\n", args...) }
 func (q *qosRun) usage()                           { fmt.Fprint(q.out, qosUsage+"\n") }
-func (q *qosRun) exit(code int)                    { panic(qosExit(code)) }
+
+// eachItem is mlnx_qos's loop over a comma-separated list option of 8 items: item(i, s) for
+// each, tooMany past the 8th; with count set, count unless there were 8.
+func (q *qosRun) eachItem(opt, tooMany, count string, item func(i int, s string)) {
+	n := 0
+	for _, t := range strings.Split(q.a.get(opt), ",") {
+		if n >= 8 {
+			q.print("%s", tooMany)
+			q.exit(1)
+		}
+		item(n, t)
+		n++
+	}
+	if count != "" && n != 8 {
+		q.print("%s", count)
+		q.exit(1)
+	}
+}
+
+func (q *qosRun) exit(code int) { panic(qosExit(code)) }
 
 func (q *qosRun) raise(tb pyTraceback) {
 	fmt.Fprint(q.e.Stderr, tb.String())
@@ -217,19 +236,9 @@ func (q *qosRun) pfcCommands() {
 	}
 	if a.truthy("pfc") {
 		var en uint8
-		i := 0
-		for _, t := range strings.Split(a.get("pfc"), ",") {
-			if i >= 8 {
-				q.print("Too many items for PFC")
-				q.exit(1)
-			}
+		q.eachItem("pfc", "Too many items for PFC", "pfc list must have 8 items", func(i int, t string) {
 			en |= uint8(q.parseInt(t, 1, "PFC")) << i
-			i++
-		}
-		if i != 8 {
-			q.print("pfc list must have 8 items")
-			q.exit(1)
-		}
+		})
 		q.applyPFC(en, 488, 489, 492)
 	}
 }

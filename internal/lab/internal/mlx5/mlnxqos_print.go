@@ -97,27 +97,19 @@ func (q *qosRun) buffers() bufferState {
 		return bufferState{failed: true}
 	}
 	if a.truthy("prio2buffer") {
-		for i, t := range strings.Split(a.get("prio2buffer"), ",") {
-			if i >= 8 {
-				q.print("Too many items for prio2buffer")
-				q.exit(1)
-			}
+		q.eachItem("prio2buffer", "Too many items for prio2buffer", "", func(i int, t string) {
 			b.prio2buf[i] = uint8(q.parseInt(t, 7, "prio buffer"))
-		}
+		})
 	}
 	if a.truthy("buffer_size") {
-		for i, t := range strings.Split(a.get("buffer_size"), ",") {
-			if i >= 8 {
-				q.print("Too many items for buffer_size")
-				q.exit(1)
-			}
+		q.eachItem("buffer_size", "Too many items for buffer_size", "", func(i int, t string) {
 			v, msg := pyInt(t)
 			if msg != "" || v.Sign() < 0 || v.BitLen() > 32 {
 				q.print("Buffers commands error")
 				q.exit(1)
 			}
 			b.size[i] = uint32(v.Uint64())
-		}
+		})
 	}
 	if a.truthy("buffer_size") || a.truthy("prio2buffer") {
 		if err := q.setBuffer(b.prio2buf, b.size); err != nil {
@@ -136,19 +128,9 @@ func (q *qosRun) ratelimit() []uint64 {
 	a := q.a
 	if a.truthy("ratelimit") {
 		var kbps [8]uint64
-		i := 0
-		for _, r := range strings.Split(a.get("ratelimit"), ",") {
-			if i >= 8 {
-				q.print("Too many items for ratelimit")
-				q.exit(1)
-			}
+		q.eachItem("ratelimit", "Too many items for ratelimit", "ratelimit must have 8 items", func(i int, r string) {
 			kbps[i] = uint64(q.parseInt(r, 1000000, "ratelimit")) * 1000 * 1000 //nolint:gosec // 0..1e6
-			i++
-		}
-		if i != 8 {
-			q.print("ratelimit must have 8 items")
-			q.exit(1)
-		}
+		})
 		if _, err := q.getMaxRate(); err != nil {
 			q.print("Rate limit is not supported on your system!")
 		} else if err := q.setMaxRate(kbps); err != nil {
@@ -166,12 +148,7 @@ func (q *qosRun) ratelimit() []uint64 {
 func (q *qosRun) ets(prioTC, tsa, bw *[8]uint8) {
 	a := q.a
 	if a.truthy("tsa") {
-		i := 0
-		for _, t := range strings.Split(a.get("tsa"), ",") {
-			if i >= 8 {
-				q.print("Too many items for TSA")
-				q.exit(1)
-			}
+		q.eachItem("tsa", "Too many items for TSA", "tsa list must have 8 items", func(i int, t string) {
 			switch t {
 			case "strict":
 				tsa[i] = tsaStrict
@@ -184,20 +161,10 @@ func (q *qosRun) ets(prioTC, tsa, bw *[8]uint8) {
 				q.usage()
 				q.exit(1)
 			}
-			i++
-		}
-		if i != 8 {
-			q.print("tsa list must have 8 items")
-			q.exit(1)
-		}
+		})
 	}
 	if a.truthy("tc_bw") {
-		i := 0
-		for _, t := range strings.Split(a.get("tc_bw"), ",") {
-			if i >= 8 {
-				q.print("Too many items for ETS BW")
-				q.exit(1)
-			}
+		q.eachItem("tc_bw", "Too many items for ETS BW", "tcbw list must have 8 items", func(i int, t string) {
 			v := uint8(q.parseInt(t, 100, "ETS BW"))
 			if tsa[i] != tsaETS && v != 0 {
 				q.print("ETS BW for a strict/vendor TC must be 0")
@@ -205,27 +172,12 @@ func (q *qosRun) ets(prioTC, tsa, bw *[8]uint8) {
 				q.exit(1)
 			}
 			bw[i] = v
-			i++
-		}
-		if i != 8 {
-			q.print("tcbw list must have 8 items")
-			q.exit(1)
-		}
+		})
 	}
 	if a.truthy("prio_tc") {
-		i := 0
-		for _, t := range strings.Split(a.get("prio_tc"), ",") {
-			if i >= 8 {
-				q.print("Too many items in UP => TC mapping")
-				q.exit(1)
-			}
+		q.eachItem("prio_tc", "Too many items in UP => TC mapping", "prio_tc list must have 8 items", func(i int, t string) {
 			prioTC[i] = uint8(q.parseInt(t, 7, "UP => TC mapping"))
-			i++
-		}
-		if i != 8 {
-			q.print("prio_tc list must have 8 items")
-			q.exit(1)
-		}
+		})
 	}
 	if a.truthy("tsa") || a.truthy("tc_bw") || a.truthy("prio_tc") {
 		if err := q.setETS(*prioTC, *tsa, *bw); err != nil {

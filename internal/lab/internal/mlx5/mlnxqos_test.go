@@ -169,3 +169,27 @@ func TestMlnxQosErrors(t *testing.T) {
 		t.Errorf("-h:\n%s", out)
 	}
 }
+
+// The list options of mlnx_qos take 8 comma-separated items: more is "Too many items ...", fewer
+// (where the tool counts) "... must have 8 items", each checked before anything is written.
+func TestMlnxQosListOptions(t *testing.T) {
+	h := startHost(t, "")
+	for _, tc := range []struct {
+		cmd, stdout, stderr string
+		status              int
+	}{
+		{"mlnx_qos -i eth0 -t 0,0,0", "tcbw list must have 8 items\n", "", 1},
+		{"mlnx_qos -i eth0 -t 0,0,0,0,0,0,0,0,0", "Too many items for ETS BW\n", "", 1},
+		{"mlnx_qos -i eth0 -s ets,ets,ets,ets,ets,ets,ets,ets,ets", "Too many items for TSA\n", "", 1},
+		{"mlnx_qos -i eth0 -p 0,0,0,0,0,0,0,0,0", "Too many items in UP => TC mapping\n", "", 1},
+		{"mlnx_qos -i eth0 -r 0,0,0", "ratelimit must have 8 items\n", "", 1},
+		{"mlnx_qos -i eth0 -r 0,0,0,0,0,0,0,0,0", "Too many items for ratelimit\n", "", 1},
+		{"sudo -n mlnx_qos -i eth0 --prio2buffer 0,0,0,0,0,0,0,0,0", "Too many items for prio2buffer\n", "", 1},
+		{"sudo -n mlnx_qos -i eth0 --buffer_size 0,0,0,0,0,0,0,0,0", "Too many items for buffer_size\n", "", 1},
+		{"sudo -n mlnx_qos -i eth0 --buffer_size -1", "Buffers commands error\n", "", 1},
+	} {
+		if out, errOut, st := h.Run(tc.cmd); out != tc.stdout || errOut != tc.stderr || st != tc.status {
+			t.Errorf("%s:\n got %q %q %d\nwant %q %q %d", tc.cmd, out, errOut, st, tc.stdout, tc.stderr, tc.status)
+		}
+	}
+}
