@@ -38,18 +38,13 @@ const rpcTimeout = 30 * time.Second
 // clientCommand parses `--dir DIR`, the flags extra defines, and exactly want positional
 // arguments.
 func clientCommand(name string, args []string, want []string, stderr io.Writer, extra ...func(*flag.FlagSet)) (dir string, pos []string, code int) {
-	fs := flag.NewFlagSet("rocelab "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usageText, "\nflags of "+name+":\n"); fs.PrintDefaults() }
+	fs := newFlags(name, stderr)
 	d := fs.String("dir", "", "directory of the running lab's inventory.json (required)")
 	for _, f := range extra {
 		f(fs)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return "", nil, 0
-		}
-		return "", nil, 2
+	if code, done := parseFlags(fs, args); done {
+		return "", nil, code
 	}
 	switch {
 	case *d == "":

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -14,20 +11,7 @@ import (
 // TestStormARunningLab: `rocelab storm` reaches the `up` serving the directory and makes a
 // host's and a switch's counters move the way a congested port's do, until --off.
 func TestStormARunningLab(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "lab")
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	var upOut, upErr bytes.Buffer
-	go func() {
-		done <- run(ctx, []string{"up", "--dir", dir, "--switches", "openconfig=1", "--hosts", "mlx5=1", "--ports", "2"}, &upOut, &upErr)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if code := <-done; code != 0 {
-			t.Errorf("up exited %d: %s", code, upErr.String())
-		}
-	})
-	inv := waitInventory(t, dir)
+	dir, inv := upInProcess(t, "--switches", "openconfig=1", "--hosts", "mlx5=1", "--ports", "2")
 	host := inv.Devices["mlx5-1"]
 	sshRun(t, host, "sudo -n mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0 > /dev/null")
 	pauses := func() int {
