@@ -1,7 +1,7 @@
 // Package labtest is what the lab's tests share across rooms: a device spec with its own CA
-// and patch panel, and a plain gNMI client written here, not the provider's transport, so the
-// lab is checked against the protocol and not against our own understanding of it. Only tests
-// import it.
+// and patch panel, a plain gNMI client and a plain SSH client written here, not the provider's
+// transports, so the lab is checked against the protocols and not against our own
+// understanding of them. Only tests import it.
 package labtest
 
 import (
