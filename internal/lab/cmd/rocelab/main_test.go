@@ -197,3 +197,13 @@ func waitInventory(t *testing.T, dir string) lab.Inventory {
 	}
 	return inv
 }
+
+// eventually polls cond until it holds, failing the test after 10 seconds.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 10s for %s", what)
+		}
+	}
+}
