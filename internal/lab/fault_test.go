@@ -294,7 +294,16 @@ func TestStopReleasesStalls(t *testing.T) {
 		}()
 	}
 	go func() { _, _ = gc.Capabilities(context.Background(), &gpb.CapabilityRequest{}) }()
-	time.Sleep(200 * time.Millisecond)
+	// Stop comes once every device holds its operations: the host its exec, the eos switch its
+	// exec and the shell's line, the sonic switch its RPC.
+	for name, want := range map[string]int{"mlx5-1": 1, "eos-1": 2, "sonic-1": 1} {
+		faults := l.devices[name].(faultTarget).FaultSet()
+		for deadline := time.Now().Add(10 * time.Second); faults.Stalled() < want; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s holds %d stalled operations, want %d", name, faults.Stalled(), want)
+			}
+		}
+	}
 	stopped := make(chan struct{})
 	go func() {
 		l.Stop()
