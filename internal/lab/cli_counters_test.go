@@ -10,15 +10,16 @@ import (
 	"time"
 
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
 
 // cliClock gives a CLI switch a clock the test moves; the counters count from its start.
 func cliClock(sw *cliSwitch) func(time.Duration) {
-	clk := newFakeClock()
+	clk := traffic.NewManualClock()
 	sw.stormMu.Lock()
-	sw.clock, sw.boot = clk.now, clk.now()
+	sw.clock, sw.boot = clk.Now, clk.Now()
 	sw.stormMu.Unlock()
-	return clk.advance
+	return clk.Advance
 }
 
 // counterCapture is a capture of the platform's counters testdata without its source line: the lab's

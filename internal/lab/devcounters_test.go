@@ -7,6 +7,7 @@ import (
 	"time"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
 // TestDeviceCounters makes two requests over one connection to a device of every platform and
@@ -27,12 +28,12 @@ func TestDeviceCounters(t *testing.T) {
 		}
 	}
 
-	for name, p := range map[string]*gpb.Path{"openconfig-1": ocPath(t, "/interfaces/interface[name=Ethernet1]/config"), "sonic-1": spath("PORT")} {
-		c := dial(t, entry(t, l, name))
-		if _, err := c.Capabilities(ctxT(t), &gpb.CapabilityRequest{}); err != nil {
+	for name, p := range map[string]*gpb.Path{"openconfig-1": ocPath(t, "/interfaces/interface[name=Ethernet1]/config"), "sonic-1": labtest.SONiCPath("PORT")} {
+		c := labtest.Dial(t, entry(t, l, name))
+		if _, err := c.Capabilities(labtest.Ctx(t), &gpb.CapabilityRequest{}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.Get(ctxT(t), &gpb.GetRequest{Path: []*gpb.Path{p}, Encoding: gpb.Encoding_JSON_IETF}); err != nil {
+		if _, err := c.Get(labtest.Ctx(t), &gpb.GetRequest{Path: []*gpb.Path{p}, Encoding: gpb.Encoding_JSON_IETF}); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
@@ -104,12 +105,12 @@ func TestLatencyEveryPlatform(t *testing.T) {
 		atLeast(name+" exec", start)
 	}
 
-	c := dial(t, entry(t, l, "sonic-1"))
-	if _, err := c.Capabilities(ctxT(t), &gpb.CapabilityRequest{}); err != nil { // connect
+	c := labtest.Dial(t, entry(t, l, "sonic-1"))
+	if _, err := c.Capabilities(labtest.Ctx(t), &gpb.CapabilityRequest{}); err != nil { // connect
 		t.Fatal(err)
 	}
 	start := time.Now()
-	if _, err := c.Capabilities(ctxT(t), &gpb.CapabilityRequest{}); err != nil {
+	if _, err := c.Capabilities(labtest.Ctx(t), &gpb.CapabilityRequest{}); err != nil {
 		t.Fatal(err)
 	}
 	atLeast("sonic-1 Capabilities", start)
@@ -117,7 +118,7 @@ func TestLatencyEveryPlatform(t *testing.T) {
 
 func ocPath(t *testing.T, s string) *gpb.Path {
 	t.Helper()
-	p := gpath(t, s)
+	p := labtest.Path(t, s)
 	p.Origin = "openconfig"
 	return p
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -18,19 +19,25 @@ type gnmiFaultTarget struct {
 	name  string
 	write func(n string) *gpb.SetRequest
 	path  func(n string) *gpb.Path
+	// rejectCode and rejectText are the switch's answer to a Set FaultReject refuses
+	// (faults.md; sonic-switch.md, "Set").
+	rejectCode codes.Code
+	rejectText string
 }
 
 func TestOpenConfigFaults(t *testing.T) {
 	gnmiFaults(t, sharedLab(t), gnmiFaultTarget{
 		name: "openconfig-1", // the shared switch whose tests use their own object names
 		write: func(n string) *gpb.SetRequest {
-			return setReq(update(t, "/qos/queues/queue[name="+n+"]", `{"name":"`+n+`","config":{"name":"`+n+`"}}`))
+			return labtest.SetReq(labtest.Update(t, "/qos/queues/queue[name="+n+"]", `{"name":"`+n+`","config":{"name":"`+n+`"}}`))
 		},
 		path: func(n string) *gpb.Path {
-			p := gpath(t, "/qos/queues/queue[name="+n+"]")
+			p := labtest.Path(t, "/qos/queues/queue[name="+n+"]")
 			p.Origin = "openconfig"
 			return p
 		},
+		rejectCode: codes.FailedPrecondition,
+		rejectText: "configuration is locked by another session: commit in progress, try again later",
 	})
 }
 
@@ -43,17 +50,19 @@ func TestSONiCFaults(t *testing.T) {
 	gnmiFaults(t, l, gnmiFaultTarget{
 		name: "sonic-1",
 		write: func(n string) *gpb.SetRequest {
-			return &gpb.SetRequest{Update: []*gpb.Update{supd("SCHEDULER/"+n, `{"type":"DWRR","weight":"50"}`)}}
+			return &gpb.SetRequest{Update: []*gpb.Update{labtest.SONiCUpdate("SCHEDULER/"+n, `{"type":"DWRR","weight":"50"}`)}}
 		},
-		path: func(n string) *gpb.Path { return spath("SCHEDULER/" + n) },
+		path:       func(n string) *gpb.Path { return labtest.SONiCPath("SCHEDULER/" + n) },
+		rejectCode: codes.Unknown,
+		rejectText: "Error: Failed to apply patch on the following scopes:",
 	})
 }
 
 func gnmiFaults(t *testing.T, l *Lab, tg gnmiFaultTarget) {
 	d := entry(t, l, tg.name)
 	ep, _ := l.devices[tg.name].(interface{ Counters() Counters })
-	ctx := ctxT(t)
-	c := dial(t, d)
+	ctx := labtest.Ctx(t)
+	c := labtest.Dial(t, d)
 	ready := grpc.WaitForReady(true) // after a fault, wait out the client's reconnection backoff
 	unfault := func() {
 		t.Helper()
@@ -92,9 +101,9 @@ func gnmiFaults(t *testing.T, l *Lab, tg gnmiFaultTarget) {
 	t.Run("refuse", func(t *testing.T) {
 		inject(FaultRefuse)
 		_, err := c.Capabilities(ctx, &gpb.CapabilityRequest{})
-		wantCode(t, err, codes.Unavailable)
-		_, err = dial(t, d).Capabilities(ctx, &gpb.CapabilityRequest{})
-		wantCode(t, err, codes.Unavailable)
+		labtest.WantCode(t, err, codes.Unavailable)
+		_, err = labtest.Dial(t, d).Capabilities(ctx, &gpb.CapabilityRequest{})
+		labtest.WantCode(t, err, codes.Unavailable)
 		unfault()
 		if _, err := c.Capabilities(ctx, &gpb.CapabilityRequest{}, ready); err != nil {
 			t.Fatalf("after ClearFaults: %v", err)
@@ -103,20 +112,20 @@ func gnmiFaults(t *testing.T, l *Lab, tg gnmiFaultTarget) {
 
 	t.Run("drop", func(t *testing.T) {
 		inject(FaultDrop)
-		wantCode(t, present("fault-drop"), codes.NotFound) // a read does not fire it
+		labtest.WantCode(t, present("fault-drop"), codes.NotFound) // a read does not fire it
 		if got := l.Faults(tg.name); !slices.Equal(got, []FaultKind{FaultDrop}) {
 			t.Fatalf("faults %v", got)
 		}
 		sets := ep.Counters().Set
 		_, err := c.Set(ctx, tg.write("fault-drop"))
-		wantCode(t, err, codes.Unavailable)
+		labtest.WantCode(t, err, codes.Unavailable)
 		if got := ep.Counters().Set; got != sets+1 {
 			t.Errorf("the dropped Set was not counted: %d -> %d", sets, got)
 		}
 		if got := l.Faults(tg.name); len(got) != 0 {
 			t.Errorf("the drop did not disarm: %v", got)
 		}
-		wantCode(t, present("fault-drop"), codes.NotFound)
+		labtest.WantCode(t, present("fault-drop"), codes.NotFound)
 		if _, err := c.Set(ctx, tg.write("fault-drop"), ready); err != nil {
 			t.Fatalf("the Set after the drop: %v", err)
 		}
@@ -128,11 +137,11 @@ func gnmiFaults(t *testing.T, l *Lab, tg gnmiFaultTarget) {
 	t.Run("reject", func(t *testing.T) {
 		inject(FaultReject)
 		_, err := c.Set(ctx, tg.write("fault-reject"))
-		wantCode(t, err, gnmiRejectText[d.Platform].code)
-		if msg := status.Convert(err).Message(); msg != gnmiRejectText[d.Platform].text || msg == "" {
+		labtest.WantCode(t, err, tg.rejectCode)
+		if msg := status.Convert(err).Message(); msg != tg.rejectText {
 			t.Errorf("reject message %q", msg)
 		}
-		wantCode(t, present("fault-reject"), codes.NotFound)
+		labtest.WantCode(t, present("fault-reject"), codes.NotFound)
 		if got := l.Faults(tg.name); len(got) != 0 {
 			t.Errorf("the reject did not disarm: %v", got)
 		}
@@ -150,7 +159,7 @@ func gnmiFaults(t *testing.T, l *Lab, tg gnmiFaultTarget) {
 		short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 		defer cancel()
 		_, err := c.Capabilities(short, &gpb.CapabilityRequest{})
-		wantCode(t, err, codes.DeadlineExceeded)
+		labtest.WantCode(t, err, codes.DeadlineExceeded)
 		done := make(chan error, 1)
 		go func() {
 			_, err := c.Set(ctx, tg.write("fault-stall"))

@@ -8,6 +8,7 @@ import (
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
 // An openconfig switch serves its configured hostname and openconfig-lldp neighbours as state,
@@ -18,25 +19,25 @@ func TestOpenConfigLLDP(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(l.Stop)
-	c := dial(t, entry(t, l, "openconfig-1"))
-	jsonEqual(t, mustGetTyped(t, c, gpb.GetRequest_CONFIG, "/system/config/hostname"), `"openconfig-1"`)
+	c := labtest.Dial(t, entry(t, l, "openconfig-1"))
+	labtest.JSONEqual(t, labtest.MustGetTyped(t, c, gpb.GetRequest_CONFIG, "/system/config/hostname"), `"openconfig-1"`)
 	// The default cabling chains the two switches on their last ports.
 	const eth2 = "/lldp/interfaces/interface[name=Ethernet2]/neighbors"
 	old := cabling.MACColons(cabling.MAC("openconfig-2", 0))
-	jsonEqual(t, mustGetTyped(t, c, gpb.GetRequest_STATE, eth2), `{"openconfig-lldp:neighbor": [{"id": "`+old+`", "state": {
+	labtest.JSONEqual(t, labtest.MustGetTyped(t, c, gpb.GetRequest_STATE, eth2), `{"openconfig-lldp:neighbor": [{"id": "`+old+`", "state": {
 	  "chassis-id": "`+old+`", "chassis-id-type": "MAC_ADDRESS", "port-id": "Ethernet2", "port-id-type": "INTERFACE_NAME",
 	  "system-name": "openconfig-2"}}]}`)
 	if err := l.Recable("openconfig-1", "Ethernet2", "openconfig-2", "Ethernet1"); err != nil {
 		t.Fatal(err)
 	}
-	got := mustGetTyped(t, c, gpb.GetRequest_STATE, eth2)
+	got := labtest.MustGetTyped(t, c, gpb.GetRequest_STATE, eth2)
 	if !strings.Contains(got, `"port-id":"Ethernet1"`) || strings.Count(got, `"id":`) != 1 {
 		t.Errorf("after recabling Ethernet2 to openconfig-2 Ethernet1: %s", got)
 	}
 	if err := l.Recable("openconfig-2", "Ethernet1", "openconfig-2", "Ethernet2"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := getTyped(t, c, gpb.GetRequest_STATE, eth2); err == nil {
+	if _, err := labtest.GetTyped(t, c, gpb.GetRequest_STATE, eth2); err == nil {
 		t.Error("an unplugged port still lists a neighbour")
 	}
 }

@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 	"google.golang.org/grpc/codes"
 )
 
 func TestCapabilities(t *testing.T) {
-	c := dial(t, entry(t, sharedLab(t), "openconfig-1"))
-	resp, err := c.Capabilities(ctxT(t), &gpb.CapabilityRequest{})
+	c := labtest.Dial(t, entry(t, sharedLab(t), "openconfig-1"))
+	resp, err := c.Capabilities(labtest.Ctx(t), &gpb.CapabilityRequest{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,14 +44,14 @@ func TestCapabilities(t *testing.T) {
 // profile and a DSCP classifier, written as list entries the way gNMI
 // clients write OpenConfig.
 func rocePolicy(t *testing.T) *gpb.SetRequest {
-	return setReq(
-		update(t, "/qos/queues/queue[name=tc3]", `{"name":"tc3","config":{"name":"tc3"}}`),
-		update(t, "/qos/forwarding-groups/forwarding-group[name=fg-tc3]",
+	return labtest.SetReq(
+		labtest.Update(t, "/qos/queues/queue[name=tc3]", `{"name":"tc3","config":{"name":"tc3"}}`),
+		labtest.Update(t, "/qos/forwarding-groups/forwarding-group[name=fg-tc3]",
 			`{"name":"fg-tc3","config":{"name":"fg-tc3","output-queue":"tc3"}}`),
-		update(t, "/qos/queue-management-profiles/queue-management-profile[name=ecn-tc3]",
+		labtest.Update(t, "/qos/queue-management-profiles/queue-management-profile[name=ecn-tc3]",
 			`{"name":"ecn-tc3","config":{"name":"ecn-tc3"},"wred":{"uniform":{"config":
 			 {"min-threshold":"153600","max-threshold":"1536000","enable-ecn":true,"max-drop-probability-percent":5}}}}`),
-		update(t, "/qos/classifiers/classifier[name=dscp]",
+		labtest.Update(t, "/qos/classifiers/classifier[name=dscp]",
 			`{"name":"dscp","config":{"name":"dscp","type":"IPV4"},"terms":{"term":[{"id":"3","config":{"id":"3"},
 			 "conditions":{"ipv4":{"config":{"dscp-set":[26]}}},"actions":{"config":{"target-group":"fg-tc3"}}}]}}`),
 	)
@@ -58,8 +59,8 @@ func rocePolicy(t *testing.T) *gpb.SetRequest {
 
 func TestSetThenGetAndSubscribe(t *testing.T) {
 	// openconfig-2 is this test's alone, so /qos holds exactly what it set.
-	c := dial(t, entry(t, sharedLab(t), "openconfig-2"))
-	resp, err := c.Set(ctxT(t), rocePolicy(t))
+	c := labtest.Dial(t, entry(t, sharedLab(t), "openconfig-2"))
+	resp, err := c.Set(labtest.Ctx(t), rocePolicy(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,11 +69,11 @@ func TestSetThenGetAndSubscribe(t *testing.T) {
 	}
 
 	fg := "/qos/forwarding-groups/forwarding-group[name=fg-tc3]"
-	jsonEqual(t, mustGet(t, c, fg),
+	labtest.JSONEqual(t, labtest.MustGet(t, c, fg),
 		`{"openconfig-qos:config":{"name":"fg-tc3","output-queue":"tc3"},"openconfig-qos:name":"fg-tc3"}`)
 	// uint64 leaves are JSON strings in RFC 7951.
-	jsonEqual(t, mustGet(t, c, "/qos/queue-management-profiles/queue-management-profile[name=ecn-tc3]/wred/uniform/config/min-threshold"), `"153600"`)
-	jsonEqual(t, mustGet(t, c, "/qos"), `{
+	labtest.JSONEqual(t, labtest.MustGet(t, c, "/qos/queue-management-profiles/queue-management-profile[name=ecn-tc3]/wred/uniform/config/min-threshold"), `"153600"`)
+	labtest.JSONEqual(t, labtest.MustGet(t, c, "/qos"), `{
 	  "openconfig-qos:classifiers": {"classifier": [{"config": {"name": "dscp", "type": "IPV4"}, "name": "dscp",
 	    "terms": {"term": [{"actions": {"config": {"target-group": "fg-tc3"}},
 	      "conditions": {"ipv4": {"config": {"dscp-set": [26]}}}, "config": {"id": "3"}, "id": "3"}]}}]},
@@ -89,7 +90,7 @@ func TestSetThenGetAndSubscribe(t *testing.T) {
 		fg + "/config/name":         "fg-tc3",
 		fg + "/config/output-queue": "tc3",
 	}
-	got := subscribeOnce(t, c, fg)
+	got := labtest.SubscribeOnce(t, c, fg)
 	if len(got) != len(want) {
 		t.Fatalf("Subscribe ONCE leaves %v, want %v", got, want)
 	}
@@ -101,8 +102,8 @@ func TestSetThenGetAndSubscribe(t *testing.T) {
 }
 
 func TestGetRoot(t *testing.T) {
-	c := dial(t, entry(t, sharedLab(t), "openconfig-1"))
-	root := mustGet(t, c, "/")
+	c := labtest.Dial(t, entry(t, sharedLab(t), "openconfig-1"))
+	root := labtest.MustGet(t, c, "/")
 	for _, member := range []string{`"openconfig-interfaces:interfaces":`, `"iana-if-type:ethernetCsmacd"`} {
 		if !strings.Contains(root, member) {
 			t.Errorf("Get / lacks %s", member)
@@ -111,9 +112,9 @@ func TestGetRoot(t *testing.T) {
 }
 
 func TestInterfacesExistAtStart(t *testing.T) {
-	c := dial(t, entry(t, sharedLab(t), "openconfig-1"))
+	c := labtest.Dial(t, entry(t, sharedLab(t), "openconfig-1"))
 	var cfg map[string]any
-	mustUnmarshal(t, mustGet(t, c, "/interfaces/interface[name=Ethernet8]/config"), &cfg)
+	labtest.MustUnmarshal(t, labtest.MustGet(t, c, "/interfaces/interface[name=Ethernet8]/config"), &cfg)
 	for k, want := range map[string]any{
 		"openconfig-interfaces:name":    "Ethernet8",
 		"openconfig-interfaces:type":    "iana-if-type:ethernetCsmacd",
@@ -123,28 +124,28 @@ func TestInterfacesExistAtStart(t *testing.T) {
 			t.Errorf("%s = %v, want %v", k, cfg[k], want)
 		}
 	}
-	_, err := get(ctxT(t), c, gpath(t, "/interfaces/interface[name=Ethernet9]"))
-	wantCode(t, err, codes.NotFound)
+	_, err := labtest.Get(labtest.Ctx(t), c, labtest.Path(t, "/interfaces/interface[name=Ethernet9]"))
+	labtest.WantCode(t, err, codes.NotFound)
 }
 
 func TestGetErrors(t *testing.T) {
-	c := dial(t, entry(t, sharedLab(t), "openconfig-1"))
-	ctx := ctxT(t)
-	_, err := get(ctx, c, gpath(t, "/qos/queues/queue[name=absent]"))
-	wantCode(t, err, codes.NotFound)
-	_, err = get(ctx, c, gpath(t, "/interfaces/interface[name=*]"))
-	wantCode(t, err, codes.Unimplemented)
-	_, err = c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{gpath(t, "/interfaces")}, Encoding: gpb.Encoding_PROTO})
-	wantCode(t, err, codes.Unimplemented)
-	_, err = c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{{Origin: "cli", Elem: gpath(t, "/interfaces").Elem}}})
-	wantCode(t, err, codes.InvalidArgument)
+	c := labtest.Dial(t, entry(t, sharedLab(t), "openconfig-1"))
+	ctx := labtest.Ctx(t)
+	_, err := labtest.Get(ctx, c, labtest.Path(t, "/qos/queues/queue[name=absent]"))
+	labtest.WantCode(t, err, codes.NotFound)
+	_, err = labtest.Get(ctx, c, labtest.Path(t, "/interfaces/interface[name=*]"))
+	labtest.WantCode(t, err, codes.Unimplemented)
+	_, err = c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{labtest.Path(t, "/interfaces")}, Encoding: gpb.Encoding_PROTO})
+	labtest.WantCode(t, err, codes.Unimplemented)
+	_, err = c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{{Origin: "cli", Elem: labtest.Path(t, "/interfaces").Elem}}})
+	labtest.WantCode(t, err, codes.InvalidArgument)
 }
 
 func TestGetPlainJSON(t *testing.T) {
-	c := dial(t, entry(t, sharedLab(t), "openconfig-1"))
-	resp, err := c.Get(ctxT(t), &gpb.GetRequest{
-		Prefix:   &gpb.Path{Origin: "openconfig", Elem: gpath(t, "/interfaces/interface[name=Ethernet1]").Elem},
-		Path:     []*gpb.Path{gpath(t, "/config/name")},
+	c := labtest.Dial(t, entry(t, sharedLab(t), "openconfig-1"))
+	resp, err := c.Get(labtest.Ctx(t), &gpb.GetRequest{
+		Prefix:   &gpb.Path{Origin: "openconfig", Elem: labtest.Path(t, "/interfaces/interface[name=Ethernet1]").Elem},
+		Path:     []*gpb.Path{labtest.Path(t, "/config/name")},
 		Encoding: gpb.Encoding_JSON,
 	})
 	if err != nil {

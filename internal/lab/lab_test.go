@@ -19,6 +19,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
 func TestInventoryFile(t *testing.T) {
@@ -38,12 +39,12 @@ func TestInventoryFile(t *testing.T) {
 
 	// The exact member sets of the contract, and the lab's cables (issue 19: the lab is cabled).
 	var top map[string]json.RawMessage
-	mustUnmarshal(t, string(raw), &top)
+	labtest.MustUnmarshal(t, string(raw), &top)
 	if got := slices.Sorted(maps.Keys(top)); !slices.Equal(got, []string{"devices", "interfaces", "links"}) {
 		t.Fatalf("top-level members %v", got)
 	}
 	var links []map[string]string
-	mustUnmarshal(t, string(top["links"]), &links)
+	labtest.MustUnmarshal(t, string(top["links"]), &links)
 	wantLinks := []map[string]string{{"a_device": "openconfig-1", "a_interface": "Ethernet8", "b_device": "openconfig-2", "b_interface": "Ethernet8"}}
 	if !reflect.DeepEqual(links, wantLinks) {
 		t.Errorf("links %v, want the two switches' uplink %v", links, wantLinks)
@@ -54,7 +55,7 @@ func TestInventoryFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustUnmarshal(t, string(rest), &doc)
+	labtest.MustUnmarshal(t, string(rest), &doc)
 	names := []string{"openconfig-1", "openconfig-2"}
 	if got := slices.Sorted(maps.Keys(doc["devices"])); !slices.Equal(got, names) {
 		t.Fatalf("devices %v, want %v", got, names)
@@ -64,7 +65,7 @@ func TestInventoryFile(t *testing.T) {
 	var password string
 	for _, name := range names {
 		var dev map[string]any
-		mustUnmarshal(t, string(doc["devices"][name]), &dev)
+		labtest.MustUnmarshal(t, string(doc["devices"][name]), &dev)
 		if got := slices.Sorted(maps.Keys(dev)); !slices.Equal(got, []string{"address", "ca_certificate", "password", "platform", "username"}) {
 			t.Errorf("%s members %v", name, got)
 		}
@@ -84,7 +85,7 @@ func TestInventoryFile(t *testing.T) {
 			t.Errorf("%s ca_certificate is not the lab CA PEM", name)
 		}
 		var ifaces []string
-		mustUnmarshal(t, string(doc["interfaces"][name]), &ifaces)
+		labtest.MustUnmarshal(t, string(doc["interfaces"][name]), &ifaces)
 		if want := device.EthernetNames(DefaultPorts); !slices.Equal(ifaces, want) || want[7] != "Ethernet8" {
 			t.Errorf("%s interfaces %v", name, ifaces)
 		}
@@ -94,8 +95,8 @@ func TestInventoryFile(t *testing.T) {
 	}
 	fromAPI, _ := json.Marshal(l.Inventory())
 	var a, b any
-	mustUnmarshal(t, string(fromAPI), &a)
-	mustUnmarshal(t, string(raw), &b)
+	labtest.MustUnmarshal(t, string(fromAPI), &a)
+	labtest.MustUnmarshal(t, string(raw), &b)
 	if fmt.Sprint(a) != fmt.Sprint(b) {
 		t.Error("inventory.json differs from Lab.Inventory()")
 	}
@@ -159,15 +160,15 @@ func TestCounters(t *testing.T) {
 	if got := sw.Counters(); got != (Counters{}) {
 		t.Fatalf("after reset: %+v", got)
 	}
-	c := dial(t, entry(t, l, "openconfig-1"))
-	ctx := ctxT(t)
+	c := labtest.Dial(t, entry(t, l, "openconfig-1"))
+	ctx := labtest.Ctx(t)
 	if _, err := c.Capabilities(ctx, &gpb.CapabilityRequest{}); err != nil {
 		t.Fatal(err)
 	}
-	mustGet(t, c, "/interfaces/interface[name=Ethernet1]")
-	mustGet(t, c, "/interfaces/interface[name=Ethernet2]")
+	labtest.MustGet(t, c, "/interfaces/interface[name=Ethernet1]")
+	labtest.MustGet(t, c, "/interfaces/interface[name=Ethernet2]")
 	seed(t, c)
-	subscribeOnce(t, c, "/interfaces/interface[name=Ethernet1]/config")
+	labtest.SubscribeOnce(t, c, "/interfaces/interface[name=Ethernet1]/config")
 	want := Counters{Get: 2, Set: 1, Subscribe: 1, Capabilities: 1, Connections: 1}
 	if got := sw.Counters(); got != want {
 		t.Errorf("counters %+v, want %+v", got, want)
@@ -189,19 +190,19 @@ func TestLatency(t *testing.T) {
 	}
 	timeCapabilities := func(c gpb.GNMIClient) time.Duration {
 		t.Helper()
-		if _, err := c.Capabilities(ctxT(t), &gpb.CapabilityRequest{}); err != nil { // connect
+		if _, err := c.Capabilities(labtest.Ctx(t), &gpb.CapabilityRequest{}); err != nil { // connect
 			t.Fatal(err)
 		}
 		start := time.Now()
-		if _, err := c.Capabilities(ctxT(t), &gpb.CapabilityRequest{}); err != nil {
+		if _, err := c.Capabilities(labtest.Ctx(t), &gpb.CapabilityRequest{}); err != nil {
 			t.Fatal(err)
 		}
 		return time.Since(start)
 	}
-	if d := timeCapabilities(dial(t, entry(t, l, "openconfig-1"))); d < latency {
+	if d := timeCapabilities(labtest.Dial(t, entry(t, l, "openconfig-1"))); d < latency {
 		t.Errorf("Capabilities took %s with Latency %s", d, latency)
 	}
-	if d := timeCapabilities(dial(t, entry(t, sharedLab(t), "openconfig-1"))); d >= latency {
+	if d := timeCapabilities(labtest.Dial(t, entry(t, sharedLab(t), "openconfig-1"))); d >= latency {
 		t.Errorf("Capabilities took %s without latency", d)
 	}
 }
@@ -213,10 +214,10 @@ func TestConcurrentClients(t *testing.T) {
 	errs := make(chan error, 64)
 	for i := range 8 {
 		name := []string{"openconfig-1", "openconfig-2"}[i%2]
-		c := dial(t, entry(t, l, name))
+		c := labtest.Dial(t, entry(t, l, name))
 		q := fmt.Sprintf("/qos/queues/queue[name=q-conc-%d]", i)
 		body := fmt.Sprintf(`{"name":"q-conc-%d","config":{"name":"q-conc-%d"}}`, i, i)
-		req, qpath := setReq(update(t, q, body)), gpath(t, q)
+		req, qpath := labtest.SetReq(labtest.Update(t, q, body)), labtest.Path(t, q)
 		// Leave openconfig-2 as TestSetThenGetAndSubscribe expects it.
 		t.Cleanup(func() {
 			_, err := c.Set(context.Background(), &gpb.SetRequest{Prefix: &gpb.Path{Origin: "openconfig"}, Delete: []*gpb.Path{qpath}})
@@ -230,7 +231,7 @@ func TestConcurrentClients(t *testing.T) {
 				if _, err := c.Set(ctx, req); err != nil {
 					errs <- err
 				}
-				if _, err := get(ctx, c, proto.Clone(qpath).(*gpb.Path)); err != nil {
+				if _, err := labtest.Get(ctx, c, proto.Clone(qpath).(*gpb.Path)); err != nil {
 					errs <- fmt.Errorf("%s: %w", q, err)
 				}
 			}

@@ -1,20 +1,18 @@
 package lab
 
-// The host tests log in with a plain golang.org/x/crypto/ssh client, the
+// The host tests log in with a plain golang.org/x/crypto/ssh client (room labtest's), the
 // way any SSH client would from the inventory: password authentication
 // against the pinned host key.
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
-	"golang.org/x/crypto/ssh"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
 // startHosts starts a lab of mlx5 hosts only (fast: no gNMI datastore).
@@ -32,100 +30,26 @@ func startHosts(t *testing.T, n int, opts ...func(*Options)) *Lab {
 	return l
 }
 
-func hostKeyCallback(t *testing.T, authorized string) ssh.HostKeyCallback {
-	t.Helper()
-	pub, _, _, _, err := ssh.ParseAuthorizedKey([]byte(authorized))
-	if err != nil {
-		t.Fatalf("inventory host_key %q: %v", authorized, err)
-	}
-	return ssh.FixedHostKey(pub)
-}
-
-func sshDial(t *testing.T, d DeviceEntry, auth ...ssh.AuthMethod) (*ssh.Client, error) {
-	t.Helper()
-	if len(auth) == 0 {
-		auth = []ssh.AuthMethod{ssh.Password(d.Password)}
-	}
-	return ssh.Dial("tcp", d.Address, &ssh.ClientConfig{
-		User:            d.Username,
-		Auth:            auth,
-		HostKeyCallback: hostKeyCallback(t, d.HostKey),
-		Timeout:         10 * time.Second,
-	})
-}
-
-// sshClient is a logged-in client, closed at the end of the test.
-func sshClient(t *testing.T, d DeviceEntry) *ssh.Client {
-	t.Helper()
-	c, err := sshDial(t, d)
-	if err != nil {
-		t.Fatalf("login to %s: %v", d.Address, err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	return c
-}
-
-// runOn runs one command in a new session and returns what it printed
-// and its exit status.
-func runOn(t *testing.T, c *ssh.Client, cmd, stdin string) (stdout, stderr string, status int) {
-	t.Helper()
-	s, err := c.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = s.Close() }()
-	var out, errOut bytes.Buffer
-	s.Stdout, s.Stderr, s.Stdin = &out, &errOut, strings.NewReader(stdin)
-	err = s.Run(cmd)
-	var exit *ssh.ExitError
-	switch {
-	case errors.As(err, &exit):
-		status = exit.ExitStatus()
-	case err != nil:
-		t.Fatalf("%q: %v", cmd, err)
-	}
-	return out.String(), errOut.String(), status
-}
+// The SSH test client is room labtest's.
+var (
+	sshDial   = labtest.SSHDial
+	sshClient = labtest.SSHClient
+	runOn     = labtest.RunOn
+)
 
 // hostEnv is one host of a fresh lab with a logged-in client.
 type hostEnv struct {
-	t *testing.T
+	labtest.Shell
 	l *Lab
 	h *Host
 	d DeviceEntry
-	c *ssh.Client
 }
 
 func newHostEnv(t *testing.T) *hostEnv {
 	t.Helper()
 	l := startHosts(t, 1)
 	d := l.Inventory().Devices["mlx5-1"]
-	return &hostEnv{t: t, l: l, h: l.Host("mlx5-1"), d: d, c: sshClient(t, d)}
-}
-
-func (e *hostEnv) run(cmd string) (string, string, int) {
-	e.t.Helper()
-	return runOn(e.t, e.c, cmd, "")
-}
-
-// must runs cmd and fails the test unless it exits 0 without stderr.
-func (e *hostEnv) must(cmd string) string {
-	e.t.Helper()
-	out, errOut, status := e.run(cmd)
-	if status != 0 || errOut != "" {
-		e.t.Fatalf("%q: exit %d, stderr %q, stdout %q", cmd, status, errOut, out)
-	}
-	return out
-}
-
-// expect checks a command's whole result.
-func (e *hostEnv) expect(cmd, stdout, stderr string, status int) {
-	e.t.Helper()
-	out, errOut, got := e.run(cmd)
-	if out != stdout || errOut != stderr || got != status {
-		e.t.Errorf("%q:\n got exit %d stdout %q stderr %q\nwant exit %d stdout %q stderr %q",
-			cmd, got, out, errOut, status, stdout, stderr)
-	}
+	return &hostEnv{Shell: labtest.Shell{T: t, C: sshClient(t, d)}, l: l, h: l.Host("mlx5-1"), d: d}
 }
 
 // requireOpenSSH skips the test when no OpenSSH client is on PATH (covered says which tests

@@ -54,7 +54,7 @@ func TestHostInventory(t *testing.T) {
 
 func TestHostLogin(t *testing.T) {
 	e := newHostEnv(t)
-	if got := e.must("ls /sys/class/net"); got != "eth0\neth1\nlo\n" {
+	if got := e.Must("ls /sys/class/net"); got != "eth0\neth1\nlo\n" {
 		t.Errorf("ls /sys/class/net: %q", got)
 	}
 
@@ -97,7 +97,7 @@ func TestHostLogin(t *testing.T) {
 	}
 	_ = c.Close()
 
-	s, err := e.c.NewSession()
+	s, err := e.C.NewSession()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,58 +118,58 @@ func TestHostLogin(t *testing.T) {
 
 func TestHostReboot(t *testing.T) {
 	e := newHostEnv(t)
-	fresh := e.must("mlnx_qos -i eth0")
-	freshCC := e.must("sudo -n sh -c 'grep -H . /sys/kernel/debug/mlx5/*/cc_params/* /sys/class/net/*/ecn/*/*_* /sys/class/net/*/ecn/*/enable/*'")
-	freshTC := e.must("cat /sys/class/infiniband/mlx5_0/tc/1/traffic_class; sudo -n cma_roce_tos")
-	e.must("sudo -n mlnx_qos -i eth0 --trust dscp --pfc 0,0,0,1,0,0,0,0 -p 0,0,0,3,0,0,6,0 -s ets,ets,ets,ets,ets,ets,strict,ets -t 50,0,0,50,0,0,0,0 --cable_len 40 > /dev/null")
-	e.must("sudo -n sh -c 'echo 0 > /sys/class/net/eth0/ecn/roce_np/enable/1; echo 26 > /sys/kernel/debug/mlx5/0000:08:00.0/cc_params/np_cnp_dscp; echo 106 > /sys/class/infiniband/mlx5_0/tc/1/traffic_class'")
-	e.must("sudo -n cma_roce_tos -t 106 >/dev/null")
-	if got := e.must("mlnx_qos -i eth0"); got == fresh {
+	fresh := e.Must("mlnx_qos -i eth0")
+	freshCC := e.Must("sudo -n sh -c 'grep -H . /sys/kernel/debug/mlx5/*/cc_params/* /sys/class/net/*/ecn/*/*_* /sys/class/net/*/ecn/*/enable/*'")
+	freshTC := e.Must("cat /sys/class/infiniband/mlx5_0/tc/1/traffic_class; sudo -n cma_roce_tos")
+	e.Must("sudo -n mlnx_qos -i eth0 --trust dscp --pfc 0,0,0,1,0,0,0,0 -p 0,0,0,3,0,0,6,0 -s ets,ets,ets,ets,ets,ets,strict,ets -t 50,0,0,50,0,0,0,0 --cable_len 40 > /dev/null")
+	e.Must("sudo -n sh -c 'echo 0 > /sys/class/net/eth0/ecn/roce_np/enable/1; echo 26 > /sys/kernel/debug/mlx5/0000:08:00.0/cc_params/np_cnp_dscp; echo 106 > /sys/class/infiniband/mlx5_0/tc/1/traffic_class'")
+	e.Must("sudo -n cma_roce_tos -t 106 >/dev/null")
+	if got := e.Must("mlnx_qos -i eth0"); got == fresh {
 		t.Fatal("mlnx_qos settings did not change anything")
 	}
 	e.h.Reboot()
-	if got := e.must("mlnx_qos -i eth0"); got != fresh {
+	if got := e.Must("mlnx_qos -i eth0"); got != fresh {
 		t.Errorf("after reboot:\n%s\nwant\n%s", got, fresh)
 	}
-	if got := e.must("sudo -n sh -c 'grep -H . /sys/kernel/debug/mlx5/*/cc_params/* /sys/class/net/*/ecn/*/*_* /sys/class/net/*/ecn/*/enable/*'"); got != freshCC {
+	if got := e.Must("sudo -n sh -c 'grep -H . /sys/kernel/debug/mlx5/*/cc_params/* /sys/class/net/*/ecn/*/*_* /sys/class/net/*/ecn/*/enable/*'"); got != freshCC {
 		t.Errorf("congestion settings after reboot:\n%s", got)
 	}
-	if got := e.must("cat /sys/class/infiniband/mlx5_0/tc/1/traffic_class; sudo -n cma_roce_tos"); got != freshTC || got != "0\n" {
+	if got := e.Must("cat /sys/class/infiniband/mlx5_0/tc/1/traffic_class; sudo -n cma_roce_tos"); got != freshTC || got != "0\n" {
 		t.Errorf("traffic class and RDMA-CM ToS after reboot: %q", got)
 	}
 }
 
 func TestHostKnobs(t *testing.T) {
 	e := newHostEnv(t)
-	e.expect("pgrep -x lldpad", "", "", 1)
+	e.Expect("pgrep -x lldpad", "", "", 1)
 	e.h.SetLLDPad(true)
 	e.h.SetDCBXFirmware(true)
-	e.expect("pgrep -x lldpad", "812\n", "", 0)
-	out := e.must("mlnx_qos -i eth1")
+	e.Expect("pgrep -x lldpad", "812\n", "", 0)
+	out := e.Must("mlnx_qos -i eth1")
 	if want := "****** WARNING: lldpad service is running and may overwrite your settings ******\n\nDCBX mode: Firmware controlled\nPriority trust state: pcp\n"; !strings.HasPrefix(out, want) {
 		t.Errorf("with lldpad and firmware DCBX:\n%s", out)
 	}
 	e.h.Reboot() // firmware DCBX is the adapter's own setting: it stays
-	if out := e.must("mlnx_qos -i eth1"); !strings.Contains(out, "DCBX mode: Firmware controlled\n") {
+	if out := e.Must("mlnx_qos -i eth1"); !strings.Contains(out, "DCBX mode: Firmware controlled\n") {
 		t.Errorf("firmware DCBX lost in a reboot:\n%s", out)
 	}
-	e.must("sudo -n mlnx_qos -i eth1 -d os > /dev/null")
-	if out := e.must("mlnx_qos -i eth1"); !strings.Contains(out, "DCBX mode: OS controlled\n") {
+	e.Must("sudo -n mlnx_qos -i eth1 -d os > /dev/null")
+	if out := e.Must("mlnx_qos -i eth1"); !strings.Contains(out, "DCBX mode: OS controlled\n") {
 		t.Errorf("-d os:\n%s", out)
 	}
 	e.h.SetLLDPad(false)
 	e.h.SetDCBXFirmware(false)
 
 	e.h.RequireSudoPassword(true)
-	e.expect("sudo -n true", "", "sudo: a password is required\n", 1)
-	e.expect("sudo true", "", "sudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper\nsudo: a password is required\n", 1)
+	e.Expect("sudo -n true", "", "sudo: a password is required\n", 1)
+	e.Expect("sudo true", "", "sudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper\nsudo: a password is required\n", 1)
 	e.h.RequireSudoPassword(false)
-	e.expect("sudo -n true", "", "", 0)
+	e.Expect("sudo -n true", "", "", 0)
 
 	e.h.RemoveECNTree()
-	e.expect("cat /sys/class/net/eth0/ecn/roce_np/enable/3", "", "cat: /sys/class/net/eth0/ecn/roce_np/enable/3: No such file or directory\n", 1)
-	e.expect("ls /sys/class/net/eth0/ecn", "", "ls: cannot access '/sys/class/net/eth0/ecn': No such file or directory\n", 2)
-	e.expect("sudo -n cat /sys/kernel/debug/mlx5/0000:08:00.0/cc_params/np_cnp_dscp", "48\n", "", 0)
+	e.Expect("cat /sys/class/net/eth0/ecn/roce_np/enable/3", "", "cat: /sys/class/net/eth0/ecn/roce_np/enable/3: No such file or directory\n", 1)
+	e.Expect("ls /sys/class/net/eth0/ecn", "", "ls: cannot access '/sys/class/net/eth0/ecn': No such file or directory\n", 2)
+	e.Expect("sudo -n cat /sys/kernel/debug/mlx5/0000:08:00.0/cc_params/np_cnp_dscp", "48\n", "", 0)
 
 	// Run is the same interpreter without the network.
 	if out, errOut, status := e.h.Run("cat /sys/class/infiniband/mlx5_1/tc/1/traffic_class; mlnx_qos -i eth1 -P 3"); out != "0\n" || errOut != "" || status != 0 {

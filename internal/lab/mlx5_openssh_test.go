@@ -16,7 +16,7 @@ func TestHostWithOpenSSH(t *testing.T) {
 	ssh := func(command string) (string, string, int) { return run("", command) }
 
 	out, errOut, status := ssh("mlnx_qos -i eth0 && sudo -n cat /sys/kernel/debug/mlx5/0000:08:00.0/cc_params/np_cnp_dscp")
-	if want := e.must("mlnx_qos -i eth0") + "48\n"; out != want || status != 0 {
+	if want := e.Must("mlnx_qos -i eth0") + "48\n"; out != want || status != 0 {
 		t.Errorf("OpenSSH run: exit %d, stderr %q, stdout:\n%s\nwant:\n%s", status, errOut, out, want)
 	}
 	if _, errOut, status := ssh("echo 1 > /sys/class/net/eth0/ecn/roce_np/enable/3"); status != 2 ||

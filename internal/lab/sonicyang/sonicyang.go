@@ -1,7 +1,7 @@
 // Package sonicyang checks a CONFIG_DB against SONiC's own YANG models with libyang's yanglint,
 // as a real switch's Generic Config Updater validates a change (sonic-yang-mgmt). It is the
 // independent judge of the lab's sonic switch: tests run it on the CONFIG_DB a scenario leaves,
-// so the lab's own validation (internal/lab/sonic_validate.go) cannot agree with the provider
+// so the lab's own validation (internal/lab/internal/sonic/validate.go) cannot agree with the provider
 // by accident.
 //
 // The models are sonic-net/sonic-buildimage src/sonic-yang-models, rendered (their README says

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -17,24 +15,11 @@ import (
 // (lldpcli over SSH) shows it, and `rocelab cable` moves a NIC: the host hears its new switch
 // and inventory.json's links follow.
 func TestCableARunningLab(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "lab")
 	wiring := filepath.Join(t.TempDir(), "wiring.json")
 	if err := os.WriteFile(wiring, []byte(`[{"a_device": "mlx5-1", "a_interface": "eth0", "b_device": "eos-1", "b_interface": "Ethernet2"}]`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	var upOut, upErr bytes.Buffer
-	go func() {
-		done <- run(ctx, []string{"up", "--dir", dir, "--switches", "eos=2", "--hosts", "mlx5=1", "--ports", "4", "--wiring", wiring}, &upOut, &upErr)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if code := <-done; code != 0 {
-			t.Errorf("up exited %d: %s", code, upErr.String())
-		}
-	})
-	inv := waitInventory(t, dir)
+	dir, inv := upInProcess(t, "--switches", "eos=2", "--hosts", "mlx5=1", "--ports", "4", "--wiring", wiring)
 	if want := []lab.Cable{{A: "eos-1", APort: "Ethernet2", B: "mlx5-1", BPort: "eth0"}}; !slices.Equal(inv.Links, want) {
 		t.Fatalf("links %v, want the wiring file's %v", inv.Links, want)
 	}

@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"regexp"
@@ -19,15 +17,10 @@ import (
 // Terraform's back, on a machine without an OpenSSH client. It fails when the switch refuses a
 // line (`% ...`, `ERROR: ...` or NX-OS's `Unable to perform the action due to incompatibility: ...`).
 func cliCommand(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("rocelab cli", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usageText, "\nflags of cli:\n"); fs.PrintDefaults() }
+	fs := newFlags("cli", stderr)
 	dir := fs.String("dir", "", "directory of the running lab's inventory.json (required)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, done := parseFlags(fs, args); done {
+		return code
 	}
 	if *dir == "" || fs.NArg() < 2 {
 		fmt.Fprintf(stderr, "rocelab cli: want --dir DIR DEVICE LINE..., got %q\n", fs.Args())

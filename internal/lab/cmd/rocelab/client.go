@@ -38,18 +38,13 @@ const rpcTimeout = 30 * time.Second
 // clientCommand parses `--dir DIR`, the flags extra defines, and exactly want positional
 // arguments.
 func clientCommand(name string, args []string, want []string, stderr io.Writer, extra ...func(*flag.FlagSet)) (dir string, pos []string, code int) {
-	fs := flag.NewFlagSet("rocelab "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usageText, "\nflags of "+name+":\n"); fs.PrintDefaults() }
+	fs := newFlags(name, stderr)
 	d := fs.String("dir", "", "directory of the running lab's inventory.json (required)")
 	for _, f := range extra {
 		f(fs)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return "", nil, 0
-		}
-		return "", nil, 2
+	if code, done := parseFlags(fs, args); done {
+		return "", nil, code
 	}
 	switch {
 	case *d == "":
@@ -172,7 +167,7 @@ type client struct {
 // inventoryEntry reads device's entry from the inventory of the lab running in dir.
 func inventoryEntry(dir, device string) (lab.DeviceEntry, string, error) {
 	invPath := filepath.Join(dir, lab.InventoryFile)
-	raw, err := os.ReadFile(filepath.Clean(invPath))
+	raw, err := os.ReadFile(filepath.Clean(invPath)) //nolint:gosec // G703: the lab directory is the operator's own --dir
 	if errors.Is(err, os.ErrNotExist) {
 		return lab.DeviceEntry{}, invPath, fmt.Errorf("no lab inventory at %s: start one with `rocelab up --dir %s`", invPath, dir)
 	}

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 	"google.golang.org/protobuf/encoding/prototext"
@@ -134,17 +133,7 @@ func TestParsePath(t *testing.T) {
 
 // TestDown runs the real binary: `down` must stop what `up` started.
 func TestDown(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the rocelab binary")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go tool on PATH")
-	}
-	bin := filepath.Join(t.TempDir(), "rocelab")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildRocelab(t)
 	dir := filepath.Join(t.TempDir(), "lab")
 
 	if code, out, errOut := runArgs("down", "--dir", dir); code != 0 || !strings.Contains(out, "no lab is running") {
@@ -213,19 +202,5 @@ func TestDown(t *testing.T) {
 
 	if code, _, errOut := runArgs("down"); code != 2 || !strings.Contains(errOut, "--dir is required") {
 		t.Errorf("down without --dir: exit %d, %q", code, errOut)
-	}
-}
-
-func waitFor(t *testing.T, path string) {
-	t.Helper()
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not appear", path)
-		}
-		time.Sleep(50 * time.Millisecond)
 	}
 }

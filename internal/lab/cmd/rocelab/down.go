@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,22 +17,12 @@ import (
 const downTimeout = 10 * time.Second
 
 func down(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("rocelab down", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usageText, "\nflags of down:\n"); fs.PrintDefaults() }
+	fs := newFlags("down", stderr)
 	dir := fs.String("dir", "", "directory of the lab to stop (required)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, done := parseFlags(fs, args); done {
+		return code
 	}
-	switch {
-	case fs.NArg() > 0:
-		fmt.Fprintf(stderr, "rocelab down: unexpected arguments %q\n", fs.Args())
-		return 2
-	case *dir == "":
-		fmt.Fprintln(stderr, "rocelab down: --dir is required")
+	if !dirOnly(fs, *dir, stderr) {
 		return 2
 	}
 	msg, err := stopLab(*dir, downTimeout)

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,20 +16,7 @@ import (
 // TestFaultARunningLab: `rocelab fault` reaches the `up` serving the directory, the device
 // misbehaves as told, and `rocelab fault ... clear` brings it back.
 func TestFaultARunningLab(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "lab")
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	var upOut, upErr bytes.Buffer
-	go func() {
-		done <- run(ctx, []string{"up", "--dir", dir, "--switches", "nxos=1", "--hosts", "mlx5=1", "--ports", "2"}, &upOut, &upErr)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if code := <-done; code != 0 {
-			t.Errorf("up exited %d: %s", code, upErr.String())
-		}
-	})
-	inv := waitInventory(t, dir)
+	dir, inv := upInProcess(t, "--switches", "nxos=1", "--hosts", "mlx5=1", "--ports", "2")
 	host := inv.Devices["mlx5-1"]
 	fault := func(args ...string) string {
 		t.Helper()

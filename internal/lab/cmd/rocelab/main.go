@@ -175,9 +175,7 @@ func buildVersion() string {
 }
 
 func up(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("rocelab up", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usageText, "\nflags of up:\n"); fs.PrintDefaults() }
+	fs := newFlags("up", stderr)
 	dir := fs.String("dir", "", "directory for inventory.json, ca.pem, "+PIDFile+" and logs (required)")
 	switches := platformCounts{"openconfig": 1}
 	hosts := platformCounts{}
@@ -193,18 +191,10 @@ func up(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ports := fs.Int("ports", lab.DefaultPorts, "interfaces per switch")
 	wiring := fs.String("wiring", "", "a JSON file listing the lab's cables, instead of the default cabling")
 	latency := fs.Duration("latency", 0, "delay added to every RPC, e.g. 5ms")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, done := parseFlags(fs, args); done {
+		return code
 	}
-	switch {
-	case fs.NArg() > 0:
-		fmt.Fprintf(stderr, "rocelab up: unexpected arguments %q\n", fs.Args())
-		return 2
-	case *dir == "":
-		fmt.Fprintln(stderr, "rocelab up: --dir is required")
+	if !dirOnly(fs, *dir, stderr) {
 		return 2
 	}
 	opts := lab.Options{Switches: switches, Hosts: hosts, Models: models, Ports: *ports, Latency: *latency, Dir: *dir}

@@ -7,6 +7,7 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,17 +66,7 @@ func TestCommandLine(t *testing.T) {
 // TestUpServesUntilSIGTERM runs the real binary: signals, the pid file and the
 // exit status are the contract with the Makefile.
 func TestUpServesUntilSIGTERM(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the rocelab binary")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go tool on PATH")
-	}
-	bin := filepath.Join(t.TempDir(), "rocelab")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildRocelab(t)
 	dir := filepath.Join(t.TempDir(), "lab")
 	var stdout bytes.Buffer
 	cmd := exec.Command(bin, "up", "--dir", dir, "--ports", "4")
@@ -86,24 +77,10 @@ func TestUpServesUntilSIGTERM(t *testing.T) {
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
 
 	invPath := filepath.Join(dir, lab.InventoryFile)
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		if _, err := os.Stat(invPath); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("inventory.json did not appear")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	inv := waitInventory(t, dir)
 	pid, err := os.ReadFile(filepath.Join(dir, PIDFile))
 	if err != nil || strings.TrimSpace(string(pid)) != strconv.Itoa(cmd.Process.Pid) {
 		t.Errorf("pid file %q (%v), want %d", pid, err, cmd.Process.Pid)
-	}
-	var inv lab.Inventory
-	raw, err := os.ReadFile(invPath)
-	if err != nil || json.Unmarshal(raw, &inv) != nil {
-		t.Fatalf("inventory: %v %s", err, raw)
 	}
 	if got := inv.Interfaces["openconfig-1"]; len(got) != 4 {
 		t.Errorf("--ports 4 gave %v", got)
@@ -153,5 +130,80 @@ func capabilities(t *testing.T, d lab.DeviceEntry) {
 	defer cancel()
 	if _, err := gpb.NewGNMIClient(conn).Capabilities(ctx, &gpb.CapabilityRequest{}); err != nil {
 		t.Fatalf("Capabilities on the inventory's device: %v", err)
+	}
+}
+
+// buildRocelab builds the rocelab binary for the tests that run it (skipped under -short).
+func buildRocelab(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the rocelab binary")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool on PATH")
+	}
+	bin := filepath.Join(t.TempDir(), "rocelab")
+	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// upInProcess runs `rocelab up --dir DIR args...` in this process until the test ends, when it
+// must exit 0, and returns DIR and the inventory once up has written it.
+func upInProcess(t *testing.T, args ...string) (string, lab.Inventory) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "lab")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	var upErr bytes.Buffer
+	go func() {
+		done <- run(ctx, append([]string{"up", "--dir", dir}, args...), io.Discard, &upErr)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("up exited %d: %s", code, upErr.String())
+		}
+	})
+	return dir, waitInventory(t, dir)
+}
+
+// waitFor polls until path exists (up writes its files through a rename: once there, whole).
+func waitFor(t *testing.T, path string) {
+	t.Helper()
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not appear", path)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitInventory waits for dir's inventory.json and reads it.
+func waitInventory(t *testing.T, dir string) lab.Inventory {
+	t.Helper()
+	path := filepath.Join(dir, lab.InventoryFile)
+	waitFor(t, path)
+	var inv lab.Inventory
+	raw, err := os.ReadFile(path)
+	if err != nil || json.Unmarshal(raw, &inv) != nil {
+		t.Fatalf("inventory: %v %s", err, raw)
+	}
+	return inv
+}
+
+// eventually polls cond until it holds, failing the test after 10 seconds.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 10s for %s", what)
+		}
 	}
 }

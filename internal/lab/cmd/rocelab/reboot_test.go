@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,20 +15,7 @@ import (
 // TestRebootARunningLab: `rocelab reboot` reaches the `up` serving the
 // directory and resets the host's NIC settings, as a real reboot does.
 func TestRebootARunningLab(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "lab")
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	var upOut, upErr bytes.Buffer
-	go func() {
-		done <- run(ctx, []string{"up", "--dir", dir, "--switches", "", "--hosts", "mlx5=2"}, &upOut, &upErr)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if code := <-done; code != 0 {
-			t.Errorf("up exited %d: %s", code, upErr.String())
-		}
-	})
-	inv := waitInventory(t, dir)
+	dir, inv := upInProcess(t, "--switches", "", "--hosts", "mlx5=2")
 	d := inv.Devices["mlx5-2"]
 	if d.Platform != "mlx5" || d.HostKey == "" || len(inv.Interfaces["mlx5-2"]) != 2 {
 		t.Fatalf("inventory entry %+v, interfaces %v", d, inv.Interfaces["mlx5-2"])
@@ -54,25 +38,6 @@ func TestRebootARunningLab(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, ControlSocket)); err != nil {
 		t.Errorf("control socket: %v", err)
-	}
-}
-
-func waitInventory(t *testing.T, dir string) lab.Inventory {
-	t.Helper()
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		raw, err := os.ReadFile(filepath.Join(dir, lab.InventoryFile))
-		if err == nil {
-			var inv lab.Inventory
-			if err := json.Unmarshal(raw, &inv); err != nil {
-				t.Fatal(err)
-			}
-			return inv
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("inventory.json did not appear")
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
 

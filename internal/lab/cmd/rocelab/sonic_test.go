@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"strings"
 	"testing"
 
@@ -89,15 +88,7 @@ func TestParseSONiCPath(t *testing.T) {
 
 // `up --model sonic=SKU` starts that SKU, and the inventory names it.
 func TestUpSONiCModel(t *testing.T) {
-	dir := t.TempDir() + "/lab"
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"up", "--dir", dir, "--switches", "sonic=1", "--model", "sonic=Arista-7060CX-32S-C32", "--ports", "2"},
-			io.Discard, io.Discard)
-	}()
-	t.Cleanup(func() { cancel(); <-done })
-	inv := waitInventory(t, dir)
+	dir, inv := upInProcess(t, "--switches", "sonic=1", "--model", "sonic=Arista-7060CX-32S-C32", "--ports", "2")
 	if got := inv.Devices["sonic-1"].Model; got != "Arista-7060CX-32S-C32" {
 		t.Errorf("inventory model %q", got)
 	}

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,19 +14,8 @@ import (
 // counters show discards, read over HTTPS as any NVUE client reads them; --off stops them.
 // `rocelab fault` refuses its HTTPS connections until cleared.
 func TestStormACumulusSwitch(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "lab")
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"up", "--dir", dir, "--switches", "cumulus=1", "--ports", "2"}, &strings.Builder{}, &strings.Builder{})
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if code := <-done; code != 0 {
-			t.Errorf("up exited %d", code)
-		}
-	})
-	sw := waitInventory(t, dir).Devices["cumulus-1"]
+	dir, inv := upInProcess(t, "--switches", "cumulus=1", "--ports", "2")
+	sw := inv.Devices["cumulus-1"]
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM([]byte(sw.CACertificate))
 	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}}

@@ -45,3 +45,15 @@ func (r *Room) Connect(port int, v any) bool {
 	c <- v
 	return true
 }
+
+// PortView is what a host's perftest path model needs of a switch port on the path.
+type PortView struct {
+	Lossless func(dscp int) (prio int, ok bool) // the DSCP's priority, and whether it is lossless
+	Storm    bool
+}
+
+// RoCESwitch is a lab switch whose ports the path model can read (switches without it count as
+// consistent: assumed).
+type RoCESwitch interface {
+	RoCEView(port string) (PortView, bool)
+}
