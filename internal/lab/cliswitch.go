@@ -208,7 +208,7 @@ func (sw *cliSwitch) pause() {
 func (sw *cliSwitch) Storm(ifname string, on bool) error {
 	sw.stormMu.Lock()
 	defer sw.stormMu.Unlock()
-	return setStorm(sw.storms, sw.name, sw.ports, ifname, on, sw.clock())
+	return traffic.SetPort(sw.storms, sw.name, sw.ports, ifname, on, sw.clock())
 }
 
 // traffic is the time since boot and the port's storm time, now.

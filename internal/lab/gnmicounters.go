@@ -86,7 +86,7 @@ func (c *switchCounters) stormTime(port string, now time.Time) time.Duration {
 func (sw *GNMISwitch) Storm(ifname string, on bool) error {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
-	return setStorm(sw.traffic.storms, sw.name, sw.ports, ifname, on, sw.traffic.clock())
+	return traffic.SetPort(sw.traffic.storms, sw.name, sw.ports, ifname, on, sw.traffic.clock())
 }
 
 // boundQueues reads which output queues the configuration binds (true: the queue has a

@@ -6,8 +6,10 @@
 package traffic
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
+	"strings"
 	"time"
 )
 
@@ -52,4 +54,15 @@ func Count(rate uint64, d time.Duration) uint64 {
 	}
 	q, _ := bits.Div64(hi, lo, uint64(time.Second))
 	return q
+}
+
+// SetPort turns the storm of a switch port on or off at now (`rocelab storm`); the switch
+// names its ports in the error for one it lacks. The caller holds the lock guarding storms.
+func SetPort(storms map[string]*Storm, device string, ports []string, ifname string, on bool, now time.Time) error {
+	st, ok := storms[ifname]
+	if !ok {
+		return fmt.Errorf("%s has no interface %q (interfaces: %s)", device, ifname, strings.Join(ports, ", "))
+	}
+	st.Set(on, now)
+	return nil
 }
