@@ -97,7 +97,7 @@ func (sw *EOSSwitch) ecnMarks(port, tq int) string {
 		return "0"
 	}
 	up, storm := sw.traffic(sw.ports[port-1])
-	return strconv.FormatUint(traffic.Count(queueECNMarkPPS, up)+traffic.Count(stormQueueMarkPPS, storm), 10)
+	return strconv.FormatUint(traffic.Count(traffic.QueueECNMarkPPS, up)+traffic.Count(traffic.StormQueueMarkPPS, storm), 10)
 }
 
 // discards is `show interfaces [IF] counters discards` after `interfaces`: a port discards
@@ -121,7 +121,7 @@ func (sw *EOSSwitch) discards(a *cliArgs) (text, jsonText string, err *cliError)
 	for _, n := range ports {
 		name := sw.ports[n-1]
 		_, storm := sw.traffic(name)
-		d := intf{OutDiscards: traffic.Count(stormOutDiscardPPS, storm), InDiscards: traffic.Count(stormInDiscardPPS, storm)}
+		d := intf{OutDiscards: traffic.Count(traffic.StormOutDiscardPPS, storm), InDiscards: traffic.Count(traffic.StormInDiscardPPS, storm)}
 		out[name] = d
 		in, outTotal = in+d.InDiscards, outTotal+d.OutDiscards
 		fmt.Fprintf(&b, "%-10s %10d %11d\n", eosShortName(name), d.InDiscards, d.OutDiscards)

@@ -26,13 +26,13 @@ import (
 const (
 	portPPS         = 2_000_000
 	portMulticastPS = 10 // LLDP and friends
-	queuePPS        = 500_000
-	queueECNMarkPPS = 50 // marks on an ECN queue at the steady rate
+	queuePPS        = traffic.QueuePPS
+	queueECNMarkPPS = traffic.QueueECNMarkPPS // marks on an ECN queue at the steady rate
 
-	stormInDiscardPPS  = 200
-	stormOutDiscardPPS = 1_000
-	stormQueueDropPPS  = 1_000
-	stormQueueMarkPPS  = 20_000
+	stormInDiscardPPS  = traffic.StormInDiscardPPS
+	stormOutDiscardPPS = traffic.StormOutDiscardPPS
+	stormQueueDropPPS  = traffic.StormQueueDropPPS
+	stormQueueMarkPPS  = traffic.StormQueueMarkPPS
 
 	// max-queue-len (openconfig-qos: counter64, units bytes, "Maximum observed queue
 	// length"), since the queue was bound: a couple of packets while traffic drains, a

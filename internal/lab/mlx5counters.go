@@ -20,7 +20,7 @@ import (
 // priority 6 (the firmware's cnp_802p_prio); kernel traffic is untagged (priority 0).
 const (
 	rdmaPPS        = 2_000_000
-	rdmaPktBytes   = 4154 // 4096-byte payload plus RoCEv2 headers
+	rdmaPktBytes   = traffic.RDMAPktBytes
 	kernelRxPPS    = 1000
 	kernelTxPPS    = 800
 	kernelPktBytes = 300
@@ -34,7 +34,7 @@ const (
 
 	// While a storm is on: the peer pauses every PFC-enabled priority (about 95 % of the time),
 	// the fabric marks and drops.
-	stormPausePPS      = 10_000
+	stormPausePPS      = traffic.StormPausePPS
 	stormPauseUSPerSec = 950_000 // pause duration, microseconds per second
 	stormTransitions   = 100
 	stormECNMarkedPPS  = 20_000

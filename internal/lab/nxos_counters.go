@@ -103,13 +103,13 @@ func (sw *NXOSSwitch) queuingText(n int) string {
 		b.WriteString(nxosGroupRule)
 		var drops uint64
 		if !lossless[g] {
-			drops = traffic.Count(stormQueueDropPPS, storm)
+			drops = traffic.Count(traffic.StormQueueDropPPS, storm)
 		}
-		pkts := traffic.Count(queuePPS, up)
+		pkts := traffic.Count(traffic.QueuePPS, up)
 		row("Tx Pkts", pkts)
-		row("Tx Byts", pkts*rdmaPktBytes)
+		row("Tx Byts", pkts*traffic.RDMAPktBytes)
 		row("WRED/AFD & Tail Drop Pkts", drops)
-		row("WRED/AFD & Tail Drop Byts", drops*rdmaPktBytes)
+		row("WRED/AFD & Tail Drop Byts", drops*traffic.RDMAPktBytes)
 		row("Q Depth Byts", 0)
 		row("WD & Tail Drop Pkts", 0)
 		b.WriteString(nxosGroupRule)
@@ -142,7 +142,7 @@ func (sw *NXOSSwitch) queuingText(n int) string {
 	var rxTotal uint64
 	if f.pfcMode != "off" {
 		for cos := range noDrop {
-			rx[cos] = traffic.Count(stormPausePPS, storm)
+			rx[cos] = traffic.Count(traffic.StormPausePPS, storm)
 			rxTotal += rx[cos]
 		}
 	}
