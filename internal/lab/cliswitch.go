@@ -115,12 +115,10 @@ func newCLISwitch(spec device.Spec, ports []string, d cliDialect) (*cliSwitch, e
 // start accepts connections until stop.
 func (sw *cliSwitch) start() { sw.srv.Start() }
 
-// stop closes the listener and every connection, and waits for every shell to end.
-func (sw *cliSwitch) stop() { sw.srv.Stop() }
+// Stop closes the listener and every connection, and waits for every shell to end.
+func (sw *cliSwitch) Stop() { sw.srv.Stop() }
 
-func (sw *cliSwitch) entry() DeviceEntry { return sw.inv }
-
-func (sw *cliSwitch) interfaces() []string { return slices.Clone(sw.ports) }
+func (sw *cliSwitch) Entry() DeviceEntry { return sw.inv }
 
 // Name is the device name, e.g. "eos-1" or "nxos-1".
 func (sw *cliSwitch) Name() string { return sw.name }
@@ -129,7 +127,7 @@ func (sw *cliSwitch) Name() string { return sw.name }
 func (sw *cliSwitch) Address() string { return sw.addr }
 
 // Interfaces are the front-panel ports (Ethernet1.. on eos, Ethernet1/1.. on nxos).
-func (sw *cliSwitch) Interfaces() []string { return sw.interfaces() }
+func (sw *cliSwitch) Interfaces() []string { return slices.Clone(sw.ports) }
 
 // HostKey is the SSH host key in authorized_keys form, as the inventory's host_key.
 func (sw *cliSwitch) HostKey() string { return sw.inv.HostKey }

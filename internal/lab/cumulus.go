@@ -81,9 +81,9 @@ func (sw *CumulusSwitch) serve(w http.ResponseWriter, r *http.Request) {
 	sw.api.ServeHTTP(w, r)
 }
 
-// deviceCounters: requests are HTTP requests past TLS; reads the GETs of configuration (not
+// DeviceCounters: requests are HTTP requests past TLS; reads the GETs of configuration (not
 // the polls of a revision's state).
-func (sw *CumulusSwitch) deviceCounters() DeviceCounters {
+func (sw *CumulusSwitch) DeviceCounters() DeviceCounters {
 	return DeviceCounters{Connections: sw.connections.Load(), Requests: sw.requests.Load(), Reads: sw.reads.Load()}
 }
 
@@ -94,10 +94,12 @@ func (sw *CumulusSwitch) ResetCounters() {
 	sw.reads.Store(0)
 }
 
-func (sw *CumulusSwitch) entry() DeviceEntry   { return sw.inv }
-func (sw *CumulusSwitch) interfaces() []string { return slices.Clone(sw.ports) }
+func (sw *CumulusSwitch) Entry() DeviceEntry { return sw.inv }
 
-func (sw *CumulusSwitch) stop() {
+// Interfaces are the front-panel ports, swp1..swpN.
+func (sw *CumulusSwitch) Interfaces() []string { return slices.Clone(sw.ports) }
+
+func (sw *CumulusSwitch) Stop() {
 	sw.faults.Stop()
 	_ = sw.srv.Close()
 	<-sw.done

@@ -1,5 +1,7 @@
 package lab
 
+import "github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
+
 // A platform-neutral view of every device's request counters, for benchmarks that compare how
 // chatty a client is across platforms. It reads the per-device counters (GNMISwitch and
 // SONiCSwitch.Counters, Host.Counters, EOSSwitch and NXOSSwitch.Counters); traffic counters
@@ -16,31 +18,23 @@ package lab
 //
 // Writes are gNMI Set RPCs on `openconfig` and `sonic` switches; the other devices do not
 // tell their writes apart (0).
-type DeviceCounters struct {
-	Connections int64
-	Requests    int64
-	Reads       int64
-	Writes      int64
-}
+type DeviceCounters = device.Counters
 
 // countedDevice is what every platform's device offers to DeviceCounters.
-type countedDevice interface {
-	deviceCounters() DeviceCounters
-	ResetCounters()
-}
+type countedDevice = device.Counted
 
-func (e *gnmiEndpoint) deviceCounters() DeviceCounters {
+func (e *gnmiEndpoint) DeviceCounters() DeviceCounters {
 	c := e.Counters()
 	return DeviceCounters{Connections: c.Connections, Requests: c.Get + c.Set + c.Subscribe + c.Capabilities,
 		Reads: c.Get + c.Subscribe, Writes: c.Set}
 }
 
-func (h *Host) deviceCounters() DeviceCounters {
+func (h *Host) DeviceCounters() DeviceCounters {
 	c := h.Counters()
 	return DeviceCounters{Connections: c.Connections, Requests: c.Exec, Reads: c.Exec}
 }
 
-func (sw *cliSwitch) deviceCounters() DeviceCounters {
+func (sw *cliSwitch) DeviceCounters() DeviceCounters {
 	c := sw.Counters()
 	return DeviceCounters{Connections: c.Connections, Requests: c.Commands, Reads: c.Reads}
 }
@@ -51,7 +45,7 @@ func (l *Lab) DeviceCounters(name string) (DeviceCounters, bool) {
 	if !ok {
 		return DeviceCounters{}, false
 	}
-	return d.deviceCounters(), true
+	return d.DeviceCounters(), true
 }
 
 // ResetAllCounters sets the request and connection counters of every device back to zero, e.g.

@@ -28,10 +28,10 @@ type cliTx struct {
 	reject string
 }
 
-func (sw *cliSwitch) faultSet() *fault.Set { return &sw.faults }
+func (sw *cliSwitch) FaultSet() *fault.Set { return &sw.faults }
 
-// closeConns closes every open SSH connection (FaultRefuse).
-func (sw *cliSwitch) closeConns() { sw.srv.CloseConns() }
+// CloseConns closes every open SSH connection (FaultRefuse).
+func (sw *cliSwitch) CloseConns() { sw.srv.CloseConns() }
 
 // setTxReject makes rejected refuse every configuration line with msg ("" stops it); the line
 // loop sets it under runMu for the one line it runs.

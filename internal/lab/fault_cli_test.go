@@ -60,7 +60,7 @@ func cliFaultBasics(t *testing.T, l *Lab, name, prompt string) {
 	t.Run("stall", func(t *testing.T) {
 		s := openCLIShell(t, d, prompt)
 		c := sshClient(t, d)
-		before := l.devices[name].(countedDevice).deviceCounters().Connections
+		before := l.devices[name].(countedDevice).DeviceCounters().Connections
 		if err := l.InjectFault(name, FaultStall); err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +94,7 @@ func cliFaultBasics(t *testing.T, l *Lab, name, prompt string) {
 		case <-time.After(20 * time.Second):
 			t.Fatal("ClearFaults did not release the exec request")
 		}
-		if after := l.devices[name].(countedDevice).deviceCounters().Connections; after != before {
+		if after := l.devices[name].(countedDevice).DeviceCounters().Connections; after != before {
 			t.Errorf("the stall cost connections: %d -> %d", before, after)
 		}
 	})

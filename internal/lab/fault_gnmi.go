@@ -33,6 +33,6 @@ func (t *connTracker) closePeer(ctx context.Context) {
 	}
 }
 
-func (e *gnmiEndpoint) faultSet() *fault.Set { return &e.faults }
+func (e *gnmiEndpoint) FaultSet() *fault.Set { return &e.faults }
 
-func (e *gnmiEndpoint) closeConns() { e.conns.closeAll() }
+func (e *gnmiEndpoint) CloseConns() { e.conns.closeAll() }

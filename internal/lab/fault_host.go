@@ -159,10 +159,10 @@ func sudoCommand(args []string) []string {
 	return nil
 }
 
-func (h *Host) faultSet() *fault.Set { return &h.faults }
+func (h *Host) FaultSet() *fault.Set { return &h.faults }
 
-// closeConns closes every open SSH connection (FaultRefuse).
-func (h *Host) closeConns() { h.srv.CloseConns() }
+// CloseConns closes every open SSH connection (FaultRefuse).
+func (h *Host) CloseConns() { h.srv.CloseConns() }
 
 // faultExec applies the faults of an exec request, then runs it: its exit status, or ok false
 // when the session ends without one (the connection was dropped, the client went away). A

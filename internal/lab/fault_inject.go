@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 )
 
@@ -49,11 +50,7 @@ const StallLimit = fault.StallLimit
 var hostFaultVerb = map[FaultKind]string{FaultReboot: "reboot", FaultDriverReload: "reload a NIC driver"}
 
 // faultTarget is what every device offers to fault injection.
-type faultTarget interface {
-	faultSet() *fault.Set
-	// closeConns closes every open connection of the device (FaultRefuse).
-	closeConns()
-}
+type faultTarget = device.FaultTarget
 
 // InjectFault makes device show kind (faults.md): refuse, drop, stall, reject and slow (with
 // DefaultSlowBy) on every device, reboot on NIC hosts. Faults add up; ClearFaults removes them.
@@ -64,17 +61,17 @@ func (l *Lab) InjectFault(device string, kind FaultKind) error {
 	}
 	switch kind {
 	case FaultRefuse:
-		d.faultSet().Arm(kind)
-		d.closeConns()
+		d.FaultSet().Arm(kind)
+		d.CloseConns()
 	case FaultDrop, FaultStall, FaultReject:
-		d.faultSet().Arm(kind)
+		d.FaultSet().Arm(kind)
 	case FaultSlow:
-		d.faultSet().SetSlow(DefaultSlowBy)
+		d.FaultSet().SetSlow(DefaultSlowBy)
 	case FaultReboot, FaultDriverReload:
 		h, ok := d.(*Host)
 		if !ok {
 			return fmt.Errorf("%s is a %s switch: only NIC hosts %s (switch faults: %s)",
-				device, l.devices[device].entry().Platform, hostFaultVerb[kind], fault.List(fault.Order))
+				device, l.devices[device].Entry().Platform, hostFaultVerb[kind], fault.List(fault.Order))
 		}
 		if kind == FaultReboot {
 			h.Reboot()
@@ -96,7 +93,7 @@ func (l *Lab) InjectSlow(device string, by time.Duration) error {
 	if by <= 0 {
 		return fmt.Errorf("slow: the delay must be positive, got %s", by)
 	}
-	d.faultSet().SetSlow(by)
+	d.FaultSet().SetSlow(by)
 	return nil
 }
 
@@ -106,7 +103,7 @@ func (l *Lab) ClearFaults(device string) error {
 	if err != nil {
 		return err
 	}
-	d.faultSet().Clear()
+	d.FaultSet().Clear()
 	return nil
 }
 
@@ -117,7 +114,7 @@ func (l *Lab) Faults(device string) []FaultKind {
 	if err != nil {
 		return nil
 	}
-	return d.faultSet().Active()
+	return d.FaultSet().Active()
 }
 
 func (l *Lab) faultTarget(device string) (faultTarget, error) {

@@ -19,10 +19,10 @@ import (
 // of it.
 var nvueReject = struct{ location, reason string }{"router.bgp.enable", "BGP requires router-id to be set globally or in the VRF."}
 
-func (sw *CumulusSwitch) faultSet() *fault.Set { return &sw.faults }
+func (sw *CumulusSwitch) FaultSet() *fault.Set { return &sw.faults }
 
-// closeConns closes every open connection (FaultRefuse).
-func (sw *CumulusSwitch) closeConns() { sw.conns.closeAll() }
+// CloseConns closes every open connection (FaultRefuse).
+func (sw *CumulusSwitch) CloseConns() { sw.conns.closeAll() }
 
 // fault applies the armed faults to one request before NVUE answers it: stall and slow to
 // every request, drop and reject to an authenticated apply (PATCH /nvue_v1/revision/<id>), the

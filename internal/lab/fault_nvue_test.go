@@ -117,7 +117,7 @@ func TestCumulusFaults(t *testing.T) {
 	c.must(http.MethodGet, "/qos?rev=applied", nil)
 
 	t.Run("refuse", func(t *testing.T) {
-		conns := sw.deviceCounters().Connections
+		conns := sw.DeviceCounters().Connections
 		inject(FaultRefuse)
 		// The open connection was closed; the first GET may still try it (EOF), the next dials.
 		if _, _, err := c.do(t.Context(), http.MethodGet, "/qos?rev=applied", nil); err == nil {
@@ -126,7 +126,7 @@ func TestCumulusFaults(t *testing.T) {
 		if _, _, err := c.do(t.Context(), http.MethodGet, "/qos?rev=applied", nil); err == nil || !strings.Contains(err.Error(), "connection reset by peer") {
 			t.Fatalf("a GET on a new connection while refusing: %v", err)
 		}
-		if got := sw.deviceCounters().Connections; got <= conns {
+		if got := sw.DeviceCounters().Connections; got <= conns {
 			t.Errorf("the refused connection was not counted: %d -> %d", conns, got)
 		}
 		unfault()

@@ -69,11 +69,11 @@ func (e *gnmiEndpoint) listen(spec device.Spec, impl gpb.GNMIServer) error {
 	return nil
 }
 
-func (e *gnmiEndpoint) entry() DeviceEntry { return e.inv }
+func (e *gnmiEndpoint) Entry() DeviceEntry { return e.inv }
 
-// stop closes the listener and every open stream at once: a long-lived
+// Stop closes the listener and every open stream at once: a long-lived
 // Subscribe would make a graceful stop wait forever.
-func (e *gnmiEndpoint) stop() {
+func (e *gnmiEndpoint) Stop() {
 	e.faults.Stop()
 	e.srv.Stop()
 	<-e.stopped

@@ -88,4 +88,5 @@ func (sw *GNMISwitch) addInterfaces() error {
 	return nil
 }
 
-func (sw *GNMISwitch) interfaces() []string { return slices.Clone(sw.ports) }
+// Interfaces are the front-panel ports, Ethernet1..EthernetN.
+func (sw *GNMISwitch) Interfaces() []string { return slices.Clone(sw.ports) }

@@ -193,7 +193,7 @@ func plan(opts Options) ([]plannedDevice, error) {
 func (l *Lab) cable(specs []plannedDevice, cables []Cable) error {
 	for _, s := range specs {
 		def := platforms[s.spec.Platform]
-		l.wires.Add(s.spec.Name, cabling.Device{Platform: s.spec.Platform, Role: def.role, Ports: l.devices[s.spec.Name].interfaces()})
+		l.wires.Add(s.spec.Name, cabling.Device{Platform: s.spec.Platform, Role: def.role, Ports: l.devices[s.spec.Name].Interfaces()})
 	}
 	if cables == nil {
 		cables = l.wires.DefaultCables()
@@ -215,7 +215,7 @@ func newPassword() (string, error) {
 func (l *Lab) Stop() {
 	l.stopOnce.Do(func() {
 		for _, d := range l.devices {
-			d.stop()
+			d.Stop()
 		}
 	})
 }
@@ -228,8 +228,8 @@ func (l *Lab) Inventory() Inventory {
 		Interfaces: make(map[string][]string, len(l.devices)),
 	}
 	for name, d := range l.devices {
-		inv.Devices[name] = d.entry()
-		inv.Interfaces[name] = d.interfaces()
+		inv.Devices[name] = d.Entry()
+		inv.Interfaces[name] = d.Interfaces()
 	}
 	inv.Links = l.Cables()
 	return inv

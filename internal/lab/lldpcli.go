@@ -80,7 +80,7 @@ func (h *Host) cmdLLDPCli(e *sh.Env, args []string) int {
 	case slices.Equal(words, []string{"show", "neighbors"}):
 		heard := h.wires.Heard(h.name)
 		ifaces := []lldpInterfaceJSON0{}
-		for i, ifname := range h.interfaces() {
+		for i, ifname := range h.Interfaces() {
 			ad, ok := heard[ifname]
 			if !ok {
 				continue

@@ -313,7 +313,7 @@ func (h *Host) Storm(ifname string, on bool) error {
 	defer h.mu.Unlock()
 	p := h.port(ifname)
 	if p == nil {
-		return fmt.Errorf("%s has no interface %q (interfaces: %s)", h.name, ifname, strings.Join(h.interfaces(), ", "))
+		return fmt.Errorf("%s has no interface %q (interfaces: %s)", h.name, ifname, strings.Join(h.Interfaces(), ", "))
 	}
 	now := h.now()
 	p.ctr.account(now, p.pfcEn)

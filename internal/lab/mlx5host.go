@@ -125,9 +125,10 @@ func startMLX5Host(spec device.Spec) (labDevice, error) {
 	return h, nil
 }
 
-func (h *Host) entry() DeviceEntry { return h.inv }
+func (h *Host) Entry() DeviceEntry { return h.inv }
 
-func (h *Host) interfaces() []string {
+// Interfaces are the host's netdevs, eth0..ethN-1 (RDMA devices mlx5_0..).
+func (h *Host) Interfaces() []string {
 	out := make([]string, len(h.ports))
 	for i, p := range h.ports {
 		out[i] = p.ifname
@@ -140,9 +141,6 @@ func (h *Host) Name() string { return h.name }
 
 // Address is the host:port of the SSH server.
 func (h *Host) Address() string { return h.addr }
-
-// Interfaces are the host's netdevs, eth0..ethN-1 (RDMA devices mlx5_0..).
-func (h *Host) Interfaces() []string { return h.interfaces() }
 
 // Reboot resets every port to what a fresh boot gives: trust pcp, no
 // DSCP map entries, PFC off, vendor ETS, firmware DCQCN parameters with
@@ -167,7 +165,7 @@ func (h *Host) Reboot() {
 	}
 	h.mu.Unlock()
 	h.resetNICs()
-	h.bootUnits(h.interfaces(), true)
+	h.bootUnits(h.Interfaces(), true)
 }
 
 // DriverReload is `modprobe -r mlx5_ib mlx5_core; modprobe mlx5_core` (or a
@@ -179,7 +177,7 @@ func (h *Host) Reboot() {
 func (h *Host) DriverReload() {
 	h.resetNICs()
 	h.mu.Lock()
-	for _, ifn := range h.interfaces() {
+	for _, ifn := range h.Interfaces() {
 		for u := range h.systemd.runs {
 			if boundTo(h.systemd.loaded[u], ifn) {
 				delete(h.systemd.runs, u)
@@ -187,7 +185,7 @@ func (h *Host) DriverReload() {
 		}
 	}
 	h.mu.Unlock()
-	h.bootUnits(h.interfaces(), false)
+	h.bootUnits(h.Interfaces(), false)
 }
 
 func (h *Host) resetNICs() {

@@ -47,4 +47,4 @@ func (h *Host) pause() {
 }
 
 // stop closes the listener and every connection, and waits for every command to finish.
-func (h *Host) stop() { h.srv.Stop() }
+func (h *Host) Stop() { h.srv.Stop() }

@@ -170,7 +170,7 @@ func (h *Host) UseMFT() { h.mft.Store(true) }
 // which warm reboots reload the firmware; this one does not.)
 func (h *Host) WarmReboot() {
 	h.resetNICs()
-	h.bootUnits(h.interfaces(), true)
+	h.bootUnits(h.Interfaces(), true)
 }
 
 const (

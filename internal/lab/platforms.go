@@ -11,11 +11,7 @@ import (
 
 // labDevice is what the lab needs from every simulated device, whatever its
 // protocol. Each platform adds one constructor to platforms below.
-type labDevice interface {
-	entry() DeviceEntry
-	interfaces() []string
-	stop()
-}
+type labDevice = device.Device
 
 type platformDef struct {
 	role cabling.Role

@@ -49,7 +49,8 @@ func startSONiCSwitch(spec device.Spec) (labDevice, error) {
 	return sw, nil
 }
 
-func (sw *SONiCSwitch) interfaces() []string { return slices.Clone(sw.ports) }
+// Interfaces are the front-panel ports, Ethernet0, Ethernet4, ... as SONiC names them.
+func (sw *SONiCSwitch) Interfaces() []string { return slices.Clone(sw.ports) }
 
 // DB returns a copy of the switch's CONFIG_DB: table -> key -> field -> value.
 func (sw *SONiCSwitch) DB() map[string]map[string]map[string]string {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/pki"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
@@ -77,4 +78,36 @@ func EthernetSlotNames(n int) []string {
 		names[i] = fmt.Sprintf("Ethernet1/%d", i+1)
 	}
 	return names
+}
+
+// Device is what package lab needs from every simulated device, whatever its family; each
+// family's room exports a constructor returning one.
+type Device interface {
+	Entry() Entry
+	// Interfaces are the device's ports (a switch's front panel, a NIC host's netdevs).
+	Interfaces() []string
+	// Stop closes the device's listener and connections, and waits for its servers to end.
+	Stop()
+}
+
+// FaultTarget is what every device offers to fault injection (package lab's InjectFault).
+type FaultTarget interface {
+	FaultSet() *fault.Set
+	// CloseConns closes every open connection of the device (fault.Refuse).
+	CloseConns()
+}
+
+// Counters are the connections a device accepted and the requests it received
+// (lab.DeviceCounters documents what each platform counts).
+type Counters struct {
+	Connections int64
+	Requests    int64
+	Reads       int64
+	Writes      int64
+}
+
+// Counted is what every platform's device offers to lab.DeviceCounters.
+type Counted interface {
+	DeviceCounters() Counters
+	ResetCounters()
 }
