@@ -26,7 +26,7 @@ type CumulusSwitch struct {
 	done       chan struct{}
 	inv        DeviceEntry
 	faults     fault.Set
-	conns      connTracker
+	conns      fault.Conns
 
 	connections, requests, reads atomic.Int64
 }
@@ -53,8 +53,8 @@ func startCumulusSwitch(spec device.Spec) (labDevice, error) {
 	go func() {
 		defer close(sw.done)
 		// ServeTLS returns ErrServerClosed when stop closes the server.
-		_ = sw.srv.ServeTLS(faultListener{Listener: countingListener{Listener: lis, n: &sw.connections},
-			faults: &sw.faults, conns: &sw.conns}, "", "")
+		_ = sw.srv.ServeTLS(fault.Listener{Listener: device.CountingListener{Listener: lis, N: &sw.connections},
+			Faults: &sw.faults, Conns: &sw.conns}, "", "")
 	}()
 	return sw, nil
 }

@@ -1,6 +1,6 @@
 package lab
 
-// Fault injection on gNMI switches (`openconfig`, `sonic`): the listener (fault_conns.go)
+// Fault injection on gNMI switches (`openconfig`, `sonic`): the listener (internal/fault)
 // refuses connections and knows each open one by its client address, so the guard (guard.go)
 // can drop the connection a Set arrived on. Stall, slow, drop and reject happen in the guard.
 
@@ -27,12 +27,12 @@ var gnmiRejectText = map[string]gnmiReject{
 }
 
 // closePeer closes the connection the RPC of ctx arrived on.
-func (t *connTracker) closePeer(ctx context.Context) {
+func closePeer(t *fault.Conns, ctx context.Context) {
 	if p, ok := peer.FromContext(ctx); ok && p.Addr != nil {
-		t.closeAddr(p.Addr.String())
+		t.CloseAddr(p.Addr.String())
 	}
 }
 
 func (e *gnmiEndpoint) FaultSet() *fault.Set { return &e.faults }
 
-func (e *gnmiEndpoint) CloseConns() { e.conns.closeAll() }
+func (e *gnmiEndpoint) CloseConns() { e.conns.CloseAll() }

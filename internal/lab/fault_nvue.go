@@ -22,7 +22,7 @@ var nvueReject = struct{ location, reason string }{"router.bgp.enable", "BGP req
 func (sw *CumulusSwitch) FaultSet() *fault.Set { return &sw.faults }
 
 // CloseConns closes every open connection (FaultRefuse).
-func (sw *CumulusSwitch) CloseConns() { sw.conns.closeAll() }
+func (sw *CumulusSwitch) CloseConns() { sw.conns.CloseAll() }
 
 // fault applies the armed faults to one request before NVUE answers it: stall and slow to
 // every request, drop and reject to an authenticated apply (PATCH /nvue_v1/revision/<id>), the
@@ -47,7 +47,7 @@ func (sw *CumulusSwitch) fault(r *http.Request) {
 	}
 	if sw.faults.Take(FaultDrop) {
 		// The connection closes before NVUE reads the apply: the revision stays pending.
-		sw.conns.closeAddr(r.RemoteAddr)
+		sw.conns.CloseAddr(r.RemoteAddr)
 		panic(http.ErrAbortHandler)
 	}
 	if sw.faults.Take(FaultReject) {

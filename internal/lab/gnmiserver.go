@@ -29,7 +29,7 @@ type gnmiEndpoint struct {
 	failNext atomic.Pointer[string]
 	counters rpcCounters
 	faults   fault.Set
-	conns    connTracker
+	conns    fault.Conns
 }
 
 // listen starts serving impl on 127.0.0.1 with an OS-chosen port.
@@ -63,8 +63,8 @@ func (e *gnmiEndpoint) listen(spec device.Spec, impl gpb.GNMIServer) error {
 	}
 	go func() {
 		defer close(e.stopped)
-		_ = e.srv.Serve(faultListener{Listener: countingListener{Listener: lis, n: &e.counters.connections},
-			faults: &e.faults, conns: &e.conns})
+		_ = e.srv.Serve(fault.Listener{Listener: device.CountingListener{Listener: lis, N: &e.counters.connections},
+			Faults: &e.faults, Conns: &e.conns})
 	}()
 	return nil
 }

@@ -3,7 +3,6 @@ package lab
 import (
 	"context"
 	"crypto/subtle"
-	"net"
 	"path"
 	"sync/atomic"
 	"time"
@@ -59,21 +58,6 @@ func (c *rpcCounters) count(fullMethod string) {
 	}
 }
 
-// countingListener counts accepted connections: a client that redials per
-// operation shows up here, not in the RPC counts.
-type countingListener struct {
-	net.Listener
-	n *atomic.Int64
-}
-
-func (l countingListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err == nil {
-		l.n.Add(1)
-	}
-	return c, err
-}
-
 // guard is the per-RPC front door of a gNMI device: count, stall (FaultStall), delay (latency
 // and FaultSlow), check the credentials the way gNMI devices take them (metadata on every
 // call), then drop or refuse a Set (FaultDrop, FaultReject).
@@ -82,7 +66,7 @@ type guard struct {
 	latency            time.Duration
 	counters           *rpcCounters
 	faults             *fault.Set
-	conns              *connTracker
+	conns              *fault.Conns
 	rejectText         gnmiReject // FaultReject's answer
 }
 
@@ -110,7 +94,7 @@ func (g *guard) admit(ctx context.Context, fullMethod string) error {
 	if path.Base(fullMethod) == "Set" {
 		if g.faults.Take(FaultDrop) {
 			// The client sees its connection close mid-call; the Set never reaches the service.
-			g.conns.closePeer(ctx)
+			closePeer(g.conns, ctx)
 			return status.Error(codes.Unavailable, "connection dropped")
 		}
 		if g.faults.Take(FaultReject) {

@@ -5,6 +5,8 @@ package device
 
 import (
 	"fmt"
+	"net"
+	"sync/atomic"
 	"time"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
@@ -110,4 +112,20 @@ type Counters struct {
 type Counted interface {
 	DeviceCounters() Counters
 	ResetCounters()
+}
+
+// CountingListener counts accepted connections in N: a client that redials per
+// operation shows up here, not in the RPC counts.
+type CountingListener struct {
+	net.Listener
+	N *atomic.Int64
+}
+
+// Accept counts the connection it returns.
+func (l CountingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.N.Add(1)
+	}
+	return c, err
 }

@@ -1,19 +1,17 @@
-package lab
+package fault
 
 // The connections of a switch served over TCP by a Go server (gNMI's grpc.Server, the NVUE
 // switch's http.Server), as fault injection sees them: the listener resets new connections
-// while FaultRefuse is armed and tracks the others by client address, so a fault can close
+// while Refuse is armed and tracks the others by client address, so a fault can close
 // every open one (refuse) or the one a request arrived on (drop).
 
 import (
 	"net"
 	"sync"
-
-	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 )
 
-// connTracker holds the open connections of a switch by client address.
-type connTracker struct {
+// Conns holds the open connections of a switch by client address. The zero value holds none.
+type Conns struct {
 	mu    sync.Mutex
 	conns map[string]net.Conn
 }
@@ -21,7 +19,7 @@ type connTracker struct {
 // trackedConn leaves the tracker when closed.
 type trackedConn struct {
 	net.Conn
-	t    *connTracker
+	t    *Conns
 	once sync.Once
 }
 
@@ -36,7 +34,7 @@ func (c *trackedConn) Close() error {
 	return c.Conn.Close()
 }
 
-func (t *connTracker) add(nc net.Conn) net.Conn {
+func (t *Conns) add(nc net.Conn) net.Conn {
 	c := &trackedConn{Conn: nc, t: t}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -47,7 +45,8 @@ func (t *connTracker) add(nc net.Conn) net.Conn {
 	return c
 }
 
-func (t *connTracker) closeAll() {
+// CloseAll closes every open connection (Refuse).
+func (t *Conns) CloseAll() {
 	t.mu.Lock()
 	conns := make([]net.Conn, 0, len(t.conns))
 	for _, c := range t.conns {
@@ -59,8 +58,8 @@ func (t *connTracker) closeAll() {
 	}
 }
 
-// closeAddr closes the open connection from the client address addr, if there is one.
-func (t *connTracker) closeAddr(addr string) {
+// CloseAddr closes the open connection from the client address addr, if there is one.
+func (t *Conns) CloseAddr(addr string) {
 	t.mu.Lock()
 	c := t.conns[addr]
 	t.mu.Unlock()
@@ -69,23 +68,25 @@ func (t *connTracker) closeAddr(addr string) {
 	}
 }
 
-// faultListener resets new connections while FaultRefuse is armed and tracks the others.
-type faultListener struct {
+// Listener resets new connections while Refuse is armed on Faults and tracks the others in
+// Conns.
+type Listener struct {
 	net.Listener
-	faults *fault.Set
-	conns  *connTracker
+	Faults *Set
+	Conns  *Conns
 }
 
-func (l faultListener) Accept() (net.Conn, error) {
+// Accept returns the next connection Refuse lets through.
+func (l Listener) Accept() (net.Conn, error) {
 	for {
 		nc, err := l.Listener.Accept()
 		if err != nil {
 			return nil, err
 		}
-		if l.faults.Has(FaultRefuse) {
-			fault.ResetConn(nc)
+		if l.Faults.Has(Refuse) {
+			ResetConn(nc)
 			continue
 		}
-		return l.conns.add(nc), nil
+		return l.Conns.add(nc), nil
 	}
 }
