@@ -178,6 +178,12 @@ func (sw *cliSwitch) Counters() CLICounters {
 		Reads: sw.counters.reads.Load()}
 }
 
+// DeviceCounters: requests are command lines, reads `show running-config ...` lines.
+func (sw *cliSwitch) DeviceCounters() DeviceCounters {
+	c := sw.Counters()
+	return DeviceCounters{Connections: c.Connections, Requests: c.Commands, Reads: c.Reads}
+}
+
 // ResetCounters sets every counter back to zero.
 func (sw *cliSwitch) ResetCounters() {
 	sw.counters.connections.Store(0)

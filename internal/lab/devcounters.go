@@ -23,22 +23,6 @@ type DeviceCounters = device.Counters
 // countedDevice is what every platform's device offers to DeviceCounters.
 type countedDevice = device.Counted
 
-func (e *gnmiEndpoint) DeviceCounters() DeviceCounters {
-	c := e.Counters()
-	return DeviceCounters{Connections: c.Connections, Requests: c.Get + c.Set + c.Subscribe + c.Capabilities,
-		Reads: c.Get + c.Subscribe, Writes: c.Set}
-}
-
-func (h *Host) DeviceCounters() DeviceCounters {
-	c := h.Counters()
-	return DeviceCounters{Connections: c.Connections, Requests: c.Exec, Reads: c.Exec}
-}
-
-func (sw *cliSwitch) DeviceCounters() DeviceCounters {
-	c := sw.Counters()
-	return DeviceCounters{Connections: c.Connections, Requests: c.Commands, Reads: c.Reads}
-}
-
 // DeviceCounters returns the counters of the device with that name; false if the lab has none.
 func (l *Lab) DeviceCounters(name string) (DeviceCounters, bool) {
 	d, ok := l.devices[name].(countedDevice)

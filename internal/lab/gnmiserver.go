@@ -101,5 +101,12 @@ func (e *gnmiEndpoint) FailNextSet(msg string) { e.failNext.Store(&msg) }
 // Counters returns how many RPCs and connections the switch has received.
 func (e *gnmiEndpoint) Counters() Counters { return e.counters.snapshot() }
 
+// DeviceCounters: requests are gNMI RPCs, reads Get and Subscribe, writes Set.
+func (e *gnmiEndpoint) DeviceCounters() DeviceCounters {
+	c := e.Counters()
+	return DeviceCounters{Connections: c.Connections, Requests: c.Get + c.Set + c.Subscribe + c.Capabilities,
+		Reads: c.Get + c.Subscribe, Writes: c.Set}
+}
+
 // ResetCounters sets every counter back to zero, e.g. between benchmark runs.
 func (e *gnmiEndpoint) ResetCounters() { e.counters.reset() }

@@ -279,6 +279,12 @@ func (h *Host) Counters() HostCounters {
 	return HostCounters{Exec: h.counters.exec.Load(), Connections: h.counters.connections.Load(), MlnxQos: h.counters.mlnxQos.Load()}
 }
 
+// DeviceCounters: requests are SSH exec requests, every one a read (a plan runs no other).
+func (h *Host) DeviceCounters() DeviceCounters {
+	c := h.Counters()
+	return DeviceCounters{Connections: c.Connections, Requests: c.Exec, Reads: c.Exec}
+}
+
 // ResetCounters sets every counter back to zero.
 func (h *Host) ResetCounters() {
 	h.counters.exec.Store(0)
