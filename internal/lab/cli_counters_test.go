@@ -10,14 +10,13 @@ import (
 	"time"
 
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 )
 
 // cliClock gives a CLI switch a clock the test moves; the counters count from its start.
-func cliClock(sw *cliSwitch) func(time.Duration) {
+func cliClock(sw *cliswitch.Switch) func(time.Duration) {
 	clk := newFakeClock()
-	sw.stormMu.Lock()
-	sw.clock, sw.boot = clk.now, clk.now()
-	sw.stormMu.Unlock()
+	sw.SetClock(clk.now)
 	return clk.advance
 }
 
@@ -60,7 +59,7 @@ func decode[T any](t *testing.T, text string) T {
 // discards only in a storm, and nothing moves once the storm is over.
 func TestEOSCounters(t *testing.T) {
 	_, sw := startEOS(t)
-	step := cliClock(sw.cliSwitch)
+	step := cliClock(sw.Switch)
 	c := newEOSCLI(t, sw, "enable")
 	anta := decode[eosECNJSON](t, counterCapture(t, "eos", "eos_show_qos_interfaces_ecn_counters_queue_anta_failure.json.txt"))
 	if anta.Intfs["Ethernet10/28/1"].Queues["0"] != "-" {
@@ -126,14 +125,14 @@ func TestEOSCounters(t *testing.T) {
 	// Without an interface, every port with the counters its own form gives (ANTA's form).
 	allECN := decode[eosECNJSON](t, c.run("show qos interfaces ecn counters queue | json"))
 	allDisc := decode[eosDiscardsJSON](t, c.run("show interfaces counters discards | json"))
-	for _, port := range sw.ports {
+	for _, port := range sw.Interfaces() {
 		one := decode[eosECNJSON](t, c.run("show qos interfaces "+port+" ecn counters queue | json"))
 		oneDisc := decode[eosDiscardsJSON](t, c.run("show interfaces "+port+" counters discards | json"))
 		if !reflect.DeepEqual(allECN.Intfs[port], one.Intfs[port]) || !reflect.DeepEqual(allDisc.Intfs[port], oneDisc.Intfs[port]) {
 			t.Errorf("%s: every port's form %+v %+v, its own %+v %+v", port, allECN.Intfs[port], allDisc.Intfs[port], one.Intfs[port], oneDisc.Intfs[port])
 		}
 	}
-	if len(allECN.Intfs) != len(sw.ports) || allECN.Intfs["Ethernet1"].Queues["3"] != strconv.Itoa(3*50+2*20_000+60*50) || allECN.Intfs["Ethernet2"].Queues["3"] != "-" {
+	if len(allECN.Intfs) != len(sw.Interfaces()) || allECN.Intfs["Ethernet1"].Queues["3"] != strconv.Itoa(3*50+2*20_000+60*50) || allECN.Intfs["Ethernet2"].Queues["3"] != "-" {
 		t.Errorf("every port's ECN counters: %+v", allECN.Intfs)
 	}
 	if err := sw.Storm("Ethernet9", true); err == nil || !strings.Contains(err.Error(), `eos-1 has no interface "Ethernet9"`) {
@@ -150,7 +149,7 @@ func TestEOSCounters(t *testing.T) {
 // groups drop, and nothing moves once the storm is over.
 func TestNXOSQueuing(t *testing.T) {
 	_, sw := startNXOS(t)
-	step := cliClock(sw.cliSwitch)
+	step := cliClock(sw.Switch)
 	c := newNXOSCLI(t, sw, "configure terminal", "policy-map type network-qos ROCE-nq", "class type network-qos c-8q-nq3",
 		"pause pfc-cos 3", "system qos", "service-policy type network-qos ROCE-nq",
 		"policy-map type queuing ROCE-in", "class type queuing c-in-q3", "pause buffer-size 348608 pause-threshold 77376 resume-threshold 75712",
@@ -223,7 +222,7 @@ func TestNXOSQueuing(t *testing.T) {
 // block only.
 func TestNXOSQueuingEveryPort(t *testing.T) {
 	_, sw := startNXOS(t)
-	step := cliClock(sw.cliSwitch)
+	step := cliClock(sw.Switch)
 	c := newNXOSCLI(t, sw, "configure terminal", "policy-map type network-qos ROCE-nq", "class type network-qos c-8q-nq3",
 		"pause pfc-cos 3", "system qos", "service-policy type network-qos ROCE-nq", "end")
 	if err := sw.Storm("Ethernet1/2", true); err != nil {
@@ -232,15 +231,15 @@ func TestNXOSQueuingEveryPort(t *testing.T) {
 	step(2 * time.Second)
 	all := c.run("show queuing interface")
 	var each strings.Builder
-	for _, port := range sw.ports {
+	for _, port := range sw.Interfaces() {
 		each.WriteString(c.run("show queuing interface " + port))
 	}
 	if all != each.String() {
 		t.Errorf("every port's form is not each port's own in turn:\n%s", all)
 	}
 	ingress := regexp.MustCompile(`(?m)^Ingress Queuing for (\S+)$`).FindAllStringSubmatch(all, -1)
-	if len(ingress) != len(sw.ports) || len(sw.ports) < 2 || ingress[0][1] != "Ethernet1/1" || ingress[1][1] != "Ethernet1/2" {
-		t.Errorf("ports %v of %v", ingress, sw.ports)
+	if len(ingress) != len(sw.Interfaces()) || len(sw.Interfaces()) < 2 || ingress[0][1] != "Ethernet1/1" || ingress[1][1] != "Ethernet1/2" {
+		t.Errorf("ports %v of %v", ingress, sw.Interfaces())
 	}
 	if strings.Count(all, "RxPPP:                20000\n") != 1 || strings.Count(all, "| WRED/AFD & Tail Drop Pkts |            2000|") != 7 {
 		t.Errorf("the storm is not Ethernet1/2's alone:\n%s", all)

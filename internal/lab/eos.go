@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 )
 
@@ -20,7 +21,7 @@ import (
 // Address, Interfaces, HostKey, RejectLines (`% msg`, in configure terminal and in sessions
 // alike), Counters and ResetCounters come from the shared CLI switch (cliswitch.go).
 type EOSSwitch struct {
-	*cliSwitch
+	*cliswitch.Switch
 	userLine []string // the running-config's username lines
 	model    eosModel
 	serial   string
@@ -48,12 +49,12 @@ func startEOSSwitch(spec device.Spec) (labDevice, error) {
 			u, sha512Crypt(users[u], newCryptSalt())))
 	}
 	sw.serial, sw.mac = eosIdentity(spec.Name)
-	cli, err := newCLISwitch(spec, device.EthernetNames(spec.Ports), sw)
+	cli, err := cliswitch.New(spec, device.EthernetNames(spec.Ports), sw)
 	if err != nil {
 		return nil, err
 	}
-	sw.cliSwitch = cli
-	sw.start()
+	sw.Switch = cli
+	sw.Start()
 	return sw, nil
 }
 
@@ -89,7 +90,7 @@ func (sw *EOSSwitch) newTerm(user string) *eosTerm {
 
 // openTerm is a terminal for the SSH server: exec requests run in privileged mode (the lab's
 // user has privilege 15).
-func (sw *EOSSwitch) openTerm(user string, exec bool) cliTerm {
+func (sw *EOSSwitch) OpenTerm(user string, exec bool) cliswitch.Term {
 	t := sw.newTerm(user)
 	if exec {
 		t.mode = eosMode{kind: modePriv}

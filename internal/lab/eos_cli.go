@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 )
 
 const (
@@ -18,87 +20,89 @@ const (
 	msgPrivileged = "% Invalid input (privileged mode required)"
 )
 
-func errPrivileged() *cliError { return &cliError{msg: msgPrivileged, at: atFinal} }
+func errPrivileged() *cliswitch.Refusal {
+	return &cliswitch.Refusal{Msg: msgPrivileged, At: cliswitch.AtFinal}
+}
 
 // eosText is the error as EOS prints it; a number out of range is an invalid input at its
 // token, as any other wrong word.
-func (e *cliError) eosText() string {
-	switch e.kind {
-	case errKindInvalid, errKindRange:
-		return fmt.Sprintf("%% Invalid input (at token %d: '%s')", e.at, e.word)
-	case errKindIncomplete:
+func eosText(e *cliswitch.Refusal) string {
+	switch e.Kind {
+	case cliswitch.ErrKindInvalid, cliswitch.ErrKindRange:
+		return fmt.Sprintf("%% Invalid input (at token %d: '%s')", e.At, e.Word)
+	case cliswitch.ErrKindIncomplete:
 		return msgIncomplete
-	case errKindAmbiguous:
+	case cliswitch.ErrKindAmbiguous:
 		return msgAmbiguous
 	}
-	return e.msg
+	return e.Msg
 }
 
-// nums reads one or more integers in [lo, hi] up to the keyword stop.
-func (a *cliArgs) nums(lo, hi int, stop string) ([]int, *cliError) {
+// argNums reads one or more integers in [lo, hi] up to the keyword stop.
+func argNums(a *cliswitch.Args, lo, hi int, stop string) ([]int, *cliswitch.Refusal) {
 	var out []int
-	for a.more() && !a.isKw(stop) {
-		v, err := a.num(lo, hi)
+	for a.More() && !a.IsKw(stop) {
+		v, err := a.Num(lo, hi)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, v)
 	}
 	if len(out) == 0 {
-		if a.more() {
-			return nil, errInvalid(a.i, a.w[a.i])
+		if a.More() {
+			return nil, cliswitch.ErrInvalid(a.Pos, a.Words[a.Pos])
 		}
-		return nil, a.incomplete()
+		return nil, a.Incomplete()
 	}
 	return out, nil
 }
 
 var centis = regexp.MustCompile(`^([0-9]{1,6})(?:\.([0-9]{1,2}))?$`)
 
-// seconds reads a time in seconds with at most two decimals, in [lo, hi] hundredths.
-func (a *cliArgs) seconds(lo, hi int) (int, *cliError) {
-	if !a.more() {
-		return 0, a.incomplete()
+// argSeconds reads a time in seconds with at most two decimals, in [lo, hi] hundredths.
+func argSeconds(a *cliswitch.Args, lo, hi int) (int, *cliswitch.Refusal) {
+	if !a.More() {
+		return 0, a.Incomplete()
 	}
-	w := a.w[a.i]
+	w := a.Words[a.Pos]
 	m := centis.FindStringSubmatch(w)
 	if m == nil {
-		return 0, errInvalid(a.i, w)
+		return 0, cliswitch.ErrInvalid(a.Pos, w)
 	}
 	whole, _ := strconv.Atoi(m[1])
 	frac, _ := strconv.Atoi((m[2] + "00")[:2])
 	v := whole*100 + frac
 	if v < lo || v > hi {
-		return 0, errInvalid(a.i, w)
+		return 0, cliswitch.ErrInvalid(a.Pos, w)
 	}
-	a.i++
+	a.Pos++
 	return v, nil
 }
 
-// ethernet reads a port name as EOS accepts it (Ethernet1, Et1, eth1, e1, "Ethernet 1") and
+// argEthernet reads a port name as EOS accepts it (Ethernet1, Et1, eth1, e1, "Ethernet 1") and
 // checks that the port exists.
-func (a *cliArgs) ethernet(ports int) (int, *cliError) {
-	if !a.more() {
-		return 0, a.incomplete()
+func argEthernet(a *cliswitch.Args, ports int) (int, *cliswitch.Refusal) {
+	if !a.More() {
+		return 0, a.Incomplete()
 	}
-	start := a.i
-	w := a.w[a.i]
+	start := a.Pos
+	w := a.Words[a.Pos]
 	letters := strings.TrimRight(w, "0123456789")
 	number := w[len(letters):]
 	if letters == "" || !strings.HasPrefix("ethernet", strings.ToLower(letters)) {
-		return 0, errInvalid(start, w)
+		return 0, cliswitch.ErrInvalid(start, w)
 	}
-	a.i++
+	a.Pos++
 	if number == "" {
-		if !a.more() {
-			return 0, a.incomplete()
+		if !a.More() {
+			return 0, a.Incomplete()
 		}
-		number = a.w[a.i]
-		a.i++
+		number = a.Words[a.Pos]
+		a.Pos++
 	}
 	n, convErr := strconv.Atoi(number)
-	if !digits.MatchString(number) || convErr != nil || n < 1 || n > ports {
-		return 0, errInvalid(a.i-1, a.w[a.i-1])
+	if !cliswitch.Digits.MatchString(number) || convErr != nil || n < 1 || n > ports {
+		return 0, cliswitch.ErrInvalid(a.Pos-1, a.Words[a.Pos-1])
 	}
 	return n, nil
 }

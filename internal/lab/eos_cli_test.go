@@ -143,7 +143,7 @@ func TestEOSModesAndAbbreviations(t *testing.T) {
 	}
 	for _, s := range steps {
 		c.run(s.line)
-		if got := c.term.prompt(); got != s.prompt {
+		if got := c.term.Prompt(); got != s.prompt {
 			t.Fatalf("after %q: prompt %q, want %q", s.line, got, s.prompt)
 		}
 	}
@@ -222,7 +222,7 @@ func TestEOSDefaultsAndNoForms(t *testing.T) {
 		t.Errorf("no interface did not reset the port:\n%s", got)
 	}
 	c.must("hostname leaf-1")
-	if p := c.term.prompt(); p != "leaf-1(config)#" || !strings.Contains(sw.RunningConfig(), "! device: leaf-1 (DCS-7280SR3-48YC8, EOS-4.31.2F)\n") {
+	if p := c.term.Prompt(); p != "leaf-1(config)#" || !strings.Contains(sw.RunningConfig(), "! device: leaf-1 (DCS-7280SR3-48YC8, EOS-4.31.2F)\n") {
 		t.Errorf("hostname: prompt %q\n%s", p, sw.RunningConfig())
 	}
 }

@@ -3,59 +3,63 @@ package lab
 // The `eos` switch's configuration commands, per mode. Each parses its whole line before it
 // changes x.cfg; x.cfg is a copy anyway, dropped if the command fails. x.neg is the `no` form.
 
-import "regexp"
+import (
+	"regexp"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
+)
 
 func eosConfigTable(kind eosModeKind) []eosCmd {
 	var t []eosCmd
 	switch kind {
 	case modeConfig:
 		t = []eosCmd{
-			{name: "qos", fn: cmdGlobalQoS, neg: true},
-			{name: "interface", fn: cmdInterface, neg: true},
-			{name: "hostname", fn: cmdHostname},
+			{Name: "qos", Fn: cmdGlobalQoS, Neg: true},
+			{Name: "interface", Fn: cmdInterface, Neg: true},
+			{Name: "hostname", Fn: cmdHostname},
 		}
 	case modeProfile:
 		t = []eosCmd{
-			{name: "qos", fn: cmdTrust, neg: true},
-			{name: "tx-queue", fn: cmdTxQueue(false), neg: true},
-			{name: "uc-tx-queue", fn: cmdTxQueue(true), neg: true},
-			{name: "priority-flow-control", fn: cmdProfilePFC, neg: true},
+			{Name: "qos", Fn: cmdTrust, Neg: true},
+			{Name: "tx-queue", Fn: cmdTxQueue(false), Neg: true},
+			{Name: "uc-tx-queue", Fn: cmdTxQueue(true), Neg: true},
+			{Name: "priority-flow-control", Fn: cmdProfilePFC, Neg: true},
 		}
 	case modeTxq:
 		t = []eosCmd{
-			{name: "bandwidth", fn: cmdBandwidth, neg: true},
-			{name: "priority", fn: cmdPriority, neg: true},
-			{name: "random-detect", fn: cmdRandomDetect, neg: true},
+			{Name: "bandwidth", Fn: cmdBandwidth, Neg: true},
+			{Name: "priority", Fn: cmdPriority, Neg: true},
+			{Name: "random-detect", Fn: cmdRandomDetect, Neg: true},
 		}
 	case modeIf:
 		t = []eosCmd{
-			{name: "service-profile", fn: cmdServiceProfile, neg: true},
-			{name: "priority-flow-control", fn: cmdIfacePFC, neg: true},
-			{name: "flowcontrol", fn: cmdFlowcontrol, neg: true},
-			{name: "description", fn: cmdDescription, neg: true},
-			{name: "mtu", fn: cmdMTU, neg: true},
+			{Name: "service-profile", Fn: cmdServiceProfile, Neg: true},
+			{Name: "priority-flow-control", Fn: cmdIfacePFC, Neg: true},
+			{Name: "flowcontrol", Fn: cmdFlowcontrol, Neg: true},
+			{Name: "description", Fn: cmdDescription, Neg: true},
+			{Name: "mtu", Fn: cmdMTU, Neg: true},
 		}
 	default:
 		return nil
 	}
 	for i := range t {
-		t[i].config = true
+		t[i].Config = true
 	}
 	return append(t, negate(kind))
 }
 
 // cmdGlobalQoS: `qos profile NAME`, `qos map dscp|cos|traffic-class ...`.
-func cmdGlobalQoS(x *eosCtx, a *cliArgs) *cliError {
-	what, err := a.kw("map", "profile")
+func cmdGlobalQoS(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	what, err := a.Kw("map", "profile")
 	if err != nil {
 		return err
 	}
 	if what == "profile" {
-		name, err := a.word()
+		name, err := a.Word()
 		if err != nil {
 			return err
 		}
-		if err := a.done(); err != nil {
+		if err := a.Done(); err != nil {
 			return err
 		}
 		if x.neg {
@@ -66,7 +70,7 @@ func cmdGlobalQoS(x *eosCtx, a *cliArgs) *cliError {
 		x.next = eosMode{kind: modeProfile, profile: name}
 		return nil
 	}
-	from, err := a.kw("dscp", "cos", "traffic-class")
+	from, err := a.Kw("dscp", "cos", "traffic-class")
 	if err != nil {
 		return err
 	}
@@ -81,25 +85,25 @@ func cmdGlobalQoS(x *eosCtx, a *cliArgs) *cliError {
 }
 
 // qosMapDSCP: `[no] qos map dscp D... to traffic-class T [drop-precedence P]`.
-func qosMapDSCP(x *eosCtx, a *cliArgs) *cliError {
-	from, err := a.nums(0, 63, "to")
+func qosMapDSCP(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	from, err := argNums(a, 0, 63, "to")
 	if err != nil {
 		return err
 	}
 	tc, dp := noValue, noValue
-	if !x.neg || a.more() {
+	if !x.neg || a.More() {
 		if tc, err = mapTarget(a, "traffic-class"); err != nil {
 			return err
 		}
-		if dpKw, err := a.optKw("drop-precedence"); err != nil {
+		if dpKw, err := a.OptKw("drop-precedence"); err != nil {
 			return err
 		} else if dpKw != "" {
-			if dp, err = a.num(0, 2); err != nil {
+			if dp, err = a.Num(0, 2); err != nil {
 				return err
 			}
 		}
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	for _, d := range from {
@@ -113,22 +117,22 @@ func qosMapDSCP(x *eosCtx, a *cliArgs) *cliError {
 
 // qosMap: `[no] qos map cos C... to traffic-class T`, `[no] qos map traffic-class T... to
 // tx-queue Q`; the no form may omit the target, or give the keyword alone.
-func qosMap(x *eosCtx, a *cliArgs, m, defaults []int, target string) *cliError {
-	from, err := a.nums(0, 7, "to")
+func qosMap(x *eosCtx, a *cliswitch.Args, m, defaults []int, target string) *cliswitch.Refusal {
+	from, err := argNums(a, 0, 7, "to")
 	if err != nil {
 		return err
 	}
 	to := noValue
 	switch {
-	case x.neg && a.more():
-		if _, err := a.kw("to"); err != nil {
+	case x.neg && a.More():
+		if _, err := a.Kw("to"); err != nil {
 			return err
 		}
-		if _, err := a.kw(target); err != nil {
+		if _, err := a.Kw(target); err != nil {
 			return err
 		}
-		if a.more() {
-			if _, err := a.num(0, 7); err != nil {
+		if a.More() {
+			if _, err := a.Num(0, 7); err != nil {
 				return err
 			}
 		}
@@ -137,7 +141,7 @@ func qosMap(x *eosCtx, a *cliArgs, m, defaults []int, target string) *cliError {
 			return err
 		}
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	for _, v := range from {
@@ -151,23 +155,23 @@ func qosMap(x *eosCtx, a *cliArgs, m, defaults []int, target string) *cliError {
 }
 
 // mapTarget reads `to KEYWORD N` with N 0-7.
-func mapTarget(a *cliArgs, keyword string) (int, *cliError) {
-	if _, err := a.kw("to"); err != nil {
+func mapTarget(a *cliswitch.Args, keyword string) (int, *cliswitch.Refusal) {
+	if _, err := a.Kw("to"); err != nil {
 		return 0, err
 	}
-	if _, err := a.kw(keyword); err != nil {
+	if _, err := a.Kw(keyword); err != nil {
 		return 0, err
 	}
-	return a.num(0, 7)
+	return a.Num(0, 7)
 }
 
 // cmdInterface enters an interface; `no interface EthernetN` resets its configuration.
-func cmdInterface(x *eosCtx, a *cliArgs) *cliError {
-	port, err := a.ethernet(len(x.cfg.ifaces))
+func cmdInterface(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	port, err := argEthernet(a, len(x.cfg.ifaces))
 	if err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	if x.neg {
@@ -180,16 +184,16 @@ func cmdInterface(x *eosCtx, a *cliArgs) *cliError {
 
 var hostnameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$`)
 
-func cmdHostname(x *eosCtx, a *cliArgs) *cliError {
-	at := a.i
-	name, err := a.word()
+func cmdHostname(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	at := a.Pos
+	name, err := a.Word()
 	if err != nil {
 		return err
 	}
 	if !hostnameRE.MatchString(name) {
-		return errInvalid(at, name)
+		return cliswitch.ErrInvalid(at, name)
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.cfg.hostname = name
@@ -197,21 +201,21 @@ func cmdHostname(x *eosCtx, a *cliArgs) *cliError {
 }
 
 // cmdTrust: `qos trust dscp|cos`, `no qos trust`.
-func cmdTrust(x *eosCtx, a *cliArgs) *cliError {
-	if _, err := a.kw("trust"); err != nil {
+func cmdTrust(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if _, err := a.Kw("trust"); err != nil {
 		return err
 	}
 	var trust string
-	var err *cliError
+	var err *cliswitch.Refusal
 	if x.neg {
-		_, err = a.optKw("dscp", "cos")
+		_, err = a.OptKw("dscp", "cos")
 	} else {
-		trust, err = a.kw("dscp", "cos")
+		trust, err = a.Kw("dscp", "cos")
 	}
 	if err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.cfg.profile(x.mode.profile).trust = trust
@@ -225,20 +229,20 @@ func cmdTrust(x *eosCtx, a *cliArgs) *cliError {
 // analogy with the other family's keywords in aristanetworks/anta's UNSUPPORTED_PLATFORM_ERRORS;
 // no capture found). Sand before 4.33.0F does not configure queue 7 (Arista TOI: "queue 7 is not
 // user-configurable"); the refusal text is assumed (`% Invalid input` at the number).
-func cmdTxQueue(uc bool) func(x *eosCtx, a *cliArgs) *cliError {
-	return func(x *eosCtx, a *cliArgs) *cliError {
+func cmdTxQueue(uc bool) func(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	return func(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 		if uc != x.sw.model.strata {
-			return errInvalid(a.i-1, a.w[a.i-1])
+			return cliswitch.ErrInvalid(a.Pos-1, a.Words[a.Pos-1])
 		}
-		at := a.i
-		n, err := a.num(0, 7)
+		at := a.Pos
+		n, err := a.Num(0, 7)
 		if err != nil {
 			return err
 		}
 		if n == 7 && !x.sw.model.strata {
-			return errInvalid(at, a.w[at])
+			return cliswitch.ErrInvalid(at, a.Words[at])
 		}
-		if err := a.done(); err != nil {
+		if err := a.Done(); err != nil {
 			return err
 		}
 		p, key := x.cfg.profile(x.mode.profile), eosQueueKey{uc: uc, n: n}
@@ -257,13 +261,13 @@ func (x *eosCtx) txQueue() *eosTxQueue {
 }
 
 // cmdBandwidth: `bandwidth percent P` (1-100), `no bandwidth percent [P]`.
-func cmdBandwidth(x *eosCtx, a *cliArgs) *cliError {
-	if _, err := a.kw("percent"); err != nil {
+func cmdBandwidth(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if _, err := a.Kw("percent"); err != nil {
 		return err
 	}
 	pct := 0
-	if !x.neg || a.more() {
-		v, err := a.num(1, 100)
+	if !x.neg || a.More() {
+		v, err := a.Num(1, 100)
 		if err != nil {
 			return err
 		}
@@ -271,7 +275,7 @@ func cmdBandwidth(x *eosCtx, a *cliArgs) *cliError {
 			pct = v
 		}
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.txQueue().bandwidth = pct
@@ -279,17 +283,17 @@ func cmdBandwidth(x *eosCtx, a *cliArgs) *cliError {
 }
 
 // cmdPriority: `priority strict`, `no priority [strict]` (the queue then shows `no priority`).
-func cmdPriority(x *eosCtx, a *cliArgs) *cliError {
-	var err *cliError
+func cmdPriority(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	var err *cliswitch.Refusal
 	if x.neg {
-		_, err = a.optKw("strict")
+		_, err = a.OptKw("strict")
 	} else {
-		_, err = a.kw("strict")
+		_, err = a.Kw("strict")
 	}
 	if err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	if x.neg {
@@ -300,10 +304,10 @@ func cmdPriority(x *eosCtx, a *cliArgs) *cliError {
 	return nil
 }
 
-func cmdServiceProfile(x *eosCtx, a *cliArgs) *cliError {
+func cmdServiceProfile(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	name := ""
-	if !x.neg || a.more() {
-		w, err := a.word()
+	if !x.neg || a.More() {
+		w, err := a.Word()
 		if err != nil {
 			return err
 		}
@@ -311,7 +315,7 @@ func cmdServiceProfile(x *eosCtx, a *cliArgs) *cliError {
 			name = w
 		}
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.iface().serviceProfile = name
@@ -321,21 +325,21 @@ func cmdServiceProfile(x *eosCtx, a *cliArgs) *cliError {
 func (x *eosCtx) iface() *eosIface { return x.cfg.ifaces[x.mode.port-1] }
 
 // cmdFlowcontrol: `flowcontrol send|receive on|off`; `no` forgets the explicit setting.
-func cmdFlowcontrol(x *eosCtx, a *cliArgs) *cliError {
-	dir, err := a.kw("send", "receive")
+func cmdFlowcontrol(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	dir, err := a.Kw("send", "receive")
 	if err != nil {
 		return err
 	}
 	var v string
 	if x.neg {
-		_, err = a.optKw("on", "off")
+		_, err = a.OptKw("on", "off")
 	} else {
-		v, err = a.kw("on", "off")
+		v, err = a.Kw("on", "off")
 	}
 	if err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	if dir == "send" {
@@ -346,10 +350,10 @@ func cmdFlowcontrol(x *eosCtx, a *cliArgs) *cliError {
 	return nil
 }
 
-func cmdDescription(x *eosCtx, a *cliArgs) *cliError {
+func cmdDescription(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	text := ""
 	if !x.neg {
-		t, err := a.rest()
+		t, err := a.Rest()
 		if err != nil {
 			return err
 		}
@@ -360,10 +364,10 @@ func cmdDescription(x *eosCtx, a *cliArgs) *cliError {
 }
 
 // cmdMTU: `mtu N` (68-9214), `no mtu [N]`.
-func cmdMTU(x *eosCtx, a *cliArgs) *cliError {
+func cmdMTU(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	mtu := 0
-	if !x.neg || a.more() {
-		v, err := a.num(68, 9214)
+	if !x.neg || a.More() {
+		v, err := a.Num(68, 9214)
 		if err != nil {
 			return err
 		}
@@ -371,7 +375,7 @@ func cmdMTU(x *eosCtx, a *cliArgs) *cliError {
 			mtu = v
 		}
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.iface().mtu = mtu

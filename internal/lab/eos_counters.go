@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
 
@@ -22,15 +23,15 @@ const eosTxQueues = 8
 
 // eosPorts reads an optional port before the keyword that follows it: every port when the
 // next word is that keyword, else the one port named.
-func eosPorts(sw *EOSSwitch, a *cliArgs, next string) ([]int, *cliError) {
-	if a.isKw(next) {
-		ports := make([]int, len(sw.ports))
+func eosPorts(sw *EOSSwitch, a *cliswitch.Args, next string) ([]int, *cliswitch.Refusal) {
+	if a.IsKw(next) {
+		ports := make([]int, len(sw.Interfaces()))
 		for i := range ports {
 			ports[i] = i + 1
 		}
 		return ports, nil
 	}
-	n, err := a.ethernet(len(sw.ports))
+	n, err := argEthernet(a, len(sw.Interfaces()))
 	if err != nil {
 		return nil, err
 	}
@@ -38,9 +39,9 @@ func eosPorts(sw *EOSSwitch, a *cliArgs, next string) ([]int, *cliError) {
 }
 
 // keywords reads each keyword in turn.
-func keywords(a *cliArgs, kws ...string) *cliError {
+func keywords(a *cliswitch.Args, kws ...string) *cliswitch.Refusal {
 	for _, k := range kws {
-		if _, err := a.kw(k); err != nil {
+		if _, err := a.Kw(k); err != nil {
 			return err
 		}
 	}
@@ -48,7 +49,7 @@ func keywords(a *cliArgs, kws ...string) *cliError {
 }
 
 // ecnCounters is `show qos interfaces [IF] ecn counters queue` after `interfaces`.
-func (sw *EOSSwitch) ecnCounters(a *cliArgs) (text, jsonText string, err *cliError) {
+func (sw *EOSSwitch) ecnCounters(a *cliswitch.Args) (text, jsonText string, err *cliswitch.Refusal) {
 	ports, err := eosPorts(sw, a, "ecn")
 	if err != nil {
 		return "", "", err
@@ -63,7 +64,7 @@ func (sw *EOSSwitch) ecnCounters(a *cliArgs) (text, jsonText string, err *cliErr
 	var b strings.Builder
 	b.WriteString("Port       Tx-Queue  ECN Marked\n---------- -------- ----------\n")
 	for _, n := range ports {
-		name := sw.ports[n-1]
+		name := sw.Interfaces()[n-1]
 		q := intf{QueueCounters: map[string]string{}}
 		for tq := range eosTxQueues {
 			v := sw.ecnMarks(n, tq)
@@ -96,13 +97,13 @@ func (sw *EOSSwitch) ecnMarks(port, tq int) string {
 	if !marking {
 		return "0"
 	}
-	up, storm := sw.traffic(sw.ports[port-1])
+	up, storm := sw.Traffic(sw.Interfaces()[port-1])
 	return strconv.FormatUint(traffic.Count(traffic.QueueECNMarkPPS, up)+traffic.Count(traffic.StormQueueMarkPPS, storm), 10)
 }
 
 // discards is `show interfaces [IF] counters discards` after `interfaces`: a port discards
 // only during its storm.
-func (sw *EOSSwitch) discards(a *cliArgs) (text, jsonText string, err *cliError) {
+func (sw *EOSSwitch) discards(a *cliswitch.Args) (text, jsonText string, err *cliswitch.Refusal) {
 	ports, err := eosPorts(sw, a, "counters")
 	if err != nil {
 		return "", "", err
@@ -119,8 +120,8 @@ func (sw *EOSSwitch) discards(a *cliArgs) (text, jsonText string, err *cliError)
 	var b strings.Builder
 	b.WriteString("Port       InDiscards OutDiscards\n---------- ---------- -----------\n")
 	for _, n := range ports {
-		name := sw.ports[n-1]
-		_, storm := sw.traffic(name)
+		name := sw.Interfaces()[n-1]
+		_, storm := sw.Traffic(name)
 		d := intf{OutDiscards: traffic.Count(traffic.StormOutDiscardPPS, storm), InDiscards: traffic.Count(traffic.StormInDiscardPPS, storm)}
 		out[name] = d
 		in, outTotal = in+d.InDiscards, outTotal+d.OutDiscards

@@ -1,66 +1,68 @@
 package lab
 
+import "github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
+
 // The `eos` switch's exec-mode commands, and those every configuration mode shares (exit,
 // end, show, write, commit, abort).
 
 func eosExecTable() []eosCmd {
 	return []eosCmd{
-		{name: "enable", fn: cmdEnable},
-		{name: "disable", fn: cmdDisable},
-		{name: "exit", fn: cmdLogout},
-		{name: "logout", fn: cmdLogout},
-		{name: "terminal", fn: cmdTerminal},
-		{name: "show", fn: cmdShow},
-		{name: "configure", fn: cmdConfigure},
-		{name: "no", fn: cmdNoConfigureSession},
-		{name: "write", fn: cmdWrite},
-		{name: "copy", fn: cmdCopy},
+		{Name: "enable", Fn: cmdEnable},
+		{Name: "disable", Fn: cmdDisable},
+		{Name: "exit", Fn: cmdLogout},
+		{Name: "logout", Fn: cmdLogout},
+		{Name: "terminal", Fn: cmdTerminal},
+		{Name: "show", Fn: cmdShow},
+		{Name: "configure", Fn: cmdConfigure},
+		{Name: "no", Fn: cmdNoConfigureSession},
+		{Name: "write", Fn: cmdWrite},
+		{Name: "copy", Fn: cmdCopy},
 	}
 }
 
 // eosCommonTable is what a configuration mode adds to its own commands.
 func eosCommonTable(inSession bool) []eosCmd {
 	t := []eosCmd{
-		{name: "exit", fn: cmdExit},
-		{name: "end", fn: cmdEnd},
-		{name: "show", fn: cmdShow},
-		{name: "write", fn: cmdWrite},
-		{name: "copy", fn: cmdCopy},
+		{Name: "exit", Fn: cmdExit},
+		{Name: "end", Fn: cmdEnd},
+		{Name: "show", Fn: cmdShow},
+		{Name: "write", Fn: cmdWrite},
+		{Name: "copy", Fn: cmdCopy},
 	}
 	if inSession {
-		t = append(t, eosCmd{name: "commit", fn: cmdCommit}, eosCmd{name: "abort", fn: cmdAbort})
+		t = append(t, eosCmd{Name: "commit", Fn: cmdCommit}, eosCmd{Name: "abort", Fn: cmdAbort})
 	}
 	return t
 }
 
 func (x *eosCtx) privileged() bool { return x.t.mode.kind != modeExec }
 
-func cmdEnable(x *eosCtx, a *cliArgs) *cliError {
-	if err := a.done(); err != nil {
+func cmdEnable(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.next = eosMode{kind: modePriv} // no enable secret is set: no password asked
 	return nil
 }
 
-func cmdDisable(x *eosCtx, a *cliArgs) *cliError {
-	if err := a.done(); err != nil {
+func cmdDisable(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.next = eosMode{kind: modeExec}
 	return nil
 }
 
-func cmdLogout(x *eosCtx, a *cliArgs) *cliError {
-	if err := a.done(); err != nil {
+func cmdLogout(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.t.closed = true
 	return nil
 }
 
-func cmdTerminal(x *eosCtx, a *cliArgs) *cliError {
-	what, err := a.kw("length", "width")
+func cmdTerminal(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	what, err := a.Kw("length", "width")
 	if err != nil {
 		return err
 	}
@@ -68,11 +70,11 @@ func cmdTerminal(x *eosCtx, a *cliArgs) *cliError {
 	if what == "width" {
 		lo = 10
 	}
-	n, err := a.num(lo, 32767)
+	n, err := a.Num(lo, 32767)
 	if err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	switch {
@@ -87,30 +89,30 @@ func cmdTerminal(x *eosCtx, a *cliArgs) *cliError {
 }
 
 // cmdConfigure: `configure [terminal]`, `configure session [NAME [commit|abort]]`.
-func cmdConfigure(x *eosCtx, a *cliArgs) *cliError {
+func cmdConfigure(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	if !x.privileged() {
 		return errPrivileged()
 	}
-	what, err := a.optKw("terminal", "session")
+	what, err := a.OptKw("terminal", "session")
 	if err != nil {
 		return err
 	}
 	if what != "session" {
-		if err := a.done(); err != nil {
+		if err := a.Done(); err != nil {
 			return err
 		}
 		x.next = eosMode{kind: modeConfig}
 		return nil
 	}
 	name := ""
-	if a.more() {
-		name, _ = a.word()
+	if a.More() {
+		name, _ = a.Word()
 	}
-	action, err := a.optKw("commit", "abort")
+	action, err := a.OptKw("commit", "abort")
 	if err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	switch action {
@@ -127,52 +129,52 @@ func cmdConfigure(x *eosCtx, a *cliArgs) *cliError {
 }
 
 // cmdNoConfigureSession: `no configure session NAME` deletes a pending session.
-func cmdNoConfigureSession(x *eosCtx, a *cliArgs) *cliError {
-	if _, err := a.kw("configure"); err != nil {
+func cmdNoConfigureSession(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if _, err := a.Kw("configure"); err != nil {
 		return err
 	}
 	if !x.privileged() {
 		return errPrivileged()
 	}
-	if _, err := a.kw("session"); err != nil {
+	if _, err := a.Kw("session"); err != nil {
 		return err
 	}
-	name, err := a.word()
+	name, err := a.Word()
 	if err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	return x.sw.abortNamed(name, x.t)
 }
 
-func cmdWrite(x *eosCtx, a *cliArgs) *cliError {
+func cmdWrite(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	if !x.privileged() {
 		return errPrivileged()
 	}
-	if _, err := a.optKw("memory"); err != nil {
+	if _, err := a.OptKw("memory"); err != nil {
 		return err
 	}
 	return x.save(a)
 }
 
-func cmdCopy(x *eosCtx, a *cliArgs) *cliError {
+func cmdCopy(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	if !x.privileged() {
 		return errPrivileged()
 	}
-	if _, err := a.kw("running-config"); err != nil {
+	if _, err := a.Kw("running-config"); err != nil {
 		return err
 	}
-	if _, err := a.kw("startup-config"); err != nil {
+	if _, err := a.Kw("startup-config"); err != nil {
 		return err
 	}
 	return x.save(a)
 }
 
 // save writes the running-config (never a session's candidate) as the startup-config.
-func (x *eosCtx) save(a *cliArgs) *cliError {
-	if err := a.done(); err != nil {
+func (x *eosCtx) save(a *cliswitch.Args) *cliswitch.Refusal {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.sw.startup = x.sw.renderRunning(x.sw.running)
@@ -180,24 +182,24 @@ func (x *eosCtx) save(a *cliArgs) *cliError {
 	return nil
 }
 
-func cmdExit(x *eosCtx, a *cliArgs) *cliError {
-	if err := a.done(); err != nil {
+func cmdExit(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.next = x.mode.parent()
 	return nil
 }
 
-func cmdEnd(x *eosCtx, a *cliArgs) *cliError {
-	if err := a.done(); err != nil {
+func cmdEnd(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.next = eosMode{kind: modePriv}
 	return nil
 }
 
-func cmdCommit(x *eosCtx, a *cliArgs) *cliError {
-	if err := a.done(); err != nil {
+func cmdCommit(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	if err := x.sw.commit(x.t.session); err != nil {
@@ -207,8 +209,8 @@ func cmdCommit(x *eosCtx, a *cliArgs) *cliError {
 	return nil
 }
 
-func cmdAbort(x *eosCtx, a *cliArgs) *cliError {
-	if err := a.done(); err != nil {
+func cmdAbort(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.sw.removeSession(x.t.session)

@@ -49,7 +49,7 @@ type eosCLI struct {
 func newEOSCLI(t *testing.T, sw *EOSSwitch, lines ...string) *eosCLI {
 	t.Helper()
 	c := &eosCLI{t: t, term: sw.newTerm("admin")}
-	t.Cleanup(c.term.leave)
+	t.Cleanup(c.term.Leave)
 	for _, l := range lines {
 		c.must(l)
 	}
@@ -63,7 +63,7 @@ func (c *eosCLI) run(line string) string { return c.term.run(line) }
 func (c *eosCLI) must(line string) {
 	c.t.Helper()
 	if out := c.run(line); out != "" {
-		c.t.Fatalf("%s %s: %q", c.term.prompt(), line, out)
+		c.t.Fatalf("%s %s: %q", c.term.Prompt(), line, out)
 	}
 }
 

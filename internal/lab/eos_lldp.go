@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 )
 
 type eosLLDPNeighbor struct {
@@ -33,14 +34,14 @@ type eosLLDPInterface struct {
 // eosPortIDType names lldpd's port ID subtypes as EOS's JSON does.
 var eosPortIDType = map[string]string{"ifname": "interfaceName", "local": "local", "mac": "macAddress"}
 
-func (sw *EOSSwitch) lldpNeighborsDetail() (text, jsonText string, err *cliError) {
-	heard := sw.wires.Heard(sw.name)
+func (sw *EOSSwitch) lldpNeighborsDetail() (text, jsonText string, err *cliswitch.Refusal) {
+	heard := sw.Wires.Heard(sw.Name())
 	type entry struct {
 		Info []eosLLDPNeighbor `json:"lldpNeighborInfo"`
 	}
 	all := map[string]entry{}
 	var b strings.Builder
-	for _, port := range sw.ports {
+	for _, port := range sw.Interfaces() {
 		ad, ok := heard[port]
 		if !ok {
 			all[port] = entry{Info: []eosLLDPNeighbor{}}
@@ -64,7 +65,7 @@ func (sw *EOSSwitch) lldpNeighborsDetail() (text, jsonText string, err *cliError
 	}
 	body, e := json.MarshalIndent(map[string]any{"lldpNeighbors": all}, "", "    ")
 	if e != nil {
-		return "", "", &cliError{msg: e.Error()}
+		return "", "", &cliswitch.Refusal{Msg: e.Error()}
 	}
 	return b.String(), string(body) + "\n", nil
 }

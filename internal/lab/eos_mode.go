@@ -6,6 +6,8 @@ package lab
 import (
 	"fmt"
 	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 )
 
 type eosModeKind int
@@ -54,7 +56,7 @@ func (m eosMode) layers() []eosMode {
 
 // eosCmd is one first keyword of a mode. Config commands run on a copy that replaces the
 // configuration only if they succeed, sessions record them, RejectLines refuses them.
-type eosCmd = cliCmd[*eosCtx]
+type eosCmd = cliswitch.Cmd[*eosCtx]
 
 // eosCtx is what a command runs with. t is nil while a commit replays a session's lines.
 type eosCtx struct {
@@ -92,51 +94,51 @@ func (t *eosTerm) runLocked(line string) string {
 	if len(words) == 0 || strings.HasPrefix(words[0], "!") {
 		return ""
 	}
-	t.sw.countCommand(words)
+	t.sw.CountCommand(words)
 	layers := t.mode.layers()
 	tables := make([][]eosCmd, len(layers))
 	for i, l := range layers {
 		tables[i] = t.table(l)
 	}
-	if err := firstWord(words[0], tables...); err != nil {
-		return err.eosText() + "\n"
+	if err := cliswitch.FirstWord(words[0], tables...); err != nil {
+		return eosText(err) + "\n"
 	}
-	var best *cliError
+	var best *cliswitch.Refusal
 	for _, layer := range layers {
 		out, err := t.try(layer, words, line)
 		if err == nil {
 			return out
 		}
-		if best = better(best, err); best.at == atFinal {
+		if best = cliswitch.Better(best, err); best.At == cliswitch.AtFinal {
 			break
 		}
 	}
-	return best.eosText() + "\n"
+	return eosText(best) + "\n"
 }
 
 // try runs the line as a command of one mode.
-func (t *eosTerm) try(layer eosMode, words []string, line string) (string, *cliError) {
-	a := newArgs(words)
-	cmd, err := findCommand(a, t.table(layer))
+func (t *eosTerm) try(layer eosMode, words []string, line string) (string, *cliswitch.Refusal) {
+	a := cliswitch.NewArgs(words)
+	cmd, err := cliswitch.FindCommand(a, t.table(layer))
 	if err != nil {
 		return "", err
 	}
 	x := &eosCtx{t: t, sw: t.sw, mode: layer, next: t.mode}
-	if cmd.config {
+	if cmd.Config {
 		x.cfg, x.next = t.target().clone(), layer
 	}
-	if err := cmd.fn(x, a); err != nil {
+	if err := cmd.Fn(x, a); err != nil {
 		return "", err
 	}
-	if cmd.config {
-		if msg, refused := t.sw.rejected(line); refused {
+	if cmd.Config {
+		if msg, refused := t.sw.Rejected(line); refused {
 			return "% " + msg + "\n", nil
 		}
 		t.setTarget(x.cfg)
 		if t.session != nil {
 			t.session.lines = append(t.session.lines, eosRecorded{mode: layer, words: words})
 		}
-		x.out.WriteString(t.sw.warned(line))
+		x.out.WriteString(t.sw.Warned(line))
 	}
 	t.setMode(x.next)
 	return x.out.String(), nil
@@ -152,19 +154,19 @@ func (t *eosTerm) table(m eosMode) []eosCmd {
 // negate is the `no` command of a mode: the next word is one of the mode's commands that
 // have a no form.
 func negate(kind eosModeKind) eosCmd {
-	return eosCmd{name: "no", config: true, fn: func(x *eosCtx, a *cliArgs) *cliError {
+	return eosCmd{Name: "no", Config: true, Fn: func(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 		var table []eosCmd
 		for _, c := range eosConfigTable(kind) {
-			if c.neg {
+			if c.Neg {
 				table = append(table, c)
 			}
 		}
-		cmd, err := findCommand(a, table)
+		cmd, err := cliswitch.FindCommand(a, table)
 		if err != nil {
 			return err
 		}
 		x.neg = true
-		return cmd.fn(x, a)
+		return cmd.Fn(x, a)
 	}}
 }
 
@@ -194,7 +196,7 @@ func (t *eosTerm) setMode(m eosMode) {
 }
 
 // prompt is the hostname and the mode, as EOS prints it (no trailing space).
-func (t *eosTerm) prompt() string {
+func (t *eosTerm) Prompt() string {
 	t.sw.mu.Lock()
 	defer t.sw.mu.Unlock()
 	return t.promptLocked()
@@ -231,7 +233,7 @@ func (t *eosTerm) promptLocked() string {
 
 // leave is called when the connection ends: a session it was in stays pending, without a
 // terminal.
-func (t *eosTerm) leave() {
+func (t *eosTerm) Leave() {
 	t.sw.mu.Lock()
 	defer t.sw.mu.Unlock()
 	t.setMode(eosMode{kind: modeExec})
@@ -239,18 +241,18 @@ func (t *eosTerm) leave() {
 
 // enter runs a line typed at the shell and returns its output, the prompt after it and
 // whether the terminal logged out, all under one lock.
-func (t *eosTerm) enter(line string) (out, prompt string, closed bool) {
+func (t *eosTerm) Enter(line string) (out, prompt string, closed bool) {
 	t.sw.mu.Lock()
 	defer t.sw.mu.Unlock()
 	out = t.runLocked(line)
 	return out, t.promptLocked(), t.closed
 }
 
-func (t *eosTerm) inConfig() bool {
+func (t *eosTerm) InConfig() bool {
 	t.sw.mu.Lock()
 	defer t.sw.mu.Unlock()
 	return t.mode.isConfig()
 }
 
 // ctrlZ: the lab's EOS ignores Ctrl-Z (eos-switch.md does not give it a meaning).
-func (t *eosTerm) ctrlZ() (string, bool) { return "", false }
+func (t *eosTerm) CtrlZ() (string, bool) { return "", false }

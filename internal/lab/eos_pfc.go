@@ -1,5 +1,7 @@
 package lab
 
+import "github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
+
 // PFC, the PFC watchdog (shared by qos profiles and interfaces) and ECN marking of a
 // tx-queue on the `eos` switch.
 
@@ -36,11 +38,11 @@ func ecnBytes(v int, unit string) (int, bool) {
 	return 0, false
 }
 
-func cmdProfilePFC(x *eosCtx, a *cliArgs) *cliError {
+func cmdProfilePFC(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	return pfcCmd(x, a, &x.cfg.profile(x.mode.profile).pfc)
 }
 
-func cmdIfacePFC(x *eosCtx, a *cliArgs) *cliError {
+func cmdIfacePFC(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	return pfcCmd(x, a, &x.iface().pfc)
 }
 
@@ -52,17 +54,17 @@ const errNoHardware = "% Unavailable command (not supported on this hardware pla
 // `priority-flow-control pause watchdog ...`, and their no forms. vEOS has no PFC (it forwards
 // in software): every form is unavailable there (the text of a real platform's refusal; its use
 // on vEOS is assumed).
-func pfcCmd(x *eosCtx, a *cliArgs, p *eosPFC) *cliError {
+func pfcCmd(x *eosCtx, a *cliswitch.Args, p *eosPFC) *cliswitch.Refusal {
 	if x.sw != nil && !x.sw.model.pfc {
-		return errFinal("%s", errNoHardware)
+		return cliswitch.ErrFinal("%s", errNoHardware)
 	}
-	what, err := a.kw("on", "priority", "pause")
+	what, err := a.Kw("on", "priority", "pause")
 	if err != nil {
 		return err
 	}
 	switch what {
 	case "on":
-		if err := a.done(); err != nil {
+		if err := a.Done(); err != nil {
 			return err
 		}
 		p.on = !x.neg
@@ -70,27 +72,27 @@ func pfcCmd(x *eosCtx, a *cliArgs, p *eosPFC) *cliError {
 	case "priority":
 		return pfcPriority(x, a, p)
 	}
-	if _, err := a.kw("watchdog"); err != nil {
+	if _, err := a.Kw("watchdog"); err != nil {
 		return err
 	}
 	return watchdogCmd(x, a, &p.wd)
 }
 
-func pfcPriority(x *eosCtx, a *cliArgs, p *eosPFC) *cliError {
-	prio, err := a.num(0, 7)
+func pfcPriority(x *eosCtx, a *cliswitch.Args, p *eosPFC) *cliswitch.Refusal {
+	prio, err := a.Num(0, 7)
 	if err != nil {
 		return err
 	}
 	var v string
 	if x.neg {
-		_, err = a.optKw("no-drop", "drop")
+		_, err = a.OptKw("no-drop", "drop")
 	} else {
-		v, err = a.kw("no-drop", "drop")
+		v, err = a.Kw("no-drop", "drop")
 	}
 	if err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	if x.neg {
@@ -107,36 +109,36 @@ func pfcPriority(x *eosCtx, a *cliArgs, p *eosPFC) *cliError {
 // watchdogCmd: after `priority-flow-control pause watchdog`: nothing (enable), `port action
 // drop|errdisable|notify-only`, or `port timer timeout S polling-interval auto|S
 // recovery-time S [forced]`.
-func watchdogCmd(x *eosCtx, a *cliArgs, wd *eosWatchdog) *cliError {
-	if !a.more() {
+func watchdogCmd(x *eosCtx, a *cliswitch.Args, wd *eosWatchdog) *cliswitch.Refusal {
+	if !a.More() {
 		wd.enabled = !x.neg
 		return nil
 	}
-	if _, err := a.kw("port"); err != nil {
+	if _, err := a.Kw("port"); err != nil {
 		return err
 	}
-	what, err := a.kw("action", "timer")
+	what, err := a.Kw("action", "timer")
 	if err != nil {
 		return err
 	}
 	if what == "action" {
 		var action string
 		if x.neg {
-			_, err = a.optKw("drop", "errdisable", "notify-only")
+			_, err = a.OptKw("drop", "errdisable", "notify-only")
 		} else {
-			action, err = a.kw("drop", "errdisable", "notify-only")
+			action, err = a.Kw("drop", "errdisable", "notify-only")
 		}
 		if err != nil {
 			return err
 		}
-		if err := a.done(); err != nil {
+		if err := a.Done(); err != nil {
 			return err
 		}
 		wd.action = action
 		return nil
 	}
 	var timer *eosWDTimer
-	if !x.neg || a.more() {
+	if !x.neg || a.More() {
 		if timer, err = parseTimer(a); err != nil {
 			return err
 		}
@@ -148,35 +150,35 @@ func watchdogCmd(x *eosCtx, a *cliArgs, wd *eosWatchdog) *cliError {
 	return nil
 }
 
-func parseTimer(a *cliArgs) (*eosWDTimer, *cliError) {
+func parseTimer(a *cliswitch.Args) (*eosWDTimer, *cliswitch.Refusal) {
 	t := &eosWDTimer{}
-	var err *cliError
-	if _, err = a.kw("timeout"); err != nil {
+	var err *cliswitch.Refusal
+	if _, err = a.Kw("timeout"); err != nil {
 		return nil, err
 	}
-	if t.timeout, err = a.seconds(wdTimeoutMin, wdTimeoutMax); err != nil {
+	if t.timeout, err = argSeconds(a, wdTimeoutMin, wdTimeoutMax); err != nil {
 		return nil, err
 	}
-	if _, err = a.kw("polling-interval"); err != nil {
+	if _, err = a.Kw("polling-interval"); err != nil {
 		return nil, err
 	}
-	if a.isKw("auto") {
-		a.i++ // polling 0 is auto
-	} else if t.polling, err = a.seconds(wdPollingMin, wdPollingMax); err != nil {
+	if a.IsKw("auto") {
+		a.Pos++ // polling 0 is auto
+	} else if t.polling, err = argSeconds(a, wdPollingMin, wdPollingMax); err != nil {
 		return nil, err
 	}
-	if _, err = a.kw("recovery-time"); err != nil {
+	if _, err = a.Kw("recovery-time"); err != nil {
 		return nil, err
 	}
-	if t.recovery, err = a.seconds(wdRecoveryMin, wdRecoveryMax); err != nil {
+	if t.recovery, err = argSeconds(a, wdRecoveryMin, wdRecoveryMax); err != nil {
 		return nil, err
 	}
-	forced, err := a.optKw("forced")
+	forced, err := a.OptKw("forced")
 	if err != nil {
 		return nil, err
 	}
 	t.forced = forced != ""
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -187,27 +189,27 @@ func parseTimer(a *cliArgs) (*eosWDTimer, *cliError) {
 //
 // `random-detect ecn count` (and its no form) turns the queue's ECN counter on: AVD's schema
 // ("Enable counter for random-detect ECNs"), AMD's ROCm RoCE guide for an Arista 7388.
-func cmdRandomDetect(x *eosCtx, a *cliArgs) *cliError {
-	if _, err := a.kw("ecn"); err != nil {
+func cmdRandomDetect(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if _, err := a.Kw("ecn"); err != nil {
 		return err
 	}
-	if a.more() && a.w[a.i] == "count" {
-		a.i++
-		if err := a.done(); err != nil {
+	if a.More() && a.Words[a.Pos] == "count" {
+		a.Pos++
+		if err := a.Done(); err != nil {
 			return err
 		}
 		x.txQueue().ecnCount = !x.neg
 		return nil
 	}
 	var ecn *eosECN
-	if !x.neg || a.more() {
+	if !x.neg || a.More() {
 		e, err := parseECN(a)
 		if err != nil {
 			return err
 		}
 		ecn = e
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	if x.neg {
@@ -217,9 +219,9 @@ func cmdRandomDetect(x *eosCtx, a *cliArgs) *cliError {
 	return nil
 }
 
-func parseECN(a *cliArgs) (*eosECN, *cliError) {
+func parseECN(a *cliswitch.Args) (*eosECN, *cliswitch.Refusal) {
 	e := &eosECN{prob: noValue, weight: noValue}
-	var err *cliError
+	var err *cliswitch.Refusal
 	if e.min, e.minUnit, err = threshold(a, "minimum-threshold"); err != nil {
 		return nil, err
 	}
@@ -227,15 +229,15 @@ func parseECN(a *cliArgs) (*eosECN, *cliError) {
 		return nil, err
 	}
 	optional := []string{"max-mark-probability", "weight"}
-	for a.more() && len(optional) > 0 {
-		k, err := a.kw(optional...)
+	for a.More() && len(optional) > 0 {
+		k, err := a.Kw(optional...)
 		if err != nil {
 			return nil, err
 		}
 		if k == "weight" {
-			e.weight, err = a.num(0, ecnWeightMax)
+			e.weight, err = a.Num(0, ecnWeightMax)
 		} else {
-			e.prob, err = a.num(1, ecnProbMax)
+			e.prob, err = a.Num(1, ecnProbMax)
 		}
 		if err != nil {
 			return nil, err
@@ -247,33 +249,33 @@ func parseECN(a *cliArgs) (*eosECN, *cliError) {
 			}
 		}
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return nil, err
 	}
 	minB, okMin := ecnBytes(e.min, e.minUnit)
 	maxB, okMax := ecnBytes(e.max, e.maxUnit)
 	if (okMin && okMax && minB > maxB) || (e.minUnit == e.maxUnit && e.min > e.max) {
-		return nil, errFinal("%% Minimum threshold must be less than or equal to maximum threshold")
+		return nil, cliswitch.ErrFinal("%% Minimum threshold must be less than or equal to maximum threshold")
 	}
 	return e, nil
 }
 
 // threshold reads `KEYWORD N UNIT`, N within the unit's range.
-func threshold(a *cliArgs, keyword string) (int, string, *cliError) {
-	if _, err := a.kw(keyword); err != nil {
+func threshold(a *cliswitch.Args, keyword string) (int, string, *cliswitch.Refusal) {
+	if _, err := a.Kw(keyword); err != nil {
 		return 0, "", err
 	}
-	at := a.i
-	v, err := a.num(1, thresholdMax)
+	at := a.Pos
+	v, err := a.Num(1, thresholdMax)
 	if err != nil {
 		return 0, "", err
 	}
-	unit, err := a.kw("bytes", "kbytes", "mbytes", "segments", "milliseconds")
+	unit, err := a.Kw("bytes", "kbytes", "mbytes", "segments", "milliseconds")
 	if err != nil {
 		return 0, "", err
 	}
 	if v > ecnUnits[unit] {
-		return 0, "", errInvalid(at, a.w[at])
+		return 0, "", cliswitch.ErrInvalid(at, a.Words[at])
 	}
 	return v, unit, nil
 }

@@ -9,6 +9,8 @@ package lab
 import (
 	"fmt"
 	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 )
 
 const maxPendingSessions = 5
@@ -44,7 +46,7 @@ func (sw *EOSSwitch) session(name string) *eosSession {
 }
 
 // enterSession creates the session (a copy of the running-config) or re-enters a pending one.
-func (t *eosTerm) enterSession(name string) *cliError {
+func (t *eosTerm) enterSession(name string) *cliswitch.Refusal {
 	sw := t.sw
 	for name == "" {
 		sw.autoSessions++
@@ -56,12 +58,12 @@ func (t *eosTerm) enterSession(name string) *cliError {
 	switch {
 	case s == nil:
 		if len(sw.sessions) >= maxPendingSessions {
-			return errFinal("%% Maximum number of pending sessions has been reached")
+			return cliswitch.ErrFinal("%% Maximum number of pending sessions has been reached")
 		}
 		s = &eosSession{name: name, cand: sw.running.clone()}
 		sw.sessions = append(sw.sessions, s)
 	case s.owner != nil && s.owner != t:
-		return errFinal("%% Session %s is in use by terminal %s", name, s.owner.vty)
+		return cliswitch.ErrFinal("%% Session %s is in use by terminal %s", name, s.owner.vty)
 	}
 	s.owner, t.session = t, s
 	return nil
@@ -69,11 +71,11 @@ func (t *eosTerm) enterSession(name string) *cliError {
 
 // commit replays the session onto the running-config and deletes it; if any line fails
 // nothing changes and the session stays pending.
-func (sw *EOSSwitch) commit(s *eosSession) *cliError {
+func (sw *EOSSwitch) commit(s *eosSession) *cliswitch.Refusal {
 	c := sw.running.clone()
 	for _, r := range s.lines {
 		if err := sw.replay(c, r); err != nil {
-			return errFinal("%% Cannot commit session %s: '%s': %s", s.name, strings.Join(r.words, " "), strings.TrimPrefix(err.eosText(), "% "))
+			return cliswitch.ErrFinal("%% Cannot commit session %s: '%s': %s", s.name, strings.Join(r.words, " "), strings.TrimPrefix(eosText(err), "% "))
 		}
 	}
 	sw.running = c
@@ -82,36 +84,36 @@ func (sw *EOSSwitch) commit(s *eosSession) *cliError {
 }
 
 // replay runs a recorded line on c without a terminal.
-func (sw *EOSSwitch) replay(c *eosConfig, r eosRecorded) *cliError {
-	a := newArgs(r.words)
-	cmd, err := findCommand(a, eosConfigTable(r.mode.kind))
+func (sw *EOSSwitch) replay(c *eosConfig, r eosRecorded) *cliswitch.Refusal {
+	a := cliswitch.NewArgs(r.words)
+	cmd, err := cliswitch.FindCommand(a, eosConfigTable(r.mode.kind))
 	if err != nil {
 		return err
 	}
-	return cmd.fn(&eosCtx{sw: sw, cfg: c, mode: r.mode, next: r.mode}, a)
+	return cmd.Fn(&eosCtx{sw: sw, cfg: c, mode: r.mode, next: r.mode}, a)
 }
 
 // commitNamed is `configure session NAME commit` from exec mode.
-func (sw *EOSSwitch) commitNamed(name string, t *eosTerm) *cliError {
+func (sw *EOSSwitch) commitNamed(name string, t *eosTerm) *cliswitch.Refusal {
 	s := sw.session(name)
 	switch {
 	case s == nil:
-		return errFinal("%% Cannot commit session %s: no such pending session", name)
+		return cliswitch.ErrFinal("%% Cannot commit session %s: no such pending session", name)
 	case s.owner != nil && s.owner != t:
-		return errFinal("%% Cannot commit session %s: it is in use by terminal %s", name, s.owner.vty)
+		return cliswitch.ErrFinal("%% Cannot commit session %s: it is in use by terminal %s", name, s.owner.vty)
 	}
 	return sw.commit(s)
 }
 
 // abortNamed is `configure session NAME abort` and `no configure session NAME`; a session
 // that does not exist is nothing to do.
-func (sw *EOSSwitch) abortNamed(name string, t *eosTerm) *cliError {
+func (sw *EOSSwitch) abortNamed(name string, t *eosTerm) *cliswitch.Refusal {
 	s := sw.session(name)
 	switch {
 	case s == nil:
 		return nil
 	case s.owner != nil && s.owner != t:
-		return errFinal("%% Cannot abort session %s: it is in use by terminal %s", name, s.owner.vty)
+		return cliswitch.ErrFinal("%% Cannot abort session %s: it is in use by terminal %s", name, s.owner.vty)
 	}
 	sw.removeSession(s)
 	return nil

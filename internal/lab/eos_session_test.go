@@ -24,7 +24,7 @@ func TestEOSSessionPromptsAndCandidate(t *testing.T) {
 	}
 	for _, s := range steps {
 		c.must(s.line)
-		if got := c.term.prompt(); got != s.prompt {
+		if got := c.term.Prompt(); got != s.prompt {
 			t.Fatalf("after %q: prompt %q, want %q", s.line, got, s.prompt)
 		}
 	}
@@ -43,7 +43,7 @@ func TestEOSSessionPromptsAndCandidate(t *testing.T) {
 		t.Errorf("show configuration sessions:\n%s\nwant the row %q", got, want)
 	}
 	c.must("commit")
-	if p := c.term.prompt(); p != "eos-1#" || !strings.Contains(sw.RunningConfig(), "      bandwidth percent 50\n") || len(sw.Sessions()) != 0 {
+	if p := c.term.Prompt(); p != "eos-1#" || !strings.Contains(sw.RunningConfig(), "      bandwidth percent 50\n") || len(sw.Sessions()) != 0 {
 		t.Errorf("commit: prompt %q, sessions %v\n%s", p, sw.Sessions(), sw.RunningConfig())
 	}
 }
@@ -83,8 +83,8 @@ func TestEOSSessionsFromExec(t *testing.T) {
 		c.must("end")
 	}
 	before := sw.RunningConfig()
-	if got := c.run("configure session s5"); got != "% Maximum number of pending sessions has been reached\n" || c.term.prompt() != "eos-1#" {
-		t.Errorf("a 6th session: %q, prompt %s", got, c.term.prompt())
+	if got := c.run("configure session s5"); got != "% Maximum number of pending sessions has been reached\n" || c.term.Prompt() != "eos-1#" {
+		t.Errorf("a 6th session: %q, prompt %s", got, c.term.Prompt())
 	}
 	c.must("configure session s1 commit")
 	c.must("configure session s2 abort")
@@ -112,12 +112,12 @@ func TestEOSSessionsFromExec(t *testing.T) {
 		}
 	}
 	other.must("abort")
-	if got := sw.Sessions(); !slices.Equal(got, []EOSSession{{Name: "s4"}}) || other.term.prompt() != "eos-1#" {
-		t.Errorf("abort: %+v, prompt %s", got, other.term.prompt())
+	if got := sw.Sessions(); !slices.Equal(got, []EOSSession{{Name: "s4"}}) || other.term.Prompt() != "eos-1#" {
+		t.Errorf("abort: %+v, prompt %s", got, other.term.Prompt())
 	}
 	// configure session without a name makes one up.
 	c.must("configure session")
-	if p := c.term.prompt(); p != "eos-1(config-s-sessio)#" {
+	if p := c.term.Prompt(); p != "eos-1(config-s-sessio)#" {
 		t.Errorf("an unnamed session: prompt %q", p)
 	}
 }

@@ -9,16 +9,18 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 )
 
 // cmdShow: show version|hostname|running-config|startup-config|configuration sessions|qos
 // maps|qos interfaces ... ecn counters queue|interfaces ... counters discards, then any number
 // of `| FILTER`.
-func cmdShow(x *eosCtx, a *cliArgs) *cliError {
-	if p := slices.Index(a.w[a.i:], "|"); p >= 0 {
-		a.n = a.i + p
+func cmdShow(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if p := slices.Index(a.Words[a.Pos:], "|"); p >= 0 {
+		a.End = a.Pos + p
 	}
-	what, err := a.kw("version", "hostname", "running-config", "startup-config", "configuration", "qos", "lldp", "interfaces")
+	what, err := a.Kw("version", "hostname", "running-config", "startup-config", "configuration", "qos", "lldp", "interfaces")
 	if err != nil {
 		return err
 	}
@@ -29,14 +31,14 @@ func cmdShow(x *eosCtx, a *cliArgs) *cliError {
 	if err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
-	for a.n < len(a.w) {
-		a.i = a.n + 1
-		a.n = len(a.w)
-		if p := slices.Index(a.w[a.i:], "|"); p >= 0 {
-			a.n = a.i + p
+	for a.End < len(a.Words) {
+		a.Pos = a.End + 1
+		a.End = len(a.Words)
+		if p := slices.Index(a.Words[a.Pos:], "|"); p >= 0 {
+			a.End = a.Pos + p
 		}
 		if text, err = filter(a, text, jsonText); err != nil {
 			return err
@@ -48,7 +50,7 @@ func cmdShow(x *eosCtx, a *cliArgs) *cliError {
 }
 
 // showText is the output of one show command; jsonText is its `| json` form, if it has one.
-func (x *eosCtx) showText(what string, a *cliArgs) (text, jsonText string, err *cliError) {
+func (x *eosCtx) showText(what string, a *cliswitch.Args) (text, jsonText string, err *cliswitch.Refusal) {
 	sw := x.sw
 	switch what {
 	case "version":
@@ -57,10 +59,10 @@ func (x *eosCtx) showText(what string, a *cliArgs) (text, jsonText string, err *
 		h := sw.running.hostname
 		return fmt.Sprintf("Hostname: %s\nFQDN:     %s\n", h, h), fmt.Sprintf("{\n    \"fqdn\": %q,\n    \"hostname\": %q\n}\n", h, h), nil
 	case "lldp":
-		if _, err := a.kw("neighbors"); err != nil {
+		if _, err := a.Kw("neighbors"); err != nil {
 			return "", "", err
 		}
-		if _, err := a.kw("detail"); err != nil {
+		if _, err := a.Kw("detail"); err != nil {
 			return "", "", err
 		}
 		return sw.lldpNeighborsDetail()
@@ -69,14 +71,14 @@ func (x *eosCtx) showText(what string, a *cliArgs) (text, jsonText string, err *
 	case "startup-config":
 		return sw.startup, "", nil
 	case "configuration":
-		if _, err := a.kw("sessions"); err != nil {
+		if _, err := a.Kw("sessions"); err != nil {
 			return "", "", err
 		}
 		return sw.sessionsTable(x.t), "", nil
 	case "interfaces":
 		return sw.discards(a)
 	}
-	if k, err := a.kw("maps", "interfaces"); err != nil {
+	if k, err := a.Kw("maps", "interfaces"); err != nil {
 		return "", "", err
 	} else if k == "interfaces" {
 		return sw.ecnCounters(a)
@@ -86,15 +88,15 @@ func (x *eosCtx) showText(what string, a *cliArgs) (text, jsonText string, err *
 
 // showRunning: `show running-config [interfaces IF | section REGEX]`; in a session it shows
 // the session's candidate.
-func (x *eosCtx) showRunning(a *cliArgs) (string, string, *cliError) {
+func (x *eosCtx) showRunning(a *cliswitch.Args) (string, string, *cliswitch.Refusal) {
 	c := x.t.target()
-	what, err := a.optKw("interfaces", "section")
+	what, err := a.OptKw("interfaces", "section")
 	if err != nil {
 		return "", "", err
 	}
 	switch what {
 	case "interfaces":
-		port, err := a.ethernet(len(c.ifaces))
+		port, err := argEthernet(a, len(c.ifaces))
 		if err != nil {
 			return "", "", err
 		}
@@ -109,35 +111,35 @@ func (x *eosCtx) showRunning(a *cliArgs) (string, string, *cliError) {
 	return x.sw.renderRunning(c), x.sw.renderJSON(c), nil
 }
 
-func regexArg(a *cliArgs) (*regexp.Regexp, *cliError) {
-	at := a.i
-	s, err := a.rest()
+func regexArg(a *cliswitch.Args) (*regexp.Regexp, *cliswitch.Refusal) {
+	at := a.Pos
+	s, err := a.Rest()
 	if err != nil {
 		return nil, err
 	}
 	re, reErr := regexp.Compile(s)
 	if reErr != nil {
-		return nil, errInvalid(at, a.w[at])
+		return nil, cliswitch.ErrInvalid(at, a.Words[at])
 	}
 	return re, nil
 }
 
 // filter applies `json`, `section RE`, `include RE`, `exclude RE`, `begin RE` or `no-more`.
-func filter(a *cliArgs, text, jsonText string) (string, *cliError) {
-	at := a.i
-	f, err := a.kw("json", "section", "include", "exclude", "begin", "no-more")
+func filter(a *cliswitch.Args, text, jsonText string) (string, *cliswitch.Refusal) {
+	at := a.Pos
+	f, err := a.Kw("json", "section", "include", "exclude", "begin", "no-more")
 	if err != nil {
 		return "", err
 	}
 	if f == "json" || f == "no-more" {
-		if err := a.done(); err != nil {
+		if err := a.Done(); err != nil {
 			return "", err
 		}
 		if f == "no-more" {
 			return text, nil // nothing is ever paginated
 		}
 		if jsonText == "" {
-			return "", &cliError{msg: "% This is an unconverted command", at: at}
+			return "", &cliswitch.Refusal{Msg: "% This is an unconverted command", At: at}
 		}
 		return jsonText, nil
 	}

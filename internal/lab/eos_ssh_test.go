@@ -10,13 +10,13 @@ import (
 
 func TestEOSAccess(t *testing.T) {
 	l, sw := startEOS(t)
-	if sw.Name() != "eos-1" || sw.inv.Platform != "eos" {
-		t.Errorf("%s is a %s switch", sw.Name(), sw.inv.Platform)
+	if sw.Name() != "eos-1" || sw.Entry().Platform != "eos" {
+		t.Errorf("%s is a %s switch", sw.Name(), sw.Entry().Platform)
 	}
 	if l.EOS("eos-2") != nil || l.Switch("eos-1") != nil || l.SONiC("eos-1") != nil || l.Host("eos-1") != nil {
 		t.Error("lookups of absent or other-platform devices are not nil")
 	}
-	c := cliAccess(t, l, sw.cliSwitch, []string{"Ethernet1", "Ethernet2", "Ethernet3", "Ethernet4"})
+	c := cliAccess(t, l, sw.Switch, []string{"Ethernet1", "Ethernet2", "Ethernet3", "Ethernet4"})
 	// An exec request runs one command in privileged mode.
 	if out, _, status := runOn(t, c, "show running-config", ""); out != sw.RunningConfig() || status != 0 {
 		t.Errorf("exec show running-config: exit %d\n%s", status, out)

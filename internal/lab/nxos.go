@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 )
 
@@ -43,7 +44,7 @@ func nxosChassisOf(model string) string {
 // Name, Address, Interfaces, HostKey, RejectLines (the message printed verbatim), Counters and
 // ResetCounters come from the shared CLI switch (cliswitch.go).
 type NXOSSwitch struct {
-	*cliSwitch
+	*cliswitch.Switch
 	started time.Time
 	chassis string
 
@@ -59,12 +60,12 @@ type NXOSSwitch struct {
 func startNXOSSwitch(spec device.Spec) (labDevice, error) {
 	now := time.Now()
 	sw := &NXOSSwitch{started: now, lastChange: now, running: newNXOSConfig(spec.Name, spec.Ports), chassis: nxosChassisOf(spec.Model)}
-	cli, err := newCLISwitch(spec, device.EthernetSlotNames(spec.Ports), sw)
+	cli, err := cliswitch.New(spec, device.EthernetSlotNames(spec.Ports), sw)
 	if err != nil {
 		return nil, err
 	}
-	sw.cliSwitch = cli
-	sw.start()
+	sw.Switch = cli
+	sw.Start()
 	return sw, nil
 }
 
@@ -100,7 +101,7 @@ func (sw *NXOSSwitch) Checkpoints() []string {
 
 // openTerm is a terminal for the SSH server. Login lands in privileged exec on NX-OS
 // (network-admin has no `>` mode), so shells and exec requests start alike.
-func (sw *NXOSSwitch) openTerm(user string, _ bool) cliTerm { return sw.newTerm(user) }
+func (sw *NXOSSwitch) OpenTerm(user string, _ bool) cliswitch.Term { return sw.newTerm(user) }
 
 func (sw *NXOSSwitch) newTerm(user string) *nxosTerm {
 	return &nxosTerm{sw: sw, user: user, mode: nxosMode{kind: nxExec}}

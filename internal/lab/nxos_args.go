@@ -10,15 +10,17 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 )
 
-// list reads a number list, `3`, `0-7,26`, every number in [lo, hi] (hi < 64), as a bit set.
+// argList reads a number list, `3`, `0-7,26`, every number in [lo, hi] (hi < 64), as a bit set.
 // A malformed list is an invalid word, a number out of range a range error, both at the list.
-func (a *cliArgs) list(lo, hi int) (uint64, *cliError) {
-	if !a.more() {
-		return 0, a.incomplete()
+func argList(a *cliswitch.Args, lo, hi int) (uint64, *cliswitch.Refusal) {
+	if !a.More() {
+		return 0, a.Incomplete()
 	}
-	at, w := a.i, a.w[a.i]
+	at, w := a.Pos, a.Words[a.Pos]
 	var set uint64
 	for item := range strings.SplitSeq(w, ",") {
 		first, last, isRange := strings.Cut(item, "-")
@@ -34,23 +36,23 @@ func (a *cliArgs) list(lo, hi int) (uint64, *cliError) {
 			return 0, err
 		}
 		if from > to {
-			return 0, errInvalid(at, w)
+			return 0, cliswitch.ErrInvalid(at, w)
 		}
 		for v := from; v <= to; v++ {
 			set |= 1 << v
 		}
 	}
-	a.i++
+	a.Pos++
 	return set, nil
 }
 
-func listNumber(at int, word, s string, lo, hi int) (int, *cliError) {
-	if !digits.MatchString(s) {
-		return 0, errInvalid(at, word)
+func listNumber(at int, word, s string, lo, hi int) (int, *cliswitch.Refusal) {
+	if !cliswitch.Digits.MatchString(s) {
+		return 0, cliswitch.ErrInvalid(at, word)
 	}
 	v, err := strconv.Atoi(s)
 	if err != nil || v < lo || v > hi {
-		return 0, errRange(at, word, lo, hi)
+		return 0, cliswitch.ErrRange(at, word, lo, hi)
 	}
 	return v, nil
 }
@@ -76,33 +78,33 @@ func compactList(set uint64) string {
 	return strings.Join(parts, ",")
 }
 
-// ethernetSlot reads a port as NX-OS accepts it (Ethernet1/1, Eth1/1, e1/1, `ethernet 1/1`)
+// argEthernetSlot reads a port as NX-OS accepts it (Ethernet1/1, Eth1/1, e1/1, `ethernet 1/1`)
 // and checks that it exists; it returns the port number.
-func (a *cliArgs) ethernetSlot(ports int) (int, *cliError) {
-	if !a.more() {
-		return 0, a.incomplete()
+func argEthernetSlot(a *cliswitch.Args, ports int) (int, *cliswitch.Refusal) {
+	if !a.More() {
+		return 0, a.Incomplete()
 	}
-	start, w := a.i, a.w[a.i]
+	start, w := a.Pos, a.Words[a.Pos]
 	letters := w
 	if i := strings.IndexAny(w, "0123456789"); i >= 0 {
 		letters = w[:i]
 	}
 	if letters == "" || !strings.HasPrefix("ethernet", strings.ToLower(letters)) {
-		return 0, errInvalid(start, w)
+		return 0, cliswitch.ErrInvalid(start, w)
 	}
-	a.i++
+	a.Pos++
 	number := w[len(letters):]
 	if number == "" {
-		if !a.more() {
-			return 0, a.incomplete()
+		if !a.More() {
+			return 0, a.Incomplete()
 		}
-		number = a.w[a.i]
-		a.i++
+		number = a.Words[a.Pos]
+		a.Pos++
 	}
 	slot, port, ok := strings.Cut(number, "/")
 	n, err := strconv.Atoi(port)
-	if !ok || slot != "1" || !digits.MatchString(port) || err != nil || n < 1 || n > ports {
-		return 0, errInvalid(a.i-1, a.w[a.i-1])
+	if !ok || slot != "1" || !cliswitch.Digits.MatchString(port) || err != nil || n < 1 || n > ports {
+		return 0, cliswitch.ErrInvalid(a.Pos-1, a.Words[a.Pos-1])
 	}
 	return n, nil
 }
@@ -112,14 +114,14 @@ func (a *cliArgs) ethernetSlot(ports int) (int, *cliError) {
 var nxosNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,40}$`)
 
 // nameArg reads a class-map or policy-map name.
-func nameArg(a *cliArgs) (string, *cliError) {
-	at := a.i
-	name, err := a.word()
+func nameArg(a *cliswitch.Args) (string, *cliswitch.Refusal) {
+	at := a.Pos
+	name, err := a.Word()
 	if err != nil {
 		return "", err
 	}
 	if !nxosNameRE.MatchString(name) {
-		return "", errInvalid(at, name)
+		return "", cliswitch.ErrInvalid(at, name)
 	}
 	return name, nil
 }

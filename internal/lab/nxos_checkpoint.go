@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 )
 
 type nxosCheckpoint struct {
@@ -45,35 +47,35 @@ func (sw *NXOSSwitch) checkpoint(name string) *nxosCheckpoint {
 }
 
 // checkpointArg reads a checkpoint name: 1-80 characters of [A-Za-z0-9_.-].
-func checkpointArg(a *cliArgs) (string, *cliError) {
-	at := a.i
-	name, err := a.word()
+func checkpointArg(a *cliswitch.Args) (string, *cliswitch.Refusal) {
+	at := a.Pos
+	name, err := a.Word()
 	if err != nil {
 		return "", err
 	}
 	if !checkpointName.MatchString(name) {
-		return "", errInvalid(at, name)
+		return "", cliswitch.ErrInvalid(at, name)
 	}
 	return name, nil
 }
 
 // cmdCheckpoint: `checkpoint NAME [description TEXT]` snapshots the running-config.
-func cmdCheckpoint(x *nxosCtx, a *cliArgs) *cliError {
+func cmdCheckpoint(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	name, err := checkpointArg(a)
 	if err != nil {
 		return err
 	}
 	description := "None"
-	if k, err := a.optKw("description"); err != nil {
+	if k, err := a.OptKw("description"); err != nil {
 		return err
 	} else if k != "" {
-		if description, err = a.rest(); err != nil {
+		if description, err = a.Rest(); err != nil {
 			return err
 		}
 	}
 	sw := x.sw
 	if sw.checkpoint(name) != nil {
-		return errFinal("ERROR: Checkpoint name is already in use")
+		return cliswitch.ErrFinal("ERROR: Checkpoint name is already in use")
 	}
 	sw.checkpoints = append(sw.checkpoints, &nxosCheckpoint{
 		name: name, user: x.t.user, created: time.Now(), description: description,
@@ -84,21 +86,21 @@ func cmdCheckpoint(x *nxosCtx, a *cliArgs) *cliError {
 }
 
 // cmdNoCheckpoint: `no checkpoint NAME` deletes a checkpoint.
-func cmdNoCheckpoint(x *nxosCtx, a *cliArgs) *cliError {
-	if _, err := a.kw("checkpoint"); err != nil {
+func cmdNoCheckpoint(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if _, err := a.Kw("checkpoint"); err != nil {
 		return err
 	}
 	name, err := checkpointArg(a)
 	if err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	sw := x.sw
 	c := sw.checkpoint(name)
 	if c == nil {
-		return errFinal("ERROR: Checkpoint %s does not exist", name)
+		return cliswitch.ErrFinal("ERROR: Checkpoint %s does not exist", name)
 	}
 	for i, p := range sw.checkpoints {
 		if p == c {
@@ -111,27 +113,27 @@ func cmdNoCheckpoint(x *nxosCtx, a *cliArgs) *cliError {
 
 // cmdRollback: `rollback running-config checkpoint NAME [atomic|best-effort|stop-at-first-failure]`.
 // Restoring a copy cannot fail halfway, so the three modes (atomic is NX-OS's default) agree.
-func cmdRollback(x *nxosCtx, a *cliArgs) *cliError {
-	if _, err := a.kw("running-config"); err != nil {
+func cmdRollback(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if _, err := a.Kw("running-config"); err != nil {
 		return err
 	}
-	if _, err := a.kw("checkpoint"); err != nil {
+	if _, err := a.Kw("checkpoint"); err != nil {
 		return err
 	}
-	name, err := a.word()
+	name, err := a.Word()
 	if err != nil {
 		return err
 	}
-	if _, err := a.optKw("atomic", "best-effort", "stop-at-first-failure"); err != nil {
+	if _, err := a.OptKw("atomic", "best-effort", "stop-at-first-failure"); err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	sw := x.sw
 	c := sw.checkpoint(name)
 	if c == nil {
-		return errFinal("ERROR: Checkpoint %s does not exist", name)
+		return cliswitch.ErrFinal("ERROR: Checkpoint %s does not exist", name)
 	}
 	sw.running, sw.lastChange = c.cfg.clone(), time.Now()
 	x.printf("%s", rollbackTranscript)
@@ -139,14 +141,14 @@ func cmdRollback(x *nxosCtx, a *cliArgs) *cliError {
 }
 
 // showCheckpoints: `show checkpoint summary [user]`, the user checkpoints in creation order.
-func (x *nxosCtx) showCheckpoints(a *cliArgs) *cliError {
-	if _, err := a.kw("summary"); err != nil {
+func (x *nxosCtx) showCheckpoints(a *cliswitch.Args) *cliswitch.Refusal {
+	if _, err := a.Kw("summary"); err != nil {
 		return err
 	}
-	if _, err := a.optKw("user"); err != nil {
+	if _, err := a.OptKw("user"); err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.printf("User Checkpoints:\n%s\n", strings.Repeat("-", 80))

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 )
 
 const nxosRollbackTranscript = "Note: Applying config parallelly may fail Rollback verification\nCollecting Running-Config\n" +
@@ -62,7 +64,7 @@ func TestNXOSCheckpointRollback(t *testing.T) {
 		if got := withoutTimes(c.run("show running-config")); got != beforeFull {
 			t.Errorf("show running-config after the rollback:\n%s\nwant:\n%s", got, beforeFull)
 		}
-		if p := c.term.prompt(); p != "nxos-1# " {
+		if p := c.term.Prompt(); p != "nxos-1# " {
 			t.Errorf("the hostname came back but the prompt is %q", p)
 		}
 	}
@@ -89,7 +91,7 @@ func TestNXOSRejectLinesAndCounters(t *testing.T) {
 	if got := c.run("set qos-group 3"); got != "ERROR: TCAM resources exhausted\n" || sw.RunningConfig() != before {
 		t.Errorf("a rejected line: %q\n%s", got, sw.RunningConfig())
 	}
-	if p := c.term.prompt(); p != "nxos-1(config-pmap-c-qos)# " {
+	if p := c.term.Prompt(); p != "nxos-1(config-pmap-c-qos)# " {
 		t.Errorf("a rejected line moved the terminal to %q", p)
 	}
 	if got := c.run("show running-config ipqos"); !strings.Contains(got, "policy-map type qos P\n") {
@@ -105,7 +107,7 @@ func TestNXOSRejectLinesAndCounters(t *testing.T) {
 	c.run("   ")
 	c.run("! a comment")
 	c.run("frobnicate")
-	if got := sw.Counters(); got != (CLICounters{Commands: 2}) {
+	if got := sw.Counters(); got != (cliswitch.Counters{Commands: 2}) {
 		t.Errorf("counters %+v, want 2 commands", got)
 	}
 }

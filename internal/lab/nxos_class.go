@@ -1,5 +1,7 @@
 package lab
 
+import "github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
+
 // What a class of an `nxos` policy-map holds: the qos-group a qos class sets, the PFC CoS and
 // MTU of a network-qos class, and the bandwidth, priority, WRED/ECN and ingress pause buffer
 // of a queuing class. The no forms take an optional copy of the values, as NX-OS does.
@@ -23,8 +25,8 @@ var nxosUnitMax = map[string]int{"bytes": nxosBufferMax, "kbytes": nxosBufferMax
 
 // optNeg reads a value the no form may leave out: parse runs unless this is a no form at the
 // end of the line.
-func optNeg(x *nxosCtx, a *cliArgs, parse func() *cliError) *cliError {
-	if x.neg && !a.more() {
+func optNeg(x *nxosCtx, a *cliswitch.Args, parse func() *cliswitch.Refusal) *cliswitch.Refusal {
+	if x.neg && !a.More() {
 		return nil
 	}
 	return parse()
@@ -32,17 +34,17 @@ func optNeg(x *nxosCtx, a *cliArgs, parse func() *cliError) *cliError {
 
 // negValue reads a line's value and the end of the line: parse runs unless this is a no form
 // that leaves the value out, and a no form gives none whatever value it named.
-func negValue[T any](x *nxosCtx, a *cliArgs, none T, parse func() (T, *cliError)) (T, *cliError) {
+func negValue[T any](x *nxosCtx, a *cliswitch.Args, none T, parse func() (T, *cliswitch.Refusal)) (T, *cliswitch.Refusal) {
 	v := none
-	err := optNeg(x, a, func() *cliError {
-		var err *cliError
+	err := optNeg(x, a, func() *cliswitch.Refusal {
+		var err *cliswitch.Refusal
 		v, err = parse()
 		return err
 	})
 	if err != nil {
 		return none, err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return none, err
 	}
 	if x.neg {
@@ -52,11 +54,11 @@ func negValue[T any](x *nxosCtx, a *cliArgs, none T, parse func() (T, *cliError)
 }
 
 // cmdSetQoSGroup: `set qos-group N` (0-7), `no set qos-group [N]`.
-func cmdSetQoSGroup(x *nxosCtx, a *cliArgs) *cliError {
-	if _, err := a.kw("qos-group"); err != nil {
+func cmdSetQoSGroup(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if _, err := a.Kw("qos-group"); err != nil {
 		return err
 	}
-	group, err := negValue(x, a, noValue, func() (int, *cliError) { return a.num(0, 7) })
+	group, err := negValue(x, a, noValue, func() (int, *cliswitch.Refusal) { return a.Num(0, 7) })
 	if err != nil {
 		return err
 	}
@@ -65,11 +67,11 @@ func cmdSetQoSGroup(x *nxosCtx, a *cliArgs) *cliError {
 }
 
 // cmdPausePFC: `pause pfc-cos LIST` (0-7) in a network-qos class, `no pause pfc-cos [LIST]`.
-func cmdPausePFC(x *nxosCtx, a *cliArgs) *cliError {
-	if _, err := a.kw("pfc-cos"); err != nil {
+func cmdPausePFC(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if _, err := a.Kw("pfc-cos"); err != nil {
 		return err
 	}
-	set, err := negValue(x, a, 0, func() (uint64, *cliError) { return a.list(0, 7) })
+	set, err := negValue(x, a, 0, func() (uint64, *cliswitch.Refusal) { return argList(a, 0, 7) })
 	if err != nil {
 		return err
 	}
@@ -78,7 +80,7 @@ func cmdPausePFC(x *nxosCtx, a *cliArgs) *cliError {
 }
 
 // cmdClassMTU: `mtu N` (576-9216) in a network-qos class, `no mtu [N]`.
-func cmdClassMTU(x *nxosCtx, a *cliArgs) *cliError {
+func cmdClassMTU(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	mtu, err := mtuArg(x, a)
 	if err != nil {
 		return err
@@ -88,24 +90,24 @@ func cmdClassMTU(x *nxosCtx, a *cliArgs) *cliError {
 }
 
 // mtuArg reads `N` (576-9216) and the end of the line; 0 for the no form.
-func mtuArg(x *nxosCtx, a *cliArgs) (int, *cliError) {
-	return negValue(x, a, 0, func() (int, *cliError) { return a.num(nxosMTUMin, nxosMTUMax) })
+func mtuArg(x *nxosCtx, a *cliswitch.Args) (int, *cliswitch.Refusal) {
+	return negValue(x, a, 0, func() (int, *cliswitch.Refusal) { return a.Num(nxosMTUMin, nxosMTUMax) })
 }
 
 // cmdBandwidthPct: `bandwidth [remaining] percent P` (0-100), `no bandwidth [remaining]
 // percent [P]`. The two forms share the class's one bandwidth; a no form clears only its own.
-func cmdBandwidthPct(x *nxosCtx, a *cliArgs) *cliError {
-	k, err := a.kw("remaining", "percent")
+func cmdBandwidthPct(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	k, err := a.Kw("remaining", "percent")
 	if err != nil {
 		return err
 	}
 	remaining := k == "remaining"
 	if remaining {
-		if _, err := a.kw("percent"); err != nil {
+		if _, err := a.Kw("percent"); err != nil {
 			return err
 		}
 	}
-	pct, err := negValue(x, a, noValue, func() (int, *cliError) { return a.num(0, 100) })
+	pct, err := negValue(x, a, noValue, func() (int, *cliswitch.Refusal) { return a.Num(0, 100) })
 	if err != nil {
 		return err
 	}
@@ -120,15 +122,15 @@ func cmdBandwidthPct(x *nxosCtx, a *cliArgs) *cliError {
 }
 
 // cmdPriorityLevel: `priority level L` (1-7), `no priority [level L]`.
-func cmdPriorityLevel(x *nxosCtx, a *cliArgs) *cliError {
-	level, err := negValue(x, a, 0, func() (int, *cliError) {
-		if _, err := a.kw("level"); err != nil {
+func cmdPriorityLevel(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	level, err := negValue(x, a, 0, func() (int, *cliswitch.Refusal) {
+		if _, err := a.Kw("level"); err != nil {
 			return 0, err
 		}
 		level := 0
-		err := optNeg(x, a, func() *cliError {
-			var err *cliError
-			level, err = a.num(1, 7)
+		err := optNeg(x, a, func() *cliswitch.Refusal {
+			var err *cliswitch.Refusal
+			level, err = a.Num(1, 7)
 			return err
 		})
 		return level, err
@@ -142,8 +144,8 @@ func cmdPriorityLevel(x *nxosCtx, a *cliArgs) *cliError {
 
 // cmdWRED: `random-detect minimum-threshold X UNIT maximum-threshold Y UNIT drop-probability P
 // weight W [ecn]`, `no random-detect [...]`.
-func cmdWRED(x *nxosCtx, a *cliArgs) *cliError {
-	w, err := negValue(x, a, nil, func() (*nxosWRED, *cliError) { return parseWRED(a) })
+func cmdWRED(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	w, err := negValue(x, a, nil, func() (*nxosWRED, *cliswitch.Refusal) { return parseWRED(a) })
 	if err != nil {
 		return err
 	}
@@ -151,28 +153,28 @@ func cmdWRED(x *nxosCtx, a *cliArgs) *cliError {
 	return nil
 }
 
-func parseWRED(a *cliArgs) (*nxosWRED, *cliError) {
+func parseWRED(a *cliswitch.Args) (*nxosWRED, *cliswitch.Refusal) {
 	w := &nxosWRED{}
-	var err *cliError
+	var err *cliswitch.Refusal
 	if w.min, w.minUnit, err = wredThreshold(a, "minimum-threshold"); err != nil {
 		return nil, err
 	}
 	if w.max, w.maxUnit, err = wredThreshold(a, "maximum-threshold"); err != nil {
 		return nil, err
 	}
-	if _, err := a.kw("drop-probability"); err != nil {
+	if _, err := a.Kw("drop-probability"); err != nil {
 		return nil, err
 	}
-	if w.prob, err = a.num(0, nxosWREDProbMax); err != nil {
+	if w.prob, err = a.Num(0, nxosWREDProbMax); err != nil {
 		return nil, err
 	}
-	if _, err := a.kw("weight"); err != nil {
+	if _, err := a.Kw("weight"); err != nil {
 		return nil, err
 	}
-	if w.weight, err = a.num(0, nxosWREDWtMax); err != nil {
+	if w.weight, err = a.Num(0, nxosWREDWtMax); err != nil {
 		return nil, err
 	}
-	ecn, err := a.optKw("ecn")
+	ecn, err := a.OptKw("ecn")
 	if err != nil {
 		return nil, err
 	}
@@ -181,32 +183,32 @@ func parseWRED(a *cliArgs) (*nxosWRED, *cliError) {
 }
 
 // wredThreshold reads `KEYWORD N UNIT`, N within the unit's range.
-func wredThreshold(a *cliArgs, keyword string) (int, string, *cliError) {
-	if _, err := a.kw(keyword); err != nil {
+func wredThreshold(a *cliswitch.Args, keyword string) (int, string, *cliswitch.Refusal) {
+	if _, err := a.Kw(keyword); err != nil {
 		return 0, "", err
 	}
-	at := a.i
-	v, err := a.num(0, nxosBufferMax)
+	at := a.Pos
+	v, err := a.Num(0, nxosBufferMax)
 	if err != nil {
 		return 0, "", err
 	}
-	unit, err := a.kw("bytes", "kbytes", "mbytes")
+	unit, err := a.Kw("bytes", "kbytes", "mbytes")
 	if err != nil {
 		return 0, "", err
 	}
 	if v > nxosUnitMax[unit] {
-		return 0, "", errRange(at, a.w[at], 0, nxosUnitMax[unit])
+		return 0, "", cliswitch.ErrRange(at, a.Words[at], 0, nxosUnitMax[unit])
 	}
 	return v, unit, nil
 }
 
 // cmdPauseBuffer: `pause buffer-size B pause-threshold X resume-threshold Y` (bytes) in a
 // queuing class, `no pause buffer-size [...]`.
-func cmdPauseBuffer(x *nxosCtx, a *cliArgs) *cliError {
-	if _, err := a.kw("buffer-size"); err != nil {
+func cmdPauseBuffer(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if _, err := a.Kw("buffer-size"); err != nil {
 		return err
 	}
-	p, err := negValue(x, a, nil, func() (*nxosPause, *cliError) { return parsePause(a) })
+	p, err := negValue(x, a, nil, func() (*nxosPause, *cliswitch.Refusal) { return parsePause(a) })
 	if err != nil {
 		return err
 	}
@@ -214,22 +216,22 @@ func cmdPauseBuffer(x *nxosCtx, a *cliArgs) *cliError {
 	return nil
 }
 
-func parsePause(a *cliArgs) (*nxosPause, *cliError) {
+func parsePause(a *cliswitch.Args) (*nxosPause, *cliswitch.Refusal) {
 	p := &nxosPause{}
-	var err *cliError
-	if p.buffer, err = a.num(nxosPauseBufferMin, nxosPauseMax); err != nil {
+	var err *cliswitch.Refusal
+	if p.buffer, err = a.Num(nxosPauseBufferMin, nxosPauseMax); err != nil {
 		return nil, err
 	}
-	if _, err := a.kw("pause-threshold"); err != nil {
+	if _, err := a.Kw("pause-threshold"); err != nil {
 		return nil, err
 	}
-	if p.pause, err = a.num(0, nxosPauseMax); err != nil {
+	if p.pause, err = a.Num(0, nxosPauseMax); err != nil {
 		return nil, err
 	}
-	if _, err := a.kw("resume-threshold"); err != nil {
+	if _, err := a.Kw("resume-threshold"); err != nil {
 		return nil, err
 	}
-	if p.resume, err = a.num(0, nxosPauseMax); err != nil {
+	if p.resume, err = a.Num(0, nxosPauseMax); err != nil {
 		return nil, err
 	}
 	return p, nil

@@ -200,7 +200,7 @@ func TestNXOSModesAndAbbreviations(t *testing.T) {
 	}
 	for _, s := range steps {
 		c.run(s.line)
-		if got := c.term.prompt(); got != s.prompt {
+		if got := c.term.Prompt(); got != s.prompt {
 			t.Fatalf("after %q: prompt %q, want %q", s.line, got, s.prompt)
 		}
 	}

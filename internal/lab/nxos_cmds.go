@@ -5,32 +5,36 @@ package lab
 // nxos_iface.go). Each parses its whole line before it changes x.cfg; x.cfg is a copy anyway,
 // dropped if the command fails. x.neg is the `no` form.
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
+)
 
 func nxosConfigTable(kind nxosModeKind) []nxosCmd {
 	var t []nxosCmd
 	switch kind {
 	case nxConfig:
 		t = []nxosCmd{
-			{name: "class-map", fn: cmdClassMap, neg: true},
-			{name: "policy-map", fn: cmdPolicyMap, neg: true},
-			{name: "system", fn: cmdSystemQoS},
-			{name: "interface", fn: cmdNXInterface},
-			{name: "hostname", fn: cmdNXHostname},
+			{Name: "class-map", Fn: cmdClassMap, Neg: true},
+			{Name: "policy-map", Fn: cmdPolicyMap, Neg: true},
+			{Name: "system", Fn: cmdSystemQoS},
+			{Name: "interface", Fn: cmdNXInterface},
+			{Name: "hostname", Fn: cmdNXHostname},
 		}
 	case nxCmap:
-		t = []nxosCmd{{name: "match", fn: cmdMatch, neg: true}}
+		t = []nxosCmd{{Name: "match", Fn: cmdMatch, Neg: true}}
 	case nxPmapQoS:
-		t = []nxosCmd{{name: "class", fn: cmdQoSClass, neg: true}}
+		t = []nxosCmd{{Name: "class", Fn: cmdQoSClass, Neg: true}}
 	case nxPmapNQ:
-		t = []nxosCmd{{name: "class", fn: cmdTypedClass(nxNetwork, nxPmapNQClass), neg: true}}
+		t = []nxosCmd{{Name: "class", Fn: cmdTypedClass(nxNetwork, nxPmapNQClass), Neg: true}}
 	case nxPmapQue:
-		t = []nxosCmd{{name: "class", fn: cmdTypedClass(nxQueuing, nxPmapQueClass), neg: true}}
+		t = []nxosCmd{{Name: "class", Fn: cmdTypedClass(nxQueuing, nxPmapQueClass), Neg: true}}
 	default:
 		t = nxosSubTable(kind)
 	}
 	for i := range t {
-		t[i].config = true
+		t[i].Config = true
 	}
 	return append(t, nxosNegate(t))
 }
@@ -39,26 +43,26 @@ func nxosConfigTable(kind nxosModeKind) []nxosCmd {
 func nxosSubTable(kind nxosModeKind) []nxosCmd {
 	switch kind {
 	case nxPmapQoSClass:
-		return []nxosCmd{{name: "set", fn: cmdSetQoSGroup, neg: true}}
+		return []nxosCmd{{Name: "set", Fn: cmdSetQoSGroup, Neg: true}}
 	case nxPmapNQClass:
-		return []nxosCmd{{name: "pause", fn: cmdPausePFC, neg: true}, {name: "mtu", fn: cmdClassMTU, neg: true}}
+		return []nxosCmd{{Name: "pause", Fn: cmdPausePFC, Neg: true}, {Name: "mtu", Fn: cmdClassMTU, Neg: true}}
 	case nxPmapQueClass:
 		return []nxosCmd{
-			{name: "bandwidth", fn: cmdBandwidthPct, neg: true},
-			{name: "priority", fn: cmdPriorityLevel, neg: true},
-			{name: "random-detect", fn: cmdWRED, neg: true},
-			{name: "pause", fn: cmdPauseBuffer, neg: true},
+			{Name: "bandwidth", Fn: cmdBandwidthPct, Neg: true},
+			{Name: "priority", Fn: cmdPriorityLevel, Neg: true},
+			{Name: "random-detect", Fn: cmdWRED, Neg: true},
+			{Name: "pause", Fn: cmdPauseBuffer, Neg: true},
 		}
 	case nxSysQoS:
-		return []nxosCmd{{name: "service-policy", fn: cmdServicePolicy, neg: true}}
+		return []nxosCmd{{Name: "service-policy", Fn: cmdServicePolicy, Neg: true}}
 	case nxIf:
 		return []nxosCmd{
-			{name: "service-policy", fn: cmdServicePolicy, neg: true},
-			{name: "priority-flow-control", fn: cmdIfPFC, neg: true},
-			{name: "flowcontrol", fn: cmdNXFlowcontrol, neg: true},
-			{name: "description", fn: cmdNXDescription, neg: true},
-			{name: "mtu", fn: cmdNXIfMTU, neg: true},
-			{name: "shutdown", fn: cmdShutdown, neg: true},
+			{Name: "service-policy", Fn: cmdServicePolicy, Neg: true},
+			{Name: "priority-flow-control", Fn: cmdIfPFC, Neg: true},
+			{Name: "flowcontrol", Fn: cmdNXFlowcontrol, Neg: true},
+			{Name: "description", Fn: cmdNXDescription, Neg: true},
+			{Name: "mtu", Fn: cmdNXIfMTU, Neg: true},
+			{Name: "shutdown", Fn: cmdShutdown, Neg: true},
 		}
 	}
 	return nil
@@ -69,32 +73,32 @@ func nxosSubTable(kind nxosModeKind) []nxosCmd {
 func nxosNegate(table []nxosCmd) nxosCmd {
 	var negs []nxosCmd
 	for _, c := range table {
-		if c.neg {
+		if c.Neg {
 			negs = append(negs, c)
 		}
 	}
-	return nxosCmd{name: "no", config: true, fn: func(x *nxosCtx, a *cliArgs) *cliError {
-		cmd, err := findCommand(a, negs)
+	return nxosCmd{Name: "no", Config: true, Fn: func(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+		cmd, err := cliswitch.FindCommand(a, negs)
 		if err != nil {
 			return err
 		}
 		x.neg = true
-		return cmd.fn(x, a)
+		return cmd.Fn(x, a)
 	}}
 }
 
 // cmdClassMap: `class-map type qos [match-any|match-all] NAME` (match-all when not given, as on
 // NX-OS), `no class-map type qos [match-any|match-all] NAME`.
-func cmdClassMap(x *nxosCtx, a *cliArgs) *cliError {
-	if _, err := a.kw("type"); err != nil {
+func cmdClassMap(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if _, err := a.Kw("type"); err != nil {
 		return err
 	}
-	if _, err := a.kw("qos"); err != nil {
+	if _, err := a.Kw("qos"); err != nil {
 		return err
 	}
 	match := ""
-	if a.n-a.i >= 2 {
-		m, err := a.kw("match-any", "match-all")
+	if a.End-a.Pos >= 2 {
+		m, err := a.Kw("match-any", "match-all")
 		if err != nil {
 			return err
 		}
@@ -104,16 +108,16 @@ func cmdClassMap(x *nxosCtx, a *cliArgs) *cliError {
 	if err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	cm, exists := x.cfg.classMaps[name]
 	if x.neg {
 		switch {
 		case !exists:
-			return errFinal("ERROR: class-map %s does not exist", name)
+			return cliswitch.ErrFinal("ERROR: class-map %s does not exist", name)
 		case x.cfg.classMapInUse(name):
-			return errFinal("ERROR: Class-map is in use, cannot delete")
+			return cliswitch.ErrFinal("ERROR: Class-map is in use, cannot delete")
 		}
 		delete(x.cfg.classMaps, name)
 		return nil
@@ -141,8 +145,8 @@ func (x *nxosCtx) classMap() *nxosClassMap {
 
 // cmdMatch: `[no] match dscp LIST` (0-63), `[no] match cos LIST` (0-7). Repeated lines add to
 // the set; the no form takes values out (all of them without a list).
-func cmdMatch(x *nxosCtx, a *cliArgs) *cliError {
-	what, err := a.kw("dscp", "cos")
+func cmdMatch(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	what, err := a.Kw("dscp", "cos")
 	if err != nil {
 		return err
 	}
@@ -151,12 +155,12 @@ func cmdMatch(x *nxosCtx, a *cliArgs) *cliError {
 		hi = 7
 	}
 	set := ^uint64(0)
-	if !x.neg || a.more() {
-		if set, err = a.list(0, hi); err != nil {
+	if !x.neg || a.More() {
+		if set, err = argList(a, 0, hi); err != nil {
 			return err
 		}
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	cm := x.classMap()
@@ -174,11 +178,11 @@ func cmdMatch(x *nxosCtx, a *cliArgs) *cliError {
 }
 
 // cmdPolicyMap: `[no] policy-map type qos|network-qos|queuing NAME`.
-func cmdPolicyMap(x *nxosCtx, a *cliArgs) *cliError {
-	if _, err := a.kw("type"); err != nil {
+func cmdPolicyMap(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if _, err := a.Kw("type"); err != nil {
 		return err
 	}
-	typ, err := a.kw(nxQoS, nxNetwork, nxQueuing)
+	typ, err := a.Kw(nxQoS, nxNetwork, nxQueuing)
 	if err != nil {
 		return err
 	}
@@ -186,19 +190,19 @@ func cmdPolicyMap(x *nxosCtx, a *cliArgs) *cliError {
 	if err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	if _, system := nxosSystemPolicies[name]; system {
-		return errFinal("ERROR: %s is a system-defined policy-map and cannot be modified", name)
+		return cliswitch.ErrFinal("ERROR: %s is a system-defined policy-map and cannot be modified", name)
 	}
 	byName := x.cfg.policies[typ]
 	if x.neg {
 		switch {
 		case byName[name] == nil:
-			return errFinal("ERROR: policy-map %s does not exist", name)
+			return cliswitch.ErrFinal("ERROR: policy-map %s does not exist", name)
 		case x.cfg.policyInUse(typ, name):
-			return errFinal("ERROR: Policy-map is in use, cannot delete")
+			return cliswitch.ErrFinal("ERROR: Policy-map is in use, cannot delete")
 		}
 		delete(byName, name)
 		return nil
@@ -238,16 +242,16 @@ func (x *nxosCtx) class() *nxosClass { return x.policy().class(x.mode.class) }
 
 // cmdQoSClass: `[no] class NAME` in a qos policy-map; the class-map must exist, except
 // class-default.
-func cmdQoSClass(x *nxosCtx, a *cliArgs) *cliError {
+func cmdQoSClass(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	name, err := nameArg(a)
 	if err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	if _, ok := x.cfg.classMaps[name]; !ok && name != "class-default" && !x.neg {
-		return errFinal("ERROR: class-map %s does not exist", name)
+		return cliswitch.ErrFinal("ERROR: class-map %s does not exist", name)
 	}
 	return x.enterClass(name, nxPmapQoSClass)
 }
@@ -263,30 +267,30 @@ var nxosSystemClasses = map[string][]string{
 }
 
 // cmdTypedClass: `[no] class type network-qos|queuing NAME`; NAME is one of the system classes.
-func cmdTypedClass(typ string, kind nxosModeKind) func(x *nxosCtx, a *cliArgs) *cliError {
-	return func(x *nxosCtx, a *cliArgs) *cliError {
-		if _, err := a.kw("type"); err != nil {
+func cmdTypedClass(typ string, kind nxosModeKind) func(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	return func(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+		if _, err := a.Kw("type"); err != nil {
 			return err
 		}
-		if _, err := a.kw(typ); err != nil {
+		if _, err := a.Kw(typ); err != nil {
 			return err
 		}
 		name, err := nameArg(a)
 		if err != nil {
 			return err
 		}
-		if err := a.done(); err != nil {
+		if err := a.Done(); err != nil {
 			return err
 		}
 		if !slices.Contains(nxosSystemClasses[typ], name) {
-			return errFinal("ERROR: class-map %s does not exist", name)
+			return cliswitch.ErrFinal("ERROR: class-map %s does not exist", name)
 		}
 		return x.enterClass(name, kind)
 	}
 }
 
 // enterClass adds the class to the mode's policy-map and enters it; the no form removes it.
-func (x *nxosCtx) enterClass(name string, kind nxosModeKind) *cliError {
+func (x *nxosCtx) enterClass(name string, kind nxosModeKind) *cliswitch.Refusal {
 	p := x.policy()
 	if x.neg {
 		p.removeClass(name)
@@ -297,39 +301,39 @@ func (x *nxosCtx) enterClass(name string, kind nxosModeKind) *cliError {
 	return nil
 }
 
-func cmdSystemQoS(x *nxosCtx, a *cliArgs) *cliError {
-	if _, err := a.kw("qos"); err != nil {
+func cmdSystemQoS(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if _, err := a.Kw("qos"); err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.next = nxosMode{kind: nxSysQoS}
 	return nil
 }
 
-func cmdNXInterface(x *nxosCtx, a *cliArgs) *cliError {
-	port, err := a.ethernetSlot(len(x.cfg.ifaces))
+func cmdNXInterface(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	port, err := argEthernetSlot(a, len(x.cfg.ifaces))
 	if err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.next = nxosMode{kind: nxIf, port: port}
 	return nil
 }
 
-func cmdNXHostname(x *nxosCtx, a *cliArgs) *cliError {
-	at := a.i
-	name, err := a.word()
+func cmdNXHostname(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	at := a.Pos
+	name, err := a.Word()
 	if err != nil {
 		return err
 	}
 	if !hostnameRE.MatchString(name) {
-		return errInvalid(at, name)
+		return cliswitch.ErrInvalid(at, name)
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.cfg.hostname = name

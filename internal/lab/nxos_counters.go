@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
 
@@ -26,21 +27,21 @@ const (
 
 // showQueuing: `show queuing interface [Ethernet1/N]` (the keyword also spelt `queueing`, as
 // NX-OS takes it); without a port, every port's text in turn (nxos-switch.md, Counters).
-func (x *nxosCtx) showQueuing(a *cliArgs) *cliError {
-	if _, err := a.kw("interface"); err != nil {
+func (x *nxosCtx) showQueuing(a *cliswitch.Args) *cliswitch.Refusal {
+	if _, err := a.Kw("interface"); err != nil {
 		return err
 	}
-	if !a.more() {
+	if !a.More() {
 		for n := range x.sw.running.ifaces {
 			x.printf("%s", x.sw.queuingText(n+1))
 		}
 		return nil
 	}
-	n, err := a.ethernetSlot(len(x.sw.running.ifaces))
+	n, err := argEthernetSlot(a, len(x.sw.running.ifaces))
 	if err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.printf("%s", x.sw.queuingText(n))
@@ -84,9 +85,9 @@ func (c *nxosConfig) noDrop() map[int]int {
 }
 
 func (sw *NXOSSwitch) queuingText(n int) string {
-	c, port := sw.running, sw.ports[n-1]
+	c, port := sw.running, sw.Interfaces()[n-1]
 	f := c.ifaces[n-1]
-	up, storm := sw.traffic(port)
+	up, storm := sw.Traffic(port)
 	noDrop := c.noDrop()
 	lossless := map[int]bool{}
 	for _, g := range noDrop {
@@ -149,7 +150,7 @@ func (sw *NXOSSwitch) queuingText(n int) string {
 	b.WriteString("PFC Statistics\n" + pfcRule)
 	fmt.Fprintf(&b, "TxPPP:%21d,   RxPPP:%21d\n", 0, rxTotal)
 	b.WriteString(pfcRule + nxosPFCHdr)
-	stormOn := sw.storming(port)
+	stormOn := sw.Storming(port)
 	for cos := range 8 {
 		rxState := "Inactive"
 		if _, ok := noDrop[cos]; ok && stormOn && f.pfcMode != "off" {

@@ -7,27 +7,29 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 )
 
 func nxosExecTable() []nxosCmd {
 	return []nxosCmd{
-		{name: "enable", fn: cmdNXEnable},
-		{name: "exit", fn: cmdNXLogout},
-		{name: "terminal", fn: cmdNXTerminal},
-		{name: "show", fn: cmdNXShow},
-		{name: "configure", fn: cmdNXConfigure},
-		{name: "copy", fn: cmdNXCopy},
-		{name: "checkpoint", fn: cmdCheckpoint},
-		{name: "rollback", fn: cmdRollback},
-		{name: "no", fn: cmdNoCheckpoint},
+		{Name: "enable", Fn: cmdNXEnable},
+		{Name: "exit", Fn: cmdNXLogout},
+		{Name: "terminal", Fn: cmdNXTerminal},
+		{Name: "show", Fn: cmdNXShow},
+		{Name: "configure", Fn: cmdNXConfigure},
+		{Name: "copy", Fn: cmdNXCopy},
+		{Name: "checkpoint", Fn: cmdCheckpoint},
+		{Name: "rollback", Fn: cmdRollback},
+		{Name: "no", Fn: cmdNoCheckpoint},
 	}
 }
 
 // cmdNXEnable: the login already has every privilege; NX-OS accepts enable silently.
-func cmdNXEnable(_ *nxosCtx, a *cliArgs) *cliError { return a.done() }
+func cmdNXEnable(_ *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal { return a.Done() }
 
-func cmdNXLogout(x *nxosCtx, a *cliArgs) *cliError {
-	if err := a.done(); err != nil {
+func cmdNXLogout(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.t.closed = true
@@ -35,8 +37,8 @@ func cmdNXLogout(x *nxosCtx, a *cliArgs) *cliError {
 }
 
 // cmdNXTerminal: `terminal length N` (0-511), `terminal width N` (24-511), both silent.
-func cmdNXTerminal(_ *nxosCtx, a *cliArgs) *cliError {
-	what, err := a.kw("length", "width")
+func cmdNXTerminal(_ *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	what, err := a.Kw("length", "width")
 	if err != nil {
 		return err
 	}
@@ -44,18 +46,18 @@ func cmdNXTerminal(_ *nxosCtx, a *cliArgs) *cliError {
 	if what == "width" {
 		lo = 24
 	}
-	if _, err := a.num(lo, 511); err != nil {
+	if _, err := a.Num(lo, 511); err != nil {
 		return err
 	}
-	return a.done()
+	return a.Done()
 }
 
 // cmdNXConfigure: `configure [terminal]`.
-func cmdNXConfigure(x *nxosCtx, a *cliArgs) *cliError {
-	if _, err := a.optKw("terminal"); err != nil {
+func cmdNXConfigure(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if _, err := a.OptKw("terminal"); err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.printf("Enter configuration commands, one per line. End with CNTL/Z.\n")
@@ -64,14 +66,14 @@ func cmdNXConfigure(x *nxosCtx, a *cliArgs) *cliError {
 }
 
 // cmdNXCopy: `copy running-config startup-config`.
-func cmdNXCopy(x *nxosCtx, a *cliArgs) *cliError {
-	if _, err := a.kw("running-config"); err != nil {
+func cmdNXCopy(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if _, err := a.Kw("running-config"); err != nil {
 		return err
 	}
-	if _, err := a.kw("startup-config"); err != nil {
+	if _, err := a.Kw("startup-config"); err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.sw.startup, x.sw.startupTime = x.sw.running.clone(), time.Now()
@@ -81,8 +83,8 @@ func cmdNXCopy(x *nxosCtx, a *cliArgs) *cliError {
 
 // cmdNXShow: show version|hostname|running-config|startup-config|checkpoint summary|lldp
 // neighbors detail|queuing interface IF.
-func cmdNXShow(x *nxosCtx, a *cliArgs) *cliError {
-	what, err := a.kw("version", "hostname", "running-config", "startup-config", "checkpoint", "lldp", "queuing", "queueing")
+func cmdNXShow(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	what, err := a.Kw("version", "hostname", "running-config", "startup-config", "checkpoint", "lldp", "queuing", "queueing")
 	if err != nil {
 		return err
 	}
@@ -97,7 +99,7 @@ func cmdNXShow(x *nxosCtx, a *cliArgs) *cliError {
 	case "checkpoint":
 		return x.showCheckpoints(a)
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	switch what {
@@ -114,26 +116,26 @@ func cmdNXShow(x *nxosCtx, a *cliArgs) *cliError {
 }
 
 // showRunning: `show running-config [ipqos | interface [Ethernet1/N]]`.
-func (x *nxosCtx) showRunning(a *cliArgs) *cliError {
-	what, err := a.optKw("ipqos", "interface")
+func (x *nxosCtx) showRunning(a *cliswitch.Args) *cliswitch.Refusal {
+	what, err := a.OptKw("ipqos", "interface")
 	if err != nil {
 		return err
 	}
 	sw, c := x.sw, x.sw.running
 	switch what {
 	case "ipqos":
-		if err := a.done(); err != nil {
+		if err := a.Done(); err != nil {
 			return err
 		}
 		x.printf("%s", sw.renderIPQoS(c, true))
 	case "interface":
 		port := 0
-		if a.more() {
-			if port, err = a.ethernetSlot(len(c.ifaces)); err != nil {
+		if a.More() {
+			if port, err = argEthernetSlot(a, len(c.ifaces)); err != nil {
 				return err
 			}
 		}
-		if err := a.done(); err != nil {
+		if err := a.Done(); err != nil {
 			return err
 		}
 		x.printf("%s", sw.renderInterfaces(c, port))

@@ -36,7 +36,7 @@ func (c *nxosCLI) must(line string) {
 	c.t.Helper()
 	out := c.run(line)
 	if out != "" && out != nxosConfigBanner {
-		c.t.Fatalf("%s%s: %q", c.term.prompt(), line, out)
+		c.t.Fatalf("%s%s: %q", c.term.Prompt(), line, out)
 	}
 }
 
@@ -73,11 +73,11 @@ func (tc nxCase) want(prompt string) string {
 func (c *nxosCLI) check(cases []nxCase) {
 	c.t.Helper()
 	for _, tc := range cases {
-		prompt := c.term.prompt()
+		prompt := c.term.Prompt()
 		if want, got := tc.want(prompt), c.run(tc.line); got != want {
 			c.t.Errorf("%s%s:\n%s\nwant:\n%s", prompt, tc.line, got, want)
 		}
-		if p := c.term.prompt(); p != prompt {
+		if p := c.term.Prompt(); p != prompt {
 			c.t.Errorf("%s%s moved the terminal to %q", prompt, tc.line, p)
 		}
 	}

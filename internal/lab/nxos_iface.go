@@ -1,5 +1,7 @@
 package lab
 
+import "github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
+
 // Service-policy bindings (system qos and interfaces) and the interface commands of the
 // `nxos` switch.
 
@@ -7,19 +9,19 @@ package lab
 // output NAME`, `... type qos input NAME`; on an interface `... type qos input NAME`, `... type
 // queuing output|input NAME`; and their no forms (the name may be left out). The policy-map
 // must exist with that type; a no form puts system qos back to its default binding.
-func cmdServicePolicy(x *nxosCtx, a *cliArgs) *cliError {
+func cmdServicePolicy(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	system := x.mode.kind == nxSysQoS
 	binding, err := bindingArg(a, system)
 	if err != nil {
 		return err
 	}
 	name := ""
-	if !x.neg || a.more() {
+	if !x.neg || a.More() {
 		if name, err = nameArg(a); err != nil {
 			return err
 		}
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	bindings := x.cfg.system
@@ -28,7 +30,7 @@ func cmdServicePolicy(x *nxosCtx, a *cliArgs) *cliError {
 	}
 	switch {
 	case !x.neg && !x.cfg.policyExists(bindingType(binding), name):
-		return errFinal("ERROR: policy-map %s does not exist", name)
+		return cliswitch.ErrFinal("ERROR: policy-map %s does not exist", name)
 	case !x.neg:
 		bindings[binding] = name
 	case system && nxosSystemDefaults[binding] != "":
@@ -40,15 +42,15 @@ func cmdServicePolicy(x *nxosCtx, a *cliArgs) *cliError {
 }
 
 // bindingArg reads `type TYPE [input|output]` as a binding key (bindQoSIn, ...).
-func bindingArg(a *cliArgs, system bool) (string, *cliError) {
-	if _, err := a.kw("type"); err != nil {
+func bindingArg(a *cliswitch.Args, system bool) (string, *cliswitch.Refusal) {
+	if _, err := a.Kw("type"); err != nil {
 		return "", err
 	}
 	types := []string{nxQoS, nxQueuing}
 	if system {
 		types = append(types, nxNetwork)
 	}
-	typ, err := a.kw(types...)
+	typ, err := a.Kw(types...)
 	if err != nil {
 		return "", err
 	}
@@ -57,11 +59,11 @@ func bindingArg(a *cliArgs, system bool) (string, *cliError) {
 	case typ == nxNetwork:
 		return bindNetwork, nil
 	case typ == nxQoS:
-		dir, err = a.kw("input")
+		dir, err = a.Kw("input")
 	case system:
-		dir, err = a.kw("output")
+		dir, err = a.Kw("output")
 	default:
-		dir, err = a.kw("input", "output")
+		dir, err = a.Kw("input", "output")
 	}
 	if err != nil {
 		return "", err
@@ -74,8 +76,8 @@ func (x *nxosCtx) iface() *nxosIface { return x.cfg.ifaces[x.mode.port-1] }
 // cmdIfPFC: `priority-flow-control mode on|auto|off [send-tlv]`, `no priority-flow-control mode
 // [...]` (back to auto); `priority-flow-control watch-dog-interval on|off`, `no
 // priority-flow-control watch-dog-interval [on|off]` (back to off).
-func cmdIfPFC(x *nxosCtx, a *cliArgs) *cliError {
-	what, err := a.kw("mode", "watch-dog-interval")
+func cmdIfPFC(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	what, err := a.Kw("mode", "watch-dog-interval")
 	if err != nil {
 		return err
 	}
@@ -88,19 +90,19 @@ func cmdIfPFC(x *nxosCtx, a *cliArgs) *cliError {
 		return nil
 	}
 	mode, tlv := "auto", false
-	err = optNeg(x, a, func() *cliError {
-		m, err := a.kw("on", "auto", "off")
+	err = optNeg(x, a, func() *cliswitch.Refusal {
+		m, err := a.Kw("on", "auto", "off")
 		if err != nil {
 			return err
 		}
-		t, err := a.optKw("send-tlv")
+		t, err := a.OptKw("send-tlv")
 		mode, tlv = m, t != ""
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	if x.neg {
@@ -112,13 +114,13 @@ func cmdIfPFC(x *nxosCtx, a *cliArgs) *cliError {
 }
 
 // onOff reads `on|off` and the end of the line; the no form may leave it out and means off.
-func onOff(x *nxosCtx, a *cliArgs) (string, *cliError) {
-	return negValue(x, a, "off", func() (string, *cliError) { return a.kw("on", "off") })
+func onOff(x *nxosCtx, a *cliswitch.Args) (string, *cliswitch.Refusal) {
+	return negValue(x, a, "off", func() (string, *cliswitch.Refusal) { return a.Kw("on", "off") })
 }
 
 // cmdNXFlowcontrol: `flowcontrol send|receive on|off`, `no flowcontrol send|receive [on|off]`.
-func cmdNXFlowcontrol(x *nxosCtx, a *cliArgs) *cliError {
-	dir, err := a.kw("send", "receive")
+func cmdNXFlowcontrol(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	dir, err := a.Kw("send", "receive")
 	if err != nil {
 		return err
 	}
@@ -135,16 +137,16 @@ func cmdNXFlowcontrol(x *nxosCtx, a *cliArgs) *cliError {
 }
 
 // cmdNXDescription: `description TEXT` (up to 254 characters), `no description`.
-func cmdNXDescription(x *nxosCtx, a *cliArgs) *cliError {
+func cmdNXDescription(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	text := ""
 	if !x.neg {
-		at := a.i
-		t, err := a.rest()
+		at := a.Pos
+		t, err := a.Rest()
 		if err != nil {
 			return err
 		}
 		if len(t) > 254 {
-			return errInvalid(at, a.w[at])
+			return cliswitch.ErrInvalid(at, a.Words[at])
 		}
 		text = t
 	}
@@ -153,7 +155,7 @@ func cmdNXDescription(x *nxosCtx, a *cliArgs) *cliError {
 }
 
 // cmdNXIfMTU: `mtu N` (576-9216), `no mtu [N]` (back to 1500).
-func cmdNXIfMTU(x *nxosCtx, a *cliArgs) *cliError {
+func cmdNXIfMTU(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	mtu, err := mtuArg(x, a)
 	if err != nil {
 		return err
@@ -163,8 +165,8 @@ func cmdNXIfMTU(x *nxosCtx, a *cliArgs) *cliError {
 }
 
 // cmdShutdown: `shutdown`, `no shutdown`.
-func cmdShutdown(x *nxosCtx, a *cliArgs) *cliError {
-	if err := a.done(); err != nil {
+func cmdShutdown(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.iface().up = x.neg

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 )
 
 const nxosLLDPHeader = "Capability codes:\n" +
@@ -19,22 +20,22 @@ const nxosLLDPHeader = "Capability codes:\n" +
 	"  (W) WLAN Access Point, (P) Repeater, (S) Station, (O) Other\n" +
 	"Device ID            Local Intf      Hold-time  Capability  Port ID  \n\n"
 
-func (x *nxosCtx) showLLDP(a *cliArgs) *cliError {
-	if _, err := a.kw("neighbors"); err != nil {
+func (x *nxosCtx) showLLDP(a *cliswitch.Args) *cliswitch.Refusal {
+	if _, err := a.Kw("neighbors"); err != nil {
 		return err
 	}
-	if _, err := a.kw("detail"); err != nil {
+	if _, err := a.Kw("detail"); err != nil {
 		return err
 	}
-	if err := a.done(); err != nil {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	sw := x.sw
-	heard := sw.wires.Heard(sw.name)
+	heard := sw.Wires.Heard(sw.Name())
 	var b strings.Builder
 	b.WriteString(nxosLLDPHeader)
 	n := 0
-	for _, port := range sw.ports {
+	for _, port := range sw.Interfaces() {
 		ad, ok := heard[port]
 		if !ok {
 			continue

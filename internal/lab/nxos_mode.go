@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 )
 
 type nxosModeKind int
@@ -78,7 +80,7 @@ func (m nxosMode) layers() []nxosMode {
 }
 
 // nxosCmd is one first keyword of a mode.
-type nxosCmd = cliCmd[*nxosCtx]
+type nxosCmd = cliswitch.Cmd[*nxosCtx]
 
 // nxosCtx is what a command runs with.
 type nxosCtx struct {
@@ -114,23 +116,23 @@ func (t *nxosTerm) runLocked(line string) string {
 	if len(words) == 0 || strings.HasPrefix(words[0], "!") {
 		return ""
 	}
-	t.sw.countCommand(words)
+	t.sw.CountCommand(words)
 	prompt := t.promptLocked()
 	layers := t.mode.layers()
 	tables := make([][]nxosCmd, len(layers))
 	for i, l := range layers {
 		tables[i] = nxosTable(l.kind)
 	}
-	if err := firstWord(words[0], tables...); err != nil {
+	if err := cliswitch.FirstWord(words[0], tables...); err != nil {
 		return errorText(err, prompt, words, cols)
 	}
-	var best *cliError
+	var best *cliswitch.Refusal
 	for _, layer := range layers {
 		out, err := t.try(layer, words, line)
 		if err == nil {
 			return out
 		}
-		if best = better(best, err); best.at == atFinal {
+		if best = cliswitch.Better(best, err); best.At == cliswitch.AtFinal {
 			break
 		}
 	}
@@ -140,25 +142,25 @@ func (t *nxosTerm) runLocked(line string) string {
 // try runs the line as a command of one mode. A configuration command changes a copy that
 // replaces the running-config at once (NX-OS has no transaction), unless it fails or
 // RejectLines refuses the line.
-func (t *nxosTerm) try(layer nxosMode, words []string, line string) (string, *cliError) {
-	a := newArgs(words)
-	cmd, err := findCommand(a, nxosTable(layer.kind))
+func (t *nxosTerm) try(layer nxosMode, words []string, line string) (string, *cliswitch.Refusal) {
+	a := cliswitch.NewArgs(words)
+	cmd, err := cliswitch.FindCommand(a, nxosTable(layer.kind))
 	if err != nil {
 		return "", err
 	}
 	x := &nxosCtx{t: t, sw: t.sw, mode: layer, next: t.mode}
-	if cmd.config {
+	if cmd.Config {
 		x.cfg, x.next = t.sw.running.clone(), layer
 	}
-	if err := cmd.fn(x, a); err != nil {
+	if err := cmd.Fn(x, a); err != nil {
 		return "", err
 	}
-	if cmd.config {
-		if msg, refused := t.sw.rejected(line); refused {
+	if cmd.Config {
+		if msg, refused := t.sw.Rejected(line); refused {
 			return msg + "\n", nil
 		}
 		t.sw.running, t.sw.lastChange = x.cfg, time.Now()
-		x.out.WriteString(t.sw.warned(line))
+		x.out.WriteString(t.sw.Warned(line))
 	}
 	t.mode = x.next
 	return x.out.String(), nil
@@ -170,7 +172,7 @@ func nxosTable(kind nxosModeKind) []nxosCmd {
 	if kind == nxExec {
 		return nxosExecTable()
 	}
-	return append(nxosConfigTable(kind), nxosCmd{name: "exit", fn: cmdNXExit}, nxosCmd{name: "end", fn: cmdNXEnd})
+	return append(nxosConfigTable(kind), nxosCmd{Name: "exit", Fn: cmdNXExit}, nxosCmd{Name: "end", Fn: cmdNXEnd})
 }
 
 // splitLine cuts a line into words and the column (in characters) each starts at, for the
@@ -195,24 +197,24 @@ func splitLine(line string) (words []string, cols []int) {
 // errorText is an error as NX-OS prints it: a caret under the offending word (counting the
 // prompt, since the command is echoed right after it; after the last word when words are
 // missing) and the message; ERROR: answers stand alone.
-func errorText(err *cliError, prompt string, words []string, cols []int) string {
+func errorText(err *cliswitch.Refusal, prompt string, words []string, cols []int) string {
 	var msg string
-	switch err.kind {
-	case errKindMsg:
-		return err.msg + "\n"
-	case errKindIncomplete:
+	switch err.Kind {
+	case cliswitch.ErrKindMsg:
+		return err.Msg + "\n"
+	case cliswitch.ErrKindIncomplete:
 		msg = "% Incomplete command at '^' marker."
-	case errKindAmbiguous:
+	case cliswitch.ErrKindAmbiguous:
 		msg = "% Ambiguous command at '^' marker."
-	case errKindRange:
-		msg = fmt.Sprintf("%% Invalid number, range is (%d:%d) at '^' marker.", err.lo, err.hi)
+	case cliswitch.ErrKindRange:
+		msg = fmt.Sprintf("%% Invalid number, range is (%d:%d) at '^' marker.", err.Lo, err.Hi)
 	default:
 		msg = "% Invalid command at '^' marker."
 	}
 	col := 0
 	switch {
-	case err.at < len(cols):
-		col = cols[err.at]
+	case err.At < len(cols):
+		col = cols[err.At]
 	case len(cols) > 0:
 		last := len(cols) - 1
 		col = cols[last] + utf8.RuneCountInString(words[last])
@@ -221,7 +223,7 @@ func errorText(err *cliError, prompt string, words []string, cols []int) string 
 }
 
 // prompt is the hostname, the mode and `# `, as NX-OS prints it.
-func (t *nxosTerm) prompt() string {
+func (t *nxosTerm) Prompt() string {
 	t.sw.mu.Lock()
 	defer t.sw.mu.Unlock()
 	return t.promptLocked()
@@ -237,21 +239,21 @@ func (t *nxosTerm) promptLocked() string {
 
 // enter runs a line typed at the shell and returns its output, the prompt after it and
 // whether the terminal logged out, all under one lock.
-func (t *nxosTerm) enter(line string) (out, prompt string, closed bool) {
+func (t *nxosTerm) Enter(line string) (out, prompt string, closed bool) {
 	t.sw.mu.Lock()
 	defer t.sw.mu.Unlock()
 	out = t.runLocked(line)
 	return out, t.promptLocked(), t.closed
 }
 
-func (t *nxosTerm) inConfig() bool {
+func (t *nxosTerm) InConfig() bool {
 	t.sw.mu.Lock()
 	defer t.sw.mu.Unlock()
 	return t.mode.isConfig()
 }
 
 // ctrlZ leaves configuration for exec mode, as `end` does.
-func (t *nxosTerm) ctrlZ() (string, bool) {
+func (t *nxosTerm) CtrlZ() (string, bool) {
 	t.sw.mu.Lock()
 	defer t.sw.mu.Unlock()
 	if !t.mode.isConfig() {
@@ -262,18 +264,18 @@ func (t *nxosTerm) ctrlZ() (string, bool) {
 }
 
 // leave: nothing outlives a terminal but the configuration and the checkpoints.
-func (t *nxosTerm) leave() {}
+func (t *nxosTerm) Leave() {}
 
-func cmdNXExit(x *nxosCtx, a *cliArgs) *cliError {
-	if err := a.done(); err != nil {
+func cmdNXExit(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.next = x.mode.parent()
 	return nil
 }
 
-func cmdNXEnd(x *nxosCtx, a *cliArgs) *cliError {
-	if err := a.done(); err != nil {
+func cmdNXEnd(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
+	if err := a.Done(); err != nil {
 		return err
 	}
 	x.next = nxosMode{kind: nxExec}

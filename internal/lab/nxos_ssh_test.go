@@ -9,13 +9,13 @@ import (
 
 func TestNXOSAccess(t *testing.T) {
 	l, sw := startNXOS(t)
-	if sw.Name() != "nxos-1" || sw.inv.Platform != "nxos" {
-		t.Errorf("%s is a %s switch", sw.Name(), sw.inv.Platform)
+	if sw.Name() != "nxos-1" || sw.Entry().Platform != "nxos" {
+		t.Errorf("%s is a %s switch", sw.Name(), sw.Entry().Platform)
 	}
 	if l.NXOS("nxos-2") != nil || l.EOS("nxos-1") != nil || l.Switch("nxos-1") != nil || l.Host("nxos-1") != nil {
 		t.Error("lookups of absent or other-platform devices are not nil")
 	}
-	c := cliAccess(t, l, sw.cliSwitch, []string{"Ethernet1/1", "Ethernet1/2", "Ethernet1/3", "Ethernet1/4"})
+	c := cliAccess(t, l, sw.Switch, []string{"Ethernet1/1", "Ethernet1/2", "Ethernet1/3", "Ethernet1/4"})
 	// An exec request runs one command, as `ssh nxos-1 show running-config ipqos` does.
 	if out, _, status := runOn(t, c, "show running-config ipqos", ""); withoutTimes(out) != sw.RunningConfig() || status != 0 {
 		t.Errorf("exec show running-config ipqos: exit %d\n%s", status, out)

@@ -1,4 +1,4 @@
-package lab
+package cliswitch
 
 // The line discipline of a CLI switch's pty, as EOS and NX-OS both behave: what is typed is
 // echoed (scrapli and OpenSSH wait for the echo), a line ends at \r, \n or \r\n (once),
@@ -30,10 +30,10 @@ type cliShellState struct {
 }
 
 // runShell runs the CLI until exit/logout, Ctrl-D or the end of the connection.
-func (sw *cliSwitch) runShell(rw io.ReadWriter, user string, conn *fault.Conn) {
-	t := sw.dialect.openTerm(user, false)
-	defer t.leave()
-	if _, err := io.WriteString(rw, t.prompt()); err != nil {
+func (sw *Switch) runShell(rw io.ReadWriter, user string, conn *fault.Conn) {
+	t := sw.dialect.OpenTerm(user, false)
+	defer t.Leave()
+	if _, err := io.WriteString(rw, t.Prompt()); err != nil {
 		return
 	}
 	sh := &cliShellState{conn: conn}
@@ -52,7 +52,7 @@ func (sw *cliSwitch) runShell(rw io.ReadWriter, user string, conn *fault.Conn) {
 }
 
 // typed handles one byte from the terminal; false ends the shell.
-func (sw *cliSwitch) typed(t cliTerm, sh *cliShellState, c byte, w io.Writer) bool {
+func (sw *Switch) typed(t Term, sh *cliShellState, c byte, w io.Writer) bool {
 	ed := &sh.ed
 	if ed.escape(c) {
 		return true
@@ -75,11 +75,11 @@ func (sw *cliSwitch) typed(t cliTerm, sh *cliShellState, c byte, w io.Writer) bo
 		}
 	case c == 0x03:
 		ed.line = ed.line[:0]
-		_, err = io.WriteString(w, "^C\r\n"+t.prompt())
+		_, err = io.WriteString(w, "^C\r\n"+t.Prompt())
 	case c == 0x04:
-		return len(ed.line) > 0 || t.inConfig()
+		return len(ed.line) > 0 || t.InConfig()
 	case c == 0x1a:
-		if prompt, ok := t.ctrlZ(); ok {
+		if prompt, ok := t.CtrlZ(); ok {
 			ed.line = ed.line[:0]
 			_, err = io.WriteString(w, "^Z\r\n"+prompt)
 		}
@@ -110,7 +110,7 @@ func (ed *lineEditor) escape(c byte) bool {
 
 // enter runs the typed line and prints its output and the next prompt. Injected faults act
 // first: a stall holds the line, a drop closes the connection instead of running it.
-func (sw *cliSwitch) enter(t cliTerm, sh *cliShellState, w io.Writer) bool {
+func (sw *Switch) enter(t Term, sh *cliShellState, w io.Writer) bool {
 	if _, err := io.WriteString(w, "\r\n"); err != nil {
 		return false
 	}
@@ -125,10 +125,10 @@ func (sw *cliSwitch) enter(t cliTerm, sh *cliShellState, w io.Writer) bool {
 	}
 	sw.runMu.Lock()
 	sw.setTxReject(sh.tx.reject)
-	out, prompt, closed := t.enter(line)
+	out, prompt, closed := t.Enter(line)
 	sw.setTxReject("")
 	sw.runMu.Unlock()
-	if !t.inConfig() {
+	if !t.InConfig() {
 		sh.tx = cliTx{}
 	}
 	if _, err := io.WriteString(w, strings.ReplaceAll(out, "\n", "\r\n")); err != nil || closed {

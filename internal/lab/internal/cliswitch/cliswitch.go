@@ -1,11 +1,11 @@
-package lab
-
-// What every CLI switch of the lab (`eos`, `nxos`) shares whatever its dialect: an identity
-// (name, ports, the inventory entry), the SSH server (internal/sshd, with the
-// sessions of cliswitch_ssh.go), the pty line discipline (cliswitch_line.go), the counters, the
-// RejectLines knob, injected faults (fault_cli.go) and each port's storm clock (Storm; the
-// dialects render their own traffic counters from it). A dialect embeds *cliSwitch and gives it terminals (cliDialect); the
-// exported methods here are promoted to EOSSwitch and NXOSSwitch.
+// Package cliswitch is what every CLI switch of the lab (`eos`, `nxos`) shares whatever its
+// dialect: an identity (name, ports, the inventory entry), the SSH server (internal/sshd, with
+// the sessions of ssh.go), the pty line discipline (line.go), the command parser (args.go), the
+// counters, the RejectLines knob, injected faults (fault.go) and each port's storm clock
+// (Storm; the dialects render their own traffic counters from it). A dialect embeds *Switch
+// and gives it terminals (Dialect); the exported methods here are promoted to the dialect's
+// switch (lab.EOSSwitch, lab.NXOSSwitch).
+package cliswitch
 
 import (
 	"slices"
@@ -21,46 +21,46 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
 
-// CLICounters are the SSH connections a CLI switch accepted and the command lines it ran.
-type CLICounters struct {
+// Counters are the SSH connections a CLI switch accepted and the command lines it ran.
+type Counters struct {
 	Connections int64
 	Commands    int64
 	Reads       int64 // `show running-config ...` lines among Commands
 }
 
-// cliDialect is what a platform gives the shared SSH server: a terminal per shell or exec
+// Dialect is what a platform gives the shared SSH server: a terminal per shell or exec
 // request. exec terminals run one command non-interactively, with the privileges an
 // interactive user would first have to ask for (EOS's `enable`).
-type cliDialect interface {
-	openTerm(user string, exec bool) cliTerm
+type Dialect interface {
+	OpenTerm(user string, exec bool) Term
 }
 
-// cliTerm is one CLI session of a dialect, as the line discipline drives it.
-type cliTerm interface {
+// Term is one CLI session of a dialect, as the line discipline drives it.
+type Term interface {
 	// prompt is printed before each line, exactly (NX-OS ends it with a space, EOS does not).
-	prompt() string
+	Prompt() string
 	// enter runs a typed line: its output ("\n" line ends), the prompt after it, and whether
 	// the terminal logged out.
-	enter(line string) (out, prompt string, closed bool)
+	Enter(line string) (out, prompt string, closed bool)
 	// inConfig says whether the terminal is in a configuration mode, where Ctrl-D is ignored.
-	inConfig() bool
+	InConfig() bool
 	// ctrlZ is Ctrl-Z: ok says the dialect leaves configuration on it (NX-OS), prompt is the
 	// prompt after it.
-	ctrlZ() (prompt string, ok bool)
+	CtrlZ() (prompt string, ok bool)
 	// leave is called once the connection ends.
-	leave()
+	Leave()
 }
 
-// cliSwitch is the dialect-neutral part of a CLI switch.
-type cliSwitch struct {
+// Switch is the dialect-neutral part of a CLI switch.
+type Switch struct {
 	name    string
 	addr    string
-	inv     DeviceEntry
+	inv     device.Entry
 	ports   []string
 	latency time.Duration
 	users   map[string]string // login -> password
-	dialect cliDialect
-	wires   *cabling.Panel // what each port hears over LLDP
+	dialect Dialect
+	Wires   *cabling.Panel // what each port hears over LLDP
 
 	// rejectMu guards the RejectLines knob only; dialects read it while holding their own
 	// configuration lock, so it is always taken last.
@@ -69,7 +69,7 @@ type cliSwitch struct {
 	rejectMsg    string
 	warnSubstr   string
 	warnMsg      string
-	txReject     string // FaultReject's message for the line runMu's holder runs, or ""
+	txReject     string // fault.Reject's message for the line runMu's holder runs, or ""
 
 	// runMu is held around each line a terminal runs, so that txReject applies to that
 	// terminal's line only; it is taken before the dialect's lock.
@@ -87,14 +87,14 @@ type cliSwitch struct {
 	storms  map[string]*traffic.Storm // by port
 }
 
-// newCLISwitch makes the host key and listens on 127.0.0.1; start serves SSH with the
+// New makes the host key and listens on 127.0.0.1; Start serves SSH with the
 // dialect's terminals once the dialect holds the returned switch.
-func newCLISwitch(spec device.Spec, ports []string, d cliDialect) (*cliSwitch, error) {
-	sw := &cliSwitch{
+func New(spec device.Spec, ports []string, d Dialect) (*Switch, error) {
+	sw := &Switch{
 		name:    spec.Name,
 		ports:   ports,
 		latency: spec.Latency,
-		wires:   spec.Wires,
+		Wires:   spec.Wires,
 		users:   map[string]string{spec.Username: spec.Password, "admin": spec.Password},
 		dialect: d,
 		clock:   time.Now,
@@ -112,29 +112,40 @@ func newCLISwitch(spec device.Spec, ports []string, d cliDialect) (*cliSwitch, e
 	return sw, nil
 }
 
-// start accepts connections until stop.
-func (sw *cliSwitch) start() { sw.srv.Start() }
+// Start accepts connections until Stop.
+func (sw *Switch) Start() { sw.srv.Start() }
 
 // Stop closes the listener and every connection, and waits for every shell to end.
-func (sw *cliSwitch) Stop() { sw.srv.Stop() }
+func (sw *Switch) Stop() { sw.srv.Stop() }
 
-func (sw *cliSwitch) Entry() DeviceEntry { return sw.inv }
+func (sw *Switch) Entry() device.Entry { return sw.inv }
 
 // Name is the device name, e.g. "eos-1" or "nxos-1".
-func (sw *cliSwitch) Name() string { return sw.name }
+func (sw *Switch) Name() string { return sw.name }
 
 // Address is the host:port of the SSH server.
-func (sw *cliSwitch) Address() string { return sw.addr }
+func (sw *Switch) Address() string { return sw.addr }
+
+// Heard is what each port hears over LLDP (its cables' far ends), by port.
+func (sw *Switch) Heard() map[string]cabling.Ad { return sw.Wires.Heard(sw.name) }
+
+// SetClock makes the traffic counters run on now and count from its current time (tests move
+// it).
+func (sw *Switch) SetClock(now func() time.Time) {
+	sw.stormMu.Lock()
+	defer sw.stormMu.Unlock()
+	sw.clock, sw.boot = now, now()
+}
 
 // Interfaces are the front-panel ports (Ethernet1.. on eos, Ethernet1/1.. on nxos).
-func (sw *cliSwitch) Interfaces() []string { return slices.Clone(sw.ports) }
+func (sw *Switch) Interfaces() []string { return slices.Clone(sw.ports) }
 
 // HostKey is the SSH host key in authorized_keys form, as the inventory's host_key.
-func (sw *cliSwitch) HostKey() string { return sw.inv.HostKey }
+func (sw *Switch) HostKey() string { return sw.inv.HostKey }
 
 // RejectLines makes every configuration line containing substr fail with msg and change
 // nothing, until RejectLines("", ""). EOS answers `% msg`, NX-OS prints msg verbatim.
-func (sw *cliSwitch) RejectLines(substr, msg string) {
+func (sw *Switch) RejectLines(substr, msg string) {
 	sw.rejectMu.Lock()
 	defer sw.rejectMu.Unlock()
 	sw.rejectSubstr, sw.rejectMsg = substr, msg
@@ -143,14 +154,14 @@ func (sw *cliSwitch) RejectLines(substr, msg string) {
 // WarnLines makes every configuration line containing substr take effect and answer msg, as a
 // device answers a line it applies with a warning (EOS `! Interface does not exist. ...`,
 // NX-OS `Warning: ...`: the dialect files cite them), until WarnLines("", "").
-func (sw *cliSwitch) WarnLines(substr, msg string) {
+func (sw *Switch) WarnLines(substr, msg string) {
 	sw.rejectMu.Lock()
 	defer sw.rejectMu.Unlock()
 	sw.warnSubstr, sw.warnMsg = substr, msg
 }
 
-// warned is the warning WarnLines gives line, or "".
-func (sw *cliSwitch) warned(line string) string {
+// Warned is the warning WarnLines gives line, or "".
+func (sw *Switch) Warned(line string) string {
 	sw.rejectMu.Lock()
 	defer sw.rejectMu.Unlock()
 	if sw.warnSubstr == "" || !strings.Contains(line, sw.warnSubstr) {
@@ -159,8 +170,8 @@ func (sw *cliSwitch) warned(line string) string {
 	return sw.warnMsg + "\n"
 }
 
-// rejected says whether RejectLines refuses line, and with which message.
-func (sw *cliSwitch) rejected(line string) (string, bool) {
+// Rejected says whether RejectLines refuses line, and with which message.
+func (sw *Switch) Rejected(line string) (string, bool) {
 	sw.rejectMu.Lock()
 	defer sw.rejectMu.Unlock()
 	if sw.txReject != "" {
@@ -173,27 +184,27 @@ func (sw *cliSwitch) rejected(line string) (string, bool) {
 }
 
 // Counters returns the SSH connections accepted and the command lines executed.
-func (sw *cliSwitch) Counters() CLICounters {
-	return CLICounters{Connections: sw.counters.connections.Load(), Commands: sw.counters.commands.Load(),
+func (sw *Switch) Counters() Counters {
+	return Counters{Connections: sw.counters.connections.Load(), Commands: sw.counters.commands.Load(),
 		Reads: sw.counters.reads.Load()}
 }
 
 // DeviceCounters: requests are command lines, reads `show running-config ...` lines.
-func (sw *cliSwitch) DeviceCounters() DeviceCounters {
+func (sw *Switch) DeviceCounters() device.Counters {
 	c := sw.Counters()
-	return DeviceCounters{Connections: c.Connections, Requests: c.Commands, Reads: c.Reads}
+	return device.Counters{Connections: c.Connections, Requests: c.Commands, Reads: c.Reads}
 }
 
 // ResetCounters sets every counter back to zero.
-func (sw *cliSwitch) ResetCounters() {
+func (sw *Switch) ResetCounters() {
 	sw.counters.connections.Store(0)
 	sw.counters.commands.Store(0)
 	sw.counters.reads.Store(0)
 }
 
-// countCommand counts one command line (not an empty line or a comment), and among them the
+// CountCommand counts one command line (not an empty line or a comment), and among them the
 // configuration reads: `show running-config ...` however abbreviated (`sh run`).
-func (sw *cliSwitch) countCommand(words []string) {
+func (sw *Switch) CountCommand(words []string) {
 	sw.counters.commands.Add(1)
 	if len(words) >= 2 && len(words[0]) >= 2 && strings.HasPrefix("show", words[0]) &&
 		len(words[1]) >= 3 && strings.HasPrefix("running-config", words[1]) {
@@ -202,21 +213,21 @@ func (sw *cliSwitch) countCommand(words []string) {
 }
 
 // pause is the --latency a remote switch adds before an answer, and FaultSlow's delay.
-func (sw *cliSwitch) pause() {
+func (sw *Switch) pause() {
 	sw.faults.Pause(sw.latency)
 }
 
 // Storm starts or stops a congestion storm on a port (`rocelab storm`): while on, the port's
 // link partner pauses its lossless priorities and its other queues drop and mark, as each
 // dialect's counters show (eos_counters.go, nxos_counters.go).
-func (sw *cliSwitch) Storm(ifname string, on bool) error {
+func (sw *Switch) Storm(ifname string, on bool) error {
 	sw.stormMu.Lock()
 	defer sw.stormMu.Unlock()
 	return traffic.SetPort(sw.storms, sw.name, sw.ports, ifname, on, sw.clock())
 }
 
-// traffic is the time since boot and the port's storm time, now.
-func (sw *cliSwitch) traffic(port string) (up, storm time.Duration) {
+// Traffic is the time since boot and the port's storm time, now.
+func (sw *Switch) Traffic(port string) (up, storm time.Duration) {
 	sw.stormMu.Lock()
 	defer sw.stormMu.Unlock()
 	now := sw.clock()
@@ -226,8 +237,8 @@ func (sw *cliSwitch) traffic(port string) (up, storm time.Duration) {
 	return now.Sub(sw.boot), storm
 }
 
-// storming says whether the port's storm is on.
-func (sw *cliSwitch) storming(port string) bool {
+// Storming says whether the port's storm is on.
+func (sw *Switch) Storming(port string) bool {
 	sw.stormMu.Lock()
 	defer sw.stormMu.Unlock()
 	st := sw.storms[port]

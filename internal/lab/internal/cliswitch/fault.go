@@ -1,8 +1,8 @@
-package lab
+package cliswitch
 
 // Fault injection on CLI switches (`eos`, `nxos`): the SSH accept loop refuses connections
-// (cliswitch_ssh.go); the line loop (cliswitch_line.go) stalls, slows, drops the connection at
-// the second line of a configuration transaction or at a commit, and claims FaultReject for the
+// (ssh.go); the line loop (line.go) stalls, slows, drops the connection at
+// the second line of a configuration transaction or at a commit, and claims fault.Reject for the
 // next transaction, whose configuration lines are then refused through the RejectLines
 // machinery (rejected).
 
@@ -12,7 +12,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 )
 
-// cliRejectText is what a configuration line refused by FaultReject prints, per platform: EOS
+// cliRejectText is what a configuration line refused by fault.Reject prints, per platform: EOS
 // prints RejectLines messages after "% ", NX-OS verbatim. Both are captured refusals (the
 // dialect files' "Refusals"): EOS's platform refusal, NX-OS's module status for an uncarved
 // QoS TCAM region.
@@ -22,42 +22,42 @@ var cliRejectText = map[string]string{
 }
 
 // cliTx is the configuration transaction of one shell: the lines typed since the terminal
-// entered a configuration mode, and whether FaultReject refuses its configuration lines.
+// entered a configuration mode, and whether fault.Reject refuses its configuration lines.
 type cliTx struct {
 	lines  int
 	reject string
 }
 
-func (sw *cliSwitch) FaultSet() *fault.Set { return &sw.faults }
+func (sw *Switch) FaultSet() *fault.Set { return &sw.faults }
 
 // CloseConns closes every open SSH connection (FaultRefuse).
-func (sw *cliSwitch) CloseConns() { sw.srv.CloseConns() }
+func (sw *Switch) CloseConns() { sw.srv.CloseConns() }
 
 // setTxReject makes rejected refuse every configuration line with msg ("" stops it); the line
 // loop sets it under runMu for the one line it runs.
-func (sw *cliSwitch) setTxReject(msg string) {
+func (sw *Switch) setTxReject(msg string) {
 	sw.rejectMu.Lock()
 	defer sw.rejectMu.Unlock()
 	sw.txReject = msg
 }
 
 // faultLine applies the faults of a line typed at a shell, before it runs: false says the
-// connection was dropped (FaultDrop) and the line did not run.
-func (sw *cliSwitch) faultLine(t cliTerm, tx *cliTx, conn *fault.Conn, line string) bool {
+// connection was dropped (fault.Drop) and the line did not run.
+func (sw *Switch) faultLine(t Term, tx *cliTx, conn *fault.Conn, line string) bool {
 	words := strings.Fields(line)
 	if len(words) == 0 || strings.HasPrefix(words[0], "!") {
 		return true
 	}
-	inConfig := t.inConfig()
+	inConfig := t.InConfig()
 	if inConfig {
 		tx.lines++
 	}
-	if (inConfig && tx.lines >= 2 || isCommitLine(words, inConfig)) && sw.faults.Take(FaultDrop) {
-		sw.countCommand(words)
+	if (inConfig && tx.lines >= 2 || isCommitLine(words, inConfig)) && sw.faults.Take(fault.Drop) {
+		sw.CountCommand(words)
 		conn.Drop()
 		return false
 	}
-	if inConfig && tx.lines == 1 && sw.faults.Take(FaultReject) {
+	if inConfig && tx.lines == 1 && sw.faults.Take(fault.Reject) {
 		tx.reject = cliRejectText[sw.inv.Platform]
 	}
 	return true

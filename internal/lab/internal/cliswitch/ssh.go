@@ -1,8 +1,8 @@
-package lab
+package cliswitch
 
 // The SSH sessions of the CLI switches (the server is internal/sshd): password or
 // keyboard-interactive login, a pty shell running the dialect's CLI through the line discipline
-// (cliswitch_line.go), and exec requests that run one command, as `ssh switch show
+// (line.go), and exec requests that run one command, as `ssh switch show
 // running-config` does on EOS and NX-OS.
 
 import (
@@ -17,7 +17,7 @@ import (
 
 // sshConfig: pty, environment and window changes are accepted, also once the shell runs; the
 // first shell or exec request runs.
-func (sw *cliSwitch) sshConfig() sshd.Config {
+func (sw *Switch) sshConfig() sshd.Config {
 	return sshd.Config{
 		Version:     "SSH-2.0-OpenSSH_8.7 rocelab",
 		Users:       sw.users,
@@ -40,17 +40,17 @@ func (sw *cliSwitch) sshConfig() sshd.Config {
 }
 
 // runExec runs one command non-interactively (the lab's user has every privilege). FaultStall
-// and FaultSlow hold it; it is never a configuration transaction, so FaultDrop and FaultReject
+// and FaultSlow hold it; it is never a configuration transaction, so fault.Drop and fault.Reject
 // leave it alone.
-func (sw *cliSwitch) runExec(w io.Writer, user, command string, pty bool, fc *fault.Conn) {
-	t := sw.dialect.openTerm(user, true)
-	defer t.leave()
+func (sw *Switch) runExec(w io.Writer, user, command string, pty bool, fc *fault.Conn) {
+	t := sw.dialect.OpenTerm(user, true)
+	defer t.Leave()
 	if !sw.faults.Stall(fc.Gone) {
 		return
 	}
 	sw.pause()
 	sw.runMu.Lock()
-	out, _, _ := t.enter(command)
+	out, _, _ := t.Enter(command)
 	sw.runMu.Unlock()
 	if pty {
 		out = strings.ReplaceAll(out, "\n", "\r\n")
