@@ -58,7 +58,7 @@ func cmdSetQoSGroup(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	if _, err := a.Kw("qos-group"); err != nil {
 		return err
 	}
-	group, err := negValue(x, a, noValue, func() (int, *cliswitch.Refusal) { return a.Num(0, 7) })
+	group, err := negValue(x, a, cliswitch.NoValue, func() (int, *cliswitch.Refusal) { return a.Num(0, 7) })
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ func cmdBandwidthPct(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 			return err
 		}
 	}
-	pct, err := negValue(x, a, noValue, func() (int, *cliswitch.Refusal) { return a.Num(0, 100) })
+	pct, err := negValue(x, a, cliswitch.NoValue, func() (int, *cliswitch.Refusal) { return a.Num(0, 100) })
 	if err != nil {
 		return err
 	}
@@ -116,7 +116,7 @@ func cmdBandwidthPct(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	case !x.neg:
 		cl.bw, cl.bwRemain = pct, remaining
 	case cl.bwRemain == remaining:
-		cl.bw = noValue
+		cl.bw = cliswitch.NoValue
 	}
 	return nil
 }

@@ -330,7 +330,7 @@ func cmdNXHostname(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	if err != nil {
 		return err
 	}
-	if !hostnameRE.MatchString(name) {
+	if !cliswitch.HostnameRE.MatchString(name) {
 		return cliswitch.ErrInvalid(at, name)
 	}
 	if err := a.Done(); err != nil {

@@ -8,6 +8,8 @@ package lab
 import (
 	"maps"
 	"slices"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 )
 
 // Policy-map types, as typed after `policy-map type`.
@@ -60,10 +62,10 @@ type nxosPause struct{ buffer, pause, resume int }
 // nxosClass is a class of a policy-map; which fields apply depends on the policy's type.
 type nxosClass struct {
 	name     string
-	qosGroup int // qos: `set qos-group`, noValue if unset
+	qosGroup int // qos: `set qos-group`, cliswitch.NoValue if unset
 	pfcCos   uint8
 	mtu      int // network-qos: 0 if unset
-	bw       int // queuing: percent, noValue if unset
+	bw       int // queuing: percent, cliswitch.NoValue if unset
 	bwRemain bool
 	priority int // queuing: `priority level`, 0 if unset
 	wred     *nxosWRED
@@ -170,7 +172,7 @@ func (p *nxosPolicy) class(name string) *nxosClass {
 			return cl
 		}
 	}
-	cl := &nxosClass{name: name, qosGroup: noValue, bw: noValue}
+	cl := &nxosClass{name: name, qosGroup: cliswitch.NoValue, bw: cliswitch.NoValue}
 	p.classes = append(p.classes, cl)
 	return cl
 }

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 )
 
 // lines collects indented configuration lines.
@@ -81,7 +83,7 @@ func classLines(l *lines, typ string, cl *nxosClass) {
 	switch typ {
 	case nxQoS:
 		l.add(1, "class %s", cl.name)
-		if cl.qosGroup != noValue {
+		if cl.qosGroup != cliswitch.NoValue {
 			l.add(2, "set qos-group %d", cl.qosGroup)
 		}
 	case nxNetwork:
@@ -100,9 +102,9 @@ func classLines(l *lines, typ string, cl *nxosClass) {
 
 func queuingLines(l *lines, cl *nxosClass) {
 	switch {
-	case cl.bw != noValue && cl.bwRemain:
+	case cl.bw != cliswitch.NoValue && cl.bwRemain:
 		l.add(2, "bandwidth remaining percent %d", cl.bw)
-	case cl.bw != noValue:
+	case cl.bw != cliswitch.NoValue:
 		l.add(2, "bandwidth percent %d", cl.bw)
 	}
 	if cl.priority != 0 {

@@ -36,6 +36,12 @@ type Refusal struct {
 	Msg    string // the answer (ErrKindMsg)
 }
 
+// NoValue marks an optional number that was not configured.
+const NoValue = -1
+
+// HostnameRE is the hostname the dialects' `hostname` commands take.
+var HostnameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$`)
+
 // AtFinal marks errors found after the whole line parsed: no other mode can do better.
 const AtFinal = 1 << 30
 

@@ -1,4 +1,4 @@
-package lab
+package eos
 
 import "github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 
@@ -220,7 +220,7 @@ func cmdRandomDetect(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 }
 
 func parseECN(a *cliswitch.Args) (*eosECN, *cliswitch.Refusal) {
-	e := &eosECN{prob: noValue, weight: noValue}
+	e := &eosECN{prob: cliswitch.NoValue, weight: cliswitch.NoValue}
 	var err *cliswitch.Refusal
 	if e.min, e.minUnit, err = threshold(a, "minimum-threshold"); err != nil {
 		return nil, err

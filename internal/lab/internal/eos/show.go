@@ -1,4 +1,4 @@
-package lab
+package eos
 
 // `show` on the `eos` switch, and the output filters after `|`.
 
@@ -186,7 +186,7 @@ func sections(text string, re *regexp.Regexp) string {
 // arista-netdevops-community/automation_and_telemetry_demo; vEOS-lab ones), with the model's
 // hardware version and image optimization (Sand-4GB, Strata-4GB: the eantc2024 and avdsnapshot
 // reports; vEOS-lab prints None).
-func (sw *EOSSwitch) versionText() string {
+func (sw *Switch) versionText() string {
 	up := time.Since(sw.started)
 	days := int(up.Hours()) / 24
 	hw := sw.model.hardwareRevision
@@ -216,7 +216,7 @@ Free memory: 2440816 kB
 // versionJSON is `show version | json`: the keys of EOS 4.31 (a DCS-7280CR3-32P4-F capture in
 // aristanetworks/anta tests/units/test_device.py; vEOS-lab's in ansible-collections/arista.eos
 // issue 533), in that order; MAC addresses in colon form as eAPI prints them.
-func (sw *EOSSwitch) versionJSON() string {
+func (sw *Switch) versionJSON() string {
 	mac := strings.ReplaceAll(sw.mac, ".", "")
 	var pairs []string
 	for i := 0; i < len(mac); i += 2 {
@@ -271,7 +271,7 @@ func qosMapsText(c *eosConfig) string {
 		cells = cells[:0]
 		for d := r * 10; d < min(r*10+10, 64); d++ {
 			dp := c.dscpDP[d]
-			if dp == noValue {
+			if dp == cliswitch.NoValue {
 				dp = 1
 			}
 			cells = append(cells, fmt.Sprintf("%d-%d", c.dscpTC[d], dp))

@@ -1,9 +1,11 @@
-package lab
+package eos
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 )
 
 // Each EOS model takes its family's queue command and refuses the other family's; Sand before
@@ -17,7 +19,7 @@ func TestEOSModels(t *testing.T) {
 		{"vEOS-lab", "uc-tx-queue 7", "tx-queue 3", "None", "flash:/vEOS-lab.swi"},
 	} {
 		t.Run(c.model, func(t *testing.T) {
-			_, sw := startEOS(t, func(o *Options) { o.Models = map[string]string{"eos": c.model} })
+			sw := startEOS(t, func(s *device.Spec) { s.Model = c.model })
 			cli := newEOSCLI(t, sw, "enable", "configure", "qos profile P")
 			cli.must(c.take)
 			cli.must("exit")
@@ -44,7 +46,7 @@ func TestEOSModels(t *testing.T) {
 			}
 		})
 	}
-	_, sw := startEOS(t)
+	sw := startEOS(t)
 	cli := newEOSCLI(t, sw, "enable", "configure", "qos profile P")
 	if got := cli.run("tx-queue 7"); got != "% Invalid input (at token 1: '7')\n" {
 		t.Errorf("tx-queue 7 on Sand before 4.33: %q", got)

@@ -1,4 +1,4 @@
-package lab
+package eos
 
 // `show running-config | json`: EOS's structured form of the running-config, the same tree
 // as the text, each line a key of its parent's "cmds" in configuration order (null for a
@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-func (sw *EOSSwitch) renderJSON(c *eosConfig) string {
+func (sw *Switch) renderJSON(c *eosConfig) string {
 	var top []*eosNode
 	for _, g := range sw.runningGroups(c) {
 		top = append(top, g...)

@@ -1,4 +1,4 @@
-package lab
+package eos
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
 // eosRoCE is a RoCE configuration touching every rendered line kind.
@@ -52,15 +54,15 @@ var eosRoCE = []string{
 }
 
 func TestEOSRunningConfigGolden(t *testing.T) {
-	_, sw := startEOS(t)
-	compareGolden(t, "testdata/eos-running-config-fresh.golden", stableRunning(sw.RunningConfig()))
+	sw := startEOS(t)
+	goldenfile.Check(t, "testdata/running-config-fresh.golden", stableRunning(sw.RunningConfig()))
 	c := newEOSCLI(t, sw, eosRoCE...)
 	got := c.run("show running-config")
 	if got != sw.RunningConfig() {
 		t.Errorf("show running-config and RunningConfig differ:\n%s\n%s", got, sw.RunningConfig())
 	}
-	compareGolden(t, "testdata/eos-running-config-roce.golden", stableRunning(got))
-	compareGolden(t, "testdata/eos-running-config-roce-json.golden", stableRunning(c.run("show running-config | json")))
+	goldenfile.Check(t, "testdata/running-config-roce.golden", stableRunning(got))
+	goldenfile.Check(t, "testdata/running-config-roce-json.golden", stableRunning(c.run("show running-config | json")))
 	if !eosSecretLine.MatchString(got) {
 		t.Error("no sha512 secret in the username line")
 	}
@@ -69,7 +71,7 @@ func TestEOSRunningConfigGolden(t *testing.T) {
 // TestEOSJSON decodes `| json` with encoding/json: the nested cmds shape, and the keys in the
 // order of the text's lines.
 func TestEOSJSON(t *testing.T) {
-	_, sw := startEOS(t)
+	sw := startEOS(t)
 	c := newEOSCLI(t, sw, eosRoCE...)
 	text := c.run("show running-config | json")
 	type block struct {
@@ -154,7 +156,7 @@ func topKeys(t *testing.T, text string) []string {
 }
 
 func TestEOSShowFilters(t *testing.T) {
-	_, sw := startEOS(t)
+	sw := startEOS(t)
 	c := newEOSCLI(t, sw, eosRoCE...)
 	cases := []struct{ line, want string }{
 		{"show running-config | section qos map d", "qos map dscp 0 1 2 3 4 5 6 7 to traffic-class 0\nqos map dscp 24 25 to traffic-class 4\n" +

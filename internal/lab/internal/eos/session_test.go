@@ -1,4 +1,4 @@
-package lab
+package eos
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 )
 
 func TestEOSSessionPromptsAndCandidate(t *testing.T) {
-	_, sw := startEOS(t)
+	sw := startEOS(t)
 	fresh := sw.RunningConfig()
 	c := newEOSCLI(t, sw, "enable")
 	steps := []struct{ line, prompt string }{
@@ -31,7 +31,7 @@ func TestEOSSessionPromptsAndCandidate(t *testing.T) {
 	if sw.RunningConfig() != fresh {
 		t.Errorf("session lines reached the running-config:\n%s", sw.RunningConfig())
 	}
-	if got := sw.Sessions(); !slices.Equal(got, []EOSSession{{Name: "roce-4f1c2a9e"}}) {
+	if got := sw.Sessions(); !slices.Equal(got, []Session{{Name: "roce-4f1c2a9e"}}) {
 		t.Errorf("a session left with exit: %+v", got)
 	}
 	c.must("configure session roce-4f1c2a9e")
@@ -51,7 +51,7 @@ func TestEOSSessionPromptsAndCandidate(t *testing.T) {
 // TestEOSSessionCommitReplays: commit applies the session's lines to the running-config as it
 // is at commit time, so a change made meanwhile in configure terminal survives.
 func TestEOSSessionCommitReplays(t *testing.T) {
-	_, sw := startEOS(t)
+	sw := startEOS(t)
 	a := newEOSCLI(t, sw, "enable", "configure session roce-a", "qos map dscp 10 to traffic-class 5", "qos profile P", "tx-queue 1", "priority strict")
 	b := newEOSCLI(t, sw, "enable", "configure terminal", "qos map cos 4 to traffic-class 2", "qos map dscp 10 to traffic-class 6", "qos profile P", "qos trust cos")
 	sw.RejectLines("dscp 11", "Error: refused")
@@ -75,7 +75,7 @@ func TestEOSSessionCommitReplays(t *testing.T) {
 }
 
 func TestEOSSessionsFromExec(t *testing.T) {
-	_, sw := startEOS(t)
+	sw := startEOS(t)
 	c := newEOSCLI(t, sw, "enable")
 	for i := range 5 {
 		c.must(fmt.Sprintf("configure session s%d", i))
@@ -93,7 +93,7 @@ func TestEOSSessionsFromExec(t *testing.T) {
 	if got := c.run("configure session nope commit"); got != "% Cannot commit session nope: no such pending session\n" {
 		t.Errorf("commit of a missing session: %q", got)
 	}
-	if got := sw.Sessions(); !slices.Equal(got, []EOSSession{{Name: "s0"}, {Name: "s4"}}) {
+	if got := sw.Sessions(); !slices.Equal(got, []Session{{Name: "s0"}, {Name: "s4"}}) {
 		t.Errorf("pending sessions: %+v", got)
 	}
 	if want := strings.Replace(before, "!\nend\n", "!\nqos map cos 1 to traffic-class 7\n!\nend\n", 1); sw.RunningConfig() != want {
@@ -112,7 +112,7 @@ func TestEOSSessionsFromExec(t *testing.T) {
 		}
 	}
 	other.must("abort")
-	if got := sw.Sessions(); !slices.Equal(got, []EOSSession{{Name: "s4"}}) || other.term.Prompt() != "eos-1#" {
+	if got := sw.Sessions(); !slices.Equal(got, []Session{{Name: "s4"}}) || other.term.Prompt() != "eos-1#" {
 		t.Errorf("abort: %+v, prompt %s", got, other.term.Prompt())
 	}
 	// configure session without a name makes one up.

@@ -1,4 +1,4 @@
-package lab
+package eos
 
 import "github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 

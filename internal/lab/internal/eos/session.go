@@ -1,4 +1,4 @@
-package lab
+package eos
 
 // Configuration sessions of the `eos` switch. A session's candidate starts as a copy of the
 // running-config and takes the lines typed in the session; commit does not copy the
@@ -28,15 +28,15 @@ type eosRecorded struct {
 	words []string
 }
 
-// EOSSession is a pending configuration session. User and Terminal are set only while a
+// Session is a pending configuration session. User and Terminal are set only while a
 // terminal is inside it; a session left behind by a closed connection has neither.
-type EOSSession struct {
+type Session struct {
 	Name     string
 	User     string
 	Terminal string
 }
 
-func (sw *EOSSwitch) session(name string) *eosSession {
+func (sw *Switch) session(name string) *eosSession {
 	for _, s := range sw.sessions {
 		if s.name == name {
 			return s
@@ -71,7 +71,7 @@ func (t *eosTerm) enterSession(name string) *cliswitch.Refusal {
 
 // commit replays the session onto the running-config and deletes it; if any line fails
 // nothing changes and the session stays pending.
-func (sw *EOSSwitch) commit(s *eosSession) *cliswitch.Refusal {
+func (sw *Switch) commit(s *eosSession) *cliswitch.Refusal {
 	c := sw.running.clone()
 	for _, r := range s.lines {
 		if err := sw.replay(c, r); err != nil {
@@ -84,7 +84,7 @@ func (sw *EOSSwitch) commit(s *eosSession) *cliswitch.Refusal {
 }
 
 // replay runs a recorded line on c without a terminal.
-func (sw *EOSSwitch) replay(c *eosConfig, r eosRecorded) *cliswitch.Refusal {
+func (sw *Switch) replay(c *eosConfig, r eosRecorded) *cliswitch.Refusal {
 	a := cliswitch.NewArgs(r.words)
 	cmd, err := cliswitch.FindCommand(a, eosConfigTable(r.mode.kind))
 	if err != nil {
@@ -94,7 +94,7 @@ func (sw *EOSSwitch) replay(c *eosConfig, r eosRecorded) *cliswitch.Refusal {
 }
 
 // commitNamed is `configure session NAME commit` from exec mode.
-func (sw *EOSSwitch) commitNamed(name string, t *eosTerm) *cliswitch.Refusal {
+func (sw *Switch) commitNamed(name string, t *eosTerm) *cliswitch.Refusal {
 	s := sw.session(name)
 	switch {
 	case s == nil:
@@ -107,7 +107,7 @@ func (sw *EOSSwitch) commitNamed(name string, t *eosTerm) *cliswitch.Refusal {
 
 // abortNamed is `configure session NAME abort` and `no configure session NAME`; a session
 // that does not exist is nothing to do.
-func (sw *EOSSwitch) abortNamed(name string, t *eosTerm) *cliswitch.Refusal {
+func (sw *Switch) abortNamed(name string, t *eosTerm) *cliswitch.Refusal {
 	s := sw.session(name)
 	switch {
 	case s == nil:
@@ -119,7 +119,7 @@ func (sw *EOSSwitch) abortNamed(name string, t *eosTerm) *cliswitch.Refusal {
 	return nil
 }
 
-func (sw *EOSSwitch) removeSession(s *eosSession) {
+func (sw *Switch) removeSession(s *eosSession) {
 	for i, p := range sw.sessions {
 		if p == s {
 			sw.sessions = append(sw.sessions[:i:i], sw.sessions[i+1:]...)
@@ -133,7 +133,7 @@ func (sw *EOSSwitch) removeSession(s *eosSession) {
 }
 
 // sessionsTable is `show configuration sessions`; * marks the asking terminal's session.
-func (sw *EOSSwitch) sessionsTable(t *eosTerm) string {
+func (sw *Switch) sessionsTable(t *eosTerm) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Maximum number of completed sessions: 1\nMaximum number of pending sessions: %d\n\n", maxPendingSessions)
 	b.WriteString("  Name                State         User       Terminal\n")
@@ -153,12 +153,12 @@ func (sw *EOSSwitch) sessionsTable(t *eosTerm) string {
 }
 
 // Sessions returns the pending configuration sessions, oldest first.
-func (sw *EOSSwitch) Sessions() []EOSSession {
+func (sw *Switch) Sessions() []Session {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
-	out := make([]EOSSession, 0, len(sw.sessions))
+	out := make([]Session, 0, len(sw.sessions))
 	for _, s := range sw.sessions {
-		e := EOSSession{Name: s.name}
+		e := Session{Name: s.name}
 		if s.owner != nil {
 			e.User, e.Terminal = s.owner.user, s.owner.vty
 		}

@@ -1,4 +1,4 @@
-package lab
+package eos
 
 // The configuration an `eos` switch holds: the effective QoS maps (the EOS defaults until
 // changed), qos profiles and per-port settings. The running-config, every session's
@@ -8,14 +8,13 @@ package lab
 import (
 	"maps"
 	"slices"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 )
 
 // eosDefaultCoS is EOS's CoS -> traffic-class map; the DSCP defaults apply it to each DSCP's
 // class selector (DSCP >> 3).
 var eosDefaultCoS = [8]int{1, 0, 2, 3, 4, 5, 6, 7}
-
-// noValue marks an optional number that was not configured.
-const noValue = -1
 
 type eosQueueKey struct {
 	uc bool // uc-tx-queue rather than tx-queue
@@ -32,8 +31,8 @@ func (k eosQueueKey) keyword() string {
 type eosECN struct {
 	min, max         int
 	minUnit, maxUnit string
-	prob             int // max-mark-probability, noValue if not given
-	weight           int // noValue if not given
+	prob             int // max-mark-probability, cliswitch.NoValue if not given
+	weight           int // cliswitch.NoValue if not given
 }
 
 type eosTxQueue struct {
@@ -79,7 +78,7 @@ type eosIface struct {
 type eosConfig struct {
 	hostname string
 	dscpTC   [64]int
-	dscpDP   [64]int // drop-precedence, noValue if not configured
+	dscpDP   [64]int // drop-precedence, cliswitch.NoValue if not configured
 	cosTC    [8]int
 	tcQueue  [8]int
 	profiles map[string]*eosProfile
@@ -90,7 +89,7 @@ type eosConfig struct {
 func newEOSConfig(hostname string, ports int) *eosConfig {
 	c := &eosConfig{hostname: hostname, profiles: map[string]*eosProfile{}}
 	for d := range c.dscpTC {
-		c.dscpTC[d], c.dscpDP[d] = eosDefaultCoS[d>>3], noValue
+		c.dscpTC[d], c.dscpDP[d] = eosDefaultCoS[d>>3], cliswitch.NoValue
 	}
 	c.cosTC = eosDefaultCoS
 	for tc := range c.tcQueue {

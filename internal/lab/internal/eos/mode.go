@@ -1,4 +1,4 @@
-package lab
+package eos
 
 // One terminal of the `eos` switch: its mode, its prompt, and the dispatch of a typed line to
 // the commands of the mode (then of the parent modes, as EOS does).
@@ -61,7 +61,7 @@ type eosCmd = cliswitch.Cmd[*eosCtx]
 // eosCtx is what a command runs with. t is nil while a commit replays a session's lines.
 type eosCtx struct {
 	t    *eosTerm
-	sw   *EOSSwitch
+	sw   *Switch
 	cfg  *eosConfig // the copy a config command changes
 	mode eosMode    // the mode the command belongs to
 	next eosMode    // the mode after it
@@ -73,7 +73,7 @@ func (x *eosCtx) printf(format string, args ...any) { fmt.Fprintf(&x.out, format
 
 // eosTerm is one CLI session (a vty).
 type eosTerm struct {
-	sw      *EOSSwitch
+	sw      *Switch
 	user    string
 	vty     string
 	mode    eosMode
@@ -254,5 +254,5 @@ func (t *eosTerm) InConfig() bool {
 	return t.mode.isConfig()
 }
 
-// ctrlZ: the lab's EOS ignores Ctrl-Z (eos-switch.md does not give it a meaning).
+// CtrlZ: the lab's EOS ignores Ctrl-Z (eos-switch.md does not give it a meaning).
 func (t *eosTerm) CtrlZ() (string, bool) { return "", false }

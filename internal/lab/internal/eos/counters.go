@@ -1,12 +1,12 @@
-package lab
+package eos
 
 // Traffic counters of the `eos` switch (eos-switch.md, "Counters"): `show qos interfaces [IF]
 // ecn counters queue` and `show interfaces [IF] counters discards`, whose `| json` forms have
 // the keys of the eAPI output that aristanetworks/anta's unit tests hold
 // (intfQueueCounters.<if>.queueCounters.<queue> a string, "-" for a queue that counts no marks;
 // interfaces.<if>.inDiscards/outDiscards with inDiscardsTotal/outDiscardsTotal). The numbers are
-// the lab's model, the OpenConfig switch's traffic shape (gnmicounters.go's rates), computed
-// from the switch's clock and the port's storm clock (cliswitch.go) at each read.
+// the lab's model, the OpenConfig switch's traffic shape (the traffic room's rates), computed
+// from the switch's clock and the port's storm clock (cliswitch.Switch) at each read.
 
 import (
 	"encoding/json"
@@ -23,7 +23,7 @@ const eosTxQueues = 8
 
 // eosPorts reads an optional port before the keyword that follows it: every port when the
 // next word is that keyword, else the one port named.
-func eosPorts(sw *EOSSwitch, a *cliswitch.Args, next string) ([]int, *cliswitch.Refusal) {
+func eosPorts(sw *Switch, a *cliswitch.Args, next string) ([]int, *cliswitch.Refusal) {
 	if a.IsKw(next) {
 		ports := make([]int, len(sw.Interfaces()))
 		for i := range ports {
@@ -49,7 +49,7 @@ func keywords(a *cliswitch.Args, kws ...string) *cliswitch.Refusal {
 }
 
 // ecnCounters is `show qos interfaces [IF] ecn counters queue` after `interfaces`.
-func (sw *EOSSwitch) ecnCounters(a *cliswitch.Args) (text, jsonText string, err *cliswitch.Refusal) {
+func (sw *Switch) ecnCounters(a *cliswitch.Args) (text, jsonText string, err *cliswitch.Refusal) {
 	ports, err := eosPorts(sw, a, "ecn")
 	if err != nil {
 		return "", "", err
@@ -79,7 +79,7 @@ func (sw *EOSSwitch) ecnCounters(a *cliswitch.Args) (text, jsonText string, err 
 // ecnMarks is a tx-queue's ECN counter: "-" unless the port's service-profile counts that
 // queue's marks (`random-detect ecn count`); marks grow only where the queue also marks
 // (`random-detect ecn minimum-threshold ...`), faster during the port's storm.
-func (sw *EOSSwitch) ecnMarks(port, tq int) string {
+func (sw *Switch) ecnMarks(port, tq int) string {
 	prof := sw.running.profiles[sw.running.ifaces[port-1].serviceProfile]
 	if prof == nil {
 		return "-"
@@ -103,7 +103,7 @@ func (sw *EOSSwitch) ecnMarks(port, tq int) string {
 
 // discards is `show interfaces [IF] counters discards` after `interfaces`: a port discards
 // only during its storm.
-func (sw *EOSSwitch) discards(a *cliswitch.Args) (text, jsonText string, err *cliswitch.Refusal) {
+func (sw *Switch) discards(a *cliswitch.Args) (text, jsonText string, err *cliswitch.Refusal) {
 	ports, err := eosPorts(sw, a, "counters")
 	if err != nil {
 		return "", "", err

@@ -1,4 +1,4 @@
-package lab
+package eos
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 
 // TestEOSErrors checks every error text of eos-switch.md, with token numbers counted from 0.
 func TestEOSErrors(t *testing.T) {
-	_, sw := startEOS(t)
+	sw := startEOS(t)
 	c := newEOSCLI(t, sw)
 	const priv = "% Invalid input (privileged mode required)\n"
 	exec := []struct{ line, want string }{
@@ -114,7 +114,7 @@ func TestEOSErrors(t *testing.T) {
 }
 
 func TestEOSModesAndAbbreviations(t *testing.T) {
-	_, sw := startEOS(t)
+	sw := startEOS(t)
 	c := newEOSCLI(t, sw)
 	steps := []struct{ line, prompt string }{
 		{"", "eos-1>"},
@@ -180,7 +180,7 @@ func TestEOSModesAndAbbreviations(t *testing.T) {
 // TestEOSDefaultsAndNoForms sets everything and takes it back with the no forms: the
 // running-config must be the fresh one again.
 func TestEOSDefaultsAndNoForms(t *testing.T) {
-	_, sw := startEOS(t)
+	sw := startEOS(t)
 	fresh := sw.RunningConfig()
 	c := newEOSCLI(t, sw, "enable", "configure")
 	set := []string{
@@ -228,7 +228,7 @@ func TestEOSDefaultsAndNoForms(t *testing.T) {
 }
 
 func TestEOSRejectLinesAndWriteMemory(t *testing.T) {
-	_, sw := startEOS(t)
+	sw := startEOS(t)
 	c := newEOSCLI(t, sw, "enable")
 	if sw.StartupConfig() != "" {
 		t.Errorf("a fresh switch has a startup-config:\n%s", sw.StartupConfig())

@@ -1,4 +1,4 @@
-package lab
+package eos
 
 // `show lldp neighbors detail` on the `eos` switch (eos-switch.md, "LLDP"): its eAPI JSON as
 // EOS 4.28+ prints it (lldpNeighbors keyed by every LLDP interface, an empty list where nothing
@@ -34,7 +34,7 @@ type eosLLDPInterface struct {
 // eosPortIDType names lldpd's port ID subtypes as EOS's JSON does.
 var eosPortIDType = map[string]string{"ifname": "interfaceName", "local": "local", "mac": "macAddress"}
 
-func (sw *EOSSwitch) lldpNeighborsDetail() (text, jsonText string, err *cliswitch.Refusal) {
+func (sw *Switch) lldpNeighborsDetail() (text, jsonText string, err *cliswitch.Refusal) {
 	heard := sw.Wires.Heard(sw.Name())
 	type entry struct {
 		Info []eosLLDPNeighbor `json:"lldpNeighborInfo"`

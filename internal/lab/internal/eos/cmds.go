@@ -1,11 +1,9 @@
-package lab
+package eos
 
 // The `eos` switch's configuration commands, per mode. Each parses its whole line before it
 // changes x.cfg; x.cfg is a copy anyway, dropped if the command fails. x.neg is the `no` form.
 
 import (
-	"regexp"
-
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 )
 
@@ -90,7 +88,7 @@ func qosMapDSCP(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	if err != nil {
 		return err
 	}
-	tc, dp := noValue, noValue
+	tc, dp := cliswitch.NoValue, cliswitch.NoValue
 	if !x.neg || a.More() {
 		if tc, err = mapTarget(a, "traffic-class"); err != nil {
 			return err
@@ -122,7 +120,7 @@ func qosMap(x *eosCtx, a *cliswitch.Args, m, defaults []int, target string) *cli
 	if err != nil {
 		return err
 	}
-	to := noValue
+	to := cliswitch.NoValue
 	switch {
 	case x.neg && a.More():
 		if _, err := a.Kw("to"); err != nil {
@@ -182,15 +180,13 @@ func cmdInterface(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	return nil
 }
 
-var hostnameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$`)
-
 func cmdHostname(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	at := a.Pos
 	name, err := a.Word()
 	if err != nil {
 		return err
 	}
-	if !hostnameRE.MatchString(name) {
+	if !cliswitch.HostnameRE.MatchString(name) {
 		return cliswitch.ErrInvalid(at, name)
 	}
 	if err := a.Done(); err != nil {

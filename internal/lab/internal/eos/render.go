@@ -1,4 +1,4 @@
-package lab
+package eos
 
 // The running-config of the `eos` switch in EOS's layout: the header, `no aaa root`, the
 // users, the hostname, qos profiles by name, every interface by port number, then the global
@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 )
 
@@ -35,7 +36,7 @@ var eosModels = []eosModel{
 	{name: "vEOS-lab", strata: true, imageOptimization: "None"},
 }
 
-func eosModelNames() []string { return device.ModelNames(eosModels, eosModel.modelName) }
+func ModelNames() []string { return device.ModelNames(eosModels, eosModel.modelName) }
 
 func (m eosModel) modelName() string { return m.name }
 
@@ -58,7 +59,7 @@ func (n *eosNode) add(line string) *eosNode {
 }
 
 // runningGroups is the configuration as top-level groups; `!` follows each group.
-func (sw *EOSSwitch) runningGroups(c *eosConfig) [][]*eosNode {
+func (sw *Switch) runningGroups(c *eosConfig) [][]*eosNode {
 	users := make([]*eosNode, len(sw.userLine))
 	for i, u := range sw.userLine {
 		users[i] = &eosNode{line: u}
@@ -105,10 +106,10 @@ func txQueueBody(n *eosNode, q *eosTxQueue) {
 	}
 	if e := q.ecn; e != nil {
 		line := fmt.Sprintf("random-detect ecn minimum-threshold %d %s maximum-threshold %d %s", e.min, e.minUnit, e.max, e.maxUnit)
-		if e.prob != noValue {
+		if e.prob != cliswitch.NoValue {
 			line += fmt.Sprintf(" max-mark-probability %d", e.prob)
 		}
-		if e.weight != noValue {
+		if e.weight != cliswitch.NoValue {
 			line += fmt.Sprintf(" weight %d", e.weight)
 		}
 		n.add(line)
@@ -193,7 +194,7 @@ func qosMapNodes(c *eosConfig) []*eosNode {
 	}
 	toTC := func(l mapLine) string {
 		s := fmt.Sprintf(" to traffic-class %d", l.tc)
-		if l.dp != noValue {
+		if l.dp != cliswitch.NoValue {
 			s += fmt.Sprintf(" drop-precedence %d", l.dp)
 		}
 		return s
@@ -201,17 +202,17 @@ func qosMapNodes(c *eosConfig) []*eosNode {
 	var cos, dscp, tcq []mapLine
 	for v, tc := range c.cosTC {
 		if tc != eosDefaultCoS[v] {
-			cos = addSource(cos, tc, noValue, v)
+			cos = addSource(cos, tc, cliswitch.NoValue, v)
 		}
 	}
 	for d, tc := range c.dscpTC {
-		if tc != eosDefaultCoS[d>>3] || c.dscpDP[d] != noValue {
+		if tc != eosDefaultCoS[d>>3] || c.dscpDP[d] != cliswitch.NoValue {
 			dscp = addSource(dscp, tc, c.dscpDP[d], d)
 		}
 	}
 	for tc, q := range c.tcQueue {
 		if q != tc {
-			tcq = addSource(tcq, q, noValue, tc)
+			tcq = addSource(tcq, q, cliswitch.NoValue, tc)
 		}
 	}
 	emit("qos map cos ", cos, toTC)
@@ -233,7 +234,7 @@ func addSource(lines []mapLine, tc, dp, source int) []mapLine {
 
 // eosHeader is the configuration's header comment (without `! Command:`). A switch boots the
 // EOS image, vEOS its own (the header of every vEOS-lab capture).
-func (sw *EOSSwitch) eosHeader(c *eosConfig) []string {
+func (sw *Switch) eosHeader(c *eosConfig) []string {
 	image := "EOS-" + eosVersion
 	if sw.model.name == "vEOS-lab" {
 		image = "vEOS-lab"
@@ -245,7 +246,7 @@ func (sw *EOSSwitch) eosHeader(c *eosConfig) []string {
 }
 
 // renderRunning is `show running-config`.
-func (sw *EOSSwitch) renderRunning(c *eosConfig) string {
+func (sw *Switch) renderRunning(c *eosConfig) string {
 	var b strings.Builder
 	h := sw.eosHeader(c)
 	fmt.Fprintf(&b, "! Command: show running-config\n%s\n!\n%s\n!\n", h[0], h[1])

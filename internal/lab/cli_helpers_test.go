@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -38,40 +37,6 @@ func startSwitch[S comparable](t *testing.T, platform string, get func(*Lab, str
 		t.Fatalf("no %s-1 in the lab", platform)
 	}
 	return l, sw
-}
-
-// eosCLI types lines into a terminal of the switch without SSH (the parser's tests).
-type eosCLI struct {
-	t    *testing.T
-	term *eosTerm
-}
-
-func newEOSCLI(t *testing.T, sw *EOSSwitch, lines ...string) *eosCLI {
-	t.Helper()
-	c := &eosCLI{t: t, term: sw.newTerm("admin")}
-	t.Cleanup(c.term.Leave)
-	for _, l := range lines {
-		c.must(l)
-	}
-	return c
-}
-
-// run types one line and returns its output.
-func (c *eosCLI) run(line string) string { return c.term.run(line) }
-
-// must types a line that must print nothing.
-func (c *eosCLI) must(line string) {
-	c.t.Helper()
-	if out := c.run(line); out != "" {
-		c.t.Fatalf("%s %s: %q", c.term.Prompt(), line, out)
-	}
-}
-
-var eosSecretLine = regexp.MustCompile(`secret sha512 \$6\$[./0-9A-Za-z]{16}\$[./0-9A-Za-z]{86}`)
-
-// stableRunning hides the password hash (random salt and lab password) of a running-config.
-func stableRunning(s string) string {
-	return eosSecretLine.ReplaceAllLiteralString(s, "secret sha512 $6$SALT$HASH")
 }
 
 // cliShell is an interactive pty shell on a CLI switch through golang.org/x/crypto/ssh.

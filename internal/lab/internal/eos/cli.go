@@ -1,6 +1,6 @@
-package lab
+package eos
 
-// The EOS side of the command-line parser (cli_args.go): EOS's error texts, and the value
+// The EOS side of the command-line parser (cliswitch.Args): EOS's error texts, and the value
 // forms only EOS takes (space-separated number lists, seconds with two decimals, port names
 // Ethernet1/Et1/eth1). Token numbers in errors count from 0 over every word typed, `no`
 // included.

@@ -1,4 +1,4 @@
-package lab
+package eos
 
 // SHA-512 crypt ($6$, Ulrich Drepper's "Unix crypt using SHA-256 and SHA-512", 5000 rounds),
 // for the `username ... secret sha512 $6$...` line: EOS stores and shows its local users'
