@@ -130,3 +130,10 @@ func (s *cliShell) line(text, prompt string) string {
 	s.send(text + "\n")
 	return s.expect(prompt)
 }
+
+// execOut runs cmd as an SSH exec request on a CLI switch and returns what it printed.
+func execOut(t *testing.T, d DeviceEntry, cmd string) string {
+	t.Helper()
+	out, _, _ := runOn(t, sshClient(t, d), cmd, "")
+	return out
+}

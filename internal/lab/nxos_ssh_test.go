@@ -53,7 +53,7 @@ func TestNXOSLineDiscipline(t *testing.T) {
 	}
 	s.send("\x04") // ignored in a configuration mode
 	s.send("no shut\x1a")
-	if got := s.expect("nxos-1# "); got != "no shut^Z\r\nnxos-1# " || strings.Contains(newNXOSCLI(t, sw).run("sh run int e1/1"), "no shutdown") {
+	if got := s.expect("nxos-1# "); got != "no shut^Z\r\nnxos-1# " || strings.Contains(execOut(t, l.Inventory().Devices["nxos-1"], "sh run int e1/1"), "no shutdown") {
 		t.Errorf("Ctrl-Z: %q", got)
 	}
 	s.send("\x1a\x04")

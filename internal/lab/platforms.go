@@ -8,6 +8,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/eos"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/nxos"
 )
 
 // labDevice is what the lab needs from every simulated device, whatever its
@@ -28,7 +29,7 @@ var platforms = map[string]platformDef{
 	"openconfig": {role: cabling.Switch, start: startGNMISwitch},
 	"sonic":      {role: cabling.Switch, start: startSONiCSwitch, models: sonicSKUNames()},
 	"eos":        {role: cabling.Switch, start: eos.Start, models: eos.ModelNames()},
-	"nxos":       {role: cabling.Switch, start: startNXOSSwitch, models: nxosModelNames()},
+	"nxos":       {role: cabling.Switch, start: nxos.Start, models: nxos.ModelNames()},
 	"cumulus":    {role: cabling.Switch, start: startCumulusSwitch},
 	"mlx5":       {role: cabling.Host, start: startMLX5Host, models: []string{MLX5OFED, MLX5Inbox}},
 }

@@ -89,7 +89,7 @@ func (sw *Switch) newTerm(user string) *eosTerm {
 	return &eosTerm{sw: sw, user: user, vty: fmt.Sprintf("vty%d", sw.vtys), mode: eosMode{kind: modeExec}}
 }
 
-// openTerm is a terminal for the SSH server: exec requests run in privileged mode (the lab's
+// OpenTerm is a terminal for the SSH server: exec requests run in privileged mode (the lab's
 // user has privilege 15).
 func (sw *Switch) OpenTerm(user string, exec bool) cliswitch.Term {
 	t := sw.newTerm(user)

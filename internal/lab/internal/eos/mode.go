@@ -195,7 +195,7 @@ func (t *eosTerm) setMode(m eosMode) {
 	}
 }
 
-// prompt is the hostname and the mode, as EOS prints it (no trailing space).
+// Prompt is the hostname and the mode, as EOS prints it (no trailing space).
 func (t *eosTerm) Prompt() string {
 	t.sw.mu.Lock()
 	defer t.sw.mu.Unlock()
@@ -231,7 +231,7 @@ func (t *eosTerm) promptLocked() string {
 	return host + "(" + tag + ")#"
 }
 
-// leave is called when the connection ends: a session it was in stays pending, without a
+// Leave is called when the connection ends: a session it was in stays pending, without a
 // terminal.
 func (t *eosTerm) Leave() {
 	t.sw.mu.Lock()
@@ -239,7 +239,7 @@ func (t *eosTerm) Leave() {
 	t.setMode(eosMode{kind: modeExec})
 }
 
-// enter runs a line typed at the shell and returns its output, the prompt after it and
+// Enter runs a line typed at the shell and returns its output, the prompt after it and
 // whether the terminal logged out, all under one lock.
 func (t *eosTerm) Enter(line string) (out, prompt string, closed bool) {
 	t.sw.mu.Lock()

@@ -1,4 +1,4 @@
-package lab
+package nxos
 
 import (
 	"regexp"
@@ -7,21 +7,21 @@ import (
 	"time"
 
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
-	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
 
-// cliClock gives a CLI switch a clock the test moves; the counters count from its start.
-func cliClock(sw *cliswitch.Switch) func(time.Duration) {
-	clk := newFakeClock()
-	sw.SetClock(clk.now)
-	return clk.advance
+// counterCapture is a capture of the provider's NX-OS counters testdata without its source
+// line: the lab's output must have its layout.
+func counterCapture(t *testing.T, name string) string {
+	t.Helper()
+	return goldenfile.Capture(t, "../../../platform/nxos/testdata/counters/"+name)
 }
 
-// counterCapture is a capture of the platform's counters testdata without its source line: the lab's
-// output must have its layout.
-func counterCapture(t *testing.T, platform, name string) string {
-	t.Helper()
-	return goldenfile.Capture(t, "../platform/"+platform+"/testdata/counters/"+name)
+// manualClock gives the switch a clock the test moves; the counters count from its start.
+func manualClock(sw *Switch) func(time.Duration) {
+	clk := traffic.NewManualClock()
+	sw.SetClock(clk.Now)
+	return clk.Advance
 }
 
 // TestNXOSQueuing: `show queuing interface` in the capture's layout (every fixed line of the
@@ -29,8 +29,8 @@ func counterCapture(t *testing.T, platform, name string) string {
 // the CoS the network-qos policy makes no-drop (RxCount, RxPPP, RxPause Active), the other QoS
 // groups drop, and nothing moves once the storm is over.
 func TestNXOSQueuing(t *testing.T) {
-	_, sw := startNXOS(t)
-	step := cliClock(sw.Switch)
+	sw := startNXOS(t)
+	step := manualClock(sw)
 	c := newNXOSCLI(t, sw, "configure terminal", "policy-map type network-qos ROCE-nq", "class type network-qos c-8q-nq3",
 		"pause pfc-cos 3", "system qos", "service-policy type network-qos ROCE-nq",
 		"policy-map type queuing ROCE-in", "class type queuing c-in-q3", "pause buffer-size 348608 pause-threshold 77376 resume-threshold 75712",
@@ -38,8 +38,8 @@ func TestNXOSQueuing(t *testing.T) {
 	step(time.Second)
 	out := c.run("show queuing interface Ethernet1/2")
 	lines := strings.Split(out, "\n")
-	ingress := counterCapture(t, "nxos", "nxos_show_queuing_interface_ingress_zartbot.txt")
-	group := counterCapture(t, "nxos", "nxos_show_queuing_interface_qos_group_zartbot.txt")
+	ingress := counterCapture(t, "nxos_show_queuing_interface_ingress_zartbot.txt")
+	group := counterCapture(t, "nxos_show_queuing_interface_qos_group_zartbot.txt")
 	number := regexp.MustCompile(`\d+`)
 	for _, want := range strings.Split(strings.TrimSpace(ingress+group), "\n") {
 		want = strings.ReplaceAll(want, "Ethernet1/51", "Ethernet1/2")
@@ -102,8 +102,8 @@ func TestNXOSQueuing(t *testing.T) {
 // text in turn, with the counters of the moment: the stormed port's pauses and drops in its
 // block only.
 func TestNXOSQueuingEveryPort(t *testing.T) {
-	_, sw := startNXOS(t)
-	step := cliClock(sw.Switch)
+	sw := startNXOS(t)
+	step := manualClock(sw)
 	c := newNXOSCLI(t, sw, "configure terminal", "policy-map type network-qos ROCE-nq", "class type network-qos c-8q-nq3",
 		"pause pfc-cos 3", "system qos", "service-policy type network-qos ROCE-nq", "end")
 	if err := sw.Storm("Ethernet1/2", true); err != nil {

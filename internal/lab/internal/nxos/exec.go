@@ -1,4 +1,4 @@
-package lab
+package nxos
 
 // The `nxos` switch's exec-mode commands. They also run from every configuration mode, as on
 // NX-OS, where `show running-config` or `checkpoint` need no `do`.
@@ -145,7 +145,7 @@ func (x *nxosCtx) showRunning(a *cliswitch.Args) *cliswitch.Refusal {
 	return nil
 }
 
-func (sw *NXOSSwitch) versionText() string {
+func (sw *Switch) versionText() string {
 	up := time.Since(sw.started)
 	return fmt.Sprintf(`Cisco Nexus Operating System (NX-OS) Software
 TAC support: http://www.cisco.com/tac

@@ -1,4 +1,4 @@
-package lab
+package nxos
 
 // The configuration an `nxos` switch holds: class-maps, policy-maps of the three types, the
 // system qos bindings and the per-port settings. The running-config, the startup-config and

@@ -1,4 +1,4 @@
-package lab
+package nxos
 
 // One terminal of the `nxos` switch: its mode, its prompt (with NX-OS's trailing space), the
 // dispatch of a typed line to the commands of the mode, then of the parent modes, then of exec
@@ -85,7 +85,7 @@ type nxosCmd = cliswitch.Cmd[*nxosCtx]
 // nxosCtx is what a command runs with.
 type nxosCtx struct {
 	t    *nxosTerm
-	sw   *NXOSSwitch
+	sw   *Switch
 	cfg  *nxosConfig // config commands: the copy they change
 	mode nxosMode    // the mode the command belongs to
 	next nxosMode    // the mode after it
@@ -97,7 +97,7 @@ func (x *nxosCtx) printf(format string, args ...any) { fmt.Fprintf(&x.out, forma
 
 // nxosTerm is one CLI session.
 type nxosTerm struct {
-	sw     *NXOSSwitch
+	sw     *Switch
 	user   string
 	mode   nxosMode
 	closed bool // exit in exec mode: the SSH layer ends the connection
@@ -222,7 +222,7 @@ func errorText(err *cliswitch.Refusal, prompt string, words []string, cols []int
 	return strings.Repeat(" ", utf8.RuneCountInString(prompt)+col) + "^\n" + msg + "\n"
 }
 
-// prompt is the hostname, the mode and `# `, as NX-OS prints it.
+// Prompt is the hostname, the mode and `# `, as NX-OS prints it.
 func (t *nxosTerm) Prompt() string {
 	t.sw.mu.Lock()
 	defer t.sw.mu.Unlock()
@@ -237,7 +237,7 @@ func (t *nxosTerm) promptLocked() string {
 	return host + "(" + nxosModeTags[t.mode.kind] + ")# "
 }
 
-// enter runs a line typed at the shell and returns its output, the prompt after it and
+// Enter runs a line typed at the shell and returns its output, the prompt after it and
 // whether the terminal logged out, all under one lock.
 func (t *nxosTerm) Enter(line string) (out, prompt string, closed bool) {
 	t.sw.mu.Lock()
@@ -252,7 +252,7 @@ func (t *nxosTerm) InConfig() bool {
 	return t.mode.isConfig()
 }
 
-// ctrlZ leaves configuration for exec mode, as `end` does.
+// CtrlZ leaves configuration for exec mode, as `end` does.
 func (t *nxosTerm) CtrlZ() (string, bool) {
 	t.sw.mu.Lock()
 	defer t.sw.mu.Unlock()

@@ -1,4 +1,4 @@
-package lab
+package nxos
 
 // Checkpoints and rollback on the `nxos` switch. A checkpoint is a deep copy of the whole
 // configuration (nxosConfig.clone), kept by the switch, not by the terminal, so it outlives
@@ -37,7 +37,7 @@ Verification is Successful.
 Rollback completed successfully.
 `
 
-func (sw *NXOSSwitch) checkpoint(name string) *nxosCheckpoint {
+func (sw *Switch) checkpoint(name string) *nxosCheckpoint {
 	for _, c := range sw.checkpoints {
 		if c.name == name {
 			return c

@@ -1,8 +1,8 @@
-package lab
+package nxos
 
 // The `nxos` switch's configuration commands of configure terminal, class-maps and
-// policy-maps (their classes' contents are in nxos_class.go, interfaces and system qos in
-// nxos_iface.go). Each parses its whole line before it changes x.cfg; x.cfg is a copy anyway,
+// policy-maps (their classes' contents are in class.go, interfaces and system qos in
+// iface.go). Each parses its whole line before it changes x.cfg; x.cfg is a copy anyway,
 // dropped if the command fails. x.neg is the `no` form.
 
 import (

@@ -1,4 +1,4 @@
-package lab
+package nxos
 
 // The `nxos` switch's configuration texts in NX-OS's layout (nxos-switch.md, "show
 // running-config ipqos"): the `!Command:`/`!Time:` header, the version line, class-maps,
@@ -178,7 +178,7 @@ func ifaceLines(port int, f *nxosIface, ipqos bool) lines {
 
 // header is the banner of a `show running-config ...`; times false leaves out the two lines
 // that change with the clock (RunningConfig's deterministic form).
-func (sw *NXOSSwitch) header(command string, times bool) string {
+func (sw *Switch) header(command string, times bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n!Command: %s\n", command)
 	if times {
@@ -205,7 +205,7 @@ func body(b *strings.Builder, c *nxosConfig, ipqos bool) {
 }
 
 // renderIPQoS is `show running-config ipqos`.
-func (sw *NXOSSwitch) renderIPQoS(c *nxosConfig, times bool) string {
+func (sw *Switch) renderIPQoS(c *nxosConfig, times bool) string {
 	var b strings.Builder
 	b.WriteString(sw.header("show running-config ipqos", times))
 	body(&b, c, true)
@@ -214,7 +214,7 @@ func (sw *NXOSSwitch) renderIPQoS(c *nxosConfig, times bool) string {
 
 // renderFull is `show running-config`: the hostname, the ipqos blocks and every interface
 // whole (the lab simulates nothing else).
-func (sw *NXOSSwitch) renderFull(c *nxosConfig) string {
+func (sw *Switch) renderFull(c *nxosConfig) string {
 	var b strings.Builder
 	b.WriteString(sw.header("show running-config", true))
 	b.WriteString("hostname " + c.hostname + "\n")
@@ -223,7 +223,7 @@ func (sw *NXOSSwitch) renderFull(c *nxosConfig) string {
 }
 
 // renderInterfaces is `show running-config interface [Ethernet1/N]` (port 0: every one).
-func (sw *NXOSSwitch) renderInterfaces(c *nxosConfig, port int) string {
+func (sw *Switch) renderInterfaces(c *nxosConfig, port int) string {
 	var b strings.Builder
 	command := "show running-config interface"
 	if port > 0 {
@@ -239,7 +239,7 @@ func (sw *NXOSSwitch) renderInterfaces(c *nxosConfig, port int) string {
 }
 
 // renderStartup is `show startup-config`: the saved configuration, whole.
-func (sw *NXOSSwitch) renderStartup() string {
+func (sw *Switch) renderStartup() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n!Command: show startup-config\n!Time: %s\n!Startup config saved at: %s\n",
 		nxosTime(time.Now()), nxosTime(sw.startupTime))

@@ -1,4 +1,4 @@
-package lab
+package nxos
 
 // `show lldp neighbors detail` on the `nxos` switch (nxos-switch.md, "LLDP"), in NX-OS's text
 // layout: genieparser's NX-OS golden outputs (tests/ShowLldpNeighborsDetail/cli/equal,

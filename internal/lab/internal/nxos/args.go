@@ -1,6 +1,6 @@
-package lab
+package nxos
 
-// The value forms only NX-OS takes (cli_args.go has the shared parser): number lists with
+// The value forms only NX-OS takes (cliswitch.Args is the shared parser): number lists with
 // ranges (`0-7,26`) and their compact printing, port names Ethernet1/1 (`eth1/1`, `e1/1`,
 // `ethernet 1/1`), and object names.
 

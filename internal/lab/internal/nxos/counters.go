@@ -1,12 +1,12 @@
-package lab
+package nxos
 
 // `show queuing interface [Ethernet1/N]` on the `nxos` switch (nxos-switch.md, "Counters"): the
 // parts of NX-OS's output that a public capture shows (a Nexus 93180FX2's, in zartbot's
 // "RoCEv2 AllReduce" article), in that layout: the egress counters of each QoS group, then the
 // ingress queuing (the input queuing policy's pause buffers), the ingress drop counters and the
 // PFC statistics per CoS. The numbers are the lab's model, the other lab switches' traffic shape
-// (gnmicounters.go's and mlx5counters.go's rates), from the switch's clock and the port's storm
-// clock (cliswitch.go): frames leave every QoS group; during a storm the link partner pauses the
+// (the traffic room's rates, as the other families'), from the switch's clock and the port's storm
+// clock (cliswitch.Switch): frames leave every QoS group; during a storm the link partner pauses the
 // CoS values the system network-qos policy makes no-drop (while the port's PFC is not off), and
 // the other QoS groups drop.
 
@@ -84,7 +84,7 @@ func (c *nxosConfig) noDrop() map[int]int {
 	return out
 }
 
-func (sw *NXOSSwitch) queuingText(n int) string {
+func (sw *Switch) queuingText(n int) string {
 	c, port := sw.running, sw.Interfaces()[n-1]
 	f := c.ifaces[n-1]
 	up, storm := sw.Traffic(port)

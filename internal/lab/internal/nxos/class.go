@@ -1,4 +1,4 @@
-package lab
+package nxos
 
 import "github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 

@@ -1,10 +1,14 @@
-package lab
+package nxos
 
 import (
 	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 )
 
 // nxosDocConfig types the configuration of nxos-switch.md's `show running-config ipqos`
@@ -38,7 +42,7 @@ var nxosDocConfig = []string{
 // docExample is the `show running-config ipqos` block of nxos-switch.md without its time lines.
 func docExample(t *testing.T) string {
 	t.Helper()
-	doc, err := os.ReadFile("nxos-switch.md")
+	doc, err := os.ReadFile("../../nxos-switch.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,10 +55,10 @@ func docExample(t *testing.T) string {
 }
 
 func TestNXOSRunningConfigGolden(t *testing.T) {
-	_, sw := startNXOS(t)
-	compareGolden(t, "testdata/nxos-running-config-fresh.golden", sw.RunningConfig())
+	sw := startNXOS(t)
+	goldenfile.Check(t, "testdata/running-config-fresh.golden", sw.RunningConfig())
 	c := newNXOSCLI(t, sw, nxosDocConfig...)
-	compareGolden(t, "testdata/nxos-running-config-roce.golden", sw.RunningConfig())
+	goldenfile.Check(t, "testdata/running-config-roce.golden", sw.RunningConfig())
 	if got, want := sw.RunningConfig(), docExample(t); got != want {
 		t.Errorf("RunningConfig differs from nxos-switch.md's example:\n%s\nwant:\n%s", got, want)
 	}
@@ -63,7 +67,7 @@ func TestNXOSRunningConfigGolden(t *testing.T) {
 		!strings.Contains(show, "\n!Time: ") {
 		t.Errorf("show running-config ipqos:\n%s", show)
 	}
-	compareGolden(t, "testdata/nxos-running-config-interface.golden", withoutTimes(c.run("sh run int e1/1")))
+	goldenfile.Check(t, "testdata/running-config-interface.golden", withoutTimes(c.run("sh run int e1/1")))
 	full := withoutTimes(c.run("show running-config"))
 	body := strings.TrimPrefix(sw.RunningConfig(), "\n!Command: show running-config ipqos\n\nversion 10.3(4a) Bios:version 05.47\n")
 	wantFull := "\n!Command: show running-config\n\nversion 10.3(4a) Bios:version 05.47\nhostname nxos-1\n" + body +
@@ -97,7 +101,7 @@ var nxosUnsupported = []string{"switchport", "spanning-tree", "no logging"}
 // are invalid commands, the rest reads back with the same meaning in NX-OS's order (the
 // sample's order is its author's, see its header).
 func TestNXOSAzureSample(t *testing.T) {
-	_, sw := startNXOS(t, func(o *Options) { o.Ports = 48 })
+	sw := startNXOS(t, func(s *device.Spec) { s.Ports = 48 })
 	lines := nxosAzureLines(t)
 	c := newNXOSCLI(t, sw, "configure terminal")
 	for _, l := range lines {
@@ -107,7 +111,7 @@ func TestNXOSAzureSample(t *testing.T) {
 			t.Errorf("%q: %q", l, out)
 		}
 	}
-	compareGolden(t, "testdata/nxos-running-config-azure.golden", sw.RunningConfig())
+	goldenfile.Check(t, "testdata/running-config-azure.golden", sw.RunningConfig())
 	var sample []string
 	for _, l := range lines {
 		if !slices.ContainsFunc(nxosUnsupported, func(p string) bool { return strings.HasPrefix(strings.TrimSpace(l), p) }) {
@@ -164,7 +168,7 @@ func blocks(text string) map[string][]string {
 }
 
 func TestNXOSCopyRunStart(t *testing.T) {
-	_, sw := startNXOS(t)
+	sw := startNXOS(t)
 	c := newNXOSCLI(t, sw, nxosDocConfig...)
 	if sw.StartupConfig() != "" {
 		t.Errorf("a switch that never saved has a startup-config:\n%s", sw.StartupConfig())

@@ -1,4 +1,4 @@
-package lab
+package nxos
 
 import (
 	"regexp"
@@ -18,7 +18,7 @@ var checkpointTime = regexp.MustCompile(`(?m)^Created at (Mon|Tue|Wed|Thu|Fri|Sa
 // TestNXOSCheckpointRollback: a checkpoint is the whole configuration at that moment; rollback
 // restores it byte for byte, however much changed since, and as often as asked.
 func TestNXOSCheckpointRollback(t *testing.T) {
-	_, sw := startNXOS(t)
+	sw := startNXOS(t)
 	c := newNXOSCLI(t, sw, nxosDocConfig...)
 	before, beforeFull := sw.RunningConfig(), withoutTimes(c.run("show running-config"))
 	if got := c.run("checkpoint roce-4f1c2a9e"); got != "Done\n" {
@@ -84,7 +84,7 @@ func TestNXOSCheckpointRollback(t *testing.T) {
 // TestNXOSRejectLinesAndCounters: RejectLines prints its message verbatim and applies nothing;
 // show commands and empty lines are not refused or counted as configuration.
 func TestNXOSRejectLinesAndCounters(t *testing.T) {
-	_, sw := startNXOS(t)
+	sw := startNXOS(t)
 	c := newNXOSCLI(t, sw, "configure terminal", "class-map type qos match-any ROCE", "policy-map type qos P", "class ROCE")
 	before := sw.RunningConfig()
 	sw.RejectLines("qos-group 3", "ERROR: TCAM resources exhausted")

@@ -1,4 +1,4 @@
-package lab
+package nxos
 
 import (
 	"strings"
@@ -8,7 +8,7 @@ import (
 // TestNXOSCaret checks the caret line against the example of nxos-switch.md, character for
 // character: the echoed command starts right after the prompt, so the caret counts it.
 func TestNXOSCaret(t *testing.T) {
-	_, sw := startNXOS(t)
+	sw := startNXOS(t)
 	c := newNXOSCLI(t, sw, "configure terminal")
 	want := "                ^\n% Invalid command at '^' marker.\n"
 	if got := c.run("polcy-map type qos X"); got != want {
@@ -24,7 +24,7 @@ func TestNXOSCaret(t *testing.T) {
 
 // TestNXOSErrors checks every error text of nxos-switch.md in each mode.
 func TestNXOSErrors(t *testing.T) {
-	_, sw := startNXOS(t)
+	sw := startNXOS(t)
 	c := newNXOSCLI(t, sw)
 	c.check([]nxCase{
 		{"frobnicate", "frobnicate", nxInvalid},
@@ -160,7 +160,7 @@ func TestNXOSErrors(t *testing.T) {
 }
 
 func TestNXOSModesAndAbbreviations(t *testing.T) {
-	_, sw := startNXOS(t)
+	sw := startNXOS(t)
 	c := newNXOSCLI(t, sw)
 	steps := []struct{ line, prompt string }{
 		{"", "nxos-1# "},
@@ -229,7 +229,7 @@ func TestNXOSModesAndAbbreviations(t *testing.T) {
 
 // TestNXOSMatchLists: lists with ranges, repeated lines adding to the set, compact printing.
 func TestNXOSMatchLists(t *testing.T) {
-	_, sw := startNXOS(t)
+	sw := startNXOS(t)
 	c := newNXOSCLI(t, sw, "conf t", "class-map type qos match-all CM")
 	steps := []struct{ line, want string }{
 		{"match dscp 26", "  match dscp 26\n"},
@@ -257,7 +257,7 @@ func TestNXOSMatchLists(t *testing.T) {
 // TestNXOSReferences: what a policy-map, a class or a service-policy names must exist, and
 // what is in use cannot be deleted; nothing changes when a line is refused.
 func TestNXOSReferences(t *testing.T) {
-	_, sw := startNXOS(t)
+	sw := startNXOS(t)
 	c := newNXOSCLI(t, sw, "conf t")
 	for _, l := range []string{
 		"class-map type qos match-any ROCE", "policy-map type qos P", "class ROCE",
@@ -299,14 +299,14 @@ func TestNXOSReferences(t *testing.T) {
 // newNXOSRunning is a fresh switch's RunningConfig.
 func newNXOSRunning(t *testing.T) string {
 	t.Helper()
-	_, sw := startNXOS(t)
+	sw := startNXOS(t)
 	return sw.RunningConfig()
 }
 
 // TestNXOSDefaultsAndNoForms sets every line kind and takes it back with the no forms (or the
 // default value): the running-config must be the fresh one again.
 func TestNXOSDefaultsAndNoForms(t *testing.T) {
-	_, sw := startNXOS(t)
+	sw := startNXOS(t)
 	fresh := sw.RunningConfig()
 	c := newNXOSCLI(t, sw, "configure terminal")
 	set := []string{
