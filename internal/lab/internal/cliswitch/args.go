@@ -39,8 +39,8 @@ type Refusal struct {
 // NoValue marks an optional number that was not configured.
 const NoValue = -1
 
-// HostnameRE is the hostname the dialects' `hostname` commands take.
-var HostnameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$`)
+// hostnameRE is the hostname the dialects' `hostname` commands take.
+var hostnameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$`)
 
 // AtFinal marks errors found after the whole line parsed: no other mode can do better.
 const AtFinal = 1 << 30
@@ -178,6 +178,22 @@ func (a *Args) Rest() (string, *Refusal) {
 	return s, nil
 }
 
+// Hostname reads the last word of a line as a hostname (`hostname NAME` on both dialects).
+func (a *Args) Hostname() (string, *Refusal) {
+	at := a.Pos
+	name, err := a.Word()
+	if err != nil {
+		return "", err
+	}
+	if !hostnameRE.MatchString(name) {
+		return "", ErrInvalid(at, name)
+	}
+	if err := a.Done(); err != nil {
+		return "", err
+	}
+	return name, nil
+}
+
 // Cmd is one first keyword of a mode's command table; X is the dialect's command context.
 type Cmd[X any] struct {
 	Name string
@@ -222,4 +238,29 @@ func FirstWord[X any](word string, tables ...[]Cmd[X]) *Refusal {
 	}
 	_, err := NewArgs([]string{word}).Kw(names...)
 	return err
+}
+
+// Dispatch runs a line's words as a command of the first of layers (a mode, then the parents
+// whose commands it also takes) that accepts it: the first word must abbreviate a command of
+// the layers' tables (FirstWord), then try runs the line in each layer in turn, and when none
+// takes it the refusal that got furthest is the answer (Better).
+func Dispatch[L, X any](words []string, layers []L, table func(L) []Cmd[X], try func(L) (string, *Refusal)) (string, *Refusal) {
+	tables := make([][]Cmd[X], len(layers))
+	for i, l := range layers {
+		tables[i] = table(l)
+	}
+	if err := FirstWord(words[0], tables...); err != nil {
+		return "", err
+	}
+	var best *Refusal
+	for _, layer := range layers {
+		out, err := try(layer)
+		if err == nil {
+			return out, nil
+		}
+		if best = Better(best, err); best.At == AtFinal {
+			break
+		}
+	}
+	return "", best
 }

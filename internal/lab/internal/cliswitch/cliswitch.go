@@ -202,6 +202,16 @@ func (sw *Switch) ResetCounters() {
 	sw.counters.reads.Store(0)
 }
 
+// Command says whether a typed line's words are a command, not an empty line or a comment (a
+// line starting with `!`, so that a pasted running-config goes through), and counts it.
+func (sw *Switch) Command(words []string) bool {
+	if len(words) == 0 || strings.HasPrefix(words[0], "!") {
+		return false
+	}
+	sw.CountCommand(words)
+	return true
+}
+
 // CountCommand counts one command line (not an empty line or a comment), and among them the
 // configuration reads: `show running-config ...` however abbreviated (`sh run`).
 func (sw *Switch) CountCommand(words []string) {

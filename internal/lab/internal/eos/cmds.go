@@ -181,15 +181,8 @@ func cmdInterface(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 }
 
 func cmdHostname(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	at := a.Pos
-	name, err := a.Word()
+	name, err := a.Hostname()
 	if err != nil {
-		return err
-	}
-	if !cliswitch.HostnameRE.MatchString(name) {
-		return cliswitch.ErrInvalid(at, name)
-	}
-	if err := a.Done(); err != nil {
 		return err
 	}
 	x.cfg.hostname = name

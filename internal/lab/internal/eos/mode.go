@@ -90,30 +90,15 @@ func (t *eosTerm) run(line string) string {
 
 func (t *eosTerm) runLocked(line string) string {
 	words := strings.Fields(line)
-	// A line starting with ! is a comment, so that a pasted running-config goes through.
-	if len(words) == 0 || strings.HasPrefix(words[0], "!") {
+	if !t.sw.Command(words) {
 		return ""
 	}
-	t.sw.CountCommand(words)
-	layers := t.mode.layers()
-	tables := make([][]eosCmd, len(layers))
-	for i, l := range layers {
-		tables[i] = t.table(l)
-	}
-	if err := cliswitch.FirstWord(words[0], tables...); err != nil {
+	out, err := cliswitch.Dispatch(words, t.mode.layers(), t.table,
+		func(layer eosMode) (string, *cliswitch.Refusal) { return t.try(layer, words, line) })
+	if err != nil {
 		return eosText(err) + "\n"
 	}
-	var best *cliswitch.Refusal
-	for _, layer := range layers {
-		out, err := t.try(layer, words, line)
-		if err == nil {
-			return out
-		}
-		if best = cliswitch.Better(best, err); best.At == cliswitch.AtFinal {
-			break
-		}
-	}
-	return eosText(best) + "\n"
+	return out
 }
 
 // try runs the line as a command of one mode.

@@ -325,15 +325,8 @@ func cmdNXInterface(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 }
 
 func cmdNXHostname(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	at := a.Pos
-	name, err := a.Word()
+	name, err := a.Hostname()
 	if err != nil {
-		return err
-	}
-	if !cliswitch.HostnameRE.MatchString(name) {
-		return cliswitch.ErrInvalid(at, name)
-	}
-	if err := a.Done(); err != nil {
 		return err
 	}
 	x.cfg.hostname = name

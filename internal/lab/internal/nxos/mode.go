@@ -112,31 +112,16 @@ func (t *nxosTerm) run(line string) string {
 
 func (t *nxosTerm) runLocked(line string) string {
 	words, cols := splitLine(line)
-	// A line starting with ! is a comment, so that a pasted running-config goes through.
-	if len(words) == 0 || strings.HasPrefix(words[0], "!") {
+	if !t.sw.Command(words) {
 		return ""
 	}
-	t.sw.CountCommand(words)
 	prompt := t.promptLocked()
-	layers := t.mode.layers()
-	tables := make([][]nxosCmd, len(layers))
-	for i, l := range layers {
-		tables[i] = nxosTable(l.kind)
-	}
-	if err := cliswitch.FirstWord(words[0], tables...); err != nil {
+	out, err := cliswitch.Dispatch(words, t.mode.layers(), func(m nxosMode) []nxosCmd { return nxosTable(m.kind) },
+		func(layer nxosMode) (string, *cliswitch.Refusal) { return t.try(layer, words, line) })
+	if err != nil {
 		return errorText(err, prompt, words, cols)
 	}
-	var best *cliswitch.Refusal
-	for _, layer := range layers {
-		out, err := t.try(layer, words, line)
-		if err == nil {
-			return out
-		}
-		if best = cliswitch.Better(best, err); best.At == cliswitch.AtFinal {
-			break
-		}
-	}
-	return errorText(best, prompt, words, cols)
+	return out
 }
 
 // try runs the line as a command of one mode. A configuration command changes a copy that
