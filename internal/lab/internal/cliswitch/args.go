@@ -159,6 +159,14 @@ func (a *Args) Num(lo, hi int) (int, *Refusal) {
 	return v, nil
 }
 
+// KwNum reads keyword, then an integer in [lo, hi] (`weight 3`, `pause-threshold 77376`).
+func (a *Args) KwNum(keyword string, lo, hi int) (int, *Refusal) {
+	if _, err := a.Kw(keyword); err != nil {
+		return 0, err
+	}
+	return a.Num(lo, hi)
+}
+
 // Word reads any one word (a name).
 func (a *Args) Word() (string, *Refusal) {
 	if !a.More() {

@@ -162,16 +162,10 @@ func parseWRED(a *cliswitch.Args) (*nxosWRED, *cliswitch.Refusal) {
 	if w.max, w.maxUnit, err = wredThreshold(a, "maximum-threshold"); err != nil {
 		return nil, err
 	}
-	if _, err := a.Kw("drop-probability"); err != nil {
+	if w.prob, err = a.KwNum("drop-probability", 0, nxosWREDProbMax); err != nil {
 		return nil, err
 	}
-	if w.prob, err = a.Num(0, nxosWREDProbMax); err != nil {
-		return nil, err
-	}
-	if _, err := a.Kw("weight"); err != nil {
-		return nil, err
-	}
-	if w.weight, err = a.Num(0, nxosWREDWtMax); err != nil {
+	if w.weight, err = a.KwNum("weight", 0, nxosWREDWtMax); err != nil {
 		return nil, err
 	}
 	ecn, err := a.OptKw("ecn")
@@ -222,16 +216,10 @@ func parsePause(a *cliswitch.Args) (*nxosPause, *cliswitch.Refusal) {
 	if p.buffer, err = a.Num(nxosPauseBufferMin, nxosPauseMax); err != nil {
 		return nil, err
 	}
-	if _, err := a.Kw("pause-threshold"); err != nil {
+	if p.pause, err = a.KwNum("pause-threshold", 0, nxosPauseMax); err != nil {
 		return nil, err
 	}
-	if p.pause, err = a.Num(0, nxosPauseMax); err != nil {
-		return nil, err
-	}
-	if _, err := a.Kw("resume-threshold"); err != nil {
-		return nil, err
-	}
-	if p.resume, err = a.Num(0, nxosPauseMax); err != nil {
+	if p.resume, err = a.KwNum("resume-threshold", 0, nxosPauseMax); err != nil {
 		return nil, err
 	}
 	return p, nil
