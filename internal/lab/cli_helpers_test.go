@@ -137,3 +137,28 @@ func execOut(t *testing.T, d DeviceEntry, cmd string) string {
 	out, _, _ := runOn(t, sshClient(t, d), cmd, "")
 	return out
 }
+
+// wantAnswers types each line and wants it echoed and answered with answer before prompt.
+func (s *cliShell) wantAnswers(answer, prompt string, lines ...string) {
+	s.t.Helper()
+	for _, line := range lines {
+		if got := s.line(line, prompt); got != line+"\r\n"+answer+prompt {
+			s.t.Errorf("%q: %q, want the answer %q", line, got, answer)
+		}
+	}
+}
+
+// wantLogout waits for the shell's session to end with exit status 0 after what logged out.
+func (s *cliShell) wantLogout(what string) {
+	s.t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- s.sess.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			s.t.Errorf("%s: %v (want exit status 0)", what, err)
+		}
+	case <-time.After(10 * time.Second):
+		s.t.Fatalf("%s did not end the session", what)
+	}
+}

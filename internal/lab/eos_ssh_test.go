@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestEOSAccess(t *testing.T) {
@@ -61,16 +60,7 @@ func TestEOSLineDiscipline(t *testing.T) {
 		t.Errorf("Ctrl-D in configure terminal: %q", got)
 	}
 	s.send("\x04")
-	done := make(chan error, 1)
-	go func() { done <- s.sess.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Ctrl-D: %v (want exit status 0)", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Ctrl-D at the exec prompt did not end the session")
-	}
+	s.wantLogout("Ctrl-D at the exec prompt")
 }
 
 func TestEOSStaleSession(t *testing.T) {
@@ -84,13 +74,7 @@ func TestEOSStaleSession(t *testing.T) {
 		t.Errorf("sessions while a terminal is inside: %+v", got)
 	}
 	_ = s.client.Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for !slices.Equal(sw.Sessions(), []EOSSession{{Name: "roce-4f1c2a9e"}}) {
-		if time.Now().After(deadline) {
-			t.Fatalf("sessions after the connection closed: %+v", sw.Sessions())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitPending(t, sw, "roce-4f1c2a9e")
 
 	s = openEOSShell(t, d)
 	s.line("enable", "eos-1#")

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestNXOSAccess(t *testing.T) {
@@ -57,16 +56,7 @@ func TestNXOSLineDiscipline(t *testing.T) {
 		t.Errorf("Ctrl-Z: %q", got)
 	}
 	s.send("\x1a\x04")
-	done := make(chan error, 1)
-	go func() { done <- s.sess.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Ctrl-D: %v (want exit status 0)", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Ctrl-D at the exec prompt did not end the session")
-	}
+	s.wantLogout("Ctrl-D at the exec prompt")
 }
 
 // TestNXOSCheckpointOutlivesConnection: a checkpoint taken on one connection rolls back on

@@ -248,7 +248,7 @@ func (t *nxosTerm) CtrlZ() (string, bool) {
 	return t.promptLocked(), true
 }
 
-// leave: nothing outlives a terminal but the configuration and the checkpoints.
+// Leave: nothing outlives a terminal but the configuration and the checkpoints.
 func (t *nxosTerm) Leave() {}
 
 func cmdNXExit(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
