@@ -1,0 +1,342 @@
+// Package labtest is what the lab's tests share across rooms: a device spec with its own CA
+// and patch panel, and a plain gNMI client written here, not the provider's transport, so the
+// lab is checked against the protocol and not against our own understanding of it. Only tests
+// import it.
+package labtest
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"github.com/openconfig/gnmi/value"
+	"github.com/openconfig/ygot/ygot"
+	"golang.org/x/crypto/ssh"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/status"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/pki"
+)
+
+// Spec is a device spec as the lab gives one to a room's constructor: name <platform>-1, the
+// lab's login, its own CA and an empty patch panel.
+func Spec(t *testing.T, platform string, ports int, model string) device.Spec {
+	t.Helper()
+	ca, err := pki.NewAuthority()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return device.Spec{Name: platform + "-1", Platform: platform, Ports: ports, Model: model,
+		Username: "admin", Password: "labtest", CA: ca, Wires: cabling.NewPanel()}
+}
+
+// LoginCreds are a username and password sent as gNMI metadata.
+type LoginCreds struct{ Username, Password string }
+
+// GetRequestMetadata sends the login as gNMI devices take it: metadata on every call.
+func (c LoginCreds) GetRequestMetadata(context.Context, ...string) (map[string]string, error) {
+	return map[string]string{"username": c.Username, "password": c.Password}, nil
+}
+
+// RequireTransportSecurity: the login goes over TLS only.
+func (LoginCreds) RequireTransportSecurity() bool { return true }
+
+// Dial connects like any gNMI client would from the inventory entry; opts
+// come last so a test can override the credentials or the TLS settings.
+func Dial(t *testing.T, d device.Entry, opts ...grpc.DialOption) gpb.GNMIClient {
+	t.Helper()
+	roots := x509.NewCertPool()
+	if !roots.AppendCertsFromPEM([]byte(d.CACertificate)) {
+		t.Fatal("inventory CA certificate is not PEM")
+	}
+	base := []grpc.DialOption{
+		grpc.WithTransportCredentials(credentials.NewTLS(&tls.Config{RootCAs: roots})),
+		grpc.WithPerRPCCredentials(LoginCreds{d.Username, d.Password}),
+	}
+	conn, err := grpc.NewClient(d.Address, append(base, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	return gpb.NewGNMIClient(conn)
+}
+
+// Ctx is a context that ends with the test, or after 30 seconds.
+func Ctx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// Path parses a gNMI path string.
+func Path(t *testing.T, s string) *gpb.Path {
+	t.Helper()
+	p, err := ygot.StringToStructuredPath(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// JSONIETF is a JSON_IETF value.
+func JSONIETF(s string) *gpb.TypedValue {
+	return &gpb.TypedValue{Value: &gpb.TypedValue_JsonIetfVal{JsonIetfVal: []byte(s)}}
+}
+
+// Update is one JSON_IETF update under origin openconfig.
+func Update(t *testing.T, p, body string) *gpb.Update {
+	return &gpb.Update{Path: Path(t, p), Val: JSONIETF(body)}
+}
+
+// SetReq is a SetRequest of updates under origin openconfig.
+func SetReq(updates ...*gpb.Update) *gpb.SetRequest {
+	return &gpb.SetRequest{Prefix: &gpb.Path{Origin: "openconfig"}, Update: updates}
+}
+
+// SONiCPath is a sonic-db path from "TABLE/KEY/FIELD" (any prefix of it) under
+// CONFIG_DB/localhost, one element each, as a gNMI client writes it for sonic-gnmi.
+func SONiCPath(rel string) *gpb.Path {
+	p := &gpb.Path{Origin: "sonic-db", Elem: []*gpb.PathElem{{Name: "CONFIG_DB"}, {Name: "localhost"}}}
+	if rel != "" {
+		for _, name := range strings.Split(rel, "/") {
+			p.Elem = append(p.Elem, &gpb.PathElem{Name: name})
+		}
+	}
+	return p
+}
+
+// SONiCUpdate is one JSON_IETF update of the sonic-db path rel.
+func SONiCUpdate(rel, body string) *gpb.Update {
+	return &gpb.Update{Path: SONiCPath(rel), Val: JSONIETF(body)}
+}
+
+// Get returns the JSON_IETF text at p, or the gRPC error.
+func Get(ctx context.Context, c gpb.GNMIClient, p *gpb.Path) (string, error) {
+	p.Origin = "openconfig"
+	resp, err := c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{p}, Encoding: gpb.Encoding_JSON_IETF})
+	if err != nil {
+		return "", err
+	}
+	if n := len(resp.GetNotification()); n != 1 {
+		return "", fmt.Errorf("got %d notifications, want 1", n)
+	}
+	ups := resp.GetNotification()[0].GetUpdate()
+	if len(ups) != 1 {
+		return "", fmt.Errorf("got %d updates, want 1", len(ups))
+	}
+	v, ok := ups[0].GetVal().GetValue().(*gpb.TypedValue_JsonIetfVal)
+	if !ok {
+		return "", fmt.Errorf("value is %T, want JSON_IETF", ups[0].GetVal().GetValue())
+	}
+	return string(v.JsonIetfVal), nil
+}
+
+// MustGet is Get of path string p, failing the test on an error.
+func MustGet(t *testing.T, c gpb.GNMIClient, p string) string {
+	t.Helper()
+	s, err := Get(Ctx(t), c, Path(t, p))
+	if err != nil {
+		t.Fatalf("Get %s: %v", p, err)
+	}
+	return s
+}
+
+// GetTyped returns the JSON_IETF text at path string p read with Get of data type typ, or the
+// gRPC error.
+func GetTyped(t *testing.T, c gpb.GNMIClient, typ gpb.GetRequest_DataType, p string) (string, error) {
+	t.Helper()
+	resp, err := c.Get(Ctx(t), &gpb.GetRequest{Path: []*gpb.Path{Path(t, p)}, Encoding: gpb.Encoding_JSON_IETF, Type: typ})
+	if err != nil {
+		return "", err
+	}
+	return string(resp.GetNotification()[0].GetUpdate()[0].GetVal().GetJsonIetfVal()), nil
+}
+
+// MustGetTyped is GetTyped, failing the test on an error.
+func MustGetTyped(t *testing.T, c gpb.GNMIClient, typ gpb.GetRequest_DataType, p string) string {
+	t.Helper()
+	s, err := GetTyped(t, c, typ, p)
+	if err != nil {
+		t.Fatalf("Get %s %s: %v", typ, p, err)
+	}
+	return s
+}
+
+// WantCode fails the test unless err has gRPC code want.
+func WantCode(t *testing.T, err error, want codes.Code) {
+	t.Helper()
+	if got := status.Code(err); got != want {
+		t.Fatalf("got code %s (%v), want %s", got, err, want)
+	}
+}
+
+// SubscribeOnce returns path -> value of every leaf a ONCE subscription sees.
+func SubscribeOnce(t *testing.T, c gpb.GNMIClient, p string) map[string]string {
+	t.Helper()
+	stream, err := c.Subscribe(Ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = stream.Send(&gpb.SubscribeRequest{Request: &gpb.SubscribeRequest_Subscribe{Subscribe: &gpb.SubscriptionList{
+		Prefix:       &gpb.Path{Origin: "openconfig"},
+		Mode:         gpb.SubscriptionList_ONCE,
+		Subscription: []*gpb.Subscription{{Path: Path(t, p)}},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaves := map[string]string{}
+	for {
+		resp, err := stream.Recv()
+		if err == io.EOF {
+			t.Fatal("stream ended before sync_response")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.GetSyncResponse() {
+			return leaves
+		}
+		n := resp.GetUpdate()
+		for _, u := range n.GetUpdate() {
+			full := &gpb.Path{Elem: append(append([]*gpb.PathElem{}, n.GetPrefix().GetElem()...), u.GetPath().GetElem()...)}
+			ps, err := ygot.PathToString(full)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := value.ToScalar(u.GetVal())
+			if err != nil {
+				t.Fatalf("%s: %v", ps, err)
+			}
+			leaves[ps] = fmt.Sprint(v)
+		}
+	}
+}
+
+// JSONEqual compares JSON texts ignoring member order and whitespace.
+func JSONEqual(t *testing.T, got, want string) {
+	t.Helper()
+	var g, w any
+	if err := json.Unmarshal([]byte(got), &g); err != nil {
+		t.Fatalf("got invalid JSON %q: %v", got, err)
+	}
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatalf("want invalid JSON %q: %v", want, err)
+	}
+	gb, _ := json.Marshal(g)
+	wb, _ := json.Marshal(w)
+	if string(gb) != string(wb) {
+		t.Fatalf("JSON differs\n got: %s\nwant: %s", gb, wb)
+	}
+}
+
+// MustUnmarshal decodes JSON text s into v, failing the test on an error.
+func MustUnmarshal(t *testing.T, s string, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(s), v); err != nil {
+		t.Fatalf("invalid JSON %q: %v", s, err)
+	}
+}
+
+// HostKeyCallback pins the host key of an inventory's host_key (authorized_keys form).
+func HostKeyCallback(t *testing.T, authorized string) ssh.HostKeyCallback {
+	t.Helper()
+	pub, _, _, _, err := ssh.ParseAuthorizedKey([]byte(authorized))
+	if err != nil {
+		t.Fatalf("inventory host_key %q: %v", authorized, err)
+	}
+	return ssh.FixedHostKey(pub)
+}
+
+// SSHDial logs in to d with x/crypto/ssh, the way any SSH client would from the inventory:
+// password authentication (or auth) against the pinned host key.
+func SSHDial(t *testing.T, d device.Entry, auth ...ssh.AuthMethod) (*ssh.Client, error) {
+	t.Helper()
+	if len(auth) == 0 {
+		auth = []ssh.AuthMethod{ssh.Password(d.Password)}
+	}
+	return ssh.Dial("tcp", d.Address, &ssh.ClientConfig{
+		User:            d.Username,
+		Auth:            auth,
+		HostKeyCallback: HostKeyCallback(t, d.HostKey),
+		Timeout:         10 * time.Second,
+	})
+}
+
+// SSHClient is a logged-in client, closed at the end of the test.
+func SSHClient(t *testing.T, d device.Entry) *ssh.Client {
+	t.Helper()
+	c, err := SSHDial(t, d)
+	if err != nil {
+		t.Fatalf("login to %s: %v", d.Address, err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// RunOn runs one command in a new session and returns what it printed
+// and its exit status.
+func RunOn(t *testing.T, c *ssh.Client, cmd, stdin string) (stdout, stderr string, status int) {
+	t.Helper()
+	s, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Close() }()
+	var out, errOut bytes.Buffer
+	s.Stdout, s.Stderr, s.Stdin = &out, &errOut, strings.NewReader(stdin)
+	err = s.Run(cmd)
+	var exit *ssh.ExitError
+	switch {
+	case errors.As(err, &exit):
+		status = exit.ExitStatus()
+	case err != nil:
+		t.Fatalf("%q: %v", cmd, err)
+	}
+	return out.String(), errOut.String(), status
+}
+
+// Shell runs commands on a device over one logged-in SSH client, each in a new session.
+type Shell struct {
+	T *testing.T
+	C *ssh.Client
+}
+
+// Run runs cmd and returns what it printed and its exit status.
+func (s Shell) Run(cmd string) (string, string, int) {
+	s.T.Helper()
+	return RunOn(s.T, s.C, cmd, "")
+}
+
+// Must runs cmd and fails the test unless it exits 0 without stderr.
+func (s Shell) Must(cmd string) string {
+	s.T.Helper()
+	out, errOut, status := s.Run(cmd)
+	if status != 0 || errOut != "" {
+		s.T.Fatalf("%q: exit %d, stderr %q, stdout %q", cmd, status, errOut, out)
+	}
+	return out
+}
+
+// Expect checks a command's whole result.
+func (s Shell) Expect(cmd, stdout, stderr string, status int) {
+	s.T.Helper()
+	out, errOut, got := s.Run(cmd)
+	if out != stdout || errOut != stderr || got != status {
+		s.T.Errorf("%q:\n got exit %d stdout %q stderr %q\nwant exit %d stdout %q stderr %q",
+			cmd, got, out, errOut, status, stdout, stderr)
+	}
+}
