@@ -4,15 +4,15 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
 // startEOS starts one `eos` switch, eos-1 with 4 ports and the default model unless opts
 // change its spec, on no cables.
 func startEOS(t *testing.T, opts ...func(*device.Spec)) *Switch {
 	t.Helper()
-	spec := device.Spec{Name: "eos-1", Platform: "eos", Ports: 4, Username: "admin", Password: "lab", Wires: cabling.NewPanel()}
+	spec := labtest.Spec(t, "eos", 4, "")
 	for _, f := range opts {
 		f(&spec)
 	}

@@ -6,15 +6,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
 // startNXOS starts one `nxos` switch, nxos-1 with 4 ports and the default model unless opts
 // change its spec, on no cables.
 func startNXOS(t *testing.T, opts ...func(*device.Spec)) *Switch {
 	t.Helper()
-	spec := device.Spec{Name: "nxos-1", Platform: "nxos", Ports: 4, Username: "admin", Password: "lab", Wires: cabling.NewPanel()}
+	spec := labtest.Spec(t, "nxos", 4, "")
 	for _, f := range opts {
 		f(&spec)
 	}
