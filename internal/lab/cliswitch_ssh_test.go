@@ -1,7 +1,7 @@
 package lab
 
 // What the CLI switches share whatever their dialect: login, inventory entry, latency and
-// counters (cliswitch.go, cliswitch_ssh.go).
+// counters (room cliswitch).
 
 import (
 	"slices"

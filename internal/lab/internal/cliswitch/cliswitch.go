@@ -229,7 +229,7 @@ func (sw *Switch) pause() {
 
 // Storm starts or stops a congestion storm on a port (`rocelab storm`): while on, the port's
 // link partner pauses its lossless priorities and its other queues drop and mark, as each
-// dialect's counters show (eos_counters.go, nxos_counters.go).
+// dialect's counters show (eos/counters.go, nxos/counters.go).
 func (sw *Switch) Storm(ifname string, on bool) error {
 	sw.stormMu.Lock()
 	defer sw.stormMu.Unlock()
