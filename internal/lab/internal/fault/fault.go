@@ -43,6 +43,7 @@ type Set struct {
 	slowBy  time.Duration // Slow when > 0
 	release chan struct{} // closed when the stall is cleared
 	stopped chan struct{} // closed when the device stops
+	stalled int           // operations held in Stall now
 }
 
 // Arm arms kind (Refuse, Drop, Stall or Reject).
@@ -145,6 +146,14 @@ func (f *Set) Stall(gone <-chan struct{}) bool {
 	if !armed {
 		return true
 	}
+	f.mu.Lock()
+	f.stalled++
+	f.mu.Unlock()
+	defer func() {
+		f.mu.Lock()
+		f.stalled--
+		f.mu.Unlock()
+	}()
 	t := time.NewTimer(StallLimit)
 	defer t.Stop()
 	select {
@@ -157,6 +166,14 @@ func (f *Set) Stall(gone <-chan struct{}) bool {
 	case <-f.stopCh():
 		return false
 	}
+}
+
+// Stalled is how many operations Stall holds now: a test knows the device has them before it
+// checks that none answered.
+func (f *Set) Stalled() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.stalled
 }
 
 // Sleep waits d (a device's latency plus Slow), or until the device stops.
