@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 )
 
 // dropped types a line and waits for the switch to close the connection without answering it.
@@ -18,12 +21,16 @@ func (s *cliShell) dropped(line string) {
 	}
 }
 
-// stalled types a line and checks that no answer comes within the client's deadline; after
-// release it waits for the prompt.
-func (s *cliShell) stalled(line, prompt string, release func()) string {
+// stalled types a line, waits until the device holds held operations in its stall (this line
+// among them), checks that the line got no answer, and after release waits for the prompt.
+func (s *cliShell) stalled(line, prompt string, faults *fault.Set, held int, release func()) string {
 	s.t.Helper()
 	s.send(line + "\n")
-	time.Sleep(300 * time.Millisecond) // the client's deadline
+	for deadline := time.Now().Add(10 * time.Second); faults.Stalled() < held; time.Sleep(2 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the stall holds %d operations, want %d", faults.Stalled(), held)
+		}
+	}
 	if got := s.out.String()[s.seen:]; got != line+"\r\n" {
 		s.t.Errorf("the stalled line %q was answered: %q", line, got)
 	}
@@ -75,7 +82,8 @@ func cliFaultBasics(t *testing.T, l *Lab, name, prompt string) {
 			out, _ := sess.Output("show hostname")
 			done <- string(out)
 		}()
-		got := s.stalled("show hostname", prompt, func() {
+		// Both the exec request and the shell's line are held.
+		got := s.stalled("show hostname", prompt, l.devices[name].(device.FaultTarget).FaultSet(), 2, func() {
 			select {
 			case out := <-done:
 				t.Errorf("a stalled exec request answered %q", out)
