@@ -159,6 +159,16 @@ func (a *Args) Num(lo, hi int) (int, *Refusal) {
 	return v, nil
 }
 
+// Keywords reads each of keywords in turn (`running-config checkpoint`, `type qos`).
+func (a *Args) Keywords(keywords ...string) *Refusal {
+	for _, k := range keywords {
+		if _, err := a.Kw(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // KwNum reads keyword, then an integer in [lo, hi] (`weight 3`, `pause-threshold 77376`).
 func (a *Args) KwNum(keyword string, lo, hi int) (int, *Refusal) {
 	if _, err := a.Kw(keyword); err != nil {

@@ -163,10 +163,7 @@ func cmdCopy(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	if !x.privileged() {
 		return errPrivileged()
 	}
-	if _, err := a.Kw("running-config"); err != nil {
-		return err
-	}
-	if _, err := a.Kw("startup-config"); err != nil {
+	if err := a.Keywords("running-config", "startup-config"); err != nil {
 		return err
 	}
 	return x.save(a)

@@ -59,10 +59,7 @@ func (x *eosCtx) showText(what string, a *cliswitch.Args) (text, jsonText string
 		h := sw.running.hostname
 		return fmt.Sprintf("Hostname: %s\nFQDN:     %s\n", h, h), fmt.Sprintf("{\n    \"fqdn\": %q,\n    \"hostname\": %q\n}\n", h, h), nil
 	case "lldp":
-		if _, err := a.Kw("neighbors"); err != nil {
-			return "", "", err
-		}
-		if _, err := a.Kw("detail"); err != nil {
+		if err := a.Keywords("neighbors", "detail"); err != nil {
 			return "", "", err
 		}
 		return sw.lldpNeighborsDetail()

@@ -46,6 +46,14 @@ func (sw *Switch) checkpoint(name string) *nxosCheckpoint {
 	return nil
 }
 
+// existingCheckpoint is the checkpoint named name, or NX-OS's refusal when there is none.
+func (sw *Switch) existingCheckpoint(name string) (*nxosCheckpoint, *cliswitch.Refusal) {
+	if c := sw.checkpoint(name); c != nil {
+		return c, nil
+	}
+	return nil, cliswitch.ErrFinal("ERROR: Checkpoint %s does not exist", name)
+}
+
 // checkpointArg reads a checkpoint name: 1-80 characters of [A-Za-z0-9_.-].
 func checkpointArg(a *cliswitch.Args) (string, *cliswitch.Refusal) {
 	at := a.Pos
@@ -98,9 +106,9 @@ func cmdNoCheckpoint(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 		return err
 	}
 	sw := x.sw
-	c := sw.checkpoint(name)
-	if c == nil {
-		return cliswitch.ErrFinal("ERROR: Checkpoint %s does not exist", name)
+	c, err := sw.existingCheckpoint(name)
+	if err != nil {
+		return err
 	}
 	for i, p := range sw.checkpoints {
 		if p == c {
@@ -114,10 +122,7 @@ func cmdNoCheckpoint(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 // cmdRollback: `rollback running-config checkpoint NAME [atomic|best-effort|stop-at-first-failure]`.
 // Restoring a copy cannot fail halfway, so the three modes (atomic is NX-OS's default) agree.
 func cmdRollback(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	if _, err := a.Kw("running-config"); err != nil {
-		return err
-	}
-	if _, err := a.Kw("checkpoint"); err != nil {
+	if err := a.Keywords("running-config", "checkpoint"); err != nil {
 		return err
 	}
 	name, err := a.Word()
@@ -131,9 +136,9 @@ func cmdRollback(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 		return err
 	}
 	sw := x.sw
-	c := sw.checkpoint(name)
-	if c == nil {
-		return cliswitch.ErrFinal("ERROR: Checkpoint %s does not exist", name)
+	c, err := sw.existingCheckpoint(name)
+	if err != nil {
+		return err
 	}
 	sw.running, sw.lastChange = c.cfg.clone(), time.Now()
 	x.printf("%s", rollbackTranscript)

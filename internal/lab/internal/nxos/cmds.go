@@ -90,10 +90,7 @@ func nxosNegate(table []nxosCmd) nxosCmd {
 // cmdClassMap: `class-map type qos [match-any|match-all] NAME` (match-all when not given, as on
 // NX-OS), `no class-map type qos [match-any|match-all] NAME`.
 func cmdClassMap(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	if _, err := a.Kw("type"); err != nil {
-		return err
-	}
-	if _, err := a.Kw("qos"); err != nil {
+	if err := a.Keywords("type", "qos"); err != nil {
 		return err
 	}
 	match := ""

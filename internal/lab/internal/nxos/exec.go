@@ -67,10 +67,7 @@ func cmdNXConfigure(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 
 // cmdNXCopy: `copy running-config startup-config`.
 func cmdNXCopy(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	if _, err := a.Kw("running-config"); err != nil {
-		return err
-	}
-	if _, err := a.Kw("startup-config"); err != nil {
+	if err := a.Keywords("running-config", "startup-config"); err != nil {
 		return err
 	}
 	if err := a.Done(); err != nil {

@@ -21,10 +21,7 @@ const nxosLLDPHeader = "Capability codes:\n" +
 	"Device ID            Local Intf      Hold-time  Capability  Port ID  \n\n"
 
 func (x *nxosCtx) showLLDP(a *cliswitch.Args) *cliswitch.Refusal {
-	if _, err := a.Kw("neighbors"); err != nil {
-		return err
-	}
-	if _, err := a.Kw("detail"); err != nil {
+	if err := a.Keywords("neighbors", "detail"); err != nil {
 		return err
 	}
 	if err := a.Done(); err != nil {
