@@ -133,7 +133,7 @@ func TestCLIReadsCountConfigurationReadsOnly(t *testing.T) {
 	t.Cleanup(l.Stop)
 	sw := l.EOS("eos-1")
 	for _, line := range []string{"terminal length 0", "show version", "sh run", "show running-config interfaces Ethernet1", "show run-x"} {
-		sw.countCommand(strings.Fields(line))
+		sw.CountCommand(strings.Fields(line))
 	}
 	if c, _ := l.DeviceCounters("eos-1"); c.Requests != 5 || c.Reads != 2 {
 		t.Errorf("counters %+v: want 5 requests, 2 of them reads", c)

@@ -5,18 +5,17 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestEOSAccess(t *testing.T) {
 	l, sw := startEOS(t)
-	if sw.Name() != "eos-1" || sw.inv.Platform != "eos" {
-		t.Errorf("%s is a %s switch", sw.Name(), sw.inv.Platform)
+	if sw.Name() != "eos-1" || sw.Entry().Platform != "eos" {
+		t.Errorf("%s is a %s switch", sw.Name(), sw.Entry().Platform)
 	}
 	if l.EOS("eos-2") != nil || l.Switch("eos-1") != nil || l.SONiC("eos-1") != nil || l.Host("eos-1") != nil {
 		t.Error("lookups of absent or other-platform devices are not nil")
 	}
-	c := cliAccess(t, l, sw.cliSwitch, []string{"Ethernet1", "Ethernet2", "Ethernet3", "Ethernet4"})
+	c := cliAccess(t, l, sw.Switch, []string{"Ethernet1", "Ethernet2", "Ethernet3", "Ethernet4"})
 	// An exec request runs one command in privileged mode.
 	if out, _, status := runOn(t, c, "show running-config", ""); out != sw.RunningConfig() || status != 0 {
 		t.Errorf("exec show running-config: exit %d\n%s", status, out)
@@ -61,16 +60,7 @@ func TestEOSLineDiscipline(t *testing.T) {
 		t.Errorf("Ctrl-D in configure terminal: %q", got)
 	}
 	s.send("\x04")
-	done := make(chan error, 1)
-	go func() { done <- s.sess.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Ctrl-D: %v (want exit status 0)", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Ctrl-D at the exec prompt did not end the session")
-	}
+	s.wantLogout("Ctrl-D at the exec prompt")
 }
 
 func TestEOSStaleSession(t *testing.T) {
@@ -84,13 +74,7 @@ func TestEOSStaleSession(t *testing.T) {
 		t.Errorf("sessions while a terminal is inside: %+v", got)
 	}
 	_ = s.client.Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for !slices.Equal(sw.Sessions(), []EOSSession{{Name: "roce-4f1c2a9e"}}) {
-		if time.Now().After(deadline) {
-			t.Fatalf("sessions after the connection closed: %+v", sw.Sessions())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitPending(t, sw, "roce-4f1c2a9e")
 
 	s = openEOSShell(t, d)
 	s.line("enable", "eos-1#")

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/fault"
 )
 
 // dropped types a line and waits for the switch to close the connection without answering it.
@@ -18,12 +21,16 @@ func (s *cliShell) dropped(line string) {
 	}
 }
 
-// stalled types a line and checks that no answer comes within the client's deadline; after
-// release it waits for the prompt.
-func (s *cliShell) stalled(line, prompt string, release func()) string {
+// stalled types a line, waits until the device holds held operations in its stall (this line
+// among them), checks that the line got no answer, and after release waits for the prompt.
+func (s *cliShell) stalled(line, prompt string, faults *fault.Set, held int, release func()) string {
 	s.t.Helper()
 	s.send(line + "\n")
-	time.Sleep(300 * time.Millisecond) // the client's deadline
+	for deadline := time.Now().Add(10 * time.Second); faults.Stalled() < held; time.Sleep(2 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the stall holds %d operations, want %d", faults.Stalled(), held)
+		}
+	}
 	if got := s.out.String()[s.seen:]; got != line+"\r\n" {
 		s.t.Errorf("the stalled line %q was answered: %q", line, got)
 	}
@@ -75,7 +82,8 @@ func cliFaultBasics(t *testing.T, l *Lab, name, prompt string) {
 			out, _ := sess.Output("show hostname")
 			done <- string(out)
 		}()
-		got := s.stalled("show hostname", prompt, func() {
+		// Both the exec request and the shell's line are held.
+		got := s.stalled("show hostname", prompt, l.devices[name].(device.FaultTarget).FaultSet(), 2, func() {
 			select {
 			case out := <-done:
 				t.Errorf("a stalled exec request answered %q", out)
@@ -115,7 +123,8 @@ func cliFaultBasics(t *testing.T, l *Lab, name, prompt string) {
 }
 
 // waitPending waits for the switch to hold exactly one pending session, name, without a
-// terminal: it notices the end of a connection a moment after the client does.
+// terminal: it notices the end of a connection (closed or dropped) a moment after the client
+// does.
 func waitPending(t *testing.T, sw *EOSSwitch, name string) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
@@ -124,7 +133,7 @@ func waitPending(t *testing.T, sw *EOSSwitch, name string) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("sessions after the drop: %+v, want %s pending without a terminal", got, name)
+			t.Fatalf("sessions after the connection ended: %+v, want %s pending without a terminal", got, name)
 		}
 	}
 }
@@ -207,11 +216,7 @@ func TestEOSFaults(t *testing.T) {
 		}
 		s.line("configure session f2", "eos-1(config-s-f2)#")
 		const refused = "% Unavailable command (not supported on this hardware platform)\r\n"
-		for _, line := range []string{"qos map dscp 12 to traffic-class 5", "qos map dscp 13 to traffic-class 5"} {
-			if got := s.line(line, "eos-1(config-s-f2)#"); got != line+"\r\n"+refused+"eos-1(config-s-f2)#" {
-				t.Errorf("%q in the rejected transaction: %q", line, got)
-			}
-		}
+		s.wantAnswers(refused, "eos-1(config-s-f2)#", "qos map dscp 12 to traffic-class 5", "qos map dscp 13 to traffic-class 5")
 		if got := l.Faults("eos-1"); len(got) != 0 {
 			t.Errorf("the reject did not disarm: %v", got)
 		}
@@ -269,11 +274,7 @@ func TestNXOSFaults(t *testing.T) {
 		inject(FaultReject)
 		s.line("configure terminal", "nxos-1(config)# ")
 		const refused = `Unable to perform the action due to incompatibility:  Module 1 returned status "TCAM region is not configured. Please configure TCAM region and retry"` + "\r\n"
-		for _, line := range []string{"class-map type qos match-any F2", "policy-map type qos F2"} {
-			if got := s.line(line, "nxos-1(config)# "); got != line+"\r\n"+refused+"nxos-1(config)# " {
-				t.Errorf("%q in the rejected transaction: %q", line, got)
-			}
-		}
+		s.wantAnswers(refused, "nxos-1(config)# ", "class-map type qos match-any F2", "policy-map type qos F2")
 		s.line("end", "nxos-1# ")
 		if got := sw.RunningConfig(); got != fresh {
 			t.Errorf("a rejected transaction changed the running-config:\n%s", got)

@@ -4,18 +4,17 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestNXOSAccess(t *testing.T) {
 	l, sw := startNXOS(t)
-	if sw.Name() != "nxos-1" || sw.inv.Platform != "nxos" {
-		t.Errorf("%s is a %s switch", sw.Name(), sw.inv.Platform)
+	if sw.Name() != "nxos-1" || sw.Entry().Platform != "nxos" {
+		t.Errorf("%s is a %s switch", sw.Name(), sw.Entry().Platform)
 	}
 	if l.NXOS("nxos-2") != nil || l.EOS("nxos-1") != nil || l.Switch("nxos-1") != nil || l.Host("nxos-1") != nil {
 		t.Error("lookups of absent or other-platform devices are not nil")
 	}
-	c := cliAccess(t, l, sw.cliSwitch, []string{"Ethernet1/1", "Ethernet1/2", "Ethernet1/3", "Ethernet1/4"})
+	c := cliAccess(t, l, sw.Switch, []string{"Ethernet1/1", "Ethernet1/2", "Ethernet1/3", "Ethernet1/4"})
 	// An exec request runs one command, as `ssh nxos-1 show running-config ipqos` does.
 	if out, _, status := runOn(t, c, "show running-config ipqos", ""); withoutTimes(out) != sw.RunningConfig() || status != 0 {
 		t.Errorf("exec show running-config ipqos: exit %d\n%s", status, out)
@@ -53,20 +52,11 @@ func TestNXOSLineDiscipline(t *testing.T) {
 	}
 	s.send("\x04") // ignored in a configuration mode
 	s.send("no shut\x1a")
-	if got := s.expect("nxos-1# "); got != "no shut^Z\r\nnxos-1# " || strings.Contains(newNXOSCLI(t, sw).run("sh run int e1/1"), "no shutdown") {
+	if got := s.expect("nxos-1# "); got != "no shut^Z\r\nnxos-1# " || strings.Contains(execOut(t, l.Inventory().Devices["nxos-1"], "sh run int e1/1"), "no shutdown") {
 		t.Errorf("Ctrl-Z: %q", got)
 	}
 	s.send("\x1a\x04")
-	done := make(chan error, 1)
-	go func() { done <- s.sess.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Ctrl-D: %v (want exit status 0)", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Ctrl-D at the exec prompt did not end the session")
-	}
+	s.wantLogout("Ctrl-D at the exec prompt")
 }
 
 // TestNXOSCheckpointOutlivesConnection: a checkpoint taken on one connection rolls back on

@@ -7,6 +7,8 @@ import (
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/eos"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/nxos"
 )
 
 // labDevice is what the lab needs from every simulated device, whatever its
@@ -26,8 +28,8 @@ type platformDef struct {
 var platforms = map[string]platformDef{
 	"openconfig": {role: cabling.Switch, start: startGNMISwitch},
 	"sonic":      {role: cabling.Switch, start: startSONiCSwitch, models: sonicSKUNames()},
-	"eos":        {role: cabling.Switch, start: startEOSSwitch, models: eosModelNames()},
-	"nxos":       {role: cabling.Switch, start: startNXOSSwitch, models: nxosModelNames()},
+	"eos":        {role: cabling.Switch, start: eos.Start, models: eos.ModelNames()},
+	"nxos":       {role: cabling.Switch, start: nxos.Start, models: nxos.ModelNames()},
 	"cumulus":    {role: cabling.Switch, start: startCumulusSwitch},
 	"mlx5":       {role: cabling.Host, start: startMLX5Host, models: []string{MLX5OFED, MLX5Inbox}},
 }

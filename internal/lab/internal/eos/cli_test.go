@@ -1,0 +1,278 @@
+package eos
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestEOSErrors checks every error text of eos-switch.md, with token numbers counted from 0.
+func TestEOSErrors(t *testing.T) {
+	sw := startEOS(t)
+	c := newEOSCLI(t, sw)
+	const priv = "% Invalid input (privileged mode required)\n"
+	exec := []struct{ line, want string }{
+		{"configure", priv},
+		{"conf t", priv},
+		{"show running-config", priv},
+		{"sh start", priv},
+		{"show configuration sessions", priv},
+		{"write memory", priv},
+		{"no configure session x", priv},
+		{"frobnicate", "% Invalid input (at token 0: 'frobnicate')\n"},
+		{"show", "% Incomplete command\n"},
+		{"show ver extra", "% Invalid input (at token 2: 'extra')\n"},
+		{"terminal", "% Incomplete command\n"},
+		{"terminal length -1", "% Invalid input (at token 2: '-1')\n"},
+		{"terminal width 5", "% Invalid input (at token 2: '5')\n"},
+		{"e", "% Ambiguous command\n"}, // enable, exit
+	}
+	for _, tc := range exec {
+		if got := c.run(tc.line); got != tc.want {
+			t.Errorf("exec %q: %q, want %q", tc.line, got, tc.want)
+		}
+	}
+	c.must("enable")
+	if got := c.run("c"); got != "% Ambiguous command\n" { // configure, copy
+		t.Errorf("c: %q", got)
+	}
+	c.must("configure terminal")
+	config := []struct{ line, want string }{
+		{"qos map dscp 64 to traffic-class 1", "% Invalid input (at token 3: '64')\n"},
+		{"qos map dscp 1 2 x to traffic-class 1", "% Invalid input (at token 5: 'x')\n"},
+		{"qos map dscp 1 to traffic-class 8", "% Invalid input (at token 6: '8')\n"},
+		{"qos map dscp 1 to traffic-class 1 drop-precedence 3", "% Invalid input (at token 8: '3')\n"},
+		{"qos map dscp 1 to traffic-class", "% Incomplete command\n"},
+		{"qos map dscp to traffic-class 1", "% Invalid input (at token 3: 'to')\n"},
+		{"qos map dscp", "% Incomplete command\n"},
+		{"qos map cos 8 to traffic-class 1", "% Invalid input (at token 3: '8')\n"},
+		{"qos map traffic-class 1 to tx-queue 8", "% Invalid input (at token 6: '8')\n"},
+		{"qos map traffic-class 1 to dscp 8", "% Invalid input (at token 5: 'dscp')\n"},
+		{"no qos map dscp 64", "% Invalid input (at token 4: '64')\n"},
+		{"qos map exp 1 to traffic-class 1", "% Invalid input (at token 2: 'exp')\n"},
+		{"interface Ethernet5", "% Invalid input (at token 1: 'Ethernet5')\n"},
+		{"interface Management1", "% Invalid input (at token 1: 'Management1')\n"},
+		{"interface", "% Incomplete command\n"},
+		{"hostname bad!name", "% Invalid input (at token 1: 'bad!name')\n"},
+		{"e", "% Ambiguous command\n"}, // end, exit
+		{"commit", "% Invalid input (at token 0: 'commit')\n"},
+		{"router bgp 65000", "% Invalid input (at token 0: 'router')\n"},
+	}
+	for _, tc := range config {
+		if got := c.run(tc.line); got != tc.want {
+			t.Errorf("config %q: %q, want %q", tc.line, got, tc.want)
+		}
+	}
+	c.must("qos profile ROCE")
+	c.must("tx-queue 3")
+	txq := []struct{ line, want string }{
+		{"bandwidth percent 0", "% Invalid input (at token 2: '0')\n"},
+		{"bandwidth percent 101", "% Invalid input (at token 2: '101')\n"},
+		{"priority", "% Incomplete command\n"},
+		{"random-detect ecn minimum-threshold 10 parsecs maximum-threshold 20 kbytes", "% Invalid input (at token 4: 'parsecs')\n"},
+		{"random-detect ecn minimum-threshold 0 kbytes maximum-threshold 20 kbytes", "% Invalid input (at token 3: '0')\n"},
+		{"random-detect ecn minimum-threshold 10 mbytes maximum-threshold 300 mbytes", "% Invalid input (at token 6: '300')\n"},
+		{"random-detect ecn minimum-threshold 10 kbytes maximum-threshold 20 kbytes max-mark-probability 0", "% Invalid input (at token 9: '0')\n"},
+		{"random-detect ecn minimum-threshold 10 kbytes maximum-threshold 20 kbytes weight 16", "% Invalid input (at token 9: '16')\n"},
+		{"random-detect ecn minimum-threshold 10 kbytes maximum-threshold 20 kbytes weight 1 weight 2", "% Invalid input (at token 10: 'weight')\n"},
+		{"random-detect ecn minimum-threshold 200 kbytes maximum-threshold 100 kbytes", "% Minimum threshold must be less than or equal to maximum threshold\n"},
+		{"random-detect ecn minimum-threshold 2 mbytes maximum-threshold 1500 kbytes", "% Minimum threshold must be less than or equal to maximum threshold\n"},
+		{"random-detect ecn minimum-threshold 20 segments maximum-threshold 10 segments", "% Minimum threshold must be less than or equal to maximum threshold\n"},
+		// a global command typed in a submode: the error of the mode that got furthest
+		{"qos map dscp 64 to traffic-class 1", "% Invalid input (at token 3: '64')\n"},
+		{"tx-queue 8", "% Invalid input (at token 1: '8')\n"},
+		{"priority-flow-control p", "% Ambiguous command\n"}, // priority, pause
+		{"priority-flow-control priority 8 no-drop", "% Invalid input (at token 2: '8')\n"},
+		{"priority-flow-control pause watchdog port timer timeout 0 polling-interval auto recovery-time 1", "% Invalid input (at token 6: '0')\n"},
+		{"priority-flow-control pause watchdog port timer timeout 60.01 polling-interval auto recovery-time 1", "% Invalid input (at token 6: '60.01')\n"},
+		{"priority-flow-control pause watchdog port timer timeout 0.005 polling-interval auto recovery-time 1", "% Invalid input (at token 6: '0.005')\n"},
+		{"priority-flow-control pause watchdog port timer timeout 1 polling-interval soon recovery-time 1", "% Invalid input (at token 8: 'soon')\n"},
+		{"priority-flow-control pause watchdog port action shout", "% Invalid input (at token 5: 'shout')\n"},
+		{"priority-flow-control pause watchdog port timer timeout 1 polling-interval auto", "% Incomplete command\n"},
+	}
+	for _, tc := range txq {
+		if got := c.run(tc.line); got != tc.want {
+			t.Errorf("tx-queue %q: %q, want %q", tc.line, got, tc.want)
+		}
+	}
+	c.must("interface Et1")
+	iface := []struct{ line, want string }{
+		{"mtu 67", "% Invalid input (at token 1: '67')\n"},
+		{"mtu 9215", "% Invalid input (at token 1: '9215')\n"},
+		{"flowcontrol send maybe", "% Invalid input (at token 2: 'maybe')\n"},
+		{"service-profile", "% Incomplete command\n"},
+		{"s", "% Ambiguous command\n"}, // service-profile, show
+		{"no priority-flow-control", "% Incomplete command\n"},
+	}
+	for _, tc := range iface {
+		if got := c.run(tc.line); got != tc.want {
+			t.Errorf("interface %q: %q, want %q", tc.line, got, tc.want)
+		}
+	}
+	if got := sw.RunningConfig(); !strings.Contains(got, "qos profile ROCE\n   !\n   tx-queue 3\n!\ninterface Ethernet1\n!\n") {
+		t.Errorf("errors changed the configuration:\n%s", got)
+	}
+}
+
+func TestEOSModesAndAbbreviations(t *testing.T) {
+	sw := startEOS(t)
+	c := newEOSCLI(t, sw)
+	steps := []struct{ line, prompt string }{
+		{"", "eos-1>"},
+		{"en", "eos-1#"},
+		{"disable", "eos-1>"},
+		{"enable", "eos-1#"},
+		{"conf", "eos-1(config)#"},
+		{"exit", "eos-1#"},
+		{"conf t", "eos-1(config)#"},
+		{"int Et1", "eos-1(config-if-Et1)#"},
+		{"interface eth2", "eos-1(config-if-Et2)#"},
+		{"interface Ethernet 3", "eos-1(config-if-Et3)#"},
+		{"int e4", "eos-1(config-if-Et4)#"},
+		{"exit", "eos-1(config)#"},
+		{"qos profile ROCE", "eos-1(config-qos-profile-ROCE)#"},
+		{"tx-queue 3", "eos-1(config-qos-profile-ROCE-txq-3)#"},
+		{"exit", "eos-1(config-qos-profile-ROCE)#"},
+		{"tx-queue 5", "eos-1(config-qos-profile-ROCE-txq-5)#"},
+		{"qos trust cos", "eos-1(config-qos-profile-ROCE)#"}, // a profile command from a queue
+		{"tx-queue 3", "eos-1(config-qos-profile-ROCE-txq-3)#"},
+		{"interface Ethernet2", "eos-1(config-if-Et2)#"}, // a global command from a queue
+		{"! a comment", "eos-1(config-if-Et2)#"},
+		{"sh run int Et2", "eos-1(config-if-Et2)#"},
+		{"end", "eos-1#"},
+		{"terminal length 0", "eos-1#"},
+	}
+	for _, s := range steps {
+		c.run(s.line)
+		if got := c.term.Prompt(); got != s.prompt {
+			t.Fatalf("after %q: prompt %q, want %q", s.line, got, s.prompt)
+		}
+	}
+	answers := []struct{ line, want string }{
+		{"terminal length 0", "Pagination disabled.\n"},
+		{"term len 25", "Pagination set to 25 lines.\n"},
+		{"terminal width 32767", "Width set to 32767 columns.\n"},
+		{"show hostname", "Hostname: eos-1\nFQDN:     eos-1\n"},
+		{"sh startup-config", ""},
+		{"sh conf sess", "Maximum number of completed sessions: 1\nMaximum number of pending sessions: 5\n\n" +
+			"  Name                State         User       Terminal\n  ------------------- ------------- ---------- --------\n"},
+		{"show running-config | section x | json", "% This is an unconverted command\n"},
+		{"show running-config |", "% Incomplete command\n"},
+		{"show running-config | grep x", "% Invalid input (at token 3: 'grep')\n"},
+		{"show running-config | include (", "% Invalid input (at token 4: '(')\n"},
+	}
+	for _, a := range answers {
+		if got := c.run(a.line); got != a.want {
+			t.Errorf("%q: %q, want %q", a.line, got, a.want)
+		}
+	}
+	if got := c.run("show version"); !strings.Contains(got, "Arista DCS-7280SR3-48YC8\n") || !strings.Contains(got, "Software image version: 4.31.2F\n") {
+		t.Errorf("show version:\n%s", got)
+	}
+	if got := c.run("show qos maps"); !strings.Contains(got, "  tc-dp:     1-1  0-1  2-1") {
+		t.Errorf("show qos maps:\n%s", got)
+	}
+	c.run("exit")
+	if !c.term.closed {
+		t.Error("exit in privileged exec did not close the terminal")
+	}
+}
+
+// TestEOSDefaultsAndNoForms sets everything and takes it back with the no forms: the
+// running-config must be the fresh one again.
+func TestEOSDefaultsAndNoForms(t *testing.T) {
+	sw := startEOS(t)
+	fresh := sw.RunningConfig()
+	c := newEOSCLI(t, sw, "enable", "configure")
+	set := []string{
+		"qos map dscp 8 9 to traffic-class 3 drop-precedence 2", "qos map cos 3 4 to traffic-class 6", "qos map traffic-class 6 to tx-queue 2",
+		"qos map dscp 26 to traffic-class 5", "qos profile ROCE", "qos trust dscp", "priority-flow-control on",
+		"priority-flow-control priority 3 no-drop", "priority-flow-control pause watchdog", "tx-queue 3", "bandwidth percent 30", "priority strict",
+		"random-detect ecn minimum-threshold 1 kbytes maximum-threshold 2 kbytes", "interface Ethernet1", "service-profile ROCE",
+		"priority-flow-control on", "priority-flow-control priority 4 drop", "priority-flow-control pause watchdog",
+		"priority-flow-control pause watchdog port action errdisable",
+		"priority-flow-control pause watchdog port timer timeout 1 polling-interval 0.1 recovery-time 2 forced",
+		"flowcontrol send on", "flowcontrol receive off", "description to leaf-2", "mtu 9214",
+	}
+	for _, l := range set {
+		c.must(l)
+	}
+	if sw.RunningConfig() == fresh {
+		t.Fatal("nothing changed")
+	}
+	unset := []string{
+		"no priority-flow-control on", "no priority-flow-control priority 4", "no priority-flow-control pause watchdog",
+		"no priority-flow-control pause watchdog port action", "no priority-flow-control pause watchdog port timer",
+		"no flowcontrol send", "no flowcontrol receive off", "no description", "no mtu", "no service-profile",
+		"exit", "no qos map dscp 8 9 to traffic-class 3", "no qos map cos 3 4", "no qos map traffic-class 6 to tx-queue",
+		"qos map dscp 26 to traffic-class 3", // the default value is no line
+		"qos profile ROCE", "tx-queue 3", "no bandwidth percent", "no random-detect ecn", "no priority",
+		"no tx-queue 3", "no qos trust", "no priority-flow-control priority 3", "exit", "no qos profile ROCE", "no qos profile NOPE",
+	}
+	for _, l := range unset {
+		c.must(l)
+	}
+	if got := sw.RunningConfig(); got != fresh {
+		t.Errorf("after the no forms:\n%s\nwant:\n%s", got, fresh)
+	}
+	c.must("interface Ethernet2")
+	c.must("mtu 1500")
+	c.must("exit")
+	c.must("no interface Et2")
+	if got := sw.RunningConfig(); got != fresh {
+		t.Errorf("no interface did not reset the port:\n%s", got)
+	}
+	c.must("hostname leaf-1")
+	if p := c.term.Prompt(); p != "leaf-1(config)#" || !strings.Contains(sw.RunningConfig(), "! device: leaf-1 (DCS-7280SR3-48YC8, EOS-4.31.2F)\n") {
+		t.Errorf("hostname: prompt %q\n%s", p, sw.RunningConfig())
+	}
+}
+
+func TestEOSRejectLinesAndWriteMemory(t *testing.T) {
+	sw := startEOS(t)
+	c := newEOSCLI(t, sw, "enable")
+	if sw.StartupConfig() != "" {
+		t.Errorf("a fresh switch has a startup-config:\n%s", sw.StartupConfig())
+	}
+	c.must("configure terminal")
+	before := sw.RunningConfig()
+	sw.RejectLines("traffic-class 3", "Error: TCAM resources exhausted")
+	if got := c.run("qos map dscp 10 to traffic-class 3"); got != "% Error: TCAM resources exhausted\n" || sw.RunningConfig() != before {
+		t.Errorf("a rejected line: %q\n%s", got, sw.RunningConfig())
+	}
+	if got := c.run("show running-config | include traffic-class 3"); got != "" {
+		t.Errorf("RejectLines refused a show command: %q", got)
+	}
+	sw.RejectLines("", "")
+	c.must("qos map dscp 10 to traffic-class 3")
+	if got := c.run("write memory"); got != "Copy completed successfully.\n" || sw.StartupConfig() != sw.RunningConfig() {
+		t.Errorf("write memory: %q\n%s", got, sw.StartupConfig())
+	}
+	c.must("qos map dscp 11 to traffic-class 3")
+	if strings.Contains(sw.StartupConfig(), "dscp 10 11") {
+		t.Error("the startup-config followed the running-config without write memory")
+	}
+	c.must("end")
+	if got := c.run("copy running-config startup-config"); got != "Copy completed successfully.\n" || sw.StartupConfig() != sw.RunningConfig() {
+		t.Errorf("copy running-config startup-config: %q", got)
+	}
+	if got := c.run("show startup-config"); got != sw.RunningConfig() {
+		t.Errorf("show startup-config:\n%s", got)
+	}
+	n := sw.Counters().Commands
+	c.run("show hostname")
+	c.run("   ")
+	if got := sw.Counters().Commands; got != n+1 {
+		t.Errorf("commands counted %d, want %d", got, n+1)
+	}
+}
+
+func TestEOSCrypt(t *testing.T) {
+	// openssl passwd -6 -salt abcdefgh secret
+	const want = "$6$abcdefgh$ltjgWl6579NluT/Vi1nwEvcil.G5Nbc4NiXZaNGStk8PSwGfQv72N2CKPPrVACtLtip/cZ/1GM/O6IND4WQhG."
+	if got := sha512Crypt("secret", "abcdefgh"); got != want {
+		t.Errorf("sha512Crypt = %s, want %s", got, want)
+	}
+	if s := newCryptSalt(); len(s) != 16 || strings.Trim(s, cryptAlphabet) != "" {
+		t.Errorf("salt %q", s)
+	}
+}
