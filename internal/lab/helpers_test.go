@@ -10,8 +10,6 @@ import (
 	"os"
 	"sync"
 	"testing"
-
-	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
 func TestMain(m *testing.M) {
@@ -65,10 +63,4 @@ func entry(t *testing.T, l *Lab, name string) DeviceEntry {
 		t.Fatalf("no device %s in inventory", name)
 	}
 	return d
-}
-
-// compareGolden compares got with the golden file, rewriting it under -update.
-func compareGolden(t *testing.T, golden, got string) {
-	t.Helper()
-	goldenfile.Check(t, golden, got)
 }
