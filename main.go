@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/profiling"
 	"github.com/rocefabric/terraform-provider-roce/internal/provider"
 )
 
@@ -31,11 +32,13 @@ func main() {
 		rtdebug.SetMemoryLimit(memoryLimit)
 	}
 	quietSDKLogs(os.Getenv, os.Setenv)
+	stopProfiling := profiling.Start() // make bench BENCH_PPROF=1 only (a pprof build)
 
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address: "registry.terraform.io/rocefabric/roce",
 		Debug:   debug,
 	})
+	stopProfiling()
 	if err != nil {
 		log.Fatal(err.Error())
 	}

@@ -10,13 +10,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/bench/noop"
+	"github.com/rocefabric/terraform-provider-roce/internal/profiling"
 	"github.com/rocefabric/terraform-provider-roce/internal/provider"
 )
 
 func main() {
+	stopProfiling := profiling.Start() // as the provider's main: make bench BENCH_PPROF=1
 	err := providerserver.Serve(context.Background(), noop.New(provider.New("noop")), providerserver.ServeOpts{
 		Address: "registry.terraform.io/rocefabric/roce",
 	})
+	stopProfiling()
 	if err != nil {
 		log.Fatal(err.Error())
 	}
