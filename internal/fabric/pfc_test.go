@@ -45,7 +45,7 @@ func TestValidatePFCRules(t *testing.T) {
 		{"xon equal to xoff", func(p *PFCInterface) { p.Buffer.XonBytes = Ptr[int64](122880) }, "buffer.xon_bytes", "not below xoff_bytes"},
 		{"xon above xoff", func(p *PFCInterface) { p.Buffer.XonBytes = Ptr[int64](200000) }, "buffer.xon_bytes", "not below xoff_bytes 122880"},
 		{"xoff zero", func(p *PFCInterface) { p.Buffer = &PFCBuffer{XoffBytes: Ptr[int64](0)} }, "buffer.xoff_bytes", "below 1"},
-		{"xon negative", func(p *PFCInterface) { p.Buffer = &PFCBuffer{XonBytes: Ptr[int64](-1)} }, "buffer.xon_bytes", "negative"},
+		{"xon negative", func(p *PFCInterface) { p.Buffer = &PFCBuffer{XonBytes: Ptr[int64](-1)} }, "buffer.xon_bytes", "xon_bytes -1 is below 0"},
 		{"cable 1 m", func(p *PFCInterface) { p.Buffer.CableLengthM = Ptr(1) }, "", ""},
 		{"cable 100 km", func(p *PFCInterface) { p.Buffer.CableLengthM = Ptr(MaxCableLengthM) }, "", ""},
 		{"cable 0 m", func(p *PFCInterface) { p.Buffer.CableLengthM = Ptr(0) }, "buffer.cable_length_m", "out of range 1-100000"},
