@@ -160,11 +160,6 @@ func checkMembers(c checks, at Path, r IntRule, values []int, owners classOwners
 	}
 }
 
-// checkRange adds a problem when v is outside lo..hi and reports whether v is in range.
-func checkRange(ps *Problems, at Path, attr string, v, lo, hi int, detail string) bool {
-	return checks{ps, true}.int(at, IntRule{attr, int64(lo), int64(hi), detail}, int64(v))
-}
-
 func validateInterfaces(c checks, ifaces []string) {
 	at := Root("interfaces")
 	seen := map[string]bool{}

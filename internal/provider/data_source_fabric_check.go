@@ -110,7 +110,8 @@ func okAttr() schema.BoolAttribute {
 }
 
 // fabric converts the inputs with the resources' own conversions, so defaults and key rules
-// are the same; an invalid element is reported on its attribute.
+// are the same. The field rules are the derived schema's validators (the resources' own); what
+// relates an element's attributes is reported here, on the attribute at fault.
 func (m fabricCheckModel) fabric(ctx context.Context) (fabric.Fabric, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	var f fabric.Fabric
@@ -119,7 +120,7 @@ func (m fabricCheckModel) fabric(ctx context.Context) (fabric.Fabric, diag.Diagn
 	for i, e := range policies {
 		p, d := e.intent(ctx)
 		diags.Append(d...)
-		reportAt(&diags, path.Root("switch_policies").AtListIndex(i), p.Validate())
+		reportAt(&diags, path.Root("switch_policies").AtListIndex(i), p.ValidateRelations())
 		f.Policies = append(f.Policies, fabric.SwitchPolicy{Device: e.Device.ValueString(), Policy: p})
 	}
 	var pfcs []pfcInterfaceArgs
@@ -127,7 +128,7 @@ func (m fabricCheckModel) fabric(ctx context.Context) (fabric.Fabric, diag.Diagn
 	for i, e := range pfcs {
 		p, d := e.intent(ctx)
 		diags.Append(d...)
-		reportAt(&diags, path.Root("pfc_interfaces").AtListIndex(i), p.Validate())
+		reportAt(&diags, path.Root("pfc_interfaces").AtListIndex(i), p.ValidateRelations())
 		f.PFC = append(f.PFC, fabric.SwitchPFC{Device: e.Device.ValueString(), PFC: p})
 	}
 	var nics []nicQoSArgs
@@ -135,7 +136,7 @@ func (m fabricCheckModel) fabric(ctx context.Context) (fabric.Fabric, diag.Diagn
 	for i, e := range nics {
 		n, d := e.intent(ctx)
 		diags.Append(d...)
-		reportAt(&diags, path.Root("nic_qos").AtListIndex(i), n.Validate())
+		reportAt(&diags, path.Root("nic_qos").AtListIndex(i), n.ValidateRelations())
 		f.NICs = append(f.NICs, fabric.HostNIC{Device: e.Device.ValueString(), NIC: n})
 	}
 	var dcqcns []dcqcnElem
@@ -146,7 +147,7 @@ func (m fabricCheckModel) fabric(ctx context.Context) (fabric.Fabric, diag.Diagn
 			Persist: types.BoolValue(false)} // the check compares settings; persistence is the resource's
 		p, d := dm.intent(ctx)
 		diags.Append(d...)
-		reportAt(&diags, path.Root("dcqcn_profiles").AtListIndex(i), p.Validate())
+		reportAt(&diags, path.Root("dcqcn_profiles").AtListIndex(i), p.ValidateRelations())
 		f.DCQCN = append(f.DCQCN, fabric.HostDCQCN{Device: e.Device.ValueString(), DCQCN: p})
 	}
 	var links []linkElem

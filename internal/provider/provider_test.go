@@ -69,6 +69,13 @@ func tfValue(t *testing.T, typ tftypes.Type, v any) tftypes.Value {
 			vals = append(vals, tfValue(t, typ.ElementType, x))
 		}
 		return tftypes.NewValue(typ, vals)
+	case tftypes.List:
+		var vals []tftypes.Value
+		xs, _ := v.([]any)
+		for _, x := range xs {
+			vals = append(vals, tfValue(t, typ.ElementType, x))
+		}
+		return tftypes.NewValue(typ, vals)
 	}
 	if i, ok := v.(int); ok {
 		return tftypes.NewValue(typ, big.NewFloat(float64(i)))
