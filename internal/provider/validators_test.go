@@ -13,16 +13,23 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
+// protocolServer is the provider as Terraform talks to it.
+func protocolServer(t *testing.T) tfprotov6.ProviderServer {
+	t.Helper()
+	srv, err := providerserver.NewProtocol6WithError(New("test")())()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv
+}
+
 // validated validates a configuration of resource or data source typeName as Terraform does,
 // through the provider's protocol server (the schema validators, then ValidateConfig), and
 // returns its errors as "path: summary".
 func validated(t *testing.T, typeName string, attrs map[string]any) []string {
 	t.Helper()
 	ctx := context.Background()
-	srv, err := providerserver.NewProtocol6WithError(New("test")())()
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := protocolServer(t)
 	schemas, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil || len(schemas.Diagnostics) > 0 {
 		t.Fatalf("GetProviderSchema: %v %v", err, schemas.Diagnostics)
