@@ -169,3 +169,52 @@ func Updated(p *fabric.QoSPolicy, ecn fabric.ECN, ports ...string) *fabric.QoSPo
 	p.Interfaces = ports
 	return p
 }
+
+// PFCCase is a roce_pfc_interface and what a platform reports unsupported in it
+// (CheckUnsupported's want). An unnamed struct, so that a platform's table lists its cases
+// without field names.
+type PFCCase = struct {
+	P    fabric.PFCInterface
+	Want []string
+}
+
+// CheckPFCCases runs a platform's CheckPFC on each case.
+func CheckPFCCases(t *testing.T, check func(fabric.PFCInterface) []fabric.Unsupported, cases map[string]PFCCase) {
+	t.Helper()
+	for name, tc := range cases {
+		CheckUnsupported(t, name, check(tc.P), tc.Want...)
+	}
+}
+
+// PFCEdits builds cases from a platform's example: mod edits a fresh example, wd its watchdog.
+func PFCEdits(example func() *fabric.PFCInterface) (mod func(func(*fabric.PFCInterface)) fabric.PFCInterface,
+	wd func(func(*fabric.PFCWatchdog)) fabric.PFCInterface) {
+	mod = func(f func(p *fabric.PFCInterface)) fabric.PFCInterface { p := example(); f(p); return *p }
+	wd = func(f func(w *fabric.PFCWatchdog)) fabric.PFCInterface {
+		return mod(func(p *fabric.PFCInterface) { f(p.Watchdog) })
+	}
+	return mod, wd
+}
+
+// PolicyCase is a roce_qos_policy and what a platform reports unsupported in it
+// (CheckUnsupported's want); unnamed, as PFCCase.
+type PolicyCase = struct {
+	P    *fabric.QoSPolicy
+	Want []string
+}
+
+// CheckPolicyCases runs a platform's CheckSupported on each case.
+func CheckPolicyCases(t *testing.T, check func(fabric.QoSPolicy) []fabric.Unsupported, cases map[string]PolicyCase) {
+	t.Helper()
+	for name, tc := range cases {
+		CheckUnsupported(t, name, check(*tc.P), tc.Want...)
+	}
+}
+
+// ManyUnsupported is p with a 40-character name, trust dscp_pcp and mtu on its roce class:
+// what a CLI platform refuses on three attributes at once (reported sorted by attribute).
+func ManyUnsupported(p *fabric.QoSPolicy, mtu int) *fabric.QoSPolicy {
+	p = WithClass(Renamed(p, strings.Repeat("b", 40)), "roce", func(c *fabric.Class) { c.MTU = fabric.Ptr(mtu) })
+	p.Trust = fabric.TrustDSCPPCP
+	return p
+}
