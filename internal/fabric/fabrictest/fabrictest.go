@@ -218,3 +218,22 @@ func ManyUnsupported(p *fabric.QoSPolicy, mtu int) *fabric.QoSPolicy {
 	p.Trust = fabric.TrustDSCPPCP
 	return p
 }
+
+// PFCStep is one write of a roce_pfc_interface's life: from Old to Next (nil: none), its
+// lines in the golden file Golden.
+type PFCStep struct {
+	Golden    string
+	Old, Next *fabric.PFCInterface
+}
+
+// PFCLifecycle is the life of example (a fresh one each call) on its port: create, update to
+// updated, unmanage (PFC off, link pause on, nothing else managed) and delete.
+func PFCLifecycle(example func() *fabric.PFCInterface, updated *fabric.PFCInterface) []PFCStep {
+	unmanaged := &fabric.PFCInterface{Interface: example().Interface, Mode: fabric.PFCModeOff, LinkPause: true}
+	return []PFCStep{
+		{"pfc-create.golden", nil, example()},
+		{"pfc-update.golden", example(), updated},
+		{"pfc-unmanage.golden", example(), unmanaged},
+		{"pfc-delete.golden", example(), nil},
+	}
+}

@@ -18,7 +18,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
+
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
 // Files returns the contents of the files matching each pattern (filepath.Glob, relative to
@@ -171,4 +174,24 @@ func Null(p *int64) string {
 		return "null"
 	}
 	return fmt.Sprint(*p)
+}
+
+// CheckPrior checks a port's PFC prior as a platform reads it: got is want, a port the
+// configuration lacks has the zero prior (missing), and the JSON form (the resource's private
+// state) has each of keys.
+func CheckPrior[P any](t *testing.T, got, want, missing P, keys ...string) {
+	t.Helper()
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("PFCPrior (-want +got):\n%s", diff)
+	}
+	var zero P
+	if !cmp.Equal(missing, zero) {
+		t.Errorf("prior of a port without a block is not the zero value: %+v", missing)
+	}
+	s := goldenfile.JSON(t, want)
+	for _, key := range keys {
+		if !strings.Contains(s, key) {
+			t.Errorf("JSON form lacks %s: %s", key, s)
+		}
+	}
 }
