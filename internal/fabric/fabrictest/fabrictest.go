@@ -145,6 +145,13 @@ type Step struct {
 	Old, Next *fabric.QoSPolicy
 }
 
+// GoldenStep is a write of a policy from Old to Next (nil: none) whose request or lines are in
+// the golden file Golden; unnamed, as PFCCase.
+type GoldenStep = struct {
+	Golden    string
+	Old, Next *fabric.QoSPolicy
+}
+
 // Lifecycle is every write a policy read from a device can meet again: create, update to
 // itself, unbind from every port, rename (to renamed) and delete.
 func Lifecycle(p *fabric.QoSPolicy, renamed string) []Step {
@@ -235,5 +242,35 @@ func PFCLifecycle(example func() *fabric.PFCInterface, updated *fabric.PFCInterf
 		{"pfc-update.golden", example(), updated},
 		{"pfc-unmanage.golden", example(), unmanaged},
 		{"pfc-delete.golden", example(), nil},
+	}
+}
+
+// PolicyEdits builds cases from a platform's example: mod edits a fresh example, class one
+// class of a policy.
+func PolicyEdits(example func() *fabric.QoSPolicy) (mod func(func(*fabric.QoSPolicy)) *fabric.QoSPolicy,
+	class func(*fabric.QoSPolicy, string, func(*fabric.Class))) {
+	mod = func(f func(p *fabric.QoSPolicy)) *fabric.QoSPolicy { return Edited(example(), f) }
+	class = func(p *fabric.QoSPolicy, n string, f func(c *fabric.Class)) { WithClass(p, n, f) }
+	return mod, class
+}
+
+// RejectCase is a policy and what its refusal must say; unnamed, as PFCCase.
+type RejectCase = struct {
+	P    *fabric.QoSPolicy
+	Want string
+}
+
+// CheckRejects checks that build (a platform's request builder, from old to next) refuses
+// each case's policy, created, with an error containing its Want, and refuses to build
+// nothing from nothing.
+func CheckRejects(t *testing.T, build func(old, next *fabric.QoSPolicy) error, cases map[string]RejectCase) {
+	t.Helper()
+	for name, tc := range cases {
+		if err := build(nil, tc.P); err == nil || !strings.Contains(err.Error(), tc.Want) {
+			t.Errorf("%s: err = %v, want it to contain %q", name, err, tc.Want)
+		}
+	}
+	if err := build(nil, nil); err == nil {
+		t.Error("building from nil to nil succeeded")
 	}
 }

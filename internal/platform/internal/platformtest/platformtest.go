@@ -59,6 +59,31 @@ func Captures(tb testing.TB, patterns ...string) []string {
 	return out
 }
 
+// Paragraphs returns the cases of a testdata file: paragraphs, separated by blank lines, each
+// without its final newline; lines starting with '#' are comments.
+func Paragraphs(tb testing.TB, name string) []string {
+	tb.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out, cur []string
+	for _, l := range strings.Split(string(b)+"\n\n", "\n") {
+		switch {
+		case strings.HasPrefix(l, "#"):
+		case l == "" && len(cur) > 0:
+			out = append(out, strings.Join(cur, "\n"))
+			cur = nil
+		case l != "":
+			cur = append(cur, l)
+		}
+	}
+	if len(out) == 0 {
+		tb.Fatalf("%s holds no case", name)
+	}
+	return out
+}
+
 // Refused reports whether a parser refused its input (err is not nil), failing t when it
 // returned what (a non-nil result) beside the error: a caller must never act on half a parse.
 func Refused(t testing.TB, what string, got any, err error) bool {
