@@ -75,15 +75,9 @@ func ParseKeys[V any](at Path, m map[string]V, parse func(string) (int, error)) 
 
 // Validate checks n against every rule of roce_nic_qos and returns all problems found. Map
 // keys are already parsed (see ParseKeys); the paths render them in decimal.
-func (n NICQoS) Validate() Problems { return n.validate(true) }
+func (n NICQoS) Validate() Problems { return all(n) }
 
-// ValidateRelations is Validate without the field rules (rules.go): for a configuration whose
-// schema validators checked those.
-func (n NICQoS) ValidateRelations() Problems { return n.validate(false) }
-
-func (n NICQoS) validate(fields bool) Problems {
-	var ps Problems
-	c := checks{&ps, fields}
+func (n NICQoS) check(c checks) {
 	c.str(Root("interface"), NetdevNameRule, n.Interface)
 	c.str(Root("trust"), NICTrustRule, string(n.Trust))
 	c.ints(Root("pfc_priorities"), PFCPriorityRule, n.PFCPriorities)
@@ -102,7 +96,6 @@ func (n NICQoS) validate(fields bool) Problems {
 		c.int(Root("roce_tos"), RoCEToSRule, int64(*n.RoCEToS))
 	}
 	checkPersist(c, n.Interface, n.Persist)
-	return ps
 }
 
 // checkPersist refuses a boot unit for a netdev whose name has a '-': systemd names the
@@ -201,15 +194,9 @@ var dcqcnRanges = map[string]dcqcnRange{
 }
 
 // Validate checks d against every rule of roce_dcqcn_profile and returns all problems found.
-func (d DCQCN) Validate() Problems { return d.validate(true) }
+func (d DCQCN) Validate() Problems { return all(d) }
 
-// ValidateRelations is Validate without the field rules (rules.go): for a configuration whose
-// schema validators checked those.
-func (d DCQCN) ValidateRelations() Problems { return d.validate(false) }
-
-func (d DCQCN) validate(fields bool) Problems {
-	var ps Problems
-	c := checks{&ps, fields}
+func (d DCQCN) check(c checks) {
 	c.str(Root("interface"), NetdevNameRule, d.Interface)
 	c.ints(Root("priorities"), DCQCNPriorityRule, d.Priorities)
 	c.int(Root("cnp_dscp"), CNPDSCPRule, int64(d.CNPDSCP))
@@ -224,7 +211,6 @@ func (d DCQCN) validate(fields bool) Problems {
 			"Set min_rate_mbps to at most max_rate_mbps, or set max_rate_mbps = 0 (line rate).")
 	}
 	checkPersist(c, d.Interface, d.Persist)
-	return ps
 }
 
 // checkParams checks each parameter's name and range: field rules (the schema has one

@@ -55,15 +55,9 @@ type PFCWatchdog struct {
 
 // Validate checks p against every rule of roce_pfc_interface and returns all problems found,
 // each at the attribute at fault. The mode default (on) must be filled in before.
-func (p PFCInterface) Validate() Problems { return p.validate(true) }
+func (p PFCInterface) Validate() Problems { return all(p) }
 
-// ValidateRelations is Validate without the field rules (rules.go): for a configuration whose
-// schema validators checked those.
-func (p PFCInterface) ValidateRelations() Problems { return p.validate(false) }
-
-func (p PFCInterface) validate(fields bool) Problems {
-	var ps Problems
-	c := checks{&ps, fields}
+func (p PFCInterface) check(c checks) {
 	c.str(Root("interface"), PortNameRule, p.Interface)
 	c.str(Root("mode"), PFCModeRule, p.Mode)
 	if p.LinkPause && p.Mode == PFCModeOn {
@@ -77,7 +71,6 @@ func (p PFCInterface) validate(fields bool) Problems {
 	if p.Watchdog != nil {
 		validateWatchdog(c, *p.Watchdog)
 	}
-	return ps
 }
 
 func validateBuffer(c checks, b PFCBuffer) {

@@ -108,15 +108,9 @@ var (
 )
 
 // Validate checks in, defaults applied, and returns every problem at its attribute.
-func (in ProfileInput) Validate() Problems { return in.validate(true) }
+func (in ProfileInput) Validate() Problems { return all(in) }
 
-// ValidateRelations is Validate without the field rules (rules.go): for a configuration whose
-// schema validators checked those.
-func (in ProfileInput) ValidateRelations() Problems { return in.validate(false) }
-
-func (in ProfileInput) validate(fields bool) Problems {
-	var ps Problems
-	c := checks{&ps, fields}
+func (in ProfileInput) check(c checks) {
 	c.str(Root("workload"), WorkloadRule, in.Workload)
 	okRoCE := c.int(Root("roce_dscp"), RoCEDSCPRule, int64(in.RoCEDSCP))
 	okCNP := c.int(Root("cnp_dscp"), ProfileCNPDSCPRule, int64(in.CNPDSCP))
@@ -132,7 +126,6 @@ func (in ProfileInput) validate(fields bool) Problems {
 	}
 	c.int(Root("link_speed_gbps"), LinkSpeedRule, int64(in.LinkSpeedGbps))
 	c.int(Root("port_buffer_bytes"), PortBufferRule, in.PortBufferBytes)
-	return ps
 }
 
 // BuildProfile applies the defaults to in, validates it and returns the workload's settings.

@@ -38,21 +38,14 @@ const (
 // Validate checks p against every rule of roce_qos_policy and returns all problems found, each
 // at the attribute at fault. Classes are checked in sorted name order, so the result is
 // deterministic. Defaults (name, trust, mark probability) must be filled in before.
-func (p QoSPolicy) Validate() Problems { return p.validate(true) }
+func (p QoSPolicy) Validate() Problems { return all(p) }
 
-// ValidateRelations is Validate without the field rules (rules.go): for a configuration whose
-// schema validators checked those.
-func (p QoSPolicy) ValidateRelations() Problems { return p.validate(false) }
-
-func (p QoSPolicy) validate(fields bool) Problems {
-	var ps Problems
-	c := checks{&ps, fields}
+func (p QoSPolicy) check(c checks) {
 	c.str(Root("name"), PolicyNameRule, p.Name)
 	c.str(Root("trust"), QoSTrustRule, string(p.Trust))
 	c.int(Root("default_traffic_class"), DefaultTrafficClassRule, int64(p.DefaultTrafficClass))
 	p.validateClasses(c)
 	validateInterfaces(c, p.Interfaces)
-	return ps
 }
 
 // classOwners remembers which class first claimed a value (a traffic class, DSCP or PCP).

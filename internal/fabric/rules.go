@@ -11,9 +11,9 @@ import (
 // them; the provider builds its schema validators and the values its documentation lists from
 // the same rules, so Terraform reports a mistake on the attribute at fault and the docs show
 // what is accepted. What relates attributes to each other (a traffic class two classes use,
-// shares that do not sum to 100, xon not below xoff) is checked by Validate only;
-// ValidateRelations checks just that, for callers whose schema already checked the fields, so
-// that each mistake is reported once.
+// shares that do not sum to 100, xon not below xoff) is checked by Validate only; Relations
+// checks just that, for callers whose schema already checked the fields, so that each mistake
+// is reported once.
 
 // NoMax is the Max of an IntRule without an upper bound.
 const NoMax = math.MaxInt64
@@ -191,6 +191,28 @@ func DCQCNParamRule(name string) (IntRule, bool) {
 		return IntRule{}, false
 	}
 	return IntRule{name, r.min, r.max, fmt.Sprintf("%s is %s.", name, r.detail)}, true
+}
+
+// Intent is an input that checks itself: a resource's intent, roce_profile's input.
+type Intent interface {
+	// Validate checks every rule.
+	Validate() Problems
+	check(c checks)
+}
+
+// all checks in against every rule (its Validate).
+func all(in Intent) Problems {
+	var ps Problems
+	in.check(checks{&ps, true})
+	return ps
+}
+
+// Relations checks in against the rules that relate its attributes only, leaving out the field
+// rules: for a configuration whose schema validators checked those.
+func Relations(in Intent) Problems {
+	var ps Problems
+	in.check(checks{&ps, false})
+	return ps
 }
 
 // checks adds problems to ps. With fields false it leaves out those of the field rules (a

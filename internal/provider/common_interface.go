@@ -38,11 +38,8 @@ type intentChecker[I any] interface {
 }
 
 // validatable is an intent that checks itself: all its rules (Validate), or only those that
-// relate attributes (ValidateRelations; the schema validators check the rest).
-type validatable interface {
-	Validate() fabric.Problems
-	ValidateRelations() fabric.Problems
-}
+// relate attributes (fabric.Relations; the schema validators check the rest).
+type validatable = fabric.Intent
 
 // interfaceOps is what such a resource needs from its driver.
 type interfaceOps[I any] interface {
@@ -131,7 +128,7 @@ func (r *interfaceResource[M, I]) ValidateConfig(ctx context.Context, req resour
 	}
 	in, diags := m.intent(ctx)
 	resp.Diagnostics.Append(diags...)
-	addProblems(&resp.Diagnostics, in.ValidateRelations())
+	addProblems(&resp.Diagnostics, fabric.Relations(in))
 }
 
 func (r *interfaceResource[M, I]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {

@@ -120,7 +120,7 @@ func (m fabricCheckModel) fabric(ctx context.Context) (fabric.Fabric, diag.Diagn
 	for i, e := range policies {
 		p, d := e.intent(ctx)
 		diags.Append(d...)
-		reportAt(&diags, path.Root("switch_policies").AtListIndex(i), p.ValidateRelations())
+		reportAt(&diags, path.Root("switch_policies").AtListIndex(i), fabric.Relations(p))
 		f.Policies = append(f.Policies, fabric.SwitchPolicy{Device: e.Device.ValueString(), Policy: p})
 	}
 	var pfcs []pfcInterfaceArgs
@@ -128,7 +128,7 @@ func (m fabricCheckModel) fabric(ctx context.Context) (fabric.Fabric, diag.Diagn
 	for i, e := range pfcs {
 		p, d := e.intent(ctx)
 		diags.Append(d...)
-		reportAt(&diags, path.Root("pfc_interfaces").AtListIndex(i), p.ValidateRelations())
+		reportAt(&diags, path.Root("pfc_interfaces").AtListIndex(i), fabric.Relations(p))
 		f.PFC = append(f.PFC, fabric.SwitchPFC{Device: e.Device.ValueString(), PFC: p})
 	}
 	var nics []nicQoSArgs
@@ -136,7 +136,7 @@ func (m fabricCheckModel) fabric(ctx context.Context) (fabric.Fabric, diag.Diagn
 	for i, e := range nics {
 		n, d := e.intent(ctx)
 		diags.Append(d...)
-		reportAt(&diags, path.Root("nic_qos").AtListIndex(i), n.ValidateRelations())
+		reportAt(&diags, path.Root("nic_qos").AtListIndex(i), fabric.Relations(n))
 		f.NICs = append(f.NICs, fabric.HostNIC{Device: e.Device.ValueString(), NIC: n})
 	}
 	var dcqcns []dcqcnElem
@@ -147,7 +147,7 @@ func (m fabricCheckModel) fabric(ctx context.Context) (fabric.Fabric, diag.Diagn
 			Persist: types.BoolValue(false)} // the check compares settings; persistence is the resource's
 		p, d := dm.intent(ctx)
 		diags.Append(d...)
-		reportAt(&diags, path.Root("dcqcn_profiles").AtListIndex(i), p.ValidateRelations())
+		reportAt(&diags, path.Root("dcqcn_profiles").AtListIndex(i), fabric.Relations(p))
 		f.DCQCN = append(f.DCQCN, fabric.HostDCQCN{Device: e.Device.ValueString(), DCQCN: p})
 	}
 	var links []linkElem

@@ -94,7 +94,7 @@ func (d *profileDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		RoCEPriority: opt(m.RoCEPriority, fabric.DefaultRoCEPriority), CNPPriority: opt(m.CNPPriority, fabric.DefaultCNPPriority),
 		LinkSpeedGbps:   opt(m.LinkSpeedGbps, fabric.DefaultLinkSpeedGbps),
 		PortBufferBytes: int64(opt(m.PortBufferBytes, int(fabric.DefaultPortBufferBytes)))}
-	if probs := in.ValidateRelations(); len(probs) > 0 { // the field rules are the schema's validators
+	if probs := fabric.Relations(in); len(probs) > 0 { // the field rules are the schema's validators
 		addProblems(&resp.Diagnostics, probs)
 		return
 	}

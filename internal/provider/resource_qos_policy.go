@@ -109,7 +109,7 @@ func (r *qosPolicyResource) ValidateConfig(ctx context.Context, req resource.Val
 	}
 	p, diags := m.intent(ctx)
 	resp.Diagnostics.Append(diags...)
-	addProblems(&resp.Diagnostics, p.ValidateRelations())
+	addProblems(&resp.Diagnostics, fabric.Relations(p))
 }
 
 func (r *qosPolicyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {

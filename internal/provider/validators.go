@@ -18,7 +18,7 @@ import (
 // on its attribute, so Terraform reports a mistake there with the text fabric's Validate gives,
 // and appends what the rule accepts to the attribute's description: tfplugindocs renders
 // descriptions, not validators. ValidateConfig then checks only the relations between
-// attributes (ValidateRelations), so each mistake is reported once.
+// attributes (fabric.Relations), so each mistake is reported once.
 
 // intRule checks an integer (or each element, through setvalidator/mapvalidator) against r.
 type intRule fabric.IntRule
