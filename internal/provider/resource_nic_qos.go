@@ -44,10 +44,9 @@ func (m nicQoSModel) imported() bool                    { return m.Trust.IsNull(
 
 // hostIdentity are the device and interface attributes every host resource has.
 func hostIdentity(what string) map[string]schema.Attribute {
-	attrs := identityAttrs("Name of the host (platform `mlx5`) in the provider's `devices` map. Changing it replaces the resource.",
-		"The NIC's netdev, e.g. `eth0` or `ens1f0np0`, whose "+what+" this resource owns. Changing it replaces the resource.")
-	attrs["interface"] = ruledString(attrs["interface"].(schema.StringAttribute), fabric.NetdevNameRule)
-	return attrs
+	return identityAttrs("Name of the host (platform `mlx5`) in the provider's `devices` map. Changing it replaces the resource.",
+		"The NIC's netdev, e.g. `eth0` or `ens1f0np0`, whose "+what+" this resource owns. Changing it replaces the resource.",
+		fabric.NetdevNameRule)
 }
 
 // persistAttr is the persist attribute of the host resources (mlx5 persist.go).
@@ -62,15 +61,16 @@ func persistAttr(what string) schema.Attribute {
 			"until the next apply."}
 }
 
-// identityAttrs are id, device and interface of a resource that owns one interface's settings.
-func identityAttrs(deviceDesc, ifaceDesc string) map[string]schema.Attribute {
+// identityAttrs are id, device and interface of a resource that owns one interface's settings;
+// ifaceRule is what an interface name may be.
+func identityAttrs(deviceDesc, ifaceDesc string, ifaceRule fabric.StringRule) map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"id": schema.StringAttribute{Computed: true, MarkdownDescription: "`<device>/<interface>`.",
 			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
 		"device": schema.StringAttribute{Required: true, MarkdownDescription: deviceDesc,
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
-		"interface": schema.StringAttribute{Required: true, MarkdownDescription: ifaceDesc,
-			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+		"interface": ruledString(schema.StringAttribute{Required: true, MarkdownDescription: ifaceDesc,
+			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}}, ifaceRule),
 	}
 }
 

@@ -31,8 +31,7 @@ type pfcInterfaceResource struct {
 
 func (r *pfcInterfaceResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	attrs := identityAttrs("Name of the switch in the provider's `devices` map. Changing it replaces the resource.",
-		"Switch port, e.g. `Ethernet0`. Changing it replaces the resource.")
-	attrs["interface"] = ruledString(attrs["interface"].(schema.StringAttribute), fabric.PortNameRule)
+		"Switch port, e.g. `Ethernet0`. Changing it replaces the resource.", fabric.PortNameRule)
 	attrs["mode"] = ruledString(schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("on"),
 		MarkdownDescription: "PFC on, off, or `auto` (DCBX-negotiated, where supported). Default `on`. The no-drop priorities themselves are the bound policy's lossless classes."},
 		fabric.PFCModeRule)

@@ -63,12 +63,8 @@ func Captures(tb testing.TB, patterns ...string) []string {
 // without its final newline; lines starting with '#' are comments.
 func Paragraphs(tb testing.TB, name string) []string {
 	tb.Helper()
-	b, err := os.ReadFile(name)
-	if err != nil {
-		tb.Fatal(err)
-	}
 	var out, cur []string
-	for _, l := range strings.Split(string(b)+"\n\n", "\n") {
+	for _, l := range strings.Split(Files(tb, name)[0]+"\n\n", "\n") {
 		switch {
 		case strings.HasPrefix(l, "#"):
 		case l == "" && len(cur) > 0:
