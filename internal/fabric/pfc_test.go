@@ -15,12 +15,7 @@ func contractPFC() PFCInterface {
 }
 
 func TestValidatePFCRules(t *testing.T) {
-	tests := []struct {
-		name        string
-		edit        func(*PFCInterface)
-		wantPath    string // "" means valid
-		wantSummary string
-	}{
+	checkRules(t, contractPFC, []ruleCase[PFCInterface]{
 		{"contract example", func(*PFCInterface) {}, "", ""},
 		{"no buffer, no watchdog", func(p *PFCInterface) { p.Buffer, p.Watchdog = nil, nil }, "", ""},
 		{"empty buffer", func(p *PFCInterface) { p.Buffer = &PFCBuffer{} }, "", ""},
@@ -64,14 +59,7 @@ func TestValidatePFCRules(t *testing.T) {
 		{"restoration 60000", func(p *PFCInterface) { p.Watchdog.RestorationTimeMs = 60000 }, "", ""},
 		{"restoration 99", func(p *PFCInterface) { p.Watchdog.RestorationTimeMs = 99 }, "watchdog.restoration_time_ms", "out of range 100-60000"},
 		{"restoration 60001", func(p *PFCInterface) { p.Watchdog.RestorationTimeMs = 60001 }, "watchdog.restoration_time_ms", "out of range 100-60000"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p := contractPFC()
-			tt.edit(&p)
-			checkOne(t, p.Validate(), tt.wantPath, tt.wantSummary)
-		})
-	}
+	})
 }
 
 // All problems are reported at once, in attribute order.
