@@ -33,16 +33,6 @@ type fabricCheckModel struct {
 	OK             types.Bool `tfsdk:"ok"`
 }
 
-type dcqcnElem struct {
-	Device            types.String `tfsdk:"device"`
-	Interface         types.String `tfsdk:"interface"`
-	Priorities        types.Set    `tfsdk:"priorities"`
-	CNPDSCP           types.Int64  `tfsdk:"cnp_dscp"`
-	CNPPriority       types.Int64  `tfsdk:"cnp_priority"`
-	ReactionPoint     types.Object `tfsdk:"reaction_point"`
-	NotificationPoint types.Object `tfsdk:"notification_point"`
-}
-
 var findingAttrTypes = map[string]attr.Type{
 	"severity": types.StringType, "rule": types.StringType, "device": types.StringType, "message": types.StringType,
 }
@@ -124,7 +114,7 @@ func (m fabricCheckModel) fabric(ctx context.Context) (fabric.Fabric, diag.Diagn
 	eachInput(ctx, &diags, "nic_qos", m.NICQoS, nicQoSArgs.intent, func(e nicQoSArgs, n fabric.NICQoS) {
 		f.NICs = append(f.NICs, fabric.HostNIC{Device: e.Device.ValueString(), NIC: n})
 	})
-	eachInput(ctx, &diags, "dcqcn_profiles", m.DCQCNProfiles, dcqcnElem.intent, func(e dcqcnElem, d fabric.DCQCN) {
+	eachInput(ctx, &diags, "dcqcn_profiles", m.DCQCNProfiles, dcqcnArgs.intent, func(e dcqcnArgs, d fabric.DCQCN) {
 		f.DCQCN = append(f.DCQCN, fabric.HostDCQCN{Device: e.Device.ValueString(), DCQCN: d})
 	})
 	var links []linkElem
@@ -150,12 +140,12 @@ func eachInput[E any, I fabric.Intent](ctx context.Context, diags *diag.Diagnost
 	}
 }
 
-// intent is a dcqcn_profiles element as the resource's intent, with its defaults.
-func (e dcqcnElem) intent(ctx context.Context) (fabric.DCQCN, diag.Diagnostics) {
-	dm := dcqcnModel{Device: e.Device, Interface: e.Interface, Priorities: e.Priorities, CNPDSCP: int64Or(e.CNPDSCP, 48),
-		CNPPriority: int64Or(e.CNPPriority, 6), ReactionPoint: e.ReactionPoint, NotificationPoint: e.NotificationPoint,
-		Persist: types.BoolValue(false)} // the check compares settings; persistence is the resource's
-	return dm.intent(ctx)
+// intent is a dcqcn_profiles element as the resource's intent, with its defaults (a
+// dcqcnModel's own intent shadows this one).
+func (a dcqcnArgs) intent(ctx context.Context) (fabric.DCQCN, diag.Diagnostics) {
+	a.CNPDSCP, a.CNPPriority = int64Or(a.CNPDSCP, 48), int64Or(a.CNPPriority, 6)
+	// the check compares settings; persistence is the resource's
+	return dcqcnModel{dcqcnArgs: a, Persist: types.BoolValue(false)}.intent(ctx)
 }
 
 type linkElem struct {
