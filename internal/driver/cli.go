@@ -233,18 +233,6 @@ func (d cliPFC[C, QP, FP]) Read(ctx context.Context, port string, _ *fabric.PFCI
 	return p, nil
 }
 
-// decodePrior reads the private state; nil when nothing was recorded.
-func decodePrior[P any](raw Prior) (*P, error) {
-	if len(raw) == 0 {
-		return nil, nil
-	}
-	p := new(P)
-	if err := json.Unmarshal(raw, p); err != nil {
-		return nil, fmt.Errorf("private state is unreadable: %w", err)
-	}
-	return p, nil
-}
-
 func (d cliPFC[C, QP, FP]) write(ctx context.Context, old *fabric.PFCInterface, next fabric.PFCInterface, raw Prior) (Prior, error) {
 	cfg, err := d.read(ctx, []string{next.Interface})
 	if err != nil {

@@ -3,6 +3,8 @@ package driver
 import (
 	"testing"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/devices"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
@@ -39,4 +41,20 @@ func TestCLIPlatformsKeepWhatTheyReplaced(t *testing.T) {
 	if diff := cmp.Diff(want, kept2); diff != "" {
 		t.Errorf("nxos (-want +got):\n%s", diff)
 	}
+}
+
+// cliTest is the QoS policy and PFC drivers of platform's dialect d on the fake switch f.
+func cliTest[C cliConfig[QP, FP], QP, FP any](f *fakeCLI, platform string, dev devices.Device, d cliDialect[C, QP, FP]) (cliQoS[C, QP, FP], cliPFC[C, QP, FP]) {
+	s := cliSwitch[C, QP, FP]{f, newReads(testRegistry(platform, dev), "sw"), d}
+	return cliQoS[C, QP, FP]{s}, cliPFC[C, QP, FP]{s}
+}
+
+// mustPrior decodes a policy's private state, which must be there.
+func mustPrior[P any](t *testing.T, raw Prior) P {
+	t.Helper()
+	p, err := decodePrior[P](raw)
+	if err != nil || p == nil {
+		t.Fatalf("private state %q: %v", raw, err)
+	}
+	return *p
 }

@@ -152,12 +152,8 @@ func (eosDialect) adoptPolicy(prior *eos.PolicyPrior, now eos.PolicyPrior, _, ne
 }
 
 func (eosDialect) keepPolicy(prior eos.PolicyPrior, ports []string) eos.PolicyPrior {
-	kept := prior
-	kept.ServiceProfiles = map[string]string{}
-	for _, port := range ports {
-		kept.ServiceProfiles[port] = prior.ServiceProfiles[port]
-	}
-	return kept
+	prior.ServiceProfiles = keptFor(ports, prior.ServiceProfiles)
+	return prior
 }
 
 func (eosDialect) policyLines(cfg *eos.Config, old, next *fabric.QoSPolicy, prior eos.PolicyPrior) ([]string, error) {

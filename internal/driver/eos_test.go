@@ -89,8 +89,7 @@ func eosSwitchFake(running string) *fakeCLI {
 }
 
 func eosTest(f *fakeCLI, dev devices.Device) (cliQoS[*eos.Config, eos.PolicyPrior, eos.PFCPrior], cliPFC[*eos.Config, eos.PolicyPrior, eos.PFCPrior]) {
-	s := cliSwitch[*eos.Config, eos.PolicyPrior, eos.PFCPrior]{f, newReads(testRegistry("eos", dev), "sw"), eosCLI()}
-	return cliQoS[*eos.Config, eos.PolicyPrior, eos.PFCPrior]{s}, cliPFC[*eos.Config, eos.PolicyPrior, eos.PFCPrior]{s}
+	return cliTest(f, "eos", dev, eosCLI())
 }
 
 func rocePolicy(ports ...string) fabric.QoSPolicy {
@@ -98,15 +97,6 @@ func rocePolicy(ports ...string) fabric.QoSPolicy {
 		"roce":    {TrafficClass: 3, DSCP: []int{26}, BandwidthPercent: fabric.Ptr(50), Lossless: true},
 		"default": {TrafficClass: 0, BandwidthPercent: fabric.Ptr(50)},
 	}}
-}
-
-func decodeEOSPrior(t *testing.T, raw Prior) eos.PolicyPrior {
-	t.Helper()
-	var p eos.PolicyPrior
-	if err := json.Unmarshal(raw, &p); err != nil {
-		t.Fatalf("private state %s: %v", raw, err)
-	}
-	return p
 }
 
 // A policy's whole life on EOS: create records each bound port's service-profile and the
@@ -131,7 +121,7 @@ func TestEOSPolicyLifecycle(t *testing.T) {
 	wantLines(t, "create", block(lines, "interface Ethernet1"), "service-profile ROCE")
 	// Strata (DCS-7050): uc-tx-queue, not tx-queue.
 	wantLines(t, "create", block(lines, "qos profile ROCE"), "uc-tx-queue 3")
-	prior := decodeEOSPrior(t, raw)
+	prior := mustPrior[eos.PolicyPrior](t, raw)
 	if diff := cmp.Diff(map[string]string{"Ethernet1": "", "Ethernet2": "LEGACY"}, prior.ServiceProfiles); diff != "" {
 		t.Errorf("recorded service-profiles (-want +got):\n%s", diff)
 	}
@@ -149,7 +139,7 @@ func TestEOSPolicyLifecycle(t *testing.T) {
 	lines = sw.lastSent(t)
 	wantLines(t, "update", block(lines, "interface Ethernet1"), "no service-profile")
 	wantLines(t, "update", block(lines, "interface Ethernet3"), "service-profile ROCE")
-	prior = decodeEOSPrior(t, raw)
+	prior = mustPrior[eos.PolicyPrior](t, raw)
 	// Ethernet2 reads ROCE now, but what destroy restores is what it had before create.
 	if diff := cmp.Diff(map[string]string{"Ethernet2": "LEGACY", "Ethernet3": "OTHER"}, prior.ServiceProfiles); diff != "" {
 		t.Errorf("update's record (-want +got):\n%s", diff)
@@ -251,7 +241,7 @@ func TestEOSNotSavedKeepsThePrior(t *testing.T) {
 	if what, ok := Applied(err); !ok || what != "applied but not saved" {
 		t.Fatalf("want the not-saved warning, got %v", err)
 	}
-	if got := decodeEOSPrior(t, raw).ServiceProfiles["Ethernet2"]; got != "LEGACY" {
+	if got := mustPrior[eos.PolicyPrior](t, raw).ServiceProfiles["Ethernet2"]; got != "LEGACY" {
 		t.Errorf("the warned create recorded %q for Ethernet2, want LEGACY", got)
 	}
 }

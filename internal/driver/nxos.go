@@ -115,11 +115,7 @@ func (nxosDialect) adoptPolicy(prior *nxos.PolicyPrior, now nxos.PolicyPrior, ol
 }
 
 func (nxosDialect) keepPolicy(prior nxos.PolicyPrior, ports []string) nxos.PolicyPrior {
-	kept := nxos.PolicyPrior{NetworkQoS: prior.NetworkQoS, QueuingOutput: prior.QueuingOutput, Ports: map[string]nxos.PortPolicies{}}
-	for _, port := range ports {
-		kept.Ports[port] = prior.Ports[port]
-	}
-	return kept
+	return nxos.PolicyPrior{NetworkQoS: prior.NetworkQoS, QueuingOutput: prior.QueuingOutput, Ports: keptFor(ports, prior.Ports)}
 }
 
 func (nxosDialect) policyLines(cfg *nxos.Config, old, next *fabric.QoSPolicy, prior nxos.PolicyPrior) ([]string, error) {

@@ -64,17 +64,7 @@ func (f *fakeCLI) set(ipqos string) {
 }
 
 func nxosTest(f *fakeCLI, dev devices.Device) (cliQoS[*nxos.Config, nxos.PolicyPrior, nxos.PFCPrior], cliPFC[*nxos.Config, nxos.PolicyPrior, nxos.PFCPrior]) {
-	s := cliSwitch[*nxos.Config, nxos.PolicyPrior, nxos.PFCPrior]{f, newReads(testRegistry("nxos", dev), "sw"), nxosCLI()}
-	return cliQoS[*nxos.Config, nxos.PolicyPrior, nxos.PFCPrior]{s}, cliPFC[*nxos.Config, nxos.PolicyPrior, nxos.PFCPrior]{s}
-}
-
-func decodeNXOSPrior(t *testing.T, raw Prior) nxos.PolicyPrior {
-	t.Helper()
-	var p nxos.PolicyPrior
-	if err := json.Unmarshal(raw, &p); err != nil {
-		t.Fatalf("private state %s: %v", raw, err)
-	}
-	return p
+	return cliTest(f, "nxos", dev, nxosCLI())
 }
 
 // A policy's whole life on NX-OS: create reads ipqos and the bound ports, records each port's
@@ -97,7 +87,7 @@ func TestNXOSPolicyLifecycle(t *testing.T) {
 	lines := sw.lastSent(t)
 	wantLines(t, "create", lines, "policy-map type qos ROCE", "policy-map type network-qos ROCE-nq", "system qos")
 	wantLines(t, "create", block(lines, "interface Ethernet1/2"), "service-policy type qos input ROCE")
-	prior := decodeNXOSPrior(t, raw)
+	prior := mustPrior[nxos.PolicyPrior](t, raw)
 	if diff := cmp.Diff(map[string]nxos.PortPolicies{"Ethernet1/1": {}, "Ethernet1/2": {QoSInput: "LEGACY"}}, prior.Ports); diff != "" {
 		t.Errorf("recorded ports (-want +got):\n%s", diff)
 	}
@@ -111,7 +101,7 @@ func TestNXOSPolicyLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantLines(t, "update", block(sw.lastSent(t), "interface Ethernet1/1"), "no service-policy type qos input ROCE")
-	prior = decodeNXOSPrior(t, raw)
+	prior = mustPrior[nxos.PolicyPrior](t, raw)
 	if diff := cmp.Diff(map[string]nxos.PortPolicies{"Ethernet1/2": {QoSInput: "LEGACY"}, "Ethernet1/3": {}}, prior.Ports); diff != "" {
 		t.Errorf("update's record (-want +got):\n%s", diff)
 	}
@@ -174,7 +164,7 @@ func TestNXOSUpdateAfterImportAdoptsSystemQueuing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := decodeNXOSPrior(t, raw).QueuingOutput; got != "SITE-out" {
+	if got := mustPrior[nxos.PolicyPrior](t, raw).QueuingOutput; got != "SITE-out" {
 		t.Errorf("recorded system queuing %q, want SITE-out", got)
 	}
 }

@@ -102,11 +102,7 @@ func (d *openConfigQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, 
 	if err := d.set(ctx, &old, &next, prior.Bindings); err != nil {
 		return nil, err
 	}
-	kept := ocPrior{Bindings: map[string]openconfig.Binding{}}
-	for _, ifname := range next.Interfaces {
-		kept.Bindings[ifname] = prior.Bindings[ifname]
-	}
-	return json.Marshal(kept)
+	return json.Marshal(ocPrior{Bindings: keptFor(next.Interfaces, prior.Bindings)})
 }
 
 func (d *openConfigQoS) Delete(ctx context.Context, old fabric.QoSPolicy, raw Prior) error {
@@ -129,15 +125,5 @@ func (d *openConfigQoS) set(ctx context.Context, old, next *fabric.QoSPolicy, re
 // decodeOCPrior reads private state; an imported policy has none, and then destroy removes our
 // bindings instead of restoring earlier ones.
 func decodeOCPrior(raw Prior) (ocPrior, error) {
-	p := ocPrior{Bindings: map[string]openconfig.Binding{}}
-	if len(raw) == 0 {
-		return p, nil
-	}
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return p, fmt.Errorf("private state %q is unreadable: %w", string(raw), err)
-	}
-	if p.Bindings == nil {
-		p.Bindings = map[string]openconfig.Binding{}
-	}
-	return p, nil
+	return decodeByPort(raw, func(p *ocPrior) *map[string]openconfig.Binding { return &p.Bindings })
 }

@@ -105,17 +105,7 @@ type sonicPrior struct {
 }
 
 func decodeSONiCPrior(raw Prior) (sonicPrior, error) {
-	p := sonicPrior{Ports: map[string]sonic.PortBinding{}}
-	if len(raw) == 0 {
-		return p, nil
-	}
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return p, fmt.Errorf("private state is unreadable: %w", err)
-	}
-	if p.Ports == nil {
-		p.Ports = map[string]sonic.PortBinding{}
-	}
-	return p, nil
+	return decodeByPort(raw, func(p *sonicPrior) *map[string]sonic.PortBinding { return &p.Ports })
 }
 
 func (d *sonicQoS) Read(ctx context.Context, name string, known *fabric.QoSPolicy) (*fabric.QoSPolicy, error) {
@@ -209,11 +199,7 @@ func (d *sonicQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw P
 	if err != nil {
 		return nil, err
 	}
-	kept := sonicPrior{Ports: map[string]sonic.PortBinding{}}
-	for _, port := range next.Interfaces {
-		kept.Ports[port] = prior.Ports[port]
-	}
-	return json.Marshal(kept)
+	return json.Marshal(sonicPrior{Ports: keptFor(next.Interfaces, prior.Ports)})
 }
 
 func (d *sonicQoS) Delete(ctx context.Context, old fabric.QoSPolicy, raw Prior) error {

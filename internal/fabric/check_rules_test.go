@@ -2,6 +2,18 @@ package fabric
 
 import "testing"
 
+// lossyWithoutECN makes the fabric lossy (no lossless class, PFC off, no NIC PFC priorities)
+// with no ECN on the RoCE class either.
+func lossyWithoutECN(f *Fabric) {
+	for i := range f.Policies {
+		policyOf(f, i, func(p *QoSPolicy) { class(p, "roce", func(c *Class) { c.Lossless, c.ECN = false, nil }) })
+		f.PFC[i].PFC.Mode = PFCModeOff
+	}
+	for i := range f.NICs {
+		f.NICs[i].NIC.PFCPriorities = nil
+	}
+}
+
 // policyOf edits the policy of refFabric's switch i.
 func policyOf(f *Fabric, i int, edit func(*QoSPolicy)) { edit(&f.Policies[i].Policy) }
 
@@ -173,15 +185,7 @@ func TestCheckRules(t *testing.T) {
 		{"R7 warning: CE", func(f *Fabric) { f.NICs[0].NIC.RoCEToS = Ptr(107) }, []wantFinding{
 			warningOn("R7", "gpu-1", "roce_tos 107", "11 (CE)", "Set roce_tos = 106"),
 		}},
-		{"R7 fail: lossy fabric, RoCE class without ECN", func(f *Fabric) {
-			for i := range f.Policies {
-				policyOf(f, i, func(p *QoSPolicy) { class(p, "roce", func(c *Class) { c.Lossless, c.ECN = false, nil }) })
-				f.PFC[i].PFC.Mode = PFCModeOff
-			}
-			for i := range f.NICs {
-				f.NICs[i].NIC.PFCPriorities = nil
-			}
-		}, []wantFinding{
+		{"R7 fail: lossy fabric, RoCE class without ECN", lossyWithoutECN, []wantFinding{
 			errorOn("R7", "gpu-1", "class with ECN marking", "no lossless class",
 				`on: leaf-1 (policy ROCE), where it falls in class "roce" (traffic class 3); leaf-2 (policy ROCE), where`),
 			errorOn("R7", "gpu-2", "class with ECN marking"),

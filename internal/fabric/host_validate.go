@@ -73,81 +73,55 @@ func ParseKeys[V any](at Path, m map[string]V, parse func(string) (int, error)) 
 	return out, ps
 }
 
-func checkNetdev(ps *Problems, name string) {
-	at := Root("interface")
-	switch {
-	case name == "":
-		ps.Add(at, "Empty interface name", netdevDetail)
-	case len(name) > MaxNetdevLen:
-		ps.Add(at, fmt.Sprintf("Interface name %q longer than %d bytes", name, MaxNetdevLen), netdevDetail)
-	case !netdevPattern.MatchString(name):
-		ps.Add(at, fmt.Sprintf("Invalid interface name %q", name), netdevDetail)
-	}
-}
-
-// checkPriorities checks a set of priorities (0-7) at at.
-func checkPriorities(ps *Problems, at Path, prios []int, detail string) {
-	for _, p := range SortedSet(prios) {
-		checkRange(ps, at, "Priority", p, 0, MaxPriority, detail)
-	}
-}
-
 // Validate checks n against every rule of roce_nic_qos and returns all problems found. Map
 // keys are already parsed (see ParseKeys); the paths render them in decimal.
-func (n NICQoS) Validate() Problems {
-	var ps Problems
-	checkNetdev(&ps, n.Interface)
-	if n.Trust != TrustDSCP && n.Trust != TrustPCP {
-		ps.Add(Root("trust"), fmt.Sprintf("Invalid trust %q", string(n.Trust)),
-			"Set trust to dscp or pcp (the default is dscp); a NIC classifies on one field only.")
-	}
-	checkPriorities(&ps, Root("pfc_priorities"), n.PFCPriorities,
-		"List the PFC no-drop priorities, each from 0 to 7, e.g. [3].")
-	n.validateDSCPMap(&ps)
+func (n NICQoS) Validate() Problems { return all(n) }
+
+func (n NICQoS) check(c checks) {
+	c.str(Root("interface"), NetdevNameRule, n.Interface)
+	c.str(Root("trust"), NICTrustRule, string(n.Trust))
+	c.ints(Root("pfc_priorities"), PFCPriorityRule, n.PFCPriorities)
+	n.validateDSCPMap(c)
 	at := Root("priority_to_tc")
 	for _, p := range sortedKeys(n.PriorityToTC) {
 		k := at.Key(strconv.Itoa(p))
-		if checkRange(&ps, k, "Priority", p, 0, MaxPriority, "Keys of priority_to_tc are priorities \"0\" to \"7\".") {
-			checkRange(&ps, k, "traffic class", n.PriorityToTC[p], 0, MaxTrafficClass,
-				"Map each priority to a traffic class from 0 to 7; unlisted priorities go to TC 0.")
+		if c.str(k, PriorityKeyRule, strconv.Itoa(p)) {
+			c.int(k, PriorityTCRule, int64(n.PriorityToTC[p]))
 		}
 	}
 	if n.ETS != nil {
-		validateETS(&ps, n.ETS)
+		validateETS(c, n.ETS)
 	}
 	if n.RoCEToS != nil {
-		checkRange(&ps, Root("roce_tos"), "roce_tos", *n.RoCEToS, 0, MaxRoCEToS,
-			"roce_tos is the IP ToS byte (DSCP << 2 | ECN bits), 0-255; e.g. 106 is DSCP 26 with the ECN field 10 (ECN-capable transport).")
+		c.int(Root("roce_tos"), RoCEToSRule, int64(*n.RoCEToS))
 	}
-	checkPersist(&ps, n.Interface, n.Persist)
-	return ps
+	checkPersist(c, n.Interface, n.Persist)
 }
 
 // checkPersist refuses a boot unit for a netdev whose name has a '-': systemd names the
 // netdev's device unit with the '-' escaped (sys-subsystem-net-devices-a\x2db.device), a
 // backslash the provider does not put in the shell commands it sends.
-func checkPersist(ps *Problems, ifname string, persist bool) {
+func checkPersist(c checks, ifname string, persist bool) {
 	if persist && strings.Contains(ifname, "-") {
-		ps.Add(Root("persist"), fmt.Sprintf("persist is not supported for netdev %q", ifname),
+		c.add(Root("persist"), fmt.Sprintf("persist is not supported for netdev %q", ifname),
 			"The boot unit that re-applies these settings binds to the netdev's systemd device unit, whose name escapes "+
 				"the '-' of "+ifname+" with a backslash, which the provider does not send to a host. Set persist = false "+
 				"(and re-apply after a reboot), or rename the netdev without '-' (e.g. with a udev rule or systemd .link file).")
 	}
 }
 
-func (n NICQoS) validateDSCPMap(ps *Problems) {
+func (n NICQoS) validateDSCPMap(c checks) {
 	at := Root("dscp_to_priority")
 	if n.Trust == TrustPCP && len(n.DSCPToPriority) > 0 {
-		ps.Add(at, "dscp_to_priority set with trust = pcp",
+		c.add(at, "dscp_to_priority set with trust = pcp",
 			"With trust = pcp the NIC classifies on the VLAN PCP and ignores DSCP; on mlx5 writing a DSCP mapping "+
 				"even switches the port back to DSCP trust. Remove dscp_to_priority, or set trust = dscp.")
 		return
 	}
 	for _, d := range sortedKeys(n.DSCPToPriority) {
 		k := at.Key(strconv.Itoa(d))
-		if checkRange(ps, k, "DSCP", d, 0, MaxDSCP, "Keys of dscp_to_priority are DSCPs \"0\" to \"63\".") {
-			checkRange(ps, k, "priority", n.DSCPToPriority[d], 0, MaxPriority,
-				"Map each DSCP to a priority from 0 to 7; unlisted DSCPs go to priority 0.")
+		if c.str(k, DSCPKeyRule, strconv.Itoa(d)) {
+			c.int(k, DSCPPriorityRule, int64(n.DSCPToPriority[d]))
 		}
 	}
 }
@@ -155,38 +129,37 @@ func (n NICQoS) validateDSCPMap(ps *Problems) {
 // validateETS checks the ets map, owned whole: unlisted TCs become ETS TCs with 0 %, so unless
 // all eight TCs are strict the non-strict shares must sum to exactly 100 (mlx5 rejects an ETS
 // configuration whose ETS TCs do not sum to 100).
-func validateETS(ps *Problems, ets map[int]ETSClass) {
+func validateETS(c checks, ets map[int]ETSClass) {
 	at := Root("ets")
 	sum, strict, sumValid := 0, 0, true
 	for _, tc := range sortedKeys(ets) {
-		c := ets[tc]
+		e := ets[tc]
 		k := at.Key(strconv.Itoa(tc))
-		if !checkRange(ps, k, "Traffic class", tc, 0, MaxTrafficClass, "Keys of ets are traffic classes \"0\" to \"7\".") {
+		if !c.str(k, TCKeyRule, strconv.Itoa(tc)) {
 			sumValid = false
 			continue
 		}
 		switch {
-		case c.BandwidthPercent == nil && !c.StrictPriority:
-			ps.Add(k, "TC has neither bandwidth_percent nor strict_priority",
+		case e.BandwidthPercent == nil && !e.StrictPriority:
+			c.add(k, "TC has neither bandwidth_percent nor strict_priority",
 				"Set bandwidth_percent (an ETS share, 0-100) or strict_priority = true, or remove the TC (unlisted TCs get 0 %).")
 			sumValid = false
-		case c.BandwidthPercent != nil && c.StrictPriority:
-			ps.Add(k.Attr("bandwidth_percent"), "bandwidth_percent set on a strict-priority TC",
+		case e.BandwidthPercent != nil && e.StrictPriority:
+			c.add(k.Attr("bandwidth_percent"), "bandwidth_percent set on a strict-priority TC",
 				"A strict TC takes no bandwidth share (mlnx_qos requires 0 for it). Remove bandwidth_percent or strict_priority.")
 			sumValid = false
-		case c.StrictPriority:
+		case e.StrictPriority:
 			strict++
 		default:
-			if checkRange(ps, k.Attr("bandwidth_percent"), "bandwidth_percent", *c.BandwidthPercent, 0, 100,
-				"Set bandwidth_percent to a share from 0 to 100; the non-strict shares sum to 100.") {
-				sum += *c.BandwidthPercent
+			if c.int(k.Attr("bandwidth_percent"), ETSShareRule, int64(*e.BandwidthPercent)) {
+				sum += *e.BandwidthPercent
 			} else {
 				sumValid = false
 			}
 		}
 	}
 	if sumValid && strict < MaxTrafficClass+1 && sum != 100 {
-		ps.Add(at, fmt.Sprintf("ETS bandwidth shares sum to %d%%, not 100%%", sum),
+		c.add(at, fmt.Sprintf("ETS bandwidth shares sum to %d%%, not 100%%", sum),
 			"ets is owned whole: TCs not listed are ETS TCs with 0 %, and the shares of all non-strict TCs must sum to exactly 100. "+
 				"Adjust bandwidth_percent, or make every TC strict.")
 	}
@@ -221,41 +194,37 @@ var dcqcnRanges = map[string]dcqcnRange{
 }
 
 // Validate checks d against every rule of roce_dcqcn_profile and returns all problems found.
-func (d DCQCN) Validate() Problems {
-	var ps Problems
-	checkNetdev(&ps, d.Interface)
-	checkPriorities(&ps, Root("priorities"), d.Priorities,
-		"List the priorities that get DCQCN (roce_rp and roce_np enabled), each from 0 to 7, e.g. [3].")
-	checkRange(&ps, Root("cnp_dscp"), "cnp_dscp", d.CNPDSCP, 0, MaxDSCP,
-		"Set cnp_dscp to the DSCP (0-63) the NIC marks CNPs with, e.g. 48.")
-	checkRange(&ps, Root("cnp_priority"), "cnp_priority", d.CNPPriority, 0, MaxPriority,
-		"Set cnp_priority to the priority (0-7) the NIC sends CNPs on, e.g. 6.")
-	checkParams(&ps, Root("reaction_point"), d.ReactionPoint, ReactionPointParams)
-	checkParams(&ps, Root("notification_point"), d.NotificationPoint, NotificationPointParams)
+func (d DCQCN) Validate() Problems { return all(d) }
+
+func (d DCQCN) check(c checks) {
+	c.str(Root("interface"), NetdevNameRule, d.Interface)
+	c.ints(Root("priorities"), DCQCNPriorityRule, d.Priorities)
+	c.int(Root("cnp_dscp"), CNPDSCPRule, int64(d.CNPDSCP))
+	c.int(Root("cnp_priority"), CNPPriorityRule, int64(d.CNPPriority))
+	checkParams(c, Root("reaction_point"), d.ReactionPoint, ReactionPointParams)
+	checkParams(c, Root("notification_point"), d.NotificationPoint, NotificationPointParams)
 	lo, okLo := d.ReactionPoint["min_rate_mbps"]
 	hi, okHi := d.ReactionPoint["max_rate_mbps"]
 	if okLo && okHi && hi != 0 && lo > hi {
-		ps.Add(Root("reaction_point").Attr("min_rate_mbps"),
+		c.add(Root("reaction_point").Attr("min_rate_mbps"),
 			fmt.Sprintf("min_rate_mbps %d is above max_rate_mbps %d", lo, hi),
 			"Set min_rate_mbps to at most max_rate_mbps, or set max_rate_mbps = 0 (line rate).")
 	}
-	checkPersist(&ps, d.Interface, d.Persist)
-	return ps
+	checkPersist(c, d.Interface, d.Persist)
 }
 
-func checkParams(ps *Problems, at Path, params map[string]int64, known []string) {
+// checkParams checks each parameter's name and range: field rules (the schema has one
+// attribute per parameter, each with its range).
+func checkParams(c checks, at Path, params map[string]int64, known []string) {
 	for _, name := range sortedKeys(params) {
-		v := params[name]
-		r, ok := dcqcnRanges[name]
+		r, ok := DCQCNParamRule(name)
 		if !ok || !slices.Contains(known, name) {
-			ps.Add(at.Attr(name), fmt.Sprintf("Unknown parameter %q", name),
-				fmt.Sprintf("Use one of: %s.", quoteList(known)))
+			if c.fields {
+				c.add(at.Attr(name), fmt.Sprintf("Unknown parameter %q", name), fmt.Sprintf("Use one of: %s.", quoteList(known)))
+			}
 			continue
 		}
-		if v < r.min || v > r.max {
-			ps.Add(at.Attr(name), fmt.Sprintf("%s %d out of range %d-%d", name, v, r.min, r.max),
-				fmt.Sprintf("%s is %s.", name, r.detail))
-		}
+		c.int(at.Attr(name), r, params[name])
 	}
 }
 

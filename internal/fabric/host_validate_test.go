@@ -32,6 +32,27 @@ func contractDCQCN() DCQCN {
 	}
 }
 
+// ruleCase edits an intent (a contract example) and names the one problem Validate must then
+// report (wantPath "": none).
+type ruleCase[T any] struct {
+	name        string
+	edit        func(*T)
+	wantPath    string
+	wantSummary string
+}
+
+// checkRules runs each case on a fresh example.
+func checkRules[T Intent](t *testing.T, example func() T, cases []ruleCase[T]) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			in := example()
+			tt.edit(&in)
+			checkOne(t, in.Validate(), tt.wantPath, tt.wantSummary)
+		})
+	}
+}
+
 // checkOne asserts ps is empty when wantPath is "", else exactly one problem at wantPath whose
 // summary contains wantSummary and whose detail is not empty.
 func checkOne(t *testing.T, ps Problems, wantPath, wantSummary string) {
@@ -58,12 +79,7 @@ func checkOne(t *testing.T, ps Problems, wantPath, wantSummary string) {
 }
 
 func TestValidateNICRules(t *testing.T) {
-	tests := []struct {
-		name        string
-		edit        func(*NICQoS)
-		wantPath    string
-		wantSummary string
-	}{
+	checkRules(t, contractNIC, []ruleCase[NICQoS]{
 		{"contract example", func(*NICQoS) {}, "", ""},
 		{"interface 15 bytes", func(n *NICQoS) { n.Interface = "ens1f0np0.1234_" }, "", ""},
 		{"interface with dot and dash", func(n *NICQoS) { n.Interface = "bond0.100-a" }, "", ""},
@@ -88,10 +104,10 @@ func TestValidateNICRules(t *testing.T) {
 		{"pfc 0 and 7", func(n *NICQoS) { n.PFCPriorities = []int{0, 7} }, "", ""},
 		{"pfc 8", func(n *NICQoS) { n.PFCPriorities = []int{3, 8} }, "pfc_priorities", "Priority 8 out of range 0-7"},
 		{"dscp 63 to 7", func(n *NICQoS) { n.DSCPToPriority = map[int]int{63: 7, 0: 0} }, "", ""},
-		{"dscp key 64", func(n *NICQoS) { n.DSCPToPriority = map[int]int{64: 3} }, `dscp_to_priority["64"]`, "DSCP 64 out of range"},
+		{"dscp key 64", func(n *NICQoS) { n.DSCPToPriority = map[int]int{64: 3} }, `dscp_to_priority["64"]`, "Invalid map key"},
 		{"dscp value 8", func(n *NICQoS) { n.DSCPToPriority = map[int]int{26: 8} }, `dscp_to_priority["26"]`, "priority 8 out of range"},
 		{"prio_tc value 8", func(n *NICQoS) { n.PriorityToTC = map[int]int{3: 8} }, `priority_to_tc["3"]`, "traffic class 8"},
-		{"prio_tc key 8", func(n *NICQoS) { n.PriorityToTC = map[int]int{8: 0} }, `priority_to_tc["8"]`, "Priority 8"},
+		{"prio_tc key 8", func(n *NICQoS) { n.PriorityToTC = map[int]int{8: 0} }, `priority_to_tc["8"]`, "Invalid map key"},
 		{"prio_tc unmanaged", func(n *NICQoS) { n.PriorityToTC = nil }, "", ""},
 		{"ets unmanaged", func(n *NICQoS) { n.ETS = nil }, "", ""},
 		{"ets all strict", func(n *NICQoS) {
@@ -112,29 +128,17 @@ func TestValidateNICRules(t *testing.T) {
 		{"ets neither", func(n *NICQoS) { n.ETS[6] = ETSClass{} }, `ets["6"]`, "neither"},
 		{"ets both", func(n *NICQoS) { n.ETS[6] = ETSClass{StrictPriority: true, BandwidthPercent: Ptr(0)} },
 			`ets["6"].bandwidth_percent`, "strict-priority"},
-		{"ets key 8", func(n *NICQoS) { n.ETS[8] = ETSClass{StrictPriority: true} }, `ets["8"]`, "Traffic class 8"},
+		{"ets key 8", func(n *NICQoS) { n.ETS[8] = ETSClass{StrictPriority: true} }, `ets["8"]`, "Invalid map key"},
 		{"roce_tos unmanaged", func(n *NICQoS) { n.RoCEToS = nil }, "", ""},
 		{"roce_tos 255", func(n *NICQoS) { n.RoCEToS = Ptr(255) }, "", ""},
 		{"roce_tos 256", func(n *NICQoS) { n.RoCEToS = Ptr(256) }, "roce_tos", "256 out of range 0-255"},
 		{"roce_tos -1", func(n *NICQoS) { n.RoCEToS = Ptr(-1) }, "roce_tos", "-1 out of range"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			n := contractNIC()
-			tt.edit(&n)
-			checkOne(t, n.Validate(), tt.wantPath, tt.wantSummary)
-		})
-	}
+	})
 }
 
 func TestValidateDCQCNRules(t *testing.T) {
 	rp := func(name string, v int64) func(*DCQCN) { return func(d *DCQCN) { d.ReactionPoint[name] = v } }
-	tests := []struct {
-		name        string
-		edit        func(*DCQCN)
-		wantPath    string
-		wantSummary string
-	}{
+	checkRules(t, contractDCQCN, []ruleCase[DCQCN]{
 		{"contract example", func(*DCQCN) {}, "", ""},
 		{"nothing optional", func(d *DCQCN) { d.ReactionPoint, d.NotificationPoint = nil, nil }, "", ""},
 		{"interface bad", func(d *DCQCN) { d.Interface = "eth0;ls" }, "interface", "Invalid interface"},
@@ -163,14 +167,7 @@ func TestValidateDCQCNRules(t *testing.T) {
 		{"np in rp", rp("min_time_between_cnps_us", 1), "reaction_point.min_time_between_cnps_us", "Unknown parameter"},
 		{"np overflow", func(d *DCQCN) { d.NotificationPoint["min_time_between_cnps_us"] = MaxU32 + 1 },
 			"notification_point.min_time_between_cnps_us", "out of range"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d := contractDCQCN()
-			tt.edit(&d)
-			checkOne(t, d.Validate(), tt.wantPath, tt.wantSummary)
-		})
-	}
+	})
 }
 
 func TestEveryParamHasARange(t *testing.T) {

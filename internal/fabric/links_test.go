@@ -139,15 +139,7 @@ func TestCheckLinkRules(t *testing.T) {
 		}, []wantFinding{
 			errorOn("R16", "leaf-1", "traffic class 3 has mtu 9216 at leaf-1 Ethernet2 but 4200 at leaf-2 Ethernet2"),
 		}},
-		{"R17: no ECN toward a DCQCN NIC (a lossy fabric)", func(f *Fabric) {
-			for i := range f.Policies {
-				policyOf(f, i, func(p *QoSPolicy) { class(p, "roce", func(c *Class) { c.Lossless, c.ECN = false, nil }) })
-				f.PFC[i].PFC.Mode = PFCModeOff
-			}
-			for i := range f.NICs {
-				f.NICs[i].NIC.PFCPriorities = nil
-			}
-		}, []wantFinding{
+		{"R17: no ECN toward a DCQCN NIC (a lossy fabric)", lossyWithoutECN, []wantFinding{
 			errorOn("R7", "gpu-1", "roce_tos 106"),
 			errorOn("R7", "gpu-2", "roce_tos 106"),
 			errorOn("R17", "leaf-1", "Link gpu-1 eth0 <-> leaf-1 Ethernet1", `class "roce" (traffic class 3) has no ecn`),

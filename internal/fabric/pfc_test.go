@@ -15,12 +15,7 @@ func contractPFC() PFCInterface {
 }
 
 func TestValidatePFCRules(t *testing.T) {
-	tests := []struct {
-		name        string
-		edit        func(*PFCInterface)
-		wantPath    string // "" means valid
-		wantSummary string
-	}{
+	checkRules(t, contractPFC, []ruleCase[PFCInterface]{
 		{"contract example", func(*PFCInterface) {}, "", ""},
 		{"no buffer, no watchdog", func(p *PFCInterface) { p.Buffer, p.Watchdog = nil, nil }, "", ""},
 		{"empty buffer", func(p *PFCInterface) { p.Buffer = &PFCBuffer{} }, "", ""},
@@ -45,7 +40,7 @@ func TestValidatePFCRules(t *testing.T) {
 		{"xon equal to xoff", func(p *PFCInterface) { p.Buffer.XonBytes = Ptr[int64](122880) }, "buffer.xon_bytes", "not below xoff_bytes"},
 		{"xon above xoff", func(p *PFCInterface) { p.Buffer.XonBytes = Ptr[int64](200000) }, "buffer.xon_bytes", "not below xoff_bytes 122880"},
 		{"xoff zero", func(p *PFCInterface) { p.Buffer = &PFCBuffer{XoffBytes: Ptr[int64](0)} }, "buffer.xoff_bytes", "below 1"},
-		{"xon negative", func(p *PFCInterface) { p.Buffer = &PFCBuffer{XonBytes: Ptr[int64](-1)} }, "buffer.xon_bytes", "negative"},
+		{"xon negative", func(p *PFCInterface) { p.Buffer = &PFCBuffer{XonBytes: Ptr[int64](-1)} }, "buffer.xon_bytes", "xon_bytes -1 is below 0"},
 		{"cable 1 m", func(p *PFCInterface) { p.Buffer.CableLengthM = Ptr(1) }, "", ""},
 		{"cable 100 km", func(p *PFCInterface) { p.Buffer.CableLengthM = Ptr(MaxCableLengthM) }, "", ""},
 		{"cable 0 m", func(p *PFCInterface) { p.Buffer.CableLengthM = Ptr(0) }, "buffer.cable_length_m", "out of range 1-100000"},
@@ -64,14 +59,7 @@ func TestValidatePFCRules(t *testing.T) {
 		{"restoration 60000", func(p *PFCInterface) { p.Watchdog.RestorationTimeMs = 60000 }, "", ""},
 		{"restoration 99", func(p *PFCInterface) { p.Watchdog.RestorationTimeMs = 99 }, "watchdog.restoration_time_ms", "out of range 100-60000"},
 		{"restoration 60001", func(p *PFCInterface) { p.Watchdog.RestorationTimeMs = 60001 }, "watchdog.restoration_time_ms", "out of range 100-60000"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p := contractPFC()
-			tt.edit(&p)
-			checkOne(t, p.Validate(), tt.wantPath, tt.wantSummary)
-		})
-	}
+	})
 }
 
 // All problems are reported at once, in attribute order.

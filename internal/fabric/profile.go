@@ -82,40 +82,50 @@ func (in ProfileInput) WithDefaults() ProfileInput {
 	return in
 }
 
+const (
+	zeroDSCP = "DSCP 0 is best-effort traffic, the profile's default class"
+	zeroPrio = "priority 0 is the default class's"
+)
+
+// The field rules of the roce_profile data source (rules.go).
+var (
+	WorkloadRule = oneOf("Invalid workload", "Set workload to ai-training, storage or lossy.",
+		WorkloadAITraining, WorkloadStorage, WorkloadLossy)
+	RoCEDSCPRule = IntRule{"roce_dscp", 1, MaxDSCP,
+		fmt.Sprintf("Set roce_dscp to the DSCP of RoCE data, 1-63 (the default is %d); %s.", DefaultRoCEDSCP, zeroDSCP)}
+	ProfileCNPDSCPRule = IntRule{"cnp_dscp", 1, MaxDSCP,
+		fmt.Sprintf("Set cnp_dscp to the DSCP of congestion notification packets, 1-63 (the default is %d); %s.", DefaultCNPDSCP, zeroDSCP)}
+	RoCEPriorityRule = IntRule{"roce_priority", 1, MaxPriority,
+		fmt.Sprintf("Set roce_priority to the traffic class of RoCE data, 1-7 (the default is %d); %s.", DefaultRoCEPriority, zeroPrio)}
+	ProfileCNPPriorityRule = IntRule{"cnp_priority", 1, MaxPriority,
+		fmt.Sprintf("Set cnp_priority to the traffic class of CNPs, 1-7 (the default is %d); %s.", DefaultCNPPriority, zeroPrio)}
+	LinkSpeedRule = IntRule{"link_speed_gbps", MinLinkSpeedGbps, MaxLinkSpeedGbps,
+		fmt.Sprintf("Set link_speed_gbps to the port speed in Gbit/s, %d-%d (the default is %d); ECN thresholds scale with it.",
+			MinLinkSpeedGbps, MaxLinkSpeedGbps, DefaultLinkSpeedGbps)}
+	PortBufferRule = IntRule{"port_buffer_bytes", MinPortBufferBytes, MaxPortBufferBytes,
+		fmt.Sprintf("Set port_buffer_bytes to the buffer one port of the switch may use, %d-%d bytes (the default is %d, 2.5 MiB); it bounds the ECN thresholds.",
+			MinPortBufferBytes, MaxPortBufferBytes, DefaultPortBufferBytes)}
+)
+
 // Validate checks in, defaults applied, and returns every problem at its attribute.
-func (in ProfileInput) Validate() Problems {
-	var ps Problems
-	if _, ok := presets[in.Workload]; !ok {
-		ps.Add(Root("workload"), fmt.Sprintf("Invalid workload %q", in.Workload),
-			"Set workload to ai-training, storage or lossy.")
-	}
-	const zeroDSCP = "DSCP 0 is best-effort traffic, the profile's default class"
-	okRoCE := checkRange(&ps, Root("roce_dscp"), "roce_dscp", in.RoCEDSCP, 1, MaxDSCP,
-		fmt.Sprintf("Set roce_dscp to the DSCP of RoCE data, 1-63 (the default is %d); %s.", DefaultRoCEDSCP, zeroDSCP))
-	okCNP := checkRange(&ps, Root("cnp_dscp"), "cnp_dscp", in.CNPDSCP, 1, MaxDSCP,
-		fmt.Sprintf("Set cnp_dscp to the DSCP of congestion notification packets, 1-63 (the default is %d); %s.", DefaultCNPDSCP, zeroDSCP))
+func (in ProfileInput) Validate() Problems { return all(in) }
+
+func (in ProfileInput) check(c checks) {
+	c.str(Root("workload"), WorkloadRule, in.Workload)
+	okRoCE := c.int(Root("roce_dscp"), RoCEDSCPRule, int64(in.RoCEDSCP))
+	okCNP := c.int(Root("cnp_dscp"), ProfileCNPDSCPRule, int64(in.CNPDSCP))
 	if okRoCE && okCNP && in.RoCEDSCP == in.CNPDSCP {
-		ps.Add(Root("cnp_dscp"), fmt.Sprintf("cnp_dscp %d equals roce_dscp", in.CNPDSCP),
+		c.add(Root("cnp_dscp"), fmt.Sprintf("cnp_dscp %d equals roce_dscp", in.CNPDSCP),
 			"CNPs need their own strict-priority class, apart from the RoCE data they throttle. Use two different DSCPs (e.g. 26 and 48).")
 	}
-	const zeroPrio = "priority 0 is the default class's"
-	okRoCE = checkRange(&ps, Root("roce_priority"), "roce_priority", in.RoCEPriority, 1, MaxPriority,
-		fmt.Sprintf("Set roce_priority to the traffic class of RoCE data, 1-7 (the default is %d); %s.", DefaultRoCEPriority, zeroPrio))
-	okCNP = checkRange(&ps, Root("cnp_priority"), "cnp_priority", in.CNPPriority, 1, MaxPriority,
-		fmt.Sprintf("Set cnp_priority to the traffic class of CNPs, 1-7 (the default is %d); %s.", DefaultCNPPriority, zeroPrio))
+	okRoCE = c.int(Root("roce_priority"), RoCEPriorityRule, int64(in.RoCEPriority))
+	okCNP = c.int(Root("cnp_priority"), ProfileCNPPriorityRule, int64(in.CNPPriority))
 	if okRoCE && okCNP && in.RoCEPriority == in.CNPPriority {
-		ps.Add(Root("cnp_priority"), fmt.Sprintf("cnp_priority %d equals roce_priority", in.CNPPriority),
+		c.add(Root("cnp_priority"), fmt.Sprintf("cnp_priority %d equals roce_priority", in.CNPPriority),
 			"CNPs must not wait behind (or be paused with) the RoCE data they throttle. Use two different priorities (e.g. 3 and 6).")
 	}
-	checkRange(&ps, Root("link_speed_gbps"), "link_speed_gbps", in.LinkSpeedGbps, MinLinkSpeedGbps, MaxLinkSpeedGbps,
-		fmt.Sprintf("Set link_speed_gbps to the port speed in Gbit/s, %d-%d (the default is %d); ECN thresholds scale with it.",
-			MinLinkSpeedGbps, MaxLinkSpeedGbps, DefaultLinkSpeedGbps))
-	if in.PortBufferBytes < MinPortBufferBytes || in.PortBufferBytes > MaxPortBufferBytes {
-		ps.Add(Root("port_buffer_bytes"), fmt.Sprintf("port_buffer_bytes %d is out of range %d-%d", in.PortBufferBytes, MinPortBufferBytes, MaxPortBufferBytes),
-			fmt.Sprintf("Set port_buffer_bytes to the buffer one port of the switch may use, %d-%d bytes (the default is %d, 2.5 MiB); it bounds the ECN thresholds.",
-				MinPortBufferBytes, MaxPortBufferBytes, DefaultPortBufferBytes))
-	}
-	return ps
+	c.int(Root("link_speed_gbps"), LinkSpeedRule, int64(in.LinkSpeedGbps))
+	c.int(Root("port_buffer_bytes"), PortBufferRule, in.PortBufferBytes)
 }
 
 // BuildProfile applies the defaults to in, validates it and returns the workload's settings.

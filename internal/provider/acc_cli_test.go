@@ -18,6 +18,68 @@ import (
 // Helpers of the acceptance tests of the CLI switches (EOS, NX-OS): an operator's terminal on
 // the switch, checks of its running-config, and the steps the platforms' tests share.
 
+// cliLeaf is a lab EOS or NX-OS switch as its acceptance tests drive it.
+type cliLeaf struct {
+	device      string
+	running     func() string
+	blockOf     func(text, header string) string // cuts a block out of the running-config
+	leftover    string                           // what a transaction may leave behind: EOS sessions, NX-OS checkpoints
+	leftovers   func() []string
+	connections func() int64 // SSH connections the switch accepted
+	policy      func(ecnMin int, ports string) string
+	port        string // a port of the switch
+	platform    string
+}
+
+// restored is the CheckDestroy of a test that began with the running-config before.
+func (s cliLeaf) restored(before string) func(*terraform.State) error {
+	return cliRestored(before, s.running, s.leftover, s.leftovers)
+}
+
+// policyAndPFC applies v1 and checks the created lines, runs the import steps, then moves the
+// policy and repairs an operator's change (moveAndRepairSteps with v2); destroy restores the
+// switch.
+func (l *accLab) policyAndPFC(t *testing.T, s cliLeaf, v1, v2 string, created [][3]string, imports []resource.TestStep, m policyMove) {
+	before := s.running()
+	m.device, m.running, m.blockOf = s.device, s.running, s.blockOf
+	steps := append([]resource.TestStep{{Config: v1, Check: cliLines(cliLine(s.running, s.blockOf), created)}}, imports...)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		CheckDestroy:             s.restored(before),
+		Steps:                    append(steps, l.moveAndRepairSteps(t, v2, m)...),
+	})
+}
+
+// planErrors checks the plan-time errors of cases and those every CLI switch gives (a CLI
+// injection in a port name, ECN thresholds that are not whole kbytes, trust dscp_pcp), none of
+// which may open a connection to the switch.
+func (l *accLab) planErrors(t *testing.T, s cliLeaf, injection string, cases ...planError) {
+	common := []planError{
+		{"injection in an interface name", fmt.Sprintf(`
+resource "roce_pfc_interface" "x" {
+  device    = %q
+  interface = %q
+}`, s.device, injection), `(?s)interface`, nil},
+		{"threshold not whole kbytes", s.policy(150000, fmt.Sprintf("%q", s.port)),
+			`(?s)150000 bytes is not a whole number of kbytes.*149504 \(146 kbytes\)\s+or\s+150528 \(147 kbytes\)`, nil},
+		{"trust dscp_pcp", fmt.Sprintf(`
+resource "roce_qos_policy" "x" {
+  device = %q
+  trust  = "dscp_pcp"
+  classes = { roce = { traffic_class = 3, dscp = [26], pcp = [3], bandwidth_percent = 100 } }
+}`, s.device), `(?s)Not supported on platform ` + s.platform + `.*trust`, nil},
+	}
+	l.expectPlanErrors(t, append(common, cases...), nil)
+	if n := s.connections(); n != 0 {
+		t.Errorf("plan-time errors opened %d SSH connections to the switch; they need none", n)
+	}
+}
+
+// unordered is a resource's HCL without its depends_on on the policy.
+func unordered(hcl string) string {
+	return strings.Replace(hcl, "depends_on = [roce_qos_policy.leaf]", "", 1)
+}
+
 // cliLine returns a check that the switch's running-config holds line, within the block that
 // starts with header (blockOf cuts it out; header "" is the whole configuration).
 func cliLine(running func() string, blockOf func(text, header string) string) func(what, header, line string) error {

@@ -37,8 +37,9 @@ type intentChecker[I any] interface {
 	CheckIntent(ctx context.Context, want I) error
 }
 
-// validatable is an intent that checks itself.
-type validatable interface{ Validate() fabric.Problems }
+// validatable is an intent that checks itself: all its rules (Validate), or only those that
+// relate attributes (fabric.Relations; the schema validators check the rest).
+type validatable = fabric.Intent
 
 // interfaceOps is what such a resource needs from its driver.
 type interfaceOps[I any] interface {
@@ -127,7 +128,7 @@ func (r *interfaceResource[M, I]) ValidateConfig(ctx context.Context, req resour
 	}
 	in, diags := m.intent(ctx)
 	resp.Diagnostics.Append(diags...)
-	addProblems(&resp.Diagnostics, in.Validate())
+	addProblems(&resp.Diagnostics, fabric.Relations(in))
 }
 
 func (r *interfaceResource[M, I]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {

@@ -33,16 +33,6 @@ type fabricCheckModel struct {
 	OK             types.Bool `tfsdk:"ok"`
 }
 
-type dcqcnElem struct {
-	Device            types.String `tfsdk:"device"`
-	Interface         types.String `tfsdk:"interface"`
-	Priorities        types.Set    `tfsdk:"priorities"`
-	CNPDSCP           types.Int64  `tfsdk:"cnp_dscp"`
-	CNPPriority       types.Int64  `tfsdk:"cnp_priority"`
-	ReactionPoint     types.Object `tfsdk:"reaction_point"`
-	NotificationPoint types.Object `tfsdk:"notification_point"`
-}
-
 var findingAttrTypes = map[string]attr.Type{
 	"severity": types.StringType, "rule": types.StringType, "device": types.StringType, "message": types.StringType,
 }
@@ -110,45 +100,23 @@ func okAttr() schema.BoolAttribute {
 }
 
 // fabric converts the inputs with the resources' own conversions, so defaults and key rules
-// are the same; an invalid element is reported on its attribute.
+// are the same. The field rules are the derived schema's validators (the resources' own); what
+// relates an element's attributes is reported here, on the attribute at fault.
 func (m fabricCheckModel) fabric(ctx context.Context) (fabric.Fabric, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	var f fabric.Fabric
-	var policies []qosPolicyArgs
-	diags.Append(m.SwitchPolicies.ElementsAs(ctx, &policies, true)...)
-	for i, e := range policies {
-		p, d := e.intent(ctx)
-		diags.Append(d...)
-		reportAt(&diags, path.Root("switch_policies").AtListIndex(i), p.Validate())
+	eachInput(ctx, &diags, "switch_policies", m.SwitchPolicies, qosPolicyArgs.intent, func(e qosPolicyArgs, p fabric.QoSPolicy) {
 		f.Policies = append(f.Policies, fabric.SwitchPolicy{Device: e.Device.ValueString(), Policy: p})
-	}
-	var pfcs []pfcInterfaceArgs
-	diags.Append(m.PFCInterfaces.ElementsAs(ctx, &pfcs, true)...)
-	for i, e := range pfcs {
-		p, d := e.intent(ctx)
-		diags.Append(d...)
-		reportAt(&diags, path.Root("pfc_interfaces").AtListIndex(i), p.Validate())
+	})
+	eachInput(ctx, &diags, "pfc_interfaces", m.PFCInterfaces, pfcInterfaceArgs.intent, func(e pfcInterfaceArgs, p fabric.PFCInterface) {
 		f.PFC = append(f.PFC, fabric.SwitchPFC{Device: e.Device.ValueString(), PFC: p})
-	}
-	var nics []nicQoSArgs
-	diags.Append(m.NICQoS.ElementsAs(ctx, &nics, true)...)
-	for i, e := range nics {
-		n, d := e.intent(ctx)
-		diags.Append(d...)
-		reportAt(&diags, path.Root("nic_qos").AtListIndex(i), n.Validate())
+	})
+	eachInput(ctx, &diags, "nic_qos", m.NICQoS, nicQoSArgs.intent, func(e nicQoSArgs, n fabric.NICQoS) {
 		f.NICs = append(f.NICs, fabric.HostNIC{Device: e.Device.ValueString(), NIC: n})
-	}
-	var dcqcns []dcqcnElem
-	diags.Append(m.DCQCNProfiles.ElementsAs(ctx, &dcqcns, true)...)
-	for i, e := range dcqcns {
-		dm := dcqcnModel{Device: e.Device, Interface: e.Interface, Priorities: e.Priorities, CNPDSCP: int64Or(e.CNPDSCP, 48),
-			CNPPriority: int64Or(e.CNPPriority, 6), ReactionPoint: e.ReactionPoint, NotificationPoint: e.NotificationPoint,
-			Persist: types.BoolValue(false)} // the check compares settings; persistence is the resource's
-		p, d := dm.intent(ctx)
-		diags.Append(d...)
-		reportAt(&diags, path.Root("dcqcn_profiles").AtListIndex(i), p.Validate())
-		f.DCQCN = append(f.DCQCN, fabric.HostDCQCN{Device: e.Device.ValueString(), DCQCN: p})
-	}
+	})
+	eachInput(ctx, &diags, "dcqcn_profiles", m.DCQCNProfiles, dcqcnArgs.intent, func(e dcqcnArgs, d fabric.DCQCN) {
+		f.DCQCN = append(f.DCQCN, fabric.HostDCQCN{Device: e.Device.ValueString(), DCQCN: d})
+	})
 	var links []linkElem
 	diags.Append(m.Links.ElementsAs(ctx, &links, true)...)
 	for _, l := range links {
@@ -156,6 +124,28 @@ func (m fabricCheckModel) fabric(ctx context.Context) (fabric.Fabric, diag.Diagn
 			BDevice: l.BDevice.ValueString(), BInterface: l.BInterface.ValueString()})
 	}
 	return f, diags
+}
+
+// eachInput converts the elements of the list attribute attr with intent, reports what breaks
+// the relations between an element's attributes on that element, and passes each to add.
+func eachInput[E any, I fabric.Intent](ctx context.Context, diags *diag.Diagnostics, attr string, list types.List,
+	intent func(E, context.Context) (I, diag.Diagnostics), add func(E, I)) {
+	var elems []E
+	diags.Append(list.ElementsAs(ctx, &elems, true)...)
+	for i, e := range elems {
+		in, d := intent(e, ctx)
+		diags.Append(d...)
+		reportAt(diags, path.Root(attr).AtListIndex(i), fabric.Relations(in))
+		add(e, in)
+	}
+}
+
+// intent is a dcqcn_profiles element as the resource's intent, with its defaults (a
+// dcqcnModel's own intent shadows this one).
+func (a dcqcnArgs) intent(ctx context.Context) (fabric.DCQCN, diag.Diagnostics) {
+	a.CNPDSCP, a.CNPPriority = int64Or(a.CNPDSCP, 48), int64Or(a.CNPPriority, 6)
+	// the check compares settings; persistence is the resource's
+	return dcqcnModel{dcqcnArgs: a, Persist: types.BoolValue(false)}.intent(ctx)
 }
 
 type linkElem struct {

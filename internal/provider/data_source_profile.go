@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
@@ -44,22 +45,24 @@ func (d *profileDataSource) Metadata(_ context.Context, req datasource.MetadataR
 func (ds *profileDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	var d deriver
 	defer d.report(&resp.Diagnostics)
-	in := func(desc string) schema.Int64Attribute {
-		return schema.Int64Attribute{Optional: true, Computed: true, MarkdownDescription: desc}
+	in := func(desc string, r fabric.IntRule) schema.Int64Attribute {
+		return schema.Int64Attribute{Optional: true, Computed: true, MarkdownDescription: acceptedInt(desc, r),
+			Validators: []validator.Int64{intRule(r)}}
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Consistent RoCE settings for a workload, for switches, NICs and DCQCN alike: plug `switch_classes` into `roce_qos_policy.classes`, `pfc_priorities`, `nic_dscp_to_priority` and `roce_tos` into `roce_nic_qos`, `reaction_point` and `notification_point` into `roce_dcqcn_profile`, and feed the same values to `roce_fabric_check`.",
 		Attributes: map[string]schema.Attribute{
-			"workload": schema.StringAttribute{Required: true,
-				MarkdownDescription: "`ai-training` (lossless RoCE class, higher ECN Kmax, fast rate recovery), `storage` (lossless, gentler rate cuts and smoother recovery) or `lossy` (no PFC; ECN and DCQCN only)."},
-			"roce_dscp":       in("DSCP of RoCE data. Default 26."),
-			"cnp_dscp":        in("DSCP of CNPs. Default 48."),
-			"roce_priority":   in("Priority / traffic class of RoCE data. Default 3."),
-			"cnp_priority":    in("Priority / traffic class of CNPs. Default 6."),
-			"link_speed_gbps": in("Port speed the ECN thresholds are sized for, 10-800. Default 400."),
-			"port_buffer_bytes": in("The buffer one switch port may use, which bounds the ECN thresholds: where the speed-scaled Kmax would exceed it, " +
-				"Kmax is this value and Kmin shrinks in proportion. Default 2621440 (2.5 MiB, this project's figure for one port's share of a 64 x 800G switch); " +
-				"set your switch's figure where you know it."),
+			"workload": schema.StringAttribute{Required: true, Validators: []validator.String{stringRule{fabric.WorkloadRule}},
+				MarkdownDescription: acceptedString("`ai-training` (lossless RoCE class, higher ECN Kmax, fast rate recovery), `storage` (lossless, "+
+					"gentler rate cuts and smoother recovery) or `lossy` (no PFC; ECN and DCQCN only).", fabric.WorkloadRule)},
+			"roce_dscp":       in("DSCP of RoCE data. Default 26.", fabric.RoCEDSCPRule),
+			"cnp_dscp":        in("DSCP of CNPs. Default 48.", fabric.ProfileCNPDSCPRule),
+			"roce_priority":   in("Priority / traffic class of RoCE data. Default 3.", fabric.RoCEPriorityRule),
+			"cnp_priority":    in("Priority / traffic class of CNPs. Default 6.", fabric.ProfileCNPPriorityRule),
+			"link_speed_gbps": in("Port speed the ECN thresholds are sized for. Default 400.", fabric.LinkSpeedRule),
+			"port_buffer_bytes": in("The buffer one switch port may use, which bounds the ECN thresholds: where the speed-scaled Kmax would exceed it, "+
+				"Kmax is this value and Kmin shrinks in proportion. Default 2621440 (2.5 MiB, this project's figure for one port's share of a 64 x 800G switch); "+
+				"set your switch's figure where you know it.", fabric.PortBufferRule),
 			"switch_classes": schema.MapNestedAttribute{Computed: true,
 				MarkdownDescription: "Classes shaped like `roce_qos_policy.classes`.",
 				NestedObject:        schema.NestedAttributeObject{Attributes: d.classes(true)}},
@@ -91,7 +94,7 @@ func (d *profileDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		RoCEPriority: opt(m.RoCEPriority, fabric.DefaultRoCEPriority), CNPPriority: opt(m.CNPPriority, fabric.DefaultCNPPriority),
 		LinkSpeedGbps:   opt(m.LinkSpeedGbps, fabric.DefaultLinkSpeedGbps),
 		PortBufferBytes: int64(opt(m.PortBufferBytes, int(fabric.DefaultPortBufferBytes)))}
-	if probs := in.Validate(); len(probs) > 0 {
+	if probs := fabric.Relations(in); len(probs) > 0 { // the field rules are the schema's validators
 		addProblems(&resp.Diagnostics, probs)
 		return
 	}

@@ -18,7 +18,7 @@ import (
 // deriver derives data-source attributes from resource attributes, descriptions included, so
 // the two never drift apart: outputs (computed) are all computed; inputs keep the resource's
 // required attributes required and make the rest optional (the data source applies the
-// resource's defaults itself). What it cannot derive (an attribute kind it does not know yet,
+// resource's defaults itself), and keep its validators (fabric's field rules). What it cannot derive (an attribute kind it does not know yet,
 // a missing attribute) it reports through report, as an error of the data source's schema.
 type deriver struct{ missing []string }
 
@@ -76,21 +76,36 @@ func (d *deriver) attr(a rschema.Attribute, computed bool) schema.Attribute {
 	desc := strings.ReplaceAll(a.GetMarkdownDescription(), " Changing it replaces the resource.", "")
 	switch a := a.(type) {
 	case rschema.StringAttribute:
-		return schema.StringAttribute{Required: req, Optional: opt, Computed: computed, MarkdownDescription: desc}
+		return schema.StringAttribute{Required: req, Optional: opt, Computed: computed, MarkdownDescription: desc,
+			Validators: inputs(computed, a.Validators)}
 	case rschema.Int64Attribute:
-		return schema.Int64Attribute{Required: req, Optional: opt, Computed: computed, MarkdownDescription: desc}
+		return schema.Int64Attribute{Required: req, Optional: opt, Computed: computed, MarkdownDescription: desc,
+			Validators: inputs(computed, a.Validators)}
 	case rschema.BoolAttribute:
-		return schema.BoolAttribute{Required: req, Optional: opt, Computed: computed, MarkdownDescription: desc}
+		return schema.BoolAttribute{Required: req, Optional: opt, Computed: computed, MarkdownDescription: desc,
+			Validators: inputs(computed, a.Validators)}
 	case rschema.SetAttribute:
-		return schema.SetAttribute{Required: req, Optional: opt, Computed: computed, ElementType: a.ElementType, MarkdownDescription: desc}
+		return schema.SetAttribute{Required: req, Optional: opt, Computed: computed, ElementType: a.ElementType, MarkdownDescription: desc,
+			Validators: inputs(computed, a.Validators)}
 	case rschema.MapAttribute:
-		return schema.MapAttribute{Required: req, Optional: opt, Computed: computed, ElementType: a.ElementType, MarkdownDescription: desc}
+		return schema.MapAttribute{Required: req, Optional: opt, Computed: computed, ElementType: a.ElementType, MarkdownDescription: desc,
+			Validators: inputs(computed, a.Validators)}
 	case rschema.MapNestedAttribute:
 		return schema.MapNestedAttribute{Required: req, Optional: opt, Computed: computed, MarkdownDescription: desc,
+			Validators:   inputs(computed, a.Validators),
 			NestedObject: schema.NestedAttributeObject{Attributes: d.attrs(a.NestedObject.Attributes, computed)}}
 	case rschema.SingleNestedAttribute:
 		return schema.SingleNestedAttribute{Required: req, Optional: opt, Computed: computed, MarkdownDescription: desc,
-			Attributes: d.attrs(a.Attributes, computed)}
+			Validators: inputs(computed, a.Validators), Attributes: d.attrs(a.Attributes, computed)}
 	}
 	return nil
+}
+
+// inputs are the validators of an input attribute: an output (computed) has no configuration
+// to check.
+func inputs[V any](computed bool, vs []V) []V {
+	if computed {
+		return nil
+	}
+	return vs
 }

@@ -11,7 +11,13 @@ import (
 )
 
 type dcqcnModel struct {
-	ID                types.String `tfsdk:"id"`
+	ID types.String `tfsdk:"id"`
+	dcqcnArgs
+	Persist types.Bool `tfsdk:"persist"`
+}
+
+// dcqcnArgs are the resource's arguments but persist; roce_fabric_check takes the same shape.
+type dcqcnArgs struct {
 	Device            types.String `tfsdk:"device"`
 	Interface         types.String `tfsdk:"interface"`
 	Priorities        types.Set    `tfsdk:"priorities"`
@@ -19,7 +25,6 @@ type dcqcnModel struct {
 	CNPPriority       types.Int64  `tfsdk:"cnp_priority"`
 	ReactionPoint     types.Object `tfsdk:"reaction_point"`
 	NotificationPoint types.Object `tfsdk:"notification_point"`
-	Persist           types.Bool   `tfsdk:"persist"`
 }
 
 func paramAttrTypes(names []string) map[string]attr.Type {
@@ -127,14 +132,16 @@ func dcqcnFromIntent(device string, d fabric.DCQCN, prior *dcqcnModel) dcqcnMode
 		rpPrior, npPrior = &prior.ReactionPoint, &prior.NotificationPoint
 	}
 	return dcqcnModel{
-		ID:                types.StringValue(device + "/" + d.Interface),
-		Device:            types.StringValue(device),
-		Interface:         types.StringValue(d.Interface),
-		Priorities:        intSet(d.Priorities),
-		CNPDSCP:           types.Int64Value(int64(d.CNPDSCP)),
-		CNPPriority:       types.Int64Value(int64(d.CNPPriority)),
-		ReactionPoint:     paramObject(rpAttrTypes, d.ReactionPoint, rpPrior),
-		NotificationPoint: paramObject(npAttrTypes, d.NotificationPoint, npPrior),
-		Persist:           types.BoolValue(d.Persist),
+		ID: types.StringValue(device + "/" + d.Interface),
+		dcqcnArgs: dcqcnArgs{
+			Device:            types.StringValue(device),
+			Interface:         types.StringValue(d.Interface),
+			Priorities:        intSet(d.Priorities),
+			CNPDSCP:           types.Int64Value(int64(d.CNPDSCP)),
+			CNPPriority:       types.Int64Value(int64(d.CNPPriority)),
+			ReactionPoint:     paramObject(rpAttrTypes, d.ReactionPoint, rpPrior),
+			NotificationPoint: paramObject(npAttrTypes, d.NotificationPoint, npPrior),
+		},
+		Persist: types.BoolValue(d.Persist),
 	}
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/function"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -102,10 +101,7 @@ func TestFunctionPFCVector(t *testing.T) {
 // signatures, results and argument errors.
 func TestFunctionsProtocol(t *testing.T) {
 	ctx := context.Background()
-	srv, err := providerserver.NewProtocol6WithError(New("test")())()
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := protocolServer(t)
 	fns, err := srv.GetFunctions(ctx, &tfprotov6.GetFunctionsRequest{})
 	if err != nil || len(fns.Diagnostics) > 0 {
 		t.Fatalf("GetFunctions: %v %v", err, fns.Diagnostics)

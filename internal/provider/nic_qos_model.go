@@ -54,15 +54,15 @@ func (m nicQoSArgs) known() bool {
 	return true
 }
 
-// intMap converts a map(number) with numeric keys; key problems are added to diags on the key.
+// intMap converts a map(number) with numeric keys. A bad key is left out: the schema's key
+// validator (fabric's key rule) reports it.
 func intMap(ctx context.Context, attrName string, m types.Map, parse func(string) (int, error), diags *diag.Diagnostics) map[int]int {
 	if m.IsNull() || m.IsUnknown() {
 		return nil
 	}
 	raw := map[string]int64{}
 	diags.Append(m.ElementsAs(ctx, &raw, false)...)
-	parsed, probs := fabric.ParseKeys(fabric.Root(attrName), raw, parse)
-	addProblems(diags, probs)
+	parsed, _ := fabric.ParseKeys(fabric.Root(attrName), raw, parse)
 	out := make(map[int]int, len(parsed))
 	for k, v := range parsed {
 		out[k] = int(v)
@@ -85,8 +85,7 @@ func (m nicQoSArgs) intent(ctx context.Context) (fabric.NICQoS, diag.Diagnostics
 	if !m.ETS.IsNull() && !m.ETS.IsUnknown() {
 		raw := map[string]etsModel{}
 		diags.Append(m.ETS.ElementsAs(ctx, &raw, false)...)
-		parsed, probs := fabric.ParseKeys(fabric.Root("ets"), raw, fabric.ParseTCKey)
-		addProblems(&diags, probs)
+		parsed, _ := fabric.ParseKeys(fabric.Root("ets"), raw, fabric.ParseTCKey) // bad keys: as intMap
 		n.ETS = map[int]fabric.ETSClass{}
 		for tc, e := range parsed {
 			c := fabric.ETSClass{StrictPriority: e.StrictPriority.ValueBool()}

@@ -16,6 +16,12 @@ func nxosLab(t *testing.T) *accLab {
 	return startLab(t, lab.Options{Switches: map[string]int{"nxos": 1}})
 }
 
+func nxosLeaf(sw *lab.NXOSSwitch) cliLeaf {
+	return cliLeaf{device: "nxos-1", running: sw.RunningConfig, blockOf: nxosBlock, leftover: "checkpoints",
+		leftovers: sw.Checkpoints, connections: func() int64 { return sw.Counters().Connections },
+		policy: nxosPolicyHCL, port: "Ethernet1/1", platform: "nxos"}
+}
+
 // nxosPolicyHCL is the contract's example policy on a Nexus: the roce class lossless with a
 // jumbo MTU (NX-OS network-qos classes default to 1500).
 func nxosPolicyHCL(ecnMin int, ports string) string {
@@ -53,53 +59,41 @@ func nxosBlock(running, header string) string {
 
 func TestAccNXOSPolicyAndPFC(t *testing.T) {
 	l := nxosLab(t)
-	sw := l.NXOS("nxos-1")
-	before := sw.RunningConfig()
 	v1 := l.providerHCL() + nxosPolicyHCL(153600, `"Ethernet1/1", "Ethernet1/2"`) + nxosPFCHCL("Ethernet1/1", 122880)
 	v2 := l.providerHCL() + nxosPolicyHCL(204800, `"Ethernet1/2", "Ethernet1/3"`) + nxosPFCHCL("Ethernet1/1", 143360)
-	want := cliLine(sw.RunningConfig, nxosBlock)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: protoV6Factories,
-		CheckDestroy:             cliRestored(before, sw.RunningConfig, "checkpoints", sw.Checkpoints),
-		Steps: append([]resource.TestStep{
-			{
-				Config: v1,
-				Check: cliLines(want, [][3]string{
-					{"roce class-map", "class-map type qos match-any ROCE-roce", "match dscp 26"},
-					{"qos-group", "policy-map type qos ROCE", "class ROCE-roce\n    set qos-group 3"},
-					{"unlisted DSCPs to the default TC", "policy-map type qos ROCE", "class class-default\n    set qos-group 0"},
-					{"ECN in kbytes", "policy-map type queuing ROCE-out", "random-detect minimum-threshold 150 kbytes maximum-threshold 1500 kbytes drop-probability 100 weight 0 ecn"},
-					{"cnp strict", "policy-map type queuing ROCE-out", "class type queuing c-out-8q-q6\n    priority level 2"},
-					{"control queue kept", "policy-map type queuing ROCE-out", "class type queuing c-out-8q-q7\n    priority level 1"},
-					{"unused queue owned whole", "policy-map type queuing ROCE-out", "class type queuing c-out-8q-q5\n    bandwidth remaining percent 0"},
-					{"no-drop", "policy-map type network-qos ROCE-nq", "pause pfc-cos 3"},
-					{"jumbo", "policy-map type network-qos ROCE-nq", "mtu 9216"},
-					{"jumbo default class", "policy-map type network-qos ROCE-nq", "class type network-qos c-8q-nq-default\n    mtu 9216"},
-					{"system qos", "system qos", "service-policy type network-qos ROCE-nq"},
-					{"Ethernet1/2 bound", "interface Ethernet1/2", "service-policy type qos input ROCE"},
-					{"PFC on", "interface Ethernet1/1", "priority-flow-control mode on"},
-					{"watchdog", "interface Ethernet1/1", "priority-flow-control watch-dog-interval on"},
-					{"headroom", "policy-map type queuing roce-in-Ethernet1_1", "pause buffer-size 184320 pause-threshold 122880 resume-threshold 61440"},
-				}),
-			},
-			{ResourceName: "roce_qos_policy.leaf", ImportState: true, ImportStateId: "nxos-1/ROCE", ImportStateVerify: true},
-			{ResourceName: "roce_pfc_interface.e1", ImportState: true, ImportStateId: "nxos-1/Ethernet1/1", ImportStateVerify: true},
-		}, l.moveAndRepairSteps(t, v2, policyMove{
-			device: "nxos-1", running: sw.RunningConfig, blockOf: nxosBlock,
-			unbound: "interface Ethernet1/1", bound: "service-policy type qos input",
-			updated: [][3]string{
-				{"Ethernet1/3 bound", "interface Ethernet1/3", "service-policy type qos input ROCE"},
-				{"queuing system-wide", "system qos", "service-policy type queuing output ROCE-out"},
-				{"ECN updated", "policy-map type queuing ROCE-out", "minimum-threshold 200 kbytes"},
-			},
-			operator: []string{"policy-map type queuing ROCE-out", "class type queuing c-out-8q-q3",
-				"random-detect minimum-threshold 100 kbytes maximum-threshold 1500 kbytes drop-probability 100 weight 0 ecn",
-				"interface Ethernet1/1", "priority-flow-control mode off"},
-			repaired: [][3]string{
-				{"ECN repaired", "policy-map type queuing ROCE-out", "minimum-threshold 200 kbytes"},
-				{"PFC repaired", "interface Ethernet1/1", "priority-flow-control mode on"},
-			},
-		})...),
+	l.policyAndPFC(t, nxosLeaf(l.NXOS("nxos-1")), v1, v2, [][3]string{
+		{"roce class-map", "class-map type qos match-any ROCE-roce", "match dscp 26"},
+		{"qos-group", "policy-map type qos ROCE", "class ROCE-roce\n    set qos-group 3"},
+		{"unlisted DSCPs to the default TC", "policy-map type qos ROCE", "class class-default\n    set qos-group 0"},
+		{"ECN in kbytes", "policy-map type queuing ROCE-out", "random-detect minimum-threshold 150 kbytes maximum-threshold 1500 kbytes drop-probability 100 weight 0 ecn"},
+		{"cnp strict", "policy-map type queuing ROCE-out", "class type queuing c-out-8q-q6\n    priority level 2"},
+		{"control queue kept", "policy-map type queuing ROCE-out", "class type queuing c-out-8q-q7\n    priority level 1"},
+		{"unused queue owned whole", "policy-map type queuing ROCE-out", "class type queuing c-out-8q-q5\n    bandwidth remaining percent 0"},
+		{"no-drop", "policy-map type network-qos ROCE-nq", "pause pfc-cos 3"},
+		{"jumbo", "policy-map type network-qos ROCE-nq", "mtu 9216"},
+		{"jumbo default class", "policy-map type network-qos ROCE-nq", "class type network-qos c-8q-nq-default\n    mtu 9216"},
+		{"system qos", "system qos", "service-policy type network-qos ROCE-nq"},
+		{"Ethernet1/2 bound", "interface Ethernet1/2", "service-policy type qos input ROCE"},
+		{"PFC on", "interface Ethernet1/1", "priority-flow-control mode on"},
+		{"watchdog", "interface Ethernet1/1", "priority-flow-control watch-dog-interval on"},
+		{"headroom", "policy-map type queuing roce-in-Ethernet1_1", "pause buffer-size 184320 pause-threshold 122880 resume-threshold 61440"},
+	}, []resource.TestStep{
+		{ResourceName: "roce_qos_policy.leaf", ImportState: true, ImportStateId: "nxos-1/ROCE", ImportStateVerify: true},
+		{ResourceName: "roce_pfc_interface.e1", ImportState: true, ImportStateId: "nxos-1/Ethernet1/1", ImportStateVerify: true},
+	}, policyMove{
+		unbound: "interface Ethernet1/1", bound: "service-policy type qos input",
+		updated: [][3]string{
+			{"Ethernet1/3 bound", "interface Ethernet1/3", "service-policy type qos input ROCE"},
+			{"queuing system-wide", "system qos", "service-policy type queuing output ROCE-out"},
+			{"ECN updated", "policy-map type queuing ROCE-out", "minimum-threshold 200 kbytes"},
+		},
+		operator: []string{"policy-map type queuing ROCE-out", "class type queuing c-out-8q-q3",
+			"random-detect minimum-threshold 100 kbytes maximum-threshold 1500 kbytes drop-probability 100 weight 0 ecn",
+			"interface Ethernet1/1", "priority-flow-control mode off"},
+		repaired: [][3]string{
+			{"ECN repaired", "policy-map type queuing ROCE-out", "minimum-threshold 200 kbytes"},
+			{"PFC repaired", "interface Ethernet1/1", "priority-flow-control mode on"},
+		},
 	})
 }
 
@@ -156,41 +150,24 @@ func TestAccNXOSForeignNetworkQoS(t *testing.T) {
 
 func TestAccNXOSPlanTimeErrors(t *testing.T) {
 	l := nxosLab(t)
-	l.expectPlanErrors(t, []planError{
-		{"injection in an interface name", `
-resource "roce_pfc_interface" "x" {
-  device    = "nxos-1"
-  interface = "Ethernet1/1 ; reload"
-}`, `(?s)interface`, nil},
-		{"threshold not whole kbytes", nxosPolicyHCL(150000, `"Ethernet1/1"`),
-			`(?s)150000 bytes is not a whole number of kbytes.*149504 \(146 kbytes\)\s+or\s+150528 \(147 kbytes\)`, nil},
-		{"trust dscp_pcp", `
-resource "roce_qos_policy" "x" {
-  device = "nxos-1"
-  trust  = "dscp_pcp"
-  classes = { roce = { traffic_class = 3, dscp = [26], pcp = [3], bandwidth_percent = 100 } }
-}`, `(?s)Not supported on platform nxos.*trust`, nil},
-		{"mtu out of range", `
+	l.planErrors(t, nxosLeaf(l.NXOS("nxos-1")), "Ethernet1/1 ; reload",
+		planError{"mtu out of range", `
 resource "roce_qos_policy" "x" {
   device = "nxos-1"
   classes = { roce = { traffic_class = 3, dscp = [26], bandwidth_percent = 100, mtu = 9300 } }
 }`, `(?s)mtu 9300 out of range 1500-9216`, nil},
-		{"watchdog times", `
+		planError{"watchdog times", `
 resource "roce_pfc_interface" "x" {
   device    = "nxos-1"
   interface = "Ethernet1/1"
   watchdog  = { detection_time_ms = 200, restoration_time_ms = 400 }
 }`, `(?s)Not supported on platform nxos.*system-wide`, nil},
-		{"cable length", `
+		planError{"cable length", `
 resource "roce_pfc_interface" "x" {
   device    = "nxos-1"
   interface = "Ethernet1/1"
   buffer    = { cable_length_m = 5 }
-}`, `(?s)Not supported on platform nxos`, nil},
-	}, nil)
-	if n := l.NXOS("nxos-1").Counters().Connections; n != 0 {
-		t.Errorf("plan-time errors opened %d SSH connections to the switch; they need none", n)
-	}
+}`, `(?s)Not supported on platform nxos`, nil})
 }
 
 // A lossless class added to the policy after the PFC interface was applied: the policy moves
@@ -225,12 +202,11 @@ func TestAccNXOSLosslessClassAddedUnderPFC(t *testing.T) {
 // the switch.
 func TestAccNXOSAnyOrder(t *testing.T) {
 	l := nxosLab(t)
-	sw := l.NXOS("nxos-1")
-	before := sw.RunningConfig()
-	pfc := strings.Replace(nxosPFCHCL("Ethernet1/1", 122880), "depends_on = [roce_qos_policy.leaf]", "", 1)
-	policy := nxosPolicyHCL(153600, `"Ethernet1/1"`)
+	sw := nxosLeaf(l.NXOS("nxos-1"))
+	before := sw.running()
+	pfc, policy := unordered(nxosPFCHCL("Ethernet1/1", 122880)), nxosPolicyHCL(153600, `"Ethernet1/1"`)
 	headroom := func(*terraform.State) error {
-		in := nxosBlock(sw.RunningConfig(), "policy-map type queuing roce-in-Ethernet1_1")
+		in := nxosBlock(sw.running(), "policy-map type queuing roce-in-Ethernet1_1")
 		if !strings.Contains(in, "class type queuing c-in-q3\n    pause buffer-size 184320 pause-threshold 122880 resume-threshold 61440") {
 			return fmt.Errorf("the headroom is not on lossless class 3:\n%s", in)
 		}
@@ -238,7 +214,7 @@ func TestAccNXOSAnyOrder(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
-		CheckDestroy:             cliRestored(before, sw.RunningConfig, "checkpoints", sw.Checkpoints),
+		CheckDestroy:             sw.restored(before),
 		// Every apply is followed by a plan that must be empty.
 		Steps: []resource.TestStep{
 			{Config: l.providerHCL() + pfc + policy, Check: headroom},

@@ -63,17 +63,24 @@ func tfValue(t *testing.T, typ tftypes.Type, v any) tftypes.Value {
 		}
 		return tftypes.NewValue(typ, vals)
 	case tftypes.Set:
-		var vals []tftypes.Value
-		xs, _ := v.([]any)
-		for _, x := range xs {
-			vals = append(vals, tfValue(t, typ.ElementType, x))
-		}
-		return tftypes.NewValue(typ, vals)
+		return tftypes.NewValue(typ, tfElements(t, typ.ElementType, v))
+	case tftypes.List:
+		return tftypes.NewValue(typ, tfElements(t, typ.ElementType, v))
 	}
 	if i, ok := v.(int); ok {
 		return tftypes.NewValue(typ, big.NewFloat(float64(i)))
 	}
 	return tftypes.NewValue(typ, v)
+}
+
+// tfElements are the elements of a set or list given as []any.
+func tfElements(t *testing.T, elem tftypes.Type, v any) []tftypes.Value {
+	var vals []tftypes.Value
+	xs, _ := v.([]any)
+	for _, x := range xs {
+		vals = append(vals, tfValue(t, elem, x))
+	}
+	return vals
 }
 
 var unknown = new(int)

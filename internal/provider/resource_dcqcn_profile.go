@@ -54,7 +54,8 @@ func paramSchema(names []string) map[string]schema.Attribute {
 		if fabric.BoolParams[n] {
 			out[n] = schema.BoolAttribute{Optional: true, MarkdownDescription: paramDocs[n]}
 		} else {
-			out[n] = schema.Int64Attribute{Optional: true, MarkdownDescription: paramDocs[n]}
+			r, _ := fabric.DCQCNParamRule(n)
+			out[n] = ruledInt(schema.Int64Attribute{Optional: true, MarkdownDescription: paramDocs[n]}, r)
 		}
 	}
 	return out
@@ -62,13 +63,15 @@ func paramSchema(names []string) map[string]schema.Attribute {
 
 func (r *dcqcnResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	attrs := hostIdentity("DCQCN congestion control")
-	attrs["priorities"] = schema.SetAttribute{Optional: true, Computed: true, ElementType: types.Int64Type,
+	attrs["priorities"] = ruledInts(schema.SetAttribute{Optional: true, Computed: true, ElementType: types.Int64Type,
 		Default:             setdefault.StaticValue(types.SetValueMust(types.Int64Type, []attr.Value{})),
-		MarkdownDescription: "Priorities 0-7 on which DCQCN runs: `roce_rp` (reaction point, the sender) and `roce_np` (notification point, the receiver) are enabled on these and disabled on the others. Must include every lossless priority."}
-	attrs["cnp_dscp"] = schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(48),
-		MarkdownDescription: "DSCP of the CNPs this NIC sends (`np_cnp_dscp`), 0-63. Default 48. Must be the same on every host and fall in a strict switch class."}
-	attrs["cnp_priority"] = schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(6),
-		MarkdownDescription: "802.1p priority of the CNPs this NIC sends (`np_cnp_prio`), 0-7. Default 6."}
+		MarkdownDescription: "Priorities on which DCQCN runs: `roce_rp` (reaction point, the sender) and `roce_np` (notification point, the receiver) are enabled on these and disabled on the others. Must include every lossless priority."},
+		fabric.DCQCNPriorityRule)
+	attrs["cnp_dscp"] = ruledInt(schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(48),
+		MarkdownDescription: "DSCP of the CNPs this NIC sends (`np_cnp_dscp`). Default 48. Must be the same on every host and fall in a strict switch class."},
+		fabric.CNPDSCPRule)
+	attrs["cnp_priority"] = ruledInt(schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(6),
+		MarkdownDescription: "802.1p priority of the CNPs this NIC sends (`np_cnp_prio`). Default 6."}, fabric.CNPPriorityRule)
 	attrs["reaction_point"] = schema.SingleNestedAttribute{Optional: true, Attributes: paramSchema(fabric.ReactionPointParams),
 		MarkdownDescription: "DCQCN reaction-point parameters (`/sys/kernel/debug/mlx5/<pci>/cc_params/rp_*`). Each is unmanaged while unset; a host whose NIC does not expose cc_params gets an error naming the missing path."}
 	attrs["notification_point"] = schema.SingleNestedAttribute{Optional: true, Attributes: paramSchema(fabric.NotificationPointParams),

@@ -43,8 +43,8 @@ func (r *qosPolicyResource) Metadata(_ context.Context, req resource.MetadataReq
 }
 
 func (r *qosPolicyResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	// Ranges and enumerations are checked by the intent's validation (ValidateConfig), one
-	// message per mistake; the schema only describes them.
+	// Ranges, fixed values and name forms are fabric's field rules, checked by the schema
+	// validators (validators.go); ValidateConfig checks the relations between attributes.
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A switch's RoCE QoS policy: DSCP classification into traffic classes (all 64 DSCPs written, unlisted ones to `default_traffic_class`), ETS scheduling (bandwidth shares or strict priority), ECN/WRED marking per class, lossless (PFC no-drop) classes, bound to a set of ports. The whole policy is written in one atomic device operation.",
 		Attributes: map[string]schema.Attribute{
@@ -52,48 +52,51 @@ func (r *qosPolicyResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"device": schema.StringAttribute{Required: true,
 				MarkdownDescription: "Name of the switch in the provider's `devices` map. Changing it replaces the resource.",
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()}},
-			"name": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(fabric.DefaultPolicyName),
+			"name": ruledString(schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(fabric.DefaultPolicyName),
 				MarkdownDescription: "Policy name, carried in the names of the device objects the policy creates. Default `ROCE`. A change renames the objects in place, in one atomic operation."},
-			"trust": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(string(fabric.TrustDSCP)),
-				MarkdownDescription: "Field the switch classifies on: `dscp`, `pcp` or `dscp_pcp`. Default `dscp`."},
-			"default_traffic_class": schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(0),
-				MarkdownDescription: "Traffic class of every DSCP no class lists. Default `0`."},
-			"classes": schema.MapNestedAttribute{Required: true,
+				fabric.PolicyNameRule),
+			"trust": ruledString(schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(string(fabric.TrustDSCP)),
+				MarkdownDescription: "Field the switch classifies on. Default `dscp`."}, fabric.QoSTrustRule),
+			"default_traffic_class": ruledInt(schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(0),
+				MarkdownDescription: "Traffic class of every DSCP no class lists. Default `0`."}, fabric.DefaultTrafficClassRule),
+			"classes": ruledKeys(schema.MapNestedAttribute{Required: true,
 				MarkdownDescription: "Traffic classes keyed by class name.",
-				NestedObject:        schema.NestedAttributeObject{Attributes: classSchema()}},
-			"interfaces": schema.SetAttribute{Optional: true, Computed: true, ElementType: types.StringType,
+				NestedObject:        schema.NestedAttributeObject{Attributes: classSchema()}}, fabric.ClassNameRule),
+			"interfaces": ruledStrings(schema.SetAttribute{Optional: true, Computed: true, ElementType: types.StringType,
 				Default:             setdefault.StaticValue(types.SetValueMust(types.StringType, []attr.Value{})),
-				MarkdownDescription: "Ports the policy is bound to. Default: none."},
+				MarkdownDescription: "Ports the policy is bound to. Default: none."}, fabric.PortNameRule),
 		},
 	}
 }
 
 func classSchema() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"traffic_class": schema.Int64Attribute{Required: true,
-			MarkdownDescription: "Traffic class 0-7, unique across classes: the internal class, the 802.1p priority used for PFC and the egress queue."},
-		"dscp": schema.SetAttribute{Optional: true, Computed: true, ElementType: types.Int64Type,
+		"traffic_class": ruledInt(schema.Int64Attribute{Required: true,
+			MarkdownDescription: "Traffic class, unique across classes: the internal class, the 802.1p priority used for PFC and the egress queue."},
+			fabric.TrafficClassRule),
+		"dscp": ruledInts(schema.SetAttribute{Optional: true, Computed: true, ElementType: types.Int64Type,
 			Default:             setdefault.StaticValue(types.SetValueMust(types.Int64Type, []attr.Value{})),
-			MarkdownDescription: "DSCP values 0-63 classified into this class; disjoint across classes."},
-		"pcp": schema.SetAttribute{Optional: true, ElementType: types.Int64Type,
-			MarkdownDescription: "802.1p values 0-7 classified into this class (with `trust = pcp|dscp_pcp`). Not on `openconfig`."},
-		"bandwidth_percent": schema.Int64Attribute{Optional: true,
+			MarkdownDescription: "DSCP values classified into this class; disjoint across classes."}, fabric.ClassDSCPRule),
+		"pcp": ruledInts(schema.SetAttribute{Optional: true, ElementType: types.Int64Type,
+			MarkdownDescription: "802.1p values classified into this class (with `trust = pcp|dscp_pcp`). Not on `openconfig`."}, fabric.ClassPCPRule),
+		"bandwidth_percent": ruledInt(schema.Int64Attribute{Optional: true,
 			MarkdownDescription: "ETS minimum bandwidth share. Exactly one of `bandwidth_percent` and `strict_priority`; the shares of non-strict classes sum to 100."},
+			fabric.ClassShareRule),
 		"strict_priority": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
 			MarkdownDescription: "Schedule this class strictly before the others (CNP traffic). Default `false`."},
 		"lossless": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
 			MarkdownDescription: "PFC no-drop priority. At most 2 lossless classes. Not on `openconfig` (no PFC model)."},
-		"mtu": schema.Int64Attribute{Optional: true,
-			MarkdownDescription: "Per-class MTU, on platforms that have one (NX-OS network-qos)."},
+		"mtu": ruledInt(schema.Int64Attribute{Optional: true,
+			MarkdownDescription: "Per-class MTU, on platforms that have one (NX-OS network-qos)."}, fabric.MTURule),
 		"ecn": schema.SingleNestedAttribute{Optional: true,
 			MarkdownDescription: "WRED/ECN marking on this class's queue. Unmanaged while unset.",
 			Attributes: map[string]schema.Attribute{
-				"min_threshold_bytes": schema.Int64Attribute{Required: true,
-					MarkdownDescription: "Queue depth, in bytes, where marking starts (Kmin)."},
+				"min_threshold_bytes": ruledInt(schema.Int64Attribute{Required: true,
+					MarkdownDescription: "Queue depth, in bytes, where marking starts (Kmin)."}, fabric.ECNMinThresholdRule),
 				"max_threshold_bytes": schema.Int64Attribute{Required: true,
 					MarkdownDescription: "Queue depth, in bytes, where marking reaches `mark_probability_percent` (Kmax); at least the minimum."},
-				"mark_probability_percent": schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(100),
-					MarkdownDescription: "Marking probability at the maximum threshold, 1-100. Default `100`."},
+				"mark_probability_percent": ruledInt(schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(100),
+					MarkdownDescription: "Marking probability at the maximum threshold. Default `100`."}, fabric.MarkProbabilityRule),
 			}},
 	}
 }
@@ -106,7 +109,7 @@ func (r *qosPolicyResource) ValidateConfig(ctx context.Context, req resource.Val
 	}
 	p, diags := m.intent(ctx)
 	resp.Diagnostics.Append(diags...)
-	addProblems(&resp.Diagnostics, p.Validate())
+	addProblems(&resp.Diagnostics, fabric.Relations(p))
 }
 
 func (r *qosPolicyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {

@@ -145,6 +145,13 @@ type Step struct {
 	Old, Next *fabric.QoSPolicy
 }
 
+// GoldenStep is a write of a policy from Old to Next (nil: none) whose request or lines are in
+// the golden file Golden; unnamed, as PFCCase.
+type GoldenStep = struct {
+	Golden    string
+	Old, Next *fabric.QoSPolicy
+}
+
 // Lifecycle is every write a policy read from a device can meet again: create, update to
 // itself, unbind from every port, rename (to renamed) and delete.
 func Lifecycle(p *fabric.QoSPolicy, renamed string) []Step {
@@ -168,4 +175,102 @@ func Updated(p *fabric.QoSPolicy, ecn fabric.ECN, ports ...string) *fabric.QoSPo
 	p.Classes["storage"] = StorageClass()
 	p.Interfaces = ports
 	return p
+}
+
+// PFCCase is a roce_pfc_interface and what a platform reports unsupported in it
+// (CheckUnsupported's want). An unnamed struct, so that a platform's table lists its cases
+// without field names.
+type PFCCase = struct {
+	P    fabric.PFCInterface
+	Want []string
+}
+
+// CheckPFCCases runs a platform's CheckPFC on each case.
+func CheckPFCCases(t *testing.T, check func(fabric.PFCInterface) []fabric.Unsupported, cases map[string]PFCCase) {
+	t.Helper()
+	for name, tc := range cases {
+		CheckUnsupported(t, name, check(tc.P), tc.Want...)
+	}
+}
+
+// PFCEdits builds cases from a platform's example: mod edits a fresh example, wd its watchdog.
+func PFCEdits(example func() *fabric.PFCInterface) (mod func(func(*fabric.PFCInterface)) fabric.PFCInterface,
+	wd func(func(*fabric.PFCWatchdog)) fabric.PFCInterface) {
+	mod = func(f func(p *fabric.PFCInterface)) fabric.PFCInterface { p := example(); f(p); return *p }
+	wd = func(f func(w *fabric.PFCWatchdog)) fabric.PFCInterface {
+		return mod(func(p *fabric.PFCInterface) { f(p.Watchdog) })
+	}
+	return mod, wd
+}
+
+// PolicyCase is a roce_qos_policy and what a platform reports unsupported in it
+// (CheckUnsupported's want); unnamed, as PFCCase.
+type PolicyCase = struct {
+	P    *fabric.QoSPolicy
+	Want []string
+}
+
+// CheckPolicyCases runs a platform's CheckSupported on each case.
+func CheckPolicyCases(t *testing.T, check func(fabric.QoSPolicy) []fabric.Unsupported, cases map[string]PolicyCase) {
+	t.Helper()
+	for name, tc := range cases {
+		CheckUnsupported(t, name, check(*tc.P), tc.Want...)
+	}
+}
+
+// ManyUnsupported is p with a 40-character name, trust dscp_pcp and mtu on its roce class:
+// what a CLI platform refuses on three attributes at once (reported sorted by attribute).
+func ManyUnsupported(p *fabric.QoSPolicy, mtu int) *fabric.QoSPolicy {
+	p = WithClass(Renamed(p, strings.Repeat("b", 40)), "roce", func(c *fabric.Class) { c.MTU = fabric.Ptr(mtu) })
+	p.Trust = fabric.TrustDSCPPCP
+	return p
+}
+
+// PFCStep is one write of a roce_pfc_interface's life: from Old to Next (nil: none), its
+// lines in the golden file Golden.
+type PFCStep struct {
+	Golden    string
+	Old, Next *fabric.PFCInterface
+}
+
+// PFCLifecycle is the life of example (a fresh one each call) on its port: create, update to
+// updated, unmanage (PFC off, link pause on, nothing else managed) and delete.
+func PFCLifecycle(example func() *fabric.PFCInterface, updated *fabric.PFCInterface) []PFCStep {
+	unmanaged := &fabric.PFCInterface{Interface: example().Interface, Mode: fabric.PFCModeOff, LinkPause: true}
+	return []PFCStep{
+		{"pfc-create.golden", nil, example()},
+		{"pfc-update.golden", example(), updated},
+		{"pfc-unmanage.golden", example(), unmanaged},
+		{"pfc-delete.golden", example(), nil},
+	}
+}
+
+// PolicyEdits builds cases from a platform's example: mod edits a fresh example, class one
+// class of a policy.
+func PolicyEdits(example func() *fabric.QoSPolicy) (mod func(func(*fabric.QoSPolicy)) *fabric.QoSPolicy,
+	class func(*fabric.QoSPolicy, string, func(*fabric.Class))) {
+	mod = func(f func(p *fabric.QoSPolicy)) *fabric.QoSPolicy { return Edited(example(), f) }
+	class = func(p *fabric.QoSPolicy, n string, f func(c *fabric.Class)) { WithClass(p, n, f) }
+	return mod, class
+}
+
+// RejectCase is a policy and what its refusal must say; unnamed, as PFCCase.
+type RejectCase = struct {
+	P    *fabric.QoSPolicy
+	Want string
+}
+
+// CheckRejects checks that build (a platform's request builder, from old to next) refuses
+// each case's policy, created, with an error containing its Want, and refuses to build
+// nothing from nothing.
+func CheckRejects(t *testing.T, build func(old, next *fabric.QoSPolicy) error, cases map[string]RejectCase) {
+	t.Helper()
+	for name, tc := range cases {
+		if err := build(nil, tc.P); err == nil || !strings.Contains(err.Error(), tc.Want) {
+			t.Errorf("%s: err = %v, want it to contain %q", name, err, tc.Want)
+		}
+	}
+	if err := build(nil, nil); err == nil {
+		t.Error("building from nil to nil succeeded")
+	}
 }

@@ -94,20 +94,13 @@ func TestPolicyLinesMapsWhole(t *testing.T) {
 // removes the bindings.
 func TestPolicyLinesDeleteWithoutPrior(t *testing.T) {
 	got, err := PolicyLines(running.File(t, "after-create.txt"), examplePolicy(), nil, PolicyPrior{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{
+	clitexttest.WantLines(t, "delete without prior", got, err,
 		"no qos profile ROCE",
-		"no qos map dscp " + allKeys(64),
+		"no qos map dscp "+allKeys(64),
 		"no qos map cos 0 1 2 3 4 5 6 7",
 		"no qos map traffic-class 0 1 2 3 4 5 6 7 to tx-queue",
 		"interface Ethernet1", "no service-profile", "exit",
-		"interface Ethernet2", "no service-profile", "exit",
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("delete without prior (-want +got):\n%s", diff)
-	}
+		"interface Ethernet2", "no service-profile", "exit")
 }
 
 // The device read just before decides only what would change nothing or is no longer ours.

@@ -8,6 +8,7 @@ import (
 
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
 // testdata/eos-running-config-qos-1.txt is, as its '#' header says, (A) an AVD-rendered
@@ -116,22 +117,7 @@ qos profile A
 }
 
 func TestParseErrors(t *testing.T) {
-	for _, text := range []string{
-		"qos map dscp 64 to traffic-class 1",
-		"qos map dscp 1 to traffic-class 8",
-		"qos map dscp to traffic-class 1",
-		"qos map cos 1 2",
-		"qos map traffic-class x to tx-queue 1",
-		"qos map dscp 1 to traffic-class",
-		"qos profile A\n   tx-queue 9",
-		"qos profile A\n   tx-queue 1\n      bandwidth percent lots",
-		"qos profile A\n   tx-queue 1\n      random-detect ecn minimum-threshold 10 kbytes",
-		"qos profile A\n   tx-queue 1\n      random-detect ecn minimum-threshold -1 kbytes maximum-threshold 2 kbytes",
-		"qos profile A\n   tx-queue 1\n      random-detect ecn minimum-threshold 1 kbytes maximum-threshold 2 kbytes max-mark-probability 0",
-		"qos profile A\n   priority-flow-control priority 8 no-drop",
-		"interface Ethernet1\n   priority-flow-control pause watchdog port timer timeout x polling-interval auto recovery-time 1",
-		"interface Ethernet1\n   priority-flow-control pause watchdog port timer timeout 0.2",
-	} {
+	for _, text := range platformtest.Paragraphs(t, "testdata/refused-running-config.txt") {
 		if _, err := ParseRunningConfig(text); err == nil {
 			t.Errorf("ParseRunningConfig(%q) succeeded", text)
 		}

@@ -8,37 +8,26 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
-// updatedPFC changes the watchdog times; unmanagedPFC turns PFC off, link pause on, and lets go
-// of the watchdog.
+// updatedPFC changes the watchdog times.
 func updatedPFC() *fabric.PFCInterface {
 	p := examplePFC()
 	p.Watchdog = &fabric.PFCWatchdog{Action: fabric.WatchdogDrop, DetectionTimeMs: 300, RestorationTimeMs: 1110}
 	return p
 }
 
-func unmanagedPFC() *fabric.PFCInterface {
-	return &fabric.PFCInterface{Interface: "Ethernet3", Mode: fabric.PFCModeOff, LinkPause: true}
-}
-
 // Ethernet3 of the base switch has an operator's watchdog (notify-only, forced recovery, its
 // own polling interval) and flowcontrol receive off: delete puts them back.
 func TestPFCLinesGolden(t *testing.T) {
 	prior := running.File(t, "base-running-config.txt").PFCPrior("Ethernet3")
-	for _, tc := range []struct {
-		golden    string
-		old, next *fabric.PFCInterface
-	}{
-		{"pfc-create.golden", nil, examplePFC()},
-		{"pfc-update.golden", examplePFC(), updatedPFC()},
-		{"pfc-unmanage.golden", examplePFC(), unmanagedPFC()},
-		{"pfc-delete.golden", examplePFC(), nil},
-	} {
-		t.Run(tc.golden, func(t *testing.T) {
-			got := PFCLines("Ethernet3", tc.old, tc.next, prior)
-			golden(t, tc.golden, goldenfile.Lines(got))
+	for _, tc := range fabrictest.PFCLifecycle(examplePFC, updatedPFC()) {
+		t.Run(tc.Golden, func(t *testing.T) {
+			got := PFCLines("Ethernet3", tc.Old, tc.Next, prior)
+			golden(t, tc.Golden, goldenfile.Lines(got))
 			checkModes(t, got)
 		})
 	}
@@ -110,23 +99,12 @@ interface Ethernet4
 func TestPFCPrior(t *testing.T) {
 	c := running.File(t, "base-running-config.txt")
 	got := c.PFCPrior("Ethernet3")
-	want := PFCPrior{FlowReceive: "off", Watchdog: &Watchdog{Enabled: true, Action: "notify-only",
-		Timer: "timeout 0.50 polling-interval 0.10 recovery-time 2.00 forced", TimeoutMs: 500, RecoveryMs: 2000}}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("PFCPrior (-want +got):\n%s", diff)
-	}
+	platformtest.CheckPrior(t, got, PFCPrior{FlowReceive: "off", Watchdog: &Watchdog{Enabled: true, Action: "notify-only",
+		Timer: "timeout 0.50 polling-interval 0.10 recovery-time 2.00 forced", TimeoutMs: 500, RecoveryMs: 2000}},
+		c.PFCPrior("Ethernet99"), `"pfc_on"`, `"flow_receive"`, `"watchdog"`, `"timer"`, `"recovery_ms"`)
 	got.Watchdog.Action = "changed"
 	if c.Interfaces["Ethernet3"].Watchdog.Action != "notify-only" {
 		t.Error("PFCPrior shares the parsed watchdog")
-	}
-	if !cmp.Equal(c.PFCPrior("Ethernet99"), PFCPrior{}) {
-		t.Error("prior of a missing port is not the zero value")
-	}
-	s := goldenfile.JSON(t, want)
-	for _, key := range []string{`"pfc_on"`, `"flow_receive"`, `"watchdog"`, `"timer"`, `"recovery_ms"`} {
-		if !strings.Contains(s, key) {
-			t.Errorf("JSON form lacks %s: %s", key, s)
-		}
 	}
 }
 

@@ -13,10 +13,7 @@ import (
 func TestCheckSupported(t *testing.T) {
 	pcp := examplePolicy()
 	pcp.Trust = fabric.TrustPCP
-	for name, tc := range map[string]struct {
-		p    *fabric.QoSPolicy
-		want []string
-	}{
+	fabrictest.CheckPolicyCases(t, CheckSupported, map[string]fabrictest.PolicyCase{
 		"example (pcp list, lossless, ECN)": {examplePolicy(), nil},
 		"trust pcp":                         {pcp, nil},
 		"32-character name":                 {fabrictest.Renamed(examplePolicy(), strings.Repeat("a", 32)), nil},
@@ -29,14 +26,8 @@ func TestCheckSupported(t *testing.T) {
 		// The example's strict CNP class is TC 6, above the round-robin classes (TC 0, 3): fine.
 		"strict below a round-robin class": {fabrictest.WithClass(examplePolicy(), "cnp", func(c *fabric.Class) { c.TrafficClass = 1 }),
 			[]string{`classes["cnp"].strict_priority: EOS makes every queue below a round-robin queue round-robin too`}},
-		"all of them, sorted by attribute": {func() *fabric.QoSPolicy {
-			p := fabrictest.WithClass(fabrictest.Renamed(examplePolicy(), strings.Repeat("b", 40)), "roce", func(c *fabric.Class) { c.MTU = fabric.Ptr(9216) })
-			p.Trust = fabric.TrustDSCPPCP
-			return p
-		}(), []string{`classes["roce"].mtu: `, "name: ", "trust: "}},
-	} {
-		fabrictest.CheckUnsupported(t, name, CheckSupported(*tc.p), tc.want...)
-	}
+		"all of them, sorted by attribute": {fabrictest.ManyUnsupported(examplePolicy(), 9216), []string{`classes["roce"].mtu: `, "name: ", "trust: "}},
+	})
 }
 
 func TestCheckExact(t *testing.T) {
@@ -74,14 +65,8 @@ func examplePFC() *fabric.PFCInterface {
 }
 
 func TestCheckPFC(t *testing.T) {
-	mod := func(f func(p *fabric.PFCInterface)) fabric.PFCInterface { p := examplePFC(); f(p); return *p }
-	wd := func(f func(w *fabric.PFCWatchdog)) fabric.PFCInterface {
-		return mod(func(p *fabric.PFCInterface) { f(p.Watchdog) })
-	}
-	for name, tc := range map[string]struct {
-		p    fabric.PFCInterface
-		want []string
-	}{
+	mod, wd := fabrictest.PFCEdits(examplePFC)
+	fabrictest.CheckPFCCases(t, CheckPFC, map[string]fabrictest.PFCCase{
 		"example":                {*examplePFC(), nil},
 		"mode off, link pause":   {mod(func(p *fabric.PFCInterface) { p.Mode, p.LinkPause = fabric.PFCModeOff, true }), nil},
 		"no watchdog":            {mod(func(p *fabric.PFCInterface) { p.Watchdog = nil }), nil},
@@ -109,7 +94,5 @@ func TestCheckPFC(t *testing.T) {
 			p.Mode, p.Watchdog.Action, p.Watchdog.DetectionTimeMs = fabric.PFCModeAuto, fabric.WatchdogAlert, 101
 			p.Buffer = &fabric.PFCBuffer{XonBytes: fabric.Ptr(int64(1))}
 		}), []string{"buffer.xon_bytes: ", "mode: ", "watchdog.action: ", "watchdog.detection_time_ms: use 100 or 110"}},
-	} {
-		fabrictest.CheckUnsupported(t, name, CheckPFC(tc.p), tc.want...)
-	}
+	})
 }

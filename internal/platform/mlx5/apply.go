@@ -10,6 +10,7 @@ import (
 // script collects commands run in order, each only if the previous one succeeded.
 type script struct {
 	sudo bool
+	root string // prefixes the files written: "" on a host (names.go)
 	cmds []string
 }
 
@@ -28,6 +29,7 @@ func (w *script) run(args ...string) {
 // write sets a sysfs or debugfs file. With sudo the file is opened by a privileged tee: a
 // shell redirect would be opened by the unprivileged shell.
 func (w *script) write(path string, v int64) {
+	path = w.root + path
 	val := strconv.FormatInt(v, 10)
 	if w.sudo {
 		w.cmds = append(w.cmds, "echo "+val+" | sudo -n tee "+shQuote(path)+" > /dev/null")
@@ -61,7 +63,12 @@ func (w *script) String() string {
 // Persist false it removes a unit s shows. The device is written first: a failed write leaves
 // the unit as it was.
 func ApplyScript(ifname string, s *HostState, nic *fabric.NICQoS, dcqcn *fabric.DCQCN, sudo bool) string {
-	w := writes(ifname, s, nic, dcqcn, sudo)
+	return applyScript("", ifname, s, nic, dcqcn, sudo)
+}
+
+// applyScript is ApplyScript on the host tree under root.
+func applyScript(root, ifname string, s *HostState, nic *fabric.NICQoS, dcqcn *fabric.DCQCN, sudo bool) string {
+	w := writes(root, ifname, s, nic, dcqcn, sudo)
 	if nic != nil {
 		w.persist(ifname, s, nic.Persist, KindNICQoS, nic, nil)
 	}
@@ -71,9 +78,9 @@ func ApplyScript(ifname string, s *HostState, nic *fabric.NICQoS, dcqcn *fabric.
 	return w.String()
 }
 
-// writes are the commands that set what nic and dcqcn manage on the device.
-func writes(ifname string, s *HostState, nic *fabric.NICQoS, dcqcn *fabric.DCQCN, sudo bool) *script {
-	w := &script{sudo: sudo}
+// writes are the commands that set what nic and dcqcn manage on the device (under root).
+func writes(root, ifname string, s *HostState, nic *fabric.NICQoS, dcqcn *fabric.DCQCN, sudo bool) *script {
+	w := &script{sudo: sudo, root: root}
 	if nic != nil {
 		var prioTC *[8]int
 		if nic.PriorityToTC != nil {

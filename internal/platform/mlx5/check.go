@@ -50,14 +50,14 @@ func (s *HostState) CheckNICIntent(n fabric.NICQoS) error {
 	switch {
 	case s.RDMADev == "":
 		return fmt.Errorf("roce_tos: %s has no RDMA device: %s lists none%s. Is RoCE enabled on the NIC?",
-			s.Interface, show(netPath(s.Interface, "/device/infiniband")), s.errorsUnder("/device/infiniband"))
+			s.Interface, netPath(s.Interface, "/device/infiniband"), s.errorsUnder("/device/infiniband"))
 	case !s.ToSSupported:
 		return fmt.Errorf("roce_tos: the host has no %s: the per-device traffic class comes with the MLNX_OFED / "+
 			"DOCA-OFED mlx5 driver; upstream kernels lack it. Leave roce_tos unset on this host",
-			show(tosPath(s.Interface, s.RDMADev)))
+			tosPath(s.Interface, s.RDMADev))
 	}
 	if e := s.errorsUnder("/traffic_class"); e != "" {
-		return fmt.Errorf("roce_tos: cannot read %s%s", show(tosPath(s.Interface, s.RDMADev)), e)
+		return fmt.Errorf("roce_tos: cannot read %s%s", tosPath(s.Interface, s.RDMADev), e)
 	}
 	return nil
 }
@@ -78,12 +78,12 @@ func (s *HostState) CheckDCQCN(d fabric.DCQCN) error {
 			"with the MLNX_OFED / DOCA-OFED mlx5 driver and does not exist on upstream (inbox) kernels, where the priorities "+
 			"DCQCN runs on are the firmware's, and %s: set them with roce_nic_firmware, parameters = { ROCE_CC_PRIO_MASK_%s = \"%d\" } "+
 			"(one bit per priority), and a cold reboot; this resource then writes the cc_params and reads the priorities from the firmware%s",
-			show(netPath(s.Interface, "/ecn/roce_rp/enable")), found, firmwarePort(s.PCIAddress), want, s.errorsUnder("/ecn/")))
+			netPath(s.Interface, "/ecn/roce_rp/enable"), found, firmwarePort(s.PCIAddress), want, s.errorsUnder("/ecn/")))
 	} else if s.ECN {
 		for p := range 8 {
 			if s.RP[p] < 0 || s.NP[p] < 0 {
-				errs = append(errs, fmt.Errorf("could not read %s and %s%s", show(ecnPath(s.Interface, pointRP, p)),
-					show(ecnPath(s.Interface, pointNP, p)), s.errorsUnder("/enable/"+itoa(p))))
+				errs = append(errs, fmt.Errorf("could not read %s and %s%s", ecnPath(s.Interface, pointRP, p),
+					ecnPath(s.Interface, pointNP, p), s.errorsUnder("/enable/"+itoa(p))))
 			}
 		}
 	}
@@ -94,9 +94,9 @@ func (s *HostState) CheckDCQCN(d fabric.DCQCN) error {
 func (s *HostState) checkCC(files []string) error {
 	if s.PCIAddress == "" {
 		return fmt.Errorf("cannot locate cc_params: no PCI_SLOT_NAME in %s%s",
-			show(netPath(s.Interface, "/device/uevent")), s.errorsUnder("/device/uevent"))
+			netPath(s.Interface, "/device/uevent"), s.errorsUnder("/device/uevent"))
 	}
-	dir := show(ccDir(s.PCIAddress))
+	dir := ccDir(s.PCIAddress)
 	if s.CCParams == nil {
 		errText := s.errorsUnder("/sys/kernel/debug")
 		if strings.Contains(errText, "Operation not permitted") {
@@ -158,7 +158,6 @@ func sortedPaths(m map[string]string) []string {
 }
 
 // show renders a path for a message, without the test root.
-func show(path string) string { return strings.TrimPrefix(path, sysRoot) }
 
 func orUnknown(s string) string {
 	if s == "" {

@@ -102,18 +102,21 @@ var hwCounterFiles = append([]string{"np_ecn_marked_roce_packets", "np_cnp_sent"
 // CountersScript returns the one command that reads the counters of ifnames, or of every NIC
 // port of the host when ifnames is empty. Validate the names first (ValidNetdev); they are
 // quoted anyway. A name given twice is read once.
-func CountersScript(ifnames []string, sudo bool) string {
-	dir := loopNetPath("/device/infiniband/") + "*/ports/1/hw_counters/"
+func CountersScript(ifnames []string, sudo bool) string { return countersScript("", ifnames, sudo) }
+
+// countersScript is CountersScript on the host tree under root.
+func countersScript(root string, ifnames []string, sudo bool) string {
+	dir := loopNetPath(root, "/device/infiniband/") + "*/ports/1/hw_counters/"
 	files := make([]string, len(hwCounterFiles))
 	for i, f := range hwCounterFiles {
 		files[i] = dir + f
 	}
 	ethtool := `echo "` + markNetdev + `$i" && echo ` + markEthtool + ` && ethtool -S "$i" 2>&1`
 	hw := "echo " + markHWCounters + " && grep -H . " + strings.Join(files, " ") + " 2>&1"
-	host := "echo " + markNetdevs + "; ls " + shQuote(sysRoot+"/sys/class/net") + " 2>&1; echo " + markEnd
+	host := "echo " + markNetdevs + "; ls " + shQuote(root+"/sys/class/net") + " 2>&1; echo " + markEnd
 	if len(ifnames) == 0 {
-		_, _, port := nicPort()
-		loop := "cd " + shQuote(sysRoot+"/sys/class/net") + " && for i in *; do " +
+		_, _, port := nicPort(root)
+		loop := "cd " + shQuote(root+"/sys/class/net") + " && for i in *; do " +
 			port + " && " + ethtool + "; " + port + " && " + hw + "; done"
 		return shWrap(loop+"; "+host, sudo)
 	}

@@ -146,7 +146,7 @@ esac
 	h.file(net+"eth0pf0vf0/device/infiniband/mlx5_0/ports/1/hw_counters/np_cnp_sent", "7\n", 0o444)
 	h.file(net+"veth0/type", "1\n", 0o444)
 	for _, sudo := range []bool{false, true} {
-		out, log, err := h.run(CountersScript([]string{"eth0", "eth1"}, sudo))
+		out, log, err := h.run(countersScript(h.root, []string{"eth0", "eth1"}, sudo))
 		if err != nil {
 			t.Fatalf("%v\n%s", err, out)
 		}
@@ -163,7 +163,7 @@ esac
 			t.Errorf("parsed %s from\n%s", renderAll(got), out)
 		}
 	}
-	out, log, err := h.run(CountersScript(nil, false))
+	out, log, err := h.run(countersScript(h.root, nil, false))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -178,7 +178,7 @@ esac
 		t.Errorf("every port: %s from\n%s", renderAll(got), out)
 	}
 	// A netdev the host lacks, among others it has.
-	out, _, _ = h.run(CountersScript([]string{"eth1", "eth7"}, false))
+	out, _, _ = h.run(countersScript(h.root, []string{"eth1", "eth7"}, false))
 	if _, err := ParseCounters([]string{"eth1", "eth7"}, []byte(out)); err == nil ||
 		!strings.HasPrefix(err.Error(), `the host has no netdev "eth7" (its netdevs: eth0, eth0pf0vf0, eth0v0, eth1, lo, veth0)`) {
 		t.Errorf("eth7: %v\n%s", err, out)

@@ -58,7 +58,7 @@ func TestDCBWrites(t *testing.T) {
 	s.TSA = [8]string{"vendor", "vendor", "vendor", "vendor", "vendor", "vendor", "vendor", "vendor"}
 	n := contractNIC()
 	n.RoCEToS = nil
-	w := writes("eth0", s, &n, nil, true)
+	w := writes("", "eth0", s, &n, nil, true)
 	got := strings.Join(w.cmds, "\n")
 	for _, want := range []string{
 		"sudo -n dcb pfc set dev eth0 prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off",
@@ -74,7 +74,7 @@ func TestDCBWrites(t *testing.T) {
 		t.Errorf("dcb host written with mlnx_qos:\n%s", got)
 	}
 	n.Trust, n.DSCPToPriority, n.ETS = "pcp", map[int]int{}, nil
-	got = strings.Join(writes("eth0", s, &n, nil, false).cmds, "\n")
+	got = strings.Join(writes("", "eth0", s, &n, nil, false).cmds, "\n")
 	if !strings.Contains(got, "dcb app flush dev eth0 dscp-prio") ||
 		!strings.Contains(got, "tc-tsa 0:vendor 1:vendor 2:vendor 3:vendor 4:vendor 5:vendor 6:vendor 7:vendor tc-bw 0:0 ") {
 		t.Errorf("trust pcp with prio-tc only:\n%s", got)

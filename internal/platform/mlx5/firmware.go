@@ -30,14 +30,17 @@ const (
 // adapter: with mlxconfig when the host has it, else (or when its query fails) with mstconfig,
 // so a host with both tools runs one query, not two (each is a slow start). Validate ifname
 // first (ValidNetdev).
-func FirmwareReadScript(ifname string, sudo bool) string {
+func FirmwareReadScript(ifname string, sudo bool) string { return firmwareReadScript("", ifname, sudo) }
+
+// firmwareReadScript is FirmwareReadScript on the host tree under root.
+func firmwareReadScript(root, ifname string, sudo bool) string {
 	query := func(t string) string { return t + ` -d "$d" -e q 2>&1` }
 	first, second := firmwareTools[0], firmwareTools[1]
 	// ((command -v first && query first) || for: the second only when the first is absent or
 	// failed. A for over one word is the shell's grouping here (the lab's sh has no braces).
 	tools := "echo " + markFWTool + first + "; command -v " + first + " >/dev/null 2>&1 && " + query(first) +
 		" || for t in " + second + `; do echo "` + markFWTool + `$t"; ` + strings.Replace(query(second), second, `"$t"`, 1) + "; done"
-	script := "cd " + shQuote(netPath(ifname, "/device/infiniband")) + ` && for d in *; do echo "` + markFWDevice + `$d"; ` +
+	script := "cd " + shQuote(root+netPath(ifname, "/device/infiniband")) + ` && for d in *; do echo "` + markFWDevice + `$d"; ` +
 		tools + "; done; echo " + markEnd
 	return shWrap(script, sudo)
 }

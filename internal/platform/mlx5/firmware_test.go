@@ -106,7 +106,7 @@ func TestFirmwareReadRunsOneTool(t *testing.T) {
 			} else {
 				h.env = withoutTool(h.env, "mlxconfig") // a host without MFT, whatever this machine has
 			}
-			out, log, err := h.run(FirmwareReadScript("eth0", false))
+			out, log, err := h.run(firmwareReadScript(h.root, "eth0", false))
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}

@@ -27,10 +27,13 @@ var (
 // over a glob and "$i" inside double quotes. mlnx_qos runs only for netdevs with an RDMA device;
 // for the others the state's QoSError says mlnx_qos failed, with no text of its own. Parse the
 // output with ParseHostRead.
-func HostReadScript(sudo bool) string {
-	net := sysRoot + "/sys/class/net"
-	in := loopNetPath
-	isVF, isOther, port := nicPort()
+func HostReadScript(sudo bool) string { return hostReadScript("", sudo) }
+
+// hostReadScript is HostReadScript on the host tree under root.
+func hostReadScript(root string, sudo bool) string {
+	net := root + "/sys/class/net"
+	in := func(rest string) string { return loopNetPath(root, rest) }
+	isVF, isOther, port := nicPort(root)
 	values := []string{
 		in("/ecn/roce_rp/enable/") + "*",
 		in("/ecn/roce_np/enable/") + "*",
@@ -53,8 +56,8 @@ func HostReadScript(sudo bool) string {
 		"echo " + markValues, "grep -H . " + strings.Join(values, " ") + " 2>&1",
 	}
 	host := []string{
-		"echo " + markCCParams, "grep -H . " + shQuote(sysRoot+"/sys/kernel/debug/mlx5/") + "*/cc_params/* 2>&1",
-		"echo " + markUnits, unitsRead(),
+		"echo " + markCCParams, "grep -H . " + shQuote(root+"/sys/kernel/debug/mlx5/") + "*/cc_params/* 2>&1",
+		"echo " + markUnits, unitsRead(root),
 		"echo " + markLLDPad, "pgrep -x lldpad",
 		"echo " + markNetdevs, "ls " + shQuote(net) + " 2>&1",
 		"echo " + markEnd,
@@ -63,9 +66,9 @@ func HostReadScript(sudo bool) string {
 	return shWrap(script, sudo)
 }
 
-// loopNetPath is /sys/class/net/"$i"REST: a path of the netdev a script's loop is at.
-func loopNetPath(rest string) string {
-	return shQuote(sysRoot+"/sys/class/net/") + `"$i"` + shQuote(rest)
+// loopNetPath is /sys/class/net/"$i"REST under root: a path of the netdev a script's loop is at.
+func loopNetPath(root, rest string) string {
+	return shQuote(root+"/sys/class/net/") + `"$i"` + shQuote(rest)
 }
 
 // nicPort returns the tests, on the netdev "$i" of a loop, for a netdev that is not a NIC port
@@ -73,8 +76,8 @@ func loopNetPath(rest string) string {
 // type holds "32" for IPoIB, phys_port_name pfNvfM/pfNsfM for a representor; reading it fails
 // with EOPNOTSUPP on a legacy-mode PF, which -s silences); and port, true for a NIC port: one
 // with an RDMA device that is neither.
-func nicPort() (isVF, isOther, port string) {
-	in := loopNetPath
+func nicPort(root string) (isVF, isOther, port string) {
+	in := func(rest string) string { return loopNetPath(root, rest) }
 	isVF = "ls " + in("/device/physfn") + " >/dev/null 2>&1"
 	isOther = "grep -qsE " + shQuote(`^(32|pf[0-9]+[vs]f[0-9]+)$`) + " " + in("/type") + " " + in("/phys_port_name")
 	port = "ls " + in("/device/infiniband") + " >/dev/null 2>&1 && ! " + isVF + " && ! " + isOther

@@ -48,8 +48,9 @@ esac
 }
 
 // checkSameAsRead asserts the key property: for each netdev, the state ParseHostRead gives is
-// the one ParseRead gives for the output of ReadScript on the same host. run runs a command.
-func checkSameAsRead(t *testing.T, got map[string]*HostState, names []string, run func(string) string, sudo bool) {
+// the one ParseRead gives for the output of ReadScript on the same host (the tree under root).
+// run runs a command.
+func checkSameAsRead(t *testing.T, got map[string]*HostState, names []string, root string, run func(string) string, sudo bool) {
 	t.Helper()
 	keys := make([]string, 0, len(got))
 	for n := range got {
@@ -60,7 +61,7 @@ func checkSameAsRead(t *testing.T, got map[string]*HostState, names []string, ru
 		t.Fatalf("netdevs %v, want %v", keys, names)
 	}
 	for _, n := range names {
-		want, err := ParseRead(n, []byte(run(ReadScript(n, sudo))))
+		want, err := ParseRead(n, []byte(run(readScript(root, n, sudo))))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +101,7 @@ func TestHostReadMatchesRead(t *testing.T) {
 	for _, sudo := range []bool{true, false} {
 		t.Run(map[bool]string{true: "sudo", false: "nosudo"}[sudo], func(t *testing.T) {
 			h := newHost2(t, "eth0")
-			out, log, err := h.run(HostReadScript(sudo))
+			out, log, err := h.run(hostReadScript(h.root, sudo))
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
@@ -119,7 +120,7 @@ func TestHostReadMatchesRead(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
-			checkSameAsRead(t, got, []string{"eth0", "eth1", "lo"}, func(cmd string) string { o, _, _ := h.run(cmd); return o }, sudo)
+			checkSameAsRead(t, got, []string{"eth0", "eth1", "lo"}, h.root, func(cmd string) string { o, _, _ := h.run(cmd); return o }, sudo)
 
 			// The sections did not mix: spot checks of what differs between the netdevs.
 			e0, e1, lo := got["eth0"], got["eth1"], got["lo"]
@@ -154,7 +155,7 @@ func plainRoot(t *testing.T, h *host) {
 	if err := os.Rename(h.root, root); err != nil {
 		t.Fatal(err)
 	}
-	h.root, sysRoot = root, root
+	h.root = root
 }
 
 // Without mlnx_qos on the PATH, every netdev records the shell's "not found"; lo also the
@@ -168,12 +169,12 @@ func TestHostReadMissingTool(t *testing.T) {
 	if _, err := exec.LookPath("mlnx_qos"); err == nil {
 		t.Skip("mlnx_qos is installed here")
 	}
-	out, _, _ := h.run(HostReadScript(true))
+	out, _, _ := h.run(hostReadScript(h.root, true))
 	got, err := ParseHostRead([]byte(out))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	checkSameAsRead(t, got, []string{"eth0", "eth1", "lo"}, func(cmd string) string { o, _, _ := h.run(cmd); return o }, true)
+	checkSameAsRead(t, got, []string{"eth0", "eth1", "lo"}, h.root, func(cmd string) string { o, _, _ := h.run(cmd); return o }, true)
 	for n, s := range got {
 		// Without mlnx_qos the read falls back to dcb: this machine's dcb (no such netdev), or none.
 		if n != "lo" && (s.QoSError == nil || s.Tool != ToolDCB || !strings.Contains(s.QoSError.Error(), "dcb")) {
@@ -221,14 +222,14 @@ func TestHostReadPermissionDenied(t *testing.T) {
 		c := exec.Command("/bin/sh", "-c", cmd)
 		c.Env, c.SysProcAttr = h.env, &syscall.SysProcAttr{Credential: cred}
 		out, _ := c.CombinedOutput()
-		return string(out)
+		return h.unroot(string(out))
 	}
-	out := run(HostReadScript(false))
+	out := run(hostReadScript(h.root, false))
 	got, err := ParseHostRead([]byte(out))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	checkSameAsRead(t, got, []string{"eth0", "eth1", "lo"}, run, false)
+	checkSameAsRead(t, got, []string{"eth0", "eth1", "lo"}, h.root, run, false)
 	for n, s := range got {
 		if s.Errors["/sys/kernel/debug/mlx5/*/cc_params/*"] != "Permission denied" || s.CCParams != nil {
 			t.Errorf("%s: cc_params %v, errors %v", n, s.CCParams, s.Errors)
@@ -240,7 +241,7 @@ func TestHostReadPermissionDenied(t *testing.T) {
 func TestHostReadHostileName(t *testing.T) {
 	name := `e'x $(touch pwned);"q"`
 	h := newHost(t, name)
-	out, log, err := h.run(HostReadScript(true))
+	out, log, err := h.run(hostReadScript(h.root, true))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -251,7 +252,7 @@ func TestHostReadHostileName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkSameAsRead(t, got, []string{name, "lo"}, func(cmd string) string { o, _, _ := h.run(cmd); return o }, true)
+	checkSameAsRead(t, got, []string{name, "lo"}, h.root, func(cmd string) string { o, _, _ := h.run(cmd); return o }, true)
 	if s := got[name]; s == nil || s.PCIAddress != "0000:3b:00.0" || s.RP[5] != 1 || s.RoCEToS == nil {
 		t.Errorf("state: %+v", s)
 	}
@@ -264,7 +265,7 @@ func TestHostReadHostileName(t *testing.T) {
 // change nothing.
 func TestParseHostReadTolerance(t *testing.T) {
 	h := newHost2(t, "eth0")
-	out, _, _ := h.run(HostReadScript(false))
+	out, _, _ := h.run(hostReadScript(h.root, false))
 	want, err := ParseHostRead([]byte(out))
 	if err != nil {
 		t.Fatal(err)
@@ -289,7 +290,7 @@ func TestParseHostReadTolerance(t *testing.T) {
 
 func TestParseHostReadErrors(t *testing.T) {
 	h := newHost2(t, "eth0")
-	out, _, _ := h.run(HostReadScript(false))
+	out, _, _ := h.run(hostReadScript(h.root, false))
 	dup := out[:strings.Index(out, "@@netdev eth1")] + "@@netdev eth0\n" + out[strings.Index(out, "@@mlnx_qos"):]
 	lacking := strings.Replace(out, "@@netdev eth1\n@@mlnx_qos\n", "@@netdev eth1\n", 1)
 	for _, tt := range []struct{ name, out, want string }{
@@ -333,7 +334,7 @@ func TestHostReadSkipsVFsAndRepresentors(t *testing.T) {
 	h.file(net+"eth0npf0vf0/device/infiniband/mlx5_0/.keep", "", 0o444)
 	h.file(net+"ib0/type", "32\n", 0o444)
 	h.file(net+"ib0/device/infiniband/mlx5_3/.keep", "", 0o444)
-	out, log, err := h.run(HostReadScript(false))
+	out, log, err := h.run(hostReadScript(h.root, false))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

@@ -11,17 +11,17 @@ import (
 // ^[A-Za-z0-9_][A-Za-z0-9_.-]{0,14}$ of fabric.ValidNetdevName (no shell metacharacter).
 func ValidNetdev(name string) bool { return fabric.ValidNetdevName(name) }
 
-// sysRoot prefixes every /sys path the scripts name. Tests point it at a temporary tree to run
-// the scripts through a real /bin/sh; it is "" otherwise.
-var sysRoot = ""
+// The paths below are the host's own. The functions that build the commands run on a host take
+// a root that prefixes every path they name: "" for a host (what the exported functions pass);
+// tests pass a temporary tree, to run the scripts through a real /bin/sh.
 
-func netPath(ifname, rest string) string { return sysRoot + "/sys/class/net/" + ifname + rest }
+func netPath(ifname, rest string) string { return "/sys/class/net/" + ifname + rest }
 
 func ecnPath(ifname, point string, prio int) string {
 	return netPath(ifname, "/ecn/"+point+"/enable/"+itoa(prio))
 }
 
-func ccDir(pci string) string { return sysRoot + "/sys/kernel/debug/mlx5/" + pci + "/cc_params" }
+func ccDir(pci string) string { return "/sys/kernel/debug/mlx5/" + pci + "/cc_params" }
 
 // tosPath is the MLNX_OFED traffic_class of port 1 of the netdev's RDMA device, reached through
 // the netdev (the same file as /sys/class/infiniband/<dev>/tc/1/traffic_class).

@@ -41,7 +41,7 @@ const UnitDir = "/etc/systemd/system"
 func UnitName(kind, ifname string) string { return "roce-" + kind + "-" + ifname + ".service" }
 
 // UnitPath is the unit's file.
-func UnitPath(kind, ifname string) string { return sysRoot + UnitDir + "/" + UnitName(kind, ifname) }
+func UnitPath(kind, ifname string) string { return UnitDir + "/" + UnitName(kind, ifname) }
 
 // deviceUnit is the systemd device unit of netdev ifname (a name without '-', which systemd
 // would escape; fabric's checkPersist refuses those).
@@ -58,7 +58,7 @@ func Unit(kind, ifname string, s *HostState, nic *fabric.NICQoS, dcqcn *fabric.D
 	if kind == KindDCQCN {
 		what, resource = "DCQCN", "roce_dcqcn_profile"
 	}
-	cmds := writes(ifname, s, nic, dcqcn, false).cmds
+	cmds := writes("", ifname, s, nic, dcqcn, false).cmds
 	dev := deviceUnit(ifname)
 	lines := []string{
 		"# Installed by terraform-provider-roce (" + resource + " on " + ifname + "): it writes the settings of",
@@ -145,7 +145,7 @@ func (w *script) persist(ifname string, s *HostState, persist bool, kind string,
 // no backslash (dash's echo would interpret it) and no single quote: ApplyScript's commands
 // are built from validated names and numbers.
 func (w *script) installUnit(kind, ifname, content string) {
-	path, name := UnitPath(kind, ifname), UnitName(kind, ifname)
+	path, name := w.root+UnitPath(kind, ifname), UnitName(kind, ifname)
 	body := strings.TrimSuffix(content, "\n") // echo adds the last newline
 	if w.sudo {
 		w.cmds = append(w.cmds, "echo "+shQuote(body)+" | sudo -n tee "+shQuote(path)+" > /dev/null")
@@ -161,7 +161,7 @@ func (w *script) installUnit(kind, ifname, content string) {
 // removeUnit disables and deletes a unit, then reloads the manager.
 func (w *script) removeUnit(kind, ifname string) {
 	w.run("systemctl", "disable", UnitName(kind, ifname))
-	w.run("rm", "-f", UnitPath(kind, ifname))
+	w.run("rm", "-f", w.root+UnitPath(kind, ifname))
 	w.run("systemctl", "daemon-reload")
 }
 

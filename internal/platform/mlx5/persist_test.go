@@ -30,8 +30,8 @@ func TestUnitGoldens(t *testing.T) {
 			}
 		}
 		want := map[string]*script{
-			UnitName(KindNICQoS, "eth0"): writes("eth0", s, &nic, nil, false),
-			UnitName(KindDCQCN, "eth0"):  writes("eth0", s, nil, &d, false),
+			UnitName(KindNICQoS, "eth0"): writes("", "eth0", s, &nic, nil, false),
+			UnitName(KindDCQCN, "eth0"):  writes("", "eth0", s, nil, &d, false),
 		}[name]
 		if !strings.HasSuffix(line, `/bin/sh -c "`+strings.Join(want.cmds, " && ")+`"`) ||
 			!strings.HasPrefix(line, "ExecStart=/usr/bin/flock -w 60 /run/lock/roce-eth0.lock ") {

@@ -88,32 +88,36 @@ var markers = []string{markQoS, markDCB, markUevent, markIB, markValues, markUni
 
 // unitsRead is the command of the @@units section: every line of the provider's unit files
 // and, through the .wants links systemctl enable makes, which units want them.
-func unitsRead() string {
-	dir := shQuote(sysRoot + UnitDir + "/")
+func unitsRead(root string) string {
+	dir := shQuote(root + UnitDir + "/")
 	return "grep -H . " + dir + "roce-*.service " + dir + "*.wants/roce-*.service 2>&1"
 }
 
 // ReadScript returns the one command that reads everything both resources need for ifname.
 // Validate ifname first (ValidNetdev); it is quoted anyway.
-func ReadScript(ifname string, sudo bool) string {
+func ReadScript(ifname string, sudo bool) string { return readScript("", ifname, sudo) }
+
+// readScript is ReadScript on the host tree under root.
+func readScript(root, ifname string, sudo bool) string {
 	q := shQuote(ifname)
+	net := func(rest string) string { return root + netPath(ifname, rest) }
 	glob := func(path string) string { return shQuote(path) + "*" }
 	values := []string{
-		glob(netPath(ifname, "/ecn/roce_rp/enable/")),
-		glob(netPath(ifname, "/ecn/roce_np/enable/")),
-		glob(sysRoot+"/sys/kernel/debug/mlx5/") + "/cc_params/*",
-		glob(netPath(ifname, "/device/infiniband/")) + "/tc/1/traffic_class",
+		glob(net("/ecn/roce_rp/enable/")),
+		glob(net("/ecn/roce_np/enable/")),
+		glob(root+"/sys/kernel/debug/mlx5/") + "/cc_params/*",
+		glob(net("/device/infiniband/")) + "/tc/1/traffic_class",
 	}
 	script := []string{
 		// mlnx_qos where the host has it, else dcb (dcb.go).
 		"echo " + markQoS, "! command -v mlnx_qos >/dev/null 2>&1 || mlnx_qos -i " + q + " -a 2>&1 || echo " + markFailed,
-		"echo " + markDCB, dcbRead(q, "ls "+shQuote(netPath(ifname, "/device/infiniband"))+" >/dev/null 2>&1"),
-		"echo " + markUevent, "cat " + shQuote(netPath(ifname, "/device/uevent")) + " 2>&1",
-		"echo " + markIB, "ls " + shQuote(netPath(ifname, "/device/infiniband")) + " 2>&1",
+		"echo " + markDCB, dcbRead(q, "ls "+shQuote(net("/device/infiniband"))+" >/dev/null 2>&1"),
+		"echo " + markUevent, "cat " + shQuote(net("/device/uevent")) + " 2>&1",
+		"echo " + markIB, "ls " + shQuote(net("/device/infiniband")) + " 2>&1",
 		"echo " + markValues, "grep -H . " + strings.Join(values, " ") + " 2>&1",
-		"echo " + markUnits, unitsRead(),
+		"echo " + markUnits, unitsRead(root),
 		"echo " + markLLDPad, "pgrep -x lldpad",
-		"echo " + markNetdevs, "ls " + shQuote(sysRoot+"/sys/class/net") + " 2>&1",
+		"echo " + markNetdevs, "ls " + shQuote(root+"/sys/class/net") + " 2>&1",
 		"echo " + markEnd,
 	}
 	return shWrap(strings.Join(script, "; "), sudo)
@@ -182,7 +186,7 @@ func parseUnits(lines []string) map[string]*UnitFile {
 		return u
 	}
 	for _, l := range lines {
-		m := reUnitLine.FindStringSubmatch(strings.TrimPrefix(l, sysRoot))
+		m := reUnitLine.FindStringSubmatch(l)
 		switch {
 		case m == nil:
 		case m[1] == "":
@@ -208,7 +212,7 @@ var (
 // ERROR") in s.Errors.
 func (s *HostState) toolError(l string) {
 	if m := reToolError.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
-		s.Errors[strings.TrimPrefix(m[1], sysRoot)] = m[2]
+		s.Errors[m[1]] = m[2]
 	}
 }
 
@@ -288,12 +292,11 @@ func (s *HostState) parseValues(lines []string) {
 	for _, l := range lines {
 		l = strings.TrimRight(l, " \t")
 		if m := reGrepErr.FindStringSubmatch(l); m != nil {
-			path := strings.TrimPrefix(m[1], sysRoot)
+			path := m[1]
 			s.Errors[path] = m[2]
 			tosMissing = tosMissing || strings.HasSuffix(path, "/traffic_class") && m[2] == "No such file or directory"
 			continue
 		}
-		l = strings.TrimPrefix(l, sysRoot)
 		if m := reECNValue.FindStringSubmatch(l); m != nil && m[1] == s.Interface {
 			s.setECN(m[2], m[3], m[4])
 		} else if m := reCCValue.FindStringSubmatch(l); m != nil && m[1] == s.PCIAddress && s.PCIAddress != "" {
@@ -305,7 +308,7 @@ func (s *HostState) parseValues(lines []string) {
 				// testdata/fuzz/FuzzParseRead/tclass-*.
 				v, err := strconv.Atoi(g[1])
 				if err != nil || v > fabric.MaxRoCEToS {
-					s.Errors[tosPath(s.Interface, m[2])[len(sysRoot):]] = fmt.Sprintf("unexpected value %q", m[3])
+					s.Errors[tosPath(s.Interface, m[2])] = fmt.Sprintf("unexpected value %q", m[3])
 					continue
 				}
 				s.RoCEToS = &v
@@ -321,7 +324,7 @@ func (s *HostState) setECN(point, prio, value string) {
 	p, _ := strconv.Atoi(prio) // [0-7] by the pattern
 	v, err := strconv.Atoi(strings.TrimSpace(value))
 	if err != nil || v < 0 || v > 1 {
-		s.Errors[ecnPath(s.Interface, point, p)[len(sysRoot):]] = fmt.Sprintf("unexpected value %q", value)
+		s.Errors[ecnPath(s.Interface, point, p)] = fmt.Sprintf("unexpected value %q", value)
 		return
 	}
 	if point == pointRP {
@@ -334,7 +337,7 @@ func (s *HostState) setECN(point, prio, value string) {
 func (s *HostState) setCC(file, value string) {
 	v, err := strconv.ParseUint(strings.TrimSpace(value), 10, 32)
 	if err != nil {
-		s.Errors[ccDir(s.PCIAddress)[len(sysRoot):]+"/"+file] = fmt.Sprintf("unexpected value %q", value)
+		s.Errors[ccDir(s.PCIAddress)+"/"+file] = fmt.Sprintf("unexpected value %q", value)
 		return
 	}
 	if s.CCParams == nil {

@@ -56,8 +56,6 @@ func newHost(t *testing.T, ifname string) *host {
 			h.file(h.root+"/sys/kernel/debug/mlx5/"+pci+"/cc_params/"+f, itoa(i+len(pci)%3)+"\n", 0o600)
 		}
 	}
-	sysRoot = h.root
-	t.Cleanup(func() { sysRoot = "" })
 	return h
 }
 
@@ -71,8 +69,9 @@ func (h *host) file(path, content string, mode os.FileMode) {
 	}
 }
 
-// run runs cmd as an SSH exec would hand it to the login shell, returning stdout+stderr and
-// the log of stubbed commands, which it then clears.
+// run runs cmd (built on h.root) as an SSH exec would hand it to the login shell, returning
+// stdout+stderr as a host would print it (the paths without h.root) and the log of stubbed
+// commands, which it then clears.
 func (h *host) run(cmd string) (string, string, error) {
 	h.t.Helper()
 	c := exec.Command("/bin/sh", "-c", cmd)
@@ -82,8 +81,11 @@ func (h *host) run(cmd string) (string, string, error) {
 	err := c.Run()
 	log, _ := os.ReadFile(h.log)
 	_ = os.Remove(h.log)
-	return out.String(), string(log), err
+	return h.unroot(out.String()), string(log), err
 }
+
+// unroot takes h.root out of a script's output: the paths as the host names them.
+func (h *host) unroot(out string) string { return strings.ReplaceAll(out, h.root, "") }
 
 // tree returns every file under the root with its content.
 func (h *host) tree() map[string]string {
@@ -107,7 +109,7 @@ func TestScriptsRunInRealShell(t *testing.T) {
 	for _, sudo := range []bool{true, false} {
 		t.Run(map[bool]string{true: "sudo", false: "nosudo"}[sudo], func(t *testing.T) {
 			h := newHost(t, "eth0")
-			out, log, err := h.run(ReadScript("eth0", sudo))
+			out, log, err := h.run(readScript(h.root, "eth0", sudo))
 			if err != nil {
 				t.Fatalf("read: %v\n%s", err, out)
 			}
@@ -126,7 +128,7 @@ func TestScriptsRunInRealShell(t *testing.T) {
 			before := h.tree()
 
 			nic, d := contractNIC(), contractDCQCN()
-			out, log, err = h.run(ApplyScript("eth0", s, &nic, &d, sudo))
+			out, log, err = h.run(applyScript(h.root, "eth0", s, &nic, &d, sudo))
 			if err != nil {
 				t.Fatalf("apply: %v\n%s", err, out)
 			}
@@ -146,7 +148,7 @@ func TestScriptsRunInRealShell(t *testing.T) {
 				}
 			}
 
-			if out, _, err = h.run(RestoreScript("eth0", s, &nic, &d, sudo)); err != nil {
+			if out, _, err = h.run(restoreScript(h.root, "eth0", s.Snapshot(&nic, &d), s, sudo)); err != nil {
 				t.Fatalf("restore: %v\n%s", err, out)
 			}
 			restored := h.tree()
@@ -194,7 +196,7 @@ func checkApplyLog(t *testing.T, log string, sudo bool) {
 func TestScriptQuotingHostileName(t *testing.T) {
 	name := `e'x $(touch pwned);"q"`
 	h := newHost(t, name)
-	out, log, err := h.run(ReadScript(name, true))
+	out, log, err := h.run(readScript(h.root, name, true))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -219,7 +221,7 @@ func TestApplyFailsFast(t *testing.T) {
 	s := readFixture(t, "read-full.txt")
 	s.PCIAddress = "0000:ff:00.0" // no such debugfs directory
 	d := contractDCQCN()
-	out, _, err := h.run(ApplyScript("eth0", s, nil, &d, true))
+	out, _, err := h.run(applyScript(h.root, "eth0", s, nil, &d, true))
 	if err == nil || !strings.Contains(out, "0000:ff:00.0/cc_params/rp_clamp_tgt_rate") {
 		t.Fatalf("err %v, output:\n%s", err, out)
 	}

@@ -77,7 +77,7 @@ func (s *HostState) Snapshot(nic *fabric.NICQoS, dcqcn *fabric.DCQCN) Snapshot {
 // RestoreScript returns the one command that writes back prior's values of the settings nic
 // and dcqcn manage: RestoreFromSnapshot of prior.Snapshot(nic, dcqcn).
 func RestoreScript(ifname string, prior *HostState, nic *fabric.NICQoS, dcqcn *fabric.DCQCN, sudo bool) string {
-	return RestoreFromSnapshot(ifname, prior.Snapshot(nic, dcqcn), prior, sudo)
+	return restoreScript("", ifname, prior.Snapshot(nic, dcqcn), prior, sudo)
 }
 
 // RestoreFromSnapshot returns the one command that writes snap's values back on ifname. s, the
@@ -86,12 +86,17 @@ func RestoreScript(ifname string, prior *HostState, nic *fabric.NICQoS, dcqcn *f
 // mlnx_qos cannot set ("unknown", or a TC it did not print; mlx5 reports neither) is restored
 // as vendor.
 func RestoreFromSnapshot(ifname string, snap Snapshot, s *HostState, sudo bool) string {
+	return restoreScript("", ifname, snap, s, sudo)
+}
+
+// restoreScript is RestoreFromSnapshot on the host tree under root.
+func restoreScript(root, ifname string, snap Snapshot, s *HostState, sudo bool) string {
 	pci, rdma := snap.PCIAddress, snap.RDMADev
 	cur := &HostState{Tool: snap.Tool}
 	if s != nil {
 		pci, rdma, cur = pick(s.PCIAddress, pci), pick(s.RDMADev, rdma), s
 	}
-	w := &script{sudo: sudo}
+	w := &script{sudo: sudo, root: root}
 	if n := snap.NIC; n != nil {
 		trust := n.Trust
 		if trust != string(fabric.TrustDSCP) && trust != string(fabric.TrustPCP) {

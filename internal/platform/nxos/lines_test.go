@@ -10,6 +10,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
 )
 
 // basePrior is what the driver records on the base switch for the ports the example and the
@@ -71,20 +72,13 @@ func TestPolicyLinesGolden(t *testing.T) {
 // policy and removes the port bindings.
 func TestPolicyLinesDeleteWithoutPrior(t *testing.T) {
 	got, err := PolicyLines(running.File(t, "after-create.txt"), examplePolicy(), nil, PolicyPrior{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{
+	clitexttest.WantLines(t, "delete without prior", got, err,
 		"interface Ethernet1/1", "no service-policy type qos input ROCE", "exit",
 		"interface Ethernet1/2", "no service-policy type qos input ROCE", "exit",
 		// The queuing policy is system-wide: unbound there, system qos is back on default-8q-out-policy.
 		"system qos", "service-policy type network-qos default-8q-nq-policy", "no service-policy type queuing output ROCE-out", "exit",
 		"no policy-map type qos ROCE", "no policy-map type queuing ROCE-out", "no policy-map type network-qos ROCE-nq",
-		"no class-map type qos ROCE-cnp", "no class-map type qos ROCE-default", "no class-map type qos ROCE-roce",
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("delete without prior (-want +got):\n%s", diff)
-	}
+		"no class-map type qos ROCE-cnp", "no class-map type qos ROCE-default", "no class-map type qos ROCE-roce")
 }
 
 // The device read just before decides what exists and what is still ours.

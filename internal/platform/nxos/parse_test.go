@@ -8,6 +8,7 @@ import (
 
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
 // testdata/nxos-running-config-ipqos-1.txt is, as its '#' header says, Microsoft's Azure Local
@@ -138,23 +139,7 @@ system qos
 }
 
 func TestParseErrors(t *testing.T) {
-	for _, text := range []string{
-		"class-map type qos match-any X\n  match dscp 64",
-		"class-map type qos match-any X\n  match dscp 5-3",
-		"class-map type qos match-any X\n  match cos 8",
-		"class-map type qos match-any X\n  match dscp",
-		"class-map type qos match-any X\n  match dscp af99",
-		"policy-map type qos P\n  class X\n    set qos-group 8",
-		"policy-map type network-qos N\n  class type network-qos c-8q-nq3\n    pause pfc-cos 9",
-		"policy-map type network-qos N\n  class type network-qos c-8q-nq3\n    mtu 10000",
-		"policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    bandwidth remaining percent 101",
-		"policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    priority level 8",
-		"policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect minimum-threshold 10 kbytes",
-		"policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect minimum-threshold x kbytes maximum-threshold 2 kbytes",
-		"policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect minimum-threshold 1 kbytes maximum-threshold 2 kbytes drop-probability 101",
-		"policy-map type queuing Q\n  class type queuing c-in-q3\n    pause buffer-size 10 pause-threshold 5",
-		"policy-map type queuing Q\n  class type queuing c-in-q3\n    pause buffer-size 10 pause-threshold -5 resume-threshold 1",
-	} {
+	for _, text := range platformtest.Paragraphs(t, "testdata/refused-running-config.txt") {
 		if _, err := ParseRunningConfig(text); err == nil {
 			t.Errorf("ParseRunningConfig(%q) succeeded", text)
 		}

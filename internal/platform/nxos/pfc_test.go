@@ -8,20 +8,17 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
-// updatedPFC changes the buffer, mode auto, and lets go of the watchdog; unmanagedPFC turns
-// PFC off, link pause on, and lets go of the buffer too.
+// updatedPFC changes the buffer, mode auto, and lets go of the watchdog.
 func updatedPFC() *fabric.PFCInterface {
 	p := examplePFC()
 	p.Mode, p.Watchdog = fabric.PFCModeAuto, nil
 	p.Buffer = &fabric.PFCBuffer{XoffBytes: fabric.Ptr(int64(102400)), XonBytes: fabric.Ptr(int64(51200))}
 	return p
-}
-
-func unmanagedPFC() *fabric.PFCInterface {
-	return &fabric.PFCInterface{Interface: "Ethernet1/3", Mode: fabric.PFCModeOff, LinkPause: true}
 }
 
 // Ethernet1/3 of the base switch has an operator's PFC mode with send-tlv, flowcontrol receive
@@ -30,23 +27,19 @@ func unmanagedPFC() *fabric.PFCInterface {
 // policy left it).
 func TestPFCLinesGolden(t *testing.T) {
 	prior := running.File(t, "after-create.txt").PFCPrior("Ethernet1/3")
-	for _, tc := range []struct {
-		golden, device string
-		old, next      *fabric.PFCInterface
-	}{
-		{"pfc-create.golden", "after-create.txt", nil, examplePFC()},
-		{"pfc-update.golden", "after-pfc-create.txt", examplePFC(), updatedPFC()},
-		{"pfc-unmanage.golden", "after-pfc-create.txt", examplePFC(), unmanagedPFC()},
-		{"pfc-delete.golden", "after-pfc-create.txt", examplePFC(), nil},
-	} {
-		t.Run(tc.golden, func(t *testing.T) {
-			got, err := PFCLines(running.File(t, tc.device), "Ethernet1/3", tc.old, tc.next, prior)
+	for _, tc := range fabrictest.PFCLifecycle(examplePFC, updatedPFC()) {
+		t.Run(tc.Golden, func(t *testing.T) {
+			device := "after-pfc-create.txt" // the switch the create left
+			if tc.Old == nil {
+				device = "after-create.txt"
+			}
+			got, err := PFCLines(running.File(t, device), "Ethernet1/3", tc.Old, tc.Next, prior)
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tc.golden, goldenfile.Lines(got))
-			after := replay(t, goldenfile.Read(t, "testdata/"+tc.device), got)
-			want := tc.next
+			golden(t, tc.Golden, goldenfile.Lines(got))
+			after := replay(t, goldenfile.Read(t, "testdata/"+device), got)
+			want := tc.Next
 			if want == nil {
 				want, _ = running.File(t, "after-create.txt").PFC("Ethernet1/3")
 			}
@@ -54,7 +47,7 @@ func TestPFCLinesGolden(t *testing.T) {
 			if diff := cmp.Diff(want, read); diff != "" {
 				t.Errorf("after the lines (-want +read):\n%s", diff)
 			}
-			if tc.next == nil || tc.next.Buffer == nil {
+			if tc.Next == nil || tc.Next.Buffer == nil {
 				if diff := cmp.Diff(running.File(t, "after-create.txt").Queuing, after.Queuing); diff != "" {
 					t.Errorf("ingress policy left behind (-before create +after):\n%s", diff)
 				}
@@ -111,20 +104,8 @@ func TestPFCRead(t *testing.T) {
 
 func TestPFCPrior(t *testing.T) {
 	c := running.File(t, "after-create.txt")
-	got := c.PFCPrior("Ethernet1/3")
-	want := PFCPrior{Mode: "on send-tlv", FlowReceive: "off", QueuingInput: "LEGACY-in"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("PFCPrior (-want +got):\n%s", diff)
-	}
-	if !cmp.Equal(c.PFCPrior("Ethernet1/9"), PFCPrior{}) {
-		t.Error("prior of a port without a block is not the zero value")
-	}
-	s := goldenfile.JSON(t, want)
-	for _, key := range []string{`"mode"`, `"flow_send"`, `"flow_receive"`, `"watchdog"`, `"queuing_input"`} {
-		if !strings.Contains(s, key) {
-			t.Errorf("JSON form lacks %s: %s", key, s)
-		}
-	}
+	platformtest.CheckPrior(t, c.PFCPrior("Ethernet1/3"), PFCPrior{Mode: "on send-tlv", FlowReceive: "off", QueuingInput: "LEGACY-in"},
+		c.PFCPrior("Ethernet1/9"), `"mode"`, `"flow_send"`, `"flow_receive"`, `"watchdog"`, `"queuing_input"`)
 }
 
 // A port that had none of the lines gets NX-OS's defaults back; a watchdog and a buffer the

@@ -14,10 +14,7 @@ func TestCheckSupported(t *testing.T) {
 	for tc := range 8 {
 		allStrict.Classes["s"+string(rune('a'+tc))] = fabric.Class{TrafficClass: tc, StrictPriority: true}
 	}
-	for name, tc := range map[string]struct {
-		p    *fabric.QoSPolicy
-		want []string
-	}{
+	fabrictest.CheckPolicyCases(t, CheckSupported, map[string]fabrictest.PolicyCase{
 		"example (pcp list, lossless, mtu, ECN)": {examplePolicy(), nil},
 		"trust pcp":                              {pcpPolicy(), nil},
 		"mtu 1500 and 9216": {fabrictest.WithClass(fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = fabric.Ptr(1500) }),
@@ -35,26 +32,14 @@ func TestCheckSupported(t *testing.T) {
 		"mtu out of range": {fabrictest.WithClass(fabrictest.WithClass(examplePolicy(), "roce", func(c *fabric.Class) { c.MTU = fabric.Ptr(9217) }),
 			"cnp", func(c *fabric.Class) { c.MTU = fabric.Ptr(1499) }),
 			[]string{`classes["cnp"].mtu: from 1500 to 9216 bytes (1499 given)`, `classes["roce"].mtu: (9217 given)`}},
-		"8 strict classes": {allStrict, []string{`classes["sa"].strict_priority: priority levels 1-7`}},
-		"all of them, sorted by attribute": {func() *fabric.QoSPolicy {
-			p := fabrictest.WithClass(fabrictest.Renamed(examplePolicy(), strings.Repeat("b", 40)), "roce", func(c *fabric.Class) { c.MTU = fabric.Ptr(100) })
-			p.Trust = fabric.TrustDSCPPCP
-			return p
-		}(), []string{`classes["roce"].mtu: `, "name: ", "trust: "}},
-	} {
-		fabrictest.CheckUnsupported(t, name, CheckSupported(*tc.p), tc.want...)
-	}
+		"8 strict classes":                 {allStrict, []string{`classes["sa"].strict_priority: priority levels 1-7`}},
+		"all of them, sorted by attribute": {fabrictest.ManyUnsupported(examplePolicy(), 100), []string{`classes["roce"].mtu: `, "name: ", "trust: "}},
+	})
 }
 
 func TestCheckPFC(t *testing.T) {
-	mod := func(f func(p *fabric.PFCInterface)) fabric.PFCInterface { p := examplePFC(); f(p); return *p }
-	wd := func(f func(w *fabric.PFCWatchdog)) fabric.PFCInterface {
-		return mod(func(p *fabric.PFCInterface) { f(p.Watchdog) })
-	}
-	for name, tc := range map[string]struct {
-		p    fabric.PFCInterface
-		want []string
-	}{
+	mod, wd := fabrictest.PFCEdits(examplePFC)
+	fabrictest.CheckPFCCases(t, CheckPFC, map[string]fabrictest.PFCCase{
 		"example":                {*examplePFC(), nil},
 		"mode auto":              {mod(func(p *fabric.PFCInterface) { p.Mode = fabric.PFCModeAuto }), nil},
 		"mode off, link pause":   {mod(func(p *fabric.PFCInterface) { p.Mode, p.LinkPause = fabric.PFCModeOff, true }), nil},
@@ -93,9 +78,7 @@ func TestCheckPFC(t *testing.T) {
 			p.Buffer = &fabric.PFCBuffer{XonBytes: fabric.Ptr(int64(1)), CableLengthM: fabric.Ptr(3)}
 		}), []string{"buffer.cable_length_m: ", "buffer.xoff_bytes: ", "watchdog.action: ", "watchdog.detection_time_ms: ",
 			"watchdog.restoration_time_ms: "}},
-	} {
-		fabrictest.CheckUnsupported(t, name, CheckPFC(tc.p), tc.want...)
-	}
+	})
 }
 
 func TestObjectNames(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 )
 
 func examplePFC() *fabric.PFCInterface {
@@ -229,7 +230,7 @@ func TestCheckPFC(t *testing.T) {
 
 func TestCheckPFCAgainst(t *testing.T) {
 	db := baseDB(t).dbOf(t)
-	mod := func(f func(p *fabric.PFCInterface)) fabric.PFCInterface { p := examplePFC(); f(p); return *p }
+	mod, _ := fabrictest.PFCEdits(examplePFC)
 	for name, tc := range map[string]struct {
 		p    fabric.PFCInterface
 		want string

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 )
@@ -39,6 +41,17 @@ func CheckLines(t *testing.T, what string, lines []string) {
 		if bad || l == "" || l != strings.TrimSpace(l) {
 			t.Errorf("%s: unsafe configuration line %q", what, l)
 		}
+	}
+}
+
+// WantLines fails unless a writer returned want (and no error).
+func WantLines(t *testing.T, what string, got []string, err error, want ...string) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", what, diff)
 	}
 }
 

@@ -18,7 +18,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
+
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
 // Files returns the contents of the files matching each pattern (filepath.Glob, relative to
@@ -52,6 +55,27 @@ func Captures(tb testing.TB, patterns ...string) []string {
 	out := Files(tb, patterns...)
 	for i, s := range out {
 		_, out[i], _ = strings.Cut(s, "\n")
+	}
+	return out
+}
+
+// Paragraphs returns the cases of a testdata file: paragraphs, separated by blank lines, each
+// without its final newline; lines starting with '#' are comments.
+func Paragraphs(tb testing.TB, name string) []string {
+	tb.Helper()
+	var out, cur []string
+	for _, l := range strings.Split(Files(tb, name)[0]+"\n\n", "\n") {
+		switch {
+		case strings.HasPrefix(l, "#"):
+		case l == "" && len(cur) > 0:
+			out = append(out, strings.Join(cur, "\n"))
+			cur = nil
+		case l != "":
+			cur = append(cur, l)
+		}
+	}
+	if len(out) == 0 {
+		tb.Fatalf("%s holds no case", name)
 	}
 	return out
 }
@@ -171,4 +195,24 @@ func Null(p *int64) string {
 		return "null"
 	}
 	return fmt.Sprint(*p)
+}
+
+// CheckPrior checks a port's PFC prior as a platform reads it: got is want, a port the
+// configuration lacks has the zero prior (missing), and the JSON form (the resource's private
+// state) has each of keys.
+func CheckPrior[P any](t *testing.T, got, want, missing P, keys ...string) {
+	t.Helper()
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("PFCPrior (-want +got):\n%s", diff)
+	}
+	var zero P
+	if !cmp.Equal(missing, zero) {
+		t.Errorf("prior of a port without a block is not the zero value: %+v", missing)
+	}
+	s := goldenfile.JSON(t, want)
+	for _, key := range keys {
+		if !strings.Contains(s, key) {
+			t.Errorf("JSON form lacks %s: %s", key, s)
+		}
+	}
 }
