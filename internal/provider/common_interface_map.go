@@ -98,7 +98,7 @@ func (r *interfaceMapResource[M, I]) Schema(_ context.Context, _ resource.Schema
 			"An apply writes only the entries it adds, changes or removes; a removed entry, and destroy, restore what the device had before "+
 			"the entry was managed. When the device refuses one entry, the entries already written in that apply are restored and the "+
 			"resource's state stays as it was. An interface must not be managed by this resource and by a `%s` at once.",
-			r.oneTypeName, r.oneTypeName, r.oneTypeName) + "\n\n" + r.oneSchema.MarkdownDescription,
+			r.oneTypeName, r.oneTypeName, r.oneTypeName) + "\n\nEach entry, as `" + r.oneTypeName + "`: " + r.oneSchema.MarkdownDescription,
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The device's name.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
