@@ -391,7 +391,6 @@ func applyEntries[I any](ctx context.Context, drv interfaceOps[I], changes []ent
 			}
 			return nil, nil, f
 		}
-		c := c
 		switch op {
 		case "create":
 			priors[c.key] = p

@@ -118,11 +118,15 @@ func TestAccSONiCPFCInterfaces(t *testing.T) {
 			return nil
 		}
 	}
-	restored := func(ps ...string) func(*terraform.State) error {
+	// restored compares ports with what the switch had at *before: the stock switch after
+	// destroy, the switch with the policy alone for an entry removed while the policy stays.
+	var policyOnly map[string]map[string]map[string]string
+	restored := func(before *map[string]map[string]map[string]string, ps ...string) func(*terraform.State) error {
 		return func(*terraform.State) error {
 			if err := yang(nil); err != nil {
 				return err
 			}
+			before := *before
 			after := sw.DB()
 			for _, p := range ps {
 				for _, tk := range [][2]string{{"PFC_WD", p}, {"BUFFER_PG", p + "|3"}, {"BUFFER_PG", p + "|3-4"}} {
@@ -139,8 +143,9 @@ func TestAccSONiCPFCInterfaces(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
-		CheckDestroy:             restored(all...),
+		CheckDestroy:             restored(&before, all...),
 		Steps: []resource.TestStep{
+			{Config: l.providerHCL() + policy, Check: func(*terraform.State) error { policyOnly = sw.DB(); return nil }},
 			{Config: v1, Check: ports("200", all...)},
 			{Config: v2, ConfigPlanChecks: entriesChange("roce_pfc_interfaces.leaf", "Ethernet4"), Check: ports("300", all...)},
 			{ // an operator's change on one port, through an independent gNMI client
@@ -152,7 +157,7 @@ func TestAccSONiCPFCInterfaces(t *testing.T) {
 				Check:            ports("300", all...),
 			},
 			{Config: v3, ConfigPlanChecks: entriesChange("roce_pfc_interfaces.leaf", "Ethernet12"), Check: func(s *terraform.State) error {
-				if err := restored("Ethernet12")(s); err != nil {
+				if err := restored(&policyOnly, "Ethernet12")(s); err != nil {
 					return err
 				}
 				return ports("300", "Ethernet0", "Ethernet4", "Ethernet8")(s)
