@@ -154,10 +154,16 @@ func entryDiags(key string, in diag.Diagnostics) diag.Diagnostics {
 			continue
 		}
 		p := entryPath(key, wp.Path())
+		detail := d.Detail()
+		if !p.Equal(path.Root("device")) {
+			// Terraform's CLI points at the resource, not at a map entry's attribute: the
+			// detail names the entry.
+			detail = fmt.Sprintf("Interface %q: %s", key, detail)
+		}
 		if d.Severity() == diag.SeverityError {
-			out.AddAttributeError(p, d.Summary(), d.Detail())
+			out.AddAttributeError(p, d.Summary(), detail)
 		} else {
-			out.AddAttributeWarning(p, d.Summary(), d.Detail())
+			out.AddAttributeWarning(p, d.Summary(), detail)
 		}
 	}
 	return out

@@ -176,8 +176,9 @@ func TestInterfaceMapValidationOnEntry(t *testing.T) {
 		t.Fatalf("diagnostics %v, want one on Ethernet4's link_pause", diags)
 	}
 	wp, _ := diags[0].(diag.DiagnosticWithPath)
-	if want := path.Root("interfaces").AtMapKey("Ethernet4").AtName("link_pause"); wp == nil || !wp.Path().Equal(want) {
-		t.Errorf("diagnostic %v, want it on %s", diags[0], want)
+	if want := path.Root("interfaces").AtMapKey("Ethernet4").AtName("link_pause"); wp == nil || !wp.Path().Equal(want) ||
+		!strings.HasPrefix(diags[0].Detail(), `Interface "Ethernet4": `) {
+		t.Errorf("diagnostic %v, want it on %s, its detail naming the entry", diags[0], want)
 	}
 }
 

@@ -181,7 +181,7 @@ resource "roce_pfc_interfaces" "leaf" {
     Ethernet0 = {}
     Ethernet4 = { link_pause = true }
   }
-}`, want: `(?s)link_pause enabled together with PFC.*interfaces\["Ethernet4"\]`},
+}`, want: `(?s)link_pause enabled together with PFC.*Interface\s+"Ethernet4":\s+802.3x\s+link-level\s+pause`},
 		{name: "mode off not supported on sonic", config: policy + `
 resource "roce_pfc_interfaces" "leaf" {
   device     = "sonic-1"
@@ -218,7 +218,7 @@ func hostMapsHCL(ifs []string, pfc string) string {
       priorities         = [3]
       cnp_dscp           = 48
       cnp_priority       = 6
-      reaction_point     = { ai_rate_mbps = 10 }
+      reaction_point     = { ai_rate_mbps = 10, hai_rate_mbps = 100, clamp_target_rate = true }
       notification_point = { min_time_between_cnps_us = 4 }
     }
 `, i)
