@@ -252,6 +252,14 @@ func TestInterfaceMapRefusalRollsBack(t *testing.T) {
 		!strings.Contains(diags[0].Detail(), "rejected by the device") || !strings.Contains(diags[0].Detail(), "restored") {
 		t.Errorf("diagnostic %v: want the refusal on %s, saying the entries were restored", diags[0], want)
 	}
+	// A destroy the device refuses on one entry manages again the entries it had restored:
+	// the resource stays, and so does what it manages.
+	f.refuse = "Ethernet8"
+	diags = nil
+	_, _, ok = r.apply(ctx, "delete", dev, v1, nil, priors, &diags)
+	if ok || !reflect.DeepEqual(f.ports, applied) {
+		t.Errorf("refused destroy: ok %v, device %+v, want %+v", ok, f.ports, applied)
+	}
 	// A refused first create leaves nothing behind either.
 	f2 := &fakePFC{ports: stockPorts(), refuse: "Ethernet8"}
 	diags = nil
