@@ -667,6 +667,13 @@ func (r *interfaceMapResource[M, I]) read(ctx context.Context, device types.Stri
 				fmt.Sprintf("Cannot read %s of %q on device %q", r.what, key, device.ValueString()), err.Error())
 			continue
 		}
+		if got == nil && m.imported() {
+			// The per-interface resource's import of it fails likewise (Terraform: "Cannot
+			// import non-existent remote object").
+			diags.AddAttributeError(path.Root("interfaces").AtMapKey(key), "Cannot import non-existent interface",
+				fmt.Sprintf("The import ID names interface %q, which device %q does not have (or has no %s of).", key, device.ValueString(), r.what))
+			continue
+		}
 		if got == nil {
 			changed = true
 			continue

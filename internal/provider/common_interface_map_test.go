@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
 	"github.com/rocefabric/terraform-provider-roce/internal/driver"
@@ -295,6 +296,31 @@ func TestInterfaceMapRead(t *testing.T) {
 	wd := got["Ethernet4"].(types.Object).Attributes()["watchdog"].(types.Object).Attributes()["detection_time_ms"] //nolint:forcetypeassert // entryValue's
 	if !wd.Equal(types.Int64Value(800)) {
 		t.Errorf("Ethernet4 detection_time_ms %v, want the device's 800", wd)
+	}
+}
+
+// An import that names an interface the device does not have fails, as the per-interface
+// resource's import of it does, instead of leaving the entry out.
+func TestInterfaceMapImportMissing(t *testing.T) {
+	r := fakePFCMap(&fakePFC{ports: stockPorts()})
+	ctx := context.Background()
+	null := map[string]attr.Value{}
+	for name, typ := range r.entryType.AttrTypes {
+		v, _ := typ.ValueFromTerraform(ctx, tftypes.NewValue(typ.TerraformType(ctx), nil))
+		null[name] = v
+	}
+	imported := map[string]attr.Value{}
+	for _, p := range []string{"Ethernet0", "Ethernet99"} {
+		imported[p], _ = types.ObjectValue(r.entryType.AttrTypes, null)
+	}
+	var diags diag.Diagnostics
+	got, _ := r.read(ctx, types.StringValue("leaf-1"), imported, &diags)
+	wp, _ := diags[0].(diag.DiagnosticWithPath)
+	if len(diags) != 1 || wp == nil || !wp.Path().Equal(path.Root("interfaces").AtMapKey("Ethernet99")) {
+		t.Errorf("diagnostics %v: want one on Ethernet99", diags)
+	}
+	if mode := got["Ethernet0"].(types.Object).Attributes()["mode"]; !mode.Equal(types.StringValue("off")) { //nolint:forcetypeassert // entryValue's
+		t.Errorf("imported Ethernet0 mode %v, want the device's off", mode)
 	}
 }
 
