@@ -99,21 +99,30 @@ func (r *deviceResource) checkDeviceForDestroy(name types.String, diags *diag.Di
 // refused here, naming the configured ones, rather than later as a device removed from
 // `devices`.
 func (r *deviceResource) importDeviceID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse, second, example string) {
-	device, rest, ok := strings.Cut(req.ID, "/")
-	if !ok || device == "" || rest == "" {
-		resp.Diagnostics.AddError("Invalid import ID",
-			fmt.Sprintf("Import ID %q must be <device>/<%s>, for example %s.", req.ID, second, example))
+	device, rest, ok := r.importID(req.ID, second, example, &resp.Diagnostics)
+	if !ok {
 		return
-	}
-	if r.pd != nil && r.pd.known {
-		if _, ok := r.pd.registry.Device(device); !ok {
-			resp.Diagnostics.AddError("Unknown device in the import ID", fmt.Sprintf("Import ID %q: %s", req.ID, r.pd.registry.UnknownDeviceDetail(device)))
-			return
-		}
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("device"), device)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(second), rest)...)
+}
+
+// importID splits and checks an import ID `<device>/<rest>` (importDeviceID).
+func (r *deviceResource) importID(id, second, example string, diags *diag.Diagnostics) (device, rest string, ok bool) {
+	device, rest, ok = strings.Cut(id, "/")
+	if !ok || device == "" || rest == "" {
+		diags.AddError("Invalid import ID",
+			fmt.Sprintf("Import ID %q must be <device>/<%s>, for example %s.", id, second, example))
+		return "", "", false
+	}
+	if r.pd != nil && r.pd.known {
+		if _, ok := r.pd.registry.Device(device); !ok {
+			diags.AddError("Unknown device in the import ID", fmt.Sprintf("Import ID %q: %s", id, r.pd.registry.UnknownDeviceDetail(device)))
+			return "", "", false
+		}
+	}
+	return device, rest, true
 }
 
 // setID plans the resource's id when the plan does not already hold it. A plan with no change

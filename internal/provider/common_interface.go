@@ -89,13 +89,13 @@ func (r *interfaceResource[M, I]) written(ctx context.Context, op string, drv in
 	priv privateSetter, state *tfsdk.State, diags *diag.Diagnostics) {
 	recordWrite(ctx, priv, prior, state, plan, diags)
 	device, ifname := plan.ids()
-	err := r.setComputed(ctx, drv, ifname.ValueString(), true, state.GetAttribute, state.SetAttribute)
+	err := r.setComputed(ctx, drv, ifname.ValueString(), path.Empty(), true, state.GetAttribute, state.SetAttribute)
 	r.failed(diags, "read after "+op, device, ifname, err)
 }
 
-// setComputed sets r.computed's values on a plan or state (set), where they are unknown when
-// onlyUnknown.
-func (r *interfaceResource[M, I]) setComputed(ctx context.Context, drv interfaceOps[I], ifname string, onlyUnknown bool,
+// setComputed sets r.computed's values on a plan or state (set), in the object at base (the
+// root, or a map resource's entry), where they are unknown when onlyUnknown.
+func (r *interfaceResource[M, I]) setComputed(ctx context.Context, drv interfaceOps[I], ifname string, base path.Path, onlyUnknown bool,
 	get func(context.Context, path.Path, any) diag.Diagnostics, set func(context.Context, path.Path, any) diag.Diagnostics) error {
 	if r.computed == nil {
 		return nil
@@ -107,11 +107,11 @@ func (r *interfaceResource[M, I]) setComputed(ctx context.Context, drv interface
 	for name, v := range vals {
 		var cur types.String
 		if onlyUnknown {
-			if get(ctx, path.Root(name), &cur); !cur.IsUnknown() {
+			if get(ctx, base.AtName(name), &cur); !cur.IsUnknown() {
 				continue
 			}
 		}
-		set(ctx, path.Root(name), v)
+		set(ctx, base.AtName(name), v)
 	}
 	return nil
 }
@@ -149,6 +149,9 @@ func (r *interfaceResource[M, I]) ModifyPlan(ctx context.Context, req resource.M
 	if !device.IsUnknown() && !ifname.IsUnknown() {
 		setID(ctx, resp, plan.id(), device.ValueString()+"/"+ifname.ValueString())
 	}
+	if !ifname.IsUnknown() {
+		r.claim(device, map[string]attr.Value{ifname.ValueString(): nil}, &resp.Diagnostics)
+	}
 	dev, ok := r.plannedDevice(device, &resp.Diagnostics)
 	if !ok || !plan.known() {
 		return
@@ -178,7 +181,7 @@ func (r *interfaceResource[M, I]) ModifyPlan(ctx context.Context, req resource.M
 		}
 	}
 	if err == nil {
-		err = r.setComputed(ctx, drv, ifname.ValueString(), false, resp.Plan.GetAttribute, resp.Plan.SetAttribute)
+		err = r.setComputed(ctx, drv, ifname.ValueString(), path.Empty(), false, resp.Plan.GetAttribute, resp.Plan.SetAttribute)
 	}
 	if err != nil {
 		// Terraform plans again during apply, so this check also fails an apply: name the

@@ -42,6 +42,8 @@ type providerData struct {
 	// configuration whose devices come from other resources): plan-time device checks wait.
 	known    bool
 	registry *devices.Registry
+	// claims are the interfaces the resources of this run plan to manage (portClaims).
+	claims portClaims
 }
 
 func (p *roceProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -184,7 +186,8 @@ func (p *roceProvider) Configure(ctx context.Context, req provider.ConfigureRequ
 }
 
 func (p *roceProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{newQoSPolicyResource, newPFCInterfaceResource, newNICQoSResource, newDCQCNProfileResource, newNICFirmwareResource}
+	return []func() resource.Resource{newQoSPolicyResource, newPFCInterfaceResource, newNICQoSResource, newDCQCNProfileResource, newNICFirmwareResource,
+		newPFCInterfacesResource, newNICQoSInterfacesResource, newDCQCNInterfacesResource}
 }
 
 func (p *roceProvider) DataSources(context.Context) []func() datasource.DataSource {

@@ -156,6 +156,31 @@ resource "roce_pfc_interface" "device" {
 }
 `
 
+// hostileMapsHCL puts every hostile string into the keys of the map resources' interfaces:
+// the switch ones, then the host ones. The keys are known when Terraform validates the
+// configuration (each.value above is not), so the host resources' validation errors would stop
+// the plan before the switch ones are planned: each is planned apart.
+var hostileMapsHCL = [][2]string{
+	{`
+resource "roce_pfc_interfaces" "port" {
+  for_each   = toset(["eos-1", "nxos-1"])
+  device     = each.value
+  interfaces = { for k, v in local.hostile : v => {} }
+}
+`, `roce_pfc_interfaces.port["eos-1"] roce_pfc_interfaces.port["nxos-1"]`},
+	{`
+resource "roce_nic_qos_interfaces" "netdev" {
+  device     = "mlx5-1"
+  interfaces = { for k, v in local.hostile : v => { pfc_priorities = [3], dscp_to_priority = { "26" = 3 } } }
+}
+
+resource "roce_dcqcn_interfaces" "netdev" {
+  device     = "mlx5-1"
+  interfaces = { for k, v in local.hostile : v => { priorities = [3] } }
+}
+`, "roce_nic_qos_interfaces.netdev roce_dcqcn_interfaces.netdev"},
+}
+
 // providerWith is providerHCL with another devices expression and extra provider attributes;
 // local.inv is the lab inventory's devices map.
 func (l *accLab) providerWith(devices string, attrs ...string) string {
@@ -271,6 +296,33 @@ func TestAccSecurityHostileStrings(t *testing.T) {
 		check("data.roce_interface_counters.netdev"+key, "interface", onAttr("interface"))
 	}
 	noRequests(t, l, "plan with hostile names")
+
+	// The same strings as the keys of the map resources' interfaces: an error on each entry,
+	// whose detail names it (the CLI points at the map, not inside it).
+	for _, c := range hostileMapsHCL {
+		writeMain(t, dir, l.providerHCL()+`
+locals {
+  hostile = jsondecode(file("${path.module}/hostile.json"))
+}
+`+c[0])
+		out, code = tf.run("plan", "-input=false", "-no-color", "-json")
+		if code != 1 {
+			t.Fatalf("the plan must fail (exit 1), got %d:\n%s", code, out)
+		}
+		byAddr = map[string][]tfDiag{}
+		for _, d := range jsonDiags(out) {
+			byAddr[d.Address] = append(byAddr[d.Address], d)
+		}
+		for _, name := range allHostile() {
+			onEntry := func(d tfDiag) bool {
+				return d.Severity == "error" && strings.HasPrefix(d.Detail, "Interface "+strconv.Quote(name)+": ")
+			}
+			for _, addr := range strings.Fields(c[1]) {
+				check(addr, fmt.Sprintf("entry %q", name), onEntry)
+			}
+		}
+	}
+	noRequests(t, l, "plan with hostile interface keys")
 
 	// Hostile device names in the provider's devices map (the names are keys only, but they
 	// name devices in messages and import IDs): the provider configuration fails on devices.

@@ -1,0 +1,375 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+)
+
+// expectEntries is a plan check: resource addr is updated in place, and exactly the entries
+// keys of its interfaces map change (added, removed or changed), no other.
+type expectEntries struct {
+	addr string
+	keys []string
+}
+
+func (e expectEntries) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	for _, rc := range req.Plan.ResourceChanges {
+		if rc.Address != e.addr {
+			continue
+		}
+		if !rc.Change.Actions.Update() {
+			resp.Error = fmt.Errorf("%s: planned %v, want an in-place update", e.addr, rc.Change.Actions)
+			return
+		}
+		entries := func(v any) map[string]any {
+			m, _ := v.(map[string]any)
+			out, _ := m["interfaces"].(map[string]any)
+			return out
+		}
+		before, after := entries(rc.Change.Before), entries(rc.Change.After)
+		var changed []string
+		for k := range before {
+			if _, ok := after[k]; !ok || fmt.Sprint(before[k]) != fmt.Sprint(after[k]) {
+				changed = append(changed, k)
+			}
+		}
+		for k := range after {
+			if _, ok := before[k]; !ok {
+				changed = append(changed, k)
+			}
+		}
+		slices.Sort(changed)
+		if !slices.Equal(changed, e.keys) {
+			resp.Error = fmt.Errorf("%s: the plan changes entries %v, want exactly %v", e.addr, changed, e.keys)
+		}
+		return
+	}
+	resp.Error = fmt.Errorf("%s is not in the plan", e.addr)
+}
+
+func entriesChange(addr string, keys ...string) resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{expectEntries{addr, keys}}}
+}
+
+// sonicPFCMapHCL is one roce_pfc_interfaces of ports, each as sonicPFCHCL's port, with
+// Ethernet4's watchdog detection time detection4.
+func sonicPFCMapHCL(ports []string, detection4 int) string {
+	var b strings.Builder
+	for _, p := range ports {
+		d := 200
+		if p == "Ethernet4" {
+			d = detection4
+		}
+		fmt.Fprintf(&b, `    %s = {
+      buffer   = { xoff_bytes = 122880, xon_bytes = 61440, cable_length_m = 5 }
+      watchdog = { action = "drop", detection_time_ms = %d, restoration_time_ms = 400 }
+    }
+`, p, d)
+	}
+	return fmt.Sprintf(`
+resource "roce_pfc_interfaces" "leaf" {
+  device     = "sonic-1"
+  interfaces = {
+%s  }
+  depends_on = [roce_qos_policy.leaf]
+}
+`, b.String())
+}
+
+// The lifecycle of roce_pfc_interfaces on SONiC: four ports in one resource; drift on one
+// port is that entry's update and apply repairs it; a removed entry gives the port back as
+// it was; import names the ports; destroy restores every port.
+func TestAccSONiCPFCInterfaces(t *testing.T) {
+	l := sonicLab(t)
+	sw := l.SONiC("sonic-1")
+	yang := sonicYANG(t, sw)
+	before := sw.DB()
+	all := []string{"Ethernet0", "Ethernet12", "Ethernet4", "Ethernet8"}
+	policy := sonicPolicyHCL(153600, `"Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"`)
+	v1 := l.providerHCL() + policy + sonicPFCMapHCL(all, 200)
+	v2 := l.providerHCL() + policy + sonicPFCMapHCL(all, 300)
+	v3 := l.providerHCL() + policy + sonicPFCMapHCL([]string{"Ethernet0", "Ethernet4", "Ethernet8"}, 300)
+	field := func(table, key, f string) string { return sw.DB()[table][key][f] }
+	ports := func(want string, ps ...string) func(*terraform.State) error {
+		return func(*terraform.State) error {
+			if err := yang(nil); err != nil {
+				return err
+			}
+			for _, p := range ps {
+				d := "200"
+				if p == "Ethernet4" {
+					d = want
+				}
+				if got := field("PFC_WD", p, "detection_time"); got != d {
+					return fmt.Errorf("PFC_WD|%s detection_time = %q, want %q", p, got, d)
+				}
+				if got := field("CABLE_LENGTH", "AZURE", p); got != "5m" {
+					return fmt.Errorf("cable length of %s = %q, want 5m", p, got)
+				}
+			}
+			return nil
+		}
+	}
+	// restored compares ports with what the switch had at *before: the stock switch after
+	// destroy, the switch with the policy alone for an entry removed while the policy stays.
+	var policyOnly map[string]map[string]map[string]string
+	restored := func(before *map[string]map[string]map[string]string, ps ...string) func(*terraform.State) error {
+		return func(*terraform.State) error {
+			if err := yang(nil); err != nil {
+				return err
+			}
+			before := *before
+			after := sw.DB()
+			for _, p := range ps {
+				for _, tk := range [][2]string{{"PFC_WD", p}, {"BUFFER_PG", p + "|3"}, {"BUFFER_PG", p + "|3-4"}} {
+					if fmt.Sprint(after[tk[0]][tk[1]]) != fmt.Sprint(before[tk[0]][tk[1]]) {
+						return fmt.Errorf("%s|%s not restored: %v, want %v", tk[0], tk[1], after[tk[0]][tk[1]], before[tk[0]][tk[1]])
+					}
+				}
+				if after["CABLE_LENGTH"]["AZURE"][p] != before["CABLE_LENGTH"]["AZURE"][p] {
+					return fmt.Errorf("cable length of %s not restored: %q, want %q", p, after["CABLE_LENGTH"]["AZURE"][p], before["CABLE_LENGTH"]["AZURE"][p])
+				}
+			}
+			return nil
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		CheckDestroy:             restored(&before, all...),
+		Steps: []resource.TestStep{
+			{Config: l.providerHCL() + policy, Check: func(*terraform.State) error { policyOnly = sw.DB(); return nil }},
+			{Config: v1, Check: ports("200", all...)},
+			{Config: v2, ConfigPlanChecks: entriesChange("roce_pfc_interfaces.leaf", "Ethernet4"), Check: ports("300", all...)},
+			{ // an operator's change on one port, through an independent gNMI client
+				PreConfig: func() {
+					l.oob(t, "sonic-1").setSONiC("/CONFIG_DB/localhost/PFC_WD/Ethernet8/detection_time", `"800"`)
+				},
+				Config:           v2,
+				ConfigPlanChecks: entriesChange("roce_pfc_interfaces.leaf", "Ethernet8"),
+				Check:            ports("300", all...),
+			},
+			{Config: v3, ConfigPlanChecks: entriesChange("roce_pfc_interfaces.leaf", "Ethernet12"), Check: func(s *terraform.State) error {
+				if err := restored(&policyOnly, "Ethernet12")(s); err != nil {
+					return err
+				}
+				return ports("300", "Ethernet0", "Ethernet4", "Ethernet8")(s)
+			}},
+			{ResourceName: "roce_pfc_interfaces.leaf", ImportState: true, ImportStateId: "sonic-1/Ethernet0,Ethernet4,Ethernet8", ImportStateVerify: true},
+		},
+	})
+}
+
+// Each entry is checked as the per-interface resource is, the mistake reported on its entry;
+// an interface in both a map resource and a per-interface resource is refused; an unknown
+// device in an import ID is named as for the per-interface resource.
+func TestAccSONiCPFCInterfacesPlanErrors(t *testing.T) {
+	l := sonicLab(t)
+	policy := sonicPolicyHCL(153600, `"Ethernet0", "Ethernet4"`)
+	l.expectPlanErrors(t, []planError{
+		{name: "link_pause with PFC on one entry", config: policy + `
+resource "roce_pfc_interfaces" "leaf" {
+  device     = "sonic-1"
+  interfaces = {
+    Ethernet0 = {}
+    Ethernet4 = { link_pause = true }
+  }
+}`, want: `(?s)link_pause enabled together with PFC.*Interface\s+"Ethernet4":\s+802.3x\s+link-level\s+pause`},
+		{name: "mode off not supported on sonic", config: policy + `
+resource "roce_pfc_interfaces" "leaf" {
+  device     = "sonic-1"
+  interfaces = { Ethernet0 = { mode = "off" } }
+}`, want: `(?s)Not supported on platform sonic.*sonic-1`},
+		{name: "a port in two resources", config: policy + sonicPFCMapHCL([]string{"Ethernet0", "Ethernet4"}, 200) + sonicPFCHCL("Ethernet4", 200),
+			want: `(?s)Interface managed by two resources.*"Ethernet4" on device "sonic-1"`},
+	}, nil)
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: protoV6Factories, Steps: []resource.TestStep{
+		{Config: l.providerHCL() + policy, Check: func(*terraform.State) error { return nil }},
+		{Config: l.providerHCL() + policy + sonicPFCMapHCL([]string{"Ethernet0"}, 200), ResourceName: "roce_pfc_interfaces.leaf", ImportState: true,
+			ImportStateId: "leaf-9/Ethernet0,Ethernet4", ExpectError: regexp.MustCompile(`(?s)Unknown device in the import ID.*leaf-9`)},
+	}})
+}
+
+const nicMapRes, dcqcnMapRes = "roce_nic_qos_interfaces.gpu", "roce_dcqcn_interfaces.gpu"
+
+// hostMapsHCL is the NIC QoS and DCQCN of eth0 and eth1 (ifs), the PFC priorities pfc.
+func hostMapsHCL(ifs []string, pfc string) string {
+	var nic, dc strings.Builder
+	for _, i := range ifs {
+		fmt.Fprintf(&nic, `    %s = {
+      trust            = "dscp"
+      pfc_priorities   = [%s]
+      dscp_to_priority = { "26" = 3, "48" = 6 }
+      priority_to_tc   = { "3" = 3, "6" = 6 }
+      ets = {
+        %s
+      }
+      roce_tos = 106
+    }
+`, i, pfc, strings.ReplaceAll(ets5050, "\n", "\n    "))
+		fmt.Fprintf(&dc, `    %s = {
+      priorities         = [3]
+      cnp_dscp           = 48
+      cnp_priority       = 6
+      reaction_point     = { ai_rate_mbps = 10, hai_rate_mbps = 100, clamp_target_rate = true }
+      notification_point = { min_time_between_cnps_us = 4 }
+    }
+`, i)
+	}
+	return fmt.Sprintf(`
+resource "roce_nic_qos_interfaces" "gpu" {
+  device     = "mlx5-1"
+  interfaces = {
+%s  }
+}
+
+resource "roce_dcqcn_interfaces" "gpu" {
+  device     = "mlx5-1"
+  interfaces = {
+%s  }
+}
+`, nic.String(), dc.String())
+}
+
+// The lifecycle of roce_nic_qos_interfaces and roce_dcqcn_interfaces on an mlx5 host.
+func TestAccHostInterfaceMaps(t *testing.T) {
+	l := hostLab(t)
+	sh := l.shell(t, "mlx5-1")
+	host := func(i string) string {
+		return sh.run("mlnx_qos -i " + i + " -a; sudo -n sh -c 'grep -H . /sys/class/net/" + i + "/ecn/roce_rp/enable/* /sys/class/net/" + i + "/ecn/roce_np/enable/*'")
+	}
+	before := map[string]string{"eth0": host("eth0"), "eth1": host("eth1")}
+	restored := func(ifs ...string) func(*terraform.State) error {
+		return func(*terraform.State) error {
+			for _, i := range ifs {
+				if after := host(i); after != before[i] {
+					return fmt.Errorf("%s not restored:\nbefore:\n%s\nafter:\n%s", i, before[i], after)
+				}
+			}
+			return nil
+		}
+	}
+	applied := func(pfcLine string, ifs ...string) func(*terraform.State) error {
+		return func(*terraform.State) error {
+			for _, i := range ifs {
+				out := host(i)
+				for _, want := range []string{pfcLine, "prio:3 dscp:26,", "tsa: strict", "/ecn/roce_np/enable/3:1", "/ecn/roce_rp/enable/3:1"} {
+					if !strings.Contains(out, want) {
+						return fmt.Errorf("%s lacks %q:\n%s", i, want, out)
+					}
+				}
+			}
+			return nil
+		}
+	}
+	pfc3 := "\tenabled     0   0   0   1   0   0   0   0   "
+	both := []string{"eth0", "eth1"}
+	v1 := l.providerHCL() + hostMapsHCL(both, "3")
+	v2 := l.providerHCL() + hostMapsHCL([]string{"eth0"}, "3")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		CheckDestroy:             restored(both...),
+		Steps: []resource.TestStep{
+			{Config: v1, Check: func(s *terraform.State) error {
+				if err := applied(pfc3, both...)(s); err != nil {
+					return err
+				}
+				if got := s.RootModule().Resources[nicMapRes].Primary.Attributes["interfaces.eth1.tool"]; got != "mlnx_qos" {
+					return fmt.Errorf("tool of eth1 = %q, want mlnx_qos (the host has MLNX_OFED's tools)", got)
+				}
+				return nil
+			}},
+			{ // an operator turns PFC off on eth1: that entry's update, which apply repairs
+				PreConfig:        func() { sh.run("sudo -n mlnx_qos -i eth1 --pfc 0,0,0,0,0,0,0,0 > /dev/null") },
+				Config:           v1,
+				ConfigPlanChecks: entriesChange(nicMapRes, "eth1"),
+				Check:            applied(pfc3, both...),
+			},
+			{Config: v2, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				expectEntries{nicMapRes, []string{"eth1"}}, expectEntries{dcqcnMapRes, []string{"eth1"}}}},
+				Check: func(s *terraform.State) error {
+					if err := restored("eth1")(s); err != nil {
+						return err
+					}
+					return applied(pfc3, "eth0")(s)
+				}},
+			{ResourceName: nicMapRes, ImportState: true, ImportStateId: "mlx5-1/eth0", ImportStateVerify: true},
+			{ResourceName: dcqcnMapRes, ImportState: true, ImportStateId: "mlx5-1/eth0", ImportStateVerify: true,
+				ImportStateVerifyIgnore: func() []string {
+					var out []string
+					for _, p := range unmanagedRP {
+						out = append(out, "interfaces.eth0."+p)
+					}
+					return out
+				}()},
+		},
+	})
+}
+
+// eosPFCMapHCL is roce_pfc_interfaces of Ethernet1-3, Ethernet3's watchdog timeout detection3.
+func eosPFCMapHCL(detection, detection3 int) string {
+	return fmt.Sprintf(`
+resource "roce_pfc_interfaces" "leaf" {
+  device     = "eos-1"
+  interfaces = {
+    Ethernet1 = { watchdog = { action = "drop", detection_time_ms = %[1]d, restoration_time_ms = 400 } }
+    Ethernet2 = { watchdog = { action = "drop", detection_time_ms = %[1]d, restoration_time_ms = 400 } }
+    Ethernet3 = { watchdog = { action = "drop", detection_time_ms = %[2]d, restoration_time_ms = 400 } }
+  }
+  depends_on = [roce_qos_policy.leaf]
+}
+`, detection, detection3)
+}
+
+// roce_pfc_interfaces on EOS; the switch refuses one entry of an update: the entries written
+// before it are restored, the running-config and the state are as before the apply.
+func TestAccEOSPFCInterfacesRefusal(t *testing.T) {
+	l := eosLab(t)
+	sw := l.EOS("eos-1")
+	before := sw.RunningConfig()
+	policy := eosPolicyHCL(153600, `"Ethernet1", "Ethernet2", "Ethernet3"`)
+	v1 := l.providerHCL() + policy + eosPFCMapHCL(200, 200)
+	v2 := l.providerHCL() + policy + eosPFCMapHCL(250, 300)
+	want := cliLine(sw.RunningConfig, section)
+	var applied string
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		CheckDestroy:             cliRestored(before, sw.RunningConfig, "configuration sessions", sessionNames(sw)),
+		Steps: []resource.TestStep{
+			{Config: v1, Check: func(s *terraform.State) error {
+				applied = sw.RunningConfig()
+				return cliLines(want, [][3]string{
+					{"PFC on Ethernet1", "interface Ethernet1", "priority-flow-control on"},
+					{"watchdog Ethernet3", "interface Ethernet3", "priority-flow-control pause watchdog port timer timeout 0.20 polling-interval auto recovery-time 0.40"},
+				})(s)
+			}},
+			{ // Ethernet1 and Ethernet2 are written before Ethernet3, whose line the switch refuses
+				PreConfig:   func() { sw.RejectLines("timeout 0.30", "Invalid input") },
+				Config:      v2,
+				ExpectError: regexp.MustCompile(`(?s)Cannot update PFC settings of "Ethernet3" on device "eos-1".*Invalid input.*were\s+restored`),
+			},
+			{
+				PreConfig: func() {
+					if got := sw.RunningConfig(); got != applied {
+						t.Fatalf("a refused update changed the running-config:\n%s", got)
+					}
+					sw.RejectLines("", "")
+				},
+				Config: v1, PlanOnly: true, // the state still holds v1, which the switch has
+			},
+			{Config: v2, ConfigPlanChecks: entriesChange("roce_pfc_interfaces.leaf", "Ethernet1", "Ethernet2", "Ethernet3"),
+				Check: cliLines(want, [][3]string{
+					{"watchdog Ethernet3", "interface Ethernet3", "timeout 0.30 polling-interval auto recovery-time 0.40"},
+					{"watchdog Ethernet1", "interface Ethernet1", "timeout 0.25 polling-interval auto recovery-time 0.40"},
+				})},
+			{ResourceName: "roce_pfc_interfaces.leaf", ImportState: true, ImportStateId: "eos-1/Ethernet1,Ethernet2,Ethernet3", ImportStateVerify: true},
+		},
+	})
+}
