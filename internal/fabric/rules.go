@@ -117,7 +117,9 @@ func checkPort(name string) (string, string, bool) {
 	case name == "":
 		return "Empty interface name", "Name the switch port, e.g. \"Ethernet1\".", false
 	case utf8.RuneCountInString(name) > MaxInterfaceNameLen:
-		return fmt.Sprintf("Interface name longer than %d characters", MaxInterfaceNameLen),
+		// the summary names the port (its start): with two long keys in one map, Terraform 1.5.7
+		// showed one error only when both had the same summary at the same place (TestAccSecurityHostileStrings)
+		return fmt.Sprintf("Interface name %q… longer than %d characters", string([]rune(name)[:16]), MaxInterfaceNameLen),
 			fmt.Sprintf("%q is not a port name; use the device's port name (at most %d characters).", name, MaxInterfaceNameLen), false
 	case !interfacePattern.MatchString(name):
 		return fmt.Sprintf("Invalid interface name %q", name),

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -17,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -92,6 +94,7 @@ func (r *interfaceMapResource[M, I]) Schema(_ context.Context, _ resource.Schema
 		}
 	}
 	one, _ := r.oneSchema.Attributes["device"].(schema.StringAttribute)
+	ifname, _ := r.oneSchema.Attributes["interface"].(schema.StringAttribute)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: fmt.Sprintf("The `%s` settings of many interfaces of one device in one resource, keyed by interface name. "+
 			"Each entry of `interfaces` means exactly what a `%s` of that interface means (same attributes, defaults, checks and drift). "+
@@ -103,8 +106,11 @@ func (r *interfaceMapResource[M, I]) Schema(_ context.Context, _ resource.Schema
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The device's name.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
 			"device": schema.StringAttribute{Required: true, MarkdownDescription: one.MarkdownDescription,
+				Validators:    one.Validators,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+			// the keys are what the per-interface resource's interface is, checked as it is
 			"interfaces": schema.MapNestedAttribute{Required: true,
+				Validators: []validator.Map{mapvalidator.KeysAre(ifname.Validators...)},
 				MarkdownDescription: fmt.Sprintf("The interfaces this resource manages, keyed by interface name (what `%s` calls `interface`); "+
 					"each value has the attributes of `%s` other than `id`, `device` and `interface`. Interfaces not listed are left alone.",
 					r.oneTypeName, r.oneTypeName),
@@ -257,7 +263,8 @@ func (r *interfaceMapResource[M, I]) ValidateConfig(ctx context.Context, req res
 		}
 		in, diags := m.intent(ctx)
 		resp.Diagnostics.Append(entryDiags(key, diags)...)
-		resp.Diagnostics.Append(entryProblems(key, in.Validate())...)
+		// the schema validators check each field (and the key); what relates fields is left
+		resp.Diagnostics.Append(entryProblems(key, fabric.Relations(in))...)
 	}
 }
 

@@ -9,11 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -107,6 +109,23 @@ func pfcEntries(t *testing.T, r *interfaceMapResource[pfcInterfaceModel, fabric.
 	return out
 }
 
+// sameValidators compares schema validators by type and by what they document: each Schema
+// call builds its own (some hold functions, which reflect cannot compare).
+var sameValidators = cmp.Options{
+	cmp.Comparer(func(a, b validator.String) bool { return sameValidator(a, b) }),
+	cmp.Comparer(func(a, b validator.Int64) bool { return sameValidator(a, b) }),
+	cmp.Comparer(func(a, b validator.Map) bool { return sameValidator(a, b) }),
+	cmp.Comparer(func(a, b validator.Set) bool { return sameValidator(a, b) }),
+	cmp.Comparer(func(a, b validator.Object) bool { return sameValidator(a, b) }),
+	cmp.Comparer(func(a, b validator.Bool) bool { return sameValidator(a, b) }),
+	cmp.Comparer(func(a, b validator.List) bool { return sameValidator(a, b) }),
+}
+
+func sameValidator(a, b validator.Describer) bool {
+	ctx := context.Background()
+	return fmt.Sprintf("%T", a) == fmt.Sprintf("%T", b) && a.MarkdownDescription(ctx) == b.MarkdownDescription(ctx)
+}
+
 // The map resource's schema is the per-interface resource's, entry by entry: nothing copied
 // by hand can drift from it.
 func TestInterfaceMapSchemaDerives(t *testing.T) {
@@ -127,8 +146,8 @@ func TestInterfaceMapSchemaDerives(t *testing.T) {
 			t.Errorf("%T: entry has %d attributes, the per-interface resource %d less id/device/interface", c.many, len(entry), len(one))
 		}
 		for name, a := range entry {
-			if !reflect.DeepEqual(a, one[name]) {
-				t.Errorf("%T: entry attribute %s differs from the per-interface one", c.many, name)
+			if d := cmp.Diff(one[name], a, sameValidators); d != "" {
+				t.Errorf("%T: entry attribute %s differs from the per-interface one (-one +entry):\n%s", c.many, name, d)
 			}
 		}
 		var resp resource.SchemaResponse

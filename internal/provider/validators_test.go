@@ -159,6 +159,17 @@ func TestValidationReportsEachMistakeOnce(t *testing.T) {
 			"reaction_point": map[string]any{"dce_tcp_g": 1024, "min_rate_mbps": 100, "max_rate_mbps": 10}}),
 			[]string{`cnp_priority: cnp_priority -1 out of range 0-7`, `reaction_point.dce_tcp_g: dce_tcp_g 1024 out of range 0-1023`,
 				`reaction_point.min_rate_mbps: min_rate_mbps 100 is above max_rate_mbps 10`}},
+		// The map-keyed resources: each entry's fields by the entry's validators, the key by
+		// the per-interface resource's interface rule, the relations by ValidateConfig.
+		{"PFC map entry and key", "roce_pfc_interfaces", map[string]any{"device": "leaf-1", "interfaces": map[string]any{
+			"Ethernet1": map[string]any{"mode": "ON"}, "Ethernet2;reload": map[string]any{"mode": "on"},
+			"Ethernet3": map[string]any{"buffer": map[string]any{"xoff_bytes": 1000, "xon_bytes": 1000}}}},
+			// Ethernet1's mode waits for the key to be right, as in "NIC ETS key" above
+			[]string{`interfaces["Ethernet2;reload"]: Invalid interface name "Ethernet2;reload"`,
+				`interfaces["Ethernet3"].buffer.xon_bytes: xon_bytes 1000 is not below xoff_bytes 1000`}},
+		{"NIC QoS map entry", "roce_nic_qos_interfaces", map[string]any{"device": "host-1", "interfaces": map[string]any{
+			"eth0": map[string]any{"trust": "dscp_pcp", "dscp_to_priority": map[string]any{"26": 8}}}},
+			[]string{`interfaces["eth0"].dscp_to_priority["26"]: priority 8 out of range 0-7`, `interfaces["eth0"].trust: Invalid trust "dscp_pcp"`}},
 		// roce_profile compares its inputs when it reads (cnp_priority equal to roce_priority).
 		{"roce_profile inputs", "roce_profile", map[string]any{"workload": "hpc", "roce_dscp": 0, "roce_priority": 6},
 			[]string{`roce_dscp: roce_dscp 0 out of range 1-63`, `workload: Invalid workload "hpc"`}},
