@@ -351,85 +351,125 @@ type entryChange[I any] struct {
 	prior     driver.Prior
 }
 
-// entryFailure is the entry whose write failed, and what undoing the entries written before
-// it left undone.
+// entryFailure is what a refused apply reports: the entries whose write failed and what
+// undoing the entries written in the same apply left undone.
 type entryFailure struct {
-	key, op    string
-	err        error
+	refused    []entryRefusal // in key order
 	rollbackOK bool
 	rollback   []string // "Ethernet4: <error>"
 }
 
-// applyEntries makes changes one after the other. It returns each written entry's new prior
-// (removed entries: none) and the warnings of writes the device took with a complaint. When
-// one is refused, the ones already made are undone in reverse order, so the device is as
-// before the apply: a create is deleted with its new prior, an update is written back to its
-// old settings, a delete is created again. The state and the priors it recorded then stay
-// those of before the apply.
-func applyEntries[I any](ctx context.Context, drv interfaceOps[I], changes []entryChange[I]) (map[string]driver.Prior, map[string]error, *entryFailure) {
-	priors := map[string]driver.Prior{}
-	warnings := map[string]error{}
-	var undo []func() error
-	undoKeys := []string{}
-	for _, c := range changes {
-		var (
-			p   driver.Prior
-			err error
-			op  string
-		)
-		switch {
-		case c.old == nil:
-			op = "create"
-			p, err = drv.Create(ctx, *c.next)
-		case c.next == nil:
-			op = "delete"
-			err = drv.Delete(ctx, *c.old, c.prior)
-		default:
-			op = "update"
-			p, err = drv.Update(ctx, *c.old, *c.next, c.prior)
-		}
-		if _, ok := driver.Applied(err); ok {
-			warnings[c.key] = err // on the device: it counts as written
-			err = nil
-		}
-		if err != nil {
-			f := &entryFailure{key: c.key, op: op, err: err, rollbackOK: true}
-			for i := len(undo) - 1; i >= 0; i-- {
-				if uerr := undo[i](); uerr != nil {
-					if _, ok := driver.Applied(uerr); !ok {
-						f.rollbackOK = false
-						f.rollback = append(f.rollback, undoKeys[i]+": "+uerr.Error())
-					}
-				}
-			}
-			return nil, nil, f
-		}
-		switch op {
-		case "create":
-			priors[c.key] = p
-			undo = append(undo, func() error { return drv.Delete(ctx, *c.next, p) })
-		case "update":
-			priors[c.key] = p
-			undo = append(undo, func() error { _, err := drv.Update(ctx, *c.next, *c.old, p); return err })
-		case "delete":
-			undo = append(undo, func() error { _, err := drv.Create(ctx, *c.old); return err })
-		}
-		undoKeys = append(undoKeys, c.key)
-	}
-	return priors, warnings, nil
+// entryRefusal is one entry's failed write.
+type entryRefusal struct {
+	key, op string
+	err     error
 }
 
-// report adds an entryFailure to diags.
+// mapWriters bounds the entry writes one apply has in flight. The entries go to the driver
+// together, as Terraform sends the per-interface resources at -parallelism: a SONiC switch
+// then coalesces them into few SetRequests (devices.Write), a CLI switch queues them in its
+// device turn, a host runs them side by side; one at a time, a 64-port map would pay 64
+// round trips.
+const mapWriters = 16
+
+// entryWrite is one change's outcome.
+type entryWrite struct {
+	op    string
+	prior driver.Prior
+	err   error
+}
+
+// writeEntry makes one change: create, delete or update.
+func writeEntry[I any](ctx context.Context, drv interfaceOps[I], c entryChange[I]) entryWrite {
+	switch {
+	case c.old == nil:
+		p, err := drv.Create(ctx, *c.next)
+		return entryWrite{"create", p, err}
+	case c.next == nil:
+		return entryWrite{"delete", nil, drv.Delete(ctx, *c.old, c.prior)}
+	default:
+		p, err := drv.Update(ctx, *c.old, *c.next, c.prior)
+		return entryWrite{"update", p, err}
+	}
+}
+
+// eachBounded runs f(i) for i in [0, n), at most mapWriters at a time, and waits for all.
+func eachBounded(n int, f func(i int)) {
+	sem := make(chan struct{}, mapWriters)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			f(i)
+		}()
+	}
+	wg.Wait()
+}
+
+// applyEntries makes changes, concurrently (mapWriters). It returns each written entry's new
+// prior (removed entries: none) and the warnings of writes the device took with a complaint.
+// When any is refused, the ones that were made are undone, so the device is as before the
+// apply: a create is deleted with its new prior, an update is written back to its old
+// settings, a delete is created again. The state and the priors it recorded then stay those
+// of before the apply. Every refused entry is reported, not only the first.
+func applyEntries[I any](ctx context.Context, drv interfaceOps[I], changes []entryChange[I]) (map[string]driver.Prior, map[string]error, *entryFailure) {
+	done := make([]entryWrite, len(changes))
+	eachBounded(len(changes), func(i int) { done[i] = writeEntry(ctx, drv, changes[i]) })
+
+	priors := map[string]driver.Prior{}
+	warnings := map[string]error{}
+	var refused []entryRefusal
+	var undo []entryChange[I] // the inverse of each change made
+	for i, c := range changes {
+		w := done[i]
+		if _, ok := driver.Applied(w.err); ok {
+			warnings[c.key] = w.err // on the device: it counts as written
+			w.err = nil
+		}
+		if w.err != nil {
+			refused = append(refused, entryRefusal{key: c.key, op: w.op, err: w.err})
+			continue
+		}
+		switch w.op {
+		case "create":
+			priors[c.key] = w.prior
+			undo = append(undo, entryChange[I]{key: c.key, old: c.next, prior: w.prior})
+		case "update":
+			priors[c.key] = w.prior
+			undo = append(undo, entryChange[I]{key: c.key, old: c.next, next: c.old, prior: w.prior})
+		case "delete":
+			undo = append(undo, entryChange[I]{key: c.key, next: c.old})
+		}
+	}
+	if len(refused) == 0 {
+		return priors, warnings, nil
+	}
+	f := &entryFailure{refused: refused, rollbackOK: true}
+	undone := make([]entryWrite, len(undo))
+	eachBounded(len(undo), func(i int) { undone[i] = writeEntry(ctx, drv, undo[i]) })
+	for i, w := range undone {
+		if _, ok := driver.Applied(w.err); w.err != nil && !ok {
+			f.rollbackOK = false
+			f.rollback = append(f.rollback, undo[i].key+": "+w.err.Error())
+		}
+	}
+	return nil, nil, f
+}
+
+// report adds an entryFailure to diags: an error on each refused entry.
 func (r *interfaceMapResource[M, I]) report(f *entryFailure, device string, diags *diag.Diagnostics) {
-	subject := fmt.Sprintf("%s of %q on device %q", r.what, f.key, device)
-	detail := f.err.Error()
-	if f.rollbackOK {
-		detail += "\n\nThe entries this apply had already written were restored: the device and this resource's state are as before the apply."
-	} else {
-		detail += "\n\nRestoring the entries this apply had already written failed, so the device differs from this resource's state " +
+	outcome := "\n\nThe entries this apply had already written were restored: the device and this resource's state are as before the apply."
+	if !f.rollbackOK {
+		outcome = "\n\nRestoring the entries this apply had already written failed, so the device differs from this resource's state " +
 			"(the next plan shows where):\n" + strings.Join(f.rollback, "\n")
 	}
-	diags.AddAttributeError(path.Root("interfaces").AtMapKey(f.key), "Cannot "+f.op+" "+subject, detail)
+	for _, e := range f.refused {
+		subject := fmt.Sprintf("%s of %q on device %q", r.what, e.key, device)
+		diags.AddAttributeError(path.Root("interfaces").AtMapKey(e.key), "Cannot "+e.op+" "+subject, e.err.Error()+outcome)
+	}
 }
 
 // privateKeyPriors is the private-state key of a map resource's priors, by interface: what

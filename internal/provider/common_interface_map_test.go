@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -27,6 +30,7 @@ import (
 // fakePFC is a switch's PFC ports as a driver sees them: what each port has, every write in
 // order, and a port whose writes the device refuses.
 type fakePFC struct {
+	mu     sync.Mutex // a map apply writes its entries concurrently
 	ports  map[string]fabric.PFCInterface
 	writes []string
 	refuse string
@@ -36,6 +40,8 @@ type fakePFC struct {
 func (f *fakePFC) Check(context.Context, string) error { return nil }
 
 func (f *fakePFC) Read(_ context.Context, port string, _ *fabric.PFCInterface) (*fabric.PFCInterface, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.reads++
 	p, ok := f.ports[port]
 	if !ok {
@@ -45,6 +51,8 @@ func (f *fakePFC) Read(_ context.Context, port string, _ *fabric.PFCInterface) (
 }
 
 func (f *fakePFC) write(op string, p fabric.PFCInterface) (driver.Prior, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if p.Interface == f.refuse {
 		return nil, errors.New("rejected by the device")
 	}
@@ -64,6 +72,8 @@ func (f *fakePFC) Update(_ context.Context, _, next fabric.PFCInterface, prior d
 }
 
 func (f *fakePFC) Delete(_ context.Context, old fabric.PFCInterface, prior driver.Prior) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if old.Interface == f.refuse {
 		return errors.New("rejected by the device")
 	}
@@ -215,6 +225,7 @@ func TestInterfaceMapApplyWritesOnlyChanges(t *testing.T) {
 	if !ok || diags.HasError() {
 		t.Fatal(diags)
 	}
+	slices.Sort(f.writes) // written concurrently
 	if want := []string{"create Ethernet0", "create Ethernet4", "create Ethernet8"}; !reflect.DeepEqual(f.writes, want) {
 		t.Errorf("create wrote %v, want %v", f.writes, want)
 	}
@@ -224,7 +235,8 @@ func TestInterfaceMapApplyWritesOnlyChanges(t *testing.T) {
 	if !ok || diags.HasError() {
 		t.Fatal(diags)
 	}
-	if want := []string{"create Ethernet12", "update Ethernet4", "delete Ethernet8"}; !reflect.DeepEqual(f.writes, want) {
+	slices.Sort(f.writes)
+	if want := []string{"create Ethernet12", "delete Ethernet8", "update Ethernet4"}; !reflect.DeepEqual(f.writes, want) {
 		t.Errorf("update wrote %v, want %v (Ethernet0 unchanged, not written)", f.writes, want)
 	}
 	if got := f.ports["Ethernet8"]; !reflect.DeepEqual(got, stockPorts()["Ethernet8"]) {
@@ -380,5 +392,60 @@ func TestPortClaims(t *testing.T) {
 	}
 	if o := c.claim("roce_nic_qos", "leaf-1", "Ethernet0", "roce_nic_qos"); o != "" {
 		t.Errorf("another kind of settings: %q", o)
+	}
+}
+
+// gatedPFC holds every create until all of an apply's entries are in flight: a map apply
+// that wrote its entries one after the other would never release it.
+type gatedPFC struct {
+	*fakePFC
+	arrived chan struct{}
+	release chan struct{}
+}
+
+func (g gatedPFC) Create(ctx context.Context, p fabric.PFCInterface) (driver.Prior, error) {
+	g.arrived <- struct{}{}
+	select {
+	case <-g.release:
+	case <-time.After(10 * time.Second):
+		return nil, errors.New("entries written one at a time: the others never arrived")
+	}
+	return g.fakePFC.Create(ctx, p)
+}
+
+// An apply sends its entries to the driver together (a SONiC switch coalesces them into few
+// SetRequests); a refused entry gets the error, the entries written beside it are restored.
+func TestInterfaceMapWritesEntriesTogether(t *testing.T) {
+	f := &fakePFC{ports: stockPorts()}
+	g := gatedPFC{fakePFC: f, arrived: make(chan struct{}), release: make(chan struct{})}
+	r, _ := newPFCInterfacesResource().(*interfaceMapResource[pfcInterfaceModel, fabric.PFCInterface])
+	r.open = func(*devices.Registry, string) (interfaceOps[fabric.PFCInterface], error) { return g, nil }
+	ctx := context.Background()
+	dev := types.StringValue("leaf-1")
+	v := pfcEntries(t, r, map[string]string{"Ethernet0": "on", "Ethernet4": "on", "Ethernet8": "on", "Ethernet12": "on"})
+	go func() {
+		for range len(v) {
+			<-g.arrived
+		}
+		close(g.release)
+	}()
+	var diags diag.Diagnostics
+	if _, _, ok := r.apply(ctx, "create", dev, nil, v, nil, &diags); !ok || diags.HasError() {
+		t.Fatalf("create: %v", diags)
+	}
+
+	f2 := &fakePFC{ports: stockPorts(), refuse: "Ethernet4"}
+	r2 := fakePFCMap(f2)
+	diags = nil
+	bad := pfcEntries(t, r2, map[string]string{"Ethernet0": "on", "Ethernet4": "on", "Ethernet8": "on"})
+	f2.refuse = "Ethernet4"
+	if _, _, ok := r2.apply(ctx, "create", dev, nil, bad, nil, &diags); ok {
+		t.Fatal("a refused entry must fail the apply")
+	}
+	if !reflect.DeepEqual(f2.ports, stockPorts()) {
+		t.Errorf("after the refusal the device has %+v, want the stock ports", f2.ports)
+	}
+	if len(diags) != 1 || !strings.Contains(diags[0].Summary(), `"Ethernet4"`) {
+		t.Errorf("diagnostics %v: want one error, on Ethernet4", diags)
 	}
 }

@@ -121,6 +121,7 @@ func TestAccSONiCPFCInterfaces(t *testing.T) {
 	// restored compares ports with what the switch had at *before: the stock switch after
 	// destroy, the switch with the policy alone for an entry removed while the policy stays.
 	var policyOnly map[string]map[string]map[string]string
+	var setsBefore int64
 	restored := func(before *map[string]map[string]map[string]string, ps ...string) func(*terraform.State) error {
 		return func(*terraform.State) error {
 			if err := yang(nil); err != nil {
@@ -145,8 +146,22 @@ func TestAccSONiCPFCInterfaces(t *testing.T) {
 		ProtoV6ProviderFactories: protoV6Factories,
 		CheckDestroy:             restored(&before, all...),
 		Steps: []resource.TestStep{
-			{Config: l.providerHCL() + policy, Check: func(*terraform.State) error { policyOnly = sw.DB(); return nil }},
-			{Config: v1, Check: ports("200", all...)},
+			{Config: l.providerHCL() + policy, Check: func(*terraform.State) error {
+				policyOnly = sw.DB()
+				c, _ := l.DeviceCounters("sonic-1")
+				setsBefore = c.Writes
+				return nil
+			}},
+			{Config: v1, Check: resource.ComposeTestCheckFunc(ports("200", all...), func(*terraform.State) error {
+				// the entries go to the driver together, which coalesces them (devices.Write):
+				// fewer SetRequests than entries (one at a time took one each)
+				c, _ := l.DeviceCounters("sonic-1")
+				t.Logf("create of %d entries: %d SetRequests", len(all), c.Writes-setsBefore)
+				if n := c.Writes - setsBefore; n >= int64(len(all)) {
+					return fmt.Errorf("create of %d entries took %d SetRequests, want fewer than one per entry", len(all), n)
+				}
+				return nil
+			})},
 			{Config: v2, ConfigPlanChecks: entriesChange("roce_pfc_interfaces.leaf", "Ethernet4"), Check: ports("300", all...)},
 			{ // an operator's change on one port, through an independent gNMI client
 				PreConfig: func() {
