@@ -164,6 +164,10 @@ type Results struct {
 	DriftPorts   int               `json:"drift_ports"`
 	Platforms    map[string]string `json:"platforms"` // device -> platform
 	Measurements []Measurement     `json:"measurements"`
+	// Variants are the variants the run was asked for (empty: those measured); Skipped says
+	// why a requested variant was not run.
+	Variants []Variant          `json:"variants,omitempty"`
+	Skipped  map[Variant]string `json:"skipped,omitempty"`
 }
 
 // Find returns the measurement of a variant and kind at a number of resources.
@@ -176,13 +180,29 @@ func (r Results) Find(v Variant, k Kind, resources int) (Measurement, bool) {
 	return Measurement{}, false
 }
 
-// FullResources is the largest fabric measured.
-func (r Results) FullResources() int {
+// FullResources is the largest fabric measured of a variant (in its shape's resources).
+func (r Results) FullResources(v Variant) int {
 	n := 0
 	for _, m := range r.Measurements {
-		n = max(n, m.Resources)
+		if m.Variant == v {
+			n = max(n, m.Resources)
+		}
 	}
 	return n
+}
+
+// Requested are the variants of the run in table order: those asked for, else those measured.
+func (r Results) Requested() []Variant {
+	if len(r.Variants) > 0 {
+		return r.Variants
+	}
+	var out []Variant
+	for _, v := range Variants {
+		if r.FullResources(v) > 0 {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // PlatformOf names a device's platform.
