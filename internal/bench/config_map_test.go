@@ -166,8 +166,8 @@ func TestMapKeyedConfig(t *testing.T) {
 		typ, name    string // the map-keyed resource
 		perInterface string // the per-interface resource it replaces
 		forEach      string
-		devices             map[string][]string
-		deps                []string
+		devices      map[string][]string
+		deps         []string
 	}{
 		{"roce_pfc_interfaces", "leaf", "roce_pfc_interface.port", "switches", wantSwitches, []string{"roce_qos_policy.leaf"}},
 		{"roce_nic_qos_interfaces", "host", "roce_nic_qos.nic", "hosts", wantHosts, nil},
