@@ -398,3 +398,25 @@ provider_installation {
 }
 `
 }
+
+// Unservable says which of the variants a provider serving these resource types cannot run,
+// and why: the map-keyed roce and no-op variants need MapResourceTypes (the no-op provider
+// serves the provider's own types); terraform_data is always there.
+func Unservable(variants []Variant, served []string) map[Variant]string {
+	var missing []string
+	for _, t := range MapResourceTypes {
+		if !slices.Contains(served, t) {
+			missing = append(missing, t)
+		}
+	}
+	out := map[Variant]string{}
+	if len(missing) == 0 {
+		return out
+	}
+	for _, v := range variants {
+		if v.Shape() == MapKeyed && !v.IsFloor() {
+			out[v] = "the provider has no " + strings.Join(missing, ", ") + " (the map-keyed resources of issue 22)"
+		}
+	}
+	return out
+}

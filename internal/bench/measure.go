@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"slices"
 	"time"
 )
@@ -168,6 +169,30 @@ type Results struct {
 	// why a requested variant was not run.
 	Variants []Variant          `json:"variants,omitempty"`
 	Skipped  map[Variant]string `json:"skipped,omitempty"`
+	Lab      LabCost            `json:"lab"`
+}
+
+// LabCost is what the in-process lab cost the bench process: the lab runs inside it, so its
+// memory and descriptors are the bench's own (Terraform and the providers are other processes).
+type LabCost struct {
+	Devices    int           `json:"devices"`
+	Start      time.Duration `json:"start_ns"`               // lab.Start, until every device listens
+	RSSKB      int64         `json:"rss_after_start_kb"`     // VmRSS right after the start
+	FDs        int           `json:"fds_after_start"`        // open descriptors right after the start
+	Goroutines int           `json:"goroutines_after_start"` // idem
+	PeakRSSKB  int64         `json:"peak_rss_kb"`            // VmHWM at the end: the lab serving every run
+	PeakFDs    int           `json:"peak_fds"`               // most open descriptors seen, sampled every 100 ms
+	NoFile     uint64        `json:"rlimit_nofile"`          // the soft RLIMIT_NOFILE the bench ran with
+}
+
+// FormatLabCost is the table's line on the lab.
+func FormatLabCost(c LabCost) string {
+	if c.Devices == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Lab (in the bench process): %d devices started in %s; after the start RSS %s, %d open files, %d goroutines; "+
+		"over the run peak RSS %s, at most %d open files (RLIMIT_NOFILE %d).\n",
+		c.Devices, Seconds(c.Start), MB(c.RSSKB), c.FDs, c.Goroutines, MB(c.PeakRSSKB), c.PeakFDs, c.NoFile)
 }
 
 // Find returns the measurement of a variant and kind at a number of resources.

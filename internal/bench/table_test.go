@@ -259,3 +259,16 @@ func TestXLTarget(t *testing.T) {
 		}
 	}
 }
+
+func TestFormatLabCost(t *testing.T) {
+	got := FormatLabCost(LabCost{Devices: 576, Start: 12500 * time.Millisecond, RSSKB: 1000000, FDs: 600, Goroutines: 5000,
+		PeakRSSKB: 2000000, PeakFDs: 1800, NoFile: 20000})
+	want := "Lab (in the bench process): 576 devices started in 12.50 s; after the start RSS 1024.0 MB, 600 open files, 5000 goroutines; " +
+		"over the run peak RSS 2048.0 MB, at most 1800 open files (RLIMIT_NOFILE 20000).\n"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if FormatLabCost(LabCost{}) != "" {
+		t.Error("a run without a lab has no lab line")
+	}
+}
