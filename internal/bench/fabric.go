@@ -176,6 +176,7 @@ type InventoryDevice struct {
 	Username      string `json:"username"`
 	Password      string `json:"password"`
 	CACertificate string `json:"ca_certificate"`
+	HostKey       string `json:"host_key"`
 }
 
 // ParseInventory decodes inventory.json.

@@ -12,6 +12,7 @@
 //
 //	go run ./internal/bench/cmd/bench -size default              # or BENCH_SIZE=small|default|large|xl
 //	go run ./internal/bench/cmd/bench -size xl -variants a,c,d   # or BENCH_VARIANTS=a,c,d
+//	go run ./internal/bench/cmd/bench -size xl -lab-only         # what the lab alone costs
 package main
 
 import (
@@ -39,6 +40,7 @@ type options struct {
 	latency     time.Duration
 	parallelism int
 	out         string
+	labOnly     bool
 }
 
 func main() {
@@ -49,6 +51,7 @@ func main() {
 	latency := flag.Duration("latency", 20*time.Millisecond, "lab latency added to every device request")
 	parallelism := flag.Int("parallelism", 10, "terraform -parallelism")
 	out := flag.String("out", ".bench", "output directory (work files, logs, table, plot)")
+	labOnly := flag.Bool("lab-only", false, "only start the lab of the size, connect once to every device and report what it costs (no Terraform)")
 	flag.Parse()
 	s, err := bench.LookupSize(*size)
 	if err != nil {
@@ -70,7 +73,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, options{size: s, variants: vs, reps: *reps, latency: *latency, parallelism: *parallelism, out: *out}); err != nil {
+	if err := run(ctx, options{size: s, variants: vs, reps: *reps, latency: *latency, parallelism: *parallelism, out: *out, labOnly: *labOnly}); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		stop()
 		os.Exit(1)
@@ -88,6 +91,9 @@ func envOr(key, def string) string {
 var shapes = []bench.Shape{bench.PerInterface, bench.MapKeyed}
 
 func run(ctx context.Context, o options) error {
+	if o.labOnly {
+		return runLabOnly(ctx, o)
+	}
 	began := time.Now()
 	skipped := missingTypes(ctx, o.variants)
 	var variants []bench.Variant
