@@ -69,18 +69,18 @@ func TestServesTheBenchTypes(t *testing.T) {
 		}
 		return out
 	}
-	real, floor := typeNames(roce.New("test")()), typeNames(New(roce.New("test"))())
+	shipped, floor := typeNames(roce.New("test")()), typeNames(New(roce.New("test"))())
 	f := bench.Fabric{Switches: []bench.Switch{{Name: "sonic-1", Ports: []string{"Ethernet0"}}}, Hosts: []bench.Host{{Name: "mlx5-1", NICs: []string{"eth0"}}}}
 	resourceType := regexp.MustCompile(`(?m)^resource "([a-z0-9_]+)"`)
 	for _, v := range bench.AllVariants {
 		if v.IsFloor() {
 			continue
 		}
-		unservable := bench.Unservable([]bench.Variant{v}, real)[v]
+		unservable := bench.Unservable([]bench.Variant{v}, shipped)[v]
 		for _, m := range resourceType.FindAllStringSubmatch(bench.Config(f, v, "/lab/inventory.json"), -1) {
 			switch typ := m[1]; {
 			case slices.Contains(floor, typ):
-			case slices.Contains(real, typ):
+			case slices.Contains(shipped, typ):
 				t.Errorf("%s: the provider has %s, the no-op does not", v.Label(), typ)
 			case unservable == "":
 				t.Errorf("%s uses %s, which neither provider has, and the bench would run it", v.Label(), typ)
