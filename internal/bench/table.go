@@ -141,12 +141,11 @@ Resources: the variant's resource instances for the whole fabric (a per-interfac
 configuration has one per port and NIC, a map-keyed one one per device). Wall time: the median
 over the runs (n). × floor and × no-op: against the no-change plan of the floor of the row's
 shape, (c) and (d) per interface, (g) and (f) map-keyed; × (b): against (b)'s plan of the same
-kind. Reads are requests a
-device served (gNMI RPCs on a switch, SSH exec requests on a host) and connections the TCP
-connections it accepted, both per device over the whole command, whichever provider process
-made them (provider processes: how many Terraform started); max over the devices and runs, mean
-in brackets. Peak RSS: the largest VmHWM of any provider process, sampled from /proc every
-20 ms.
+kind. Reads are requests a device served (gNMI RPCs on a switch, SSH exec requests on a host)
+and connections the TCP connections it accepted, both per device over the whole command,
+whichever provider process made them (provider processes: how many Terraform started); max over
+the devices and runs, mean in brackets. Peak RSS: the largest VmHWM of any provider process,
+sampled from /proc every 20 ms.
 `
 
 const writesNotes = `
