@@ -37,6 +37,7 @@ type options struct {
 	size        bench.Size
 	variants    []bench.Variant
 	reps        int
+	writeReps   int // runs of apply from empty and destroy
 	latency     time.Duration
 	parallelism int
 	out         string
@@ -48,6 +49,7 @@ func main() {
 	variants := flag.String("variants", os.Getenv("BENCH_VARIANTS"),
 		"variants to measure, e.g. a,b,c,d or e,f,g (BENCH_VARIANTS; default: every variant below xl, e,f,g at xl)")
 	reps := flag.Int("reps", 0, "runs of each measurement, the median reported (0: 3, or 2 at large and xl)")
+	writeReps := flag.Int("write-reps", 0, "runs of apply from empty and destroy (0: as -reps, but 1 at xl, where each takes minutes)")
 	latency := flag.Duration("latency", 20*time.Millisecond, "lab latency added to every device request")
 	parallelism := flag.Int("parallelism", 10, "terraform -parallelism")
 	out := flag.String("out", ".bench", "output directory (work files, logs, table, plot)")
@@ -71,9 +73,15 @@ func main() {
 			*reps = 2
 		}
 	}
+	if *writeReps <= 0 {
+		*writeReps = *reps
+		if s.Name == "xl" {
+			*writeReps = 1
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, options{size: s, variants: vs, reps: *reps, latency: *latency, parallelism: *parallelism, out: *out, labOnly: *labOnly}); err != nil {
+	if err := run(ctx, options{size: s, variants: vs, reps: *reps, writeReps: *writeReps, latency: *latency, parallelism: *parallelism, out: *out, labOnly: *labOnly}); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		stop()
 		os.Exit(1)
@@ -245,9 +253,9 @@ func run(ctx context.Context, o options) error {
 		}
 	}
 	table := fmt.Sprintf("BENCH_SIZE=%s: %d sonic switches x %d ports, %d mlx5 hosts x %d NICs; resources: %s; lab latency %s; "+
-		"terraform -parallelism=%d; median of %d runs; drift on %d ports (%.0f%%).\n%s\n%s\nTargets:\n\n%s",
+		"terraform -parallelism=%d; median of %d runs (%d of apply and destroy); drift on %d ports (%.0f%%).\n%s\n%s\nTargets:\n\n%s",
 		o.size.Name, o.size.Switches, o.size.Ports, o.size.Hosts, o.size.NICs, strings.Join(counts, ", "), o.latency,
-		o.parallelism, o.reps, res.DriftPorts, bench.DriftFraction*100, bench.FormatLabCost(res.Lab), bench.FormatTable(res),
+		o.parallelism, o.reps, o.writeReps, res.DriftPorts, bench.DriftFraction*100, bench.FormatLabCost(res.Lab), bench.FormatTable(res),
 		bench.FormatTargets(bench.Targets(res)))
 	plot := filepath.Join(out, "plan-time.png")
 	if err := writePlot(plot, res); err != nil {
@@ -298,7 +306,11 @@ func (m *measurer) probe(v bench.Variant, devices []string) bench.Probe {
 }
 
 func (m *measurer) report(rep int, resources int, v bench.Variant, k bench.Kind, s bench.Sample) {
-	progress("run %d/%d %5d resources %-36s %-16s %8s  CPU %8s  RSS %s  %s", rep, m.o.reps, resources,
+	of := m.o.reps
+	if k == bench.Destroy {
+		of = m.o.writeReps
+	}
+	progress("run %d/%d %5d resources %-36s %-16s %8s  CPU %8s  RSS %s  %s", rep, of, resources,
 		v.Label(), k, bench.Seconds(s.Wall), bench.Seconds(s.CPU), bench.MB(s.PeakRSSKB), okOr(s.Err))
 }
 
@@ -375,9 +387,9 @@ func (m *measurer) phase(ctx context.Context, variants []bench.Variant) error {
 		}
 	}
 
-	// Destroy and apply again, alternating, so each has o.reps runs (the first apply was above);
-	// the last destroy cleans the devices for the next shape.
-	for rep := 1; rep <= m.o.reps; rep++ {
+	// Destroy and apply again, alternating, so each has o.writeReps runs (the first apply was
+	// above); the last destroy cleans the devices for the next shape.
+	for rep := 1; rep <= m.o.writeReps; rep++ {
 		for _, v := range writers {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -385,7 +397,7 @@ func (m *measurer) phase(ctx context.Context, variants []bench.Variant) error {
 			s, _ := m.cli[v].Measure(ctx, fmt.Sprintf("destroy-%s-%d", v, rep), applyDirs[v], 0, m.probe(v, full.Devices()), m.cli[v].DestroyArgs()...)
 			m.record(v, bench.Destroy, full.Resources(shape), s)
 			m.report(rep, full.Resources(shape), v, bench.Destroy, s)
-			if s.Err != "" || rep == m.o.reps {
+			if s.Err != "" || rep == m.o.writeReps {
 				continue
 			}
 			s, _, err := applyFull(ctx, m.cli[v], applyDirs[v], full, v, m.inventory, m.probe(v, full.Devices()))
