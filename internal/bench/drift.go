@@ -35,6 +35,20 @@ func DriftPorts(ports []string) []string {
 	return out
 }
 
+// DriftChanges is the number of resources a plan after the drift of ports must change: a
+// resource per port per interface, a roce_pfc_interfaces per switch touched map-keyed.
+func DriftChanges(ports []string, shape Shape) int {
+	if shape == PerInterface {
+		return len(ports)
+	}
+	switches := map[string]bool{}
+	for _, sp := range ports {
+		sw, _, _ := strings.Cut(sp, "/")
+		switches[sw] = true
+	}
+	return len(switches)
+}
+
 // DriftPaths groups the PFC watchdog detection_time fields of ports ("switch/port") by switch:
 // CONFIG_DB paths PFC_WD/<port>/detection_time under origin sonic-db.
 func DriftPaths(ports []string) map[string][]*gpb.Path {

@@ -56,3 +56,18 @@ func TestSetOutOfBandBadCA(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// A drift plan changes a resource per drifted port per interface, but map-keyed only the
+// roce_pfc_interfaces of each switch with a drifted port.
+func TestDriftChanges(t *testing.T) {
+	ports := []string{"sonic-1/Ethernet0", "sonic-1/Ethernet8", "sonic-2/Ethernet4", "sonic-10/Ethernet0"}
+	if got := DriftChanges(ports, PerInterface); got != 4 {
+		t.Errorf("per interface: %d changes, want 4", got)
+	}
+	if got := DriftChanges(ports, MapKeyed); got != 3 {
+		t.Errorf("map-keyed: %d changes, want 3 (one per switch)", got)
+	}
+	if got := DriftChanges(nil, MapKeyed); got != 0 {
+		t.Errorf("no drift: %d changes", got)
+	}
+}

@@ -22,18 +22,21 @@ type Size struct {
 	Name     string
 	Switches int // sonic switches
 	Ports    int // ports per switch
-	Hosts    int // mlx5 hosts (two NICs each)
+	Hosts    int // mlx5 hosts
+	NICs     int // netdevs per host
+	// Variants are the variants measured by default (BENCH_VARIANTS overrides them).
+	Variants []Variant
 }
 
-// Sizes are the presets, smallest first.
+// Sizes are the presets, smallest first. xl (64 leaves x 64 ports, 512 hosts x 8 NICs, the
+// scale of issue 22) runs the map-keyed variants only: per interface it would be 12,352
+// resources (BENCH_VARIANTS=a,c,d runs them anyway).
 var Sizes = []Size{
-	{Name: "small", Switches: 2, Ports: 8, Hosts: 4},
-	{Name: "default", Switches: 8, Ports: 32, Hosts: 32},
-	{Name: "large", Switches: 32, Ports: 32, Hosts: 128},
+	{Name: "small", Switches: 2, Ports: 8, Hosts: 4, NICs: 2, Variants: AllVariants},
+	{Name: "default", Switches: 8, Ports: 32, Hosts: 32, NICs: 2, Variants: AllVariants},
+	{Name: "large", Switches: 32, Ports: 32, Hosts: 128, NICs: 2, Variants: AllVariants},
+	{Name: "xl", Switches: 64, Ports: 64, Hosts: 512, NICs: 8, Variants: MapKeyedVariants},
 }
-
-// NICsPerHost is the number of netdevs of a lab mlx5 host (eth0, eth1).
-const NICsPerHost = 2
 
 // LookupSize returns the preset with that name.
 func LookupSize(name string) (Size, error) {
@@ -49,11 +52,19 @@ func LookupSize(name string) (Size, error) {
 	return Size{}, fmt.Errorf("unknown BENCH_SIZE %q (want %s)", name, strings.Join(names, ", "))
 }
 
-// Resources is the number of resources a fabric of this size is configured with: per switch
-// one roce_qos_policy and one roce_pfc_interface per port, per host NIC one roce_nic_qos and
-// one roce_dcqcn_profile.
-func (s Size) Resources() int {
-	return s.Switches*(1+s.Ports) + s.Hosts*NICsPerHost*2
+// Devices is the number of lab devices of the size.
+func (s Size) Devices() int { return s.Switches + s.Hosts }
+
+// Resources is the number of resources a fabric of this size is configured with in a shape:
+// per interface, per switch one roce_qos_policy and one roce_pfc_interface per port and per
+// host NIC one roce_nic_qos and one roce_dcqcn_profile; map-keyed, per switch one
+// roce_qos_policy and one roce_pfc_interfaces and per host one roce_nic_qos_interfaces and
+// one roce_dcqcn_interfaces.
+func (s Size) Resources(shape Shape) int {
+	if shape == MapKeyed {
+		return 2*s.Switches + 2*s.Hosts
+	}
+	return s.Switches*(1+s.Ports) + s.Hosts*s.NICs*2
 }
 
 // Switch is a sonic switch and the ports the bench configures on it.
@@ -74,8 +85,11 @@ type Fabric struct {
 	Hosts    []Host
 }
 
-// Resources counts the resources the configuration of f declares.
-func (f Fabric) Resources() int {
+// Resources counts the resources the configuration of f declares in a shape (Size.Resources).
+func (f Fabric) Resources(shape Shape) int {
+	if shape == MapKeyed {
+		return 2*len(f.Switches) + 2*len(f.Hosts)
+	}
 	n := 0
 	for _, s := range f.Switches {
 		n += 1 + len(s.Ports)
@@ -124,17 +138,24 @@ func (f Fabric) Subset(num, den int) Fabric {
 	}
 }
 
-// Keys returns the for_each keys of every resource instance of f's configuration: switch names,
-// "switch/port" and "host/nic".
-func (f Fabric) Keys() map[string]bool {
+// Keys returns the for_each keys of every resource instance of f's configuration in a shape:
+// per interface switch names (the policies), "switch/port" and "host/nic"; map-keyed switch
+// names (the policies and the PFC maps) and host names (the NIC maps).
+func (f Fabric) Keys(shape Shape) map[string]bool {
 	keys := map[string]bool{}
 	for _, s := range f.Switches {
 		keys[s.Name] = true
-		for _, p := range s.Ports {
-			keys[s.Name+"/"+p] = true
+		if shape == PerInterface {
+			for _, p := range s.Ports {
+				keys[s.Name+"/"+p] = true
+			}
 		}
 	}
 	for _, h := range f.Hosts {
+		if shape == MapKeyed {
+			keys[h.Name] = true
+			continue
+		}
 		for _, n := range h.NICs {
 			keys[h.Name+"/"+n] = true
 		}
@@ -155,6 +176,7 @@ type InventoryDevice struct {
 	Username      string `json:"username"`
 	Password      string `json:"password"`
 	CACertificate string `json:"ca_certificate"`
+	HostKey       string `json:"host_key"`
 }
 
 // ParseInventory decodes inventory.json.

@@ -7,17 +7,25 @@ import (
 )
 
 func TestSizes(t *testing.T) {
-	want := map[string]int{"small": 34, "default": 392, "large": 1568}
+	// per interface: switches x (1 + ports) + hosts x NICs x 2; map-keyed: 2 x (switches + hosts)
+	want := map[string][2]int{"small": {34, 12}, "default": {392, 80}, "large": {1568, 320}, "xl": {12352, 1152}}
 	for name, n := range want {
 		s, err := LookupSize(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := s.Resources(); got != n {
-			t.Errorf("%s: %d resources, want %d", name, got, n)
+		if got := [2]int{s.Resources(PerInterface), s.Resources(MapKeyed)}; got != n {
+			t.Errorf("%s: %v resources (per-interface, map-keyed), want %v", name, got, n)
 		}
 	}
-	if _, err := LookupSize("huge"); err == nil || !strings.Contains(err.Error(), "small, default, large") {
+	xl, _ := LookupSize("xl")
+	if xl.Devices() != 576 || xl.NICs != 8 || !slices.Equal(xl.Variants, []Variant{Map, MapNoop, MapFloor}) {
+		t.Errorf("xl: %d devices, %d NICs per host, variants %v; want 576, 8, the map-keyed ones", xl.Devices(), xl.NICs, xl.Variants)
+	}
+	if def, _ := LookupSize("default"); !slices.Equal(def.Variants, AllVariants) {
+		t.Errorf("default runs %v, want every variant", def.Variants)
+	}
+	if _, err := LookupSize("huge"); err == nil || !strings.Contains(err.Error(), "small, default, large, xl") {
 		t.Errorf("LookupSize(huge) = %v, want an error listing the sizes", err)
 	}
 }
@@ -65,8 +73,11 @@ func TestInventoryFabric(t *testing.T) {
 	if got, want := f.Devices(), []string{"sonic-1", "sonic-2", "sonic-10", "mlx5-1", "mlx5-2"}; !slices.Equal(got, want) {
 		t.Errorf("devices %v, want %v", got, want)
 	}
-	if got := f.Resources(); got != 3*3+2*2*2 {
+	if got := f.Resources(PerInterface); got != 3*3+2*2*2 {
 		t.Errorf("resources %d, want 17", got)
+	}
+	if got := f.Resources(MapKeyed); got != 3*2+2*2 {
+		t.Errorf("map-keyed resources %d, want 10", got)
 	}
 	if got := f.Ports(); len(got) != 6 || got[0] != "sonic-1/Ethernet0" || got[5] != "sonic-10/Ethernet4" {
 		t.Errorf("ports %v", got)
@@ -93,10 +104,10 @@ func TestSubsetAndKeys(t *testing.T) {
 	if got := half.Devices(); !slices.Equal(got, []string{"sonic-1", "mlx5-1"}) {
 		t.Errorf("1/2: %v", got)
 	}
-	if got := f.Subset(1, 1).Resources(); got != f.Resources() {
-		t.Errorf("1/1: %d resources, want %d", got, f.Resources())
+	if got := f.Subset(1, 1).Resources(PerInterface); got != f.Resources(PerInterface) {
+		t.Errorf("1/1: %d resources, want %d", got, f.Resources(PerInterface))
 	}
-	keys := quarter.Keys()
+	keys := quarter.Keys(PerInterface)
 	for _, k := range []string{"sonic-1", "sonic-1/Ethernet0", "sonic-1/Ethernet4", "mlx5-1/eth0", "mlx5-1/eth1"} {
 		if !keys[k] {
 			t.Errorf("key %s missing", k)
@@ -104,6 +115,11 @@ func TestSubsetAndKeys(t *testing.T) {
 	}
 	if len(keys) != 5 {
 		t.Errorf("%d keys, want 5: %v", len(keys), keys)
+	}
+	// Map-keyed, an instance per device: the policy and the PFC map under the switch's name,
+	// the two NIC maps under the host's.
+	if got := f.Keys(MapKeyed); len(got) != 5 || !got["sonic-10"] || !got["mlx5-2"] || got["mlx5-2/eth0"] || got["sonic-1/Ethernet0"] {
+		t.Errorf("map-keyed keys %v, want the 5 device names", got)
 	}
 	// A subset must not share its slices with the fabric it came from.
 	quarter.Switches[0].Name = "changed"

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"slices"
 	"time"
 )
@@ -164,6 +165,34 @@ type Results struct {
 	DriftPorts   int               `json:"drift_ports"`
 	Platforms    map[string]string `json:"platforms"` // device -> platform
 	Measurements []Measurement     `json:"measurements"`
+	// Variants are the variants the run was asked for (empty: those measured); Skipped says
+	// why a requested variant was not run.
+	Variants []Variant          `json:"variants,omitempty"`
+	Skipped  map[Variant]string `json:"skipped,omitempty"`
+	Lab      LabCost            `json:"lab"`
+}
+
+// LabCost is what the in-process lab cost the bench process: the lab runs inside it, so its
+// memory and descriptors are the bench's own (Terraform and the providers are other processes).
+type LabCost struct {
+	Devices    int           `json:"devices"`
+	Start      time.Duration `json:"start_ns"`               // lab.Start, until every device listens
+	RSSKB      int64         `json:"rss_after_start_kb"`     // VmRSS right after the start
+	FDs        int           `json:"fds_after_start"`        // open descriptors right after the start
+	Goroutines int           `json:"goroutines_after_start"` // idem
+	PeakRSSKB  int64         `json:"peak_rss_kb"`            // VmHWM at the end: the lab serving every run
+	PeakFDs    int           `json:"peak_fds"`               // most open descriptors seen, sampled every 100 ms
+	NoFile     uint64        `json:"rlimit_nofile"`          // the soft RLIMIT_NOFILE the bench ran with
+}
+
+// FormatLabCost is the table's line on the lab.
+func FormatLabCost(c LabCost) string {
+	if c.Devices == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Lab (in the bench process): %d devices started in %s; after the start RSS %s, %d open files, %d goroutines; "+
+		"over the run peak RSS %s, at most %d open files (RLIMIT_NOFILE %d).\n",
+		c.Devices, Seconds(c.Start), MB(c.RSSKB), c.FDs, c.Goroutines, MB(c.PeakRSSKB), c.PeakFDs, c.NoFile)
 }
 
 // Find returns the measurement of a variant and kind at a number of resources.
@@ -176,13 +205,29 @@ func (r Results) Find(v Variant, k Kind, resources int) (Measurement, bool) {
 	return Measurement{}, false
 }
 
-// FullResources is the largest fabric measured.
-func (r Results) FullResources() int {
+// FullResources is the largest fabric measured of a variant (in its shape's resources).
+func (r Results) FullResources(v Variant) int {
 	n := 0
 	for _, m := range r.Measurements {
-		n = max(n, m.Resources)
+		if m.Variant == v {
+			n = max(n, m.Resources)
+		}
 	}
 	return n
+}
+
+// Requested are the variants of the run in table order: those asked for, else those measured.
+func (r Results) Requested() []Variant {
+	if len(r.Variants) > 0 {
+		return r.Variants
+	}
+	var out []Variant
+	for _, v := range Variants {
+		if r.FullResources(v) > 0 {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // PlatformOf names a device's platform.

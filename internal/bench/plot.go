@@ -37,13 +37,16 @@ const (
 
 // Colours of the variants' series.
 var (
-	Blue  = color.RGBA{R: 31, G: 119, B: 180, A: 255}
-	Red   = color.RGBA{R: 214, G: 39, B: 40, A: 255}
-	Green = color.RGBA{R: 44, G: 160, B: 44, A: 255}
-	Amber = color.RGBA{R: 255, G: 127, B: 14, A: 255}
-	black = color.RGBA{A: 255}
-	grey  = color.RGBA{R: 225, G: 225, B: 225, A: 255}
-	white = color.RGBA{R: 255, G: 255, B: 255, A: 255}
+	Blue   = color.RGBA{R: 31, G: 119, B: 180, A: 255}
+	Red    = color.RGBA{R: 214, G: 39, B: 40, A: 255}
+	Green  = color.RGBA{R: 44, G: 160, B: 44, A: 255}
+	Amber  = color.RGBA{R: 255, G: 127, B: 14, A: 255}
+	Purple = color.RGBA{R: 148, G: 103, B: 189, A: 255}
+	Brown  = color.RGBA{R: 140, G: 86, B: 75, A: 255}
+	Teal   = color.RGBA{R: 23, G: 190, B: 207, A: 255}
+	black  = color.RGBA{A: 255}
+	grey   = color.RGBA{R: 225, G: 225, B: 225, A: 255}
+	white  = color.RGBA{R: 255, G: 255, B: 255, A: 255}
 )
 
 // Plot is a line chart: axes from zero with ticks and values, a polyline with markers per
@@ -240,9 +243,11 @@ func PlanTimePlot(r Results) Plot {
 		YLabel: "plan time (s)",
 		Width:  960, Height: 600,
 	}
-	markers := map[Variant]Marker{Defaults: Square, PerResource: Disc, Floor: Diamond, Noop: Cross}
-	colours := map[Variant]color.RGBA{Defaults: Blue, PerResource: Red, Floor: Green, Noop: Amber}
-	for _, v := range Variants {
+	markers := map[Variant]Marker{Defaults: Square, PerResource: Disc, Floor: Diamond, Noop: Cross,
+		Map: Square, MapNoop: Cross, MapFloor: Diamond}
+	colours := map[Variant]color.RGBA{Defaults: Blue, PerResource: Red, Floor: Green, Noop: Amber,
+		Map: Purple, MapNoop: Brown, MapFloor: Teal}
+	for _, v := range r.Requested() {
 		s := Series{Name: v.Label(), Color: colours[v], Marker: markers[v]}
 		for _, m := range r.Measurements {
 			if m.Variant == v && m.Kind == NoChange && m.OK() {

@@ -12,20 +12,24 @@ import (
 )
 
 // ParseVmHWM returns the peak resident set size, in kB, from the text of /proc/PID/status.
-func ParseVmHWM(status string) (int64, error) {
+func ParseVmHWM(status string) (int64, error) { return ParseStatusKB(status, "VmHWM") }
+
+// ParseStatusKB returns a "Field:   N kB" line's N from the text of /proc/PID/status (VmHWM,
+// VmRSS...).
+func ParseStatusKB(status, field string) (int64, error) {
 	sc := bufio.NewScanner(strings.NewReader(status))
 	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:")
+		rest, ok := strings.CutPrefix(sc.Text(), field+":")
 		if !ok {
 			continue
 		}
 		f := strings.Fields(rest)
 		if len(f) != 2 || f[1] != "kB" {
-			return 0, fmt.Errorf("VmHWM: unexpected %q", sc.Text())
+			return 0, fmt.Errorf("%s: unexpected %q", field, sc.Text())
 		}
 		return strconv.ParseInt(f[0], 10, 64)
 	}
-	return 0, fmt.Errorf("no VmHWM line (a kernel thread or a process that has exited)")
+	return 0, fmt.Errorf("no %s line (a kernel thread or a process that has exited)", field)
 }
 
 // RSSSampler polls /proc for processes running one executable and records the largest peak RSS

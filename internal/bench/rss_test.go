@@ -24,6 +24,9 @@ func TestParseVmHWM(t *testing.T) {
 	if err != nil || kb != 94900 {
 		t.Errorf("ParseVmHWM = %d, %v; want 94900", kb, err)
 	}
+	if kb, err := ParseStatusKB(statusText, "VmRSS"); err != nil || kb != 90112 {
+		t.Errorf("ParseStatusKB(VmRSS) = %d, %v; want 90112", kb, err)
+	}
 	for name, in := range map[string]string{
 		"kernel thread": "Name:\tkthreadd\nState:\tS (sleeping)\n",
 		"no unit":       "VmHWM:\t123\n",

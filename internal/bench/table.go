@@ -21,50 +21,59 @@ const (
 	MaxReadsPerDevice      = 1   // read round trips per device per provider process, no-change plan
 	MaxConnsPerDevice      = 1   // connections per device per provider process, no-change plan
 	MaxPeakRSSMB           = 200.0
-	TargetSize             = "default" // the size the time targets are stated for
-	RSSTargetSize          = "large"   // the size the memory target is stated for
-	notApplicableDrift     = "n/a: terraform_data cannot drift; the floor of a drift plan is (c)'s no-change plan"
+	MaxXLPlan              = 60 * time.Second // issue 22: a no-change plan of the xl fabric
+	TargetSize             = "default"        // the size the time targets are stated for
+	RSSTargetSize          = "large"          // the size the memory target is stated for
+	XLSize                 = "xl"             // the size of the xl plan target
+	notApplicableDrift     = "n/a: terraform_data cannot drift; the floor of a drift plan is the floor's no-change plan"
 	notApplicableNoopDrift = "n/a: the no-op provider reads no device, so nothing drifts; its no-change plan is the floor"
 )
 
-// FormatTable renders the measurements of the full fabric as markdown: the plans (rows (a),
-// (b), (c), (d) x {no-change plan, drift plan}), then apply from empty and destroy for (a), (d)
-// and (c) with the requests the devices saw.
+// FormatTable renders the measurements of the full fabric as markdown: the plans (a row per
+// requested variant x {no-change plan, drift plan}), then apply from empty and destroy for the
+// variants that write with the requests the devices saw. Each row is against the floors of its
+// own shape: (c) and (d) for the per-interface variants, (g) and (f) for the map-keyed ones.
 func FormatTable(r Results) string {
-	full := r.FullResources()
-	floor, floorOK := r.Find(Floor, NoChange, full)
 	var b strings.Builder
-	b.WriteString("| variant | plan | wall time (median) | × floor (c) | × no-op (d) | × (b) | reads/switch max (mean) | reads/host max (mean) | gNMI conns/switch max (mean) | SSH conns/host max (mean) | provider processes | provider peak RSS |\n")
-	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| variant | resources | plan | wall time (median) | × terraform_data floor (c/g) | × no-op (d/f) | × (b) | reads/switch max (mean) | reads/host max (mean) | gNMI conns/switch max (mean) | SSH conns/host max (mean) | provider processes | provider peak RSS |\n")
+	b.WriteString("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	const empty = " |  |  |  |  |  |  |  |  |  |\n"
 	for _, k := range []Kind{NoChange, Drift} {
-		base, baseOK := r.Find(PerResource, k, full)
-		noop, noopOK := r.Find(Noop, NoChange, full)
-		for _, v := range Variants {
+		for _, v := range r.Requested() {
+			full := r.FullResources(v)
 			m, ok := r.Find(v, k, full)
+			head := fmt.Sprintf("| %s | %s | %s | ", v.Label(), count(full), k)
 			switch {
-			case !ok && v == Floor && k == Drift:
-				fmt.Fprintf(&b, "| %s | %s | %s |  |  |  |  |  |  |  |  |  |\n", v.Label(), k, notApplicableDrift)
+			case !ok && v.IsFloor() && k == Drift:
+				b.WriteString(head + notApplicableDrift + empty)
 				continue
-			case !ok && v == Noop && k == Drift:
-				fmt.Fprintf(&b, "| %s | %s | %s |  |  |  |  |  |  |  |  |  |\n", v.Label(), k, notApplicableNoopDrift)
+			case !ok && v.IsNoop() && k == Drift:
+				b.WriteString(head + notApplicableNoopDrift + empty)
+				continue
+			case !ok && r.Skipped[v] != "":
+				b.WriteString(head + "not measured: " + oneLine(r.Skipped[v]) + empty)
 				continue
 			case !ok:
-				fmt.Fprintf(&b, "| %s | %s | not measured |  |  |  |  |  |  |  |  |  |\n", v.Label(), k)
+				b.WriteString(head + "not measured" + empty)
 				continue
 			case !m.OK():
-				fmt.Fprintf(&b, "| %s | %s | ERROR: %s |  |  |  |  |  |  |  |  |  |\n", v.Label(), k, oneLine(m.Error()))
+				b.WriteString(head + "ERROR: " + oneLine(m.Error()) + empty)
 				continue
 			}
-			row := []string{v.Label(), string(k), fmt.Sprintf("%s (n=%d)", Seconds(m.Median()), len(m.Samples))}
+			floor, floorOK := r.Find(v.FloorOf(), NoChange, full)
+			noop, noopOK := r.Find(v.NoopOf(), NoChange, full)
+			base, baseOK := r.Find(PerResource, k, full)
+			baseOK = baseOK && v.Shape() == PerInterface
+			row := []string{v.Label(), count(full), string(k), fmt.Sprintf("%s (n=%d)", Seconds(m.Median()), len(m.Samples))}
 			row = append(row, ratio(m, floor, floorOK), ratio(m, noop, noopOK), ratio(m, base, baseOK))
-			if v == Floor || v == Noop {
+			if v.IsFloor() || v.IsNoop() {
 				row = append(row, "–", "–", "–", "–")
 			} else {
 				rs, cs := m.Stats(SwitchPlatform, r.PlatformOf)
 				rh, ch := m.Stats(HostPlatform, r.PlatformOf)
 				row = append(row, stat(rs), stat(rh), stat(cs), stat(ch))
 			}
-			if v == Floor {
+			if v.IsFloor() {
 				row = append(row, "–", "–")
 			} else {
 				row = append(row, fmt.Sprint(m.MaxProcesses()), MB(m.PeakRSSKB()))
@@ -77,25 +86,36 @@ func FormatTable(r Results) string {
 	return b.String()
 }
 
+// count is a resource count, "–" when nothing was measured.
+func count(n int) string {
+	if n == 0 {
+		return "–"
+	}
+	return fmt.Sprint(n)
+}
+
+// writeVariants are the variants whose apply and destroy the table shows.
+var writeVariants = []Variant{Defaults, Noop, Floor, Map, MapNoop, MapFloor}
+
 // formatWrites is the apply and destroy table; empty when neither was measured.
 func formatWrites(r Results) string {
-	full := r.FullResources()
 	var b strings.Builder
 	for _, k := range []Kind{Apply, Destroy} {
-		noop, noopOK := r.Find(Noop, k, full)
-		floor, floorOK := r.Find(Floor, k, full)
-		for _, v := range []Variant{Defaults, Noop, Floor} {
+		for _, v := range writeVariants {
+			full := r.FullResources(v)
 			m, ok := r.Find(v, k, full)
 			switch {
 			case !ok:
 				continue
 			case !m.OK():
-				fmt.Fprintf(&b, "| %s | %s | ERROR: %s |  |  |  |  |  |  |  |\n", v.Label(), k, oneLine(m.Error()))
+				fmt.Fprintf(&b, "| %s | %s | %s | ERROR: %s |  |  |  |  |  |  |  |\n", v.Label(), count(full), k, oneLine(m.Error()))
 				continue
 			}
-			row := []string{v.Label(), string(k), fmt.Sprintf("%s (n=%d)", Seconds(m.Median()), len(m.Samples)),
+			noop, noopOK := r.Find(v.NoopOf(), k, full)
+			floor, floorOK := r.Find(v.FloorOf(), k, full)
+			row := []string{v.Label(), count(full), string(k), fmt.Sprintf("%s (n=%d)", Seconds(m.Median()), len(m.Samples)),
 				ratio(m, noop, noopOK), ratio(m, floor, floorOK)}
-			if v == Defaults {
+			if !v.IsFloor() && !v.IsNoop() {
 				pick := func(f func(DeviceCount) int64) Stat { return m.Stat(SwitchPlatform, r.PlatformOf, f) }
 				row = append(row,
 					stat(pick(func(c DeviceCount) int64 { return c.Writes })),
@@ -112,22 +132,25 @@ func formatWrites(r Results) string {
 	if b.Len() == 0 {
 		return ""
 	}
-	return "\n| variant | command | wall time (median) | × no-op (d) | × floor (c) | gNMI Sets/switch max (mean) | gNMI reads/switch max (mean) | SSH execs/host max (mean) | gNMI conns/switch max (mean) | SSH conns/host max (mean) |\n" +
-		"|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n" + b.String() + writesNotes
+	return "\n| variant | resources | command | wall time (median) | × no-op (d/f) | × terraform_data floor (c/g) | gNMI Sets/switch max (mean) | gNMI reads/switch max (mean) | SSH execs/host max (mean) | gNMI conns/switch max (mean) | SSH conns/host max (mean) |\n" +
+		"|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n" + b.String() + writesNotes
 }
 
 const tableNotes = `
-Wall time: the median over the runs (n). × floor: against (c)'s no-change plan; × no-op:
-against (d)'s no-change plan; × (b): against (b)'s plan of the same kind. Reads are requests a
-device served (gNMI RPCs on a switch, SSH exec requests on a host) and connections the TCP
-connections it accepted, both per device over the whole command, whichever provider process
-made them (provider processes: how many Terraform started); max over the devices and runs, mean
-in brackets. Peak RSS: the largest VmHWM of any provider process, sampled from /proc every
-20 ms.
+Resources: the variant's resource instances for the whole fabric (a per-interface
+configuration has one per port and NIC, a map-keyed one one per device). Wall time: the median
+over the runs (n). × floor and × no-op: against the no-change plan of the floor of the row's
+shape, (c) and (d) per interface, (g) and (f) map-keyed; × (b): against (b)'s plan of the same
+kind. Reads are requests a device served (gNMI RPCs on a switch, SSH exec requests on a host)
+and connections the TCP connections it accepted, both per device over the whole command,
+whichever provider process made them (provider processes: how many Terraform started); max over
+the devices and runs, mean in brackets. Peak RSS: the largest VmHWM of any provider process,
+sampled from /proc every 20 ms.
 `
 
 const writesNotes = `
-Apply from empty and destroy of the whole fabric, each against the same command of (d) and (c).
+Apply from empty and destroy of the whole fabric, each against the same command of the no-op
+provider and the terraform_data floor of its shape.
 gNMI Sets are the writes a switch received, gNMI reads its Gets and Subscribes; a host's SSH
 exec requests are its reads and writes together (the lab does not tell them apart).
 `
@@ -188,7 +211,7 @@ type Target struct {
 // assumed: a target whose measurements are missing or failed is NOT EVALUATED, and so is the
 // memory target below the large size.
 func Targets(r Results) []Target {
-	full := r.FullResources()
+	full := r.FullResources(Defaults)
 	a, aOK := r.Find(Defaults, NoChange, full)
 	b, bOK := r.Find(PerResource, NoChange, full)
 	c, cOK := r.Find(Floor, NoChange, full)
@@ -270,12 +293,37 @@ func Targets(r Results) []Target {
 		t.Measured = MB(peak) + " (largest over every run of (a))"
 		t.Status = judge(mb(peak) < MaxPeakRSSMB)
 	}
-	return append(out, t)
+	return append(out, t, xlTarget(r))
+}
+
+// xlTarget judges the no-change plan of the xl fabric against MaxXLPlan: the map-keyed (e)
+// that xl runs, or (a) when only the per-interface variants ran.
+func xlTarget(r Results) Target {
+	t := Target{Name: fmt.Sprintf("%s no-change plan under %.0f s", XLSize, MaxXLPlan.Seconds()), Status: NotEvaluated}
+	v := Map
+	if r.FullResources(Map) == 0 && r.FullResources(Defaults) > 0 {
+		v = Defaults
+	}
+	full := r.FullResources(v)
+	m, ok := r.Find(v, NoChange, full)
+	ok = ok && m.OK()
+	switch {
+	case r.Size != XLSize && ok:
+		t.Measured = fmt.Sprintf("%s for %s at %s, %d resources (run BENCH_SIZE=%s to judge)", Seconds(m.Median()), v.Label(), r.Size, full, XLSize)
+	case r.Size != XLSize:
+		t.Measured = fmt.Sprintf("run BENCH_SIZE=%s to judge", XLSize)
+	case !ok:
+		t.Measured = fmt.Sprintf("missing or failed measurement of %s", v.Label())
+	default:
+		t.Measured = fmt.Sprintf("%s for %s, %d resources (median of %d)", Seconds(m.Median()), v.Label(), full, len(m.Samples))
+		t.Status = judge(m.Median() < MaxXLPlan)
+	}
+	return t
 }
 
 // noopTarget judges (a) against the no-op provider (d) for one command.
 func noopTarget(r Results, k Kind, limit float64, sizeNote string) Target {
-	full := r.FullResources()
+	full := r.FullResources(Defaults)
 	a, aOK := r.Find(Defaults, k, full)
 	d, dOK := r.Find(Noop, k, full)
 	t := Target{Name: fmt.Sprintf("%s (a) within %.1f× the no-op provider (d)", k, limit), Status: NotEvaluated}

@@ -55,7 +55,7 @@ func TestMedianAndStats(t *testing.T) {
 	if req, _ := m.Stats("eos", r.PlatformOf); req.Devices != 0 || req.Mean != 0 {
 		t.Errorf("a platform without devices: %+v", req)
 	}
-	if r.FullResources() != 100 {
+	if r.FullResources(Defaults) != 100 || r.FullResources(Map) != 0 {
 		t.Error("FullResources")
 	}
 	if _, ok := r.Find(Floor, Drift, 100); ok {
@@ -78,20 +78,20 @@ func TestFormatTable(t *testing.T) {
 		t.Fatalf("%d lines, want a header, a rule and 8 rows:\n%s", len(lines), got)
 	}
 	for i, want := range []string{
-		"| (a) defaults | no-change plan | 2.00 s (n=3) | 1.33× | 1.05× | 0.17× | 1 (1.00) | 1 (1.00) | 1 (1.00) | 1 (1.00) | 3 | 97.3 MB |",
-		"| (b) per-resource reads | no-change plan | 12.00 s (n=1) | 8.00× | 6.32× | 1.00× | 33 (32.00) | 4 (4.00) | 1 (1.00) | 1 (1.00) | 3 | 97.3 MB |",
-		"| (c) terraform_data floor | no-change plan | 1.50 s (n=1) | 1.00× | 0.79× | 0.12× | – | – | – | – | – | – |",
-		"| (d) no-op framework provider | no-change plan | 1.90 s (n=1) | 1.27× | 1.00× | 0.16× | – | – | – | – | 3 | 97.3 MB |",
-		"| (a) defaults | drift plan | 3.00 s (n=1) | 2.00× | 1.58× | – |",
-		"| (b) per-resource reads | drift plan | ERROR: exit 1, want 2: Error: Unsupported argument: An argument named \"per_resource_reads\" is not expected here. |",
-		"| (c) terraform_data floor | drift plan | n/a: terraform_data cannot drift",
-		"| (d) no-op framework provider | drift plan | n/a: the no-op provider reads no device",
+		"| (a) defaults | 100 | no-change plan | 2.00 s (n=3) | 1.33× | 1.05× | 0.17× | 1 (1.00) | 1 (1.00) | 1 (1.00) | 1 (1.00) | 3 | 97.3 MB |",
+		"| (b) per-resource reads | 100 | no-change plan | 12.00 s (n=1) | 8.00× | 6.32× | 1.00× | 33 (32.00) | 4 (4.00) | 1 (1.00) | 1 (1.00) | 3 | 97.3 MB |",
+		"| (c) terraform_data floor | 100 | no-change plan | 1.50 s (n=1) | 1.00× | 0.79× | 0.12× | – | – | – | – | – | – |",
+		"| (d) no-op framework provider | 100 | no-change plan | 1.90 s (n=1) | 1.27× | 1.00× | 0.16× | – | – | – | – | 3 | 97.3 MB |",
+		"| (a) defaults | 100 | drift plan | 3.00 s (n=1) | 2.00× | 1.58× | – |",
+		"| (b) per-resource reads | 100 | drift plan | ERROR: exit 1, want 2: Error: Unsupported argument: An argument named \"per_resource_reads\" is not expected here. |",
+		"| (c) terraform_data floor | 100 | drift plan | n/a: terraform_data cannot drift",
+		"| (d) no-op framework provider | 100 | drift plan | n/a: the no-op provider reads no device",
 	} {
 		if !strings.HasPrefix(lines[2+i], want) {
 			t.Errorf("row %d:\n got %s\nwant %s...", i, lines[2+i], want)
 		}
 	}
-	if n := strings.Count(lines[0], "|"); n != 13 {
+	if n := strings.Count(lines[0], "|"); n != 14 {
 		t.Errorf("header has %d columns", n-1)
 	}
 
@@ -100,11 +100,11 @@ func TestFormatTable(t *testing.T) {
 		t.Fatalf("apply and destroy table: %d lines, want a header, a rule and 5 rows:\n%s", len(wl), writes)
 	}
 	for i, want := range []string{
-		"| (a) defaults | apply from empty | 13.00 s (n=1) | 1.30× | 2.60× | 33 (32.00) | 7 (7.00) | 12 (12.00) | 1 (1.00) | 1 (1.00) |",
-		"| (d) no-op framework provider | apply from empty | 10.00 s (n=1) | 1.00× | 2.00× | – |",
-		"| (c) terraform_data floor | apply from empty | 5.00 s (n=1) | 0.50× | 1.00× | – |",
-		"| (a) defaults | destroy | 14.00 s (n=1) | 1.40× | – |",
-		"| (d) no-op framework provider | destroy | 10.00 s (n=1) | 1.00× | – |",
+		"| (a) defaults | 100 | apply from empty | 13.00 s (n=1) | 1.30× | 2.60× | 33 (32.00) | 7 (7.00) | 12 (12.00) | 1 (1.00) | 1 (1.00) |",
+		"| (d) no-op framework provider | 100 | apply from empty | 10.00 s (n=1) | 1.00× | 2.00× | – |",
+		"| (c) terraform_data floor | 100 | apply from empty | 5.00 s (n=1) | 0.50× | 1.00× | – |",
+		"| (a) defaults | 100 | destroy | 14.00 s (n=1) | 1.40× | – |",
+		"| (d) no-op framework provider | 100 | destroy | 10.00 s (n=1) | 1.00× | – |",
 	} {
 		if !strings.HasPrefix(wl[2+i], want) {
 			t.Errorf("apply/destroy row %d:\n got %s\nwant %s...", i, wl[2+i], want)
@@ -123,8 +123,8 @@ func TestFormatTable(t *testing.T) {
 
 func TestTargets(t *testing.T) {
 	ts := Targets(testResults("default"))
-	// floor, no-op plan, no-op apply, no-op destroy, (b) speed-up, reads, connections, RSS
-	want := []Status{Pass, Pass, Pass, Fail, Pass, Pass, Pass, NotEvaluated}
+	// floor, no-op plan, no-op apply, no-op destroy, (b) speed-up, reads, connections, RSS, xl
+	want := []Status{Pass, Pass, Pass, Fail, Pass, Pass, Pass, NotEvaluated, NotEvaluated}
 	if len(ts) != len(want) {
 		t.Fatalf("%d targets, want %d", len(ts), len(want))
 	}
@@ -147,7 +147,7 @@ func TestTargets(t *testing.T) {
 	r := testResults("large")
 	r.Measurements[1].Samples = []Sample{sample(4*time.Second, 250000, map[string]DeviceCount{"sonic-1": {Connections: 2, Requests: 2}, "mlx5-1": {Connections: 1, Requests: 1}})}
 	ts = Targets(r)
-	for i, want := range []Status{Fail, Fail, Pass, Fail, Fail, Fail, Fail, Fail} {
+	for i, want := range []Status{Fail, Fail, Pass, Fail, Fail, Fail, Fail, Fail, NotEvaluated} {
 		if ts[i].Status != want {
 			t.Errorf("large %s: %s (%s), want %s", ts[i].Name, ts[i].Status, ts[i].Measured, want)
 		}
@@ -175,5 +175,100 @@ func TestFormatHelpers(t *testing.T) {
 	}
 	if oneLine("a|b\nc") != `a\|b` {
 		t.Error("oneLine")
+	}
+}
+
+// mapResults: an xl run of the map-keyed variants, (e) planning in medianE, with (f) 20 s and
+// (g) 10 s at 1152 resources, (e) and (f) applied.
+func mapResults(size string, medianE time.Duration) Results {
+	one := map[string]DeviceCount{"sonic-1": {Connections: 1, Requests: 1}, "mlx5-1": {Connections: 1, Requests: 1}}
+	s := func(d time.Duration, c map[string]DeviceCount) Sample { return sample(d, 150000, c) }
+	return Results{Size: size, Platforms: testPlatforms, Variants: MapKeyedVariants, Measurements: []Measurement{
+		{Variant: Map, Kind: NoChange, Resources: 288, Samples: []Sample{s(medianE/4, one)}},
+		{Variant: Map, Kind: NoChange, Resources: 1152, Samples: []Sample{s(medianE, one), s(medianE+time.Second, one), s(medianE-time.Second, one)}},
+		{Variant: MapNoop, Kind: NoChange, Resources: 1152, Samples: []Sample{s(20*time.Second, nil)}},
+		{Variant: MapFloor, Kind: NoChange, Resources: 1152, Samples: []Sample{{Wall: 10 * time.Second}}},
+		{Variant: Map, Kind: Drift, Resources: 1152, Samples: []Sample{s(medianE, one)}},
+		{Variant: Map, Kind: Apply, Resources: 1152, Samples: []Sample{s(90*time.Second, one)}},
+		{Variant: MapNoop, Kind: Apply, Resources: 1152, Samples: []Sample{s(60*time.Second, nil)}},
+	}}
+}
+
+// Map-keyed rows are judged against the map-keyed floors (f) and (g), show their own
+// resource count, and (b) does not apply to them.
+func TestFormatTableMapKeyed(t *testing.T) {
+	got := FormatTable(mapResults("xl", 40*time.Second))
+	for _, want := range []string{
+		"| (e) map-keyed | 1152 | no-change plan | 40.00 s (n=3) | 4.00× | 2.00× | – | 1 (1.00) | 1 (1.00) | 1 (1.00) | 1 (1.00) | 3 | 153.6 MB |",
+		"| (f) no-op provider, map-keyed | 1152 | no-change plan | 20.00 s (n=1) | 2.00× | 1.00× | – | – | – | – | – | 3 |",
+		"| (g) terraform_data floor, map-keyed | 1152 | no-change plan | 10.00 s (n=1) | 1.00× | 0.50× | – | – |",
+		"| (e) map-keyed | 1152 | drift plan | 40.00 s (n=1) | 4.00× | 2.00× | – |",
+		"| (f) no-op provider, map-keyed | 1152 | drift plan | n/a: the no-op provider reads no device",
+		"| (g) terraform_data floor, map-keyed | 1152 | drift plan | n/a: terraform_data cannot drift",
+		"| (e) map-keyed | 1152 | apply from empty | 90.00 s (n=1) | 1.50× | – |",
+		"| (f) no-op provider, map-keyed | 1152 | apply from empty | 60.00 s (n=1) | 1.00× | – | – |",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing row %s\nin:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "(a) defaults") {
+		t.Errorf("rows of variants the run did not ask for:\n%s", got)
+	}
+
+	// A requested variant that could not run says why.
+	r := mapResults("default", 40*time.Second)
+	r.Variants = AllVariants
+	r.Skipped = map[Variant]string{Defaults: "the provider lacks roce_pfc_interface | x"}
+	got = FormatTable(r)
+	if !strings.Contains(got, `| (a) defaults | – | no-change plan | not measured: the provider lacks roce_pfc_interface \| x |`) ||
+		!strings.Contains(got, "| (b) per-resource reads | – | drift plan | not measured |") {
+		t.Errorf("skipped and missing variants:\n%s", got)
+	}
+}
+
+// The xl target judges (e)'s no-change plan of the xl fabric against 60 s, and only at xl.
+func TestXLTarget(t *testing.T) {
+	last := func(r Results) Target { ts := Targets(r); return ts[len(ts)-1] }
+	for _, c := range []struct {
+		r        Results
+		status   Status
+		measured string
+	}{
+		{mapResults("xl", 40*time.Second), Pass, "40.00 s for (e) map-keyed, 1152 resources (median of 3)"},
+		{mapResults("xl", 75*time.Second), Fail, "75.00 s for (e) map-keyed, 1152 resources"},
+		{mapResults("large", 40*time.Second), NotEvaluated, "40.00 s for (e) map-keyed at large, 1152 resources (run BENCH_SIZE=xl to judge)"},
+		{testResults("default"), NotEvaluated, "2.00 s for (a) defaults at default, 100 resources (run BENCH_SIZE=xl"},
+		{Results{Size: "xl"}, NotEvaluated, "missing or failed measurement of (e) map-keyed"},
+	} {
+		tg := last(c.r)
+		if tg.Name != "xl no-change plan under 60 s" || tg.Status != c.status || !strings.Contains(tg.Measured, c.measured) {
+			t.Errorf("%s at %s: %s %q, want %s %q", tg.Name, c.r.Size, tg.Status, tg.Measured, c.status, c.measured)
+		}
+	}
+	// A failed (e) plan is not judged.
+	r := mapResults("xl", 40*time.Second)
+	r.Measurements[1].Samples[0].Err = "exit 1"
+	if tg := last(r); tg.Status != NotEvaluated {
+		t.Errorf("failed (e): %s %q", tg.Status, tg.Measured)
+	}
+	// The per-interface targets are not evaluated on a map-keyed run, never passed.
+	for _, tg := range Targets(mapResults("xl", 40*time.Second))[:8] {
+		if tg.Status != NotEvaluated {
+			t.Errorf("%s: %s on a map-keyed run", tg.Name, tg.Status)
+		}
+	}
+}
+
+func TestFormatLabCost(t *testing.T) {
+	got := FormatLabCost(LabCost{Devices: 576, Start: 12500 * time.Millisecond, RSSKB: 1000000, FDs: 600, Goroutines: 5000,
+		PeakRSSKB: 2000000, PeakFDs: 1800, NoFile: 20000})
+	want := "Lab (in the bench process): 576 devices started in 12.50 s; after the start RSS 1024.0 MB, 600 open files, 5000 goroutines; " +
+		"over the run peak RSS 2048.0 MB, at most 1800 open files (RLIMIT_NOFILE 20000).\n"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if FormatLabCost(LabCost{}) != "" {
+		t.Error("a run without a lab has no lab line")
 	}
 }

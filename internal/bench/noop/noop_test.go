@@ -3,6 +3,7 @@ package noop
 import (
 	"context"
 	"reflect"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/bench"
 	roce "github.com/rocefabric/terraform-provider-roce/internal/provider"
 )
 
@@ -48,6 +50,41 @@ func TestSameSchemas(t *testing.T) {
 		}
 		if _, ok := f.(resource.ResourceWithConfigure); ok {
 			t.Errorf("%s: the no-op is configured", fm.TypeName)
+		}
+	}
+}
+
+// (d) and (f) are floors of (a) and (e) only if the no-op serves every resource type their
+// configurations use: it does for every type the provider has (it takes them from the
+// provider), so the map-keyed roce_*_interfaces come with the provider's; until then the bench
+// knows (f) and (e) cannot run (bench.Unservable) instead of failing midway.
+func TestServesTheBenchTypes(t *testing.T) {
+	ctx := context.Background()
+	typeNames := func(p provider.Provider) []string {
+		var out []string
+		for _, f := range p.Resources(ctx) {
+			var m resource.MetadataResponse
+			f().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "roce"}, &m)
+			out = append(out, m.TypeName)
+		}
+		return out
+	}
+	shipped, floor := typeNames(roce.New("test")()), typeNames(New(roce.New("test"))())
+	f := bench.Fabric{Switches: []bench.Switch{{Name: "sonic-1", Ports: []string{"Ethernet0"}}}, Hosts: []bench.Host{{Name: "mlx5-1", NICs: []string{"eth0"}}}}
+	resourceType := regexp.MustCompile(`(?m)^resource "([a-z0-9_]+)"`)
+	for _, v := range bench.AllVariants {
+		if v.IsFloor() {
+			continue
+		}
+		unservable := bench.Unservable([]bench.Variant{v}, shipped)[v]
+		for _, m := range resourceType.FindAllStringSubmatch(bench.Config(f, v, "/lab/inventory.json"), -1) {
+			switch typ := m[1]; {
+			case slices.Contains(floor, typ):
+			case slices.Contains(shipped, typ):
+				t.Errorf("%s: the provider has %s, the no-op does not", v.Label(), typ)
+			case unservable == "":
+				t.Errorf("%s uses %s, which neither provider has, and the bench would run it", v.Label(), typ)
+			}
 		}
 	}
 }

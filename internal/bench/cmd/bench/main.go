@@ -1,12 +1,18 @@
 // Command bench is `make bench`: the provider's plan time against the simulated fabric with
 // the real Terraform CLI. It builds the provider, starts the lab in-process (sonic switches and
-// mlx5 hosts, 20 ms latency), applies the fabric's configuration once, then measures no-change
-// plans of (a) the provider's defaults, (b) per_resource_reads = true and (c) as many
-// terraform_data resources, at 1/4, 1/2 and all of the fabric, and a plan after an out-of-band
-// change of 5% of the ports for (a) and (b). It prints one table and the targets and writes
-// .bench/plan-time.png, .bench/table.md and .bench/results.json.
+// mlx5 hosts, 20 ms latency) and, for each shape of configuration it measures (per interface,
+// then map-keyed), applies the fabric's configuration once, then measures no-change plans of
+// the shape's variants ((a) the provider's defaults, (b) per_resource_reads = true, (c) as
+// many terraform_data resources, (d) the no-op provider; map-keyed (e) the provider's
+// defaults, (f) the no-op provider, (g) terraform_data) at 1/4, 1/2 and all of the fabric, a
+// plan after an out-of-band change of 5% of the ports for the roce variants, and apply and
+// destroy; a shape's last destroy leaves the devices clean for the next shape. It prints one
+// table and the targets and writes .bench/plan-time.png, .bench/table.md and
+// .bench/results.json.
 //
-//	go run ./internal/bench/cmd/bench -size default   # or BENCH_SIZE=small|default|large
+//	go run ./internal/bench/cmd/bench -size default              # or BENCH_SIZE=small|default|large|xl
+//	go run ./internal/bench/cmd/bench -size xl -variants a,c,d   # or BENCH_VARIANTS=a,c,d
+//	go run ./internal/bench/cmd/bench -size xl -lab-only         # what the lab alone costs
 package main
 
 import (
@@ -17,6 +23,9 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -26,33 +35,53 @@ import (
 
 type options struct {
 	size        bench.Size
+	variants    []bench.Variant
 	reps        int
+	writeReps   int // runs of apply from empty and destroy
 	latency     time.Duration
 	parallelism int
 	out         string
+	labOnly     bool
 }
 
 func main() {
-	size := flag.String("size", envOr("BENCH_SIZE", "default"), "fabric size: small, default or large (BENCH_SIZE)")
-	reps := flag.Int("reps", 0, "runs of each measurement, the median reported (0: 3, or 2 at large)")
+	size := flag.String("size", envOr("BENCH_SIZE", "default"), "fabric size: small, default, large or xl (BENCH_SIZE)")
+	variants := flag.String("variants", os.Getenv("BENCH_VARIANTS"),
+		"variants to measure, e.g. a,b,c,d or e,f,g (BENCH_VARIANTS; default: every variant below xl, e,f,g at xl)")
+	reps := flag.Int("reps", 0, "runs of each measurement, the median reported (0: 3, or 2 at large and xl)")
+	writeReps := flag.Int("write-reps", 0, "runs of apply from empty and destroy (0: as -reps, but 1 at xl, where each takes minutes)")
 	latency := flag.Duration("latency", 20*time.Millisecond, "lab latency added to every device request")
 	parallelism := flag.Int("parallelism", 10, "terraform -parallelism")
 	out := flag.String("out", ".bench", "output directory (work files, logs, table, plot)")
+	labOnly := flag.Bool("lab-only", false, "only start the lab of the size, connect once to every device and report what it costs (no Terraform)")
 	flag.Parse()
 	s, err := bench.LookupSize(*size)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
 	}
+	vs := s.Variants
+	if *variants != "" {
+		if vs, err = bench.ParseVariants(*variants); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(2)
+		}
+	}
 	if *reps <= 0 {
 		*reps = 3
-		if s.Name == "large" {
+		if s.Name == "large" || s.Name == "xl" {
 			*reps = 2
+		}
+	}
+	if *writeReps <= 0 {
+		*writeReps = *reps
+		if s.Name == "xl" {
+			*writeReps = 1
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, options{size: s, reps: *reps, latency: *latency, parallelism: *parallelism, out: *out}); err != nil {
+	if err := run(ctx, options{size: s, variants: vs, reps: *reps, writeReps: *writeReps, latency: *latency, parallelism: *parallelism, out: *out, labOnly: *labOnly}); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		stop()
 		os.Exit(1)
@@ -66,8 +95,29 @@ func envOr(key, def string) string {
 	return def
 }
 
+// shapes are the shapes in the order the bench measures them.
+var shapes = []bench.Shape{bench.PerInterface, bench.MapKeyed}
+
 func run(ctx context.Context, o options) error {
+	if o.labOnly {
+		return runLabOnly(ctx, o)
+	}
 	began := time.Now()
+	skipped := missingTypes(ctx, o.variants)
+	var variants []bench.Variant
+	for _, v := range o.variants {
+		if why, ok := skipped[v]; ok {
+			progress("not measuring %s: %s", v.Label(), why)
+			continue
+		}
+		variants = append(variants, v)
+	}
+	if len(variants) == 0 {
+		return fmt.Errorf("nothing to measure at %s: every variant of %v is skipped (%v)", o.size.Name, o.variants, skipped)
+	}
+	if o.size.Name == "xl" && slices.ContainsFunc(variants, func(v bench.Variant) bool { return v.Shape() == bench.PerInterface }) {
+		progress("per-interface variants at xl: %d resources each; expect a long run", o.size.Resources(bench.PerInterface))
+	}
 	root, err := moduleRoot(ctx)
 	if err != nil {
 		return err
@@ -99,33 +149,51 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	tf := bench.Terraform{Bin: tfBin, CLIConfig: cliConfig, Parallelism: o.parallelism, LogDir: filepath.Join(out, "logs")}
-	// (d) runs the same configuration as (a) with rocefabric/roce mapped to the no-op provider.
+	// (d) and (f) run the configurations of (a) and (e) with rocefabric/roce mapped to the
+	// no-op provider.
 	noopTF := tf
 	noopTF.CLIConfig = filepath.Join(out, "terraformrc-noop")
 	if err := writeCLIConfig(noopTF.CLIConfig, filepath.Dir(noopBin)); err != nil {
 		return err
 	}
-	cli := map[bench.Variant]bench.Terraform{bench.Defaults: tf, bench.PerResource: tf, bench.Floor: tf, bench.Noop: noopTF}
+	cli := map[bench.Variant]bench.Terraform{}
+	for _, v := range bench.AllVariants {
+		cli[v] = tf
+		if v.IsNoop() {
+			cli[v] = noopTF
+		}
+	}
 
 	labDir := filepath.Join(out, "lab")
 	if err := os.MkdirAll(labDir, 0o750); err != nil {
 		return err
 	}
 	lab.KeepLogsIn(labDir)
-	progress("starting the lab: %d sonic switches x %d ports, %d mlx5 hosts x %d NICs, latency %s (%d resources)",
-		o.size.Switches, o.size.Ports, o.size.Hosts, bench.NICsPerHost, o.latency, o.size.Resources())
+	nofile, err := raiseNoFile(o.size.Devices())
+	if err != nil {
+		return err
+	}
+	fds := startFDSampler(100 * time.Millisecond)
+	defer fds.stop()
+	progress("starting the lab: %d sonic switches x %d ports, %d mlx5 hosts x %d NICs, latency %s",
+		o.size.Switches, o.size.Ports, o.size.Hosts, o.size.NICs, o.latency)
+	labBegan := time.Now()
 	l, err := lab.Start(ctx, lab.Options{
 		Dir:      labDir,
 		Switches: map[string]int{bench.SwitchPlatform: o.size.Switches},
 		Hosts:    map[string]int{bench.HostPlatform: o.size.Hosts},
 		Ports:    o.size.Ports,
-		NICPorts: bench.NICsPerHost,
+		NICPorts: o.size.NICs,
 		Latency:  o.latency,
 	})
 	if err != nil {
 		return fmt.Errorf("lab: %w", err)
 	}
 	defer l.Stop()
+	cost := bench.LabCost{Devices: len(l.Devices()), Start: time.Since(labBegan), RSSKB: selfStatusKB("VmRSS"),
+		FDs: openFDs(), Goroutines: runtime.NumGoroutine(), NoFile: nofile}
+	progress("lab: %d devices in %s, RSS %s, %d open files, %d goroutines", cost.Devices, bench.Seconds(cost.Start),
+		bench.MB(cost.RSSKB), cost.FDs, cost.Goroutines)
 	inventory := filepath.Join(labDir, lab.InventoryFile)
 	raw, err := os.ReadFile(inventory) //nolint:gosec // the lab's own file
 	if err != nil {
@@ -141,17 +209,54 @@ func run(ctx context.Context, o options) error {
 	}
 
 	res := bench.Results{Size: o.size.Name, Latency: o.latency, Parallelism: o.parallelism, Repetitions: o.reps,
-		Platforms: map[string]string{}}
+		Platforms: map[string]string{}, Variants: o.variants, Skipped: skipped}
 	for name, d := range inv.Devices {
 		res.Platforms[name] = d.Platform
 	}
-	if err := measure(ctx, o, cli, l, inv, full, inventory, providerBin, noopBin, &res); err != nil {
-		return err
+	m := measurer{o: o, cli: cli, l: l, inv: inv, full: full, inventory: inventory, res: &res,
+		rss: map[bench.Variant]*bench.RSSSampler{}, idx: map[string]int{}}
+	for _, v := range bench.AllVariants { // (c) and (g) run inside Terraform: no provider process
+		switch {
+		case v.IsNoop():
+			m.rss[v] = bench.NewRSSSampler(noopBin, 20*time.Millisecond)
+		case !v.IsFloor():
+			m.rss[v] = bench.NewRSSSampler(providerBin, 20*time.Millisecond)
+		}
 	}
+	for _, sh := range shapes {
+		var phase []bench.Variant
+		for _, v := range variants {
+			if v.Shape() == sh {
+				phase = append(phase, v)
+			}
+		}
+		if len(phase) == 0 {
+			continue
+		}
+		if err := m.phase(ctx, phase); err != nil {
+			return err
+		}
+	}
+	cost.PeakRSSKB, cost.PeakFDs = selfStatusKB("VmHWM"), fds.stop()
+	res.Lab = cost
 
-	table := fmt.Sprintf("BENCH_SIZE=%s: %d sonic switches x %d ports, %d mlx5 hosts x %d NICs = %d resources; lab latency %s; terraform -parallelism=%d; median of %d runs; drift on %d ports (%.0f%%).\n\n%s\nTargets:\n\n%s",
-		o.size.Name, o.size.Switches, o.size.Ports, o.size.Hosts, bench.NICsPerHost, full.Resources(), o.latency,
-		o.parallelism, o.reps, res.DriftPorts, bench.DriftFraction*100, bench.FormatTable(res), bench.FormatTargets(bench.Targets(res)))
+	var counts []string
+	for _, sh := range shapes {
+		var letters []string
+		for _, v := range o.variants {
+			if v.Shape() == sh {
+				letters = append(letters, "("+string(v)+")")
+			}
+		}
+		if len(letters) > 0 {
+			counts = append(counts, fmt.Sprintf("%s %s %d", strings.Join(letters, ""), sh, full.Resources(sh)))
+		}
+	}
+	table := fmt.Sprintf("BENCH_SIZE=%s: %d sonic switches x %d ports, %d mlx5 hosts x %d NICs; resources: %s; lab latency %s; "+
+		"terraform -parallelism=%d; median of %d runs (%d of apply and destroy); drift on %d ports (%.0f%%).\n%s\n%s\nTargets:\n\n%s",
+		o.size.Name, o.size.Switches, o.size.Ports, o.size.Hosts, o.size.NICs, strings.Join(counts, ", "), o.latency,
+		o.parallelism, o.reps, o.writeReps, res.DriftPorts, bench.DriftFraction*100, bench.FormatLabCost(res.Lab), bench.FormatTable(res),
+		bench.FormatTargets(bench.Targets(res)))
 	plot := filepath.Join(out, "plan-time.png")
 	if err := writePlot(plot, res); err != nil {
 		return err
@@ -172,56 +277,87 @@ func run(ctx context.Context, o options) error {
 // fractions are the fabric sizes of the plot: 1/4, 1/2 and all of the fabric.
 var fractions = [][2]int{{1, 4}, {1, 2}, {1, 1}}
 
-func measure(ctx context.Context, o options, cli map[bench.Variant]bench.Terraform, l *lab.Lab, inv bench.Inventory, full bench.Fabric,
-	inventory, providerBin, noopBin string, res *bench.Results) error {
-	tf := cli[bench.Defaults]
-	work := filepath.Join(filepath.Dir(tf.LogDir), "work")
-	counters := labCounters{l}
-	rss := map[bench.Variant]*bench.RSSSampler{ // (c) runs inside Terraform: no provider process
-		bench.Defaults: bench.NewRSSSampler(providerBin, 20*time.Millisecond),
-		bench.Noop:     bench.NewRSSSampler(noopBin, 20*time.Millisecond),
-	}
-	rss[bench.PerResource] = rss[bench.Defaults]
-	probe := func(v bench.Variant, devices []string) bench.Probe {
-		return bench.Probe{Counters: counters, Devices: devices, RSS: rss[v]}
-	}
-	idx := map[string]int{}
-	record := func(v bench.Variant, k bench.Kind, resources int, s bench.Sample) {
-		key := fmt.Sprint(v, k, resources)
-		i, ok := idx[key]
-		if !ok {
-			i = len(res.Measurements)
-			idx[key] = i
-			res.Measurements = append(res.Measurements, bench.Measurement{Variant: v, Kind: k, Resources: resources})
-		}
-		res.Measurements[i].Samples = append(res.Measurements[i].Samples, s)
-	}
+// measurer measures the variants of one shape at a time against the running lab.
+type measurer struct {
+	o         options
+	cli       map[bench.Variant]bench.Terraform
+	l         *lab.Lab
+	inv       bench.Inventory
+	full      bench.Fabric
+	inventory string
+	rss       map[bench.Variant]*bench.RSSSampler
+	res       *bench.Results
+	idx       map[string]int
+}
 
-	// Apply from empty: (a) first, while the lab's switches hold nothing of the fabric; (d) and
-	// (c) write nowhere. The first run of each is the setup of the plans below.
+func (m *measurer) record(v bench.Variant, k bench.Kind, resources int, s bench.Sample) {
+	key := fmt.Sprint(v, k, resources)
+	i, ok := m.idx[key]
+	if !ok {
+		i = len(m.res.Measurements)
+		m.idx[key] = i
+		m.res.Measurements = append(m.res.Measurements, bench.Measurement{Variant: v, Kind: k, Resources: resources})
+	}
+	m.res.Measurements[i].Samples = append(m.res.Measurements[i].Samples, s)
+}
+
+func (m *measurer) probe(v bench.Variant, devices []string) bench.Probe {
+	return bench.Probe{Counters: labCounters{m.l}, Devices: devices, RSS: m.rss[v]}
+}
+
+func (m *measurer) report(rep int, resources int, v bench.Variant, k bench.Kind, s bench.Sample) {
+	of := m.o.reps
+	if k == bench.Destroy {
+		of = m.o.writeReps
+	}
+	progress("run %d/%d %5d resources %-36s %-16s %8s  CPU %8s  RSS %s  %s", rep, of, resources,
+		v.Label(), k, bench.Seconds(s.Wall), bench.Seconds(s.CPU), bench.MB(s.PeakRSSKB), okOr(s.Err))
+}
+
+// phase measures the variants of one shape: applies from empty, no-change plans at every
+// fraction, drift plans of the roce variants, then destroy and apply alternating; the last
+// destroy leaves the devices as the phase found them.
+func (m *measurer) phase(ctx context.Context, variants []bench.Variant) error {
+	full, shape := m.full, variants[0].Shape()
+	work := filepath.Join(filepath.Dir(m.cli[bench.Defaults].LogDir), "work")
+	// The variants that write: the roce variant first, while the lab's switches hold nothing of
+	// the fabric, then the floors, which write nowhere. (b) plans against (a)'s state: the same
+	// resources, only the provider setting differs.
+	var writers []bench.Variant
+	for _, v := range variants {
+		if v != bench.PerResource {
+			writers = append(writers, v)
+		}
+	}
 	states := map[bench.Variant][]byte{}
 	applyDirs := map[bench.Variant]string{}
-	for _, v := range writeVariants {
+	for _, v := range writers {
 		applyDirs[v] = filepath.Join(work, "apply-"+string(v))
-		s, st, err := applyFull(ctx, cli[v], applyDirs[v], full, v, inventory, probe(v, full.Devices()))
+		s, st, err := applyFull(ctx, m.cli[v], applyDirs[v], full, v, m.inventory, m.probe(v, full.Devices()))
 		if err != nil {
 			return err
 		}
-		record(v, bench.Apply, full.Resources(), s)
+		m.record(v, bench.Apply, full.Resources(shape), s)
 		states[v] = st
 	}
-	states[bench.PerResource] = states[bench.Defaults] // same resources, only the provider setting differs
+	if slices.Contains(variants, bench.PerResource) {
+		if _, ok := states[bench.Defaults]; !ok {
+			return fmt.Errorf("%s plans against the state of %s: measure both", bench.PerResource.Label(), bench.Defaults.Label())
+		}
+		states[bench.PerResource] = states[bench.Defaults]
+	}
 
 	var spaces []workspace
 	seen := map[int]bool{}
 	for _, fr := range fractions {
 		f := full.Subset(fr[0], fr[1])
-		if seen[f.Resources()] {
+		n := f.Resources(shape)
+		if seen[n] {
 			continue
 		}
-		seen[f.Resources()] = true
-		for _, v := range bench.Variants {
-			ws, err := prepare(filepath.Join(work, fmt.Sprintf("%s-%d", v, f.Resources())), f, v, inventory, states[v])
+		seen[n] = true
+		for _, v := range variants {
+			ws, err := prepare(filepath.Join(work, fmt.Sprintf("%s-%d", v, n)), f, v, m.inventory, states[v])
 			if err != nil {
 				return err
 			}
@@ -229,74 +365,80 @@ func measure(ctx context.Context, o options, cli map[bench.Variant]bench.Terrafo
 		}
 	}
 
-	report := func(rep int, ws workspace, k bench.Kind, s bench.Sample) {
-		status := "ok"
-		if s.Err != "" {
-			status = "ERROR " + s.Err
-		}
-		progress("run %d/%d %4d resources %-26s %-15s %8s  CPU %8s  RSS %s  %s", rep, o.reps, ws.fabric.Resources(),
-			ws.variant.Label(), k, bench.Seconds(s.Wall), bench.Seconds(s.CPU), bench.MB(s.PeakRSSKB), status)
-	}
-
-	for rep := 1; rep <= o.reps; rep++ {
+	for rep := 1; rep <= m.o.reps; rep++ {
 		for _, ws := range spaces {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			s, _ := cli[ws.variant].Measure(ctx, fmt.Sprintf("plan-%s-%d-nochange-%d", ws.variant, ws.fabric.Resources(), rep), ws.dir, 0,
-				probe(ws.variant, ws.fabric.Devices()), tf.PlanArgs()...)
-			record(ws.variant, bench.NoChange, ws.fabric.Resources(), s)
-			report(rep, ws, bench.NoChange, s)
+			tf, n := m.cli[ws.variant], ws.fabric.Resources(shape)
+			s, _ := tf.Measure(ctx, fmt.Sprintf("plan-%s-%d-nochange-%d", ws.variant, n, rep), ws.dir, 0,
+				m.probe(ws.variant, ws.fabric.Devices()), tf.PlanArgs()...)
+			m.record(ws.variant, bench.NoChange, n, s)
+			m.report(rep, n, ws.variant, bench.NoChange, s)
 		}
 	}
 
-	ports := bench.DriftPorts(full.Ports())
-	res.DriftPorts = len(ports)
-	progress("out of band: PFC_WD detection_time %d ms on %d ports (%v ...) with our own gNMI client", bench.DriftDetectionMS, len(ports), ports[0])
-	if err := drift(ctx, inv, ports, bench.DriftDetectionMS); err != nil {
-		return fmt.Errorf("drift: %w", err)
-	}
-	for rep := 1; rep <= o.reps; rep++ {
-		for _, ws := range spaces {
-			if ws.variant == bench.Floor || ws.variant == bench.Noop || ws.fabric.Resources() != full.Resources() {
-				continue
-			}
-			s, out := tf.Measure(ctx, fmt.Sprintf("plan-%s-%d-drift-%d", ws.variant, ws.fabric.Resources(), rep), ws.dir, 2,
-				probe(ws.variant, ws.fabric.Devices()), tf.PlanArgs()...)
-			if _, change, _, ok := bench.PlanChanges(out); s.Err == "" && (!ok || change != len(ports)) {
-				s.Err = fmt.Sprintf("the plan changes %d resources, want the %d drifted ports", change, len(ports))
-			}
-			record(ws.variant, bench.Drift, ws.fabric.Resources(), s)
-			report(rep, ws, bench.Drift, s)
+	// Drift only where a roce variant will plan it: the floors read no device, and the devices
+	// hold no PFC watchdog of this shape without a roce apply (a switch refuses a field update of
+	// an absent key).
+	if slices.ContainsFunc(variants, func(v bench.Variant) bool { return !v.IsFloor() && !v.IsNoop() }) {
+		if err := m.drift(ctx, spaces, shape); err != nil {
+			return err
 		}
 	}
 
-	// Destroy and apply again, alternating, so each has o.reps runs (the first apply was above).
-	for rep := 1; rep <= o.reps; rep++ {
-		for _, v := range writeVariants {
+	// Destroy and apply again, alternating, so each has o.writeReps runs (the first apply was
+	// above); the last destroy cleans the devices for the next shape.
+	for rep := 1; rep <= m.o.writeReps; rep++ {
+		for _, v := range writers {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			s, _ := cli[v].Measure(ctx, fmt.Sprintf("destroy-%s-%d", v, rep), applyDirs[v], 0, probe(v, full.Devices()), cli[v].DestroyArgs()...)
-			record(v, bench.Destroy, full.Resources(), s)
-			progress("run %d/%d %4d resources %-26s %-15s %8s  CPU %8s  RSS %s  %s", rep, o.reps, full.Resources(), v.Label(), bench.Destroy,
-				bench.Seconds(s.Wall), bench.Seconds(s.CPU), bench.MB(s.PeakRSSKB), okOr(s.Err))
-			if s.Err != "" || rep == o.reps {
+			s, _ := m.cli[v].Measure(ctx, fmt.Sprintf("destroy-%s-%d", v, rep), applyDirs[v], 0, m.probe(v, full.Devices()), m.cli[v].DestroyArgs()...)
+			m.record(v, bench.Destroy, full.Resources(shape), s)
+			m.report(rep, full.Resources(shape), v, bench.Destroy, s)
+			if s.Err != "" || rep == m.o.writeReps {
 				continue
 			}
-			s, _, err := applyFull(ctx, cli[v], applyDirs[v], full, v, inventory, probe(v, full.Devices()))
+			s, _, err := applyFull(ctx, m.cli[v], applyDirs[v], full, v, m.inventory, m.probe(v, full.Devices()))
 			if err != nil {
 				return err
 			}
-			record(v, bench.Apply, full.Resources(), s)
+			m.record(v, bench.Apply, full.Resources(shape), s)
 		}
 	}
 	return nil
 }
 
-// writeVariants are the variants whose apply and destroy are measured: roce (a) and its two
-// floors.
-var writeVariants = []bench.Variant{bench.Defaults, bench.Noop, bench.Floor}
+// drift changes 5% of the ports out of band and measures the plans of the roce variants of the
+// full fabric, which must change exactly the resources holding those ports.
+func (m *measurer) drift(ctx context.Context, spaces []workspace, shape bench.Shape) error {
+	full := m.full
+	ports := bench.DriftPorts(full.Ports())
+	m.res.DriftPorts = len(ports)
+	progress("out of band: PFC_WD detection_time %d ms on %d ports (%v ...) with our own gNMI client", bench.DriftDetectionMS, len(ports), ports[0])
+	if err := drift(ctx, m.inv, ports, bench.DriftDetectionMS); err != nil {
+		return fmt.Errorf("drift: %w", err)
+	}
+	want := bench.DriftChanges(ports, shape)
+	for rep := 1; rep <= m.o.reps; rep++ {
+		for _, ws := range spaces {
+			n := ws.fabric.Resources(shape)
+			if ws.variant.IsFloor() || ws.variant.IsNoop() || n != full.Resources(shape) {
+				continue
+			}
+			tf := m.cli[ws.variant]
+			s, out := tf.Measure(ctx, fmt.Sprintf("plan-%s-%d-drift-%d", ws.variant, n, rep), ws.dir, 2,
+				m.probe(ws.variant, ws.fabric.Devices()), tf.PlanArgs()...)
+			if _, change, _, ok := bench.PlanChanges(out); s.Err == "" && (!ok || change != want) {
+				s.Err = fmt.Sprintf("the plan changes %d resources, want %d for the %d drifted ports", change, want, len(ports))
+			}
+			m.record(ws.variant, bench.Drift, n, s)
+			m.report(rep, n, ws.variant, bench.Drift, s)
+		}
+	}
+	return nil
+}
 
 func okOr(err string) string {
 	if err == "" {

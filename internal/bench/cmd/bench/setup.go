@@ -87,13 +87,13 @@ func applyFull(ctx context.Context, tf bench.Terraform, dir string, f bench.Fabr
 	if s.Err != "" {
 		return s, nil, fmt.Errorf("terraform apply %s: %s (log: %s)", v.Label(), s.Err, filepath.Join(tf.LogDir, name+".log"))
 	}
-	progress("apply %s: %d resources in %s, CPU %s, RSS %s", v.Label(), f.Resources(), bench.Seconds(s.Wall), bench.Seconds(s.CPU), bench.MB(s.PeakRSSKB))
+	progress("apply %s: %d resources in %s, CPU %s, RSS %s", v.Label(), f.Resources(v.Shape()), bench.Seconds(s.Wall), bench.Seconds(s.CPU), bench.MB(s.PeakRSSKB))
 	state, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate")) //nolint:gosec // our own work directory
 	if err != nil {
 		return s, nil, err
 	}
-	if n, err := bench.StateInstances(state); err != nil || n != f.Resources() {
-		return s, nil, fmt.Errorf("apply %s: state holds %d resources, want %d (%v)", v.Label(), n, f.Resources(), err)
+	if n, err := bench.StateInstances(state); err != nil || n != f.Resources(v.Shape()) {
+		return s, nil, fmt.Errorf("apply %s: state holds %d resources, want %d (%v)", v.Label(), n, f.Resources(v.Shape()), err)
 	}
 	return s, state, nil
 }
@@ -103,12 +103,12 @@ func prepare(dir string, f bench.Fabric, v bench.Variant, inventory string, full
 	if err := writeConfig(dir, f, v, inventory); err != nil {
 		return workspace{}, err
 	}
-	state, err := bench.SubsetState(fullState, f.Keys())
+	state, err := bench.SubsetState(fullState, f.Keys(v.Shape()))
 	if err != nil {
 		return workspace{}, err
 	}
-	if n, err := bench.StateInstances(state); err != nil || n != f.Resources() {
-		return workspace{}, fmt.Errorf("%s: subset state holds %d resources, want %d (%v)", dir, n, f.Resources(), err)
+	if n, err := bench.StateInstances(state); err != nil || n != f.Resources(v.Shape()) {
+		return workspace{}, fmt.Errorf("%s: subset state holds %d resources, want %d (%v)", dir, n, f.Resources(v.Shape()), err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "terraform.tfstate"), state, 0o600); err != nil { //nolint:gosec // under the output directory the user named
 		return workspace{}, err

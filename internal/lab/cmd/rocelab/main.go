@@ -37,7 +37,7 @@ func main() {
 
 const usageText = `usage:
   rocelab up --dir DIR [--switches openconfig=1] [--hosts PLATFORM=N] [--model PLATFORM=MODEL]...
-             [--ports 8] [--latency 0ms] [--wiring FILE]
+             [--ports 8] [--nic-ports 2] [--latency 0ms] [--wiring FILE]
       start the lab, write DIR/inventory.json once every device listens,
       serve until SIGINT or SIGTERM. The lab is cabled: each switch's last
       free port to the next switch's, host NIC j of host h to the first free
@@ -121,7 +121,8 @@ Switch platforms: openconfig, sonic (ports Ethernet0, Ethernet4, ...), eos
 (Arista EOS CLI over SSH as user admin, ports Ethernet1, Ethernet2, ...; e.g.
 ssh -p PORT admin@127.0.0.1 with the inventory's password), nxos (Cisco
 NX-OS CLI over SSH as user admin, ports Ethernet1/1, Ethernet1/2, ...).
-Host platforms: mlx5 (SSH as user roce with sudo; netdevs eth0 and eth1).
+Host platforms: mlx5 (SSH as user roce with sudo; --nic-ports netdevs eth0,
+eth1, ..., RDMA devices mlx5_0, mlx5_1, ..., two per ConnectX adapter).
 `
 
 // run is main without the process: it returns the exit status, and ctx
@@ -189,6 +190,7 @@ func up(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fs.Var(&models, "model", "the model of a platform's devices, as `PLATFORM=MODEL` (repeatable; the first is the default; "+strings.Join(known, "; ")+")")
 	ports := fs.Int("ports", lab.DefaultPorts, "interfaces per switch")
+	nicPorts := fs.Int("nic-ports", lab.DefaultNICPorts, "netdevs per NIC host (dual-port adapters: eth0, eth1 on the first, eth2, eth3 on the next...)")
 	wiring := fs.String("wiring", "", "a JSON file listing the lab's cables, instead of the default cabling")
 	latency := fs.Duration("latency", 0, "delay added to every RPC, e.g. 5ms")
 	if code, done := parseFlags(fs, args); done {
@@ -197,7 +199,7 @@ func up(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !dirOnly(fs, *dir, stderr) {
 		return 2
 	}
-	opts := lab.Options{Switches: switches, Hosts: hosts, Models: models, Ports: *ports, Latency: *latency, Dir: *dir}
+	opts := lab.Options{Switches: switches, Hosts: hosts, Models: models, Ports: *ports, NICPorts: *nicPorts, Latency: *latency, Dir: *dir}
 	if *wiring != "" {
 		b, err := os.ReadFile(filepath.Clean(*wiring))
 		if err == nil {
