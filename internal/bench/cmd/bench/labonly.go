@@ -33,35 +33,12 @@ func runLabOnly(ctx context.Context, o options) error {
 	if err := os.RemoveAll(labDir); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(labDir, 0o750); err != nil {
-		return err
-	}
-	lab.KeepLogsIn(labDir)
-	nofile, err := raiseNoFile(o.size.Devices())
+	l, cost, fds, err := startLab(ctx, o, labDir)
 	if err != nil {
 		return err
 	}
-	fds := startFDSampler(100 * time.Millisecond)
 	defer fds.stop()
-	progress("starting the lab: %d sonic switches x %d ports, %d mlx5 hosts x %d NICs, latency %s",
-		o.size.Switches, o.size.Ports, o.size.Hosts, o.size.NICs, o.latency)
-	began := time.Now()
-	l, err := lab.Start(ctx, lab.Options{
-		Dir:      labDir,
-		Switches: map[string]int{bench.SwitchPlatform: o.size.Switches},
-		Hosts:    map[string]int{bench.HostPlatform: o.size.Hosts},
-		Ports:    o.size.Ports,
-		NICPorts: o.size.NICs,
-		Latency:  o.latency,
-	})
-	if err != nil {
-		return fmt.Errorf("lab: %w", err)
-	}
 	defer l.Stop()
-	cost := bench.LabCost{Devices: len(l.Devices()), Start: time.Since(began), RSSKB: selfStatusKB("VmRSS"),
-		FDs: openFDs(), Goroutines: runtime.NumGoroutine(), NoFile: nofile}
-	progress("lab: %d devices in %s, RSS %s, %d open files, %d goroutines", cost.Devices, bench.Seconds(cost.Start),
-		bench.MB(cost.RSSKB), cost.FDs, cost.Goroutines)
 
 	raw, err := os.ReadFile(filepath.Join(labDir, lab.InventoryFile)) //nolint:gosec // the lab's own file
 	if err != nil {
@@ -85,7 +62,7 @@ func runLabOnly(ctx context.Context, o options) error {
 		slots = make(chan struct{}, probeParallelism)
 		wg    sync.WaitGroup
 	)
-	began = time.Now()
+	began := time.Now()
 	for _, name := range names {
 		wg.Go(func() {
 			slots <- struct{}{}
@@ -114,4 +91,38 @@ func runLabOnly(ctx context.Context, o options) error {
 		"so each connection is two open files here): %d answered in %s; with all of them open RSS %s, %d open files, %d goroutines.\n",
 		len(names), probeParallelism, len(open), bench.Seconds(took), bench.MB(heldRSS), held, goroutines)
 	return errors.Join(errs...)
+}
+
+// startLab starts the bench's lab in labDir, keeping its logs there, with the open-file limit
+// the size needs, and reports what starting it cost; the caller stops the lab and fds.
+func startLab(ctx context.Context, o options, labDir string) (*lab.Lab, bench.LabCost, *fdSampler, error) {
+	if err := os.MkdirAll(labDir, 0o750); err != nil {
+		return nil, bench.LabCost{}, nil, err
+	}
+	lab.KeepLogsIn(labDir)
+	nofile, err := raiseNoFile(o.size.Devices())
+	if err != nil {
+		return nil, bench.LabCost{}, nil, err
+	}
+	fds := startFDSampler(100 * time.Millisecond)
+	progress("starting the lab: %d sonic switches x %d ports, %d mlx5 hosts x %d NICs, latency %s",
+		o.size.Switches, o.size.Ports, o.size.Hosts, o.size.NICs, o.latency)
+	began := time.Now()
+	l, err := lab.Start(ctx, lab.Options{
+		Dir:      labDir,
+		Switches: map[string]int{bench.SwitchPlatform: o.size.Switches},
+		Hosts:    map[string]int{bench.HostPlatform: o.size.Hosts},
+		Ports:    o.size.Ports,
+		NICPorts: o.size.NICs,
+		Latency:  o.latency,
+	})
+	if err != nil {
+		fds.stop()
+		return nil, bench.LabCost{}, nil, fmt.Errorf("lab: %w", err)
+	}
+	cost := bench.LabCost{Devices: len(l.Devices()), Start: time.Since(began), RSSKB: selfStatusKB("VmRSS"),
+		FDs: openFDs(), Goroutines: runtime.NumGoroutine(), NoFile: nofile}
+	progress("lab: %d devices in %s, RSS %s, %d open files, %d goroutines", cost.Devices, bench.Seconds(cost.Start),
+		bench.MB(cost.RSSKB), cost.FDs, cost.Goroutines)
+	return l, cost, fds, nil
 }

@@ -23,7 +23,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -165,35 +164,12 @@ func run(ctx context.Context, o options) error {
 	}
 
 	labDir := filepath.Join(out, "lab")
-	if err := os.MkdirAll(labDir, 0o750); err != nil {
-		return err
-	}
-	lab.KeepLogsIn(labDir)
-	nofile, err := raiseNoFile(o.size.Devices())
+	l, cost, fds, err := startLab(ctx, o, labDir)
 	if err != nil {
 		return err
 	}
-	fds := startFDSampler(100 * time.Millisecond)
 	defer fds.stop()
-	progress("starting the lab: %d sonic switches x %d ports, %d mlx5 hosts x %d NICs, latency %s",
-		o.size.Switches, o.size.Ports, o.size.Hosts, o.size.NICs, o.latency)
-	labBegan := time.Now()
-	l, err := lab.Start(ctx, lab.Options{
-		Dir:      labDir,
-		Switches: map[string]int{bench.SwitchPlatform: o.size.Switches},
-		Hosts:    map[string]int{bench.HostPlatform: o.size.Hosts},
-		Ports:    o.size.Ports,
-		NICPorts: o.size.NICs,
-		Latency:  o.latency,
-	})
-	if err != nil {
-		return fmt.Errorf("lab: %w", err)
-	}
 	defer l.Stop()
-	cost := bench.LabCost{Devices: len(l.Devices()), Start: time.Since(labBegan), RSSKB: selfStatusKB("VmRSS"),
-		FDs: openFDs(), Goroutines: runtime.NumGoroutine(), NoFile: nofile}
-	progress("lab: %d devices in %s, RSS %s, %d open files, %d goroutines", cost.Devices, bench.Seconds(cost.Start),
-		bench.MB(cost.RSSKB), cost.FDs, cost.Goroutines)
 	inventory := filepath.Join(labDir, lab.InventoryFile)
 	raw, err := os.ReadFile(inventory) //nolint:gosec // the lab's own file
 	if err != nil {
