@@ -32,7 +32,7 @@ func main() {
 		rtdebug.SetMemoryLimit(memoryLimit)
 	}
 	quietSDKLogs(os.Getenv, os.Setenv)
-	stopProfiling := profiling.Start() // make bench BENCH_PPROF=1 only (a pprof build)
+	stopProfiling := profiling.Start() // ROCE_PPROF_DIR in a roceprofile build only (make bench)
 
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address: "registry.terraform.io/rocefabric/roce",

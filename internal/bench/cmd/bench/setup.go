@@ -28,13 +28,13 @@ func moduleRoot(ctx context.Context) (string, error) {
 
 // buildProvider builds the provider (pkg ".") or the bench's no-op provider
 // ("./internal/bench/cmd/noop") from source into dir, under the name dev_overrides wants.
-// With ROCE_PPROF_DIR set it builds with the pprof tag: every provider process Terraform
+// With ROCE_PPROF_DIR set it builds with the roceprofile tag: every provider process Terraform
 // starts then writes its CPU profile and its peak heap profile there (internal/profiling).
 func buildProvider(ctx context.Context, root, pkg, dir string) (string, error) {
 	bin := filepath.Join(dir, "terraform-provider-roce")
 	args := []string{"build", "-o", bin}
 	if os.Getenv("ROCE_PPROF_DIR") != "" {
-		args = append(args, "-tags", "pprof")
+		args = append(args, "-tags", "roceprofile")
 	}
 	cmd := exec.CommandContext(ctx, "go", append(args, pkg)...) //nolint:gosec // go build into the bench's output directory
 	cmd.Dir = root

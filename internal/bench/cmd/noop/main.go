@@ -15,7 +15,7 @@ import (
 )
 
 func main() {
-	stopProfiling := profiling.Start() // as the provider's main: make bench BENCH_PPROF=1
+	stopProfiling := profiling.Start() // as the provider's main (ROCE_PPROF_DIR, roceprofile build)
 	err := providerserver.Serve(context.Background(), noop.New(provider.New("noop")), providerserver.ServeOpts{
 		Address: "registry.terraform.io/rocefabric/roce",
 	})
