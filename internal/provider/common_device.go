@@ -166,6 +166,24 @@ func recordWrite(ctx context.Context, priv privateSetter, prior driver.Prior, st
 // onDevice is the model of a resource that lives on one device.
 type onDevice interface{ deviceName() types.String }
 
+// beginModifyPlan reads a ModifyPlan's plan, and its prior state into st when st is not nil
+// and the resource exists. A destroy only checks that the device is still configured; it, and
+// a plan that cannot be read, return ok false: nothing more to plan.
+func beginModifyPlan[M onDevice](ctx context.Context, r *deviceResource, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse,
+	st *M) (plan M, ok bool) {
+	if req.Plan.Raw.IsNull() {
+		var gone M
+		resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &gone)...)
+		r.checkDeviceForDestroy(gone.deviceName(), &resp.Diagnostics)
+		return plan, false
+	}
+	resp.Diagnostics.Append(tfmodel.Plan(ctx, req.Plan, &plan)...)
+	if st != nil && !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(tfmodel.State(ctx, req.State, st)...)
+	}
+	return plan, !resp.Diagnostics.HasError()
+}
+
 // planOf and stateOf are start's get for a request's plan and state, read by tfmodel.
 func planOf(p tfsdk.Plan) func(context.Context, any) diag.Diagnostics {
 	return func(ctx context.Context, v any) diag.Diagnostics { return tfmodel.Plan(ctx, p, v) }

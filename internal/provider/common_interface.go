@@ -133,16 +133,8 @@ func (r *interfaceResource[M, I]) ValidateConfig(ctx context.Context, req resour
 
 func (r *interfaceResource[M, I]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	ctx = withTransportLogs(ctx) // it reads devices
-	if req.Plan.Raw.IsNull() {
-		var st M
-		resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-		device, _ := st.ids()
-		r.checkDeviceForDestroy(device, &resp.Diagnostics)
-		return
-	}
-	var plan M
-	resp.Diagnostics.Append(tfmodel.Plan(ctx, req.Plan, &plan)...)
-	if resp.Diagnostics.HasError() {
+	plan, ok := beginModifyPlan[M](ctx, &r.deviceResource, req, resp, nil)
+	if !ok {
 		return
 	}
 	device, ifname := plan.ids()

@@ -270,18 +270,9 @@ func (r *interfaceMapResource[M, I]) ValidateConfig(ctx context.Context, req res
 
 func (r *interfaceMapResource[M, I]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	ctx = withTransportLogs(ctx) // it reads devices
-	if req.Plan.Raw.IsNull() {
-		var st interfaceMapModel
-		resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-		r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
-		return
-	}
-	var plan, st interfaceMapModel
-	resp.Diagnostics.Append(tfmodel.Plan(ctx, req.Plan, &plan)...)
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-	}
-	if resp.Diagnostics.HasError() {
+	var st interfaceMapModel
+	plan, ok := beginModifyPlan[interfaceMapModel](ctx, &r.deviceResource, req, resp, &st)
+	if !ok {
 		return
 	}
 	if !plan.Device.IsUnknown() {

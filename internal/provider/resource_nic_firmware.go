@@ -68,18 +68,9 @@ func (r *nicFirmwareResource) Schema(_ context.Context, _ resource.SchemaRequest
 
 func (r *nicFirmwareResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	ctx = withTransportLogs(ctx) // it reads devices
-	if req.Plan.Raw.IsNull() {
-		var st nicFirmwareModel
-		resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-		r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
-		return
-	}
-	var plan, st nicFirmwareModel
-	resp.Diagnostics.Append(tfmodel.Plan(ctx, req.Plan, &plan)...)
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-	}
-	if resp.Diagnostics.HasError() {
+	var st nicFirmwareModel
+	plan, ok := beginModifyPlan[nicFirmwareModel](ctx, &r.deviceResource, req, resp, &st)
+	if !ok {
 		return
 	}
 	if !plan.Device.IsUnknown() && !plan.Interface.IsUnknown() {

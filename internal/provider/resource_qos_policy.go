@@ -113,15 +113,8 @@ func (r *qosPolicyResource) ValidateConfig(ctx context.Context, req resource.Val
 }
 
 func (r *qosPolicyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		var st qosPolicyModel
-		resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-		r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
-		return
-	}
-	var plan qosPolicyModel
-	resp.Diagnostics.Append(tfmodel.Plan(ctx, req.Plan, &plan)...)
-	if resp.Diagnostics.HasError() {
+	plan, ok := beginModifyPlan[qosPolicyModel](ctx, &r.deviceResource, req, resp, nil)
+	if !ok {
 		return
 	}
 	if !plan.Device.IsUnknown() && !plan.Name.IsUnknown() {
