@@ -137,11 +137,12 @@ func capabilities(t *testing.T, d lab.DeviceEntry) {
 func buildRocelab(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("builds and runs the rocelab binary")
+		t.Skip("-short: this test builds the rocelab binary with go build and runs it (make test and CI run it)")
 	}
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		t.Skip("no go tool on PATH")
+		// go test itself runs from the go tool: its absence is a broken setup, not a reason to skip
+		t.Fatalf("the go tool is not on PATH, needed to build rocelab: %v", err)
 	}
 	bin := filepath.Join(t.TempDir(), "rocelab")
 	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
