@@ -151,15 +151,10 @@ func opFailed(diags *diag.Diagnostics, op, subject string, err error) bool {
 	return true
 }
 
-// privateSetter is a response's private state (Create and Update alike).
-type privateSetter interface {
-	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
-}
-
 // recordWrite records a successful create or update: what the device had before, kept in
 // private state for the next update or the delete, and the resource's new state.
 func recordWrite(ctx context.Context, priv privateSetter, prior driver.Prior, state *tfsdk.State, model any, diags *diag.Diagnostics) {
-	diags.Append(priv.SetKey(ctx, privateKeyPrior, prior)...)
+	diags.Append(setPrivate(ctx, priv, privateKeyPrior, prior)...)
 	diags.Append(tfmodel.SetState(ctx, state, model)...)
 }
 

@@ -257,7 +257,7 @@ func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.Updat
 	}
 	next, d1 := plan.intent(ctx)
 	old, d2 := st.intent(ctx)
-	prior, d3 := req.Private.GetKey(ctx, privateKeyPrior)
+	prior, d3 := getPrivate(ctx, req.Private, privateKeyPrior)
 	resp.Diagnostics.Append(append(append(d1, d2...), d3...)...)
 	device, ifname := plan.ids()
 	if resp.Diagnostics.HasError() {
@@ -281,7 +281,7 @@ func (r *interfaceResource[M, I]) Delete(ctx context.Context, req resource.Delet
 		return
 	}
 	old, diags := st.intent(ctx)
-	prior, d := req.Private.GetKey(ctx, privateKeyPrior)
+	prior, d := getPrivate(ctx, req.Private, privateKeyPrior)
 	resp.Diagnostics.Append(append(diags, d...)...)
 	device, ifname := st.ids()
 	r.checkDeviceForDestroy(device, &resp.Diagnostics)

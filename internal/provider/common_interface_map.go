@@ -467,12 +467,8 @@ func (r *interfaceMapResource[M, I]) report(f *entryFailure, device string, diag
 // the per-interface resource keeps under privateKeyPrior, for each entry.
 const privateKeyPriors = "priors.v1"
 
-type privateGetter interface {
-	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
-}
-
 func readPriors(ctx context.Context, priv privateGetter) (map[string]driver.Prior, diag.Diagnostics) {
-	raw, diags := priv.GetKey(ctx, privateKeyPriors)
+	raw, diags := getPrivate(ctx, priv, privateKeyPriors)
 	out := map[string]driver.Prior{}
 	if len(raw) == 0 || diags.HasError() {
 		return out, diags
@@ -499,7 +495,7 @@ func writePriors(ctx context.Context, priv privateSetter, priors map[string]driv
 		d.AddError("Provider bug", err.Error())
 		return d
 	}
-	return priv.SetKey(ctx, privateKeyPriors, raw)
+	return setPrivate(ctx, priv, privateKeyPriors, raw)
 }
 
 // changes lists the entries whose settings differ between before and after (models by key),

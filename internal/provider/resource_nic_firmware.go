@@ -211,7 +211,7 @@ func (r *nicFirmwareResource) Update(ctx context.Context, req resource.UpdateReq
 	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
 	ctx, plan, done := start[nicFirmwareModel](ctx, &r.deviceResource, "update", "roce_nic_firmware", planOf(req.Plan), &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	prior, d := req.Private.GetKey(ctx, privateKeyPrior)
+	prior, d := getPrivate(ctx, req.Private, privateKeyPrior)
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -229,7 +229,7 @@ func (r *nicFirmwareResource) Update(ctx context.Context, req resource.UpdateReq
 func (r *nicFirmwareResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	ctx, st, done := start[nicFirmwareModel](ctx, &r.deviceResource, "delete", "roce_nic_firmware", stateOf(req.State), &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	prior, d := req.Private.GetKey(ctx, privateKeyPrior)
+	prior, d := getPrivate(ctx, req.Private, privateKeyPrior)
 	resp.Diagnostics.Append(d...)
 	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {

@@ -213,7 +213,7 @@ func (r *qosPolicyResource) Update(ctx context.Context, req resource.UpdateReque
 	old, d2 := st.intent(ctx)
 	resp.Diagnostics.Append(d1...)
 	resp.Diagnostics.Append(d2...)
-	prior, d3 := req.Private.GetKey(ctx, privateKeyPrior)
+	prior, d3 := getPrivate(ctx, req.Private, privateKeyPrior)
 	resp.Diagnostics.Append(d3...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -238,7 +238,7 @@ func (r *qosPolicyResource) Delete(ctx context.Context, req resource.DeleteReque
 	}
 	old, diags := st.intent(ctx)
 	resp.Diagnostics.Append(diags...)
-	prior, d := req.Private.GetKey(ctx, privateKeyPrior)
+	prior, d := getPrivate(ctx, req.Private, privateKeyPrior)
 	resp.Diagnostics.Append(d...)
 	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {

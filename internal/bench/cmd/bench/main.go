@@ -23,6 +23,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"syscall"
@@ -44,6 +45,8 @@ type options struct {
 }
 
 func main() {
+	exit := 0
+	defer func() { os.Exit(exit) }() // after the deferred profile stop
 	size := flag.String("size", envOr("BENCH_SIZE", "default"), "fabric size: small, default, large or xl (BENCH_SIZE)")
 	variants := flag.String("variants", os.Getenv("BENCH_VARIANTS"),
 		"variants to measure, e.g. a,b,c,d or e,f,g (BENCH_VARIANTS; default: every variant below xl, e,f,g at xl)")
@@ -53,7 +56,18 @@ func main() {
 	parallelism := flag.Int("parallelism", 10, "terraform -parallelism")
 	out := flag.String("out", ".bench", "output directory (work files, logs, table, plot)")
 	labOnly := flag.Bool("lab-only", false, "only start the lab of the size, connect once to every device and report what it costs (no Terraform)")
+	cpuProfile := flag.String("cpuprofile", "", "write the bench process's CPU profile (the lab's devices serving requests) to this file")
 	flag.Parse()
+	if *cpuProfile != "" {
+		// The lab runs in this process: its profile says what serving the devices costs, the
+		// CPU a bench run's wall time shares with Terraform and the provider.
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(2)
+		}
+		defer stopProfile()
+	}
 	s, err := bench.LookupSize(*size)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -80,11 +94,28 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, options{size: s, variants: vs, reps: *reps, writeReps: *writeReps, latency: *latency, parallelism: *parallelism, out: *out, labOnly: *labOnly}); err != nil {
+	err = run(ctx, options{size: s, variants: vs, reps: *reps, writeReps: *writeReps, latency: *latency, parallelism: *parallelism, out: *out, labOnly: *labOnly})
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		stop()
-		os.Exit(1)
+		exit = 1
 	}
+}
+
+// startCPUProfile starts profiling this process into path; the returned func ends it.
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 func envOr(key, def string) string {
