@@ -255,8 +255,9 @@ func (r *interfaceMapResource[M, I]) ValidateConfig(ctx context.Context, req res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	for _, key := range sortedKeys(entries(mm.Interfaces)) {
-		m, ok, diags := r.entry(ctx, mm.Device, key, mm.Interfaces.Elements()[key])
+	planned := entries(mm.Interfaces) // Elements copies the map: once, not once per entry
+	for _, key := range sortedKeys(planned) {
+		m, ok, diags := r.entry(ctx, mm.Device, key, planned[key])
 		resp.Diagnostics.Append(diags...)
 		if !ok || !m.known() {
 			continue
@@ -285,8 +286,9 @@ func (r *interfaceMapResource[M, I]) ModifyPlan(ctx context.Context, req resourc
 	}
 	old := entries(st.Interfaces)
 	var drv interfaceOps[I]
-	for _, key := range sortedKeys(entries(plan.Interfaces)) {
-		v := plan.Interfaces.Elements()[key]
+	planned := entries(plan.Interfaces) // Elements copies the map: once, not once per entry
+	for _, key := range sortedKeys(planned) {
+		v := planned[key]
 		m, ok, diags := r.entry(ctx, plan.Device, key, v)
 		resp.Diagnostics.Append(diags...)
 		if !ok || !m.known() {
