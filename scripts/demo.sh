@@ -25,7 +25,7 @@ nic_qos=roce_nic_qos.gpu1_eth0
 dcqcn=roce_dcqcn_profile.gpu1_eth0
 profile="/qos/queue-management-profiles/queue-management-profile[name=ROCE-roce]"
 min_threshold="$profile/wred/uniform/config/min-threshold"
-steps=18 # the number of step calls below
+steps=$(grep -c '^step "' "$root/scripts/demo.sh") # the number of step calls below, counted so it cannot go stale
 n=0
 
 step() {

@@ -41,16 +41,9 @@ provider "roce" {
   devices = jsondecode(file(startswith(var.inventory, "/") ? var.inventory : "${path.module}/${var.inventory}")).devices
 }
 
-# RoCE data on DSCP 26 -> traffic class 3 with ECN marking, CNPs on DSCP 48 -> strict-priority
-# class 6, everything else in class 0; the two WRR classes share the remaining bandwidth.
-# No `lossless` on the roce class: OpenConfig cannot model PFC (use a sonic, eos or nxos
-# switch for that).
-resource "roce_qos_policy" "leaf1" {
-  device                = "openconfig-1" # a key of the provider's devices map
-  name                  = "ROCE"         # device objects are named ROCE, ROCE-<class>, ...
-  trust                 = "dscp"
-  default_traffic_class = 0 # where DSCPs that no class lists go
-
+locals {
+  # RoCE data on DSCP 26 -> traffic class 3 with ECN marking, CNPs on DSCP 48 -> strict-priority
+  # class 6, everything else in class 0; the two WRR classes share the remaining bandwidth.
   classes = {
     roce = {
       traffic_class     = 3
@@ -68,6 +61,20 @@ resource "roce_qos_policy" "leaf1" {
     default = { traffic_class = 0, dscp = [0], bandwidth_percent = 50 }
   }
 
+  # The same classes with the roce class lossless (PFC no-drop on its traffic class), for the
+  # switches that can say so: sonic, nxos and cumulus.
+  lossless_classes = merge(local.classes, { roce = merge(local.classes.roce, { lossless = true }) })
+}
+
+# The classes on the lab's OpenConfig switch. No `lossless` on the roce class: OpenConfig cannot
+# model PFC (use a sonic, eos, nxos or cumulus switch for that).
+resource "roce_qos_policy" "leaf1" {
+  device                = "openconfig-1" # a key of the provider's devices map
+  name                  = "ROCE"         # device objects are named ROCE, ROCE-<class>, ...
+  trust                 = "dscp"
+  default_traffic_class = 0 # where DSCPs that no class lists go
+  classes               = local.classes
+
   # The classifier and scheduler are bound to these ports (names from inventory.json's
   # "interfaces").
   interfaces = ["Ethernet1", "Ethernet2"]
@@ -77,21 +84,8 @@ resource "roce_qos_policy" "leaf1" {
 # the roce class is lossless: SONiC carries the PFC no-drop set (pfc_enable "3" on the bound
 # port). Without this policy the switch's stock map would send DSCP 26 to traffic class 1.
 resource "roce_qos_policy" "leaf2" {
-  device = "sonic-1"
-  classes = {
-    roce = {
-      traffic_class     = 3
-      dscp              = [26]
-      bandwidth_percent = 50
-      lossless          = true
-      ecn = {
-        min_threshold_bytes = 153600
-        max_threshold_bytes = 1536000
-      }
-    }
-    cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
-    default = { traffic_class = 0, dscp = [0], bandwidth_percent = 50 }
-  }
+  device     = "sonic-1"
+  classes    = local.lossless_classes
   interfaces = ["Ethernet0"]
 }
 
@@ -112,21 +106,8 @@ resource "roce_pfc_interface" "leaf2_e0" {
 # `system qos` and the port bindings; a refused line rolls the switch back to the checkpoint.
 resource "roce_qos_policy" "leaf3" {
   device = "nxos-1"
-  classes = {
-    roce = {
-      traffic_class     = 3
-      dscp              = [26]
-      bandwidth_percent = 50
-      lossless          = true
-      mtu               = 9216 # a network-qos class without mtu keeps 1500 and drops RoCE jumbo frames
-      ecn = {
-        min_threshold_bytes = 153600
-        max_threshold_bytes = 1536000
-      }
-    }
-    cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
-    default = { traffic_class = 0, dscp = [0], bandwidth_percent = 50 }
-  }
+  # mtu on the roce class: a network-qos class without mtu keeps 1500 and drops RoCE jumbo frames.
+  classes    = merge(local.lossless_classes, { roce = merge(local.lossless_classes.roce, { mtu = 9216 }) })
   interfaces = ["Ethernet1/1"]
 }
 
@@ -145,21 +126,8 @@ resource "roce_pfc_interface" "leaf3_e1_1" {
 # egress-scheduler, congestion-control and pfc, bound on swp1; the switch refuses the whole
 # revision, or applies all of it. The lab's switch has RoCE lossless buffers (`nv set qos roce`).
 resource "roce_qos_policy" "leaf4" {
-  device = "cumulus-1"
-  classes = {
-    roce = {
-      traffic_class     = 3
-      dscp              = [26]
-      bandwidth_percent = 50
-      lossless          = true
-      ecn = {
-        min_threshold_bytes = 153600
-        max_threshold_bytes = 1536000
-      }
-    }
-    cnp     = { traffic_class = 6, dscp = [48], strict_priority = true }
-    default = { traffic_class = 0, dscp = [0], bandwidth_percent = 50 }
-  }
+  device     = "cumulus-1"
+  classes    = local.lossless_classes
   interfaces = ["swp1"]
 }
 
