@@ -27,15 +27,15 @@ func TestEOSErrors(t *testing.T) {
 		{"e", "% Ambiguous command\n"}, // enable, exit
 	}
 	for _, tc := range exec {
-		if got := c.run(tc.line); got != tc.want {
+		if got := c.Run(tc.line); got != tc.want {
 			t.Errorf("exec %q: %q, want %q", tc.line, got, tc.want)
 		}
 	}
-	c.must("enable")
-	if got := c.run("c"); got != "% Ambiguous command\n" { // configure, copy
+	c.Must("enable")
+	if got := c.Run("c"); got != "% Ambiguous command\n" { // configure, copy
 		t.Errorf("c: %q", got)
 	}
-	c.must("configure terminal")
+	c.Must("configure terminal")
 	config := []struct{ line, want string }{
 		{"qos map dscp 64 to traffic-class 1", "% Invalid input (at token 3: '64')\n"},
 		{"qos map dscp 1 2 x to traffic-class 1", "% Invalid input (at token 5: 'x')\n"},
@@ -58,12 +58,12 @@ func TestEOSErrors(t *testing.T) {
 		{"router bgp 65000", "% Invalid input (at token 0: 'router')\n"},
 	}
 	for _, tc := range config {
-		if got := c.run(tc.line); got != tc.want {
+		if got := c.Run(tc.line); got != tc.want {
 			t.Errorf("config %q: %q, want %q", tc.line, got, tc.want)
 		}
 	}
-	c.must("qos profile ROCE")
-	c.must("tx-queue 3")
+	c.Must("qos profile ROCE")
+	c.Must("tx-queue 3")
 	txq := []struct{ line, want string }{
 		{"bandwidth percent 0", "% Invalid input (at token 2: '0')\n"},
 		{"bandwidth percent 101", "% Invalid input (at token 2: '101')\n"},
@@ -90,11 +90,11 @@ func TestEOSErrors(t *testing.T) {
 		{"priority-flow-control pause watchdog port timer timeout 1 polling-interval auto", "% Incomplete command\n"},
 	}
 	for _, tc := range txq {
-		if got := c.run(tc.line); got != tc.want {
+		if got := c.Run(tc.line); got != tc.want {
 			t.Errorf("tx-queue %q: %q, want %q", tc.line, got, tc.want)
 		}
 	}
-	c.must("interface Et1")
+	c.Must("interface Et1")
 	iface := []struct{ line, want string }{
 		{"mtu 67", "% Invalid input (at token 1: '67')\n"},
 		{"mtu 9215", "% Invalid input (at token 1: '9215')\n"},
@@ -104,7 +104,7 @@ func TestEOSErrors(t *testing.T) {
 		{"no priority-flow-control", "% Incomplete command\n"},
 	}
 	for _, tc := range iface {
-		if got := c.run(tc.line); got != tc.want {
+		if got := c.Run(tc.line); got != tc.want {
 			t.Errorf("interface %q: %q, want %q", tc.line, got, tc.want)
 		}
 	}
@@ -142,8 +142,8 @@ func TestEOSModesAndAbbreviations(t *testing.T) {
 		{"terminal length 0", "eos-1#"},
 	}
 	for _, s := range steps {
-		c.run(s.line)
-		if got := c.term.Prompt(); got != s.prompt {
+		c.Run(s.line)
+		if got := c.Term.Prompt(); got != s.prompt {
 			t.Fatalf("after %q: prompt %q, want %q", s.line, got, s.prompt)
 		}
 	}
@@ -161,18 +161,18 @@ func TestEOSModesAndAbbreviations(t *testing.T) {
 		{"show running-config | include (", "% Invalid input (at token 4: '(')\n"},
 	}
 	for _, a := range answers {
-		if got := c.run(a.line); got != a.want {
+		if got := c.Run(a.line); got != a.want {
 			t.Errorf("%q: %q, want %q", a.line, got, a.want)
 		}
 	}
-	if got := c.run("show version"); !strings.Contains(got, "Arista DCS-7280SR3-48YC8\n") || !strings.Contains(got, "Software image version: 4.31.2F\n") {
+	if got := c.Run("show version"); !strings.Contains(got, "Arista DCS-7280SR3-48YC8\n") || !strings.Contains(got, "Software image version: 4.31.2F\n") {
 		t.Errorf("show version:\n%s", got)
 	}
-	if got := c.run("show qos maps"); !strings.Contains(got, "  tc-dp:     1-1  0-1  2-1") {
+	if got := c.Run("show qos maps"); !strings.Contains(got, "  tc-dp:     1-1  0-1  2-1") {
 		t.Errorf("show qos maps:\n%s", got)
 	}
-	c.run("exit")
-	if !c.term.closed {
+	c.Run("exit")
+	if !c.Term.closed {
 		t.Error("exit in privileged exec did not close the terminal")
 	}
 }
@@ -194,7 +194,7 @@ func TestEOSDefaultsAndNoForms(t *testing.T) {
 		"flowcontrol send on", "flowcontrol receive off", "description to leaf-2", "mtu 9214",
 	}
 	for _, l := range set {
-		c.must(l)
+		c.Must(l)
 	}
 	if sw.RunningConfig() == fresh {
 		t.Fatal("nothing changed")
@@ -209,20 +209,20 @@ func TestEOSDefaultsAndNoForms(t *testing.T) {
 		"no tx-queue 3", "no qos trust", "no priority-flow-control priority 3", "exit", "no qos profile ROCE", "no qos profile NOPE",
 	}
 	for _, l := range unset {
-		c.must(l)
+		c.Must(l)
 	}
 	if got := sw.RunningConfig(); got != fresh {
 		t.Errorf("after the no forms:\n%s\nwant:\n%s", got, fresh)
 	}
-	c.must("interface Ethernet2")
-	c.must("mtu 1500")
-	c.must("exit")
-	c.must("no interface Et2")
+	c.Must("interface Ethernet2")
+	c.Must("mtu 1500")
+	c.Must("exit")
+	c.Must("no interface Et2")
 	if got := sw.RunningConfig(); got != fresh {
 		t.Errorf("no interface did not reset the port:\n%s", got)
 	}
-	c.must("hostname leaf-1")
-	if p := c.term.Prompt(); p != "leaf-1(config)#" || !strings.Contains(sw.RunningConfig(), "! device: leaf-1 (DCS-7280SR3-48YC8, EOS-4.31.2F)\n") {
+	c.Must("hostname leaf-1")
+	if p := c.Term.Prompt(); p != "leaf-1(config)#" || !strings.Contains(sw.RunningConfig(), "! device: leaf-1 (DCS-7280SR3-48YC8, EOS-4.31.2F)\n") {
 		t.Errorf("hostname: prompt %q\n%s", p, sw.RunningConfig())
 	}
 }
@@ -233,34 +233,34 @@ func TestEOSRejectLinesAndWriteMemory(t *testing.T) {
 	if sw.StartupConfig() != "" {
 		t.Errorf("a fresh switch has a startup-config:\n%s", sw.StartupConfig())
 	}
-	c.must("configure terminal")
+	c.Must("configure terminal")
 	before := sw.RunningConfig()
 	sw.RejectLines("traffic-class 3", "Error: TCAM resources exhausted")
-	if got := c.run("qos map dscp 10 to traffic-class 3"); got != "% Error: TCAM resources exhausted\n" || sw.RunningConfig() != before {
+	if got := c.Run("qos map dscp 10 to traffic-class 3"); got != "% Error: TCAM resources exhausted\n" || sw.RunningConfig() != before {
 		t.Errorf("a rejected line: %q\n%s", got, sw.RunningConfig())
 	}
-	if got := c.run("show running-config | include traffic-class 3"); got != "" {
+	if got := c.Run("show running-config | include traffic-class 3"); got != "" {
 		t.Errorf("RejectLines refused a show command: %q", got)
 	}
 	sw.RejectLines("", "")
-	c.must("qos map dscp 10 to traffic-class 3")
-	if got := c.run("write memory"); got != "Copy completed successfully.\n" || sw.StartupConfig() != sw.RunningConfig() {
+	c.Must("qos map dscp 10 to traffic-class 3")
+	if got := c.Run("write memory"); got != "Copy completed successfully.\n" || sw.StartupConfig() != sw.RunningConfig() {
 		t.Errorf("write memory: %q\n%s", got, sw.StartupConfig())
 	}
-	c.must("qos map dscp 11 to traffic-class 3")
+	c.Must("qos map dscp 11 to traffic-class 3")
 	if strings.Contains(sw.StartupConfig(), "dscp 10 11") {
 		t.Error("the startup-config followed the running-config without write memory")
 	}
-	c.must("end")
-	if got := c.run("copy running-config startup-config"); got != "Copy completed successfully.\n" || sw.StartupConfig() != sw.RunningConfig() {
+	c.Must("end")
+	if got := c.Run("copy running-config startup-config"); got != "Copy completed successfully.\n" || sw.StartupConfig() != sw.RunningConfig() {
 		t.Errorf("copy running-config startup-config: %q", got)
 	}
-	if got := c.run("show startup-config"); got != sw.RunningConfig() {
+	if got := c.Run("show startup-config"); got != sw.RunningConfig() {
 		t.Errorf("show startup-config:\n%s", got)
 	}
 	n := sw.Counters().Commands
-	c.run("show hostname")
-	c.run("   ")
+	c.Run("show hostname")
+	c.Run("   ")
 	if got := sw.Counters().Commands; got != n+1 {
 		t.Errorf("commands counted %d, want %d", got, n+1)
 	}

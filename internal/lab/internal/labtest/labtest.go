@@ -29,6 +29,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/pki"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
 
 // Spec is a device spec as the lab gives one to a room's constructor: name <platform>-1, the
@@ -41,6 +42,72 @@ func Spec(t *testing.T, platform string, ports int, model string) device.Spec {
 	}
 	return device.Spec{Name: platform + "-1", Platform: platform, Ports: ports, Model: model,
 		Username: "admin", Password: "labtest", CA: ca, Wires: cabling.NewPanel()}
+}
+
+// Start starts one device of a room from spec with the room's constructor, stops it with the
+// test and returns it as the room's own type D.
+func Start[D device.Device](t *testing.T, start func(device.Spec) (device.Device, error), spec device.Spec) D {
+	t.Helper()
+	d, err := start(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.Stop)
+	return d.(D)
+}
+
+// ManualClock gives a CLI switch a clock the test moves (its Advance); the switch's counters
+// count from the clock's start.
+func ManualClock(sw interface{ SetClock(now func() time.Time) }) func(time.Duration) {
+	clk := traffic.NewManualClock()
+	sw.SetClock(clk.Now)
+	return clk.Advance
+}
+
+// Terminal is a CLI switch's terminal as its room's tests drive it without SSH (the methods
+// of cliswitch.Term they need).
+type Terminal interface {
+	Prompt() string
+	Enter(line string) (out, prompt string, closed bool)
+	Leave()
+}
+
+// CLI types lines into a terminal of a CLI switch without SSH (the parsers' tests); Term is the
+// dialect's own terminal, for the tests that look inside it.
+type CLI[T Terminal] struct {
+	T    *testing.T
+	Term T
+	// quiet is what a line that must print nothing may print all the same (NX-OS's banner of
+	// configure terminal), or "".
+	quiet string
+}
+
+// NewCLI types lines at term, each of which must print nothing but quiet; the terminal is left
+// when the test ends, as when its connection closes.
+func NewCLI[T Terminal](t *testing.T, term T, quiet string, lines ...string) *CLI[T] {
+	t.Helper()
+	c := &CLI[T]{T: t, Term: term, quiet: quiet}
+	t.Cleanup(term.Leave)
+	for _, l := range lines {
+		c.Must(l)
+	}
+	return c
+}
+
+// Run types one line and returns its output.
+func (c *CLI[T]) Run(line string) string {
+	out, _, _ := c.Term.Enter(line)
+	return out
+}
+
+// Must types a line that must print nothing (or the quiet text).
+func (c *CLI[T]) Must(line string) {
+	c.T.Helper()
+	prompt := c.Term.Prompt()
+	if out := c.Run(line); out != "" && out != c.quiet {
+		// EOS's prompt ends without the space NX-OS's has.
+		c.T.Fatalf("%s %s: %q", strings.TrimSuffix(prompt, " "), line, out)
+	}
 }
 
 // LoginCreds are a username and password sent as gNMI metadata.

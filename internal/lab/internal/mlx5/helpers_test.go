@@ -17,12 +17,7 @@ func startHost(t *testing.T, model string) *Host {
 	}
 	spec := labtest.Spec(t, "mlx5", DefaultNICPorts, model)
 	spec.Perftest = &traffic.Room{}
-	d, err := Start(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(d.Stop)
-	return d.(*Host)
+	return labtest.Start[*Host](t, Start, spec)
 }
 
 // hostEnv is one fresh host with a logged-in client (room labtest's SSH client).
