@@ -17,12 +17,8 @@ import (
 // TestFaultAPI: the Go API's errors name what is allowed, Faults lists what is armed, one-shots
 // included, and ClearFaults removes everything; reboot is a host's one-shot that fires at once.
 func TestFaultAPI(t *testing.T) {
-	l, err := Start(context.Background(), Options{Switches: map[string]int{"eos": 1, "nxos": 1, "sonic": 1},
+	l := startLab(t, Options{Switches: map[string]int{"eos": 1, "nxos": 1, "sonic": 1},
 		Hosts: map[string]int{"mlx5": 1}, Ports: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Stop)
 	for _, tc := range []struct {
 		err  error
 		want string
@@ -271,11 +267,7 @@ func TestHostFaults(t *testing.T) {
 
 // TestStopReleasesStalls: Stop does not wait for a stalled operation.
 func TestStopReleasesStalls(t *testing.T) {
-	l, err := Start(context.Background(), Options{Switches: map[string]int{"eos": 1, "sonic": 1}, Hosts: map[string]int{"mlx5": 1}, Ports: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Stop)
+	l := startLab(t, Options{Switches: map[string]int{"eos": 1, "sonic": 1}, Hosts: map[string]int{"mlx5": 1}, Ports: 2})
 	host, eos := l.Inventory().Devices["mlx5-1"], l.Inventory().Devices["eos-1"]
 	hc, ec := sshClient(t, host), sshClient(t, eos)
 	shell := openEOSShell(t, eos)

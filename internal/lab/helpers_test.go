@@ -6,25 +6,21 @@ package lab
 
 import (
 	"context"
-	"flag"
 	"os"
 	"sync"
 	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
 func TestMain(m *testing.M) {
-	// Keep the datastore's glog files out of /tmp.
-	logs, err := os.MkdirTemp("", "lab-test-logs")
-	if err != nil {
-		panic(err)
-	}
-	_ = flag.Set("log_dir", logs)
+	removeLogs := labtest.KeepGlogOutOfTmp("lab-test-logs")
 	code := m.Run()
 	if shared.lab != nil {
 		shared.lab.Stop()
 	}
 	_ = os.RemoveAll(shared.dir)
-	_ = os.RemoveAll(logs)
+	removeLogs()
 	os.Exit(code)
 }
 
@@ -54,6 +50,17 @@ func sharedLab(t *testing.T) *Lab {
 		t.Fatalf("start shared lab: %v", shared.err)
 	}
 	return shared.lab
+}
+
+// startLab starts a lab of o that stops with the test.
+func startLab(t *testing.T, o Options) *Lab {
+	t.Helper()
+	l, err := Start(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Stop)
+	return l
 }
 
 func entry(t *testing.T, l *Lab, name string) DeviceEntry {

@@ -12,11 +12,7 @@ import (
 // change its spec, on no cables.
 func startEOS(t *testing.T, opts ...func(*device.Spec)) *Switch {
 	t.Helper()
-	spec := labtest.Spec(t, "eos", 4, "")
-	for _, f := range opts {
-		f(&spec)
-	}
-	return labtest.Start[*Switch](t, Start, spec)
+	return labtest.Start[*Switch](t, Start, labtest.Spec(t, "eos", 4, ""), opts...)
 }
 
 // eosCLI types lines into a terminal of the switch without SSH (the parser's tests).

@@ -11,8 +11,10 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -44,10 +46,13 @@ func Spec(t *testing.T, platform string, ports int, model string) device.Spec {
 		Username: "admin", Password: "labtest", CA: ca, Wires: cabling.NewPanel()}
 }
 
-// Start starts one device of a room from spec with the room's constructor, stops it with the
-// test and returns it as the room's own type D.
-func Start[D device.Device](t *testing.T, start func(device.Spec) (device.Device, error), spec device.Spec) D {
+// Start starts one device of a room from spec, as each of opts changes it, with the room's
+// constructor, stops it with the test and returns it as the room's own type D.
+func Start[D device.Device](t *testing.T, start func(device.Spec) (device.Device, error), spec device.Spec, opts ...func(*device.Spec)) D {
 	t.Helper()
+	for _, f := range opts {
+		f(&spec)
+	}
 	d, err := start(spec)
 	if err != nil {
 		t.Fatal(err)
@@ -108,6 +113,17 @@ func (c *CLI[T]) Must(line string) {
 		// EOS's prompt ends without the space NX-OS's has.
 		c.T.Fatalf("%s %s: %q", strings.TrimSuffix(prompt, " "), line, out)
 	}
+}
+
+// KeepGlogOutOfTmp points glog's -log_dir (the gNMI datastore logs) at a new directory named
+// from prefix, for a test binary's TestMain, and returns its removal.
+func KeepGlogOutOfTmp(prefix string) (remove func()) {
+	logs, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		panic(err)
+	}
+	_ = flag.Set("log_dir", logs)
+	return func() { _ = os.RemoveAll(logs) }
 }
 
 // LoginCreds are a username and password sent as gNMI metadata.

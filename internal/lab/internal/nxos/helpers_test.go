@@ -14,11 +14,7 @@ import (
 // change its spec, on no cables.
 func startNXOS(t *testing.T, opts ...func(*device.Spec)) *Switch {
 	t.Helper()
-	spec := labtest.Spec(t, "nxos", 4, "")
-	for _, f := range opts {
-		f(&spec)
-	}
-	return labtest.Start[*Switch](t, Start, spec)
+	return labtest.Start[*Switch](t, Start, labtest.Spec(t, "nxos", 4, ""), opts...)
 }
 
 // nxosCLI types lines into a terminal of the switch without SSH (the parser's tests); a line
