@@ -5,13 +5,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
 func TestEOSSessionPromptsAndCandidate(t *testing.T) {
 	sw := startEOS(t)
 	fresh := sw.RunningConfig()
 	c := newEOSCLI(t, sw, "enable")
-	steps := []struct{ line, prompt string }{
+	c.QuietSteps([]labtest.Step{
 		{"configure session roce-4f1c2a9e", "eos-1(config-s-roce-4)#"},
 		{"int Et1", "eos-1(config-s-roce-4-if-Et1)#"},
 		{"service-profile ROCE", "eos-1(config-s-roce-4-if-Et1)#"},
@@ -21,13 +23,7 @@ func TestEOSSessionPromptsAndCandidate(t *testing.T) {
 		{"exit", "eos-1(config-s-roce-4-qos-profile-ROCE)#"},
 		{"exit", "eos-1(config-s-roce-4)#"},
 		{"exit", "eos-1#"},
-	}
-	for _, s := range steps {
-		c.Must(s.line)
-		if got := c.Term.Prompt(); got != s.prompt {
-			t.Fatalf("after %q: prompt %q, want %q", s.line, got, s.prompt)
-		}
-	}
+	})
 	if sw.RunningConfig() != fresh {
 		t.Errorf("session lines reached the running-config:\n%s", sw.RunningConfig())
 	}

@@ -105,13 +105,56 @@ func (c *CLI[T]) Run(line string) string {
 	return out
 }
 
-// Must types a line that must print nothing (or the quiet text).
-func (c *CLI[T]) Must(line string) {
+// Must types lines that must print nothing (or the quiet text).
+func (c *CLI[T]) Must(lines ...string) {
 	c.T.Helper()
-	prompt := c.Term.Prompt()
-	if out := c.Run(line); out != "" && out != c.quiet {
-		// EOS's prompt ends without the space NX-OS's has.
-		c.T.Fatalf("%s %s: %q", strings.TrimSuffix(prompt, " "), line, out)
+	for _, line := range lines {
+		prompt := c.Term.Prompt()
+		if out := c.Run(line); out != "" && out != c.quiet {
+			// EOS's prompt ends without the space NX-OS's has.
+			c.T.Fatalf("%s %s: %q", strings.TrimSuffix(prompt, " "), line, out)
+		}
+	}
+}
+
+// Answer is a line and what it must print (an alias of a plain struct, so that tables list
+// {line, want} pairs unkeyed).
+type Answer = struct{ Line, Want string }
+
+// Answers types each line and checks what it prints; where ("exec ", "config ", or "") starts
+// the message of a wrong answer.
+func (c *CLI[T]) Answers(where string, answers []Answer) {
+	c.T.Helper()
+	for _, a := range answers {
+		if got := c.Run(a.Line); got != a.Want {
+			c.T.Errorf("%s%q: %q, want %q", where, a.Line, got, a.Want)
+		}
+	}
+}
+
+// Step is a line and the prompt after it (unkeyed in tables, as Answer).
+type Step = struct{ Line, Prompt string }
+
+// Steps types each line and checks the prompt after it; a wrong one ends the test, since the
+// next steps assume it.
+func (c *CLI[T]) Steps(steps []Step) {
+	c.T.Helper()
+	c.steps(steps, func(l string) { c.Run(l) })
+}
+
+// QuietSteps are Steps whose lines must also print nothing (Must).
+func (c *CLI[T]) QuietSteps(steps []Step) {
+	c.T.Helper()
+	c.steps(steps, func(l string) { c.Must(l) })
+}
+
+func (c *CLI[T]) steps(steps []Step, typeLine func(string)) {
+	c.T.Helper()
+	for _, s := range steps {
+		typeLine(s.Line)
+		if got := c.Term.Prompt(); got != s.Prompt {
+			c.T.Fatalf("after %q: prompt %q, want %q", s.Line, got, s.Prompt)
+		}
 	}
 }
 

@@ -49,9 +49,7 @@ func TestNXOSCheckpointRollback(t *testing.T) {
 		"class-map type qos match-all NEW", "end",
 	}
 	for range 2 {
-		for _, l := range change {
-			c.Must(l)
-		}
+		c.Must(change...)
 		if sw.RunningConfig() == before {
 			t.Fatal("nothing changed")
 		}

@@ -3,6 +3,8 @@ package nxos
 import (
 	"strings"
 	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
 // TestNXOSCaret checks the caret line against the example of nxos-switch.md, character for
@@ -162,7 +164,7 @@ func TestNXOSErrors(t *testing.T) {
 func TestNXOSModesAndAbbreviations(t *testing.T) {
 	sw := startNXOS(t)
 	c := newNXOSCLI(t, sw)
-	steps := []struct{ line, prompt string }{
+	c.Steps([]labtest.Step{
 		{"", "nxos-1# "},
 		{"enable", "nxos-1# "},
 		{"conf", "nxos-1(config)# "},
@@ -197,14 +199,8 @@ func TestNXOSModesAndAbbreviations(t *testing.T) {
 		{"end", "leaf-1# "},
 		{"term len 0", "leaf-1# "},
 		{"terminal width 511", "leaf-1# "},
-	}
-	for _, s := range steps {
-		c.Run(s.line)
-		if got := c.Term.Prompt(); got != s.prompt {
-			t.Fatalf("after %q: prompt %q, want %q", s.line, got, s.prompt)
-		}
-	}
-	answers := []struct{ line, want string }{
+	})
+	c.Answers("", []labtest.Answer{
 		{"configure terminal", nxosConfigBanner},
 		{"end", ""},
 		{"terminal length 0", ""},
@@ -212,12 +208,7 @@ func TestNXOSModesAndAbbreviations(t *testing.T) {
 		{"sh start", ""}, // nothing saved yet
 		{"sh checkpoint summary", "User Checkpoints:\n" + strings.Repeat("-", 80) + "\n"},
 		{"sh checkpoint summary user", "User Checkpoints:\n" + strings.Repeat("-", 80) + "\n"},
-	}
-	for _, a := range answers {
-		if got := c.Run(a.line); got != a.want {
-			t.Errorf("%q: %q, want %q", a.line, got, a.want)
-		}
-	}
+	})
 	if got := c.Run("show version"); !strings.Contains(got, "  NXOS: version 10.3(4a)\n") || !strings.Contains(got, "  Device name: leaf-1\n") {
 		t.Errorf("show version:\n%s", got)
 	}
@@ -321,9 +312,7 @@ func TestNXOSDefaultsAndNoForms(t *testing.T) {
 		"flowcontrol send on", "flowcontrol receive on", "description to leaf-2", "mtu 9216", "no shutdown",
 		"service-policy type qos input P", "service-policy type queuing output Q", "service-policy type queuing input Q",
 	}
-	for _, l := range set {
-		c.Must(l)
-	}
+	c.Must(set...)
 	if sw.RunningConfig() == fresh {
 		t.Fatal("nothing changed")
 	}
@@ -344,9 +333,7 @@ func TestNXOSDefaultsAndNoForms(t *testing.T) {
 		"no policy-map type qos P", "no policy-map type queuing Q", "no policy-map type network-qos NQ",
 		"no class-map type qos match-any CM",
 	}
-	for _, l := range unset {
-		c.Must(l)
-	}
+	c.Must(unset...)
 	if got := sw.RunningConfig(); got != fresh {
 		t.Errorf("after the no forms:\n%s\nwant:\n%s", got, fresh)
 	}
