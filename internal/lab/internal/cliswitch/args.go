@@ -169,6 +169,44 @@ func (a *Args) Keywords(keywords ...string) *Refusal {
 	return nil
 }
 
+// NoArgs is a command that takes no arguments and then does do (enable, exit, end, logout).
+func NoArgs[X any](do func(X)) func(X, *Args) *Refusal {
+	return func(x X, a *Args) *Refusal {
+		if err := a.Done(); err != nil {
+			return err
+		}
+		do(x)
+		return nil
+	}
+}
+
+// Last reads a command's last argument with read, then refuses extra words. optional is for
+// the no form of a command that may leave its argument out and ignores its value (`no mtu [N]`,
+// `no flowcontrol send [on|off]`): the zero value comes back then.
+func Last[V any](a *Args, optional bool, read func(*Args) (V, *Refusal)) (V, *Refusal) {
+	var v V
+	if !optional || a.More() {
+		w, err := read(a)
+		if err != nil {
+			return v, err
+		}
+		if !optional {
+			v = w
+		}
+	}
+	return v, a.Done()
+}
+
+// Keyword reads one of keywords, for Last.
+func Keyword(keywords ...string) func(*Args) (string, *Refusal) {
+	return func(a *Args) (string, *Refusal) { return a.Kw(keywords...) }
+}
+
+// Number reads an integer in [lo, hi], for Last.
+func Number(lo, hi int) func(*Args) (int, *Refusal) {
+	return func(a *Args) (int, *Refusal) { return a.Num(lo, hi) }
+}
+
 // KwNum reads keyword, then an integer in [lo, hi] (`weight 3`, `pause-threshold 77376`).
 func (a *Args) KwNum(keyword string, lo, hi int) (int, *Refusal) {
 	if _, err := a.Kw(keyword); err != nil {
