@@ -197,6 +197,20 @@ func Last[V any](a *Args, optional bool, read func(*Args) (V, *Refusal)) (V, *Re
 	return v, a.Done()
 }
 
+// TerminalSize reads the end of `terminal length N` or `terminal width N`: N up to hi, a width
+// at least minWidth (each dialect has its limits).
+func (a *Args) TerminalSize(minWidth, hi int) (what string, n int, err *Refusal) {
+	if what, err = a.Kw("length", "width"); err != nil {
+		return "", 0, err
+	}
+	lo := 0
+	if what == "width" {
+		lo = minWidth
+	}
+	n, err = Last(a, false, Number(lo, hi))
+	return what, n, err
+}
+
 // Keyword reads one of keywords, for Last.
 func Keyword(keywords ...string) func(*Args) (string, *Refusal) {
 	return func(a *Args) (string, *Refusal) { return a.Kw(keywords...) }

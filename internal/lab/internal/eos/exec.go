@@ -45,16 +45,9 @@ func logout(x *eosCtx) { x.t.closed = true }
 
 func (x *eosCtx) privileged() bool { return x.t.mode.kind != modeExec }
 
+// cmdTerminal: `terminal length N` (0-32767), `terminal width N` (10-32767).
 func cmdTerminal(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	what, err := a.Kw("length", "width")
-	if err != nil {
-		return err
-	}
-	lo := 0
-	if what == "width" {
-		lo = 10
-	}
-	n, err := cliswitch.Last(a, false, cliswitch.Number(lo, 32767))
+	what, n, err := a.TerminalSize(10, 32767)
 	if err != nil {
 		return err
 	}

@@ -33,18 +33,8 @@ func logout(x *nxosCtx) { x.t.closed = true }
 
 // cmdNXTerminal: `terminal length N` (0-511), `terminal width N` (24-511), both silent.
 func cmdNXTerminal(_ *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	what, err := a.Kw("length", "width")
-	if err != nil {
-		return err
-	}
-	lo := 0
-	if what == "width" {
-		lo = 24
-	}
-	if _, err := a.Num(lo, 511); err != nil {
-		return err
-	}
-	return a.Done()
+	_, _, err := a.TerminalSize(24, 511)
+	return err
 }
 
 // cmdNXConfigure: `configure [terminal]`.
