@@ -180,21 +180,33 @@ func NoArgs[X any](do func(X)) func(X, *Args) *Refusal {
 	}
 }
 
-// Last reads a command's last argument with read, then refuses extra words. optional is for
-// the no form of a command that may leave its argument out and ignores its value (`no mtu [N]`,
-// `no flowcontrol send [on|off]`): the zero value comes back then.
-func Last[V any](a *Args, optional bool, read func(*Args) (V, *Refusal)) (V, *Refusal) {
-	var v V
-	if !optional || a.More() {
-		w, err := read(a)
-		if err != nil {
-			return v, err
-		}
-		if !optional {
-			v = w
-		}
+// Last reads a command's last argument with read, then refuses extra words.
+func Last[V any](a *Args, read func(*Args) (V, *Refusal)) (V, *Refusal) {
+	v, err := read(a)
+	if err != nil {
+		return v, err
 	}
 	return v, a.Done()
+}
+
+// NegLast is Last for a command whose no form (neg) may leave the argument out: read runs
+// unless the no form ends the line there, and the no form gets none whatever it named (`no
+// mtu [N]`, `no flowcontrol send [on|off]`, `no pause pfc-cos [LIST]`).
+func NegLast[V any](a *Args, neg bool, none V, read func(*Args) (V, *Refusal)) (V, *Refusal) {
+	v := none
+	if !neg || a.More() {
+		var err *Refusal
+		if v, err = read(a); err != nil {
+			return none, err
+		}
+	}
+	if err := a.Done(); err != nil {
+		return none, err
+	}
+	if neg {
+		return none, nil
+	}
+	return v, nil
 }
 
 // TerminalSize reads the end of `terminal length N` or `terminal width N`: N up to hi, a width
@@ -207,7 +219,7 @@ func (a *Args) TerminalSize(minWidth, hi int) (what string, n int, err *Refusal)
 	if what == "width" {
 		lo = minWidth
 	}
-	n, err = Last(a, false, Number(lo, hi))
+	n, err = Last(a, Number(lo, hi))
 	return what, n, err
 }
 

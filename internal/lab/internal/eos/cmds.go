@@ -53,7 +53,7 @@ func cmdGlobalQoS(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 		return err
 	}
 	if what == "profile" {
-		name, err := cliswitch.Last(a, false, (*cliswitch.Args).Word)
+		name, err := cliswitch.Last(a, (*cliswitch.Args).Word)
 		if err != nil {
 			return err
 		}
@@ -251,7 +251,7 @@ func cmdBandwidth(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	if _, err := a.Kw("percent"); err != nil {
 		return err
 	}
-	pct, err := cliswitch.Last(a, x.neg, cliswitch.Number(1, 100))
+	pct, err := cliswitch.NegLast(a, x.neg, 0, cliswitch.Number(1, 100))
 	if err != nil {
 		return err
 	}
@@ -282,7 +282,7 @@ func cmdPriority(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 }
 
 func cmdServiceProfile(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	name, err := cliswitch.Last(a, x.neg, (*cliswitch.Args).Word)
+	name, err := cliswitch.NegLast(a, x.neg, "", (*cliswitch.Args).Word)
 	if err != nil {
 		return err
 	}
@@ -298,7 +298,7 @@ func cmdFlowcontrol(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	if err != nil {
 		return err
 	}
-	v, err := cliswitch.Last(a, x.neg, cliswitch.Keyword("on", "off"))
+	v, err := cliswitch.NegLast(a, x.neg, "", cliswitch.Keyword("on", "off"))
 	if err != nil {
 		return err
 	}
@@ -325,7 +325,7 @@ func cmdDescription(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 
 // cmdMTU: `mtu N` (68-9214), `no mtu [N]`.
 func cmdMTU(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	mtu, err := cliswitch.Last(a, x.neg, cliswitch.Number(68, 9214))
+	mtu, err := cliswitch.NegLast(a, x.neg, 0, cliswitch.Number(68, 9214))
 	if err != nil {
 		return err
 	}

@@ -113,7 +113,7 @@ func cmdNoConfigureSession(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	if _, err := a.Kw("session"); err != nil {
 		return err
 	}
-	name, err := cliswitch.Last(a, false, (*cliswitch.Args).Word)
+	name, err := cliswitch.Last(a, (*cliswitch.Args).Word)
 	if err != nil {
 		return err
 	}

@@ -83,7 +83,7 @@ func pfcPriority(x *eosCtx, a *cliswitch.Args, p *eosPFC) *cliswitch.Refusal {
 	if err != nil {
 		return err
 	}
-	v, err := cliswitch.Last(a, x.neg, cliswitch.Keyword("no-drop", "drop"))
+	v, err := cliswitch.NegLast(a, x.neg, "", cliswitch.Keyword("no-drop", "drop"))
 	if err != nil {
 		return err
 	}

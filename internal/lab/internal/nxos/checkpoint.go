@@ -98,7 +98,7 @@ func cmdNoCheckpoint(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	if _, err := a.Kw("checkpoint"); err != nil {
 		return err
 	}
-	name, err := cliswitch.Last(a, false, checkpointArg)
+	name, err := cliswitch.Last(a, checkpointArg)
 	if err != nil {
 		return err
 	}

@@ -101,7 +101,7 @@ func cmdClassMap(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 		}
 		match = m
 	}
-	name, err := cliswitch.Last(a, false, nameArg)
+	name, err := cliswitch.Last(a, nameArg)
 	if err != nil {
 		return err
 	}
@@ -180,7 +180,7 @@ func cmdPolicyMap(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	if err != nil {
 		return err
 	}
-	name, err := cliswitch.Last(a, false, nameArg)
+	name, err := cliswitch.Last(a, nameArg)
 	if err != nil {
 		return err
 	}
@@ -234,7 +234,7 @@ func (x *nxosCtx) class() *nxosClass { return x.policy().class(x.mode.class) }
 // cmdQoSClass: `[no] class NAME` in a qos policy-map; the class-map must exist, except
 // class-default.
 func cmdQoSClass(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	name, err := cliswitch.Last(a, false, nameArg)
+	name, err := cliswitch.Last(a, nameArg)
 	if err != nil {
 		return err
 	}
@@ -263,7 +263,7 @@ func cmdTypedClass(typ string, kind nxosModeKind) func(x *nxosCtx, a *cliswitch.
 		if _, err := a.Kw(typ); err != nil {
 			return err
 		}
-		name, err := cliswitch.Last(a, false, nameArg)
+		name, err := cliswitch.Last(a, nameArg)
 		if err != nil {
 			return err
 		}
