@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"slices"
@@ -75,15 +74,7 @@ func TestFaultAPI(t *testing.T) {
 // *ssh.ExitError for a non-zero status).
 func execOn(t *testing.T, c *ssh.Client, cmd string) (stdout, stderr string, err error) {
 	t.Helper()
-	s, err := c.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = s.Close() }()
-	var out, errOut bytes.Buffer
-	s.Stdout, s.Stderr = &out, &errOut
-	err = s.Run(cmd)
-	return out.String(), errOut.String(), err
+	return labtest.Exec(t, c, cmd, "")
 }
 
 // waitClosed waits for c's connection to end.

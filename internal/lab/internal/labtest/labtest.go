@@ -413,9 +413,10 @@ func SSHClient(t *testing.T, d device.Entry) *ssh.Client {
 	return c
 }
 
-// RunOn runs one command in a new session and returns what it printed
-// and its exit status.
-func RunOn(t *testing.T, c *ssh.Client, cmd, stdin string) (stdout, stderr string, status int) {
+// Exec runs one command in a new session of c and returns what it printed and the error of
+// Run: an *ssh.ExitError for a non-zero status, or how the session failed (the fault tests
+// look at it).
+func Exec(t *testing.T, c *ssh.Client, cmd, stdin string) (stdout, stderr string, err error) {
 	t.Helper()
 	s, err := c.NewSession()
 	if err != nil {
@@ -425,6 +426,14 @@ func RunOn(t *testing.T, c *ssh.Client, cmd, stdin string) (stdout, stderr strin
 	var out, errOut bytes.Buffer
 	s.Stdout, s.Stderr, s.Stdin = &out, &errOut, strings.NewReader(stdin)
 	err = s.Run(cmd)
+	return out.String(), errOut.String(), err
+}
+
+// RunOn runs one command in a new session and returns what it printed
+// and its exit status; a session that fails otherwise ends the test.
+func RunOn(t *testing.T, c *ssh.Client, cmd, stdin string) (stdout, stderr string, status int) {
+	t.Helper()
+	stdout, stderr, err := Exec(t, c, cmd, stdin)
 	var exit *ssh.ExitError
 	switch {
 	case errors.As(err, &exit):
@@ -432,7 +441,7 @@ func RunOn(t *testing.T, c *ssh.Client, cmd, stdin string) (stdout, stderr strin
 	case err != nil:
 		t.Fatalf("%q: %v", cmd, err)
 	}
-	return out.String(), errOut.String(), status
+	return stdout, stderr, status
 }
 
 // Shell runs commands on a device over one logged-in SSH client, each in a new session.
