@@ -14,14 +14,12 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	removeLogs := labtest.KeepGlogOutOfTmp("lab-test-logs")
-	code := m.Run()
-	if shared.lab != nil {
-		shared.lab.Stop()
-	}
-	_ = os.RemoveAll(shared.dir)
-	removeLogs()
-	os.Exit(code)
+	labtest.Main(m, "lab-test-logs", func() {
+		if shared.lab != nil {
+			shared.lab.Stop()
+		}
+		_ = os.RemoveAll(shared.dir)
+	})
 }
 
 // shared is one lab for the tests that only need an ordinary switch: starting

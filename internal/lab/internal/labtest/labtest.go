@@ -158,15 +158,21 @@ func (c *CLI[T]) steps(steps []Step, typeLine func(string)) {
 	}
 }
 
-// KeepGlogOutOfTmp points glog's -log_dir (the gNMI datastore logs) at a new directory named
-// from prefix, for a test binary's TestMain, and returns its removal.
-func KeepGlogOutOfTmp(prefix string) (remove func()) {
-	logs, err := os.MkdirTemp("", prefix)
+// Main runs a test binary's tests (TestMain's m) with glog's -log_dir (the gNMI datastore's
+// logs) in a new directory named from logPrefix instead of /tmp, then after (if not nil), then
+// removes the logs and exits with the tests' code.
+func Main(m *testing.M, logPrefix string, after func()) {
+	logs, err := os.MkdirTemp("", logPrefix)
 	if err != nil {
 		panic(err)
 	}
 	_ = flag.Set("log_dir", logs)
-	return func() { _ = os.RemoveAll(logs) }
+	code := m.Run()
+	if after != nil {
+		after()
+	}
+	_ = os.RemoveAll(logs)
+	os.Exit(code)
 }
 
 // LoginCreds are a username and password sent as gNMI metadata.
