@@ -58,7 +58,11 @@ func Start[D device.Device](t *testing.T, start func(device.Spec) (device.Device
 		t.Fatal(err)
 	}
 	t.Cleanup(d.Stop)
-	return d.(D)
+	typed, ok := d.(D)
+	if !ok {
+		t.Fatalf("%s started as a %T", spec.Name, d)
+	}
+	return typed
 }
 
 // ManualClock gives a CLI switch a clock the test moves (its Advance); the switch's counters

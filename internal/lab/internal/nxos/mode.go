@@ -103,13 +103,7 @@ type nxosTerm struct {
 	closed bool // exit in exec mode: the SSH layer ends the connection
 }
 
-// run executes one typed line and returns what the switch prints before the next prompt.
-func (t *nxosTerm) run(line string) string {
-	t.sw.mu.Lock()
-	defer t.sw.mu.Unlock()
-	return t.runLocked(line)
-}
-
+// runLocked executes one typed line and returns what the switch prints before the next prompt.
 func (t *nxosTerm) runLocked(line string) string {
 	words, cols := splitLine(line)
 	if !t.sw.Command(words) {
