@@ -223,12 +223,12 @@ func (a *Args) TerminalSize(minWidth, hi int) (what string, n int, err *Refusal)
 	return what, n, err
 }
 
-// Keyword reads one of keywords, for Last.
+// Keyword reads one of keywords, for Last and NegLast.
 func Keyword(keywords ...string) func(*Args) (string, *Refusal) {
 	return func(a *Args) (string, *Refusal) { return a.Kw(keywords...) }
 }
 
-// Number reads an integer in [lo, hi], for Last.
+// Number reads an integer in [lo, hi], for Last and NegLast.
 func Number(lo, hi int) func(*Args) (int, *Refusal) {
 	return func(a *Args) (int, *Refusal) { return a.Num(lo, hi) }
 }
