@@ -2,7 +2,6 @@ package lab
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"strings"
 	"sync"
@@ -26,11 +25,7 @@ func startSwitch[S comparable](t *testing.T, platform string, get func(*Lab, str
 	for _, f := range opts {
 		f(&o)
 	}
-	l, err := Start(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Stop)
+	l := startLab(t, o)
 	var none S
 	sw := get(l, platform+"-1")
 	if sw == none {

@@ -8,7 +8,4 @@ type CumulusSwitch = cumulus.Switch
 var startCumulusSwitch = cumulus.Start
 
 // Cumulus returns the `cumulus` switch with that name, or nil if there is none.
-func (l *Lab) Cumulus(name string) *CumulusSwitch {
-	sw, _ := l.devices[name].(*CumulusSwitch)
-	return sw
-}
+func (l *Lab) Cumulus(name string) *CumulusSwitch { return deviceAs[*CumulusSwitch](l, name) }

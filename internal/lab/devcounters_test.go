@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -13,15 +12,11 @@ import (
 // TestDeviceCounters makes two requests over one connection to a device of every platform and
 // reads them through the uniform view.
 func TestDeviceCounters(t *testing.T) {
-	l, err := Start(context.Background(), Options{
+	l := startLab(t, Options{
 		Switches: map[string]int{"openconfig": 1, "sonic": 1, "eos": 1, "nxos": 1},
 		Hosts:    map[string]int{"mlx5": 1},
 		Ports:    2,
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Stop)
 	for _, name := range l.Devices() {
 		if c, ok := l.DeviceCounters(name); !ok || c != (DeviceCounters{}) {
 			t.Errorf("%s before any request: %+v, %v", name, c, ok)
@@ -78,16 +73,12 @@ func TestDeviceCounters(t *testing.T) {
 // TestLatency). Only lower bounds: a loaded machine may take longer.
 func TestLatencyEveryPlatform(t *testing.T) {
 	const latency = 100 * time.Millisecond
-	l, err := Start(context.Background(), Options{
+	l := startLab(t, Options{
 		Switches: map[string]int{"sonic": 1, "eos": 1, "nxos": 1},
 		Hosts:    map[string]int{"mlx5": 1},
 		Ports:    2,
 		Latency:  latency,
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Stop)
 	atLeast := func(what string, start time.Time) {
 		t.Helper()
 		if took := time.Since(start); took < latency {
@@ -126,11 +117,7 @@ func ocPath(t *testing.T, s string) *gpb.Path {
 // TestCLIReadsCountConfigurationReadsOnly: the terminal set-up a CLI client sends after login
 // and configuration lines are requests, not reads; `sh run` abbreviated is a read.
 func TestCLIReadsCountConfigurationReadsOnly(t *testing.T) {
-	l, err := Start(context.Background(), Options{Switches: map[string]int{"eos": 1}, Ports: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Stop)
+	l := startLab(t, Options{Switches: map[string]int{"eos": 1}, Ports: 2})
 	sw := l.EOS("eos-1")
 	for _, line := range []string{"terminal length 0", "show version", "sh run", "show running-config interfaces Ethernet1", "show run-x"} {
 		sw.CountCommand(strings.Fields(line))

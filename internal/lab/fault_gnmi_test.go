@@ -42,11 +42,7 @@ func TestOpenConfigFaults(t *testing.T) {
 }
 
 func TestSONiCFaults(t *testing.T) {
-	l, err := Start(context.Background(), Options{Switches: map[string]int{"sonic": 1}, Ports: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Stop)
+	l := startLab(t, Options{Switches: map[string]int{"sonic": 1}, Ports: 2})
 	gnmiFaults(t, l, gnmiFaultTarget{
 		name: "sonic-1",
 		write: func(n string) *gpb.SetRequest {

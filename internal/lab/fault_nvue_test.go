@@ -90,11 +90,7 @@ func (c *nvueTestClient) settle(rev string) map[string]any {
 // TestCumulusFaults: every fault kind on the NVUE switch, as an HTTPS client sees it, and what
 // the switch keeps (faults.md, cumulus-switch.md "Faults").
 func TestCumulusFaults(t *testing.T) {
-	l, err := Start(context.Background(), Options{Switches: map[string]int{"cumulus": 1}, Ports: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Stop)
+	l := startLab(t, Options{Switches: map[string]int{"cumulus": 1}, Ports: 2})
 	sw := l.Cumulus("cumulus-1")
 	c := newNVUETestClient(t, entry(t, l, "cumulus-1"))
 	inject := func(k FaultKind) {

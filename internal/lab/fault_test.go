@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"slices"
@@ -17,12 +16,8 @@ import (
 // TestFaultAPI: the Go API's errors name what is allowed, Faults lists what is armed, one-shots
 // included, and ClearFaults removes everything; reboot is a host's one-shot that fires at once.
 func TestFaultAPI(t *testing.T) {
-	l, err := Start(context.Background(), Options{Switches: map[string]int{"eos": 1, "nxos": 1, "sonic": 1},
+	l := startLab(t, Options{Switches: map[string]int{"eos": 1, "nxos": 1, "sonic": 1},
 		Hosts: map[string]int{"mlx5": 1}, Ports: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Stop)
 	for _, tc := range []struct {
 		err  error
 		want string
@@ -79,15 +74,7 @@ func TestFaultAPI(t *testing.T) {
 // *ssh.ExitError for a non-zero status).
 func execOn(t *testing.T, c *ssh.Client, cmd string) (stdout, stderr string, err error) {
 	t.Helper()
-	s, err := c.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = s.Close() }()
-	var out, errOut bytes.Buffer
-	s.Stdout, s.Stderr = &out, &errOut
-	err = s.Run(cmd)
-	return out.String(), errOut.String(), err
+	return labtest.Exec(t, c, cmd, "")
 }
 
 // waitClosed waits for c's connection to end.
@@ -271,11 +258,7 @@ func TestHostFaults(t *testing.T) {
 
 // TestStopReleasesStalls: Stop does not wait for a stalled operation.
 func TestStopReleasesStalls(t *testing.T) {
-	l, err := Start(context.Background(), Options{Switches: map[string]int{"eos": 1, "sonic": 1}, Hosts: map[string]int{"mlx5": 1}, Ports: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Stop)
+	l := startLab(t, Options{Switches: map[string]int{"eos": 1, "sonic": 1}, Hosts: map[string]int{"mlx5": 1}, Ports: 2})
 	host, eos := l.Inventory().Devices["mlx5-1"], l.Inventory().Devices["eos-1"]
 	hc, ec := sshClient(t, host), sshClient(t, eos)
 	shell := openEOSShell(t, eos)

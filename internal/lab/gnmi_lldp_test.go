@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -14,11 +13,7 @@ import (
 // An openconfig switch serves its configured hostname and openconfig-lldp neighbours as state,
 // and a recabled port shows its new neighbour and the old one no more.
 func TestOpenConfigLLDP(t *testing.T) {
-	l, err := Start(context.Background(), Options{Switches: map[string]int{"openconfig": 2}, Ports: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Stop)
+	l := startLab(t, Options{Switches: map[string]int{"openconfig": 2}, Ports: 2})
 	c := labtest.Dial(t, entry(t, l, "openconfig-1"))
 	labtest.JSONEqual(t, labtest.MustGetTyped(t, c, gpb.GetRequest_CONFIG, "/system/config/hostname"), `"openconfig-1"`)
 	// The default cabling chains the two switches on their last ports.

@@ -8,11 +8,7 @@ import (
 // TestSONiCInLab: the lab lists its sonic switches in the inventory and finds them by platform
 // (the switch itself is room sonic's tests).
 func TestSONiCInLab(t *testing.T) {
-	l, err := Start(t.Context(), Options{Switches: map[string]int{"sonic": 2}, Ports: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Stop)
+	l := startLab(t, Options{Switches: map[string]int{"sonic": 2}, Ports: 8})
 	inv := l.Inventory()
 	d := inv.Devices["sonic-2"]
 	if d.Platform != "sonic" || d.CACertificate == "" || d.Username != Username {

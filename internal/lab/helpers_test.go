@@ -6,26 +6,20 @@ package lab
 
 import (
 	"context"
-	"flag"
 	"os"
 	"sync"
 	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
 func TestMain(m *testing.M) {
-	// Keep the datastore's glog files out of /tmp.
-	logs, err := os.MkdirTemp("", "lab-test-logs")
-	if err != nil {
-		panic(err)
-	}
-	_ = flag.Set("log_dir", logs)
-	code := m.Run()
-	if shared.lab != nil {
-		shared.lab.Stop()
-	}
-	_ = os.RemoveAll(shared.dir)
-	_ = os.RemoveAll(logs)
-	os.Exit(code)
+	labtest.Main(m, "lab-test-logs", func() {
+		if shared.lab != nil {
+			shared.lab.Stop()
+		}
+		_ = os.RemoveAll(shared.dir)
+	})
 }
 
 // shared is one lab for the tests that only need an ordinary switch: starting
@@ -54,6 +48,17 @@ func sharedLab(t *testing.T) *Lab {
 		t.Fatalf("start shared lab: %v", shared.err)
 	}
 	return shared.lab
+}
+
+// startLab starts a lab of o that stops with the test.
+func startLab(t *testing.T, o Options) *Lab {
+	t.Helper()
+	l, err := Start(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Stop)
+	return l
 }
 
 func entry(t *testing.T, l *Lab, name string) DeviceEntry {

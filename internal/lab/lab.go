@@ -239,6 +239,12 @@ func (l *Lab) Inventory() Inventory {
 // switches on its path.
 func (l *Lab) device(name string) labDevice { return l.devices[name] }
 
+// deviceAs is the device with that name if it is a D (a platform's device type), or nil.
+func deviceAs[D labDevice](l *Lab, name string) D {
+	d, _ := l.devices[name].(D)
+	return d
+}
+
 // Devices returns the device names, sorted.
 func (l *Lab) Devices() []string { return slices.Clone(l.names) }
 
@@ -246,34 +252,19 @@ func (l *Lab) Devices() []string { return slices.Clone(l.names) }
 func (l *Lab) CAPEM() []byte { return slices.Clone(l.ca.PEM) }
 
 // Switch returns the gNMI switch with that name, or nil if there is none.
-func (l *Lab) Switch(name string) *GNMISwitch {
-	sw, _ := l.devices[name].(*GNMISwitch)
-	return sw
-}
+func (l *Lab) Switch(name string) *GNMISwitch { return deviceAs[*GNMISwitch](l, name) }
 
 // SONiC returns the `sonic` switch with that name, or nil if there is none.
-func (l *Lab) SONiC(name string) *SONiCSwitch {
-	sw, _ := l.devices[name].(*SONiCSwitch)
-	return sw
-}
+func (l *Lab) SONiC(name string) *SONiCSwitch { return deviceAs[*SONiCSwitch](l, name) }
 
 // EOS returns the `eos` switch with that name, or nil if there is none.
-func (l *Lab) EOS(name string) *EOSSwitch {
-	sw, _ := l.devices[name].(*EOSSwitch)
-	return sw
-}
+func (l *Lab) EOS(name string) *EOSSwitch { return deviceAs[*EOSSwitch](l, name) }
 
 // NXOS returns the `nxos` switch with that name, or nil if there is none.
-func (l *Lab) NXOS(name string) *NXOSSwitch {
-	sw, _ := l.devices[name].(*NXOSSwitch)
-	return sw
-}
+func (l *Lab) NXOS(name string) *NXOSSwitch { return deviceAs[*NXOSSwitch](l, name) }
 
 // Host returns the NIC host with that name, or nil if there is none.
-func (l *Lab) Host(name string) *Host {
-	h, _ := l.devices[name].(*Host)
-	return h
-}
+func (l *Lab) Host(name string) *Host { return deviceAs[*Host](l, name) }
 
 // KeepLogsIn points the OpenConfig datastore's glog output at dir instead of the system temp
 // directory. Call it before Start (test mains and rocelab do).

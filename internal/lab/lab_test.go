@@ -180,11 +180,7 @@ func TestCounters(t *testing.T) {
 
 func TestLatency(t *testing.T) {
 	const latency = 300 * time.Millisecond
-	l, err := Start(context.Background(), Options{Switches: map[string]int{"openconfig": 1}, Ports: 2, Latency: latency})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Stop()
+	l := startLab(t, Options{Switches: map[string]int{"openconfig": 1}, Ports: 2, Latency: latency})
 	if got := l.Inventory().Interfaces["openconfig-1"]; !slices.Equal(got, []string{"Ethernet1", "Ethernet2"}) {
 		t.Errorf("Ports: 2 gave interfaces %v", got)
 	}
@@ -246,11 +242,7 @@ func TestConcurrentClients(t *testing.T) {
 
 // The inventory names each SONiC switch's model, the default one included.
 func TestInventoryModel(t *testing.T) {
-	l, err := Start(context.Background(), Options{Switches: map[string]int{"sonic": 1, "openconfig": 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Stop()
+	l := startLab(t, Options{Switches: map[string]int{"sonic": 1, "openconfig": 1}})
 	inv := l.Inventory()
 	if got := inv.Devices["sonic-1"].Model; got != "ACS-MSN2700" {
 		t.Errorf("sonic-1 model %q, want the default ACS-MSN2700", got)

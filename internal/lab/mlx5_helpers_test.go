@@ -5,7 +5,6 @@ package lab
 // against the pinned host key.
 
 import (
-	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -22,11 +21,7 @@ func startHosts(t *testing.T, n int, opts ...func(*Options)) *Lab {
 	for _, f := range opts {
 		f(&o)
 	}
-	l, err := Start(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Stop)
+	l := startLab(t, o)
 	return l
 }
 

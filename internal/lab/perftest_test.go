@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -14,12 +13,8 @@ import (
 // DSCP 3 on priority 3, PFC on 3. The runs send with traffic class 12 (DSCP 3).
 func perftestLab(t *testing.T) *Lab {
 	t.Helper()
-	l, err := Start(context.Background(), Options{Switches: map[string]int{"sonic": 1}, Hosts: map[string]int{"mlx5": 2},
+	l := startLab(t, Options{Switches: map[string]int{"sonic": 1}, Hosts: map[string]int{"mlx5": 2},
 		Cables: []Cable{{A: "mlx5-1", APort: "eth0", B: "sonic-1", BPort: "Ethernet0"}, {A: "mlx5-2", APort: "eth0", B: "sonic-1", BPort: "Ethernet4"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Stop)
 	for _, h := range []string{"mlx5-1", "mlx5-2"} {
 		setRoCE(t, l.Host(h), 3)
 	}

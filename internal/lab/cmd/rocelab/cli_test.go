@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -11,12 +10,7 @@ import (
 // TestCLI types at both CLI switches the way make demo does: a show, a change the running
 // configuration then holds, and a refused line that makes rocelab exit 1.
 func TestCLI(t *testing.T) {
-	dir := t.TempDir()
-	l, err := lab.Start(context.Background(), lab.Options{Switches: map[string]int{"eos": 1, "nxos": 1}, Ports: 2, Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Stop)
+	l, dir := startLab(t, lab.Options{Switches: map[string]int{"eos": 1, "nxos": 1}, Ports: 2})
 
 	code, out, errOut := runArgs("cli", "--dir", dir, "eos-1", "configure", "interface Ethernet1", "priority-flow-control on", "end")
 	if code != 0 || !strings.Contains(out, "eos-1(config-if-Et1)#") {

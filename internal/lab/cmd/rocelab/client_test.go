@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,12 +18,7 @@ import (
 const ecnProfile = "/qos/queue-management-profiles/queue-management-profile[name=ROCE-roce]"
 
 func TestGetSet(t *testing.T) {
-	dir := t.TempDir()
-	l, err := lab.Start(context.Background(), lab.Options{Switches: map[string]int{"openconfig": 1}, Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Stop)
+	l, dir := startLab(t, lab.Options{Switches: map[string]int{"openconfig": 1}})
 
 	ok := func(args ...string) string {
 		t.Helper()

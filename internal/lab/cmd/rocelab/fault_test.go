@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -111,11 +110,7 @@ func TestFaultARunningLab(t *testing.T) {
 
 // TestFaultControlAnswers: the control socket's fault requests, against a lab in the test.
 func TestFaultControlAnswers(t *testing.T) {
-	l, err := lab.Start(context.Background(), lab.Options{Hosts: map[string]int{"mlx5": 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Stop)
+	l, _ := startLab(t, lab.Options{Hosts: map[string]int{"mlx5": 1}})
 	for _, tc := range []struct{ req, want string }{
 		{"fault mlx5-1 stall", "ok"},
 		{"fault mlx5-1 slow 1s", "ok"},

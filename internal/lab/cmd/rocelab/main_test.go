@@ -24,6 +24,19 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 )
 
+// startLab starts a lab of o in a directory of the test's, as `rocelab up` would serve it, and
+// stops it with the test.
+func startLab(t *testing.T, o lab.Options) (*lab.Lab, string) {
+	t.Helper()
+	o.Dir = t.TempDir()
+	l, err := lab.Start(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Stop)
+	return l, o.Dir
+}
+
 func runArgs(args ...string) (int, string, string) {
 	var out, errOut bytes.Buffer
 	code := run(context.Background(), args, &out, &errOut)

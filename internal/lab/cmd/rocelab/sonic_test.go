@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -12,12 +11,7 @@ import (
 )
 
 func TestGetSetSONiC(t *testing.T) {
-	dir := t.TempDir()
-	l, err := lab.Start(context.Background(), lab.Options{Switches: map[string]int{"sonic": 1}, Ports: 2, Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Stop)
+	l, dir := startLab(t, lab.Options{Switches: map[string]int{"sonic": 1}, Ports: 2})
 	run := func(want int, args ...string) (string, string) {
 		t.Helper()
 		code, out, errOut := runArgs(args...)

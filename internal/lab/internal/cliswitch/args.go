@@ -169,6 +169,70 @@ func (a *Args) Keywords(keywords ...string) *Refusal {
 	return nil
 }
 
+// NoArgs is a command that takes no arguments and then does do (enable, exit, end, logout).
+func NoArgs[X any](do func(X)) func(X, *Args) *Refusal {
+	return func(x X, a *Args) *Refusal {
+		if err := a.Done(); err != nil {
+			return err
+		}
+		do(x)
+		return nil
+	}
+}
+
+// Last reads a command's last argument with read, then refuses extra words.
+func Last[V any](a *Args, read func(*Args) (V, *Refusal)) (V, *Refusal) {
+	v, err := read(a)
+	if err != nil {
+		return v, err
+	}
+	return v, a.Done()
+}
+
+// NegLast is Last for a command whose no form (neg) may leave the argument out: read runs
+// unless the no form ends the line there, and the no form gets none whatever it named (`no
+// mtu [N]`, `no flowcontrol send [on|off]`, `no pause pfc-cos [LIST]`).
+func NegLast[V any](a *Args, neg bool, none V, read func(*Args) (V, *Refusal)) (V, *Refusal) {
+	v := none
+	if !neg || a.More() {
+		var err *Refusal
+		if v, err = read(a); err != nil {
+			return none, err
+		}
+	}
+	if err := a.Done(); err != nil {
+		return none, err
+	}
+	if neg {
+		return none, nil
+	}
+	return v, nil
+}
+
+// TerminalSize reads the end of `terminal length N` or `terminal width N`: N up to hi, a width
+// at least minWidth (each dialect has its limits).
+func (a *Args) TerminalSize(minWidth, hi int) (what string, n int, err *Refusal) {
+	if what, err = a.Kw("length", "width"); err != nil {
+		return "", 0, err
+	}
+	lo := 0
+	if what == "width" {
+		lo = minWidth
+	}
+	n, err = Last(a, Number(lo, hi))
+	return what, n, err
+}
+
+// Keyword reads one of keywords, for Last and NegLast.
+func Keyword(keywords ...string) func(*Args) (string, *Refusal) {
+	return func(a *Args) (string, *Refusal) { return a.Kw(keywords...) }
+}
+
+// Number reads an integer in [lo, hi], for Last and NegLast.
+func Number(lo, hi int) func(*Args) (int, *Refusal) {
+	return func(a *Args) (int, *Refusal) { return a.Num(lo, hi) }
+}
+
 // KwNum reads keyword, then an integer in [lo, hi] (`weight 3`, `pause-threshold 77376`).
 func (a *Args) KwNum(keyword string, lo, hi int) (int, *Refusal) {
 	if _, err := a.Kw(keyword); err != nil {

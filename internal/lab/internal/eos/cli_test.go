@@ -3,6 +3,8 @@ package eos
 import (
 	"strings"
 	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
 // TestEOSErrors checks every error text of eos-switch.md, with token numbers counted from 0.
@@ -10,7 +12,7 @@ func TestEOSErrors(t *testing.T) {
 	sw := startEOS(t)
 	c := newEOSCLI(t, sw)
 	const priv = "% Invalid input (privileged mode required)\n"
-	exec := []struct{ line, want string }{
+	c.Answers("exec ", []labtest.Answer{
 		{"configure", priv},
 		{"conf t", priv},
 		{"show running-config", priv},
@@ -25,18 +27,13 @@ func TestEOSErrors(t *testing.T) {
 		{"terminal length -1", "% Invalid input (at token 2: '-1')\n"},
 		{"terminal width 5", "% Invalid input (at token 2: '5')\n"},
 		{"e", "% Ambiguous command\n"}, // enable, exit
-	}
-	for _, tc := range exec {
-		if got := c.run(tc.line); got != tc.want {
-			t.Errorf("exec %q: %q, want %q", tc.line, got, tc.want)
-		}
-	}
-	c.must("enable")
-	if got := c.run("c"); got != "% Ambiguous command\n" { // configure, copy
+	})
+	c.Must("enable")
+	if got := c.Run("c"); got != "% Ambiguous command\n" { // configure, copy
 		t.Errorf("c: %q", got)
 	}
-	c.must("configure terminal")
-	config := []struct{ line, want string }{
+	c.Must("configure terminal")
+	c.Answers("config ", []labtest.Answer{
 		{"qos map dscp 64 to traffic-class 1", "% Invalid input (at token 3: '64')\n"},
 		{"qos map dscp 1 2 x to traffic-class 1", "% Invalid input (at token 5: 'x')\n"},
 		{"qos map dscp 1 to traffic-class 8", "% Invalid input (at token 6: '8')\n"},
@@ -56,15 +53,10 @@ func TestEOSErrors(t *testing.T) {
 		{"e", "% Ambiguous command\n"}, // end, exit
 		{"commit", "% Invalid input (at token 0: 'commit')\n"},
 		{"router bgp 65000", "% Invalid input (at token 0: 'router')\n"},
-	}
-	for _, tc := range config {
-		if got := c.run(tc.line); got != tc.want {
-			t.Errorf("config %q: %q, want %q", tc.line, got, tc.want)
-		}
-	}
-	c.must("qos profile ROCE")
-	c.must("tx-queue 3")
-	txq := []struct{ line, want string }{
+	})
+	c.Must("qos profile ROCE")
+	c.Must("tx-queue 3")
+	c.Answers("tx-queue ", []labtest.Answer{
 		{"bandwidth percent 0", "% Invalid input (at token 2: '0')\n"},
 		{"bandwidth percent 101", "% Invalid input (at token 2: '101')\n"},
 		{"priority", "% Incomplete command\n"},
@@ -88,26 +80,16 @@ func TestEOSErrors(t *testing.T) {
 		{"priority-flow-control pause watchdog port timer timeout 1 polling-interval soon recovery-time 1", "% Invalid input (at token 8: 'soon')\n"},
 		{"priority-flow-control pause watchdog port action shout", "% Invalid input (at token 5: 'shout')\n"},
 		{"priority-flow-control pause watchdog port timer timeout 1 polling-interval auto", "% Incomplete command\n"},
-	}
-	for _, tc := range txq {
-		if got := c.run(tc.line); got != tc.want {
-			t.Errorf("tx-queue %q: %q, want %q", tc.line, got, tc.want)
-		}
-	}
-	c.must("interface Et1")
-	iface := []struct{ line, want string }{
+	})
+	c.Must("interface Et1")
+	c.Answers("interface ", []labtest.Answer{
 		{"mtu 67", "% Invalid input (at token 1: '67')\n"},
 		{"mtu 9215", "% Invalid input (at token 1: '9215')\n"},
 		{"flowcontrol send maybe", "% Invalid input (at token 2: 'maybe')\n"},
 		{"service-profile", "% Incomplete command\n"},
 		{"s", "% Ambiguous command\n"}, // service-profile, show
 		{"no priority-flow-control", "% Incomplete command\n"},
-	}
-	for _, tc := range iface {
-		if got := c.run(tc.line); got != tc.want {
-			t.Errorf("interface %q: %q, want %q", tc.line, got, tc.want)
-		}
-	}
+	})
 	if got := sw.RunningConfig(); !strings.Contains(got, "qos profile ROCE\n   !\n   tx-queue 3\n!\ninterface Ethernet1\n!\n") {
 		t.Errorf("errors changed the configuration:\n%s", got)
 	}
@@ -116,7 +98,7 @@ func TestEOSErrors(t *testing.T) {
 func TestEOSModesAndAbbreviations(t *testing.T) {
 	sw := startEOS(t)
 	c := newEOSCLI(t, sw)
-	steps := []struct{ line, prompt string }{
+	c.Steps([]labtest.Step{
 		{"", "eos-1>"},
 		{"en", "eos-1#"},
 		{"disable", "eos-1>"},
@@ -140,14 +122,8 @@ func TestEOSModesAndAbbreviations(t *testing.T) {
 		{"sh run int Et2", "eos-1(config-if-Et2)#"},
 		{"end", "eos-1#"},
 		{"terminal length 0", "eos-1#"},
-	}
-	for _, s := range steps {
-		c.run(s.line)
-		if got := c.term.Prompt(); got != s.prompt {
-			t.Fatalf("after %q: prompt %q, want %q", s.line, got, s.prompt)
-		}
-	}
-	answers := []struct{ line, want string }{
+	})
+	c.Answers("", []labtest.Answer{
 		{"terminal length 0", "Pagination disabled.\n"},
 		{"term len 25", "Pagination set to 25 lines.\n"},
 		{"terminal width 32767", "Width set to 32767 columns.\n"},
@@ -159,20 +135,15 @@ func TestEOSModesAndAbbreviations(t *testing.T) {
 		{"show running-config |", "% Incomplete command\n"},
 		{"show running-config | grep x", "% Invalid input (at token 3: 'grep')\n"},
 		{"show running-config | include (", "% Invalid input (at token 4: '(')\n"},
-	}
-	for _, a := range answers {
-		if got := c.run(a.line); got != a.want {
-			t.Errorf("%q: %q, want %q", a.line, got, a.want)
-		}
-	}
-	if got := c.run("show version"); !strings.Contains(got, "Arista DCS-7280SR3-48YC8\n") || !strings.Contains(got, "Software image version: 4.31.2F\n") {
+	})
+	if got := c.Run("show version"); !strings.Contains(got, "Arista DCS-7280SR3-48YC8\n") || !strings.Contains(got, "Software image version: 4.31.2F\n") {
 		t.Errorf("show version:\n%s", got)
 	}
-	if got := c.run("show qos maps"); !strings.Contains(got, "  tc-dp:     1-1  0-1  2-1") {
+	if got := c.Run("show qos maps"); !strings.Contains(got, "  tc-dp:     1-1  0-1  2-1") {
 		t.Errorf("show qos maps:\n%s", got)
 	}
-	c.run("exit")
-	if !c.term.closed {
+	c.Run("exit")
+	if !c.Term.closed {
 		t.Error("exit in privileged exec did not close the terminal")
 	}
 }
@@ -193,9 +164,7 @@ func TestEOSDefaultsAndNoForms(t *testing.T) {
 		"priority-flow-control pause watchdog port timer timeout 1 polling-interval 0.1 recovery-time 2 forced",
 		"flowcontrol send on", "flowcontrol receive off", "description to leaf-2", "mtu 9214",
 	}
-	for _, l := range set {
-		c.must(l)
-	}
+	c.Must(set...)
 	if sw.RunningConfig() == fresh {
 		t.Fatal("nothing changed")
 	}
@@ -208,21 +177,19 @@ func TestEOSDefaultsAndNoForms(t *testing.T) {
 		"qos profile ROCE", "tx-queue 3", "no bandwidth percent", "no random-detect ecn", "no priority",
 		"no tx-queue 3", "no qos trust", "no priority-flow-control priority 3", "exit", "no qos profile ROCE", "no qos profile NOPE",
 	}
-	for _, l := range unset {
-		c.must(l)
-	}
+	c.Must(unset...)
 	if got := sw.RunningConfig(); got != fresh {
 		t.Errorf("after the no forms:\n%s\nwant:\n%s", got, fresh)
 	}
-	c.must("interface Ethernet2")
-	c.must("mtu 1500")
-	c.must("exit")
-	c.must("no interface Et2")
+	c.Must("interface Ethernet2")
+	c.Must("mtu 1500")
+	c.Must("exit")
+	c.Must("no interface Et2")
 	if got := sw.RunningConfig(); got != fresh {
 		t.Errorf("no interface did not reset the port:\n%s", got)
 	}
-	c.must("hostname leaf-1")
-	if p := c.term.Prompt(); p != "leaf-1(config)#" || !strings.Contains(sw.RunningConfig(), "! device: leaf-1 (DCS-7280SR3-48YC8, EOS-4.31.2F)\n") {
+	c.Must("hostname leaf-1")
+	if p := c.Term.Prompt(); p != "leaf-1(config)#" || !strings.Contains(sw.RunningConfig(), "! device: leaf-1 (DCS-7280SR3-48YC8, EOS-4.31.2F)\n") {
 		t.Errorf("hostname: prompt %q\n%s", p, sw.RunningConfig())
 	}
 }
@@ -233,34 +200,34 @@ func TestEOSRejectLinesAndWriteMemory(t *testing.T) {
 	if sw.StartupConfig() != "" {
 		t.Errorf("a fresh switch has a startup-config:\n%s", sw.StartupConfig())
 	}
-	c.must("configure terminal")
+	c.Must("configure terminal")
 	before := sw.RunningConfig()
 	sw.RejectLines("traffic-class 3", "Error: TCAM resources exhausted")
-	if got := c.run("qos map dscp 10 to traffic-class 3"); got != "% Error: TCAM resources exhausted\n" || sw.RunningConfig() != before {
+	if got := c.Run("qos map dscp 10 to traffic-class 3"); got != "% Error: TCAM resources exhausted\n" || sw.RunningConfig() != before {
 		t.Errorf("a rejected line: %q\n%s", got, sw.RunningConfig())
 	}
-	if got := c.run("show running-config | include traffic-class 3"); got != "" {
+	if got := c.Run("show running-config | include traffic-class 3"); got != "" {
 		t.Errorf("RejectLines refused a show command: %q", got)
 	}
 	sw.RejectLines("", "")
-	c.must("qos map dscp 10 to traffic-class 3")
-	if got := c.run("write memory"); got != "Copy completed successfully.\n" || sw.StartupConfig() != sw.RunningConfig() {
+	c.Must("qos map dscp 10 to traffic-class 3")
+	if got := c.Run("write memory"); got != "Copy completed successfully.\n" || sw.StartupConfig() != sw.RunningConfig() {
 		t.Errorf("write memory: %q\n%s", got, sw.StartupConfig())
 	}
-	c.must("qos map dscp 11 to traffic-class 3")
+	c.Must("qos map dscp 11 to traffic-class 3")
 	if strings.Contains(sw.StartupConfig(), "dscp 10 11") {
 		t.Error("the startup-config followed the running-config without write memory")
 	}
-	c.must("end")
-	if got := c.run("copy running-config startup-config"); got != "Copy completed successfully.\n" || sw.StartupConfig() != sw.RunningConfig() {
+	c.Must("end")
+	if got := c.Run("copy running-config startup-config"); got != "Copy completed successfully.\n" || sw.StartupConfig() != sw.RunningConfig() {
 		t.Errorf("copy running-config startup-config: %q", got)
 	}
-	if got := c.run("show startup-config"); got != sw.RunningConfig() {
+	if got := c.Run("show startup-config"); got != sw.RunningConfig() {
 		t.Errorf("show startup-config:\n%s", got)
 	}
 	n := sw.Counters().Commands
-	c.run("show hostname")
-	c.run("   ")
+	c.Run("show hostname")
+	c.Run("   ")
 	if got := sw.Counters().Commands; got != n+1 {
 		t.Errorf("commands counted %d, want %d", got, n+1)
 	}

@@ -53,11 +53,8 @@ func cmdGlobalQoS(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 		return err
 	}
 	if what == "profile" {
-		name, err := a.Word()
+		name, err := cliswitch.Last(a, (*cliswitch.Args).Word)
 		if err != nil {
-			return err
-		}
-		if err := a.Done(); err != nil {
 			return err
 		}
 		if x.neg {
@@ -254,17 +251,8 @@ func cmdBandwidth(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	if _, err := a.Kw("percent"); err != nil {
 		return err
 	}
-	pct := 0
-	if !x.neg || a.More() {
-		v, err := a.Num(1, 100)
-		if err != nil {
-			return err
-		}
-		if !x.neg {
-			pct = v
-		}
-	}
-	if err := a.Done(); err != nil {
+	pct, err := cliswitch.NegLast(a, x.neg, 0, cliswitch.Number(1, 100))
+	if err != nil {
 		return err
 	}
 	x.txQueue().bandwidth = pct
@@ -294,17 +282,8 @@ func cmdPriority(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 }
 
 func cmdServiceProfile(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	name := ""
-	if !x.neg || a.More() {
-		w, err := a.Word()
-		if err != nil {
-			return err
-		}
-		if !x.neg {
-			name = w
-		}
-	}
-	if err := a.Done(); err != nil {
+	name, err := cliswitch.NegLast(a, x.neg, "", (*cliswitch.Args).Word)
+	if err != nil {
 		return err
 	}
 	x.iface().serviceProfile = name
@@ -319,16 +298,8 @@ func cmdFlowcontrol(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	if err != nil {
 		return err
 	}
-	var v string
-	if x.neg {
-		_, err = a.OptKw("on", "off")
-	} else {
-		v, err = a.Kw("on", "off")
-	}
+	v, err := cliswitch.NegLast(a, x.neg, "", cliswitch.Keyword("on", "off"))
 	if err != nil {
-		return err
-	}
-	if err := a.Done(); err != nil {
 		return err
 	}
 	if dir == "send" {
@@ -354,17 +325,8 @@ func cmdDescription(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 
 // cmdMTU: `mtu N` (68-9214), `no mtu [N]`.
 func cmdMTU(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	mtu := 0
-	if !x.neg || a.More() {
-		v, err := a.Num(68, 9214)
-		if err != nil {
-			return err
-		}
-		if !x.neg {
-			mtu = v
-		}
-	}
-	if err := a.Done(); err != nil {
+	mtu, err := cliswitch.NegLast(a, x.neg, 0, cliswitch.Number(68, 9214))
+	if err != nil {
 		return err
 	}
 	x.iface().mtu = mtu

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
-	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
 // counterCapture is a capture of the provider's EOS counters testdata without its source line:
@@ -17,13 +17,6 @@ import (
 func counterCapture(t *testing.T, name string) string {
 	t.Helper()
 	return goldenfile.Capture(t, "../../../platform/eos/testdata/counters/"+name)
-}
-
-// manualClock gives the switch a clock the test moves; the counters count from its start.
-func manualClock(sw *Switch) func(time.Duration) {
-	clk := traffic.NewManualClock()
-	sw.SetClock(clk.Now)
-	return clk.Advance
 }
 
 type eosECNJSON struct {
@@ -58,7 +51,7 @@ func decode[T any](t *testing.T, text string) T {
 // discards only in a storm, and nothing moves once the storm is over.
 func TestEOSCounters(t *testing.T) {
 	sw := startEOS(t)
-	step := manualClock(sw)
+	step := labtest.ManualClock(sw)
 	c := newEOSCLI(t, sw, "enable")
 	anta := decode[eosECNJSON](t, counterCapture(t, "eos_show_qos_interfaces_ecn_counters_queue_anta_failure.json.txt"))
 	if anta.Intfs["Ethernet10/28/1"].Queues["0"] != "-" {
@@ -68,7 +61,7 @@ func TestEOSCounters(t *testing.T) {
 
 	ecn := func() map[string]string {
 		t.Helper()
-		got := decode[eosECNJSON](t, c.run("show qos interfaces Ethernet1 ecn counters queue | json"))
+		got := decode[eosECNJSON](t, c.Run("show qos interfaces Ethernet1 ecn counters queue | json"))
 		if len(got.Intfs) != 1 {
 			t.Fatalf("interfaces %+v", got.Intfs)
 		}
@@ -76,7 +69,7 @@ func TestEOSCounters(t *testing.T) {
 	}
 	discards := func() (in, out uint64) {
 		t.Helper()
-		got := decode[eosDiscardsJSON](t, c.run("show interfaces Ethernet1 counters discards | json"))
+		got := decode[eosDiscardsJSON](t, c.Run("show interfaces Ethernet1 counters discards | json"))
 		e := got.Intfs["Ethernet1"]
 		if len(got.Intfs) != 1 || e.In == nil || e.Out == nil || got.In == nil || *got.In != *e.In || *got.Out != *e.Out {
 			t.Fatalf("discards %+v", got)
@@ -91,7 +84,7 @@ func TestEOSCounters(t *testing.T) {
 	for _, l := range []string{"configure terminal", "qos profile ROCE", "tx-queue 3",
 		"random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes", "random-detect ecn count",
 		"tx-queue 5", "random-detect ecn count", "interface Ethernet1", "service-profile ROCE", "end"} {
-		c.must(l)
+		c.Must(l)
 	}
 	step(time.Second)
 	got := ecn()
@@ -118,15 +111,15 @@ func TestEOSCounters(t *testing.T) {
 	if in, out := discards(); in != 400 || out != 2000 {
 		t.Errorf("discards after the storm: %d %d", in, out)
 	}
-	if all := decode[eosDiscardsJSON](t, c.run("show interfaces counters discards | json")); len(all.Intfs) != 4 || *all.Out != 2000 {
+	if all := decode[eosDiscardsJSON](t, c.Run("show interfaces counters discards | json")); len(all.Intfs) != 4 || *all.Out != 2000 {
 		t.Errorf("every port: %+v", all)
 	}
 	// Without an interface, every port with the counters its own form gives (ANTA's form).
-	allECN := decode[eosECNJSON](t, c.run("show qos interfaces ecn counters queue | json"))
-	allDisc := decode[eosDiscardsJSON](t, c.run("show interfaces counters discards | json"))
+	allECN := decode[eosECNJSON](t, c.Run("show qos interfaces ecn counters queue | json"))
+	allDisc := decode[eosDiscardsJSON](t, c.Run("show interfaces counters discards | json"))
 	for _, port := range sw.Interfaces() {
-		one := decode[eosECNJSON](t, c.run("show qos interfaces "+port+" ecn counters queue | json"))
-		oneDisc := decode[eosDiscardsJSON](t, c.run("show interfaces "+port+" counters discards | json"))
+		one := decode[eosECNJSON](t, c.Run("show qos interfaces "+port+" ecn counters queue | json"))
+		oneDisc := decode[eosDiscardsJSON](t, c.Run("show interfaces "+port+" counters discards | json"))
 		if !reflect.DeepEqual(allECN.Intfs[port], one.Intfs[port]) || !reflect.DeepEqual(allDisc.Intfs[port], oneDisc.Intfs[port]) {
 			t.Errorf("%s: every port's form %+v %+v, its own %+v %+v", port, allECN.Intfs[port], allDisc.Intfs[port], one.Intfs[port], oneDisc.Intfs[port])
 		}
@@ -137,7 +130,7 @@ func TestEOSCounters(t *testing.T) {
 	if err := sw.Storm("Ethernet9", true); err == nil || !strings.Contains(err.Error(), `eos-1 has no interface "Ethernet9"`) {
 		t.Errorf("a port the switch lacks: %v", err)
 	}
-	if out := c.run("show qos interfaces Ethernet9 ecn counters queue | json"); !strings.HasPrefix(out, "% Invalid input") {
+	if out := c.Run("show qos interfaces Ethernet9 ecn counters queue | json"); !strings.HasPrefix(out, "% Invalid input") {
 		t.Errorf("a port the switch lacks: %q", out)
 	}
 }

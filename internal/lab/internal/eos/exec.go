@@ -7,10 +7,10 @@ import "github.com/rocefabric/terraform-provider-roce/internal/lab/internal/clis
 
 func eosExecTable() []eosCmd {
 	return []eosCmd{
-		{Name: "enable", Fn: cmdEnable},
-		{Name: "disable", Fn: cmdDisable},
-		{Name: "exit", Fn: cmdLogout},
-		{Name: "logout", Fn: cmdLogout},
+		{Name: "enable", Fn: cliswitch.NoArgs(toPriv)}, // no enable secret is set: no password asked
+		{Name: "disable", Fn: cliswitch.NoArgs(toExec)},
+		{Name: "exit", Fn: cliswitch.NoArgs(logout)},
+		{Name: "logout", Fn: cliswitch.NoArgs(logout)},
 		{Name: "terminal", Fn: cmdTerminal},
 		{Name: "show", Fn: cmdShow},
 		{Name: "configure", Fn: cmdConfigure},
@@ -23,58 +23,32 @@ func eosExecTable() []eosCmd {
 // eosCommonTable is what a configuration mode adds to its own commands.
 func eosCommonTable(inSession bool) []eosCmd {
 	t := []eosCmd{
-		{Name: "exit", Fn: cmdExit},
-		{Name: "end", Fn: cmdEnd},
+		{Name: "exit", Fn: cliswitch.NoArgs(toParent)},
+		{Name: "end", Fn: cliswitch.NoArgs(toPriv)},
 		{Name: "show", Fn: cmdShow},
 		{Name: "write", Fn: cmdWrite},
 		{Name: "copy", Fn: cmdCopy},
 	}
 	if inSession {
-		t = append(t, eosCmd{Name: "commit", Fn: cmdCommit}, eosCmd{Name: "abort", Fn: cmdAbort})
+		t = append(t, eosCmd{Name: "commit", Fn: cmdCommit}, eosCmd{Name: "abort", Fn: cliswitch.NoArgs(abort)})
 	}
 	return t
 }
 
+// The moves of the commands without arguments: where the terminal goes next.
+func toPriv(x *eosCtx)   { x.next = eosMode{kind: modePriv} }
+func toExec(x *eosCtx)   { x.next = eosMode{kind: modeExec} }
+func toParent(x *eosCtx) { x.next = x.mode.parent() }
+
+// logout ends the terminal: the SSH layer closes the connection.
+func logout(x *eosCtx) { x.t.closed = true }
+
 func (x *eosCtx) privileged() bool { return x.t.mode.kind != modeExec }
 
-func cmdEnable(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	if err := a.Done(); err != nil {
-		return err
-	}
-	x.next = eosMode{kind: modePriv} // no enable secret is set: no password asked
-	return nil
-}
-
-func cmdDisable(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	if err := a.Done(); err != nil {
-		return err
-	}
-	x.next = eosMode{kind: modeExec}
-	return nil
-}
-
-func cmdLogout(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	if err := a.Done(); err != nil {
-		return err
-	}
-	x.t.closed = true
-	return nil
-}
-
+// cmdTerminal: `terminal length N` (0-32767), `terminal width N` (10-32767).
 func cmdTerminal(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	what, err := a.Kw("length", "width")
+	what, n, err := a.TerminalSize(10, 32767)
 	if err != nil {
-		return err
-	}
-	lo := 0
-	if what == "width" {
-		lo = 10
-	}
-	n, err := a.Num(lo, 32767)
-	if err != nil {
-		return err
-	}
-	if err := a.Done(); err != nil {
 		return err
 	}
 	switch {
@@ -139,11 +113,8 @@ func cmdNoConfigureSession(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	if _, err := a.Kw("session"); err != nil {
 		return err
 	}
-	name, err := a.Word()
+	name, err := cliswitch.Last(a, (*cliswitch.Args).Word)
 	if err != nil {
-		return err
-	}
-	if err := a.Done(); err != nil {
 		return err
 	}
 	return x.sw.abortNamed(name, x.t)
@@ -179,22 +150,6 @@ func (x *eosCtx) save(a *cliswitch.Args) *cliswitch.Refusal {
 	return nil
 }
 
-func cmdExit(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	if err := a.Done(); err != nil {
-		return err
-	}
-	x.next = x.mode.parent()
-	return nil
-}
-
-func cmdEnd(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	if err := a.Done(); err != nil {
-		return err
-	}
-	x.next = eosMode{kind: modePriv}
-	return nil
-}
-
 func cmdCommit(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	if err := a.Done(); err != nil {
 		return err
@@ -206,11 +161,8 @@ func cmdCommit(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	return nil
 }
 
-func cmdAbort(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	if err := a.Done(); err != nil {
-		return err
-	}
+// abort drops the terminal's session and leaves configuration.
+func abort(x *eosCtx) {
 	x.sw.removeSession(x.t.session)
-	x.next = eosMode{kind: modePriv}
-	return nil
+	toPriv(x)
 }

@@ -81,13 +81,7 @@ type eosTerm struct {
 	closed  bool        // exit/logout: the SSH layer ends the connection
 }
 
-// run executes one typed line and returns what the switch prints before the next prompt.
-func (t *eosTerm) run(line string) string {
-	t.sw.mu.Lock()
-	defer t.sw.mu.Unlock()
-	return t.runLocked(line)
-}
-
+// runLocked executes one typed line and returns what the switch prints before the next prompt.
 func (t *eosTerm) runLocked(line string) string {
 	words := strings.Fields(line)
 	if !t.sw.Command(words) {

@@ -21,23 +21,23 @@ func TestEOSModels(t *testing.T) {
 		t.Run(c.model, func(t *testing.T) {
 			sw := startEOS(t, func(s *device.Spec) { s.Model = c.model })
 			cli := newEOSCLI(t, sw, "enable", "configure", "qos profile P")
-			cli.must(c.take)
-			cli.must("exit")
+			cli.Must(c.take)
+			cli.Must("exit")
 			word := strings.Fields(c.refuse)[0]
-			if got := cli.run(c.refuse); got != "% Invalid input (at token 0: '"+word+"')\n" {
+			if got := cli.Run(c.refuse); got != "% Invalid input (at token 0: '"+word+"')\n" {
 				t.Errorf("%s: %q", c.refuse, got)
 			}
-			pfc := cli.run("priority-flow-control priority 3 no-drop")
+			pfc := cli.Run("priority-flow-control priority 3 no-drop")
 			if want := map[bool]string{true: "", false: "% Unavailable command (not supported on this hardware platform)\n"}[c.model != "vEOS-lab"]; pfc != want {
 				t.Errorf("PFC on %s: %q, want %q", c.model, pfc, want)
 			}
-			cli.run("end")
-			text := cli.run("show version")
+			cli.Run("end")
+			text := cli.Run("show version")
 			if !strings.HasPrefix(text, "Arista "+c.model+"\n") || !strings.Contains(text, "Image optimization: "+c.image+"\n") {
 				t.Errorf("show version:\n%s", text)
 			}
 			var v struct{ ModelName, Version, ImageOptimization string }
-			if err := json.Unmarshal([]byte(cli.run("show version | json")), &v); err != nil ||
+			if err := json.Unmarshal([]byte(cli.Run("show version | json")), &v); err != nil ||
 				v.ModelName != c.model || v.Version != "4.31.2F" || v.ImageOptimization != c.image {
 				t.Errorf("show version | json: %+v %v", v, err)
 			}
@@ -48,7 +48,7 @@ func TestEOSModels(t *testing.T) {
 	}
 	sw := startEOS(t)
 	cli := newEOSCLI(t, sw, "enable", "configure", "qos profile P")
-	if got := cli.run("tx-queue 7"); got != "% Invalid input (at token 1: '7')\n" {
+	if got := cli.Run("tx-queue 7"); got != "% Invalid input (at token 1: '7')\n" {
 		t.Errorf("tx-queue 7 on Sand before 4.33: %q", got)
 	}
 }

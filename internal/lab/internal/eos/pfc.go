@@ -83,16 +83,8 @@ func pfcPriority(x *eosCtx, a *cliswitch.Args, p *eosPFC) *cliswitch.Refusal {
 	if err != nil {
 		return err
 	}
-	var v string
-	if x.neg {
-		_, err = a.OptKw("no-drop", "drop")
-	} else {
-		v, err = a.Kw("no-drop", "drop")
-	}
+	v, err := cliswitch.NegLast(a, x.neg, "", cliswitch.Keyword("no-drop", "drop"))
 	if err != nil {
-		return err
-	}
-	if err := a.Done(); err != nil {
 		return err
 	}
 	if x.neg {

@@ -57,12 +57,12 @@ func TestEOSRunningConfigGolden(t *testing.T) {
 	sw := startEOS(t)
 	goldenfile.Check(t, "testdata/running-config-fresh.golden", stableRunning(sw.RunningConfig()))
 	c := newEOSCLI(t, sw, eosRoCE...)
-	got := c.run("show running-config")
+	got := c.Run("show running-config")
 	if got != sw.RunningConfig() {
 		t.Errorf("show running-config and RunningConfig differ:\n%s\n%s", got, sw.RunningConfig())
 	}
 	goldenfile.Check(t, "testdata/running-config-roce.golden", stableRunning(got))
-	goldenfile.Check(t, "testdata/running-config-roce-json.golden", stableRunning(c.run("show running-config | json")))
+	goldenfile.Check(t, "testdata/running-config-roce-json.golden", stableRunning(c.Run("show running-config | json")))
 	if !eosSecretLine.MatchString(got) {
 		t.Error("no sha512 secret in the username line")
 	}
@@ -73,7 +73,7 @@ func TestEOSRunningConfigGolden(t *testing.T) {
 func TestEOSJSON(t *testing.T) {
 	sw := startEOS(t)
 	c := newEOSCLI(t, sw, eosRoCE...)
-	text := c.run("show running-config | json")
+	text := c.Run("show running-config | json")
 	type block struct {
 		Cmds     map[string]json.RawMessage `json:"cmds"`
 		Comments []string                   `json:"comments"`
@@ -172,11 +172,11 @@ func TestEOSShowFilters(t *testing.T) {
 		{"sh run | no-more | include ^hostname", "hostname eos-1\n"},
 	}
 	for _, tc := range cases {
-		if got := c.run(tc.line); got != tc.want {
+		if got := c.Run(tc.line); got != tc.want {
 			t.Errorf("%q:\n%s\nwant:\n%s", tc.line, got, tc.want)
 		}
 	}
-	if got := c.run("sh run | json"); !regexp.MustCompile(`^\{\n    "cmds": \{\n`).MatchString(got) {
+	if got := c.Run("sh run | json"); !regexp.MustCompile(`^\{\n    "cmds": \{\n`).MatchString(got) {
 		t.Errorf("| json: %s", got)
 	}
 }

@@ -5,13 +5,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
 func TestEOSSessionPromptsAndCandidate(t *testing.T) {
 	sw := startEOS(t)
 	fresh := sw.RunningConfig()
 	c := newEOSCLI(t, sw, "enable")
-	steps := []struct{ line, prompt string }{
+	c.QuietSteps([]labtest.Step{
 		{"configure session roce-4f1c2a9e", "eos-1(config-s-roce-4)#"},
 		{"int Et1", "eos-1(config-s-roce-4-if-Et1)#"},
 		{"service-profile ROCE", "eos-1(config-s-roce-4-if-Et1)#"},
@@ -21,29 +23,23 @@ func TestEOSSessionPromptsAndCandidate(t *testing.T) {
 		{"exit", "eos-1(config-s-roce-4-qos-profile-ROCE)#"},
 		{"exit", "eos-1(config-s-roce-4)#"},
 		{"exit", "eos-1#"},
-	}
-	for _, s := range steps {
-		c.must(s.line)
-		if got := c.term.Prompt(); got != s.prompt {
-			t.Fatalf("after %q: prompt %q, want %q", s.line, got, s.prompt)
-		}
-	}
+	})
 	if sw.RunningConfig() != fresh {
 		t.Errorf("session lines reached the running-config:\n%s", sw.RunningConfig())
 	}
 	if got := sw.Sessions(); !slices.Equal(got, []Session{{Name: "roce-4f1c2a9e"}}) {
 		t.Errorf("a session left with exit: %+v", got)
 	}
-	c.must("configure session roce-4f1c2a9e")
-	if got := c.run("show running-config"); !strings.Contains(got, "interface Ethernet1\n   service-profile ROCE\n") {
+	c.Must("configure session roce-4f1c2a9e")
+	if got := c.Run("show running-config"); !strings.Contains(got, "interface Ethernet1\n   service-profile ROCE\n") {
 		t.Errorf("show running-config in a session shows the candidate:\n%s", got)
 	}
-	want := "* roce-4f1c2a9e       pending       admin      " + c.term.vty + "\n"
-	if got := c.run("show configuration sessions"); !strings.HasSuffix(got, want) {
+	want := "* roce-4f1c2a9e       pending       admin      " + c.Term.vty + "\n"
+	if got := c.Run("show configuration sessions"); !strings.HasSuffix(got, want) {
 		t.Errorf("show configuration sessions:\n%s\nwant the row %q", got, want)
 	}
-	c.must("commit")
-	if p := c.term.Prompt(); p != "eos-1#" || !strings.Contains(sw.RunningConfig(), "      bandwidth percent 50\n") || len(sw.Sessions()) != 0 {
+	c.Must("commit")
+	if p := c.Term.Prompt(); p != "eos-1#" || !strings.Contains(sw.RunningConfig(), "      bandwidth percent 50\n") || len(sw.Sessions()) != 0 {
 		t.Errorf("commit: prompt %q, sessions %v\n%s", p, sw.Sessions(), sw.RunningConfig())
 	}
 }
@@ -55,11 +51,11 @@ func TestEOSSessionCommitReplays(t *testing.T) {
 	a := newEOSCLI(t, sw, "enable", "configure session roce-a", "qos map dscp 10 to traffic-class 5", "qos profile P", "tx-queue 1", "priority strict")
 	b := newEOSCLI(t, sw, "enable", "configure terminal", "qos map cos 4 to traffic-class 2", "qos map dscp 10 to traffic-class 6", "qos profile P", "qos trust cos")
 	sw.RejectLines("dscp 11", "Error: refused")
-	if got := a.run("qos map dscp 11 to traffic-class 5"); got != "% Error: refused\n" {
+	if got := a.Run("qos map dscp 11 to traffic-class 5"); got != "% Error: refused\n" {
 		t.Errorf("a rejected line in a session: %q", got)
 	}
 	sw.RejectLines("", "")
-	a.must("commit")
+	a.Must("commit")
 	for _, want := range []string{
 		"qos profile P\n   qos trust cos\n   !\n   tx-queue 1\n      priority strict\n!\n",
 		"qos map cos 4 to traffic-class 2\nqos map dscp 10 to traffic-class 5\n",
@@ -71,26 +67,26 @@ func TestEOSSessionCommitReplays(t *testing.T) {
 	if strings.Contains(sw.RunningConfig(), "dscp 10 11") || strings.Contains(sw.RunningConfig(), "dscp 11") {
 		t.Errorf("the rejected session line was committed:\n%s", sw.RunningConfig())
 	}
-	b.must("end")
+	b.Must("end")
 }
 
 func TestEOSSessionsFromExec(t *testing.T) {
 	sw := startEOS(t)
 	c := newEOSCLI(t, sw, "enable")
 	for i := range 5 {
-		c.must(fmt.Sprintf("configure session s%d", i))
-		c.must(fmt.Sprintf("qos map cos %d to traffic-class 7", i))
-		c.must("end")
+		c.Must(fmt.Sprintf("configure session s%d", i))
+		c.Must(fmt.Sprintf("qos map cos %d to traffic-class 7", i))
+		c.Must("end")
 	}
 	before := sw.RunningConfig()
-	if got := c.run("configure session s5"); got != "% Maximum number of pending sessions has been reached\n" || c.term.Prompt() != "eos-1#" {
-		t.Errorf("a 6th session: %q, prompt %s", got, c.term.Prompt())
+	if got := c.Run("configure session s5"); got != "% Maximum number of pending sessions has been reached\n" || c.Term.Prompt() != "eos-1#" {
+		t.Errorf("a 6th session: %q, prompt %s", got, c.Term.Prompt())
 	}
-	c.must("configure session s1 commit")
-	c.must("configure session s2 abort")
-	c.must("no configure session s3")
-	c.must("no configure session never-was")
-	if got := c.run("configure session nope commit"); got != "% Cannot commit session nope: no such pending session\n" {
+	c.Must("configure session s1 commit")
+	c.Must("configure session s2 abort")
+	c.Must("no configure session s3")
+	c.Must("no configure session never-was")
+	if got := c.Run("configure session nope commit"); got != "% Cannot commit session nope: no such pending session\n" {
 		t.Errorf("commit of a missing session: %q", got)
 	}
 	if got := sw.Sessions(); !slices.Equal(got, []Session{{Name: "s0"}, {Name: "s4"}}) {
@@ -101,23 +97,23 @@ func TestEOSSessionsFromExec(t *testing.T) {
 	}
 	// A session another terminal is in cannot be taken, committed or deleted.
 	other := newEOSCLI(t, sw, "enable", "configure session s0")
-	inUse := "it is in use by terminal " + other.term.vty
+	inUse := "it is in use by terminal " + other.Term.vty
 	for line, want := range map[string]string{
-		"configure session s0":        "% Session s0 is in use by terminal " + other.term.vty + "\n",
+		"configure session s0":        "% Session s0 is in use by terminal " + other.Term.vty + "\n",
 		"configure session s0 commit": "% Cannot commit session s0: " + inUse + "\n",
 		"no configure session s0":     "% Cannot abort session s0: " + inUse + "\n",
 	} {
-		if got := c.run(line); got != want {
+		if got := c.Run(line); got != want {
 			t.Errorf("%q: %q, want %q", line, got, want)
 		}
 	}
-	other.must("abort")
-	if got := sw.Sessions(); !slices.Equal(got, []Session{{Name: "s4"}}) || other.term.Prompt() != "eos-1#" {
-		t.Errorf("abort: %+v, prompt %s", got, other.term.Prompt())
+	other.Must("abort")
+	if got := sw.Sessions(); !slices.Equal(got, []Session{{Name: "s4"}}) || other.Term.Prompt() != "eos-1#" {
+		t.Errorf("abort: %+v, prompt %s", got, other.Term.Prompt())
 	}
 	// configure session without a name makes one up.
-	c.must("configure session")
-	if p := c.term.Prompt(); p != "eos-1(config-s-sessio)#" {
+	c.Must("configure session")
+	if p := c.Term.Prompt(); p != "eos-1(config-s-sessio)#" {
 		t.Errorf("an unnamed session: prompt %q", p)
 	}
 }

@@ -21,17 +21,12 @@ import (
 // counters start at the fake clock's time.
 func counterSwitch(t *testing.T) (*Switch, gpb.GNMIClient, *traffic.ManualClock) {
 	t.Helper()
-	d, err := Start(labtest.Spec(t, "openconfig", 4, ""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(d.Stop)
-	sw, clk := d.(*Switch), traffic.NewManualClock()
+	sw, clk := labtest.Start[*Switch](t, Start, labtest.Spec(t, "openconfig", 4, "")), traffic.NewManualClock()
 	sw.mu.Lock()
 	sw.traffic = newSwitchCounters(sw.ports)
 	sw.traffic.clock, sw.traffic.boot = clk.Now, clk.Now()
 	sw.mu.Unlock()
-	return sw, labtest.Dial(t, d.Entry()), clk
+	return sw, labtest.Dial(t, sw.Entry()), clk
 }
 
 func TestSwitchInterfaceCounters(t *testing.T) {

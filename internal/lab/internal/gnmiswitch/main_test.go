@@ -1,19 +1,9 @@
 package gnmiswitch
 
 import (
-	"flag"
-	"os"
 	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
-func TestMain(m *testing.M) {
-	// Keep the datastore's glog files out of /tmp.
-	logs, err := os.MkdirTemp("", "gnmiswitch-test-logs")
-	if err != nil {
-		panic(err)
-	}
-	_ = flag.Set("log_dir", logs)
-	code := m.Run()
-	_ = os.RemoveAll(logs)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { labtest.Main(m, "gnmiswitch-test-logs", nil) }

@@ -11,8 +11,10 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -29,6 +31,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/pki"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
 )
 
 // Spec is a device spec as the lab gives one to a room's constructor: name <platform>-1, the
@@ -41,6 +44,139 @@ func Spec(t *testing.T, platform string, ports int, model string) device.Spec {
 	}
 	return device.Spec{Name: platform + "-1", Platform: platform, Ports: ports, Model: model,
 		Username: "admin", Password: "labtest", CA: ca, Wires: cabling.NewPanel()}
+}
+
+// Start starts one device of a room from spec, as each of opts changes it, with the room's
+// constructor, stops it with the test and returns it as the room's own type D.
+func Start[D device.Device](t *testing.T, start func(device.Spec) (device.Device, error), spec device.Spec, opts ...func(*device.Spec)) D {
+	t.Helper()
+	for _, f := range opts {
+		f(&spec)
+	}
+	d, err := start(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.Stop)
+	typed, ok := d.(D)
+	if !ok {
+		t.Fatalf("%s started as a %T", spec.Name, d)
+	}
+	return typed
+}
+
+// ManualClock gives a CLI switch a clock the test moves (its Advance); the switch's counters
+// count from the clock's start.
+func ManualClock(sw interface{ SetClock(now func() time.Time) }) func(time.Duration) {
+	clk := traffic.NewManualClock()
+	sw.SetClock(clk.Now)
+	return clk.Advance
+}
+
+// Terminal is a CLI switch's terminal as its room's tests drive it without SSH (the methods
+// of cliswitch.Term they need).
+type Terminal interface {
+	Prompt() string
+	Enter(line string) (out, prompt string, closed bool)
+	Leave()
+}
+
+// CLI types lines into a terminal of a CLI switch without SSH (the parsers' tests); Term is the
+// dialect's own terminal, for the tests that look inside it.
+type CLI[T Terminal] struct {
+	T    *testing.T
+	Term T
+	// quiet is what a line that must print nothing may print all the same (NX-OS's banner of
+	// configure terminal), or "".
+	quiet string
+}
+
+// NewCLI types lines at term, each of which must print nothing but quiet; the terminal is left
+// when the test ends, as when its connection closes.
+func NewCLI[T Terminal](t *testing.T, term T, quiet string, lines ...string) *CLI[T] {
+	t.Helper()
+	c := &CLI[T]{T: t, Term: term, quiet: quiet}
+	t.Cleanup(term.Leave)
+	for _, l := range lines {
+		c.Must(l)
+	}
+	return c
+}
+
+// Run types one line and returns its output.
+func (c *CLI[T]) Run(line string) string {
+	out, _, _ := c.Term.Enter(line)
+	return out
+}
+
+// Must types lines that must print nothing (or the quiet text).
+func (c *CLI[T]) Must(lines ...string) {
+	c.T.Helper()
+	for _, line := range lines {
+		prompt := c.Term.Prompt()
+		if out := c.Run(line); out != "" && out != c.quiet {
+			// EOS's prompt ends without the space NX-OS's has.
+			c.T.Fatalf("%s %s: %q", strings.TrimSuffix(prompt, " "), line, out)
+		}
+	}
+}
+
+// Answer is a line and what it must print (an alias of a plain struct, so that tables list
+// {line, want} pairs unkeyed).
+type Answer = struct{ Line, Want string }
+
+// Answers types each line and checks what it prints; where ("exec ", "config ", or "") starts
+// the message of a wrong answer.
+func (c *CLI[T]) Answers(where string, answers []Answer) {
+	c.T.Helper()
+	for _, a := range answers {
+		if got := c.Run(a.Line); got != a.Want {
+			c.T.Errorf("%s%q: %q, want %q", where, a.Line, got, a.Want)
+		}
+	}
+}
+
+// Step is a line and the prompt after it (unkeyed in tables, as Answer).
+type Step = struct{ Line, Prompt string }
+
+// Steps types each line and checks the prompt after it; a wrong one ends the test, since the
+// next steps assume it.
+func (c *CLI[T]) Steps(steps []Step) {
+	c.T.Helper()
+	c.steps(steps, func(l string) { c.Run(l) })
+}
+
+// QuietSteps are Steps whose lines must also print nothing (Must).
+func (c *CLI[T]) QuietSteps(steps []Step) {
+	c.T.Helper()
+	c.steps(steps, func(l string) { c.Must(l) })
+}
+
+func (c *CLI[T]) steps(steps []Step, typeLine func(string)) {
+	c.T.Helper()
+	for _, s := range steps {
+		typeLine(s.Line)
+		if got := c.Term.Prompt(); got != s.Prompt {
+			c.T.Fatalf("after %q: prompt %q, want %q", s.Line, got, s.Prompt)
+		}
+	}
+}
+
+// Main runs a test binary's tests (TestMain's m) with glog's -log_dir (the gNMI datastore's
+// logs) in a new directory named from logPrefix instead of /tmp, then after (if not nil), then
+// removes the logs and exits with the tests' code.
+func Main(m *testing.M, logPrefix string, after func()) {
+	logs, err := os.MkdirTemp("", logPrefix)
+	if err != nil {
+		panic(err)
+	}
+	_ = flag.Set("log_dir", logs)
+	code := m.Run()
+	if after != nil {
+		after()
+	}
+	_ = os.RemoveAll(logs)
+	os.Exit(code)
 }
 
 // LoginCreds are a username and password sent as gNMI metadata.
@@ -287,9 +423,10 @@ func SSHClient(t *testing.T, d device.Entry) *ssh.Client {
 	return c
 }
 
-// RunOn runs one command in a new session and returns what it printed
-// and its exit status.
-func RunOn(t *testing.T, c *ssh.Client, cmd, stdin string) (stdout, stderr string, status int) {
+// Exec runs one command in a new session of c and returns what it printed and the error of
+// Run: an *ssh.ExitError for a non-zero status, or how the session failed (the fault tests
+// look at it).
+func Exec(t *testing.T, c *ssh.Client, cmd, stdin string) (stdout, stderr string, err error) {
 	t.Helper()
 	s, err := c.NewSession()
 	if err != nil {
@@ -299,6 +436,14 @@ func RunOn(t *testing.T, c *ssh.Client, cmd, stdin string) (stdout, stderr strin
 	var out, errOut bytes.Buffer
 	s.Stdout, s.Stderr, s.Stdin = &out, &errOut, strings.NewReader(stdin)
 	err = s.Run(cmd)
+	return out.String(), errOut.String(), err
+}
+
+// RunOn runs one command in a new session and returns what it printed
+// and its exit status; a session that fails otherwise ends the test.
+func RunOn(t *testing.T, c *ssh.Client, cmd, stdin string) (stdout, stderr string, status int) {
+	t.Helper()
+	stdout, stderr, err := Exec(t, c, cmd, stdin)
 	var exit *ssh.ExitError
 	switch {
 	case errors.As(err, &exit):
@@ -306,7 +451,7 @@ func RunOn(t *testing.T, c *ssh.Client, cmd, stdin string) (stdout, stderr strin
 	case err != nil:
 		t.Fatalf("%q: %v", cmd, err)
 	}
-	return out.String(), errOut.String(), status
+	return stdout, stderr, status
 }
 
 // Shell runs commands on a device over one logged-in SSH client, each in a new session.

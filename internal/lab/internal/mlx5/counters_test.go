@@ -47,7 +47,10 @@ func stats(t *testing.T, out string) map[string]uint64 {
 	return m
 }
 
-func TestEthtoolStatsGolden(t *testing.T) {
+// stormedHost is a clocked host whose eth0, PFC on priority 3, ran 10 s of traffic and then
+// 2 s of a storm (the state the golden files capture).
+func stormedHost(t *testing.T) *hostEnv {
+	t.Helper()
 	e, clk := clockedHost(t)
 	e.Must("sudo -n mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0 > /dev/null")
 	clk.Advance(10 * time.Second)
@@ -55,6 +58,11 @@ func TestEthtoolStatsGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	clk.Advance(2 * time.Second)
+	return e
+}
+
+func TestEthtoolStatsGolden(t *testing.T) {
+	e := stormedHost(t)
 	got := e.Must("ethtool -S eth0") // no privilege needed
 	golden.Check(t, "testdata/ethtool-S-pfc3-storm.golden", got)
 	s := stats(t, got)
@@ -258,13 +266,7 @@ const (
 )
 
 func TestCountersScriptOutput(t *testing.T) {
-	e, clk := clockedHost(t)
-	e.Must("sudo -n mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0 > /dev/null")
-	clk.Advance(10 * time.Second)
-	if err := e.h.Storm("eth0", true); err != nil {
-		t.Fatal(err)
-	}
-	clk.Advance(2 * time.Second)
+	e := stormedHost(t)
 	golden.Check(t, "testdata/counters-script.golden", e.Must(countersScript))
 	// Every port: VFs and representors (AddVFs) are left out by the script's own tests.
 	e.h.AddVFs(1)

@@ -144,38 +144,24 @@ func TestDCBMatchesIproute2(t *testing.T) {
 // root.
 func TestDCBAppTrust(t *testing.T) {
 	h := startHost(t, "")
-	for _, tc := range []struct {
-		cmd, stdout, stderr string
-		status              int
-	}{
+	expectRuns(t, h, []hostCase{
 		{"dcb apptrust show dev eth0", "", "Attribute not found: Success\n", 1},
 		{"sudo -n dcb apptrust set dev eth0 order dscp", "", "Attribute write: Operation not supported\n", 1},
 		{"dcb apptrust show dev eth9", "", "Attribute read: No such device\n", 1},
 		{"dcb apptrust show", "", "Usage: dcb apptrust show dev STRING\n       [ order ]\n\n", 0},
-	} {
-		if out, errOut, st := h.Run(tc.cmd); out != tc.stdout || errOut != tc.stderr || st != tc.status {
-			t.Errorf("%s:\n got %q %q %d\nwant %q %q %d", tc.cmd, out, errOut, st, tc.stdout, tc.stderr, tc.status)
-		}
-	}
+	})
 }
 
 // dcb pfc and ets show print the lines their keywords name, in the order given; help, a word no
 // keyword starts, and a keyword the lab does not emulate end the command as dcb_cmd_*_show does.
 func TestDCBShowKeywords(t *testing.T) {
 	h := startHost(t, "")
-	for _, tc := range []struct {
-		cmd, stdout, stderr string
-		status              int
-	}{
+	expectRuns(t, h, []hostCase{
 		{"dcb pfc show dev eth0 requests", "", "lab: dcb pfc show requests is not emulated\n", 2},
 		{"dcb pfc show dev eth0 bogus", "", "What is \"bogus\"?\nUsage: dcb [ -s ] pfc show dev STRING\n           [ pfc-cap ] [ prio-pfc ] [ macsec-bypass ]\n           [ delay ] [ requests ] [ indications ]\n\n", 1},
 		{"dcb pfc show dev eth0 help", "", "Usage: dcb [ -s ] pfc show dev STRING\n           [ pfc-cap ] [ prio-pfc ] [ macsec-bypass ]\n           [ delay ] [ requests ] [ indications ]\n\n", 0},
 		{"dcb ets show dev eth0 willing cbs", "willing off \ncbs off \n", "", 0},
 		{"dcb ets show dev eth0 bogus", "", "What is \"bogus\"?\nUsage: dcb ets show dev STRING\n           [ willing ] [ ets-cap ] [ cbs ] [ tc-tsa ]\n           [ reco-tc-tsa ] [ pg-bw ] [ tc-bw ] [ reco-tc-bw ]\n           [ prio-tc ] [ reco-prio-tc ]\n\n", 1},
 		{"dcb pfc show dev", "", "Command line is not complete. Try option \"help\"\n", 255},
-	} {
-		if out, errOut, st := h.Run(tc.cmd); out != tc.stdout || errOut != tc.stderr || st != tc.status {
-			t.Errorf("%s:\n got %q %q %d\nwant %q %q %d", tc.cmd, out, errOut, st, tc.stdout, tc.stderr, tc.status)
-		}
-	}
+	})
 }

@@ -17,12 +17,7 @@ func startHost(t *testing.T, model string) *Host {
 	}
 	spec := labtest.Spec(t, "mlx5", DefaultNICPorts, model)
 	spec.Perftest = &traffic.Room{}
-	d, err := Start(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(d.Stop)
-	return d.(*Host)
+	return labtest.Start[*Host](t, Start, spec)
 }
 
 // hostEnv is one fresh host with a logged-in client (room labtest's SSH client).
@@ -37,4 +32,21 @@ func newHostEnv(t *testing.T) *hostEnv {
 	h := startHost(t, "")
 	d := h.Entry()
 	return &hostEnv{Shell: labtest.Shell{T: t, C: labtest.SSHClient(t, d)}, h: h, d: d}
+}
+
+// hostCase is a command and what it must print and exit with.
+type hostCase struct {
+	cmd, stdout, stderr string
+	status              int
+}
+
+// expectRuns runs each case on h without SSH (Host.Run, as the login user) and checks its
+// output and exit status.
+func expectRuns(t *testing.T, h *Host, cases []hostCase) {
+	t.Helper()
+	for _, tc := range cases {
+		if out, errOut, st := h.Run(tc.cmd); out != tc.stdout || errOut != tc.stderr || st != tc.status {
+			t.Errorf("%s:\n got %q %q %d\nwant %q %q %d", tc.cmd, out, errOut, st, tc.stdout, tc.stderr, tc.status)
+		}
+	}
 }

@@ -118,10 +118,7 @@ func TestMlnxQosSettings(t *testing.T) {
 func TestMlnxQosErrors(t *testing.T) {
 	e := newHostEnv(t)
 	const usage = "Usage: mlnx_qos -i <interface> [options]\n\n"
-	cases := []struct {
-		cmd, stdout, stderr string
-		status              int
-	}{
+	cases := []hostCase{
 		{"mlnx_qos", "Interface name is required\n" + usage, "", 1},
 		{"mlnx_qos -i eth0 extra", "Bad arguments\n" + usage, "", 1},
 		{"mlnx_qos -i", "", usage + "mlnx_qos: error: -i option requires 1 argument\n", 2},
@@ -174,10 +171,7 @@ func TestMlnxQosErrors(t *testing.T) {
 // (where the tool counts) "... must have 8 items", each checked before anything is written.
 func TestMlnxQosListOptions(t *testing.T) {
 	h := startHost(t, "")
-	for _, tc := range []struct {
-		cmd, stdout, stderr string
-		status              int
-	}{
+	expectRuns(t, h, []hostCase{
 		{"mlnx_qos -i eth0 -t 0,0,0", "tcbw list must have 8 items\n", "", 1},
 		{"mlnx_qos -i eth0 -t 0,0,0,0,0,0,0,0,0", "Too many items for ETS BW\n", "", 1},
 		{"mlnx_qos -i eth0 -s ets,ets,ets,ets,ets,ets,ets,ets,ets", "Too many items for TSA\n", "", 1},
@@ -187,9 +181,5 @@ func TestMlnxQosListOptions(t *testing.T) {
 		{"sudo -n mlnx_qos -i eth0 --prio2buffer 0,0,0,0,0,0,0,0,0", "Too many items for prio2buffer\n", "", 1},
 		{"sudo -n mlnx_qos -i eth0 --buffer_size 0,0,0,0,0,0,0,0,0", "Too many items for buffer_size\n", "", 1},
 		{"sudo -n mlnx_qos -i eth0 --buffer_size -1", "Buffers commands error\n", "", 1},
-	} {
-		if out, errOut, st := h.Run(tc.cmd); out != tc.stdout || errOut != tc.stderr || st != tc.status {
-			t.Errorf("%s:\n got %q %q %d\nwant %q %q %d", tc.cmd, out, errOut, st, tc.stdout, tc.stderr, tc.status)
-		}
-	}
+	})
 }

@@ -98,11 +98,8 @@ func cmdNoCheckpoint(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	if _, err := a.Kw("checkpoint"); err != nil {
 		return err
 	}
-	name, err := checkpointArg(a)
+	name, err := cliswitch.Last(a, checkpointArg)
 	if err != nil {
-		return err
-	}
-	if err := a.Done(); err != nil {
 		return err
 	}
 	sw := x.sw

@@ -20,19 +20,19 @@ var checkpointTime = regexp.MustCompile(`(?m)^Created at (Mon|Tue|Wed|Thu|Fri|Sa
 func TestNXOSCheckpointRollback(t *testing.T) {
 	sw := startNXOS(t)
 	c := newNXOSCLI(t, sw, nxosDocConfig...)
-	before, beforeFull := sw.RunningConfig(), withoutTimes(c.run("show running-config"))
-	if got := c.run("checkpoint roce-4f1c2a9e"); got != "Done\n" {
+	before, beforeFull := sw.RunningConfig(), withoutTimes(c.Run("show running-config"))
+	if got := c.Run("checkpoint roce-4f1c2a9e"); got != "Done\n" {
 		t.Fatalf("checkpoint: %q", got)
 	}
-	if got := c.run("checkpoint second description before the change"); got != "Done\n" {
+	if got := c.Run("checkpoint second description before the change"); got != "Done\n" {
 		t.Fatalf("checkpoint with a description: %q", got)
 	}
 	c.check([]nxCase{{"checkpoint roce-4f1c2a9e", "", "ERROR: Checkpoint name is already in use"}})
 	if got := sw.Checkpoints(); !slices.Equal(got, []string{"roce-4f1c2a9e", "second"}) {
 		t.Errorf("Checkpoints() = %v", got)
 	}
-	summary := c.run("show checkpoint summary")
-	size := thousands(len(c.run("show running-config")))
+	summary := c.Run("show checkpoint summary")
+	size := thousands(len(c.Run("show running-config")))
 	want := "User Checkpoints:\n" + strings.Repeat("-", 80) + "\n" +
 		"1) roce-4f1c2a9e:\nCreated by admin\nCreated at T\nSize is " + size + " bytes\nDescription: None\n\n" +
 		"2) second:\nCreated by admin\nCreated at T\nSize is " + size + " bytes\nDescription: before the change\n"
@@ -49,34 +49,32 @@ func TestNXOSCheckpointRollback(t *testing.T) {
 		"class-map type qos match-all NEW", "end",
 	}
 	for range 2 {
-		for _, l := range change {
-			c.must(l)
-		}
+		c.Must(change...)
 		if sw.RunningConfig() == before {
 			t.Fatal("nothing changed")
 		}
-		if got := c.run("rollback running-config checkpoint roce-4f1c2a9e atomic"); got != nxosRollbackTranscript {
+		if got := c.Run("rollback running-config checkpoint roce-4f1c2a9e atomic"); got != nxosRollbackTranscript {
 			t.Errorf("rollback:\n%s\nwant:\n%s", got, nxosRollbackTranscript)
 		}
 		if got := sw.RunningConfig(); got != before {
 			t.Errorf("after the rollback:\n%s\nwant:\n%s", got, before)
 		}
-		if got := withoutTimes(c.run("show running-config")); got != beforeFull {
+		if got := withoutTimes(c.Run("show running-config")); got != beforeFull {
 			t.Errorf("show running-config after the rollback:\n%s\nwant:\n%s", got, beforeFull)
 		}
-		if p := c.term.Prompt(); p != "nxos-1# " {
+		if p := c.Term.Prompt(); p != "nxos-1# " {
 			t.Errorf("the hostname came back but the prompt is %q", p)
 		}
 	}
-	c.must("no checkpoint second")
+	c.Must("no checkpoint second")
 	c.check([]nxCase{{"no checkpoint second", "", "ERROR: Checkpoint second does not exist"}})
 	if got := sw.Checkpoints(); !slices.Equal(got, []string{"roce-4f1c2a9e"}) {
 		t.Errorf("Checkpoints() after no checkpoint = %v", got)
 	}
 	// The rollback modes all restore; atomic is the default; exec commands run in configuration.
-	c.must("configure terminal")
-	c.must("class-map type qos match-any LATER")
-	if got := c.run("rollback running-config checkpoint roce-4f1c2a9e"); got != nxosRollbackTranscript || sw.RunningConfig() != before {
+	c.Must("configure terminal")
+	c.Must("class-map type qos match-any LATER")
+	if got := c.Run("rollback running-config checkpoint roce-4f1c2a9e"); got != nxosRollbackTranscript || sw.RunningConfig() != before {
 		t.Errorf("rollback without a mode from configure terminal: %q\n%s", got, sw.RunningConfig())
 	}
 }
@@ -88,25 +86,25 @@ func TestNXOSRejectLinesAndCounters(t *testing.T) {
 	c := newNXOSCLI(t, sw, "configure terminal", "class-map type qos match-any ROCE", "policy-map type qos P", "class ROCE")
 	before := sw.RunningConfig()
 	sw.RejectLines("qos-group 3", "ERROR: TCAM resources exhausted")
-	if got := c.run("set qos-group 3"); got != "ERROR: TCAM resources exhausted\n" || sw.RunningConfig() != before {
+	if got := c.Run("set qos-group 3"); got != "ERROR: TCAM resources exhausted\n" || sw.RunningConfig() != before {
 		t.Errorf("a rejected line: %q\n%s", got, sw.RunningConfig())
 	}
-	if p := c.term.Prompt(); p != "nxos-1(config-pmap-c-qos)# " {
+	if p := c.Term.Prompt(); p != "nxos-1(config-pmap-c-qos)# " {
 		t.Errorf("a rejected line moved the terminal to %q", p)
 	}
-	if got := c.run("show running-config ipqos"); !strings.Contains(got, "policy-map type qos P\n") {
+	if got := c.Run("show running-config ipqos"); !strings.Contains(got, "policy-map type qos P\n") {
 		t.Errorf("RejectLines refused a show command: %q", got)
 	}
 	sw.RejectLines("", "")
-	c.must("set qos-group 3")
+	c.Must("set qos-group 3")
 	if !strings.Contains(sw.RunningConfig(), "    set qos-group 3\n") {
 		t.Errorf("after RejectLines(\"\", \"\"):\n%s", sw.RunningConfig())
 	}
 	sw.ResetCounters()
-	c.run("show hostname")
-	c.run("   ")
-	c.run("! a comment")
-	c.run("frobnicate")
+	c.Run("show hostname")
+	c.Run("   ")
+	c.Run("! a comment")
+	c.Run("frobnicate")
 	if got := sw.Counters(); got != (cliswitch.Counters{Commands: 2}) {
 		t.Errorf("counters %+v, want 2 commands", got)
 	}

@@ -32,33 +32,12 @@ func optNeg(x *nxosCtx, a *cliswitch.Args, parse func() *cliswitch.Refusal) *cli
 	return parse()
 }
 
-// negValue reads a line's value and the end of the line: parse runs unless this is a no form
-// that leaves the value out, and a no form gives none whatever value it named.
-func negValue[T any](x *nxosCtx, a *cliswitch.Args, none T, parse func() (T, *cliswitch.Refusal)) (T, *cliswitch.Refusal) {
-	v := none
-	err := optNeg(x, a, func() *cliswitch.Refusal {
-		var err *cliswitch.Refusal
-		v, err = parse()
-		return err
-	})
-	if err != nil {
-		return none, err
-	}
-	if err := a.Done(); err != nil {
-		return none, err
-	}
-	if x.neg {
-		return none, nil
-	}
-	return v, nil
-}
-
 // cmdSetQoSGroup: `set qos-group N` (0-7), `no set qos-group [N]`.
 func cmdSetQoSGroup(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	if _, err := a.Kw("qos-group"); err != nil {
 		return err
 	}
-	group, err := negValue(x, a, cliswitch.NoValue, func() (int, *cliswitch.Refusal) { return a.Num(0, 7) })
+	group, err := cliswitch.NegLast(a, x.neg, cliswitch.NoValue, cliswitch.Number(0, 7))
 	if err != nil {
 		return err
 	}
@@ -71,7 +50,7 @@ func cmdPausePFC(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	if _, err := a.Kw("pfc-cos"); err != nil {
 		return err
 	}
-	set, err := negValue(x, a, 0, func() (uint64, *cliswitch.Refusal) { return argList(a, 0, 7) })
+	set, err := cliswitch.NegLast(a, x.neg, 0, func(a *cliswitch.Args) (uint64, *cliswitch.Refusal) { return argList(a, 0, 7) })
 	if err != nil {
 		return err
 	}
@@ -91,7 +70,7 @@ func cmdClassMTU(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 
 // mtuArg reads `N` (576-9216) and the end of the line; 0 for the no form.
 func mtuArg(x *nxosCtx, a *cliswitch.Args) (int, *cliswitch.Refusal) {
-	return negValue(x, a, 0, func() (int, *cliswitch.Refusal) { return a.Num(nxosMTUMin, nxosMTUMax) })
+	return cliswitch.NegLast(a, x.neg, 0, cliswitch.Number(nxosMTUMin, nxosMTUMax))
 }
 
 // cmdBandwidthPct: `bandwidth [remaining] percent P` (0-100), `no bandwidth [remaining]
@@ -107,7 +86,7 @@ func cmdBandwidthPct(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 			return err
 		}
 	}
-	pct, err := negValue(x, a, cliswitch.NoValue, func() (int, *cliswitch.Refusal) { return a.Num(0, 100) })
+	pct, err := cliswitch.NegLast(a, x.neg, cliswitch.NoValue, cliswitch.Number(0, 100))
 	if err != nil {
 		return err
 	}
@@ -123,7 +102,7 @@ func cmdBandwidthPct(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 
 // cmdPriorityLevel: `priority level L` (1-7), `no priority [level L]`.
 func cmdPriorityLevel(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	level, err := negValue(x, a, 0, func() (int, *cliswitch.Refusal) {
+	level, err := cliswitch.NegLast(a, x.neg, 0, func(a *cliswitch.Args) (int, *cliswitch.Refusal) {
 		if _, err := a.Kw("level"); err != nil {
 			return 0, err
 		}
@@ -145,7 +124,7 @@ func cmdPriorityLevel(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 // cmdWRED: `random-detect minimum-threshold X UNIT maximum-threshold Y UNIT drop-probability P
 // weight W [ecn]`, `no random-detect [...]`.
 func cmdWRED(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	w, err := negValue(x, a, nil, func() (*nxosWRED, *cliswitch.Refusal) { return parseWRED(a) })
+	w, err := cliswitch.NegLast(a, x.neg, nil, parseWRED)
 	if err != nil {
 		return err
 	}
@@ -202,7 +181,7 @@ func cmdPauseBuffer(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	if _, err := a.Kw("buffer-size"); err != nil {
 		return err
 	}
-	p, err := negValue(x, a, nil, func() (*nxosPause, *cliswitch.Refusal) { return parsePause(a) })
+	p, err := cliswitch.NegLast(a, x.neg, nil, parsePause)
 	if err != nil {
 		return err
 	}

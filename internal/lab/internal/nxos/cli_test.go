@@ -3,6 +3,8 @@ package nxos
 import (
 	"strings"
 	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
 // TestNXOSCaret checks the caret line against the example of nxos-switch.md, character for
@@ -11,13 +13,13 @@ func TestNXOSCaret(t *testing.T) {
 	sw := startNXOS(t)
 	c := newNXOSCLI(t, sw, "configure terminal")
 	want := "                ^\n% Invalid command at '^' marker.\n"
-	if got := c.run("polcy-map type qos X"); got != want {
+	if got := c.Run("polcy-map type qos X"); got != want {
 		t.Errorf("nxos-1(config)# polcy-map type qos X:\n%s\nwant:\n%s", got, want)
 	}
 	// Extra blanks move the words, and the caret with them.
 	want = strings.Repeat(" ", 8+17) + "^\n" + nxInvalid + "\n"
-	c.must("end")
-	if got := c.run("   show    ver   extra"); got != want {
+	c.Must("end")
+	if got := c.Run("   show    ver   extra"); got != want {
 		t.Errorf("blanks: %q, want %q", got, want)
 	}
 }
@@ -51,7 +53,7 @@ func TestNXOSErrors(t *testing.T) {
 		{"no policy-map type qos X", "policy-map", nxInvalid}, // a configuration command
 		{"copy running-config", "$", nxIncomplete},
 	})
-	c.must("configure terminal")
+	c.Must("configure terminal")
 	c.check([]nxCase{
 		{"polcy-map type qos X", "polcy-map", nxInvalid},
 		{"policy-map type q X", "q X", nxAmbiguous}, // qos, queuing
@@ -73,7 +75,7 @@ func TestNXOSErrors(t *testing.T) {
 		{"router bgp 65000", "router", nxInvalid},
 		{"e", "e", nxAmbiguous}, // end, exit, enable
 	})
-	c.must("class-map type qos match-any ROCE")
+	c.Must("class-map type qos match-any ROCE")
 	c.check([]nxCase{
 		{"match dscp 64", "64", nxRange(0, 63)},
 		{"match dscp 0-64", "0-64", nxRange(0, 63)},
@@ -86,8 +88,8 @@ func TestNXOSErrors(t *testing.T) {
 		{"match precedence 1", "precedence", nxInvalid},
 		{"match", "$", nxIncomplete},
 	})
-	c.must("policy-map type qos ROCE")
-	c.must("class ROCE")
+	c.Must("policy-map type qos ROCE")
+	c.Must("class ROCE")
 	c.check([]nxCase{
 		{"set qos-group 8", "8", nxRange(0, 7)},
 		{"set cos 1", "cos", nxInvalid},
@@ -95,8 +97,8 @@ func TestNXOSErrors(t *testing.T) {
 		{"class NOPE", "", "ERROR: class-map NOPE does not exist"},
 		{"cl ROCE", "cl", nxAmbiguous}, // class, class-map (of configure terminal)
 	})
-	c.must("policy-map type network-qos NQ")
-	c.must("class type network-qos c-8q-nq3")
+	c.Must("policy-map type network-qos NQ")
+	c.Must("class type network-qos c-8q-nq3")
 	c.check([]nxCase{
 		{"pause pfc-cos 8", "8", nxRange(0, 7)},
 		{"pause buffer-size 1 pause-threshold 1 resume-threshold 1", "buffer-size", nxInvalid},
@@ -105,8 +107,8 @@ func TestNXOSErrors(t *testing.T) {
 		{"class type network-qos c-8q-nq8", "", "ERROR: class-map c-8q-nq8 does not exist"},
 		{"class type queuing c-out-8q-q3", "queuing", nxInvalid},
 	})
-	c.must("policy-map type queuing OUT")
-	c.must("class type queuing c-out-8q-q3")
+	c.Must("policy-map type queuing OUT")
+	c.Must("class type queuing c-out-8q-q3")
 	const wred = "random-detect minimum-threshold 150 kbytes maximum-threshold "
 	c.check([]nxCase{
 		{"bandwidth percent 101", "101", nxRange(0, 100)},
@@ -128,14 +130,14 @@ func TestNXOSErrors(t *testing.T) {
 		// a global command typed in a submode: the error of the mode that got furthest
 		{"policy-map type qos X Y", "Y", nxInvalid},
 	})
-	c.must("system qos")
+	c.Must("system qos")
 	c.check([]nxCase{
 		{"service-policy type queuing input default-8q-in-policy", "input", nxInvalid},
 		{"service-policy type queuing output NOPE", "", "ERROR: policy-map NOPE does not exist"},
 		{"service-policy type network-qos OUT", "", "ERROR: policy-map OUT does not exist"}, // a queuing policy
 		{"service-policy type qos", "$", nxIncomplete},
 	})
-	c.must("interface Ethernet1/1")
+	c.Must("interface Ethernet1/1")
 	c.check([]nxCase{
 		{"mtu 9217", "9217", nxRange(576, 9216)},
 		{"priority-flow-control mode maybe", "maybe", nxInvalid},
@@ -162,7 +164,7 @@ func TestNXOSErrors(t *testing.T) {
 func TestNXOSModesAndAbbreviations(t *testing.T) {
 	sw := startNXOS(t)
 	c := newNXOSCLI(t, sw)
-	steps := []struct{ line, prompt string }{
+	c.Steps([]labtest.Step{
 		{"", "nxos-1# "},
 		{"enable", "nxos-1# "},
 		{"conf", "nxos-1(config)# "},
@@ -197,14 +199,8 @@ func TestNXOSModesAndAbbreviations(t *testing.T) {
 		{"end", "leaf-1# "},
 		{"term len 0", "leaf-1# "},
 		{"terminal width 511", "leaf-1# "},
-	}
-	for _, s := range steps {
-		c.run(s.line)
-		if got := c.term.Prompt(); got != s.prompt {
-			t.Fatalf("after %q: prompt %q, want %q", s.line, got, s.prompt)
-		}
-	}
-	answers := []struct{ line, want string }{
+	})
+	c.Answers("", []labtest.Answer{
 		{"configure terminal", nxosConfigBanner},
 		{"end", ""},
 		{"terminal length 0", ""},
@@ -212,17 +208,12 @@ func TestNXOSModesAndAbbreviations(t *testing.T) {
 		{"sh start", ""}, // nothing saved yet
 		{"sh checkpoint summary", "User Checkpoints:\n" + strings.Repeat("-", 80) + "\n"},
 		{"sh checkpoint summary user", "User Checkpoints:\n" + strings.Repeat("-", 80) + "\n"},
-	}
-	for _, a := range answers {
-		if got := c.run(a.line); got != a.want {
-			t.Errorf("%q: %q, want %q", a.line, got, a.want)
-		}
-	}
-	if got := c.run("show version"); !strings.Contains(got, "  NXOS: version 10.3(4a)\n") || !strings.Contains(got, "  Device name: leaf-1\n") {
+	})
+	if got := c.Run("show version"); !strings.Contains(got, "  NXOS: version 10.3(4a)\n") || !strings.Contains(got, "  Device name: leaf-1\n") {
 		t.Errorf("show version:\n%s", got)
 	}
-	c.run("exit")
-	if !c.term.closed {
+	c.Run("exit")
+	if !c.Term.closed {
 		t.Error("exit in exec mode did not close the terminal")
 	}
 }
@@ -241,7 +232,7 @@ func TestNXOSMatchLists(t *testing.T) {
 		{"no match cos 3-7", ""},
 	}
 	for _, s := range steps {
-		c.must(s.line)
+		c.Must(s.line)
 		want := "class-map type qos match-all CM\n" + s.want
 		if got := sw.RunningConfig(); !strings.HasSuffix(got, "\n\n"+want) {
 			t.Errorf("after %q:\n%s\nwant it to end with:\n%s", s.line, got, want)
@@ -266,7 +257,7 @@ func TestNXOSReferences(t *testing.T) {
 		"service-policy type queuing output default-8q-out-policy", // a system-defined policy is a valid target
 		"system qos", "service-policy type qos input P", "service-policy type network-qos NQ", "exit",
 	} {
-		c.must(l)
+		c.Must(l)
 	}
 	before := sw.RunningConfig()
 	c.check([]nxCase{
@@ -280,7 +271,7 @@ func TestNXOSReferences(t *testing.T) {
 		t.Errorf("refused deletions changed the configuration:\n%s", got)
 	}
 	for _, l := range []string{"interface Ethernet1/1", "no service-policy type qos input P", "exit"} {
-		c.must(l)
+		c.Must(l)
 	}
 	c.check([]nxCase{{"no policy-map type qos P", "", "ERROR: Policy-map is in use, cannot delete"}}) // system qos still binds it
 	for _, l := range []string{
@@ -289,7 +280,7 @@ func TestNXOSReferences(t *testing.T) {
 		"interface Ethernet1/1", "no service-policy type queuing input", "no service-policy type queuing output default-8q-out-policy",
 		"exit", "no policy-map type queuing OUT",
 	} {
-		c.must(l)
+		c.Must(l)
 	}
 	if got, fresh := sw.RunningConfig(), newNXOSRunning(t); got != fresh {
 		t.Errorf("after deleting everything:\n%s\nwant:\n%s", got, fresh)
@@ -321,9 +312,7 @@ func TestNXOSDefaultsAndNoForms(t *testing.T) {
 		"flowcontrol send on", "flowcontrol receive on", "description to leaf-2", "mtu 9216", "no shutdown",
 		"service-policy type qos input P", "service-policy type queuing output Q", "service-policy type queuing input Q",
 	}
-	for _, l := range set {
-		c.must(l)
-	}
+	c.Must(set...)
 	if sw.RunningConfig() == fresh {
 		t.Fatal("nothing changed")
 	}
@@ -344,13 +333,11 @@ func TestNXOSDefaultsAndNoForms(t *testing.T) {
 		"no policy-map type qos P", "no policy-map type queuing Q", "no policy-map type network-qos NQ",
 		"no class-map type qos match-any CM",
 	}
-	for _, l := range unset {
-		c.must(l)
-	}
+	c.Must(unset...)
 	if got := sw.RunningConfig(); got != fresh {
 		t.Errorf("after the no forms:\n%s\nwant:\n%s", got, fresh)
 	}
-	if got := c.run("show running-config interface Ethernet1/2"); !strings.HasSuffix(got, "\n\ninterface Ethernet1/2\n") {
+	if got := c.Run("show running-config interface Ethernet1/2"); !strings.HasSuffix(got, "\n\ninterface Ethernet1/2\n") {
 		t.Errorf("interface back to its defaults:\n%s", got)
 	}
 }

@@ -101,11 +101,8 @@ func cmdClassMap(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 		}
 		match = m
 	}
-	name, err := nameArg(a)
+	name, err := cliswitch.Last(a, nameArg)
 	if err != nil {
-		return err
-	}
-	if err := a.Done(); err != nil {
 		return err
 	}
 	cm, exists := x.cfg.classMaps[name]
@@ -183,11 +180,8 @@ func cmdPolicyMap(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	if err != nil {
 		return err
 	}
-	name, err := nameArg(a)
+	name, err := cliswitch.Last(a, nameArg)
 	if err != nil {
-		return err
-	}
-	if err := a.Done(); err != nil {
 		return err
 	}
 	if _, system := nxosSystemPolicies[name]; system {
@@ -240,11 +234,8 @@ func (x *nxosCtx) class() *nxosClass { return x.policy().class(x.mode.class) }
 // cmdQoSClass: `[no] class NAME` in a qos policy-map; the class-map must exist, except
 // class-default.
 func cmdQoSClass(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	name, err := nameArg(a)
+	name, err := cliswitch.Last(a, nameArg)
 	if err != nil {
-		return err
-	}
-	if err := a.Done(); err != nil {
 		return err
 	}
 	if _, ok := x.cfg.classMaps[name]; !ok && name != "class-default" && !x.neg {
@@ -272,11 +263,8 @@ func cmdTypedClass(typ string, kind nxosModeKind) func(x *nxosCtx, a *cliswitch.
 		if _, err := a.Kw(typ); err != nil {
 			return err
 		}
-		name, err := nameArg(a)
+		name, err := cliswitch.Last(a, nameArg)
 		if err != nil {
-			return err
-		}
-		if err := a.Done(); err != nil {
 			return err
 		}
 		if !slices.Contains(nxosSystemClasses[typ], name) {

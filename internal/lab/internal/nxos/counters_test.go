@@ -7,7 +7,7 @@ import (
 	"time"
 
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
-	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
 // counterCapture is a capture of the provider's NX-OS counters testdata without its source
@@ -17,26 +17,19 @@ func counterCapture(t *testing.T, name string) string {
 	return goldenfile.Capture(t, "../../../platform/nxos/testdata/counters/"+name)
 }
 
-// manualClock gives the switch a clock the test moves; the counters count from its start.
-func manualClock(sw *Switch) func(time.Duration) {
-	clk := traffic.NewManualClock()
-	sw.SetClock(clk.Now)
-	return clk.Advance
-}
-
 // TestNXOSQueuing: `show queuing interface` in the capture's layout (every fixed line of the
 // Nexus 93180FX2's output, and its table rows' widths); during a storm the link partner pauses
 // the CoS the network-qos policy makes no-drop (RxCount, RxPPP, RxPause Active), the other QoS
 // groups drop, and nothing moves once the storm is over.
 func TestNXOSQueuing(t *testing.T) {
 	sw := startNXOS(t)
-	step := manualClock(sw)
+	step := labtest.ManualClock(sw)
 	c := newNXOSCLI(t, sw, "configure terminal", "policy-map type network-qos ROCE-nq", "class type network-qos c-8q-nq3",
 		"pause pfc-cos 3", "system qos", "service-policy type network-qos ROCE-nq",
 		"policy-map type queuing ROCE-in", "class type queuing c-in-q3", "pause buffer-size 348608 pause-threshold 77376 resume-threshold 75712",
 		"interface Ethernet1/2", "service-policy type queuing input ROCE-in", "priority-flow-control mode on", "end")
 	step(time.Second)
-	out := c.run("show queuing interface Ethernet1/2")
+	out := c.Run("show queuing interface Ethernet1/2")
 	lines := strings.Split(out, "\n")
 	ingress := counterCapture(t, "nxos_show_queuing_interface_ingress_zartbot.txt")
 	group := counterCapture(t, "nxos_show_queuing_interface_qos_group_zartbot.txt")
@@ -69,7 +62,7 @@ func TestNXOSQueuing(t *testing.T) {
 		t.Fatal(err)
 	}
 	step(2 * time.Second)
-	out = c.run("show queueing interface e1/2")
+	out = c.Run("show queueing interface e1/2")
 	for _, want := range []string{"      3         3  Inactive                   0    Active               20000\n",
 		"      4         0  Inactive                   0  Inactive                   0\n",
 		"TxPPP:                    0,   RxPPP:                20000\n"} {
@@ -85,15 +78,15 @@ func TestNXOSQueuing(t *testing.T) {
 		t.Fatal(err)
 	}
 	step(time.Minute)
-	if after := c.run("show queuing interface Ethernet1/2"); !strings.Contains(after, "      3         3  Inactive                   0  Inactive               20000\n") ||
+	if after := c.Run("show queuing interface Ethernet1/2"); !strings.Contains(after, "      3         3  Inactive                   0  Inactive               20000\n") ||
 		!strings.Contains(after, "| WRED/AFD & Tail Drop Pkts |            2000|               0|\n") {
 		t.Errorf("after the storm:\n%s", after)
 	}
 	// Another port stormed nothing; a port the switch lacks is refused as NX-OS refuses it.
-	if other := c.run("show queuing interface Ethernet1/1"); !strings.Contains(other, "RxPPP:                    0\n") {
+	if other := c.Run("show queuing interface Ethernet1/1"); !strings.Contains(other, "RxPPP:                    0\n") {
 		t.Errorf("Ethernet1/1:\n%s", other)
 	}
-	if bad := c.run("show queuing interface Ethernet1/9"); !strings.Contains(bad, nxInvalid) {
+	if bad := c.Run("show queuing interface Ethernet1/9"); !strings.Contains(bad, nxInvalid) {
 		t.Errorf("Ethernet1/9: %q", bad)
 	}
 }
@@ -103,17 +96,17 @@ func TestNXOSQueuing(t *testing.T) {
 // block only.
 func TestNXOSQueuingEveryPort(t *testing.T) {
 	sw := startNXOS(t)
-	step := manualClock(sw)
+	step := labtest.ManualClock(sw)
 	c := newNXOSCLI(t, sw, "configure terminal", "policy-map type network-qos ROCE-nq", "class type network-qos c-8q-nq3",
 		"pause pfc-cos 3", "system qos", "service-policy type network-qos ROCE-nq", "end")
 	if err := sw.Storm("Ethernet1/2", true); err != nil {
 		t.Fatal(err)
 	}
 	step(2 * time.Second)
-	all := c.run("show queuing interface")
+	all := c.Run("show queuing interface")
 	var each strings.Builder
 	for _, port := range sw.Interfaces() {
-		each.WriteString(c.run("show queuing interface " + port))
+		each.WriteString(c.Run("show queuing interface " + port))
 	}
 	if all != each.String() {
 		t.Errorf("every port's form is not each port's own in turn:\n%s", all)
@@ -125,7 +118,7 @@ func TestNXOSQueuingEveryPort(t *testing.T) {
 	if strings.Count(all, "RxPPP:                20000\n") != 1 || strings.Count(all, "| WRED/AFD & Tail Drop Pkts |            2000|") != 7 {
 		t.Errorf("the storm is not Ethernet1/2's alone:\n%s", all)
 	}
-	if out := c.run("show queueing interface"); out != all {
+	if out := c.Run("show queueing interface"); out != all {
 		t.Errorf("queueing: %q", out)
 	}
 }

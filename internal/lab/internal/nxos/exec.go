@@ -14,7 +14,7 @@ import (
 func nxosExecTable() []nxosCmd {
 	return []nxosCmd{
 		{Name: "enable", Fn: cmdNXEnable},
-		{Name: "exit", Fn: cmdNXLogout},
+		{Name: "exit", Fn: cliswitch.NoArgs(logout)},
 		{Name: "terminal", Fn: cmdNXTerminal},
 		{Name: "show", Fn: cmdNXShow},
 		{Name: "configure", Fn: cmdNXConfigure},
@@ -28,28 +28,13 @@ func nxosExecTable() []nxosCmd {
 // cmdNXEnable: the login already has every privilege; NX-OS accepts enable silently.
 func cmdNXEnable(_ *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal { return a.Done() }
 
-func cmdNXLogout(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	if err := a.Done(); err != nil {
-		return err
-	}
-	x.t.closed = true
-	return nil
-}
+// logout ends the terminal: the SSH layer closes the connection.
+func logout(x *nxosCtx) { x.t.closed = true }
 
 // cmdNXTerminal: `terminal length N` (0-511), `terminal width N` (24-511), both silent.
 func cmdNXTerminal(_ *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	what, err := a.Kw("length", "width")
-	if err != nil {
-		return err
-	}
-	lo := 0
-	if what == "width" {
-		lo = 24
-	}
-	if _, err := a.Num(lo, 511); err != nil {
-		return err
-	}
-	return a.Done()
+	_, _, err := a.TerminalSize(24, 511)
+	return err
 }
 
 // cmdNXConfigure: `configure [terminal]`.

@@ -14,43 +14,16 @@ import (
 // change its spec, on no cables.
 func startNXOS(t *testing.T, opts ...func(*device.Spec)) *Switch {
 	t.Helper()
-	spec := labtest.Spec(t, "nxos", 4, "")
-	for _, f := range opts {
-		f(&spec)
-	}
-	d, err := Start(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(d.Stop)
-	return d.(*Switch)
+	return labtest.Start[*Switch](t, Start, labtest.Spec(t, "nxos", 4, ""), opts...)
 }
 
-// nxosCLI types lines into a terminal of the switch without SSH (the parser's tests).
-type nxosCLI struct {
-	t    *testing.T
-	term *nxosTerm
-}
+// nxosCLI types lines into a terminal of the switch without SSH (the parser's tests); a line
+// that must print nothing may print configure terminal's banner.
+type nxosCLI struct{ *labtest.CLI[*nxosTerm] }
 
 func newNXOSCLI(t *testing.T, sw *Switch, lines ...string) *nxosCLI {
 	t.Helper()
-	c := &nxosCLI{t: t, term: sw.newTerm("admin")}
-	for _, l := range lines {
-		c.must(l)
-	}
-	return c
-}
-
-// run types one line and returns its output.
-func (c *nxosCLI) run(line string) string { return c.term.run(line) }
-
-// must types a line that must print nothing (configure terminal's banner aside).
-func (c *nxosCLI) must(line string) {
-	c.t.Helper()
-	out := c.run(line)
-	if out != "" && out != nxosConfigBanner {
-		c.t.Fatalf("%s%s: %q", c.term.Prompt(), line, out)
-	}
+	return &nxosCLI{labtest.NewCLI(t, sw.newTerm("admin"), nxosConfigBanner, lines...)}
 }
 
 const nxosConfigBanner = "Enter configuration commands, one per line. End with CNTL/Z.\n"
@@ -84,14 +57,14 @@ func (tc nxCase) want(prompt string) string {
 
 // check types the cases at the terminal's current prompt (which must not change).
 func (c *nxosCLI) check(cases []nxCase) {
-	c.t.Helper()
+	c.T.Helper()
 	for _, tc := range cases {
-		prompt := c.term.Prompt()
-		if want, got := tc.want(prompt), c.run(tc.line); got != want {
-			c.t.Errorf("%s%s:\n%s\nwant:\n%s", prompt, tc.line, got, want)
+		prompt := c.Term.Prompt()
+		if want, got := tc.want(prompt), c.Run(tc.line); got != want {
+			c.T.Errorf("%s%s:\n%s\nwant:\n%s", prompt, tc.line, got, want)
 		}
-		if p := c.term.Prompt(); p != prompt {
-			c.t.Errorf("%s%s moved the terminal to %q", prompt, tc.line, p)
+		if p := c.Term.Prompt(); p != prompt {
+			c.T.Errorf("%s%s moved the terminal to %q", prompt, tc.line, p)
 		}
 	}
 }

@@ -115,7 +115,7 @@ func cmdIfPFC(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 
 // onOff reads `on|off` and the end of the line; the no form may leave it out and means off.
 func onOff(x *nxosCtx, a *cliswitch.Args) (string, *cliswitch.Refusal) {
-	return negValue(x, a, "off", func() (string, *cliswitch.Refusal) { return a.Kw("on", "off") })
+	return cliswitch.NegLast(a, x.neg, "off", cliswitch.Keyword("on", "off"))
 }
 
 // cmdNXFlowcontrol: `flowcontrol send|receive on|off`, `no flowcontrol send|receive [on|off]`.

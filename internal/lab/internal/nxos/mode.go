@@ -103,13 +103,7 @@ type nxosTerm struct {
 	closed bool // exit in exec mode: the SSH layer ends the connection
 }
 
-// run executes one typed line and returns what the switch prints before the next prompt.
-func (t *nxosTerm) run(line string) string {
-	t.sw.mu.Lock()
-	defer t.sw.mu.Unlock()
-	return t.runLocked(line)
-}
-
+// runLocked executes one typed line and returns what the switch prints before the next prompt.
 func (t *nxosTerm) runLocked(line string) string {
 	words, cols := splitLine(line)
 	if !t.sw.Command(words) {
@@ -157,7 +151,7 @@ func nxosTable(kind nxosModeKind) []nxosCmd {
 	if kind == nxExec {
 		return nxosExecTable()
 	}
-	return append(nxosConfigTable(kind), nxosCmd{Name: "exit", Fn: cmdNXExit}, nxosCmd{Name: "end", Fn: cmdNXEnd})
+	return append(nxosConfigTable(kind), nxosCmd{Name: "exit", Fn: cliswitch.NoArgs(toParent)}, nxosCmd{Name: "end", Fn: cliswitch.NoArgs(toExec)})
 }
 
 // splitLine cuts a line into words and the column (in characters) each starts at, for the
@@ -251,18 +245,6 @@ func (t *nxosTerm) CtrlZ() (string, bool) {
 // Leave: nothing outlives a terminal but the configuration and the checkpoints.
 func (t *nxosTerm) Leave() {}
 
-func cmdNXExit(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	if err := a.Done(); err != nil {
-		return err
-	}
-	x.next = x.mode.parent()
-	return nil
-}
-
-func cmdNXEnd(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	if err := a.Done(); err != nil {
-		return err
-	}
-	x.next = nxosMode{kind: nxExec}
-	return nil
-}
+// The moves of exit and end: where the terminal goes next.
+func toParent(x *nxosCtx) { x.next = x.mode.parent() }
+func toExec(x *nxosCtx)   { x.next = nxosMode{kind: nxExec} }

@@ -62,13 +62,13 @@ func TestNXOSRunningConfigGolden(t *testing.T) {
 	if got, want := sw.RunningConfig(), docExample(t); got != want {
 		t.Errorf("RunningConfig differs from nxos-switch.md's example:\n%s\nwant:\n%s", got, want)
 	}
-	show := c.run("show running-config ipqos")
+	show := c.Run("show running-config ipqos")
 	if withoutTimes(show) != sw.RunningConfig() || !strings.HasPrefix(show, "\n!Command: show running-config ipqos\n!Running configuration last done at: ") ||
 		!strings.Contains(show, "\n!Time: ") {
 		t.Errorf("show running-config ipqos:\n%s", show)
 	}
-	goldenfile.Check(t, "testdata/running-config-interface.golden", withoutTimes(c.run("sh run int e1/1")))
-	full := withoutTimes(c.run("show running-config"))
+	goldenfile.Check(t, "testdata/running-config-interface.golden", withoutTimes(c.Run("sh run int e1/1")))
+	full := withoutTimes(c.Run("show running-config"))
 	body := strings.TrimPrefix(sw.RunningConfig(), "\n!Command: show running-config ipqos\n\nversion 10.3(4a) Bios:version 05.47\n")
 	wantFull := "\n!Command: show running-config\n\nversion 10.3(4a) Bios:version 05.47\nhostname nxos-1\n" + body +
 		"\ninterface Ethernet1/3\n\ninterface Ethernet1/4\n"
@@ -105,7 +105,7 @@ func TestNXOSAzureSample(t *testing.T) {
 	lines := nxosAzureLines(t)
 	c := newNXOSCLI(t, sw, "configure terminal")
 	for _, l := range lines {
-		out := c.run(l)
+		out := c.Run(l)
 		unsupported := slices.ContainsFunc(nxosUnsupported, func(p string) bool { return strings.HasPrefix(strings.TrimSpace(l), p) })
 		if unsupported != strings.HasSuffix(out, nxInvalid+"\n") || (!unsupported && out != "") {
 			t.Errorf("%q: %q", l, out)
@@ -131,7 +131,7 @@ func TestNXOSAzureSample(t *testing.T) {
 		t.Errorf("blocks %v, want %v", got, want)
 	}
 	// The interface as a whole, in the sample's (device) order.
-	iface := withoutTimes(c.run("show running-config interface Ethernet1/17"))
+	iface := withoutTimes(c.Run("show running-config interface Ethernet1/17"))
 	wantIface := "\n!Command: show running-config interface Ethernet1/17\n\nversion 10.3(4a) Bios:version 05.47\n\n" +
 		strings.Join(sample[len(sample)-6:], "\n") + "\n"
 	if iface != wantIface {
@@ -173,26 +173,26 @@ func TestNXOSCopyRunStart(t *testing.T) {
 	if sw.StartupConfig() != "" {
 		t.Errorf("a switch that never saved has a startup-config:\n%s", sw.StartupConfig())
 	}
-	if got := c.run("copy running-config startup-config"); got != "[########################################] 100%\nCopy complete.\n" {
+	if got := c.Run("copy running-config startup-config"); got != "[########################################] 100%\nCopy complete.\n" {
 		t.Errorf("copy running-config startup-config: %q", got)
 	}
 	saved := sw.RunningConfig()
 	if sw.StartupConfig() != saved {
 		t.Errorf("startup-config:\n%s\nwant:\n%s", sw.StartupConfig(), saved)
 	}
-	full := withoutTimes(c.run("show running-config"))
+	full := withoutTimes(c.Run("show running-config"))
 	for _, l := range []string{"configure terminal", "hostname leaf-1", "class-map type qos LATER", "end"} {
-		c.must(l)
+		c.Must(l)
 	}
 	if sw.StartupConfig() != saved {
 		t.Errorf("the startup-config followed the running-config without a copy:\n%s", sw.StartupConfig())
 	}
-	show := c.run("show startup-config")
+	show := c.Run("show startup-config")
 	if !strings.Contains(show, "\n!Startup config saved at: ") ||
 		strings.Replace(withoutTimes(show), "!Command: show startup-config", "!Command: show running-config", 1) != full {
 		t.Errorf("show startup-config:\n%s\nwant (as show running-config was):\n%s", show, full)
 	}
-	c.run("copy run start")
+	c.Run("copy run start")
 	if sw.StartupConfig() != sw.RunningConfig() || !strings.Contains(sw.StartupConfig(), "class-map type qos match-all LATER") {
 		t.Errorf("copy run start:\n%s", sw.StartupConfig())
 	}

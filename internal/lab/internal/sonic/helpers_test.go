@@ -21,12 +21,8 @@ func startSONiC(t *testing.T, model string) (*Switch, gpb.GNMIClient) {
 	if model == "" {
 		model = Models()[0]
 	}
-	d, err := Start(labtest.Spec(t, "sonic", 4, model))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(d.Stop)
-	return d.(*Switch), labtest.Dial(t, d.Entry())
+	sw := labtest.Start[*Switch](t, Start, labtest.Spec(t, "sonic", 4, model))
+	return sw, labtest.Dial(t, sw.Entry())
 }
 
 // sget returns the JSON_IETF text at rel, or the gRPC error.

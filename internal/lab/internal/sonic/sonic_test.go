@@ -17,24 +17,19 @@ import (
 func TestSONiCAccessAndCapabilities(t *testing.T) {
 	spec := labtest.Spec(t, "sonic", 8, Models()[0])
 	spec.Name, spec.Latency = "sonic-2", 30*time.Millisecond
-	dev, err := Start(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(dev.Stop)
-	sw := dev.(*Switch)
-	d := dev.Entry()
+	sw := labtest.Start[*Switch](t, Start, spec)
+	d := sw.Entry()
 	if d.Platform != "sonic" || d.CACertificate == "" || d.Username != spec.Username {
 		t.Errorf("inventory entry %+v", d)
 	}
 	want := []string{"Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12", "Ethernet16", "Ethernet20", "Ethernet24", "Ethernet28"}
-	if got := dev.Interfaces(); !slices.Equal(got, want) {
+	if got := sw.Interfaces(); !slices.Equal(got, want) {
 		t.Errorf("interfaces %v, want %v", got, want)
 	}
 
 	ctx := labtest.Ctx(t)
 	bad := labtest.Dial(t, d, grpc.WithPerRPCCredentials(labtest.LoginCreds{Username: d.Username, Password: d.Password + "x"}))
-	_, err = bad.Set(ctx, &gpb.SetRequest{Update: []*gpb.Update{labtest.SONiCUpdate("SCHEDULER/scheduler.0/weight", `"1"`)}})
+	_, err := bad.Set(ctx, &gpb.SetRequest{Update: []*gpb.Update{labtest.SONiCUpdate("SCHEDULER/scheduler.0/weight", `"1"`)}})
 	labtest.WantCode(t, err, codes.Unauthenticated)
 	_, err = sget(ctx, bad, "SCHEDULER")
 	labtest.WantCode(t, err, codes.Unauthenticated)
