@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -46,25 +45,9 @@ type faultRig struct {
 	ver  map[string]int
 }
 
-func (r *faultRig) providerHCL() string {
-	return fmt.Sprintf(`
-terraform {
-  required_providers {
-    roce = { source = "rocefabric/roce" }
-  }
-}
-
-provider "roce" {
-  timeout = "%s"
-  retries = 1
-  devices = jsondecode(file(%q)).devices
-}
-`, faultTimeout, filepath.Join(r.l.dir, lab.InventoryFile))
-}
-
 // write writes main.tf with every device's resource at its current version.
 func (r *faultRig) write() {
-	cfg := r.providerHCL()
+	cfg := r.l.providerTimeoutHCL(faultTimeout)
 	for _, d := range r.devs {
 		cfg += d.hcl(r.ver[d.name])
 	}
