@@ -31,6 +31,20 @@ type interfaceModel[I any] interface {
 	imported() bool
 }
 
+// deviceInterface is the device and interface arguments of a resource that owns one interface,
+// the same in each such resource (and in roce_fabric_check's elements).
+type deviceInterface struct {
+	Device    types.String `tfsdk:"device"`
+	Interface types.String `tfsdk:"interface"`
+}
+
+func deviceInterfaceOf(device, ifname string) deviceInterface {
+	return deviceInterface{Device: types.StringValue(device), Interface: types.StringValue(ifname)}
+}
+
+func (d deviceInterface) ids() (types.String, types.String) { return d.Device, d.Interface }
+func (d deviceInterface) deviceName() types.String          { return d.Device }
+
 // intentChecker is a driver that checks the planned settings against the device at plan time
 // (SONiC: what the switch's buffer model lets roce_pfc_interface keep).
 type intentChecker[I any] interface {
