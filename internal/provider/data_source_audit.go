@@ -21,7 +21,9 @@ var _ datasource.DataSourceWithConfigure = (*fabricAuditDataSource)(nil)
 // whatever its objects are called, through the same rules as roce_fabric_check.
 type fabricAuditDataSource struct{ configuredData }
 
-func newFabricAuditDataSource() datasource.DataSource { return &fabricAuditDataSource{} }
+func newFabricAuditDataSource() datasource.DataSource {
+	return &fabricAuditDataSource{configuredData{dataSourceName: "roce_fabric_audit"}}
+}
 
 type fabricAuditModel struct {
 	Devices  types.Set  `tfsdk:"devices"`
@@ -45,10 +47,6 @@ var (
 		"dscp_to_priority": auditIntMap, "dcqcn_priorities": auditIntList, "cnp_dscp": types.Int64Type,
 	}
 )
-
-func (d *fabricAuditDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_fabric_audit"
-}
 
 func (d *fabricAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	s := func(desc string) schema.StringAttribute {
@@ -96,7 +94,7 @@ func (d *fabricAuditDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 
 func (d *fabricAuditDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m fabricAuditModel
-	ctx, ok := d.begin(ctx, "roce_fabric_audit", req.Config, &m, &resp.Diagnostics)
+	ctx, ok := d.begin(ctx, req.Config, &m, &resp.Diagnostics)
 	if !ok {
 		return
 	}

@@ -24,7 +24,9 @@ var (
 	_ datasource.DataSourceWithConfigure = (*countersDataSource)(nil)
 )
 
-func newCountersDataSource() datasource.DataSource { return &countersDataSource{} }
+func newCountersDataSource() datasource.DataSource {
+	return &countersDataSource{configuredData{dataSourceName: "roce_interface_counters"}}
+}
 
 // countersDataSource reads a port's or NIC's RoCE counters: the golden metrics a drift check
 // can assert on (PFC pause storms, ECN marks, drops, CNPs).
@@ -65,10 +67,6 @@ type counterValues struct {
 	PFCWatchdogRestored      types.Float64 `tfsdk:"pfc_watchdog_storms_restored"`
 	BufferPoolBytes          types.Float64 `tfsdk:"buffer_pool_bytes"`
 	BufferUtilization        types.Float64 `tfsdk:"buffer_utilization_percent"`
-}
-
-func (d *countersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_interface_counters"
 }
 
 func (d *countersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -127,7 +125,7 @@ func counterAttributes() map[string]schema.Attribute {
 
 func (d *countersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m countersModel
-	ctx, ok := d.begin(ctx, "roce_interface_counters", req.Config, &m, &resp.Diagnostics)
+	ctx, ok := d.begin(ctx, req.Config, &m, &resp.Diagnostics)
 	if !ok {
 		return
 	}

@@ -25,7 +25,9 @@ import (
 
 var _ datasource.DataSourceWithConfigure = (*fabricCountersDataSource)(nil)
 
-func newFabricCountersDataSource() datasource.DataSource { return &fabricCountersDataSource{} }
+func newFabricCountersDataSource() datasource.DataSource {
+	return &fabricCountersDataSource{configuredData{dataSourceName: "roce_fabric_counters"}}
+}
 
 // fabricCountersDataSource reads the counters of many devices' ports, one read per device (two
 // with a sample window), and judges them against the golden metrics (package watch), so one
@@ -60,10 +62,6 @@ type findingModel struct {
 	Value     types.Float64 `tfsdk:"value"`
 	Threshold types.Float64 `tfsdk:"threshold"`
 	Message   types.String  `tfsdk:"message"`
-}
-
-func (d *fabricCountersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_fabric_counters"
 }
 
 // portAttributes are one port's in ports: its device and name, and the counters
@@ -140,7 +138,7 @@ type deviceRead struct {
 
 func (d *fabricCountersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m fabricCountersModel
-	ctx, ok := d.begin(ctx, "roce_fabric_counters", req.Config, &m, &resp.Diagnostics)
+	ctx, ok := d.begin(ctx, req.Config, &m, &resp.Diagnostics)
 	if !ok {
 		return
 	}

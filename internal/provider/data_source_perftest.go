@@ -25,7 +25,9 @@ var (
 	_ datasource.DataSourceWithValidateConfig = (*perftestDataSource)(nil)
 )
 
-func newPerftestDataSource() datasource.DataSource { return &perftestDataSource{} }
+func newPerftestDataSource() datasource.DataSource {
+	return &perftestDataSource{configuredData{dataSourceName: "roce_perftest"}}
+}
 
 // perftestDataSource measures a path between two hosts with perftest (DESIGN.md,
 // "roce_perftest"): the figures a latency or bandwidth check asserts on.
@@ -62,10 +64,6 @@ type perftestModel struct {
 type perftestEndModel struct {
 	Device    types.String `tfsdk:"device"`
 	Interface types.String `tfsdk:"interface"`
-}
-
-func (d *perftestDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_perftest"
 }
 
 func perftestTestNames() []string {
@@ -184,7 +182,7 @@ func (d *perftestDataSource) ValidateConfig(ctx context.Context, req datasource.
 
 func (d *perftestDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m perftestModel
-	ctx, ok := d.begin(ctx, "roce_perftest", req.Config, &m, &resp.Diagnostics)
+	ctx, ok := d.begin(ctx, req.Config, &m, &resp.Diagnostics)
 	if !ok {
 		return
 	}
