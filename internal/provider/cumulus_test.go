@@ -284,42 +284,22 @@ func TestAccCumulusCounters(t *testing.T) {
 	l := cumulusLab(t)
 	sw := l.Cumulus("cumulus-1")
 	policy := l.providerHCL() + cumulusPolicyHCL(150000, `"swp1"`)
-	counts := policy + countersHCL("swp1", "cumulus-1", "swp1", "roce_qos_policy.leaf")
-	gate := policy + counterGateHCL("swp1", "cumulus-1", "swp1", "pause_rate", "pfc_rx_pause",
+	counts := countersHCL("swp1", "cumulus-1", "swp1", "roce_qos_policy.leaf")
+	gate := counterGateHCL("swp1", "cumulus-1", "swp1", "pause_rate", "pfc_rx_pause",
 		"alltrue([for p, r in data.roce_interface_counters.swp1.pfc_rx_pause : r <= 1000])",
 		"PFC pause storm on cumulus-1 swp1: ${jsonencode(data.roce_interface_counters.swp1.pfc_rx_pause)} pauses per second.")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
-		Steps: []resource.TestStep{
-			{
-				Config: counts,
-				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "pfc_rx_pause.%", "8"),
-					resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "pfc_rx_pause.3", "0"),
-					resource.TestCheckResourceAttrSet("data.roce_interface_counters.swp1", "ecn_marked_packets"),
-					resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "dropped_packets", "0"),
-					resource.TestCheckNoResourceAttr("data.roce_interface_counters.swp1", "cnp_sent"),
-				),
-			},
-			{
-				PreConfig: func() {
-					if err := sw.Storm("swp1", true); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config:      gate,
-				ExpectError: wrappedRE(`PFC pause storm on cumulus-1 swp1: \{"0":0,"1":0,"2":0,"3":1[0-9]{4}`),
-			},
-			{
-				PreConfig: func() {
-					if err := sw.Storm("swp1", false); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: gate,
-				Check:  resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "pfc_rx_pause.3", "0"),
-			},
-		},
+		Steps: stormSteps(t, sw.Storm, "swp1", policy, counts, gate,
+			resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "pfc_rx_pause.%", "8"),
+				resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "pfc_rx_pause.3", "0"),
+				resource.TestCheckResourceAttrSet("data.roce_interface_counters.swp1", "ecn_marked_packets"),
+				resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "dropped_packets", "0"),
+				resource.TestCheckNoResourceAttr("data.roce_interface_counters.swp1", "cnp_sent"),
+			),
+			`PFC pause storm on cumulus-1 swp1: \{"0":0,"1":0,"2":0,"3":1[0-9]{4}`,
+			resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "pfc_rx_pause.3", "0")),
 	})
 }
 
