@@ -49,9 +49,6 @@ var (
 )
 
 func (d *fabricAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	s := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-	}
 	l := func(desc string) schema.ListAttribute {
 		return schema.ListAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: desc}
 	}
@@ -68,19 +65,19 @@ func (d *fabricAuditDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"ports": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "The effective QoS of every switch port that classifies traffic or has PFC settings.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"device": s("Device name."), "interface": s("Port."),
-					"policy":                 s("The device's own name of what classifies the port (SONiC DSCP map, EOS qos profile, NX-OS qos policy-map, Cumulus NVUE qos mapping profile); empty where nothing does."),
-					"trust":                  s("`dscp`, `pcp`, `dscp_pcp`, or empty."),
+					"device": computedString("Device name."), "interface": computedString("Port."),
+					"policy":                 computedString("The device's own name of what classifies the port (SONiC DSCP map, EOS qos profile, NX-OS qos policy-map, Cumulus NVUE qos mapping profile); empty where nothing does."),
+					"trust":                  computedString("`dscp`, `pcp`, `dscp_pcp`, or empty."),
 					"dscp_to_traffic_class":  m("Traffic class of every DSCP the port classifies on (keys `\"0\"`..`\"63\"`; a DSCP the port's map leaves out is absent); null without DSCP trust."),
 					"lossless_priorities":    l("The port's no-drop traffic classes."),
-					"pfc_mode":               s("`on`, `off` or `auto`; empty where the device reports no PFC setting for the port."),
+					"pfc_mode":               computedString("`on`, `off` or `auto`; empty where the device reports no PFC setting for the port."),
 					"strict_traffic_classes": l("Traffic classes scheduled strict priority."),
 					"ecn_traffic_classes":    l("Traffic classes whose queue marks ECN."),
 				}}},
 			"nics": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "The effective QoS and DCQCN of every NIC port of the hosts read.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"device": s("Device name."), "interface": s("Netdev."), "trust": s("`dscp` or `pcp`."),
+					"device": computedString("Device name."), "interface": computedString("Netdev."), "trust": computedString("`dscp` or `pcp`."),
 					"pfc_priorities":   l("Priorities with PFC on."),
 					"dscp_to_priority": m("The NIC's DSCP -> priority map (keys `\"0\"`..`\"63\"`)."),
 					"dcqcn_priorities": l("Priorities DCQCN (both roce_rp and roce_np) is enabled on; empty when none."),

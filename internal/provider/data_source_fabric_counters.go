@@ -74,16 +74,13 @@ func portAttributes() map[string]schema.Attribute {
 }
 
 func findingAttributes() map[string]schema.Attribute {
-	str := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-	}
 	return map[string]schema.Attribute{
-		"device":    str("Device name."),
-		"interface": str("Switch port or host netdev."),
-		"metric":    str("`pause_storm`, `retransmit`, `buffer_utilization` or `ecn_outside_lossless`."),
+		"device":    computedString("Device name."),
+		"interface": computedString("Switch port or host netdev."),
+		"metric":    computedString("`pause_storm`, `retransmit`, `buffer_utilization` or `ecn_outside_lossless`."),
 		"value":     schema.Float64Attribute{Computed: true, MarkdownDescription: "The figure over the threshold: pause frames per second, percent, queues in a watchdog storm, or ECN marks (per second with `sample_seconds`)."},
 		"threshold": schema.Float64Attribute{Computed: true, MarkdownDescription: "The limit it crossed (0 for a watchdog storm and for ECN marks on a port without PFC)."},
-		"message":   str("One line naming the device, the port, the figure and the limit."),
+		"message":   computedString("One line naming the device, the port, the figure and the limit."),
 	}
 }
 

@@ -112,15 +112,12 @@ var linkAttrTypes = map[string]attr.Type{
 }
 
 func neighborAttrs() map[string]schema.Attribute {
-	s := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-	}
 	return map[string]schema.Attribute{
-		"interface":               s("The local interface the neighbour is heard on."),
-		"remote_system_name":      s("The neighbour's system name (its hostname); empty when it advertises none."),
-		"remote_chassis_id":       s("The neighbour's chassis ID (usually a MAC address)."),
-		"remote_port_id":          s("The neighbour's port ID: an interface name on switches, an interface name or MAC address on hosts (lldpd)."),
-		"remote_port_description": s("The neighbour's port description; empty when it advertises none."),
+		"interface":               computedString("The local interface the neighbour is heard on."),
+		"remote_system_name":      computedString("The neighbour's system name (its hostname); empty when it advertises none."),
+		"remote_chassis_id":       computedString("The neighbour's chassis ID (usually a MAC address)."),
+		"remote_port_id":          computedString("The neighbour's port ID: an interface name on switches, an interface name or MAC address on hosts (lldpd)."),
+		"remote_port_description": computedString("The neighbour's port description; empty when it advertises none."),
 	}
 }
 
