@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -75,22 +76,29 @@ func startLab(t *testing.T, opts lab.Options) *accLab {
 	return &accLab{Lab: l, dir: opts.Dir}
 }
 
-// providerHCL configures the provider from the lab's inventory file, exactly as the README
-// tells users to.
-func (l *accLab) providerHCL() string {
-	return fmt.Sprintf(`
+// requiredProvidersHCL is the terraform block every test configuration starts with: the
+// provider's source address, as the README gives it.
+const requiredProvidersHCL = `
 terraform {
   required_providers {
     roce = { source = "rocefabric/roce" }
   }
 }
+`
 
+// providerHCL configures the provider from the lab's inventory file, exactly as the README
+// tells users to.
+func (l *accLab) providerHCL() string { return l.providerTimeoutHCL(10 * time.Second) }
+
+// providerTimeoutHCL is providerHCL with another timeout of one device operation.
+func (l *accLab) providerTimeoutHCL(timeout time.Duration) string {
+	return requiredProvidersHCL + fmt.Sprintf(`
 provider "roce" {
-  timeout = "10s"
+  timeout = "%s"
   retries = 1
   devices = jsondecode(file(%q)).devices
 }
-`, filepath.Join(l.dir, lab.InventoryFile))
+`, timeout, filepath.Join(l.dir, lab.InventoryFile))
 }
 
 // expectUpdates expects the plan to update each of the resources addrs in place.

@@ -31,6 +31,20 @@ type interfaceModel[I any] interface {
 	imported() bool
 }
 
+// deviceInterface is the device and interface arguments of a resource that owns one interface,
+// the same in each such resource (and in roce_fabric_check's elements).
+type deviceInterface struct {
+	Device    types.String `tfsdk:"device"`
+	Interface types.String `tfsdk:"interface"`
+}
+
+func deviceInterfaceOf(device, ifname string) deviceInterface {
+	return deviceInterface{Device: types.StringValue(device), Interface: types.StringValue(ifname)}
+}
+
+func (d deviceInterface) ids() (types.String, types.String) { return d.Device, d.Interface }
+func (d deviceInterface) deviceName() types.String          { return d.Device }
+
 // intentChecker is a driver that checks the planned settings against the device at plan time
 // (SONiC: what the switch's buffer model lets roce_pfc_interface keep).
 type intentChecker[I any] interface {
@@ -83,13 +97,17 @@ func hostInterface[M interfaceModel[I], I validatable, D interfaceOps[I]](typeNa
 	}
 }
 
-// written records a successful create or update: the prior values in private state, the plan as
-// the state, and the computed values the device decides where the plan left them unknown.
-func (r *interfaceResource[M, I]) written(ctx context.Context, op string, drv interfaceOps[I], plan M, prior driver.Prior,
+// written records the outcome of a create or update (op): its failure (err), else the prior
+// values in private state, the plan as the state, and the computed values the device decides
+// where the plan left them unknown.
+func (r *interfaceResource[M, I]) written(ctx context.Context, op string, drv interfaceOps[I], plan M, prior driver.Prior, err error,
 	priv privateSetter, state *tfsdk.State, diags *diag.Diagnostics) {
-	recordWrite(ctx, priv, prior, state, plan, diags)
 	device, ifname := plan.ids()
-	err := r.setComputed(ctx, drv, ifname.ValueString(), path.Empty(), true, state.GetAttribute, state.SetAttribute)
+	if r.failed(diags, op, device, ifname, err) {
+		return
+	}
+	recordWrite(ctx, priv, prior, state, plan, diags)
+	err = r.setComputed(ctx, drv, ifname.ValueString(), path.Empty(), true, state.GetAttribute, state.SetAttribute)
 	r.failed(diags, "read after "+op, device, ifname, err)
 }
 
@@ -202,10 +220,7 @@ func (r *interfaceResource[M, I]) Create(ctx context.Context, req resource.Creat
 		return
 	}
 	prior, err := drv.Create(ctx, in)
-	if r.failed(&resp.Diagnostics, "create", device, ifname, err) {
-		return
-	}
-	r.written(ctx, "create", drv, plan, prior, resp.Private, &resp.State, &resp.Diagnostics)
+	r.written(ctx, "create", drv, plan, prior, err, resp.Private, &resp.State, &resp.Diagnostics)
 }
 
 func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -268,10 +283,7 @@ func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.Updat
 		return
 	}
 	newPrior, err := drv.Update(ctx, old, next, prior)
-	if r.failed(&resp.Diagnostics, "update", device, ifname, err) {
-		return
-	}
-	r.written(ctx, "update", drv, plan, newPrior, resp.Private, &resp.State, &resp.Diagnostics)
+	r.written(ctx, "update", drv, plan, newPrior, err, resp.Private, &resp.State, &resp.Diagnostics)
 }
 
 func (r *interfaceResource[M, I]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

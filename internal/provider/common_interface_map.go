@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -617,13 +618,7 @@ func (r *interfaceMapResource[M, I]) Create(ctx context.Context, req resource.Cr
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	out, priors, ok := r.apply(ctx, "create", plan.Device, nil, entries(plan.Interfaces), nil, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	plan.Interfaces = r.mapValue(out, &resp.Diagnostics)
-	resp.Diagnostics.Append(writePriors(ctx, resp.Private, priors)...)
-	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, plan)...)
+	r.write(ctx, "create", plan, nil, nil, resp.Private, &resp.State, &resp.Diagnostics)
 }
 
 func (r *interfaceMapResource[M, I]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -636,13 +631,21 @@ func (r *interfaceMapResource[M, I]) Update(ctx context.Context, req resource.Up
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	out, newPriors, ok := r.apply(ctx, "update", plan.Device, entries(st.Interfaces), entries(plan.Interfaces), priors, &resp.Diagnostics)
+	r.write(ctx, "update", plan, entries(st.Interfaces), priors, resp.Private, &resp.State, &resp.Diagnostics)
+}
+
+// write applies a create or update (op) from the entries before (with their priors) to the
+// plan's, and records it: the entries as written, their priors in private state, the plan as
+// the state. A failed apply records nothing (apply has restored the device).
+func (r *interfaceMapResource[M, I]) write(ctx context.Context, op string, plan interfaceMapModel, before map[string]attr.Value,
+	priors map[string]driver.Prior, priv privateSetter, state *tfsdk.State, diags *diag.Diagnostics) {
+	out, newPriors, ok := r.apply(ctx, op, plan.Device, before, entries(plan.Interfaces), priors, diags)
 	if !ok {
 		return
 	}
-	plan.Interfaces = r.mapValue(out, &resp.Diagnostics)
-	resp.Diagnostics.Append(writePriors(ctx, resp.Private, newPriors)...)
-	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, plan)...)
+	plan.Interfaces = r.mapValue(out, diags)
+	diags.Append(writePriors(ctx, priv, newPriors)...)
+	diags.Append(tfmodel.SetState(ctx, state, plan)...)
 }
 
 func (r *interfaceMapResource[M, I]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

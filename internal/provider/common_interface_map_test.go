@@ -95,14 +95,36 @@ func stockPorts() map[string]fabric.PFCInterface {
 	return out
 }
 
-func fakePFCMap(f *fakePFC) *interfaceMapResource[pfcInterfaceModel, fabric.PFCInterface] {
-	r, _ := newPFCInterfacesResource().(*interfaceMapResource[pfcInterfaceModel, fabric.PFCInterface])
-	r.open = func(*devices.Registry, string) (interfaceOps[fabric.PFCInterface], error) { return f, nil }
+// pfcMap is roce_pfc_interfaces' resource.
+type pfcMap = interfaceMapResource[pfcInterfaceModel, fabric.PFCInterface]
+
+// leaf1 is the device of the map tests' entries.
+var leaf1 = types.StringValue("leaf-1")
+
+// fakePFCMap is roce_pfc_interfaces writing to ops instead of a device.
+func fakePFCMap(ops interfaceOps[fabric.PFCInterface]) *pfcMap {
+	r, _ := newPFCInterfacesResource().(*pfcMap)
+	r.open = func(*devices.Registry, string) (interfaceOps[fabric.PFCInterface], error) { return ops, nil }
 	return r
 }
 
+// createdPFCMap is roce_pfc_interfaces on a fake switch with the stock ports after a create
+// of the entries modes (pfcEntries): the switch, the resource, the entries and their priors.
+func createdPFCMap(t *testing.T, modes map[string]string) (*fakePFC, *pfcMap, map[string]attr.Value, map[string]driver.Prior) {
+	t.Helper()
+	f := &fakePFC{ports: stockPorts()}
+	r := fakePFCMap(f)
+	v := pfcEntries(t, r, modes)
+	var diags diag.Diagnostics
+	_, priors, ok := r.apply(context.Background(), "create", leaf1, nil, v, nil, &diags)
+	if !ok || diags.HasError() {
+		t.Fatalf("create: %v", diags)
+	}
+	return f, r, v, priors
+}
+
 // pfcEntries are map entries: port -> mode (PFC on with a watchdog when "on").
-func pfcEntries(t *testing.T, r *interfaceMapResource[pfcInterfaceModel, fabric.PFCInterface], modes map[string]string) map[string]attr.Value {
+func pfcEntries(t *testing.T, r *pfcMap, modes map[string]string) map[string]attr.Value {
 	t.Helper()
 	out := map[string]attr.Value{}
 	for port, mode := range modes {
@@ -193,7 +215,7 @@ func TestInterfaceMapValidationOnEntry(t *testing.T) {
 	bad, _ := r.trim(good.Attributes(), map[string]attr.Value{"link_pause": types.BoolValue(true)})
 	var diags diag.Diagnostics
 	for key, v := range map[string]attr.Value{"Ethernet0": good, "Ethernet4": bad} {
-		m, ok, d := r.entry(ctx, types.StringValue("leaf-1"), key, v)
+		m, ok, d := r.entry(ctx, leaf1, key, v)
 		diags.Append(d...)
 		if !ok {
 			t.Fatal("entry has no model")
@@ -215,23 +237,16 @@ func TestInterfaceMapValidationOnEntry(t *testing.T) {
 // An apply writes only the entries that change: added ones are created, changed ones
 // updated, removed ones restored to what the port had before it was managed.
 func TestInterfaceMapApplyWritesOnlyChanges(t *testing.T) {
-	f := &fakePFC{ports: stockPorts()}
-	r := fakePFCMap(f)
+	f, r, v1, priors := createdPFCMap(t, map[string]string{"Ethernet0": "on", "Ethernet4": "on", "Ethernet8": "on"})
 	ctx := context.Background()
-	dev := types.StringValue("leaf-1")
-	var diags diag.Diagnostics
-	v1 := pfcEntries(t, r, map[string]string{"Ethernet0": "on", "Ethernet4": "on", "Ethernet8": "on"})
-	_, priors, ok := r.apply(ctx, "create", dev, nil, v1, nil, &diags)
-	if !ok || diags.HasError() {
-		t.Fatal(diags)
-	}
 	slices.Sort(f.writes) // written concurrently
 	if want := []string{"create Ethernet0", "create Ethernet4", "create Ethernet8"}; !reflect.DeepEqual(f.writes, want) {
 		t.Errorf("create wrote %v, want %v", f.writes, want)
 	}
 	f.writes = nil
+	var diags diag.Diagnostics
 	v2 := pfcEntries(t, r, map[string]string{"Ethernet0": "on", "Ethernet4": "auto", "Ethernet12": "on"})
-	_, priors, ok = r.apply(ctx, "update", dev, v1, v2, priors, &diags)
+	_, priors, ok := r.apply(ctx, "update", leaf1, v1, v2, priors, &diags)
 	if !ok || diags.HasError() {
 		t.Fatal(diags)
 	}
@@ -246,7 +261,7 @@ func TestInterfaceMapApplyWritesOnlyChanges(t *testing.T) {
 		t.Errorf("priors %v: want one per entry of the new map", priors)
 	}
 	f.writes = nil
-	r.apply(ctx, "delete", dev, v2, nil, priors, &diags)
+	r.apply(ctx, "delete", leaf1, v2, nil, priors, &diags)
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
@@ -258,13 +273,9 @@ func TestInterfaceMapApplyWritesOnlyChanges(t *testing.T) {
 // A refused entry undoes the entries already written in the apply: the device is as before,
 // and apply says there is nothing to record (the state stays).
 func TestInterfaceMapRefusalRollsBack(t *testing.T) {
-	f := &fakePFC{ports: stockPorts()}
-	r := fakePFCMap(f)
+	f, r, v1, priors := createdPFCMap(t, map[string]string{"Ethernet0": "on", "Ethernet4": "on", "Ethernet8": "on"})
 	ctx := context.Background()
-	dev := types.StringValue("leaf-1")
 	var diags diag.Diagnostics
-	v1 := pfcEntries(t, r, map[string]string{"Ethernet0": "on", "Ethernet4": "on", "Ethernet8": "on"})
-	_, priors, _ := r.apply(ctx, "create", dev, nil, v1, nil, &diags)
 	applied := map[string]fabric.PFCInterface{}
 	for k, v := range f.ports {
 		applied[k] = v
@@ -272,7 +283,7 @@ func TestInterfaceMapRefusalRollsBack(t *testing.T) {
 	// Ethernet0 removed, Ethernet4 changed, Ethernet12 refused.
 	f.refuse = "Ethernet12"
 	v2 := pfcEntries(t, r, map[string]string{"Ethernet4": "auto", "Ethernet8": "on", "Ethernet12": "on"})
-	_, _, ok := r.apply(ctx, "update", dev, v1, v2, priors, &diags)
+	_, _, ok := r.apply(ctx, "update", leaf1, v1, v2, priors, &diags)
 	if ok || !diags.HasError() {
 		t.Fatalf("refused apply: ok %v, diagnostics %v", ok, diags)
 	}
@@ -288,14 +299,14 @@ func TestInterfaceMapRefusalRollsBack(t *testing.T) {
 	// the resource stays, and so does what it manages.
 	f.refuse = "Ethernet8"
 	diags = nil
-	_, _, ok = r.apply(ctx, "delete", dev, v1, nil, priors, &diags)
+	_, _, ok = r.apply(ctx, "delete", leaf1, v1, nil, priors, &diags)
 	if ok || !reflect.DeepEqual(f.ports, applied) {
 		t.Errorf("refused destroy: ok %v, device %+v, want %+v", ok, f.ports, applied)
 	}
 	// A refused first create leaves nothing behind either.
 	f2 := &fakePFC{ports: stockPorts(), refuse: "Ethernet8"}
 	diags = nil
-	if _, _, ok := fakePFCMap(f2).apply(ctx, "create", dev, nil, v1, nil, &diags); ok || !reflect.DeepEqual(f2.ports, stockPorts()) {
+	if _, _, ok := fakePFCMap(f2).apply(ctx, "create", leaf1, nil, v1, nil, &diags); ok || !reflect.DeepEqual(f2.ports, stockPorts()) {
 		t.Errorf("refused create: ok %v, device %+v", ok, f2.ports)
 	}
 }
@@ -303,21 +314,17 @@ func TestInterfaceMapRefusalRollsBack(t *testing.T) {
 // Read renders drift on the entry that drifted, leaves an unchanged map alone and drops an
 // entry whose interface is gone, as the per-interface resource leaves the state.
 func TestInterfaceMapRead(t *testing.T) {
-	f := &fakePFC{ports: stockPorts()}
-	r := fakePFCMap(f)
+	f, r, v1, _ := createdPFCMap(t, map[string]string{"Ethernet0": "on", "Ethernet4": "on"})
 	ctx := context.Background()
-	dev := types.StringValue("leaf-1")
 	var diags diag.Diagnostics
-	v1 := pfcEntries(t, r, map[string]string{"Ethernet0": "on", "Ethernet4": "on"})
-	r.apply(ctx, "create", dev, nil, v1, nil, &diags)
-	if _, changed := r.read(ctx, dev, v1, &diags); changed || diags.HasError() {
+	if _, changed := r.read(ctx, leaf1, v1, &diags); changed || diags.HasError() {
 		t.Fatalf("read of an unchanged device: changed %v, %v", changed, diags)
 	}
 	p := f.ports["Ethernet4"]
 	p.Watchdog = &fabric.PFCWatchdog{Action: fabric.WatchdogDrop, DetectionTimeMs: 800, RestorationTimeMs: 400}
 	f.ports["Ethernet4"] = p
 	delete(f.ports, "Ethernet0")
-	got, changed := r.read(ctx, dev, v1, &diags)
+	got, changed := r.read(ctx, leaf1, v1, &diags)
 	if !changed || diags.HasError() {
 		t.Fatalf("read of drift: changed %v, %v", changed, diags)
 	}
@@ -345,7 +352,7 @@ func TestInterfaceMapImportMissing(t *testing.T) {
 		imported[p], _ = types.ObjectValue(r.entryType.AttrTypes, null)
 	}
 	var diags diag.Diagnostics
-	got, _ := r.read(ctx, types.StringValue("leaf-1"), imported, &diags)
+	got, _ := r.read(ctx, leaf1, imported, &diags)
 	wp, _ := diags[0].(diag.DiagnosticWithPath)
 	if len(diags) != 1 || wp == nil || !wp.Path().Equal(path.Root("interfaces").AtMapKey("Ethernet99")) {
 		t.Errorf("diagnostics %v: want one on Ethernet99", diags)
@@ -418,10 +425,8 @@ func (g gatedPFC) Create(ctx context.Context, p fabric.PFCInterface) (driver.Pri
 func TestInterfaceMapWritesEntriesTogether(t *testing.T) {
 	f := &fakePFC{ports: stockPorts()}
 	g := gatedPFC{fakePFC: f, arrived: make(chan struct{}), release: make(chan struct{})}
-	r, _ := newPFCInterfacesResource().(*interfaceMapResource[pfcInterfaceModel, fabric.PFCInterface])
-	r.open = func(*devices.Registry, string) (interfaceOps[fabric.PFCInterface], error) { return g, nil }
+	r := fakePFCMap(g)
 	ctx := context.Background()
-	dev := types.StringValue("leaf-1")
 	v := pfcEntries(t, r, map[string]string{"Ethernet0": "on", "Ethernet4": "on", "Ethernet8": "on", "Ethernet12": "on"})
 	go func() {
 		for range len(v) {
@@ -430,7 +435,7 @@ func TestInterfaceMapWritesEntriesTogether(t *testing.T) {
 		close(g.release)
 	}()
 	var diags diag.Diagnostics
-	if _, _, ok := r.apply(ctx, "create", dev, nil, v, nil, &diags); !ok || diags.HasError() {
+	if _, _, ok := r.apply(ctx, "create", leaf1, nil, v, nil, &diags); !ok || diags.HasError() {
 		t.Fatalf("create: %v", diags)
 	}
 
@@ -439,7 +444,7 @@ func TestInterfaceMapWritesEntriesTogether(t *testing.T) {
 	diags = nil
 	bad := pfcEntries(t, r2, map[string]string{"Ethernet0": "on", "Ethernet4": "on", "Ethernet8": "on"})
 	f2.refuse = "Ethernet4"
-	if _, _, ok := r2.apply(ctx, "create", dev, nil, bad, nil, &diags); ok {
+	if _, _, ok := r2.apply(ctx, "create", leaf1, nil, bad, nil, &diags); ok {
 		t.Fatal("a refused entry must fail the apply")
 	}
 	if !reflect.DeepEqual(f2.ports, stockPorts()) {

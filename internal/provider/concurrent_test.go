@@ -16,13 +16,7 @@ func TestAccTwoRunsOnOneNIC(t *testing.T) {
 	l := hostLab(t)
 	h := l.Host("mlx5-1")
 	inventory := filepath.Join(l.dir, lab.InventoryFile)
-	provider := `
-terraform {
-  required_providers {
-    roce = { source = "rocefabric/roce" }
-  }
-}
-
+	provider := requiredProvidersHCL + `
 provider "roce" {
   timeout = "20s"
   devices = jsondecode(file("` + inventory + `")).devices

@@ -15,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 )
@@ -284,42 +283,22 @@ func TestAccCumulusCounters(t *testing.T) {
 	l := cumulusLab(t)
 	sw := l.Cumulus("cumulus-1")
 	policy := l.providerHCL() + cumulusPolicyHCL(150000, `"swp1"`)
-	counts := policy + countersHCL("swp1", "cumulus-1", "swp1", "roce_qos_policy.leaf")
-	gate := policy + counterGateHCL("swp1", "cumulus-1", "swp1", "pause_rate", "pfc_rx_pause",
+	counts := countersHCL("swp1", "cumulus-1", "swp1", "roce_qos_policy.leaf")
+	gate := counterGateHCL("swp1", "cumulus-1", "swp1", "pause_rate", "pfc_rx_pause",
 		"alltrue([for p, r in data.roce_interface_counters.swp1.pfc_rx_pause : r <= 1000])",
 		"PFC pause storm on cumulus-1 swp1: ${jsonencode(data.roce_interface_counters.swp1.pfc_rx_pause)} pauses per second.")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
-		Steps: []resource.TestStep{
-			{
-				Config: counts,
-				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "pfc_rx_pause.%", "8"),
-					resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "pfc_rx_pause.3", "0"),
-					resource.TestCheckResourceAttrSet("data.roce_interface_counters.swp1", "ecn_marked_packets"),
-					resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "dropped_packets", "0"),
-					resource.TestCheckNoResourceAttr("data.roce_interface_counters.swp1", "cnp_sent"),
-				),
-			},
-			{
-				PreConfig: func() {
-					if err := sw.Storm("swp1", true); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config:      gate,
-				ExpectError: wrappedRE(`PFC pause storm on cumulus-1 swp1: \{"0":0,"1":0,"2":0,"3":1[0-9]{4}`),
-			},
-			{
-				PreConfig: func() {
-					if err := sw.Storm("swp1", false); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: gate,
-				Check:  resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "pfc_rx_pause.3", "0"),
-			},
-		},
+		Steps: stormSteps(t, sw.Storm, "swp1", policy, counts, gate,
+			resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "pfc_rx_pause.%", "8"),
+				resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "pfc_rx_pause.3", "0"),
+				resource.TestCheckResourceAttrSet("data.roce_interface_counters.swp1", "ecn_marked_packets"),
+				resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "dropped_packets", "0"),
+				resource.TestCheckNoResourceAttr("data.roce_interface_counters.swp1", "cnp_sent"),
+			),
+			`PFC pause storm on cumulus-1 swp1: \{"0":0,"1":0,"2":0,"3":1[0-9]{4}`,
+			resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "pfc_rx_pause.3", "0")),
 	})
 }
 
@@ -384,16 +363,9 @@ func TestAccFabricAuditCumulus(t *testing.T) {
 	}
 	dscpJSON, _ := json.Marshal(dscp)
 	c.gpuProfiles(string(dscpJSON))
-	cfg := l.providerHCL() + `
-data "roce_fabric_links" "all" {}
-
-data "roce_fabric_audit" "all" {
-  links = data.roce_fabric_links.all.links
-}
-
-output "swp1"  { value = one([for p in data.roce_fabric_audit.all.ports : p if p.device == "cumulus-1" && p.interface == "swp1"]) }
+	cfg := l.providerHCL() + auditHCL + `
+output "swp1"  { value = ` + auditPort("cumulus-1", "swp1") + ` }
 output "ports" { value = [for p in data.roce_fabric_audit.all.ports : "${p.interface} ${p.pfc_mode} ${p.policy}" if p.device == "cumulus-1"] }
-output "rules" { value = join(", ", sort(distinct([for f in data.roce_fabric_audit.all.findings : "${f.rule} ${f.severity} ${f.device}"]))) }
 `
 	// Every port of the switch is read; only swp1 binds profiles, the others run the
 	// default-global profiles of the lab switch's `qos roce` (lossless: PFC on switch priority 3).
@@ -407,8 +379,8 @@ output "rules" { value = join(", ", sort(distinct([for f in data.roce_fabric_aud
 			Config: cfg,
 			ConfigStateChecks: []statecheck.StateCheck{
 				losslessPort("swp1", "GPU", "dscp", []int64{3}, map[string]knownvalue.Check{"ecn_traffic_classes": int64sExact(3)}),
-				statecheck.ExpectKnownOutputValueAtPath("swp1", tfjsonpath.New("dscp_to_traffic_class").AtMapKey("26"), knownvalue.Int64Exact(3)),
-				statecheck.ExpectKnownOutputValueAtPath("swp1", tfjsonpath.New("dscp_to_traffic_class").AtMapKey("48"), knownvalue.Int64Exact(6)),
+				dscpClass("swp1", "26", 3),
+				dscpClass("swp1", "48", 6),
 				// The findings a network engineer would confirm: the never-configured host (trust pcp,
 				// no PFC, DCQCN on by default) against the lossless swp1 (R1, R3, R13, R15, R17), and no
 				// PFC watchdog on the switch (R11). The CNP class is strict and DSCP 26 is on TC 3: no R4,
@@ -433,7 +405,7 @@ func TestAccFabricAuditCumulusPartialMap(t *testing.T) {
 	cfg := l.providerHCL() + `
 data "roce_fabric_audit" "all" {}
 
-output "swp1_map" { value = one([for p in data.roce_fabric_audit.all.ports : p if p.device == "cumulus-1" && p.interface == "swp1"]).dscp_to_traffic_class }
+output "swp1_map" { value = ` + auditPort("cumulus-1", "swp1") + `.dscp_to_traffic_class }
 output "r10"      { value = [for f in data.roce_fabric_audit.all.findings : f.message if f.rule == "R10"] }
 `
 	resource.Test(t, resource.TestCase{

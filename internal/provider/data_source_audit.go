@@ -21,7 +21,9 @@ var _ datasource.DataSourceWithConfigure = (*fabricAuditDataSource)(nil)
 // whatever its objects are called, through the same rules as roce_fabric_check.
 type fabricAuditDataSource struct{ configuredData }
 
-func newFabricAuditDataSource() datasource.DataSource { return &fabricAuditDataSource{} }
+func newFabricAuditDataSource() datasource.DataSource {
+	return &fabricAuditDataSource{configuredData{dataSourceName: "roce_fabric_audit"}}
+}
 
 type fabricAuditModel struct {
 	Devices  types.Set  `tfsdk:"devices"`
@@ -46,14 +48,7 @@ var (
 	}
 )
 
-func (d *fabricAuditDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_fabric_audit"
-}
-
 func (d *fabricAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	s := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-	}
 	l := func(desc string) schema.ListAttribute {
 		return schema.ListAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: desc}
 	}
@@ -70,19 +65,19 @@ func (d *fabricAuditDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"ports": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "The effective QoS of every switch port that classifies traffic or has PFC settings.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"device": s("Device name."), "interface": s("Port."),
-					"policy":                 s("The device's own name of what classifies the port (SONiC DSCP map, EOS qos profile, NX-OS qos policy-map, Cumulus NVUE qos mapping profile); empty where nothing does."),
-					"trust":                  s("`dscp`, `pcp`, `dscp_pcp`, or empty."),
+					"device": computedString("Device name."), "interface": computedString("Port."),
+					"policy":                 computedString("The device's own name of what classifies the port (SONiC DSCP map, EOS qos profile, NX-OS qos policy-map, Cumulus NVUE qos mapping profile); empty where nothing does."),
+					"trust":                  computedString("`dscp`, `pcp`, `dscp_pcp`, or empty."),
 					"dscp_to_traffic_class":  m("Traffic class of every DSCP the port classifies on (keys `\"0\"`..`\"63\"`; a DSCP the port's map leaves out is absent); null without DSCP trust."),
 					"lossless_priorities":    l("The port's no-drop traffic classes."),
-					"pfc_mode":               s("`on`, `off` or `auto`; empty where the device reports no PFC setting for the port."),
+					"pfc_mode":               computedString("`on`, `off` or `auto`; empty where the device reports no PFC setting for the port."),
 					"strict_traffic_classes": l("Traffic classes scheduled strict priority."),
 					"ecn_traffic_classes":    l("Traffic classes whose queue marks ECN."),
 				}}},
 			"nics": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "The effective QoS and DCQCN of every NIC port of the hosts read.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"device": s("Device name."), "interface": s("Netdev."), "trust": s("`dscp` or `pcp`."),
+					"device": computedString("Device name."), "interface": computedString("Netdev."), "trust": computedString("`dscp` or `pcp`."),
 					"pfc_priorities":   l("Priorities with PFC on."),
 					"dscp_to_priority": m("The NIC's DSCP -> priority map (keys `\"0\"`..`\"63\"`)."),
 					"dcqcn_priorities": l("Priorities DCQCN (both roce_rp and roce_np) is enabled on; empty when none."),
@@ -96,7 +91,7 @@ func (d *fabricAuditDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 
 func (d *fabricAuditDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m fabricAuditModel
-	ctx, ok := d.begin(ctx, "roce_fabric_audit", req.Config, &m, &resp.Diagnostics)
+	ctx, ok := d.begin(ctx, req.Config, &m, &resp.Diagnostics)
 	if !ok {
 		return
 	}

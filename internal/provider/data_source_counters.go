@@ -24,7 +24,9 @@ var (
 	_ datasource.DataSourceWithConfigure = (*countersDataSource)(nil)
 )
 
-func newCountersDataSource() datasource.DataSource { return &countersDataSource{} }
+func newCountersDataSource() datasource.DataSource {
+	return &countersDataSource{configuredData{dataSourceName: "roce_interface_counters"}}
+}
 
 // countersDataSource reads a port's or NIC's RoCE counters: the golden metrics a drift check
 // can assert on (PFC pause storms, ECN marks, drops, CNPs).
@@ -67,10 +69,6 @@ type counterValues struct {
 	BufferUtilization        types.Float64 `tfsdk:"buffer_utilization_percent"`
 }
 
-func (d *countersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_interface_counters"
-}
-
 func (d *countersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attrs := counterAttributes()
 	attrs["device"] = schema.StringAttribute{Required: true, MarkdownDescription: "Device name in the provider's `devices` map."}
@@ -92,42 +90,39 @@ func interfaceName() validator.String {
 
 // counterAttributes are the computed counters of a port or netdev (counterValues).
 func counterAttributes() map[string]schema.Attribute {
-	num := func(desc string) schema.Float64Attribute {
-		return schema.Float64Attribute{Computed: true, MarkdownDescription: desc}
-	}
 	byIndex := func(desc string) schema.MapAttribute {
 		return schema.MapAttribute{Computed: true, ElementType: types.Float64Type, MarkdownDescription: desc}
 	}
 	return map[string]schema.Attribute{
 		"pfc_rx_pause":                 schema.MapAttribute{Computed: true, ElementType: types.Float64Type, MarkdownDescription: "PFC pause frames received, by priority (`\"0\"`..`\"7\"`); null where the platform has no per-priority counter. On mlx5, only PFC-enabled priorities have one."},
 		"pfc_tx_pause":                 schema.MapAttribute{Computed: true, ElementType: types.Float64Type, MarkdownDescription: "PFC pause frames sent, by priority."},
-		"ecn_marked_packets":           num("ECN-marked packets (CE)."),
-		"dropped_packets":              num("Dropped packets."),
-		"cnp_sent":                     num("CNPs sent by this NIC (notification point); hosts only."),
-		"cnp_handled":                  num("CNPs handled by this NIC (reaction point); hosts only."),
-		"out_of_sequence":              num("RoCE packets received out of sequence (a sign of drops); hosts only."),
-		"packet_seq_err":               num("NAK-sequence-error packets received: each makes the sender go back and resend (hw_counters `packet_seq_err`); hosts only, null where the NIC has no such counter."),
-		"implied_nak_seq_err":          num("Implied NAK sequence errors: a read or atomic response showed earlier packets lost, which are resent (`implied_nak_seq_err`); hosts only."),
-		"local_ack_timeout_err":        num("Times the sender's ack timer expired and it resent (`local_ack_timeout_err`); hosts only."),
-		"duplicate_request":            num("Requests this NIC received again: the sender's retransmissions as the responder sees them (`duplicate_request`); hosts only."),
-		"roce_adp_retrans":             num("Adaptive retransmissions (`roce_adp_retrans`, ConnectX-6 and later); hosts only."),
-		"roce_tx_packets":              num("RDMA packets the port sent (ethtool `tx_vport_rdma_unicast_packets`); hosts only."),
+		"ecn_marked_packets":           computedFloat("ECN-marked packets (CE)."),
+		"dropped_packets":              computedFloat("Dropped packets."),
+		"cnp_sent":                     computedFloat("CNPs sent by this NIC (notification point); hosts only."),
+		"cnp_handled":                  computedFloat("CNPs handled by this NIC (reaction point); hosts only."),
+		"out_of_sequence":              computedFloat("RoCE packets received out of sequence (a sign of drops); hosts only."),
+		"packet_seq_err":               computedFloat("NAK-sequence-error packets received: each makes the sender go back and resend (hw_counters `packet_seq_err`); hosts only, null where the NIC has no such counter."),
+		"implied_nak_seq_err":          computedFloat("Implied NAK sequence errors: a read or atomic response showed earlier packets lost, which are resent (`implied_nak_seq_err`); hosts only."),
+		"local_ack_timeout_err":        computedFloat("Times the sender's ack timer expired and it resent (`local_ack_timeout_err`); hosts only."),
+		"duplicate_request":            computedFloat("Requests this NIC received again: the sender's retransmissions as the responder sees them (`duplicate_request`); hosts only."),
+		"roce_adp_retrans":             computedFloat("Adaptive retransmissions (`roce_adp_retrans`, ConnectX-6 and later); hosts only."),
+		"roce_tx_packets":              computedFloat("RDMA packets the port sent (ethtool `tx_vport_rdma_unicast_packets`); hosts only."),
 		"queue_ecn_marked_packets":     byIndex("ECN-marked packets per egress queue (`\"0\"`..`\"7\"`, the queue index); switches only, null where the platform counts no marks per queue."),
 		"queue_dropped_packets":        byIndex("Dropped packets per egress queue; switches only."),
 		"queue_watermark_bytes":        byIndex("Each egress queue's shared-buffer watermark in bytes: the peak occupancy of the recent telemetry interval (SONiC: the periodic watermark, cleared every 120 s by default). A gauge: with `sample_seconds`, the later reading."),
 		"pg_headroom_watermark_bytes":  byIndex("Headroom watermark in bytes of each lossless ingress priority group (`\"3\"`, `\"4\"`...): how much of its headroom (xoff room) absorbed in-flight traffic after the switch paused its sender. A gauge."),
 		"pg_shared_watermark_bytes":    byIndex("Shared-buffer watermark in bytes of each lossless ingress priority group. A gauge."),
-		"pfc_watchdog_storms_detected": num("PFC storms the switch's PFC watchdog detected on the port's queues (summed over its queues); null where the watchdog does not run on the port or the platform reports no such count."),
-		"pfc_watchdog_storms_restored": num("PFC storms the watchdog saw end (queues restored), summed over the port's queues. Detected minus restored is the number of queues in a storm now."),
-		"buffer_pool_bytes":            num("Size in bytes of the buffer pool the port's lossless queues draw from; null where the switch's configuration gives it no size (SONiC's dynamic buffer model computes it)."),
-		"buffer_utilization_percent":   num("The highest lossless queue watermark as a percentage of `buffer_pool_bytes`: the buffer-utilisation golden metric (alarm above 80). Null without a pool size or watermarks."),
-		"retransmit_percent":           num("Retransmissions per RDMA packet sent, in percent: (`packet_seq_err` + `implied_nak_seq_err` + `local_ack_timeout_err`, those the NIC has) / `roce_tx_packets` x 100. With `sample_seconds`, over the window: the golden metric a healthy lossless fabric keeps under 0.001. Null without those counters or with nothing sent."),
+		"pfc_watchdog_storms_detected": computedFloat("PFC storms the switch's PFC watchdog detected on the port's queues (summed over its queues); null where the watchdog does not run on the port or the platform reports no such count."),
+		"pfc_watchdog_storms_restored": computedFloat("PFC storms the watchdog saw end (queues restored), summed over the port's queues. Detected minus restored is the number of queues in a storm now."),
+		"buffer_pool_bytes":            computedFloat("Size in bytes of the buffer pool the port's lossless queues draw from; null where the switch's configuration gives it no size (SONiC's dynamic buffer model computes it)."),
+		"buffer_utilization_percent":   computedFloat("The highest lossless queue watermark as a percentage of `buffer_pool_bytes`: the buffer-utilisation golden metric (alarm above 80). Null without a pool size or watermarks."),
+		"retransmit_percent":           computedFloat("Retransmissions per RDMA packet sent, in percent: (`packet_seq_err` + `implied_nak_seq_err` + `local_ack_timeout_err`, those the NIC has) / `roce_tx_packets` x 100. With `sample_seconds`, over the window: the golden metric a healthy lossless fabric keeps under 0.001. Null without those counters or with nothing sent."),
 	}
 }
 
 func (d *countersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m countersModel
-	ctx, ok := d.begin(ctx, "roce_interface_counters", req.Config, &m, &resp.Diagnostics)
+	ctx, ok := d.begin(ctx, req.Config, &m, &resp.Diagnostics)
 	if !ok {
 		return
 	}

@@ -17,11 +17,13 @@ import (
 
 var _ datasource.DataSource = (*fabricCheckDataSource)(nil)
 
-func newFabricCheckDataSource() datasource.DataSource { return &fabricCheckDataSource{} }
+func newFabricCheckDataSource() datasource.DataSource {
+	return &fabricCheckDataSource{"roce_fabric_check"}
+}
 
 // fabricCheckDataSource checks that switches and hosts agree. It reads no device: its inputs
 // are the values that feed the resources, known at plan time.
-type fabricCheckDataSource struct{}
+type fabricCheckDataSource struct{ dataSourceName }
 
 type fabricCheckModel struct {
 	SwitchPolicies types.List `tfsdk:"switch_policies"`
@@ -35,10 +37,6 @@ type fabricCheckModel struct {
 
 var findingAttrTypes = map[string]attr.Type{
 	"severity": types.StringType, "rule": types.StringType, "device": types.StringType, "message": types.StringType,
-}
-
-func (d *fabricCheckDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_fabric_check"
 }
 
 func (ds *fabricCheckDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {

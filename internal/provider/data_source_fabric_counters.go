@@ -25,7 +25,9 @@ import (
 
 var _ datasource.DataSourceWithConfigure = (*fabricCountersDataSource)(nil)
 
-func newFabricCountersDataSource() datasource.DataSource { return &fabricCountersDataSource{} }
+func newFabricCountersDataSource() datasource.DataSource {
+	return &fabricCountersDataSource{configuredData{dataSourceName: "roce_fabric_counters"}}
+}
 
 // fabricCountersDataSource reads the counters of many devices' ports, one read per device (two
 // with a sample window), and judges them against the golden metrics (package watch), so one
@@ -62,10 +64,6 @@ type findingModel struct {
 	Message   types.String  `tfsdk:"message"`
 }
 
-func (d *fabricCountersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_fabric_counters"
-}
-
 // portAttributes are one port's in ports: its device and name, and the counters
 // roce_interface_counters reads.
 func portAttributes() map[string]schema.Attribute {
@@ -76,16 +74,13 @@ func portAttributes() map[string]schema.Attribute {
 }
 
 func findingAttributes() map[string]schema.Attribute {
-	str := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-	}
 	return map[string]schema.Attribute{
-		"device":    str("Device name."),
-		"interface": str("Switch port or host netdev."),
-		"metric":    str("`pause_storm`, `retransmit`, `buffer_utilization` or `ecn_outside_lossless`."),
+		"device":    computedString("Device name."),
+		"interface": computedString("Switch port or host netdev."),
+		"metric":    computedString("`pause_storm`, `retransmit`, `buffer_utilization` or `ecn_outside_lossless`."),
 		"value":     schema.Float64Attribute{Computed: true, MarkdownDescription: "The figure over the threshold: pause frames per second, percent, queues in a watchdog storm, or ECN marks (per second with `sample_seconds`)."},
 		"threshold": schema.Float64Attribute{Computed: true, MarkdownDescription: "The limit it crossed (0 for a watchdog storm and for ECN marks on a port without PFC)."},
-		"message":   str("One line naming the device, the port, the figure and the limit."),
+		"message":   computedString("One line naming the device, the port, the figure and the limit."),
 	}
 }
 
@@ -140,7 +135,7 @@ type deviceRead struct {
 
 func (d *fabricCountersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m fabricCountersModel
-	ctx, ok := d.begin(ctx, "roce_fabric_counters", req.Config, &m, &resp.Diagnostics)
+	ctx, ok := d.begin(ctx, req.Config, &m, &resp.Diagnostics)
 	if !ok {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -25,8 +26,18 @@ var (
 	_ datasource.DataSourceWithConfigure = (*fabricLinksDataSource)(nil)
 )
 
-// configuredData is the Configure of the data sources that read devices.
-type configuredData struct{ pd *providerData }
+// dataSourceName is a data source's type name (roce_...), which its Metadata gives.
+type dataSourceName string
+
+func (n dataSourceName) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(string(n), "roce")
+}
+
+// configuredData is the name and the Configure of the data sources that read devices.
+type configuredData struct {
+	dataSourceName
+	pd *providerData
+}
 
 func (c *configuredData) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
 	c.pd = providerDataOf(req.ProviderData, &resp.Diagnostics)
@@ -34,15 +45,14 @@ func (c *configuredData) Configure(_ context.Context, req datasource.ConfigureRe
 
 // begin starts the Read of a data source that reads devices: the configuration into m, and
 // the context prepared for the transports' logs. It is false, with the error, when the
-// configuration cannot be read or the provider's devices are not known yet (what names the
-// data source).
-func (c *configuredData) begin(ctx context.Context, what string, config tfsdk.Config, m any, diags *diag.Diagnostics) (context.Context, bool) {
+// configuration cannot be read or the provider's devices are not known yet.
+func (c *configuredData) begin(ctx context.Context, config tfsdk.Config, m any, diags *diag.Diagnostics) (context.Context, bool) {
 	diags.Append(config.Get(ctx, m)...)
 	if diags.HasError() {
 		return ctx, false
 	}
 	if c.pd == nil || !c.pd.known {
-		diags.AddError("Provider not configured", what+" needs the provider's devices to be known.")
+		diags.AddError("Provider not configured", string(c.dataSourceName)+" needs the provider's devices to be known.")
 		return ctx, false
 	}
 	return withTransportLogs(ctx), true
@@ -102,15 +112,12 @@ var linkAttrTypes = map[string]attr.Type{
 }
 
 func neighborAttrs() map[string]schema.Attribute {
-	s := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-	}
 	return map[string]schema.Attribute{
-		"interface":               s("The local interface the neighbour is heard on."),
-		"remote_system_name":      s("The neighbour's system name (its hostname); empty when it advertises none."),
-		"remote_chassis_id":       s("The neighbour's chassis ID (usually a MAC address)."),
-		"remote_port_id":          s("The neighbour's port ID: an interface name on switches, an interface name or MAC address on hosts (lldpd)."),
-		"remote_port_description": s("The neighbour's port description; empty when it advertises none."),
+		"interface":               computedString("The local interface the neighbour is heard on."),
+		"remote_system_name":      computedString("The neighbour's system name (its hostname); empty when it advertises none."),
+		"remote_chassis_id":       computedString("The neighbour's chassis ID (usually a MAC address)."),
+		"remote_port_id":          computedString("The neighbour's port ID: an interface name on switches, an interface name or MAC address on hosts (lldpd)."),
+		"remote_port_description": computedString("The neighbour's port description; empty when it advertises none."),
 	}
 }
 
@@ -142,17 +149,15 @@ func neighborVals(n fabric.Neighbor) map[string]attr.Value {
 // lldpNeighborsDataSource reads one device's LLDP neighbours.
 type lldpNeighborsDataSource struct{ configuredData }
 
-func newLLDPNeighborsDataSource() datasource.DataSource { return &lldpNeighborsDataSource{} }
+func newLLDPNeighborsDataSource() datasource.DataSource {
+	return &lldpNeighborsDataSource{configuredData{dataSourceName: "roce_lldp_neighbors"}}
+}
 
 type lldpNeighborsModel struct {
 	Device     types.String `tfsdk:"device"`
 	Interfaces types.Set    `tfsdk:"interfaces"`
 	Hostname   types.String `tfsdk:"hostname"`
 	Neighbors  types.List   `tfsdk:"neighbors"`
-}
-
-func (d *lldpNeighborsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_lldp_neighbors"
 }
 
 func (d *lldpNeighborsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -173,7 +178,7 @@ func (d *lldpNeighborsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 
 func (d *lldpNeighborsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m lldpNeighborsModel
-	ctx, ok := d.begin(ctx, "roce_lldp_neighbors", req.Config, &m, &resp.Diagnostics)
+	ctx, ok := d.begin(ctx, req.Config, &m, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -201,7 +206,9 @@ func (d *lldpNeighborsDataSource) Read(ctx context.Context, req datasource.ReadR
 // fabricLinksDataSource reads the neighbours of many devices and resolves them into links.
 type fabricLinksDataSource struct{ configuredData }
 
-func newFabricLinksDataSource() datasource.DataSource { return &fabricLinksDataSource{} }
+func newFabricLinksDataSource() datasource.DataSource {
+	return &fabricLinksDataSource{configuredData{dataSourceName: "roce_fabric_links"}}
+}
 
 type fabricLinksModel struct {
 	Devices    types.Set  `tfsdk:"devices"`
@@ -216,10 +223,6 @@ var unresolvedAttrTypes = func() map[string]attr.Type {
 	}
 	return m
 }()
-
-func (d *fabricLinksDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_fabric_links"
-}
 
 func (d *fabricLinksDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	unresolved := neighborAttrs()
@@ -241,7 +244,7 @@ func (d *fabricLinksDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 
 func (d *fabricLinksDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m fabricLinksModel
-	ctx, ok := d.begin(ctx, "roce_fabric_links", req.Config, &m, &resp.Diagnostics)
+	ctx, ok := d.begin(ctx, req.Config, &m, &resp.Diagnostics)
 	if !ok {
 		return
 	}

@@ -25,7 +25,9 @@ var (
 	_ datasource.DataSourceWithValidateConfig = (*perftestDataSource)(nil)
 )
 
-func newPerftestDataSource() datasource.DataSource { return &perftestDataSource{} }
+func newPerftestDataSource() datasource.DataSource {
+	return &perftestDataSource{configuredData{dataSourceName: "roce_perftest"}}
+}
 
 // perftestDataSource measures a path between two hosts with perftest (DESIGN.md,
 // "roce_perftest"): the figures a latency or bandwidth check asserts on.
@@ -64,10 +66,6 @@ type perftestEndModel struct {
 	Interface types.String `tfsdk:"interface"`
 }
 
-func (d *perftestDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_perftest"
-}
-
 func perftestTestNames() []string {
 	names := make([]string, len(driver.PerftestTests))
 	for i, t := range driver.PerftestTests {
@@ -87,11 +85,8 @@ func (d *perftestDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 						"must be a netdev name: letters, digits, '/', '_', '.', ':' and '-', starting with a letter or digit")}},
 			}}
 	}
-	num := func(desc string) schema.Float64Attribute {
-		return schema.Float64Attribute{Computed: true, MarkdownDescription: desc}
-	}
 	lat := func(desc string) schema.Float64Attribute {
-		return num(desc + " In microseconds; latency tests only (null for bandwidth tests).")
+		return computedFloat(desc + " In microseconds; latency tests only (null for bandwidth tests).")
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Measures the path between two NIC hosts with perftest (linux-rdma/perftest: `ib_write_bw`, `ib_send_bw`, `ib_write_lat`, `ib_send_lat`): starts the server side on `server` in the background over SSH, runs the client on `client` against it (retried while the server is not listening yet), and returns the client's figures. The server is killed and its log removed on every way out (success, failure, timeout). The client reaches the server at the host part of the server's `address`. The run is bounded by the two hosts' `timeout`s plus `duration`. Every read runs the test again: figures change from plan to plan, so use them in `check` blocks or postconditions, not in resources.",
@@ -125,9 +120,9 @@ func (d *perftestDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"client_rdma_device": schema.StringAttribute{Computed: true, MarkdownDescription: "The client netdev's RDMA device."},
 			"bytes":              schema.Int64Attribute{Computed: true, MarkdownDescription: "Message size of the reported row (`#bytes`)."},
 			"iterations_run":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Iterations of the reported row (`#iterations`)."},
-			"bw_peak_gbps":       num("Peak bandwidth in Gb/s (10^9 bits per second); bandwidth tests only. Null where perftest does not measure it (a run by `duration`, more than 20000 iterations): it prints 0.00."),
-			"bw_average_gbps":    num("Average bandwidth in Gb/s; bandwidth tests only."),
-			"msg_rate_mpps":      num("Message rate in millions of messages per second; bandwidth tests only."),
+			"bw_peak_gbps":       computedFloat("Peak bandwidth in Gb/s (10^9 bits per second); bandwidth tests only. Null where perftest does not measure it (a run by `duration`, more than 20000 iterations): it prints 0.00."),
+			"bw_average_gbps":    computedFloat("Average bandwidth in Gb/s; bandwidth tests only."),
+			"msg_rate_mpps":      computedFloat("Message rate in millions of messages per second; bandwidth tests only."),
 			"t_min_us":           lat("Lowest latency."),
 			"t_max_us":           lat("Highest latency."),
 			"t_typical_us":       lat("Typical (median) latency."),
@@ -184,7 +179,7 @@ func (d *perftestDataSource) ValidateConfig(ctx context.Context, req datasource.
 
 func (d *perftestDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m perftestModel
-	ctx, ok := d.begin(ctx, "roce_perftest", req.Config, &m, &resp.Diagnostics)
+	ctx, ok := d.begin(ctx, req.Config, &m, &resp.Diagnostics)
 	if !ok {
 		return
 	}

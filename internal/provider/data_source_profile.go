@@ -16,11 +16,11 @@ import (
 
 var _ datasource.DataSource = (*profileDataSource)(nil)
 
-func newProfileDataSource() datasource.DataSource { return &profileDataSource{} }
+func newProfileDataSource() datasource.DataSource { return &profileDataSource{"roce_profile"} }
 
 // profileDataSource turns a workload into consistent switch, NIC and DCQCN settings. It needs
 // no device.
-type profileDataSource struct{}
+type profileDataSource struct{ dataSourceName }
 
 type profileModel struct {
 	Workload          types.String `tfsdk:"workload"`
@@ -36,10 +36,6 @@ type profileModel struct {
 	RoCEToS           types.Int64  `tfsdk:"roce_tos"`
 	ReactionPoint     types.Object `tfsdk:"reaction_point"`
 	NotificationPoint types.Object `tfsdk:"notification_point"`
-}
-
-func (d *profileDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_profile"
 }
 
 func (ds *profileDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {

@@ -15,6 +15,15 @@ import (
 // Data sources describe the same shapes as the resources (so values plug straight in), with
 // the data source schema types: all computed for outputs, all optional for inputs.
 
+// computedString and computedFloat are data-source outputs of those kinds.
+func computedString(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+}
+
+func computedFloat(desc string) schema.Float64Attribute {
+	return schema.Float64Attribute{Computed: true, MarkdownDescription: desc}
+}
+
 // deriver derives data-source attributes from resource attributes, descriptions included, so
 // the two never drift apart: outputs (computed) are all computed; inputs keep the resource's
 // required attributes required and make the rest optional (the data source applies the

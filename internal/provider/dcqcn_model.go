@@ -18,8 +18,7 @@ type dcqcnModel struct {
 
 // dcqcnArgs are the resource's arguments but persist; roce_fabric_check takes the same shape.
 type dcqcnArgs struct {
-	Device            types.String `tfsdk:"device"`
-	Interface         types.String `tfsdk:"interface"`
+	deviceInterface
 	Priorities        types.Set    `tfsdk:"priorities"`
 	CNPDSCP           types.Int64  `tfsdk:"cnp_dscp"`
 	CNPPriority       types.Int64  `tfsdk:"cnp_priority"`
@@ -134,8 +133,7 @@ func dcqcnFromIntent(device string, d fabric.DCQCN, prior *dcqcnModel) dcqcnMode
 	return dcqcnModel{
 		ID: types.StringValue(device + "/" + d.Interface),
 		dcqcnArgs: dcqcnArgs{
-			Device:            types.StringValue(device),
-			Interface:         types.StringValue(d.Interface),
+			deviceInterface:   deviceInterfaceOf(device, d.Interface),
 			Priorities:        intSet(d.Priorities),
 			CNPDSCP:           types.Int64Value(int64(d.CNPDSCP)),
 			CNPPriority:       types.Int64Value(int64(d.CNPPriority)),

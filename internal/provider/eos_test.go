@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"crypto/ed25519"
-	"crypto/rand"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -182,15 +180,7 @@ func TestAccEOSHostKeyMismatch(t *testing.T) {
 	l := eosLab(t)
 	inv := fmt.Sprintf("jsondecode(file(%q)).devices", l.dir+"/"+lab.InventoryFile)
 	// A pinned key that is not the switch's.
-	pub, _, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sshPub, err := xssh.NewPublicKey(pub)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wrong := strings.TrimSpace(string(xssh.MarshalAuthorizedKey(sshPub)))
+	wrong := strings.TrimSpace(string(xssh.MarshalAuthorizedKey(otherHostKey(t))))
 	cfg := strings.Replace(l.providerHCL(), inv,
 		fmt.Sprintf(`merge(%s, { "eos-1" = merge(%s["eos-1"], { host_key = %q }) })`, inv, inv, wrong), 1) +
 		eosPFCHCL("Ethernet1", 200)

@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -46,25 +46,9 @@ type faultRig struct {
 	ver  map[string]int
 }
 
-func (r *faultRig) providerHCL() string {
-	return fmt.Sprintf(`
-terraform {
-  required_providers {
-    roce = { source = "rocefabric/roce" }
-  }
-}
-
-provider "roce" {
-  timeout = "%s"
-  retries = 1
-  devices = jsondecode(file(%q)).devices
-}
-`, faultTimeout, filepath.Join(r.l.dir, lab.InventoryFile))
-}
-
 // write writes main.tf with every device's resource at its current version.
 func (r *faultRig) write() {
-	cfg := r.providerHCL()
+	cfg := r.l.providerTimeoutHCL(faultTimeout)
 	for _, d := range r.devs {
 		cfg += d.hcl(r.ver[d.name])
 	}
@@ -458,13 +442,18 @@ func (r *faultRig) matrix(t *testing.T, d *faultDev) {
 	r.t, r.tf.t = t, t
 }
 
+// switchECN are a switch policy's two versions in the matrix: its roce class's ECN minimum,
+// which ecnMark finds in a configuration.
+var switchECN = [2]int{153600, 204800}
+
+func ecnMark(v int) string { return fmt.Sprintf("min_threshold_bytes = %d", switchECN[v]) }
+
 func sonicFaultDev(l *accLab) *faultDev {
 	sw := l.SONiC("sonic-1")
-	ecn := [2]int{153600, 204800}
 	return &faultDev{
 		name: "sonic-1", transport: "gNMI", addr: "roce_qos_policy.leaf",
-		hcl:   func(v int) string { return sonicPolicyHCL(ecn[v], `"Ethernet0", "Ethernet4"`) },
-		mark:  func(v int) string { return fmt.Sprintf("min_threshold_bytes = %d", ecn[v]) },
+		hcl:   func(v int) string { return sonicPolicyHCL(switchECN[v], `"Ethernet0", "Ethernet4"`) },
+		mark:  ecnMark,
 		state: func() string { return dbText(sw.DB()) },
 		// one Get for the refresh, a Get and a Set for the update: each RPC is slowed.
 		slowOK: 800 * time.Millisecond, slowOver: 4 * time.Second,
@@ -486,39 +475,31 @@ func dbText(db map[string]map[string]map[string]string) string {
 }
 
 func cliFaultDevs(l *accLab) (*faultDev, *faultDev) {
-	ecn := [2]int{153600, 204800}
-	eos := l.EOS("eos-1")
-	nxos := l.NXOS("nxos-1")
-	e := &faultDev{
-		name: "eos-1", transport: "CLI", addr: "roce_qos_policy.eos",
+	return cliFaultDev(eosLeaf(l.EOS("eos-1")), `"Ethernet1", "Ethernet2"`), cliFaultDev(nxosLeaf(l.NXOS("nxos-1")), `"Ethernet1/1", "Ethernet1/2"`)
+}
+
+// cliFaultDev is a CLI switch's policy on ports, roce_qos_policy.<platform>; its state is the
+// running-config.
+func cliFaultDev(s cliLeaf, ports string) *faultDev {
+	return &faultDev{
+		name: s.device, transport: "CLI", addr: "roce_qos_policy." + s.platform,
 		hcl: func(v int) string {
-			return strings.Replace(eosPolicyHCL(ecn[v], `"Ethernet1", "Ethernet2"`), `"leaf"`, `"eos"`, 1)
+			return strings.Replace(s.policy(switchECN[v], ports), `"leaf"`, strconv.Quote(s.platform), 1)
 		},
-		mark:   func(v int) string { return fmt.Sprintf("min_threshold_bytes = %d", ecn[v]) },
-		state:  eos.RunningConfig,
+		mark:   ecnMark,
+		state:  s.running,
 		slowOK: 20 * time.Millisecond, slowOver: 4 * time.Second,
 	}
-	n := &faultDev{
-		name: "nxos-1", transport: "CLI", addr: "roce_qos_policy.nxos",
-		hcl: func(v int) string {
-			return strings.Replace(nxosPolicyHCL(ecn[v], `"Ethernet1/1", "Ethernet1/2"`), `"leaf"`, `"nxos"`, 1)
-		},
-		mark:   func(v int) string { return fmt.Sprintf("min_threshold_bytes = %d", ecn[v]) },
-		state:  nxos.RunningConfig,
-		slowOK: 20 * time.Millisecond, slowOver: 4 * time.Second,
-	}
-	return e, n
 }
 
 // cumulusFaultDev: the applied NVUE configuration is the switch's own view (what
 // `nv config show` prints, `rev=applied`).
 func cumulusFaultDev(t *testing.T, l *accLab) *faultDev {
 	sw := l.Cumulus("cumulus-1")
-	ecn := [2]int{153600, 204800}
 	return &faultDev{
 		name: "cumulus-1", transport: "NVUE", addr: "roce_qos_policy.leaf",
-		hcl:  func(v int) string { return cumulusPolicyHCL(ecn[v], `"swp1", "swp2"`) },
-		mark: func(v int) string { return fmt.Sprintf("min_threshold_bytes = %d", ecn[v]) },
+		hcl:  func(v int) string { return cumulusPolicyHCL(switchECN[v], `"swp1", "swp2"`) },
+		mark: ecnMark,
 		state: func() string {
 			b, err := json.MarshalIndent(sw.Applied(), "", " ")
 			if err != nil {

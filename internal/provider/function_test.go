@@ -218,21 +218,13 @@ func skipWithoutProviderFunctions(t *testing.T) {
 	}
 }
 
-const functionsHCL = `
-terraform {
-  required_providers {
-    roce = { source = "rocefabric/roce" }
-  }
-}
-`
-
 func TestAccFunctions(t *testing.T) {
 	skipWithoutProviderFunctions(t)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
 		Steps: []resource.TestStep{
 			{
-				Config: functionsHCL + `
+				Config: requiredProvidersHCL + `
 output "tos_ect0" { value = provider::roce::tos(26, true) }
 output "tos_not_ect" { value = provider::roce::tos(46, false) }
 output "pfc_list" { value = provider::roce::pfc_vector([3]) }
@@ -248,11 +240,11 @@ output "pfc_none" { value = provider::roce::pfc_vector([]) }
 				},
 			},
 			{
-				Config:      functionsHCL + `output "tos" { value = provider::roce::tos(64, true) }`,
+				Config:      requiredProvidersHCL + `output "tos" { value = provider::roce::tos(64, true) }`,
 				ExpectError: regexp.MustCompile(`(?s)"dscp".*dscp\s+must\s+be\s+0-63`),
 			},
 			{
-				Config:      functionsHCL + `output "pfc" { value = provider::roce::pfc_vector([3, 8]) }`,
+				Config:      requiredProvidersHCL + `output "pfc" { value = provider::roce::pfc_vector([3, 8]) }`,
 				ExpectError: regexp.MustCompile(`(?s)"priorities".*priorities\s+must\s+each\s+be\s+0-7.*got\s+8`),
 			},
 		},

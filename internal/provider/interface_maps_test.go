@@ -218,17 +218,8 @@ const nicMapRes, dcqcnMapRes = "roce_nic_qos_interfaces.gpu", "roce_dcqcn_interf
 func hostMapsHCL(ifs []string, pfc string) string {
 	var nic, dc strings.Builder
 	for _, i := range ifs {
-		fmt.Fprintf(&nic, `    %s = {
-      trust            = "dscp"
-      pfc_priorities   = [%s]
-      dscp_to_priority = { "26" = 3, "48" = 6 }
-      priority_to_tc   = { "3" = 3, "6" = 6 }
-      ets = {
-        %s
-      }
-      roce_tos = 106
-    }
-`, i, pfc, strings.ReplaceAll(ets5050, "\n", "\n    "))
+		settings := strings.ReplaceAll(strings.TrimSuffix(nicSettingsHCL(pfc, ets5050), "\n"), "\n", "\n    ")
+		fmt.Fprintf(&nic, "    %s = {\n    %s\n    }\n", i, settings)
 		fmt.Fprintf(&dc, `    %s = {
       priorities         = [3]
       cnp_dscp           = 48

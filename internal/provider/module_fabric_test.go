@@ -58,6 +58,20 @@ output "findings" {
 `, source, args)
 }
 
+// fabricSettings are what the fabric module can change: each SONiC switch's CONFIG_DB and
+// each host's NIC settings (hostSettings), by device name.
+func fabricSettings(t *testing.T, l *accLab, switches, hosts []string) (map[string]map[string]map[string]map[string]string, map[string]string) {
+	db := map[string]map[string]map[string]map[string]string{}
+	for _, sw := range switches {
+		db[sw] = l.SONiC(sw).DB()
+	}
+	host := map[string]string{}
+	for _, h := range hosts {
+		host[h] = hostSettings(t, l.Host(h))
+	}
+	return db, host
+}
+
 // examples/modules/roce-fabric on two SONiC leaves and two mlx5 hosts with two NICs each,
 // applied with the real CLI from an inventory file: every device is configured, the next plan
 // is empty, a host reboot is survived (persisted settings), a hand change on a host shows as drift of that resource only and apply repairs it, inconsistent
@@ -66,14 +80,7 @@ output "findings" {
 func TestAccModuleRoCEFabric(t *testing.T) {
 	l := startLab(t, lab.Options{Switches: map[string]int{"sonic": 2}, Hosts: map[string]int{"mlx5": 2}})
 	switches, hosts := []string{"sonic-1", "sonic-2"}, []string{"mlx5-1", "mlx5-2"}
-	dbBefore := map[string]map[string]map[string]map[string]string{}
-	for _, sw := range switches {
-		dbBefore[sw] = l.SONiC(sw).DB()
-	}
-	hostBefore := map[string]string{}
-	for _, h := range hosts {
-		hostBefore[h] = hostSettings(t, l.Host(h))
-	}
+	dbBefore, hostBefore := fabricSettings(t, l, switches, hosts)
 	dir := t.TempDir()
 	copyModules(t, dir, "roce-fabric", "roce-leaf", "roce-gpu-host")
 	source := "./modules/roce-fabric"
@@ -162,14 +169,7 @@ func TestAccModuleRoCEFabric(t *testing.T) {
 
 	// Inconsistent fabrics: the plan fails on the module's precondition, naming rule and device,
 	// and nothing is written.
-	dbApplied := map[string]map[string]map[string]map[string]string{}
-	for _, sw := range switches {
-		dbApplied[sw] = l.SONiC(sw).DB()
-	}
-	hostApplied := map[string]string{}
-	for _, h := range hosts {
-		hostApplied[h] = hostSettings(t, l.Host(h))
-	}
+	dbApplied, hostApplied := fabricSettings(t, l, switches, hosts)
 	for _, c := range []struct {
 		name, args string
 		want       []string

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
@@ -18,7 +17,6 @@ func TestAccModuleGuideCumulusLeaf(t *testing.T) {
 	sw := l.Cumulus("cumulus-1")
 	before := withoutEmpty(sw.Applied())
 	tf := applyGuide(t, l, "cumulus-leaf")
-	plan := tf.plan
 	a := sw.Applied()
 	for what, c := range map[string][2]any{
 		"trust l3":                  {at(a, "qos", "mapping", "ROCE", "trust"), "l3"},
@@ -38,19 +36,8 @@ func TestAccModuleGuideCumulusLeaf(t *testing.T) {
 
 	// An operator makes traffic class 3 strict with curl, through a revision of their own.
 	l.curl(t, "cumulus-1").change("/qos/egress-scheduler/ROCE/traffic-class/3", `{"mode": "strict"}`)
-	out, code := plan()
-	if code != 2 {
-		t.Errorf("a class made strict by hand must show as drift (exit 2), got %d:\n%s", code, out)
-	}
-	for _, s := range []string{"# roce_qos_policy.leaf will be updated in-place", "Plan: 0 to add, 1 to change, 0 to destroy."} {
-		if !strings.Contains(out, s) {
-			t.Errorf("the drift plan lacks %q:\n%s", s, out)
-		}
-	}
-	tf.apply()
-	if out, code := plan(); code != 0 {
-		t.Errorf("the plan after the repair must be empty (exit 0), got %d:\n%s", code, out)
-	}
+	tf.driftRepaired("a class made strict by hand",
+		"# roce_qos_policy.leaf will be updated in-place", "Plan: 0 to add, 1 to change, 0 to destroy.")
 
 	tf.destroy()
 	if after := withoutEmpty(sw.Applied()); after != before {

@@ -18,7 +18,6 @@ func TestAccModuleGuideEOSLeaf(t *testing.T) {
 	sw := l.EOS("eos-1")
 	before := sw.RunningConfig()
 	tf := applyGuide(t, l, "eos-leaf")
-	plan := tf.plan
 
 	running := sw.RunningConfig()
 	want := [][2]string{
@@ -36,11 +35,7 @@ func TestAccModuleGuideEOSLeaf(t *testing.T) {
 			[2]string{header, "priority-flow-control pause watchdog port action drop"},
 			[2]string{header, "priority-flow-control pause watchdog port timer timeout 0.20 polling-interval auto recovery-time 0.40"})
 	}
-	for _, w := range want {
-		if !strings.Contains(section(running, w[0]), w[1]) {
-			t.Errorf("%q is not in %s:\n%s", w[1], w[0], section(running, w[0]))
-		}
-	}
+	wantBlockLines(t, running, section, want)
 	// The whole DSCP map is written; the running-config shows only what differs from EOS's
 	// defaults (0-7 -> TC 1, 24-31 -> TC 3, 48-55 -> TC 6, ...): every DSCP but 26 and 48 that
 	// does not already go to TC 0 now does.
@@ -53,34 +48,16 @@ func TestAccModuleGuideEOSLeaf(t *testing.T) {
 	if line := "\nqos map dscp " + strings.Join(toZero, " ") + " to traffic-class 0\n"; !strings.Contains(running, line) {
 		t.Errorf("the running-config lacks%s", line)
 	}
-	if got := sw.StartupConfig(); got != running {
-		t.Errorf("save_config = true: the startup-config must be the running-config after apply.\nstartup:\n%s\nrunning:\n%s", got, running)
-	}
+	wantSaved(t, sw, running)
 
 	// An operator turns PFC off on one port in their own SSH session.
 	l.terminal(t, "eos-1").configure("interface Ethernet3", "no priority-flow-control on")
-	out, code := plan()
-	if code != 2 {
-		t.Errorf("a port whose PFC was turned off by hand must show as drift (exit 2), got %d:\n%s", code, out)
-	}
-	for _, s := range []string{`# roce_pfc_interface.port["Ethernet3"] will be updated in-place`, `"off" -> "on"`,
-		"Plan: 0 to add, 1 to change, 0 to destroy."} {
-		if !strings.Contains(out, s) {
-			t.Errorf("the drift plan lacks %q:\n%s", s, out)
-		}
-	}
-	tf.apply()
-	if out, code := plan(); code != 0 {
-		t.Errorf("the plan after the repair must be empty (exit 0), got %d:\n%s", code, out)
-	}
+	tf.driftRepaired("a port whose PFC was turned off by hand",
+		`# roce_pfc_interface.port["Ethernet3"] will be updated in-place`, `"off" -> "on"`,
+		"Plan: 0 to add, 1 to change, 0 to destroy.")
 
 	tf.destroy()
-	if after := sw.RunningConfig(); after != before {
-		t.Errorf("destroy did not give back the running-config.\nbefore:\n%s\nafter:\n%s", before, after)
-	}
-	if got := sw.StartupConfig(); got != before {
-		t.Errorf("destroy with save_config = true must save the restored configuration; startup-config:\n%s", got)
-	}
+	wantRestored(t, sw, before)
 	if s := sw.Sessions(); len(s) != 0 {
 		t.Errorf("configuration sessions left pending: %v", s)
 	}

@@ -19,7 +19,6 @@ func TestAccModuleGuideNXOSLeaf(t *testing.T) {
 	sw := l.NXOS("nxos-1")
 	before := sw.RunningConfig()
 	tf := applyGuide(t, l, "nxos-leaf")
-	plan := tf.plan
 
 	running := sw.RunningConfig()
 	want := [][2]string{
@@ -56,14 +55,8 @@ func TestAccModuleGuideNXOSLeaf(t *testing.T) {
 			t.Errorf("interface %s binds a queuing output of its own, hiding system qos's", port)
 		}
 	}
-	for _, w := range want {
-		if !strings.Contains(nxosBlock(running, w[0]), w[1]) {
-			t.Errorf("%q is not in %s:\n%s", w[1], w[0], nxosBlock(running, w[0]))
-		}
-	}
-	if got := sw.StartupConfig(); got != running {
-		t.Errorf("save_config = true: the startup-config must be the running-config after apply.\nstartup:\n%s\nrunning:\n%s", got, running)
-	}
+	wantBlockLines(t, running, nxosBlock, want)
+	wantSaved(t, sw, running)
 	if c := sw.Checkpoints(); len(c) != 0 {
 		t.Errorf("checkpoints left after apply: %v", c)
 	}
@@ -73,34 +66,16 @@ func TestAccModuleGuideNXOSLeaf(t *testing.T) {
 	l.terminal(t, "nxos-1").configure(
 		"interface Ethernet1/3", "priority-flow-control mode off", "exit",
 		"policy-map type network-qos ROCE-nq", "class type network-qos c-8q-nq3", "no mtu")
-	out, code := plan()
-	if code != 2 {
-		t.Errorf("changes typed by hand must show as drift (exit 2), got %d:\n%s", code, out)
-	}
-	for _, s := range []string{
+	tf.driftRepaired("changes typed by hand",
 		`# roce_pfc_interface.port["Ethernet1/3"] will be updated in-place`, `"off" -> "on"`,
 		"# roce_qos_policy.leaf will be updated in-place", "+ mtu ", "= 9216",
-		"Plan: 0 to add, 2 to change, 0 to destroy.",
-	} {
-		if !strings.Contains(out, s) {
-			t.Errorf("the drift plan lacks %q:\n%s", s, out)
-		}
-	}
-	tf.apply()
-	if out, code := plan(); code != 0 {
-		t.Errorf("the plan after the repair must be empty (exit 0), got %d:\n%s", code, out)
-	}
+		"Plan: 0 to add, 2 to change, 0 to destroy.")
 	if got := sw.RunningConfig(); got != running {
 		t.Errorf("the repair must give back the running-config of the first apply.\nwant:\n%s\ngot:\n%s", running, got)
 	}
 
 	tf.destroy()
-	if after := sw.RunningConfig(); after != before {
-		t.Errorf("destroy did not give back the running-config.\nbefore:\n%s\nafter:\n%s", before, after)
-	}
-	if got := sw.StartupConfig(); got != before {
-		t.Errorf("destroy with save_config = true must save the restored configuration; startup-config:\n%s", got)
-	}
+	wantRestored(t, sw, before)
 	if c := sw.Checkpoints(); len(c) != 0 {
 		t.Errorf("checkpoints left on the switch: %v", c)
 	}

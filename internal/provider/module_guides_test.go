@@ -60,6 +60,62 @@ func (g *guideRun) plan() (string, int) {
 	return g.run("plan", "-detailed-exitcode", "-input=false", "-no-color", "-var", g.inventory)
 }
 
+// driftRepaired: after a change made by hand (what names it), the plan shows drift (exit 2)
+// with each of expect, an apply repairs it and the plan after the repair is empty.
+func (g *guideRun) driftRepaired(what string, expect ...string) {
+	g.t.Helper()
+	out, code := g.plan()
+	if code != 2 {
+		g.t.Errorf("%s must show as drift (exit 2), got %d:\n%s", what, code, out)
+	}
+	for _, s := range expect {
+		if !strings.Contains(out, s) {
+			g.t.Errorf("%s: the drift plan lacks %q:\n%s", what, s, out)
+		}
+	}
+	g.apply()
+	if out, code := g.plan(); code != 0 {
+		g.t.Errorf("%s: the plan after the repair must be empty (exit 0), got %d:\n%s", what, code, out)
+	}
+}
+
+// cliConfigs are a CLI switch's running and startup configurations (EOS, NX-OS).
+type cliConfigs interface {
+	RunningConfig() string
+	StartupConfig() string
+}
+
+// wantBlockLines: each want[1] stands in the block of running headed want[0], as block (the
+// platform's: section, nxosBlock) cuts it out.
+func wantBlockLines(t *testing.T, running string, block func(running, header string) string, want [][2]string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(block(running, w[0]), w[1]) {
+			t.Errorf("%q is not in %s:\n%s", w[1], w[0], block(running, w[0]))
+		}
+	}
+}
+
+// wantSaved: with save_config = true, the startup-config is the running-config after an apply.
+func wantSaved(t *testing.T, sw cliConfigs, running string) {
+	t.Helper()
+	if got := sw.StartupConfig(); got != running {
+		t.Errorf("save_config = true: the startup-config must be the running-config after apply.\nstartup:\n%s\nrunning:\n%s", got, running)
+	}
+}
+
+// wantRestored: destroy gave back the running-config as it was before, and with save_config =
+// true saved it.
+func wantRestored(t *testing.T, sw cliConfigs, before string) {
+	t.Helper()
+	if after := sw.RunningConfig(); after != before {
+		t.Errorf("destroy did not give back the running-config.\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+	if got := sw.StartupConfig(); got != before {
+		t.Errorf("destroy with save_config = true must save the restored configuration; startup-config:\n%s", got)
+	}
+}
+
 func guideLab(t *testing.T) *accLab {
 	return startLab(t, lab.Options{Switches: map[string]int{"sonic": 1}, Hosts: map[string]int{"mlx5": 1}})
 }
@@ -106,19 +162,7 @@ func TestAccModuleGuideGettingStarted(t *testing.T) {
 		},
 	} {
 		drift.make()
-		out, code := plan()
-		if code != 2 {
-			t.Errorf("%s: the plan must show drift (exit 2), got %d:\n%s", drift.name, code, out)
-		}
-		for _, want := range drift.expect {
-			if !strings.Contains(out, want) {
-				t.Errorf("%s: the plan lacks %q:\n%s", drift.name, want, out)
-			}
-		}
-		tf.apply()
-		if out, code := plan(); code != 0 {
-			t.Errorf("%s: the plan after the repair must be empty (exit 0), got %d:\n%s", drift.name, code, out)
-		}
+		tf.driftRepaired(drift.name, drift.expect...)
 	}
 	// A reboot resets the NIC to the driver's defaults; the boot units (persist) write the
 	// settings again: the plan is empty.

@@ -28,8 +28,7 @@ func (m nicQoSModel) intent(ctx context.Context) (fabric.NICQoS, diag.Diagnostic
 
 // nicQoSArgs are the resource's arguments; roce_fabric_check takes the same shape.
 type nicQoSArgs struct {
-	Device         types.String `tfsdk:"device"`
-	Interface      types.String `tfsdk:"interface"`
+	deviceInterface
 	Trust          types.String `tfsdk:"trust"`
 	PFCPriorities  types.Set    `tfsdk:"pfc_priorities"`
 	DSCPToPriority types.Map    `tfsdk:"dscp_to_priority"`
@@ -114,14 +113,13 @@ func nicFromIntent(device string, n fabric.NICQoS, prior *nicQoSModel) nicQoSMod
 		keepTC = mapKeys(prior.ETS)
 	}
 	m := nicQoSModel{ID: types.StringValue(device + "/" + n.Interface), nicQoSArgs: nicQoSArgs{
-		Device:         types.StringValue(device),
-		Interface:      types.StringValue(n.Interface),
-		Trust:          types.StringValue(string(n.Trust)),
-		PFCPriorities:  intSet(n.PFCPriorities),
-		DSCPToPriority: numMap(n.DSCPToPriority, keepDSCP),
-		PriorityToTC:   types.MapNull(types.Int64Type),
-		ETS:            types.MapNull(types.ObjectType{AttrTypes: etsAttrTypes}),
-		RoCEToS:        types.Int64Null(),
+		deviceInterface: deviceInterfaceOf(device, n.Interface),
+		Trust:           types.StringValue(string(n.Trust)),
+		PFCPriorities:   intSet(n.PFCPriorities),
+		DSCPToPriority:  numMap(n.DSCPToPriority, keepDSCP),
+		PriorityToTC:    types.MapNull(types.Int64Type),
+		ETS:             types.MapNull(types.ObjectType{AttrTypes: etsAttrTypes}),
+		RoCEToS:         types.Int64Null(),
 	}}
 	if n.PriorityToTC != nil && (prior == nil || !prior.PriorityToTC.IsNull()) {
 		m.PriorityToTC = numMap(n.PriorityToTC, keepPrio)

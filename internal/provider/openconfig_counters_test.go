@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"regexp"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -17,50 +16,30 @@ import (
 func TestAccOpenConfigQueueCounters(t *testing.T) {
 	l := startLab(t, lab.Options{})
 	policy := l.providerHCL() + policyHCL("ROCE", 153600, 1536000, "", `"Ethernet1"`)
-	counts := policy + countersHCL("e1", "openconfig-1", "Ethernet1", "roce_qos_policy.leaf")
-	gate := policy + counterGateHCL("e1", "openconfig-1", "Ethernet1", "queue_drops", "queue_dropped_packets",
+	counts := countersHCL("e1", "openconfig-1", "Ethernet1", "roce_qos_policy.leaf")
+	gate := counterGateHCL("e1", "openconfig-1", "Ethernet1", "queue_drops", "queue_dropped_packets",
 		`data.roce_interface_counters.e1.queue_dropped_packets["3"] == 0`,
 		`Queue 3 of openconfig-1 Ethernet1 drops ${data.roce_interface_counters.e1.queue_dropped_packets["3"]} packets per second.`)
 	const ds = "data.roce_interface_counters.e1"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
-		Steps: []resource.TestStep{
-			{
-				Config: counts,
-				Check: resource.ComposeAggregateTestCheckFunc(
-					// The policy's three queues (traffic classes 0, 3, 6), each with its counts.
-					resource.TestCheckResourceAttr(ds, "queue_dropped_packets.%", "3"),
-					resource.TestCheckResourceAttr(ds, "queue_dropped_packets.3", "0"),
-					resource.TestCheckResourceAttr(ds, "queue_ecn_marked_packets.%", "3"),
-					resource.TestCheckResourceAttrSet(ds, "queue_ecn_marked_packets.3"),
-					// No storm yet: the deepest queue 3 got is a couple of 4154-byte packets.
-					resource.TestCheckResourceAttr(ds, "queue_watermark_bytes.3", "8308"),
-					resource.TestCheckResourceAttrSet(ds, "ecn_marked_packets"),
-					resource.TestCheckNoResourceAttr(ds, "pfc_rx_pause.%"),
-				),
-			},
-			{
-				PreConfig: func() {
-					if err := l.Switch("openconfig-1").Storm("Ethernet1", true); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config:      gate,
-				ExpectError: regexp.MustCompile(`Queue 3 of openconfig-1 Ethernet1 drops [1-9][0-9]* packets per second`),
-			},
-			{
-				PreConfig: func() {
-					if err := l.Switch("openconfig-1").Storm("Ethernet1", false); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: gate,
-				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttr(ds, "queue_dropped_packets.3", "0"),
-					// A gauge: the deepest point since the queue was bound stays.
-					resource.TestCheckResourceAttr(ds, "queue_watermark_bytes.3", "4154000"),
-				),
-			},
-		},
+		Steps: stormSteps(t, l.Switch("openconfig-1").Storm, "Ethernet1", policy, counts, gate,
+			resource.ComposeAggregateTestCheckFunc(
+				// The policy's three queues (traffic classes 0, 3, 6), each with its counts.
+				resource.TestCheckResourceAttr(ds, "queue_dropped_packets.%", "3"),
+				resource.TestCheckResourceAttr(ds, "queue_dropped_packets.3", "0"),
+				resource.TestCheckResourceAttr(ds, "queue_ecn_marked_packets.%", "3"),
+				resource.TestCheckResourceAttrSet(ds, "queue_ecn_marked_packets.3"),
+				// No storm yet: the deepest queue 3 got is a couple of 4154-byte packets.
+				resource.TestCheckResourceAttr(ds, "queue_watermark_bytes.3", "8308"),
+				resource.TestCheckResourceAttrSet(ds, "ecn_marked_packets"),
+				resource.TestCheckNoResourceAttr(ds, "pfc_rx_pause.%"),
+			),
+			`Queue 3 of openconfig-1 Ethernet1 drops [1-9][0-9]* packets per second`,
+			resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr(ds, "queue_dropped_packets.3", "0"),
+				// A gauge: the deepest point since the queue was bound stays.
+				resource.TestCheckResourceAttr(ds, "queue_watermark_bytes.3", "4154000"),
+			)),
 	})
 }

@@ -17,8 +17,7 @@ type pfcInterfaceModel struct {
 
 // pfcInterfaceArgs are the resource's arguments; roce_fabric_check takes the same shape.
 type pfcInterfaceArgs struct {
-	Device    types.String `tfsdk:"device"`
-	Interface types.String `tfsdk:"interface"`
+	deviceInterface
 	Mode      types.String `tfsdk:"mode"`
 	LinkPause types.Bool   `tfsdk:"link_pause"`
 	Buffer    types.Object `tfsdk:"buffer"`
@@ -30,10 +29,8 @@ var (
 	watchdogAttrTypes = map[string]attr.Type{"action": types.StringType, "detection_time_ms": types.Int64Type, "restoration_time_ms": types.Int64Type}
 )
 
-func (m pfcInterfaceModel) ids() (types.String, types.String) { return m.Device, m.Interface }
-func (m pfcInterfaceModel) deviceName() types.String          { return m.Device }
-func (m pfcInterfaceModel) id() types.String                  { return m.ID }
-func (m pfcInterfaceModel) imported() bool                    { return m.Mode.IsNull() }
+func (m pfcInterfaceModel) id() types.String { return m.ID }
+func (m pfcInterfaceModel) imported() bool   { return m.Mode.IsNull() }
 
 func (m pfcInterfaceArgs) known() bool {
 	for _, v := range []attr.Value{m.Device, m.Interface, m.Mode, m.LinkPause, m.Buffer, m.Watchdog} {
@@ -83,9 +80,11 @@ func (m pfcInterfaceArgs) intent(_ context.Context) (fabric.PFCInterface, diag.D
 // (null) where prior leaves them null, except on import.
 func pfcFromIntent(device string, p fabric.PFCInterface, prior *pfcInterfaceModel) pfcInterfaceModel {
 	m := pfcInterfaceModel{ID: types.StringValue(device + "/" + p.Interface), pfcInterfaceArgs: pfcInterfaceArgs{
-		Device: types.StringValue(device), Interface: types.StringValue(p.Interface),
-		Mode: types.StringValue(p.Mode), LinkPause: types.BoolValue(p.LinkPause),
-		Buffer: types.ObjectNull(bufferAttrTypes), Watchdog: types.ObjectNull(watchdogAttrTypes),
+		deviceInterface: deviceInterfaceOf(device, p.Interface),
+		Mode:            types.StringValue(p.Mode),
+		LinkPause:       types.BoolValue(p.LinkPause),
+		Buffer:          types.ObjectNull(bufferAttrTypes),
+		Watchdog:        types.ObjectNull(watchdogAttrTypes),
 	}}
 	managed := func(o types.Object, name string) bool {
 		if prior == nil {

@@ -22,10 +22,8 @@ type dcqcnResource struct {
 	interfaceResource[dcqcnModel, fabric.DCQCN]
 }
 
-func (m dcqcnModel) ids() (types.String, types.String) { return m.Device, m.Interface }
-func (m dcqcnModel) deviceName() types.String          { return m.Device }
-func (m dcqcnModel) id() types.String                  { return m.ID }
-func (m dcqcnModel) imported() bool                    { return m.CNPDSCP.IsNull() }
+func (m dcqcnModel) id() types.String { return m.ID }
+func (m dcqcnModel) imported() bool   { return m.CNPDSCP.IsNull() }
 
 // paramDocs describes each DCQCN parameter with the cc_params file it sets.
 var paramDocs = map[string]string{

@@ -26,16 +26,13 @@ func newNICFirmwareResource() resource.Resource { return &nicFirmwareResource{} 
 type nicFirmwareResource struct{ deviceResource }
 
 type nicFirmwareModel struct {
-	ID            types.String `tfsdk:"id"`
-	Device        types.String `tfsdk:"device"`
-	Interface     types.String `tfsdk:"interface"`
+	ID types.String `tfsdk:"id"`
+	deviceInterface
 	Parameters    types.Map    `tfsdk:"parameters"`
 	Current       types.Map    `tfsdk:"current"`
 	PendingReboot types.Bool   `tfsdk:"pending_reboot"`
 	Tool          types.String `tfsdk:"tool"`
 }
-
-func (m nicFirmwareModel) deviceName() types.String { return m.Device }
 
 func (r *nicFirmwareResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_nic_firmware"
@@ -133,7 +130,7 @@ func stringMap(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[st
 
 func (r *nicFirmwareResource) state(device string, c *driver.FirmwareConfig) nicFirmwareModel {
 	return nicFirmwareModel{
-		ID: types.StringValue(device + "/" + c.Interface), Device: types.StringValue(device), Interface: types.StringValue(c.Interface),
+		ID: types.StringValue(device + "/" + c.Interface), deviceInterface: deviceInterfaceOf(device, c.Interface),
 		Parameters: stringMapValue(c.Parameters), Current: stringMapValue(c.Current),
 		PendingReboot: types.BoolValue(c.PendingReboot), Tool: types.StringValue(c.Tool),
 	}

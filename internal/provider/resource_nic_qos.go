@@ -37,10 +37,8 @@ type nicQoSResource struct {
 	interfaceResource[nicQoSModel, fabric.NICQoS]
 }
 
-func (m nicQoSModel) ids() (types.String, types.String) { return m.Device, m.Interface }
-func (m nicQoSModel) deviceName() types.String          { return m.Device }
-func (m nicQoSModel) id() types.String                  { return m.ID }
-func (m nicQoSModel) imported() bool                    { return m.Trust.IsNull() }
+func (m nicQoSModel) id() types.String { return m.ID }
+func (m nicQoSModel) imported() bool   { return m.Trust.IsNull() }
 
 // hostIdentity are the device and interface attributes every host resource has.
 func hostIdentity(what string) map[string]schema.Attribute {

@@ -23,7 +23,15 @@ func nicHCL(ifname, pfc, ets string) string {
 resource "roce_nic_qos" "gpu" {
   device           = "mlx5-1"
   interface        = %q
-  trust            = "dscp"
+%s}
+`, ifname, nicSettingsHCL(pfc, ets))
+}
+
+// nicSettingsHCL are the tests' NIC QoS settings, the PFC priorities pfc and the ETS classes
+// ets (ets5050, ets4060), indented as attributes of a resource: roce_nic_qos's, and each
+// interface's of roce_nic_qos_interfaces (hostMapsHCL).
+func nicSettingsHCL(pfc, ets string) string {
+	return fmt.Sprintf(`  trust            = "dscp"
   pfc_priorities   = [%s]
   dscp_to_priority = { "26" = 3, "48" = 6 }
   priority_to_tc   = { "3" = 3, "6" = 6 }
@@ -31,8 +39,7 @@ resource "roce_nic_qos" "gpu" {
     %s
   }
   roce_tos = 106
-}
-`, ifname, pfc, ets)
+`, pfc, ets)
 }
 
 const ets5050 = `"0" = { bandwidth_percent = 50 }

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/driver"
@@ -153,11 +154,7 @@ func (r *qosPolicyResource) Create(ctx context.Context, req resource.CreateReque
 				plan.Device.ValueString(), p.Name, "roce_qos_policy.NAME", plan.Device.ValueString(), p.Name))
 		return
 	}
-	if r.failed(&resp.Diagnostics, "create", plan.Device, p.Name, err) {
-		return
-	}
-	plan.ID = types.StringValue(plan.Device.ValueString() + "/" + p.Name)
-	recordWrite(ctx, resp.Private, prior, &resp.State, plan, &resp.Diagnostics)
+	r.written(ctx, "create", plan, p.Name, prior, err, resp.Private, &resp.State, &resp.Diagnostics)
 }
 
 func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -223,11 +220,8 @@ func (r *qosPolicyResource) Update(ctx context.Context, req resource.UpdateReque
 		return
 	}
 	newPrior, err := drv.Update(ctx, old, next, prior)
-	if r.failed(&resp.Diagnostics, "update", plan.Device, old.Name, err) {
-		return
-	}
-	plan.ID = types.StringValue(plan.Device.ValueString() + "/" + next.Name)
-	recordWrite(ctx, resp.Private, newPrior, &resp.State, plan, &resp.Diagnostics)
+	// A new name forces a replacement: next.Name is old.Name.
+	r.written(ctx, "update", plan, next.Name, newPrior, err, resp.Private, &resp.State, &resp.Diagnostics)
 }
 
 func (r *qosPolicyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -260,6 +254,17 @@ func (r *qosPolicyResource) ImportState(ctx context.Context, req resource.Import
 func (r *qosPolicyResource) driver(op string, device types.String, name string, diags *diag.Diagnostics) (driver.QoSPolicy, bool) {
 	drv, err := driver.ForQoSPolicy(r.registry(), device.ValueString())
 	return drv, !r.failed(diags, op, device, name, err)
+}
+
+// written records the outcome of a create or update (op) of the policy name: its failure
+// (err), else the ID, the prior values in private state and the plan as the state.
+func (r *qosPolicyResource) written(ctx context.Context, op string, plan qosPolicyModel, name string, prior driver.Prior, err error,
+	priv privateSetter, state *tfsdk.State, diags *diag.Diagnostics) {
+	if r.failed(diags, op, plan.Device, name, err) {
+		return
+	}
+	plan.ID = types.StringValue(plan.Device.ValueString() + "/" + name)
+	recordWrite(ctx, priv, prior, state, plan, diags)
 }
 
 // failed reports a failed operation on the policy name of device.

@@ -184,13 +184,7 @@ resource "roce_dcqcn_interfaces" "netdev" {
 // providerWith is providerHCL with another devices expression and extra provider attributes;
 // local.inv is the lab inventory's devices map.
 func (l *accLab) providerWith(devices string, attrs ...string) string {
-	return fmt.Sprintf(`
-terraform {
-  required_providers {
-    roce = { source = "rocefabric/roce" }
-  }
-}
-
+	return requiredProvidersHCL + fmt.Sprintf(`
 locals {
   inv = jsondecode(file(%q)).devices
 }

@@ -15,13 +15,8 @@ import (
 // DCQCN on both NICs of the host. per_resource_reads comes from a variable.
 func snapshotFabricHCL(inventory string) string {
 	var b strings.Builder
+	b.WriteString(requiredProvidersHCL)
 	fmt.Fprintf(&b, `
-terraform {
-  required_providers {
-    roce = { source = "rocefabric/roce" }
-  }
-}
-
 variable "per_resource_reads" {
   type    = bool
   default = false

@@ -32,6 +32,16 @@ func eachSONiCModel(t *testing.T, test func(t *testing.T, model string, traditio
 	}
 }
 
+// eachSONiCSwitch runs test, for every SKU (eachSONiCModel), against a lab of one sonic switch
+// of that SKU: the lab, the switch and its YANG check (sonicYANG).
+func eachSONiCSwitch(t *testing.T, test func(t *testing.T, l *accLab, sw *lab.SONiCSwitch, yang func(*terraform.State) error, traditional bool)) {
+	eachSONiCModel(t, func(t *testing.T, model string, traditional bool) {
+		l := sonicLabModel(t, model)
+		sw := l.SONiC("sonic-1")
+		test(t, l, sw, sonicYANG(t, sw), traditional)
+	})
+}
+
 // sonicYANG returns a check that the switch's CONFIG_DB passes SONiC's own YANG models under
 // yanglint (internal/lab/sonicyang): the judge of every SONiC scenario, stock, applied and after
 // destroy, independent of the lab's own validation. Without the models or yanglint it skips,
@@ -74,12 +84,9 @@ func sonicModelPFCHCL(traditional bool, port string, detection int) string {
 	return sonicPFCHCL(port, detection)
 }
 
-func TestAccSONiCPolicyAndPFC(t *testing.T) { eachSONiCModel(t, testSONiCPolicyAndPFC) }
+func TestAccSONiCPolicyAndPFC(t *testing.T) { eachSONiCSwitch(t, testSONiCPolicyAndPFC) }
 
-func testSONiCPolicyAndPFC(t *testing.T, model string, traditional bool) {
-	l := sonicLabModel(t, model)
-	sw := l.SONiC("sonic-1")
-	yang := sonicYANG(t, sw)
+func testSONiCPolicyAndPFC(t *testing.T, l *accLab, sw *lab.SONiCSwitch, yang func(*terraform.State) error, traditional bool) {
 	before := sw.DB()
 	v1 := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0", "Ethernet4"`) + sonicModelPFCHCL(traditional, "Ethernet0", 200)
 	v2 := l.providerHCL() + sonicPolicyHCL(204800, `"Ethernet0", "Ethernet4"`) + sonicModelPFCHCL(traditional, "Ethernet0", 400)
@@ -220,12 +227,9 @@ resource "roce_pfc_interface" "x" {
 
 // A policy and a PFC interface on the same port, applied and destroyed in either order, with or
 // without depends_on, converge in one apply and leave the other's settings intact.
-func TestAccSONiCAnyOrder(t *testing.T) { eachSONiCModel(t, testSONiCAnyOrder) }
+func TestAccSONiCAnyOrder(t *testing.T) { eachSONiCSwitch(t, testSONiCAnyOrder) }
 
-func testSONiCAnyOrder(t *testing.T, model string, traditional bool) {
-	l := sonicLabModel(t, model)
-	sw := l.SONiC("sonic-1")
-	yang := sonicYANG(t, sw)
+func testSONiCAnyOrder(t *testing.T, l *accLab, sw *lab.SONiCSwitch, yang func(*terraform.State) error, traditional bool) {
 	both := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0"`) + sonicModelPFCHCL(traditional, "Ethernet0", 200)
 	policyOnly := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0"`)
 	pfcOnly := l.providerHCL() + strings.Replace(sonicModelPFCHCL(traditional, "Ethernet0", 200), "depends_on = [roce_qos_policy.leaf]", "", 1)
@@ -306,14 +310,9 @@ func testSONiCAnyOrder(t *testing.T, model string, traditional bool) {
 // writes the new table whole (a key Update needs its table on 202505 GCU, a Replace fails on any
 // absent target) and the destroy deletes the table (deleting its last key is GCU's
 // EmptyTableError).
-func TestAccSONiCTrustPCPTable(t *testing.T) {
-	eachSONiCModel(t, func(t *testing.T, model string, _ bool) { testSONiCTrustPCPTable(t, model) })
-}
+func TestAccSONiCTrustPCPTable(t *testing.T) { eachSONiCSwitch(t, testSONiCTrustPCPTable) }
 
-func testSONiCTrustPCPTable(t *testing.T, model string) {
-	l := sonicLabModel(t, model)
-	sw := l.SONiC("sonic-1")
-	yang := sonicYANG(t, sw)
+func testSONiCTrustPCPTable(t *testing.T, l *accLab, sw *lab.SONiCSwitch, yang func(*terraform.State) error, _ bool) {
 	if _, ok := sw.DB()["DOT1P_TO_TC_MAP"]; ok {
 		t.Fatal("the stock CONFIG_DB already has DOT1P_TO_TC_MAP: the test needs a switch without it")
 	}
@@ -412,14 +411,9 @@ func TestAccSONiCHeadroomUpdate(t *testing.T) {
 // at its threshold whatever PFC does. The policy splits the range, reads a queue put back on a
 // lossy profile as drift (the port leaves interfaces), repairs it, and destroy puts the stock
 // ranges back.
-func TestAccSONiCLosslessQueue(t *testing.T) {
-	eachSONiCModel(t, func(t *testing.T, model string, _ bool) { testSONiCLosslessQueue(t, model) })
-}
+func TestAccSONiCLosslessQueue(t *testing.T) { eachSONiCSwitch(t, testSONiCLosslessQueue) }
 
-func testSONiCLosslessQueue(t *testing.T, model string) {
-	l := sonicLabModel(t, model)
-	sw := l.SONiC("sonic-1")
-	yang := sonicYANG(t, sw)
+func testSONiCLosslessQueue(t *testing.T, l *accLab, sw *lab.SONiCSwitch, yang func(*terraform.State) error, _ bool) {
 	before := sw.DB()
 	lossy := before["BUFFER_QUEUE"]["Ethernet0|0-2"]["profile"]
 	if lossy == "" || before["BUFFER_QUEUE"]["Ethernet0|3-4"]["profile"] != "egress_lossless_profile" {

@@ -22,13 +22,7 @@ func sonicWritesHCL(inventory string, ports []string, traditional bool) string {
 	if traditional {
 		buffer = "cable_length_m = 40" // buffermgrd's lookup profile: no explicit headroom there
 	}
-	return fmt.Sprintf(`
-terraform {
-  required_providers {
-    roce = { source = "rocefabric/roce" }
-  }
-}
-
+	return requiredProvidersHCL + fmt.Sprintf(`
 locals {
   inventory = jsondecode(file(%q)).devices
   switches  = ["sonic-1", "sonic-2"]

@@ -206,6 +206,28 @@ func TestAccGuideCablingCheck(t *testing.T) {
 	}
 }
 
+// auditHCL audits every device of the lab with its cables (data.roce_fabric_audit.all); output
+// rules is its findings as sorted "rule severity device".
+const auditHCL = `
+data "roce_fabric_links" "all" {}
+
+data "roce_fabric_audit" "all" {
+  links = data.roce_fabric_links.all.links
+}
+
+output "rules" { value = join(", ", sort(distinct([for f in data.roce_fabric_audit.all.findings : "${f.rule} ${f.severity} ${f.device}"]))) }
+`
+
+// auditPort is the expression of the audited port iface of device.
+func auditPort(device, iface string) string {
+	return fmt.Sprintf(`one([for p in data.roce_fabric_audit.all.ports : p if p.device == %q && p.interface == %q])`, device, iface)
+}
+
+// dscpClass checks that the audited port of output out sends DSCP dscp to traffic class tc.
+func dscpClass(out, dscp string, tc int64) statecheck.StateCheck {
+	return statecheck.ExpectKnownOutputValueAtPath(out, tfjsonpath.New("dscp_to_traffic_class").AtMapKey(dscp), knownvalue.Int64Exact(tc))
+}
+
 // losslessPort is the check of output out, an audited port whose policy (the device's own
 // name) classifies on trust with PFC on, and whose lossless priorities are lossless; more adds
 // checks of other attributes (ecn_traffic_classes).
@@ -254,38 +276,28 @@ func TestAccFabricAuditForeignConfigs(t *testing.T) {
 		"system qos", "service-policy type queuing output QOS_EGRESS_PORT", "service-policy type network-qos QOS_NETWORK", "exit",
 		"interface Ethernet1/8", "priority-flow-control mode on", "service-policy type qos input AZLocal_SERVICES",
 	)
-	port := func(device, iface string) string {
-		return fmt.Sprintf(`one([for p in data.roce_fabric_audit.all.ports : p if p.device == %q && p.interface == %q])`, device, iface)
-	}
-	cfg := l.providerHCL() + fmt.Sprintf(`
-data "roce_fabric_links" "all" {}
-
-data "roce_fabric_audit" "all" {
-  links = data.roce_fabric_links.all.links
-}
-
+	cfg := l.providerHCL() + auditHCL + fmt.Sprintf(`
 output "eos"   { value = %s }
 output "nxos"  { value = %s }
 output "sonic" { value = %s }
 output "nic"   { value = one([for n in data.roce_fabric_audit.all.nics : n if n.device == "mlx5-1"]) }
-output "rules" { value = join(", ", sort(distinct([for f in data.roce_fabric_audit.all.findings : "${f.rule} ${f.severity} ${f.device}"]))) }
-output "eos_map_min" { value = min(values(one([for p in data.roce_fabric_audit.all.ports : p if p.device == "eos-1" && p.interface == "Ethernet1"]).dscp_to_traffic_class)...) }
+output "eos_map_min" { value = min(values(%[1]s.dscp_to_traffic_class)...) }
 output "ok"    { value = data.roce_fabric_audit.all.ok }
 output "r10"   { value = [for f in data.roce_fabric_audit.all.findings : f.message if f.rule == "R10"] }
 output "uplink_findings" {
   value = [for f in data.roce_fabric_audit.all.findings : "${f.rule}: ${f.message}" if strcontains(f.message, "Link eos-1 Ethernet8 <-> nxos-1 Ethernet1/8")]
 }
-`, port("eos-1", "Ethernet1"), port("nxos-1", "Ethernet1/8"), port("sonic-1", "Ethernet0"))
+`, auditPort("eos-1", "Ethernet1"), auditPort("nxos-1", "Ethernet1/8"), auditPort("sonic-1", "Ethernet0"))
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
 		Steps: []resource.TestStep{{
 			Config: cfg,
 			ConfigStateChecks: []statecheck.StateCheck{
 				losslessPort("eos", "GPU-LOSSLESS", "dscp", []int64{3}, map[string]knownvalue.Check{"ecn_traffic_classes": int64sExact(3)}),
-				statecheck.ExpectKnownOutputValueAtPath("eos", tfjsonpath.New("dscp_to_traffic_class").AtMapKey("26"), knownvalue.Int64Exact(3)),
+				dscpClass("eos", "26", 3),
 				losslessPort("nxos", "AZLocal_SERVICES", "pcp", []int64{3}, map[string]knownvalue.Check{"ecn_traffic_classes": int64sExact(3)}),
 				losslessPort("sonic", "AZURE", "dscp", []int64{3, 4}, nil),
-				statecheck.ExpectKnownOutputValueAtPath("sonic", tfjsonpath.New("dscp_to_traffic_class").AtMapKey("26"), knownvalue.Int64Exact(1)),
+				dscpClass("sonic", "26", 1),
 				statecheck.ExpectKnownOutputValue("nic", knownvalue.ObjectPartial(map[string]knownvalue.Check{
 					"interface": knownvalue.StringExact("eth0"), "pfc_priorities": int64sExact(),
 				})),
