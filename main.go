@@ -6,10 +6,10 @@ import (
 	"flag"
 	"log"
 	"os"
-	rtdebug "runtime/debug"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/memlimit"
 	"github.com/rocefabric/terraform-provider-roce/internal/profiling"
 	"github.com/rocefabric/terraform-provider-roce/internal/provider"
 )
@@ -21,7 +21,9 @@ var version = "dev"
 // heap is per-request garbage (the plugin SDK's request loggers and decoded values); with the
 // Go default (collect when the heap doubles) it grows with the fabric, past 200 MB of RSS at
 // 1,600 resources. The soft limit makes the collector run more often only once the heap nears
-// it, so small fabrics pay nothing (make bench measures both).
+// it, so small fabrics pay nothing (make bench measures both). A live heap that reaches it (a
+// plan of thousands of map entries) raises it (internal/memlimit): a limit below the live heap
+// would keep the collector running back to back.
 const memoryLimit = 128 << 20
 
 func main() {
@@ -29,7 +31,7 @@ func main() {
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
 	if os.Getenv("GOMEMLIMIT") == "" {
-		rtdebug.SetMemoryLimit(memoryLimit)
+		defer memlimit.Follow(memoryLimit, nil)()
 	}
 	quietSDKLogs(os.Getenv, os.Setenv)
 	stopProfiling := profiling.Start() // ROCE_PPROF_DIR in a roceprofile build only (make bench)
