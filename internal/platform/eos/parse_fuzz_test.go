@@ -3,8 +3,6 @@ package eos
 import (
 	"encoding/json"
 	"maps"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
@@ -99,11 +98,7 @@ func FuzzParseRunningConfigJSON(f *testing.F) {
 	for _, s := range seedTexts(f) {
 		f.Add([]byte(treeJSON(clitext.Tree(s))))
 	}
-	b, err := os.ReadFile(filepath.Join("testdata", "eos-switch-running-config.json"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(b)
+	f.Add([]byte(goldenfile.Read(f, "testdata/eos-switch-running-config.json")))
 	f.Add([]byte(`{"cmds": {"qos profile ROCE": {"cmds": {"tx-queue 3": {"cmds": {"bandwidth percent 100": null}}}}}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := ParseRunningConfigJSON(b)

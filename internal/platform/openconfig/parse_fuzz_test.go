@@ -2,8 +2,6 @@ package openconfig
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -22,12 +20,8 @@ import (
 // `make fuzz` runs each target for FUZZTIME.
 
 func FuzzParseQoS(f *testing.F) {
-	for _, name := range []string{"openconfig-qos-canonical-1.json", "lemming-readback.json.golden"} {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
+	for _, b := range platformtest.Files(f, "testdata/openconfig-qos-canonical-1.json", "testdata/lemming-readback.json.golden") {
+		f.Add([]byte(b))
 	}
 	f.Add([]byte(`{"openconfig-qos:qos": {"openconfig-qos:queues": {"queue": [{"name": "ROCE-roce", "config": {"queue-id": "3"}}]}}}`))
 	f.Add([]byte(`null`))
@@ -90,13 +84,10 @@ func FuzzParseQoS(f *testing.F) {
 
 // FuzzParseCounters takes the updates as the fixtures hold them: one "PATH<TAB>JSON" a line.
 func FuzzParseCounters(f *testing.F) {
-	for _, name := range []string{"counters-lab.txt", "counters-leaves.txt", "counters-subscribe-lab.txt", "counters-subscribe-numbered.txt"} {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			f.Fatal(err)
-		}
+	for _, b := range platformtest.Files(f, "testdata/counters-lab.txt", "testdata/counters-leaves.txt",
+		"testdata/counters-subscribe-lab.txt", "testdata/counters-subscribe-numbered.txt") {
 		for _, ifname := range []string{"Ethernet2", "Ethernet1/1", "swp1", ""} { // "": every port
-			f.Add(ifname, b)
+			f.Add(ifname, []byte(b))
 		}
 	}
 	f.Add("Ethernet2", []byte("/interfaces/interface[name=Ethernet2]/state/counters\t{\"in-discards\":\"7\"}\n"))
