@@ -203,6 +203,16 @@ func PFCEdits(example func() *fabric.PFCInterface) (mod func(func(*fabric.PFCInt
 	return mod, wd
 }
 
+// WithSonicOnlyActions adds to a CLI platform's cases the watchdog actions only SONiC has
+// (forward, alert), each refused with a pointer to the sonic platform; wd edits the
+// platform's example (PFCEdits).
+func WithSonicOnlyActions(wd func(func(*fabric.PFCWatchdog)) fabric.PFCInterface, cases map[string]PFCCase) map[string]PFCCase {
+	for name, action := range map[string]string{"forward": fabric.WatchdogForward, "alert": fabric.WatchdogAlert} {
+		cases[name] = PFCCase{wd(func(w *fabric.PFCWatchdog) { w.Action = action }), []string{"watchdog.action: sonic platform only"}}
+	}
+	return cases
+}
+
 // PolicyCase is a roce_qos_policy and what a platform reports unsupported in it
 // (CheckUnsupported's want); unnamed, as PFCCase.
 type PolicyCase = struct {

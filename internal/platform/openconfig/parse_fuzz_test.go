@@ -26,12 +26,9 @@ func FuzzParseQoS(f *testing.F) {
 	f.Add([]byte(`{"openconfig-qos:qos": {"openconfig-qos:queues": {"queue": [{"name": "ROCE-roce", "config": {"queue-id": "3"}}]}}}`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		tree, err := ParseQoS(b)
-		if platformtest.Refused(t, "a tree", tree, err) {
+		tree, ok := platformtest.ParseJSON(t, "a tree", ParseQoS, b)
+		if !ok {
 			return
-		}
-		if !json.Valid(b) {
-			t.Fatalf("accepted bytes that are not one JSON value: %q", b)
 		}
 		restore := map[string]Binding{}
 		for name := range tree.Interfaces {
@@ -104,17 +101,11 @@ func FuzzParseCounters(f *testing.F) {
 			}
 			ups = append(ups, Update{Path: path, JSON: []byte(v)})
 		}
-		var ports []string
-		if ifname != "" {
-			ports = []string{ifname}
-		}
-		got, err := ParseCounters(ports, ups)
+		got, err := ParseCounters(platformtest.Ports(ifname), ups)
 		if platformtest.Refused(t, "counters", got, err) {
 			return
 		}
-		if len(got) == 0 || ifname != "" && len(got) != 1 {
-			t.Fatalf("asked for %q, got %d ports", ifname, len(got))
-		}
+		platformtest.CheckPorts(t, ifname, got)
 		for _, u := range ups {
 			if !json.Valid(u.JSON) {
 				t.Fatalf("accepted an update that is not one JSON value: %q", u.JSON)
