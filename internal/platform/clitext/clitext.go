@@ -79,3 +79,23 @@ func Writable(platform string, lines []string) error {
 	}
 	return nil
 }
+
+// Number parses a decimal integer in lo..hi, as both CLIs print one (no sign, no padding
+// Atoi would take but a CLI never prints: "+5" is refused).
+func Number(s string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < lo || n > hi || strings.HasPrefix(s, "+") {
+		return 0, fmt.Errorf("%q is not a number from %d to %d", s, lo, hi)
+	}
+	return n, nil
+}
+
+// SetNumber parses s as Number does and points *dst at it; on an error *dst is left as it was.
+func SetNumber(dst **int, s string, lo, hi int) error {
+	n, err := Number(s, lo, hi)
+	if err != nil {
+		return err
+	}
+	*dst = &n
+	return nil
+}

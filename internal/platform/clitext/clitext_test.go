@@ -41,3 +41,24 @@ func TestThreshold(t *testing.T) {
 		}
 	}
 }
+
+func TestNumber(t *testing.T) {
+	for s, want := range map[string]int{"0": 0, "7": 7, "100": 100} {
+		if got, err := Number(s, 0, 100); err != nil || got != want {
+			t.Errorf("Number(%q) = %d, %v", s, got, err)
+		}
+	}
+	for _, s := range []string{"101", "-1", "+5", "5.0", "", "x"} {
+		if _, err := Number(s, 0, 100); err == nil {
+			t.Errorf("Number(%q) took it", s)
+		}
+	}
+	v := 3
+	dst := &v
+	if err := SetNumber(&dst, "9", 0, 7); err == nil || err.Error() != `"9" is not a number from 0 to 7` || dst != &v {
+		t.Errorf("SetNumber out of range: %v, dst %v", err, *dst)
+	}
+	if err := SetNumber(&dst, "5", 0, 7); err != nil || *dst != 5 || v != 3 {
+		t.Errorf("SetNumber(5): %v, dst %d, the old value %d", err, *dst, v)
+	}
+}

@@ -181,7 +181,7 @@ func (p *Profile) line(n *node) error {
 	case len(f) == 3 && f[0] == "no" && f[1] == "qos" && f[2] == "trust":
 		p.Trust = ""
 	case len(f) == 2 && (f[0] == "tx-queue" || f[0] == "uc-tx-queue"):
-		q, err := number(f[1], 0, 7)
+		q, err := clitext.Number(f[1], 0, 7)
 		if err != nil {
 			return err
 		}
@@ -210,7 +210,7 @@ func (p *Profile) noDrop(s string, on bool) error {
 
 // setNoDrop sets or clears priority s in a no-drop set, keeping it sorted.
 func setNoDrop(set []int, s string, on bool) ([]int, error) {
-	prio, err := number(s, 0, 7)
+	prio, err := clitext.Number(s, 0, 7)
 	if err != nil {
 		return set, err
 	}
@@ -235,11 +235,7 @@ func (q *TxQueue) apply(lines []*node) error {
 func (q *TxQueue) line(f []string) error {
 	switch {
 	case len(f) == 3 && f[0] == "bandwidth" && f[1] == "percent":
-		v, err := number(f[2], 0, 100)
-		if err != nil {
-			return err
-		}
-		q.BandwidthPercent = &v
+		return clitext.SetNumber(&q.BandwidthPercent, f[2], 0, 100)
 	case len(f) >= 2 && f[0] == "no" && f[1] == "bandwidth" && (len(f) == 2 || f[2] == "percent"):
 		q.BandwidthPercent = nil
 	case len(f) == 2 && f[0] == "priority" && f[1] == "strict":

@@ -37,12 +37,12 @@ func (c *Config) qosMap(f []string) error {
 	if to+2 >= len(f) {
 		return errors.New("the map target needs a value")
 	}
-	v, err := number(f[to+2], 0, 7)
+	v, err := clitext.Number(f[to+2], 0, 7)
 	if err != nil {
 		return err
 	}
 	for _, s := range f[1:to] {
-		k, err := number(s, 0, maxSrc)
+		k, err := clitext.Number(s, 0, maxSrc)
 		if err != nil {
 			return err
 		}
@@ -76,7 +76,7 @@ func parseECN(f []string) (e *ECN, ok bool, err error) {
 			if i+1 >= len(f) {
 				return nil, true, errors.New("max-mark-probability needs a value")
 			}
-			if e.Probability, err = number(f[i+1], 1, 100); err != nil {
+			if e.Probability, err = clitext.Number(f[i+1], 1, 100); err != nil {
 				return nil, true, err
 			}
 			i++
@@ -84,7 +84,7 @@ func parseECN(f []string) (e *ECN, ok bool, err error) {
 			if i+1 >= len(f) {
 				return nil, true, errors.New("weight needs a value")
 			}
-			if e.Weight, err = number(f[i+1], 0, 15); err != nil {
+			if e.Weight, err = clitext.Number(f[i+1], 0, 15); err != nil {
 				return nil, true, err
 			}
 			i++
@@ -157,13 +157,4 @@ func parseSeconds(s string) (int, error) {
 // formatSeconds prints ms as EOS does: seconds with two decimals (200 -> "0.20").
 func formatSeconds(ms int) string {
 	return fmt.Sprintf("%d.%02d", ms/1000, ms%1000/10)
-}
-
-// number parses a decimal integer in lo..hi.
-func number(s string, lo, hi int) (int, error) {
-	n, err := strconv.Atoi(s)
-	if err != nil || n < lo || n > hi || strings.HasPrefix(s, "+") {
-		return 0, fmt.Errorf("%q is not a number from %d to %d", s, lo, hi)
-	}
-	return n, nil
 }

@@ -42,13 +42,13 @@ func parseValues(f []string, field string) ([]int, error) {
 			continue
 		}
 		a, b, isRange := strings.Cut(item, "-")
-		lo, err := number(a, 0, hi)
+		lo, err := clitext.Number(a, 0, hi)
 		if err != nil {
 			return nil, err
 		}
 		top := lo
 		if isRange {
-			if top, err = number(b, lo, hi); err != nil {
+			if top, err = clitext.Number(b, lo, hi); err != nil {
 				return nil, err
 			}
 		}
@@ -109,9 +109,9 @@ func parseWRED(f []string) (*WRED, error) {
 				return nil, fmt.Errorf("%s needs a value", f[i])
 			}
 			if f[i] == "weight" {
-				w.Weight, err = number(f[i+1], 0, 15)
+				w.Weight, err = clitext.Number(f[i+1], 0, 15)
 			} else {
-				w.Probability, err = number(f[i+1], 0, 100)
+				w.Probability, err = clitext.Number(f[i+1], 0, 100)
 			}
 			i++
 		case "ecn":
@@ -141,13 +141,4 @@ func parsePause(f []string) (*Pause, error) {
 		v[i] = n
 	}
 	return &Pause{BufferSize: v[0], PauseThreshold: v[1], ResumeThreshold: v[2]}, nil
-}
-
-// number parses a decimal integer in lo..hi.
-func number(s string, lo, hi int) (int, error) {
-	n, err := strconv.Atoi(s)
-	if err != nil || n < lo || n > hi || strings.HasPrefix(s, "+") {
-		return 0, fmt.Errorf("%q is not a number from %d to %d", s, lo, hi)
-	}
-	return n, nil
 }
