@@ -117,6 +117,18 @@ type Drift = struct {
 	Shows    func(p *fabric.QoSPolicy) bool
 }
 
+// MinThresholdReads is a Drift's Shows: class's ECN minimum threshold reads as v (a
+// platform's Unknown, for a threshold in a unit it cannot convert).
+func MinThresholdReads(class string, v int64) func(p *fabric.QoSPolicy) bool {
+	return func(p *fabric.QoSPolicy) bool { return p.Classes[class].ECN.MinThresholdBytes == v }
+}
+
+// MarkingReads is a Drift's Shows: class's ECN marking probability reads as v (a platform's
+// Unknown, for marking the policy's writer would not have written).
+func MarkingReads(class string, v int) func(p *fabric.QoSPolicy) bool {
+	return func(p *fabric.QoSPolicy) bool { return p.Classes[class].ECN.MarkProbabilityPercent == v }
+}
+
 // CheckDrift applies each drift to text and reads the policy back (read): the read must show
 // the drift, and must not equal canonical, the policy the unchanged text reads as (a drift that
 // reads as no change would be hidden from the plan).
