@@ -56,15 +56,8 @@ func CheckQoSPolicy(dev devices.Device, p fabric.QoSPolicy) fabric.Problems {
 
 // ForQoSPolicy returns the driver of a configured device.
 func ForQoSPolicy(reg *devices.Registry, device string) (QoSPolicy, error) {
-	dev, ok := reg.Device(device)
-	if !ok {
-		return nil, errors.New(reg.UnknownDeviceDetail(device))
-	}
-	d := platforms[dev.Platform]
-	if d.qos == nil {
-		return nil, fmt.Errorf("device %q has platform %s, which %s", device, dev.Platform, d.noQoS())
-	}
-	drv, err := d.qos(reg, device)
+	drv, err := openDriver(reg, device, func(d platformDriver) func(*devices.Registry, string) (QoSPolicy, error) { return d.qos },
+		func(d platformDriver) string { return "which " + d.noQoS() })
 	if err != nil {
 		return nil, err
 	}

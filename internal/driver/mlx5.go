@@ -318,24 +318,25 @@ func (h *mlx5Host) write(ctx context.Context, oldPrior Prior, ifname string, st 
 	return prior, nil
 }
 
-type nicDriver struct{ h *mlx5Host }
-
-func (d nicDriver) Check(ctx context.Context, ifname string) error {
-	st, err := d.h.snap(ctx, ifname)
+// checkSnap runs check, a plan-time check, on ifname's state from the host's snapshot.
+func (h *mlx5Host) checkSnap(ctx context.Context, ifname string, check func(*mlx5.HostState) error) error {
+	st, err := h.snap(ctx, ifname)
 	if err != nil {
 		return err
 	}
-	return st.CheckNIC()
+	return check(st)
+}
+
+type nicDriver struct{ h *mlx5Host }
+
+func (d nicDriver) Check(ctx context.Context, ifname string) error {
+	return d.h.checkSnap(ctx, ifname, (*mlx5.HostState).CheckNIC)
 }
 
 // CheckIntent is the plan-time check with the planned settings: what they need must be on the
 // host (roce_tos: MLNX_OFED's traffic_class file).
 func (d nicDriver) CheckIntent(ctx context.Context, want fabric.NICQoS) error {
-	st, err := d.h.snap(ctx, want.Interface)
-	if err != nil {
-		return err
-	}
-	return st.CheckNICIntent(want)
+	return d.h.checkSnap(ctx, want.Interface, func(st *mlx5.HostState) error { return st.CheckNICIntent(want) })
 }
 
 // Tool is the QoS tool the host's read found for ifname (mlnx_qos or dcb).
@@ -415,11 +416,7 @@ func (d dcqcnDriver) state(ctx context.Context, ifname string, fresh bool) (*mlx
 }
 
 func (d dcqcnDriver) Check(ctx context.Context, ifname string) error {
-	st, err := d.h.snap(ctx, ifname)
-	if err != nil {
-		return err
-	}
-	return st.CheckInterface()
+	return d.h.checkSnap(ctx, ifname, (*mlx5.HostState).CheckInterface)
 }
 
 // CheckIntent is the plan-time check with the planned profile: what it writes must be there

@@ -3,7 +3,6 @@ package driver
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -55,15 +54,8 @@ func hasPFC(d platformDriver) bool { return d.pfc != nil }
 
 // ForPFCInterface returns the roce_pfc_interface driver of a configured switch.
 func ForPFCInterface(reg *devices.Registry, device string) (PFCInterface, error) {
-	dev, ok := reg.Device(device)
-	if !ok {
-		return nil, errors.New(reg.UnknownDeviceDetail(device))
-	}
-	d := platforms[dev.Platform]
-	if d.pfc == nil {
-		return nil, fmt.Errorf("device %q has platform %s, which has no roce_pfc_interface driver", device, dev.Platform)
-	}
-	drv, err := d.pfc(reg, device)
+	drv, err := openDriver(reg, device, func(d platformDriver) func(*devices.Registry, string) (PFCInterface, error) { return d.pfc },
+		func(platformDriver) string { return "which has no roce_pfc_interface driver" })
 	if err != nil {
 		return nil, err
 	}
