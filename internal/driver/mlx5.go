@@ -225,12 +225,10 @@ func trimSnapshot(snap mlx5.Snapshot, cur *mlx5.HostState) mlx5.Snapshot {
 // restore is a destroy: it writes back the values recorded before create (raw) and removes the
 // resource's boot unit (kind), so the host stops re-applying settings nothing manages.
 func (h *mlx5Host) restore(ctx context.Context, ifname string, raw Prior, what, kind string) error {
-	var snap mlx5.Snapshot
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &snap); err != nil {
-			return fmt.Errorf("private state is unreadable: %w", err)
-		}
-	} // else imported: nothing was recorded before our first change
+	var snap mlx5.Snapshot // imported: nothing was recorded before our first change
+	if err := decodeInto(raw, &snap); err != nil {
+		return err
+	}
 	defer h.wrote()
 	st, err := h.read(ctx, ifname)
 	if err != nil {
@@ -271,8 +269,8 @@ func mergeSnapshot(old Prior, fresh mlx5.Snapshot) (Prior, error) {
 		return json.Marshal(fresh)
 	}
 	var snap mlx5.Snapshot
-	if err := json.Unmarshal(old, &snap); err != nil {
-		return nil, fmt.Errorf("private state is unreadable: %w", err)
+	if err := decodeInto(old, &snap); err != nil {
+		return nil, err
 	}
 	if snap.NIC == nil {
 		snap.NIC = fresh.NIC

@@ -74,13 +74,8 @@ func openSONiCPFC(reg *devices.Registry, device string) (PFCInterface, error) {
 
 func decodePFCPrior(raw Prior) (sonic.PFCPrior, error) {
 	var p sonic.PFCPrior
-	if len(raw) == 0 {
-		return p, nil
-	}
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return p, fmt.Errorf("private state is unreadable: %w", err)
-	}
-	return p, nil
+	err := decodeInto(raw, &p)
+	return p, err
 }
 
 // Check needs nothing from the device at plan time: the device checks run at apply, against
