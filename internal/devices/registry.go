@@ -11,6 +11,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/gnmi"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/nvue"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/tlsconf"
 )
 
 // Registry holds the resolved devices and their sessions. Sessions open on first use, never at
@@ -99,25 +100,24 @@ func shared[C any](r *Registry, name, transport, notOver string, cache *map[stri
 	return c, nil
 }
 
+// tlsEndpoint is how device name is reached over TLS (gNMI, NVUE).
+func tlsEndpoint(name string, d Device) tlsconf.Endpoint {
+	return tlsconf.Endpoint{Device: name, Address: d.Address, Username: d.Username, Password: d.Password,
+		CACertificate: []byte(d.CACertificate), Insecure: d.Insecure}
+}
+
 // GNMI returns the shared gNMI client of a gNMI device.
 func (r *Registry) GNMI(name string) (*gnmi.Client, error) {
 	return shared(r, name, "gnmi", "is not reached over gNMI", &r.gnmi, func(d Device) *gnmi.Client {
-		return gnmi.New(gnmi.Config{
-			Device: name, Address: d.Address, Username: d.Username, Password: d.Password,
-			CACertificate: []byte(d.CACertificate), Insecure: d.Insecure, Target: d.GNMITarget,
-			Timeout: d.Timeout, Retries: d.Retries, Logger: r.loggerFor("gnmi"),
-		})
+		return gnmi.New(gnmi.Config{Endpoint: tlsEndpoint(name, d), Target: d.GNMITarget,
+			Timeout: d.Timeout, Retries: d.Retries, Logger: r.loggerFor("gnmi")})
 	})
 }
 
 // NVUE returns the shared NVUE REST client of a Cumulus Linux switch.
 func (r *Registry) NVUE(name string) (*nvue.Client, error) {
 	return shared(r, name, "nvue", "is not reached over NVUE", &r.nvue, func(d Device) *nvue.Client {
-		return nvue.New(nvue.Config{
-			Device: name, Address: d.Address, Username: d.Username, Password: d.Password,
-			CACertificate: []byte(d.CACertificate), Insecure: d.Insecure,
-			Timeout: d.Timeout, Retries: d.Retries, Logger: r.loggerFor("nvue"),
-		})
+		return nvue.New(nvue.Config{Endpoint: tlsEndpoint(name, d), Timeout: d.Timeout, Retries: d.Retries, Logger: r.loggerFor("nvue")})
 	})
 }
 
