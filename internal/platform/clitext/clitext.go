@@ -99,3 +99,20 @@ func SetNumber(dst **int, s string, lo, hi int) error {
 	*dst = &n
 	return nil
 }
+
+// NumberAfter reads the Number that follows the keyword f[i] of a line's words ("weight 4").
+func NumberAfter(f []string, i, lo, hi int) (int, error) {
+	if i+1 >= len(f) {
+		return 0, fmt.Errorf("%s needs a value", f[i])
+	}
+	return Number(f[i+1], lo, hi)
+}
+
+// ThresholdAfter reads the Threshold, a value and its unit, that follows the keyword f[i] of a
+// line's words ("minimum-threshold 150 kbytes").
+func ThresholdAfter(f []string, i int, unknown int64) (int64, error) {
+	if i+2 >= len(f) {
+		return 0, fmt.Errorf("%s needs a value and a unit", f[i])
+	}
+	return Threshold(f[i+1], f[i+2], unknown)
+}

@@ -62,3 +62,19 @@ func TestNumber(t *testing.T) {
 		t.Errorf("SetNumber(5): %v, dst %d, the old value %d", err, *dst, v)
 	}
 }
+
+func TestValueAfterKeyword(t *testing.T) {
+	f := []string{"random-detect", "ecn", "minimum-threshold", "150", "kbytes", "weight", "4"}
+	if v, err := ThresholdAfter(f, 2, -1); err != nil || v != 153600 {
+		t.Errorf("ThresholdAfter = %d, %v", v, err)
+	}
+	if v, err := NumberAfter(f, 5, 0, 15); err != nil || v != 4 {
+		t.Errorf("NumberAfter = %d, %v", v, err)
+	}
+	if _, err := NumberAfter(f[:6], 5, 0, 15); err == nil || err.Error() != "weight needs a value" {
+		t.Errorf("weight at the end: %v", err)
+	}
+	if _, err := ThresholdAfter(f[:4], 2, -1); err == nil || err.Error() != "minimum-threshold needs a value and a unit" {
+		t.Errorf("threshold without its unit: %v", err)
+	}
+}

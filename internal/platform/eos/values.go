@@ -59,10 +59,7 @@ func parseECN(f []string) (e *ECN, ok bool, err error) {
 	for i := 0; i < len(f); i++ {
 		switch f[i] {
 		case "minimum-threshold", "maximum-threshold":
-			if i+2 >= len(f) {
-				return nil, true, fmt.Errorf("%s needs a value and a unit", f[i])
-			}
-			v, err := clitext.Threshold(f[i+1], f[i+2], Unknown)
+			v, err := clitext.ThresholdAfter(f, i, Unknown)
 			if err != nil {
 				return nil, true, err
 			}
@@ -73,18 +70,12 @@ func parseECN(f []string) (e *ECN, ok bool, err error) {
 			}
 			i += 2
 		case "max-mark-probability":
-			if i+1 >= len(f) {
-				return nil, true, errors.New("max-mark-probability needs a value")
-			}
-			if e.Probability, err = clitext.Number(f[i+1], 1, 100); err != nil {
+			if e.Probability, err = clitext.NumberAfter(f, i, 1, 100); err != nil {
 				return nil, true, err
 			}
 			i++
 		case "weight":
-			if i+1 >= len(f) {
-				return nil, true, errors.New("weight needs a value")
-			}
-			if e.Weight, err = clitext.Number(f[i+1], 0, 15); err != nil {
+			if e.Weight, err = clitext.NumberAfter(f, i, 0, 15); err != nil {
 				return nil, true, err
 			}
 			i++

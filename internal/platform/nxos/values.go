@@ -91,10 +91,7 @@ func parseWRED(f []string) (*WRED, error) {
 		var err error
 		switch f[i] {
 		case "minimum-threshold", "maximum-threshold":
-			if i+2 >= len(f) {
-				return nil, fmt.Errorf("%s needs a value and a unit", f[i])
-			}
-			v, err := clitext.Threshold(f[i+1], f[i+2], Unknown)
+			v, err := clitext.ThresholdAfter(f, i, Unknown)
 			if err != nil {
 				return nil, err
 			}
@@ -104,15 +101,11 @@ func parseWRED(f []string) (*WRED, error) {
 				w.MaxBytes, hasMax = v, true
 			}
 			i += 2
-		case "drop-probability", "weight":
-			if i+1 >= len(f) {
-				return nil, fmt.Errorf("%s needs a value", f[i])
-			}
-			if f[i] == "weight" {
-				w.Weight, err = clitext.Number(f[i+1], 0, 15)
-			} else {
-				w.Probability, err = clitext.Number(f[i+1], 0, 100)
-			}
+		case "weight":
+			w.Weight, err = clitext.NumberAfter(f, i, 0, 15)
+			i++
+		case "drop-probability":
+			w.Probability, err = clitext.NumberAfter(f, i, 0, 100)
 			i++
 		case "ecn":
 			w.ECN = true
