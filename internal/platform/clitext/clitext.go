@@ -4,6 +4,7 @@
 package clitext
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -115,4 +116,34 @@ func ThresholdAfter(f []string, i int, unknown int64) (int64, error) {
 		return 0, fmt.Errorf("%s needs a value and a unit", f[i])
 	}
 	return Threshold(f[i+1], f[i+2], unknown)
+}
+
+// MinMax collects the minimum-threshold and maximum-threshold of an ECN or WRED line, which
+// both CLIs write as a pair.
+type MinMax struct {
+	Min, Max       int64
+	HasMin, HasMax bool
+}
+
+// Read takes the threshold that follows the keyword f[i], minimum-threshold or
+// maximum-threshold (ThresholdAfter); the caller skips its two words.
+func (m *MinMax) Read(f []string, i int, unknown int64) error {
+	v, err := ThresholdAfter(f, i, unknown)
+	if err != nil {
+		return err
+	}
+	if f[i] == "minimum-threshold" {
+		m.Min, m.HasMin = v, true
+	} else {
+		m.Max, m.HasMax = v, true
+	}
+	return nil
+}
+
+// Err refuses a line with one threshold of the pair but not the other.
+func (m MinMax) Err() error {
+	if m.HasMin != m.HasMax {
+		return errors.New("needs both minimum-threshold and maximum-threshold")
+	}
+	return nil
 }

@@ -55,18 +55,12 @@ func (c *Config) qosMap(f []string) error {
 // thresholds (`random-detect ecn count`), which are not the marking line.
 func parseECN(f []string) (e *ECN, ok bool, err error) {
 	e = &ECN{Probability: 100, Weight: -1} // EOS marks at 100 % at the maximum threshold unless told
-	var hasMin, hasMax bool
+	var th clitext.MinMax
 	for i := 0; i < len(f); i++ {
 		switch f[i] {
 		case "minimum-threshold", "maximum-threshold":
-			v, err := clitext.ThresholdAfter(f, i, Unknown)
-			if err != nil {
+			if err := th.Read(f, i, Unknown); err != nil {
 				return nil, true, err
-			}
-			if f[i] == "minimum-threshold" {
-				e.MinBytes, hasMin = v, true
-			} else {
-				e.MaxBytes, hasMax = v, true
 			}
 			i += 2
 		case "max-mark-probability":
@@ -81,12 +75,13 @@ func parseECN(f []string) (e *ECN, ok bool, err error) {
 			i++
 		}
 	}
-	if !hasMin && !hasMax {
+	if !th.HasMin && !th.HasMax {
 		return nil, false, nil
 	}
-	if hasMin != hasMax {
-		return nil, true, errors.New("needs both minimum-threshold and maximum-threshold")
+	if err := th.Err(); err != nil {
+		return nil, true, err
 	}
+	e.MinBytes, e.MaxBytes = th.Min, th.Max
 	return e, true, nil
 }
 

@@ -86,20 +86,12 @@ func formatValues(vs []int) string {
 // (`threshold burst-optimized ecn`) whose thresholds read Unknown.
 func parseWRED(f []string) (*WRED, error) {
 	w := &WRED{MinBytes: Unknown, MaxBytes: Unknown, Probability: Unknown, Weight: Unknown}
-	var hasMin, hasMax bool
+	var th clitext.MinMax
 	for i := 0; i < len(f); i++ {
 		var err error
 		switch f[i] {
 		case "minimum-threshold", "maximum-threshold":
-			v, err := clitext.ThresholdAfter(f, i, Unknown)
-			if err != nil {
-				return nil, err
-			}
-			if f[i] == "minimum-threshold" {
-				w.MinBytes, hasMin = v, true
-			} else {
-				w.MaxBytes, hasMax = v, true
-			}
+			err = th.Read(f, i, Unknown)
 			i += 2
 		case "weight":
 			w.Weight, err = clitext.NumberAfter(f, i, 0, 15)
@@ -114,8 +106,11 @@ func parseWRED(f []string) (*WRED, error) {
 			return nil, err
 		}
 	}
-	if hasMin != hasMax {
-		return nil, errors.New("needs both minimum-threshold and maximum-threshold")
+	if err := th.Err(); err != nil {
+		return nil, err
+	}
+	if th.HasMin { // else a predefined profile: Unknown
+		w.MinBytes, w.MaxBytes = th.Min, th.Max
 	}
 	return w, nil
 }
