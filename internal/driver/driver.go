@@ -73,6 +73,15 @@ func (d platformDriver) noQoS() string {
 	return "this provider version cannot configure yet"
 }
 
+// found is a Read's answer from a device read's lookup: v when the device has it, else nil (the
+// resource is gone), never an error.
+func found[T any](v *T, ok bool) (*T, error) {
+	if !ok {
+		return nil, nil
+	}
+	return v, nil
+}
+
 // Applied reports an error that is only a warning: the change was committed to the device's
 // running configuration, but saving it to the startup configuration (save_config) failed, or
 // the device answered some lines with warnings. The resource records the change and warns;

@@ -110,11 +110,7 @@ func (d sonicPFC) Read(ctx context.Context, port string, _ *fabric.PFCInterface)
 	if err != nil {
 		return nil, err
 	}
-	p, ok := db.PFC(port)
-	if !ok {
-		return nil, nil
-	}
-	return p, nil
+	return found(db.PFC(port))
 }
 
 func (d sonicPFC) writePFC(ctx context.Context, old *fabric.PFCInterface, next fabric.PFCInterface, raw Prior) (Prior, error) {
