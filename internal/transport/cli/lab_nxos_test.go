@@ -54,11 +54,17 @@ func TestLabNXOSCheckpointTransaction(t *testing.T) {
 		}
 	}
 	mustConfigure(t, c, "interface Ethernet1/2", "service-policy type qos input ROCE")
-	if cps := sw.Checkpoints(); len(cps) != 0 {
-		t.Errorf("checkpoints left: %q", cps)
-	}
+	noCheckpointsLeft(t, sw)
 	if n := sw.Counters().Connections; n != 1 {
 		t.Errorf("%d SSH connections for 7 operations, want 1", n)
+	}
+}
+
+// noCheckpointsLeft fails unless every transaction removed its checkpoint.
+func noCheckpointsLeft(t *testing.T, sw *lab.NXOSSwitch) {
+	t.Helper()
+	if cps := sw.Checkpoints(); len(cps) != 0 {
+		t.Errorf("checkpoints left: %q", cps)
 	}
 }
 
@@ -98,9 +104,7 @@ func TestLabNXOSRejectedLineRollsBack(t *testing.T) {
 			if after := sw.RunningConfig(); after != before {
 				t.Errorf("running-config changed by a refused transaction:\n%s\nwas:\n%s", after, before)
 			}
-			if cps := sw.Checkpoints(); len(cps) != 0 {
-				t.Errorf("checkpoints left: %q", cps)
-			}
+			noCheckpointsLeft(t, sw)
 		})
 	}
 	if n := sw.Counters().Connections; n != 1 {
