@@ -147,3 +147,14 @@ func (m MinMax) Err() error {
 	}
 	return nil
 }
+
+// EachLine runs fn on the words of each line of a block, stopping at the first error, which
+// it returns quoting the line.
+func EachLine(lines []*Node, fn func(f []string) error) error {
+	for _, n := range lines {
+		if err := fn(strings.Fields(n.Line)); err != nil {
+			return fmt.Errorf("%q: %w", n.Line, err)
+		}
+	}
+	return nil
+}

@@ -137,7 +137,7 @@ func (c *Config) global(n *node) error {
 	case len(f) == 3 && f[0] == "qos" && f[1] == "profile":
 		err = c.profile(f[2]).apply(n.Children)
 	case len(f) == 2 && f[0] == "interface":
-		err = c.iface(f[1]).apply(n.Children)
+		err = clitext.EachLine(n.Children, c.iface(f[1]).line)
 	}
 	if err != nil {
 		return fmt.Errorf("eos: running-config line %q: %w", n.Line, err)
@@ -188,7 +188,7 @@ func (p *Profile) line(n *node) error {
 		if p.Queues[q] == nil {
 			p.Queues[q] = &TxQueue{}
 		}
-		return p.Queues[q].apply(n.Children)
+		return clitext.EachLine(n.Children, p.Queues[q].line)
 	case len(f) == 2 && f[0] == "priority-flow-control" && f[1] == "on":
 		p.PFCOn = true
 	case len(f) == 3 && f[0] == "no" && f[1] == "priority-flow-control" && f[2] == "on":
@@ -223,15 +223,6 @@ func setNoDrop(set []int, s string, on bool) ([]int, error) {
 	return out, nil
 }
 
-func (q *TxQueue) apply(lines []*node) error {
-	for _, n := range lines {
-		if err := q.line(strings.Fields(n.Line)); err != nil {
-			return fmt.Errorf("%q: %w", n.Line, err)
-		}
-	}
-	return nil
-}
-
 func (q *TxQueue) line(f []string) error {
 	switch {
 	case len(f) == 3 && f[0] == "bandwidth" && f[1] == "percent":
@@ -254,15 +245,6 @@ func (q *TxQueue) line(f []string) error {
 		return err
 	case len(f) == 3 && f[0] == "no" && f[1] == "random-detect" && f[2] == "ecn":
 		q.ECN = nil
-	}
-	return nil
-}
-
-func (i *Interface) apply(lines []*node) error {
-	for _, n := range lines {
-		if err := i.line(strings.Fields(n.Line)); err != nil {
-			return fmt.Errorf("%q: %w", n.Line, err)
-		}
 	}
 	return nil
 }

@@ -35,7 +35,7 @@ func (pm *QoSPolicyMap) apply(body []*node) error {
 			i = len(pm.Classes) - 1
 		}
 		cl := pm.Classes[i]
-		err := eachLine(n.Children, func(f []string) error {
+		err := clitext.EachLine(n.Children, func(f []string) error {
 			switch {
 			case len(f) == 3 && f[0] == "set" && f[1] == "qos-group":
 				return clitext.SetNumber(&cl.QoSGroup, f[2], 0, 7)
@@ -68,7 +68,7 @@ func (pm *NetworkQoSPolicy) apply(body []*node) error {
 			cl = &NQClass{}
 			pm.Classes[tc] = cl
 		}
-		if err := eachLine(n.Children, cl.line); err != nil {
+		if err := clitext.EachLine(n.Children, cl.line); err != nil {
 			return wrapLine(n, err)
 		}
 	}
@@ -113,7 +113,7 @@ func (pm *QueuingPolicy) apply(body []*node) error {
 			cl = &QueueClass{}
 			classes[tc] = cl
 		}
-		if err := eachLine(n.Children, cl.line); err != nil {
+		if err := clitext.EachLine(n.Children, cl.line); err != nil {
 			return wrapLine(n, err)
 		}
 	}
