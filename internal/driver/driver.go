@@ -74,12 +74,12 @@ func (d platformDriver) noQoS() string {
 }
 
 // found is a Read's answer from a device read's lookup: v when the device has it, else nil (the
-// resource is gone), never an error.
-func found[T any](v *T, ok bool) (*T, error) {
+// resource is gone).
+func found[T any](v *T, ok bool) *T {
 	if !ok {
-		return nil, nil
+		return nil
 	}
-	return v, nil
+	return v
 }
 
 // Applied reports an error that is only a warning: the change was committed to the device's

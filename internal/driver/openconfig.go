@@ -54,7 +54,7 @@ func (d *openConfigQoS) Read(ctx context.Context, name string, _ *fabric.QoSPoli
 	if err != nil {
 		return nil, err
 	}
-	return found(t.Policy(name))
+	return found(t.Policy(name)), nil
 }
 
 func (d *openConfigQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error) {

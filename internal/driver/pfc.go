@@ -110,7 +110,7 @@ func (d sonicPFC) Read(ctx context.Context, port string, _ *fabric.PFCInterface)
 	if err != nil {
 		return nil, err
 	}
-	return found(db.PFC(port))
+	return found(db.PFC(port)), nil
 }
 
 func (d sonicPFC) writePFC(ctx context.Context, old *fabric.PFCInterface, next fabric.PFCInterface, raw Prior) (Prior, error) {
