@@ -242,9 +242,35 @@ const qosPolicyResource = `resource "roce_qos_policy" "leaf" {
 
 `
 
+// nicQoSAttrs are the quickstart's NIC QoS settings: a roce_nic_qos's, and each NIC's in a
+// roce_nic_qos_interfaces map (indent places them). One text, so the two shapes the benchmark
+// compares configure the same.
+const nicQoSAttrs = `trust            = "dscp"
+pfc_priorities   = [3]
+dscp_to_priority = { "26" = 3, "48" = 6 }
+priority_to_tc   = { "3" = 3, "6" = 6 }
+ets = {
+  "0" = { bandwidth_percent = 50 }
+  "3" = { bandwidth_percent = 50 }
+  "6" = { strict_priority = true }
+}
+roce_tos = 106
+`
+
+// indent puts prefix before each non-empty line of text.
+func indent(text, prefix string) string {
+	lines := strings.SplitAfter(text, "\n")
+	for i, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "")
+}
+
 // roceResources: PFC with a drop watchdog on every port, and the quickstart's NIC QoS and
 // DCQCN on every host NIC, a resource each.
-const roceResources = `resource "roce_pfc_interface" "port" {
+var roceResources = `resource "roce_pfc_interface" "port" {
   for_each  = local.ports
   device    = each.value.device
   interface = each.value.interface
@@ -257,17 +283,7 @@ resource "roce_nic_qos" "nic" {
   for_each         = local.nics
   device           = each.value.device
   interface        = each.value.interface
-  trust            = "dscp"
-  pfc_priorities   = [3]
-  dscp_to_priority = { "26" = 3, "48" = 6 }
-  priority_to_tc   = { "3" = 3, "6" = 6 }
-  ets = {
-    "0" = { bandwidth_percent = 50 }
-    "3" = { bandwidth_percent = 50 }
-    "6" = { strict_priority = true }
-  }
-  roce_tos = 106
-}
+` + indent(nicQoSAttrs, "  ") + `}
 
 resource "roce_dcqcn_profile" "nic" {
   for_each     = local.nics
@@ -282,7 +298,7 @@ resource "roce_dcqcn_profile" "nic" {
 // mapResources: roceResources with a resource per device, whose `interfaces` map gives every
 // port or NIC of the device the attributes the per-interface resource sets (those of
 // roce_pfc_interface, roce_nic_qos and roce_dcqcn_profile, minus id, device and interface).
-const mapResources = `resource "roce_pfc_interfaces" "leaf" {
+var mapResources = `resource "roce_pfc_interfaces" "leaf" {
   for_each = local.switches
   device   = each.key
   interfaces = {
@@ -299,17 +315,7 @@ resource "roce_nic_qos_interfaces" "host" {
   device   = each.key
   interfaces = {
     for nic in each.value : nic => {
-      trust            = "dscp"
-      pfc_priorities   = [3]
-      dscp_to_priority = { "26" = 3, "48" = 6 }
-      priority_to_tc   = { "3" = 3, "6" = 6 }
-      ets = {
-        "0" = { bandwidth_percent = 50 }
-        "3" = { bandwidth_percent = 50 }
-        "6" = { strict_priority = true }
-      }
-      roce_tos = 106
-    }
+` + indent(nicQoSAttrs, "      ") + `    }
   }
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/gnmi"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/nvue"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/tlsconf"
 )
 
 // Registry holds the resolved devices and their sessions. Sessions open on first use, never at
@@ -77,77 +78,68 @@ func (r *Registry) UnknownDeviceDetail(name string) string {
 	return fmt.Sprintf("Device %q is not in the provider's `devices` map (configured: %s). Add it there, or fix the name.", name, strings.Join(names, ", "))
 }
 
-// GNMI returns the shared gNMI client of a gNMI device.
-func (r *Registry) GNMI(name string) (*gnmi.Client, error) {
+// shared returns device name's client from *cache (read under the lock: Close replaces the
+// maps), opening it on first use. A device reached over another transport is refused with
+// notOver ("device %q has platform %s, which " + notOver).
+func shared[C any](r *Registry, name, transport, notOver string, cache *map[string]C, open func(Device) C) (C, error) {
+	var none C
 	d, ok := r.devices[name]
 	if !ok {
-		return nil, fmt.Errorf("%s", r.UnknownDeviceDetail(name))
+		return none, fmt.Errorf("%s", r.UnknownDeviceDetail(name))
 	}
-	if Transport(d.Platform) != "gnmi" {
-		return nil, fmt.Errorf("device %q has platform %s, which is not reached over gNMI", name, d.Platform)
+	if Transport(d.Platform) != transport {
+		return none, fmt.Errorf("device %q has platform %s, which %s", name, d.Platform, notOver)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if c, ok := r.gnmi[name]; ok {
+	if c, ok := (*cache)[name]; ok {
 		return c, nil
 	}
-	c := gnmi.New(gnmi.Config{
-		Device: name, Address: d.Address, Username: d.Username, Password: d.Password,
-		CACertificate: []byte(d.CACertificate), Insecure: d.Insecure, Target: d.GNMITarget,
-		Timeout: d.Timeout, Retries: d.Retries, Logger: r.loggerFor("gnmi"),
-	})
-	r.gnmi[name] = c
+	c := open(d)
+	(*cache)[name] = c
 	return c, nil
+}
+
+// tlsEndpoint is how device name is reached over TLS (gNMI, NVUE).
+func tlsEndpoint(name string, d Device) tlsconf.Endpoint {
+	return tlsconf.Endpoint{Device: name, Address: d.Address, Username: d.Username, Password: d.Password,
+		CACertificate: []byte(d.CACertificate), Insecure: d.Insecure}
+}
+
+// GNMI returns the shared gNMI client of a gNMI device.
+func (r *Registry) GNMI(name string) (*gnmi.Client, error) {
+	return shared(r, name, "gnmi", "is not reached over gNMI", &r.gnmi, func(d Device) *gnmi.Client {
+		return gnmi.New(gnmi.Config{Endpoint: tlsEndpoint(name, d), Target: d.GNMITarget,
+			Timeout: d.Timeout, Retries: d.Retries, Logger: r.loggerFor("gnmi")})
+	})
 }
 
 // NVUE returns the shared NVUE REST client of a Cumulus Linux switch.
 func (r *Registry) NVUE(name string) (*nvue.Client, error) {
-	d, ok := r.devices[name]
-	if !ok {
-		return nil, fmt.Errorf("%s", r.UnknownDeviceDetail(name))
-	}
-	if Transport(d.Platform) != "nvue" {
-		return nil, fmt.Errorf("device %q has platform %s, which is not reached over NVUE", name, d.Platform)
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if c, ok := r.nvue[name]; ok {
-		return c, nil
-	}
-	c := nvue.New(nvue.Config{
-		Device: name, Address: d.Address, Username: d.Username, Password: d.Password,
-		CACertificate: []byte(d.CACertificate), Insecure: d.Insecure,
-		Timeout: d.Timeout, Retries: d.Retries, Logger: r.loggerFor("nvue"),
+	return shared(r, name, "nvue", "is not reached over NVUE", &r.nvue, func(d Device) *nvue.Client {
+		return nvue.New(nvue.Config{Endpoint: tlsEndpoint(name, d), Timeout: d.Timeout, Retries: d.Retries, Logger: r.loggerFor("nvue")})
 	})
-	r.nvue[name] = c
-	return c, nil
 }
 
-// SSH returns the shared SSH client of a host reached over SSH (platform mlx5).
-func (r *Registry) SSH(name string) (*ssh.Client, error) {
-	d, ok := r.devices[name]
-	if !ok {
-		return nil, fmt.Errorf("%s", r.UnknownDeviceDetail(name))
-	}
-	if Transport(d.Platform) != "ssh" {
-		return nil, fmt.Errorf("device %q has platform %s, which is not a host reached over SSH", name, d.Platform)
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if c, ok := r.ssh[name]; ok {
-		return c, nil
-	}
+// sshConfig is how device name is reached over SSH, logging as transport. Without a pinned
+// host key or a known_hosts file the user's ~/.ssh/known_hosts verifies the host.
+func (r *Registry) sshConfig(name string, d Device, transport string) ssh.Config {
 	known := d.KnownHostsFile
 	if known == "" && d.HostKey == "" {
 		known = "~/.ssh/known_hosts"
 	}
-	c := ssh.New(ssh.Config{
+	return ssh.Config{
 		Device: name, Address: d.Address, Username: d.Username, Password: d.Password,
 		PrivateKey: []byte(d.PrivateKey), HostKey: d.HostKey, KnownHostsFile: known,
-		Insecure: d.Insecure, Timeout: d.Timeout, Retries: d.Retries, Logger: r.loggerFor("ssh"),
+		Insecure: d.Insecure, Timeout: d.Timeout, Retries: d.Retries, Logger: r.loggerFor(transport),
+	}
+}
+
+// SSH returns the shared SSH client of a host reached over SSH (platform mlx5).
+func (r *Registry) SSH(name string) (*ssh.Client, error) {
+	return shared(r, name, "ssh", "is not a host reached over SSH", &r.ssh, func(d Device) *ssh.Client {
+		return ssh.New(r.sshConfig(name, d, "ssh"))
 	})
-	r.ssh[name] = c
-	return c, nil
 }
 
 // scrapliPlatforms names scrapligo's platform definition of each CLI platform.
@@ -155,29 +147,9 @@ var scrapliPlatforms = map[string]string{"eos": "arista_eos", "nxos": "cisco_nxo
 
 // CLI returns the shared CLI session of a switch configured over SSH (platforms eos, nxos).
 func (r *Registry) CLI(name string) (*cli.Client, error) {
-	d, ok := r.devices[name]
-	if !ok {
-		return nil, fmt.Errorf("%s", r.UnknownDeviceDetail(name))
-	}
-	if Transport(d.Platform) != "cli" {
-		return nil, fmt.Errorf("device %q has platform %s, which is not configured over a CLI", name, d.Platform)
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if c, ok := r.cli[name]; ok {
-		return c, nil
-	}
-	known := d.KnownHostsFile
-	if known == "" && d.HostKey == "" {
-		known = "~/.ssh/known_hosts"
-	}
-	c := cli.New(cli.Config{Config: ssh.Config{
-		Device: name, Address: d.Address, Username: d.Username, Password: d.Password,
-		PrivateKey: []byte(d.PrivateKey), HostKey: d.HostKey, KnownHostsFile: known,
-		Insecure: d.Insecure, Timeout: d.Timeout, Retries: d.Retries, Logger: r.loggerFor("cli"),
-	}, Platform: scrapliPlatforms[d.Platform], SaveConfig: d.SaveConfig})
-	r.cli[name] = c
-	return c, nil
+	return shared(r, name, "cli", "is not configured over a CLI", &r.cli, func(d Device) *cli.Client {
+		return cli.New(cli.Config{Config: r.sshConfig(name, d, "cli"), Platform: scrapliPlatforms[d.Platform], SaveConfig: d.SaveConfig})
+	})
 }
 
 // Close closes every open session.

@@ -2,7 +2,6 @@ package driver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -22,11 +21,11 @@ import (
 // switch port (named after the device's own policy or map), each port's PFC, each NIC's QoS and
 // DCQCN.
 func Audit(ctx context.Context, reg *devices.Registry, device string, ports []string) (fabric.Fabric, error) {
-	dev, ok := reg.Device(device)
-	if !ok {
-		return fabric.Fabric{}, errors.New(reg.UnknownDeviceDetail(device))
+	dev, d, err := platformOf(reg, device)
+	if err != nil {
+		return fabric.Fabric{}, err
 	}
-	read := platforms[dev.Platform].audit
+	read := d.audit
 	if read == nil {
 		return fabric.Fabric{}, fmt.Errorf("device %q has platform %s, whose configuration this provider version cannot audit yet (it can: %s)",
 			device, dev.Platform, strings.Join(sortedPlatformsWith(hasAudit), ", "))

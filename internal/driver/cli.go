@@ -226,11 +226,7 @@ func (d cliPFC[C, QP, FP]) Read(ctx context.Context, port string, _ *fabric.PFCI
 	if err != nil {
 		return nil, err
 	}
-	p, ok := cfg.PFC(port)
-	if !ok {
-		return nil, nil
-	}
-	return p, nil
+	return found(cfg.PFC(port)), nil
 }
 
 func (d cliPFC[C, QP, FP]) write(ctx context.Context, old *fabric.PFCInterface, next fabric.PFCInterface, raw Prior) (Prior, error) {

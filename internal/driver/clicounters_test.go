@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -20,15 +21,6 @@ const (
 	nxosGroupCapture   = "../platform/nxos/testdata/counters/nxos_show_queuing_interface_qos_group_zartbot.txt"
 	nxosIngressCapture = "../platform/nxos/testdata/counters/nxos_show_queuing_interface_ingress_zartbot.txt"
 )
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
 
 // EOS: any number of ports in one exchange of the same two device-wide commands; ECN marks
 // summed over the counting queues, drops are in + out discards, and no PFC map (EOS's is not
@@ -58,7 +50,7 @@ func TestEOSCounters(t *testing.T) {
 		t.Errorf("Ethernet10/20/1: %+v", p)
 	}
 	if p := got["Ethernet10/28/1"]; len(got) != 3 || *p.ECNMarked != 0 || p.Dropped != nil {
-		t.Errorf("Ethernet10/28/1 (no discards listed): %+v of %v", p, sortedKeys(got))
+		t.Errorf("Ethernet10/28/1 (no discards listed): %+v of %v", p, slices.Sorted(maps.Keys(got)))
 	}
 
 	// roce_interface_counters' read of one port: the same exchange.
@@ -73,8 +65,8 @@ func TestEOSCounters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"Ethernet1", "Ethernet10/16/1", "Ethernet10/20/1", "Ethernet10/28/1", "Ethernet10/3/1", "Ethernet2", "Ethernet3"}; !slices.Equal(sortedKeys(every), want) {
-		t.Errorf("every port: %v, want %v", sortedKeys(every), want)
+	if want := []string{"Ethernet1", "Ethernet10/16/1", "Ethernet10/20/1", "Ethernet10/28/1", "Ethernet10/3/1", "Ethernet2", "Ethernet3"}; !slices.Equal(slices.Sorted(maps.Keys(every)), want) {
+		t.Errorf("every port: %v, want %v", slices.Sorted(maps.Keys(every)), want)
 	}
 	if p := every["Ethernet1"]; *p.Dropped != 42 || p.ECNMarked != nil {
 		t.Errorf("Ethernet1: %+v", p)
@@ -145,7 +137,7 @@ func TestNXOSCounters(t *testing.T) {
 	if diff := cmp.Diff([][]string{{"show queuing interface"}}, sw.shown); diff != "" {
 		t.Errorf("every port: shown (-want +got):\n%s", diff)
 	}
-	if !slices.Equal(sortedKeys(every), []string{"Ethernet1/51", "Ethernet1/52"}) || every["Ethernet1/52"].PFCTxPause[5] != 150 {
+	if !slices.Equal(slices.Sorted(maps.Keys(every)), []string{"Ethernet1/51", "Ethernet1/52"}) || every["Ethernet1/52"].PFCTxPause[5] != 150 {
 		t.Errorf("every port: %v", every)
 	}
 

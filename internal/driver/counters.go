@@ -2,7 +2,6 @@ package driver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -140,15 +139,8 @@ func (c InterfaceCounters) RatesSince(earlier InterfaceCounters, window time.Dur
 
 // ForCounters returns the counter reader of a configured device.
 func ForCounters(reg *devices.Registry, device string) (Counters, error) {
-	dev, ok := reg.Device(device)
-	if !ok {
-		return nil, errors.New(reg.UnknownDeviceDetail(device))
-	}
-	open := platforms[dev.Platform].counters
-	if open == nil {
-		return nil, fmt.Errorf("device %q has platform %s, whose counters this provider version cannot read yet", device, dev.Platform)
-	}
-	return open(reg, device)
+	return openDriver(reg, device, func(d platformDriver) func(*devices.Registry, string) (Counters, error) { return d.counters },
+		func(platformDriver) string { return "whose counters this provider version cannot read yet" })
 }
 
 func openMLX5Counters(reg *devices.Registry, device string) (Counters, error) {

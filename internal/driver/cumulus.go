@@ -100,13 +100,8 @@ func openCumulusQoS(reg *devices.Registry, device string) (QoSPolicy, error) {
 
 func decodeCumulusPrior(raw Prior) (cumulus.Prior, error) {
 	var p cumulus.Prior
-	if len(raw) == 0 {
-		return p, nil
-	}
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return p, fmt.Errorf("private state is unreadable: %w", err)
-	}
-	return p, nil
+	err := decodeInto(raw, &p)
+	return p, err
 }
 
 func (d cumulusQoS) Read(ctx context.Context, name string, known *fabric.QoSPolicy) (*fabric.QoSPolicy, error) {

@@ -56,15 +56,8 @@ func CheckQoSPolicy(dev devices.Device, p fabric.QoSPolicy) fabric.Problems {
 
 // ForQoSPolicy returns the driver of a configured device.
 func ForQoSPolicy(reg *devices.Registry, device string) (QoSPolicy, error) {
-	dev, ok := reg.Device(device)
-	if !ok {
-		return nil, errors.New(reg.UnknownDeviceDetail(device))
-	}
-	d := platforms[dev.Platform]
-	if d.qos == nil {
-		return nil, fmt.Errorf("device %q has platform %s, which %s", device, dev.Platform, d.noQoS())
-	}
-	drv, err := d.qos(reg, device)
+	drv, err := openDriver(reg, device, func(d platformDriver) func(*devices.Registry, string) (QoSPolicy, error) { return d.qos },
+		func(d platformDriver) string { return "which " + d.noQoS() })
 	if err != nil {
 		return nil, err
 	}
@@ -78,6 +71,15 @@ func (d platformDriver) noQoS() string {
 		return d.whyNoQoS
 	}
 	return "this provider version cannot configure yet"
+}
+
+// found is a Read's answer from a device read's lookup: v when the device has it, else nil (the
+// resource is gone).
+func found[T any](v *T, ok bool) *T {
+	if !ok {
+		return nil
+	}
+	return v
 }
 
 // Applied reports an error that is only a warning: the change was committed to the device's

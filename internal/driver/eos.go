@@ -2,7 +2,6 @@ package driver
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -134,8 +133,8 @@ func (eosDialect) decodePolicyPrior(raw Prior, ports []string) (eos.PolicyPrior,
 		return def.PolicyPrior(ports), nil
 	}
 	var p eos.PolicyPrior
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return p, fmt.Errorf("private state is unreadable: %w", err)
+	if err := decodeInto(raw, &p); err != nil {
+		return p, err
 	}
 	if p.ServiceProfiles == nil {
 		p.ServiceProfiles = map[string]string{}

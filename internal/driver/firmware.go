@@ -140,10 +140,8 @@ func (f *Firmware) Write(ctx context.Context, ifname string, values map[string]s
 		return nil, nil, err
 	}
 	before := map[string]string{}
-	if len(prior) > 0 {
-		if err := json.Unmarshal(prior, &before); err != nil {
-			return nil, nil, fmt.Errorf("private state is unreadable: %w", err)
-		}
+	if err := decodeInto(prior, &before); err != nil {
+		return nil, nil, err
 	}
 	set := map[string]string{}
 	for name, v := range values {
@@ -191,8 +189,8 @@ func (f *Firmware) Restore(ctx context.Context, ifname string, prior Prior) erro
 		return nil
 	}
 	before := map[string]string{}
-	if err := json.Unmarshal(prior, &before); err != nil {
-		return fmt.Errorf("private state is unreadable: %w", err)
+	if err := decodeInto(prior, &before); err != nil {
+		return err
 	}
 	st, err := f.read(ctx, ifname)
 	if err != nil {

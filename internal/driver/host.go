@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
@@ -28,15 +27,8 @@ func CheckHostDevice(dev devices.Device, resourceType string) fabric.Problems {
 }
 
 func openHost(reg *devices.Registry, device string) (*mlx5Host, error) {
-	dev, ok := reg.Device(device)
-	if !ok {
-		return nil, errors.New(reg.UnknownDeviceDetail(device))
-	}
-	open := platforms[dev.Platform].host
-	if open == nil {
-		return nil, fmt.Errorf("device %q has platform %s, which is not a NIC host", device, dev.Platform)
-	}
-	return open(reg, device)
+	return openDriver(reg, device, func(d platformDriver) func(*devices.Registry, string) (*mlx5Host, error) { return d.host },
+		func(platformDriver) string { return "which is not a NIC host" })
 }
 
 // ForNICQoS returns the roce_nic_qos driver of a configured host.

@@ -2,7 +2,6 @@ package driver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -22,11 +21,11 @@ import (
 // its neighbours sorted by local interface. One read per device per provider process (the
 // read snapshot), shared by every data source that asks.
 func LLDPNeighbors(ctx context.Context, reg *devices.Registry, device string) (fabric.DeviceNeighbors, error) {
-	dev, ok := reg.Device(device)
-	if !ok {
-		return fabric.DeviceNeighbors{}, errors.New(reg.UnknownDeviceDetail(device))
+	dev, d, err := platformOf(reg, device)
+	if err != nil {
+		return fabric.DeviceNeighbors{}, err
 	}
-	read := platforms[dev.Platform].lldp
+	read := d.lldp
 	if read == nil {
 		return fabric.DeviceNeighbors{}, fmt.Errorf("device %q has platform %s, whose LLDP neighbours this provider version cannot read yet", device, dev.Platform)
 	}

@@ -225,12 +225,10 @@ func trimSnapshot(snap mlx5.Snapshot, cur *mlx5.HostState) mlx5.Snapshot {
 // restore is a destroy: it writes back the values recorded before create (raw) and removes the
 // resource's boot unit (kind), so the host stops re-applying settings nothing manages.
 func (h *mlx5Host) restore(ctx context.Context, ifname string, raw Prior, what, kind string) error {
-	var snap mlx5.Snapshot
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &snap); err != nil {
-			return fmt.Errorf("private state is unreadable: %w", err)
-		}
-	} // else imported: nothing was recorded before our first change
+	var snap mlx5.Snapshot // imported: nothing was recorded before our first change
+	if err := decodeInto(raw, &snap); err != nil {
+		return err
+	}
 	defer h.wrote()
 	st, err := h.read(ctx, ifname)
 	if err != nil {
@@ -271,8 +269,8 @@ func mergeSnapshot(old Prior, fresh mlx5.Snapshot) (Prior, error) {
 		return json.Marshal(fresh)
 	}
 	var snap mlx5.Snapshot
-	if err := json.Unmarshal(old, &snap); err != nil {
-		return nil, fmt.Errorf("private state is unreadable: %w", err)
+	if err := decodeInto(old, &snap); err != nil {
+		return nil, err
 	}
 	if snap.NIC == nil {
 		snap.NIC = fresh.NIC
@@ -318,24 +316,25 @@ func (h *mlx5Host) write(ctx context.Context, oldPrior Prior, ifname string, st 
 	return prior, nil
 }
 
-type nicDriver struct{ h *mlx5Host }
-
-func (d nicDriver) Check(ctx context.Context, ifname string) error {
-	st, err := d.h.snap(ctx, ifname)
+// checkSnap runs check, a plan-time check, on ifname's state from the host's snapshot.
+func (h *mlx5Host) checkSnap(ctx context.Context, ifname string, check func(*mlx5.HostState) error) error {
+	st, err := h.snap(ctx, ifname)
 	if err != nil {
 		return err
 	}
-	return st.CheckNIC()
+	return check(st)
+}
+
+type nicDriver struct{ h *mlx5Host }
+
+func (d nicDriver) Check(ctx context.Context, ifname string) error {
+	return d.h.checkSnap(ctx, ifname, (*mlx5.HostState).CheckNIC)
 }
 
 // CheckIntent is the plan-time check with the planned settings: what they need must be on the
 // host (roce_tos: MLNX_OFED's traffic_class file).
 func (d nicDriver) CheckIntent(ctx context.Context, want fabric.NICQoS) error {
-	st, err := d.h.snap(ctx, want.Interface)
-	if err != nil {
-		return err
-	}
-	return st.CheckNICIntent(want)
+	return d.h.checkSnap(ctx, want.Interface, func(st *mlx5.HostState) error { return st.CheckNICIntent(want) })
 }
 
 // Tool is the QoS tool the host's read found for ifname (mlnx_qos or dcb).
@@ -415,11 +414,7 @@ func (d dcqcnDriver) state(ctx context.Context, ifname string, fresh bool) (*mlx
 }
 
 func (d dcqcnDriver) Check(ctx context.Context, ifname string) error {
-	st, err := d.h.snap(ctx, ifname)
-	if err != nil {
-		return err
-	}
-	return st.CheckInterface()
+	return d.h.checkSnap(ctx, ifname, (*mlx5.HostState).CheckInterface)
 }
 
 // CheckIntent is the plan-time check with the planned profile: what it writes must be there

@@ -2,7 +2,6 @@ package driver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -90,11 +89,9 @@ func (nxosDialect) checkPolicy(cfg *nxos.Config, dev devices.Device, p fabric.Qo
 
 func (nxosDialect) decodePolicyPrior(raw Prior, _ []string) (nxos.PolicyPrior, error) {
 	p := nxos.PolicyPrior{Ports: map[string]nxos.PortPolicies{}}
-	if len(raw) == 0 {
-		return p, nil // nothing recorded (import): the platform defaults are restored
-	}
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return p, fmt.Errorf("private state is unreadable: %w", err)
+	// Nothing recorded (import) keeps p: the platform defaults are restored.
+	if err := decodeInto(raw, &p); err != nil {
+		return p, err
 	}
 	if p.Ports == nil {
 		p.Ports = map[string]nxos.PortPolicies{}

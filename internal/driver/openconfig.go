@@ -54,11 +54,7 @@ func (d *openConfigQoS) Read(ctx context.Context, name string, _ *fabric.QoSPoli
 	if err != nil {
 		return nil, err
 	}
-	p, ok := t.Policy(name)
-	if !ok {
-		return nil, nil
-	}
-	return p, nil
+	return found(t.Policy(name)), nil
 }
 
 func (d *openConfigQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error) {

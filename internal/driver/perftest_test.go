@@ -3,12 +3,12 @@ package driver
 import (
 	"context"
 	"errors"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/golden"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/mlx5"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/perftest"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
@@ -69,13 +69,15 @@ func perfReq(test perftest.Test) PerftestRequest {
 		Options: perftest.Options{Test: test, GIDIndex: &x}}
 }
 
+// runPerf runs test from client h1 against server h2 at 192.0.2.2.
+func runPerf(ctx context.Context, srv, cli *fakePerfHost, test perftest.Test) (PerftestResult, error) {
+	return perftestRun{server: srv, client: cli, serverName: "h2", clientName: "h1"}.run(ctx, perfReq(test), "192.0.2.2", "ab12")
+}
+
 func TestPerftestReturnsClientFiguresAndCleansUp(t *testing.T) {
-	out, err := os.ReadFile("../platform/perftest/testdata/client_ib_send_bw_roce_report_gbits.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, cli := &fakePerfHost{alive: true}, &fakePerfHost{clientOut: string(out)}
-	res, err := perftestRun{server: srv, client: cli, serverName: "h2", clientName: "h1"}.run(context.Background(), perfReq(perftest.SendBW), "192.0.2.2", "ab12")
+	out := golden.Read(t, "../platform/perftest/testdata/client_ib_send_bw_roce_report_gbits.txt")
+	srv, cli := &fakePerfHost{alive: true}, &fakePerfHost{clientOut: out}
+	res, err := runPerf(context.Background(), srv, cli, perftest.SendBW)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,37 +93,38 @@ func TestPerftestReturnsClientFiguresAndCleansUp(t *testing.T) {
 	}
 }
 
-func TestPerftestCleansUpOnClientFailure(t *testing.T) {
-	srv := &fakePerfHost{alive: true}
-	cli := &fakePerfHost{clientOut: "IB device mlx5_0 not found\n Unable to find the Infiniband/RoCE device\n", clientExit: 1}
-	_, err := perftestRun{server: srv, client: cli, serverName: "h2", clientName: "h1"}.run(context.Background(), perfReq(perftest.WriteLat), "192.0.2.2", "ab12")
-	if !errors.Is(err, perftest.ErrNoDevice) {
-		t.Errorf("error %v, want ErrNoDevice", err)
-	}
-	if !srv.ran("kill 4242") {
-		t.Errorf("server not killed: %q", srv.cmds)
-	}
-}
-
-func TestPerftestCleansUpOnTimeout(t *testing.T) {
-	srv, cli := &fakePerfHost{alive: true}, &fakePerfHost{hang: true}
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	_, err := perftestRun{server: srv, client: cli, serverName: "h2", clientName: "h1"}.run(ctx, perfReq(perftest.WriteBW), "192.0.2.2", "ab12")
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("error %v, want the deadline", err)
-	}
-	if !srv.ran("kill 4242") {
-		t.Errorf("server not killed after the timeout: %q", srv.cmds)
-	}
-}
-
-func TestPerftestServerThatDiedIsReported(t *testing.T) {
-	srv := &fakePerfHost{alive: false}
-	cli := &fakePerfHost{clientOut: "Couldn't connect to 192.0.2.2:18515\n Unable to init the socket connection\n", clientExit: 1}
-	_, err := perftestRun{server: srv, client: cli, serverName: "h2", clientName: "h1"}.run(context.Background(), perfReq(perftest.WriteBW), "192.0.2.2", "ab12")
-	if !errors.Is(err, perftest.ErrPortBusy) {
-		t.Errorf("error %v, want the server's own failure (port busy)", err)
+// A run that fails reports why, and a server still running is killed.
+func TestPerftestFailures(t *testing.T) {
+	for name, tc := range map[string]struct {
+		srv, cli *fakePerfHost
+		timeout  time.Duration // 0: none
+		test     perftest.Test
+		want     error
+	}{
+		"client failure": {&fakePerfHost{alive: true},
+			&fakePerfHost{clientOut: "IB device mlx5_0 not found\n Unable to find the Infiniband/RoCE device\n", clientExit: 1},
+			0, perftest.WriteLat, perftest.ErrNoDevice},
+		"timeout": {&fakePerfHost{alive: true}, &fakePerfHost{hang: true}, 50 * time.Millisecond, perftest.WriteBW, context.DeadlineExceeded},
+		// The client's failure is the server's own (port busy), not a client error.
+		"server that died": {&fakePerfHost{alive: false},
+			&fakePerfHost{clientOut: "Couldn't connect to 192.0.2.2:18515\n Unable to init the socket connection\n", clientExit: 1},
+			0, perftest.WriteBW, perftest.ErrPortBusy},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ctx := t.Context()
+			if tc.timeout > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tc.timeout)
+				defer cancel()
+			}
+			_, err := runPerf(ctx, tc.srv, tc.cli, tc.test)
+			if !errors.Is(err, tc.want) {
+				t.Errorf("error %v, want %v", err, tc.want)
+			}
+			if tc.srv.alive && !tc.srv.ran("kill 4242") {
+				t.Errorf("server not killed: %q", tc.srv.cmds)
+			}
+		})
 	}
 }
 

@@ -3,7 +3,6 @@ package driver
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -55,15 +54,8 @@ func hasPFC(d platformDriver) bool { return d.pfc != nil }
 
 // ForPFCInterface returns the roce_pfc_interface driver of a configured switch.
 func ForPFCInterface(reg *devices.Registry, device string) (PFCInterface, error) {
-	dev, ok := reg.Device(device)
-	if !ok {
-		return nil, errors.New(reg.UnknownDeviceDetail(device))
-	}
-	d := platforms[dev.Platform]
-	if d.pfc == nil {
-		return nil, fmt.Errorf("device %q has platform %s, which has no roce_pfc_interface driver", device, dev.Platform)
-	}
-	drv, err := d.pfc(reg, device)
+	drv, err := openDriver(reg, device, func(d platformDriver) func(*devices.Registry, string) (PFCInterface, error) { return d.pfc },
+		func(platformDriver) string { return "which has no roce_pfc_interface driver" })
 	if err != nil {
 		return nil, err
 	}
@@ -82,13 +74,8 @@ func openSONiCPFC(reg *devices.Registry, device string) (PFCInterface, error) {
 
 func decodePFCPrior(raw Prior) (sonic.PFCPrior, error) {
 	var p sonic.PFCPrior
-	if len(raw) == 0 {
-		return p, nil
-	}
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return p, fmt.Errorf("private state is unreadable: %w", err)
-	}
-	return p, nil
+	err := decodeInto(raw, &p)
+	return p, err
 }
 
 // Check needs nothing from the device at plan time: the device checks run at apply, against
@@ -123,11 +110,7 @@ func (d sonicPFC) Read(ctx context.Context, port string, _ *fabric.PFCInterface)
 	if err != nil {
 		return nil, err
 	}
-	p, ok := db.PFC(port)
-	if !ok {
-		return nil, nil
-	}
-	return p, nil
+	return found(db.PFC(port)), nil
 }
 
 func (d sonicPFC) writePFC(ctx context.Context, old *fabric.PFCInterface, next fabric.PFCInterface, raw Prior) (Prior, error) {

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -86,6 +87,32 @@ var platforms = map[string]platformDriver{
 		audit:    auditHost,
 		counters: openMLX5Counters,
 	},
+}
+
+// platformOf returns a configured device and its platform's row; an unknown device is the
+// registry's error, which names the devices that are configured.
+func platformOf(reg *devices.Registry, device string) (devices.Device, platformDriver, error) {
+	dev, ok := reg.Device(device)
+	if !ok {
+		return dev, platformDriver{}, errors.New(reg.UnknownDeviceDetail(device))
+	}
+	return dev, platforms[dev.Platform], nil
+}
+
+// openDriver opens the driver pick takes from device's platform row. A platform whose row has none
+// is refused with missing, which says why ("device %q has platform %s, " + missing).
+func openDriver[T any](reg *devices.Registry, device string, pick func(platformDriver) func(*devices.Registry, string) (T, error),
+	missing func(platformDriver) string) (T, error) {
+	var none T
+	dev, d, err := platformOf(reg, device)
+	if err != nil {
+		return none, err
+	}
+	drv := pick(d)
+	if drv == nil {
+		return none, fmt.Errorf("device %q has platform %s, %s", device, dev.Platform, missing(d))
+	}
+	return drv(reg, device)
 }
 
 // platformsWith names the platforms whose row has has, in devices.Platforms order.

@@ -8,14 +8,26 @@ import (
 // The private state (Prior) of the drivers: what a policy or interface recorded before it
 // changed a device.
 
+// decodeInto reads the private state into p; when nothing was recorded (an import, or a
+// resource that recorded nothing) p keeps what it holds, the caller's default.
+func decodeInto(raw Prior, p any) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(raw, p); err != nil {
+		return fmt.Errorf("private state is unreadable: %w", err)
+	}
+	return nil
+}
+
 // decodePrior reads the private state; nil when nothing was recorded.
 func decodePrior[P any](raw Prior) (*P, error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
 	p := new(P)
-	if err := json.Unmarshal(raw, p); err != nil {
-		return nil, fmt.Errorf("private state is unreadable: %w", err)
+	if err := decodeInto(raw, p); err != nil {
+		return nil, err
 	}
 	return p, nil
 }

@@ -21,11 +21,7 @@ func policyOf(f *Fabric, i int, edit func(*QoSPolicy)) { edit(&f.Policies[i].Pol
 // A failing fabric lists every finding it yields, including the ones other rules add as a
 // consequence, so no rule fires where it should not.
 func TestCheckRules(t *testing.T) {
-	tests := []struct {
-		name string
-		edit func(*Fabric)
-		want []wantFinding
-	}{
+	checkEdits(t, refFabric, []checkCase{
 		// R1
 		{"R1 pass: lossy fabric, NICs without PFC", func(f *Fabric) {
 			for i := range f.Policies {
@@ -275,20 +271,13 @@ func TestCheckRules(t *testing.T) {
 		}, []wantFinding{
 			warningOn("R9", "leaf-1", "Ethernet1 (mode off)"),
 		}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := refFabric()
-			tt.edit(&f)
-			got := Check(f)
-			assertFindings(t, got, tt.want)
-			wantOK := true
-			for _, w := range tt.want {
-				wantOK = wantOK && w.severity != SeverityError
-			}
-			if OK(got) != wantOK {
-				t.Errorf("OK = %v, want %v", OK(got), wantOK)
-			}
-		})
-	}
+	}, func(t *testing.T, c checkCase, got []Finding) {
+		wantOK := true
+		for _, w := range c.want {
+			wantOK = wantOK && w.severity != SeverityError
+		}
+		if OK(got) != wantOK {
+			t.Errorf("OK = %v, want %v", OK(got), wantOK)
+		}
+	})
 }

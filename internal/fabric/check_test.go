@@ -40,6 +40,30 @@ func warningOn(rule, device string, words ...string) wantFinding {
 	return wantFinding{rule, SeverityWarning, device, words}
 }
 
+// checkCase is an edit of a base fabric and the findings Check reports on it.
+type checkCase struct {
+	name string
+	edit func(*Fabric)
+	want []wantFinding
+}
+
+// checkEdits runs Check on a fresh base fabric edited by each case, in a subtest, asserting the
+// case's findings and then more (when not nil) on what Check returned.
+func checkEdits(t *testing.T, base func() Fabric, cases []checkCase, more func(t *testing.T, c checkCase, got []Finding)) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := base()
+			c.edit(&f)
+			got := Check(f)
+			assertFindings(t, got, c.want)
+			if more != nil {
+				more(t, c, got)
+			}
+		})
+	}
+}
+
 func assertFindings(t *testing.T, got []Finding, want []wantFinding) {
 	t.Helper()
 	if len(got) != len(want) {

@@ -80,11 +80,7 @@ func uplink(f *Fabric, pfc bool) {
 }
 
 func TestCheckLinkRules(t *testing.T) {
-	tests := []struct {
-		name string
-		edit func(*Fabric)
-		want []wantFinding
-	}{
+	checkEdits(t, linkedFabric, []checkCase{
 		{"reference fabric with its links", func(*Fabric) {}, nil},
 		{"a link given twice, once from each end, is one link", func(f *Fabric) {
 			f.Links = append(f.Links, Link{"gpu-1", "eth0", "leaf-1", "Ethernet1"})
@@ -145,14 +141,7 @@ func TestCheckLinkRules(t *testing.T) {
 			errorOn("R17", "leaf-1", "Link gpu-1 eth0 <-> leaf-1 Ethernet1", `class "roce" (traffic class 3) has no ecn`),
 			errorOn("R17", "leaf-2", `class "roce" (traffic class 3) has no ecn`),
 		}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := linkedFabric()
-			tt.edit(&f)
-			assertFindings(t, Check(f), tt.want)
-		})
-	}
+	}, nil)
 }
 
 func TestResolveLinksConflicts(t *testing.T) {

@@ -173,19 +173,32 @@ func equalPtr[T comparable](a, b *T) bool {
 // DSCP be listed by two classes (Validate reports that), the class whose name sorts first wins.
 func (p QoSPolicy) DSCPMap() [64]int {
 	var m [64]int
+	p.fillMap(m[:], func(c Class) []int { return c.DSCP })
+	return m
+}
+
+// PCPMap is DSCPMap for the PCP (CoS) values the classes list: all 8 entries.
+func (p QoSPolicy) PCPMap() [8]int {
+	var m [8]int
+	p.fillMap(m[:], func(c Class) []int { return c.PCP })
+	return m
+}
+
+// fillMap sends every key of m to DefaultTrafficClass, then each key a class lists (values)
+// to its traffic class, the class whose name sorts first last so that it wins.
+func (p QoSPolicy) fillMap(m []int, values func(Class) []int) {
 	for i := range m {
 		m[i] = p.DefaultTrafficClass
 	}
 	names := p.ClassNames()
 	for i := len(names) - 1; i >= 0; i-- {
 		c := p.Classes[names[i]]
-		for _, d := range c.DSCP {
-			if d >= 0 && d < len(m) {
-				m[d] = c.TrafficClass
+		for _, v := range values(c) {
+			if v >= 0 && v < len(m) {
+				m[v] = c.TrafficClass
 			}
 		}
 	}
-	return m
 }
 
 // ClassByTC returns the class using traffic class tc. Should several use it (Validate reports

@@ -39,6 +39,18 @@ func TestDSCPMapConflictFirstClassWins(t *testing.T) {
 	}
 }
 
+// PCPMap is DSCPMap's rule on the 8 PCP values: listed ones to their class, out-of-range
+// ones ignored, the first class by name winning a value two classes list.
+func TestPCPMap(t *testing.T) {
+	p := QoSPolicy{DefaultTrafficClass: 1, Classes: map[string]Class{
+		"b": {TrafficClass: 2, PCP: []int{3, 8, -1}},
+		"a": {TrafficClass: 5, PCP: []int{3, 6}},
+	}}
+	if got, want := p.PCPMap(), [8]int{1, 1, 1, 5, 1, 1, 5, 1}; got != want {
+		t.Errorf("PCPMap = %v, want %v", got, want)
+	}
+}
+
 func TestClassByTC(t *testing.T) {
 	p := contractPolicy()
 	name, c, ok := p.ClassByTC(6)

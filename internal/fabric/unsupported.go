@@ -117,6 +117,35 @@ func CheckKilobyteCLI(platform string, p QoSPolicy, unsupported []Unsupported) e
 	return nil
 }
 
+// CheckClassBounds refuses, as an error that starts with the platform's name, a class whose
+// values the gNMI writers (SONiC, OpenConfig) could not encode at all: a traffic class outside
+// 0-7, both or neither of a share and strict priority, a DSCP outside 0-63, negative ECN
+// thresholds or a marking probability outside 0-100. They lay a policy out without the
+// contract's Validate (the provider runs it at plan time), so this is their own guard; what
+// one of them refuses besides (a share's range, PCP values) it checks after.
+func CheckClassBounds(platform, name string, c Class) error {
+	switch {
+	case c.TrafficClass < 0 || c.TrafficClass > MaxTrafficClass:
+		return fmt.Errorf("%s: classes[%q].traffic_class %d is outside 0-7", platform, name, c.TrafficClass)
+	case c.StrictPriority == (c.BandwidthPercent != nil):
+		return fmt.Errorf("%s: classes[%q]: exactly one of bandwidth_percent and strict_priority must be set", platform, name)
+	}
+	for _, d := range c.DSCP {
+		if d < 0 || d > MaxDSCP {
+			return fmt.Errorf("%s: classes[%q].dscp %d is outside 0-63", platform, name, d)
+		}
+	}
+	if e := c.ECN; e != nil {
+		switch {
+		case e.MinThresholdBytes < 0 || e.MaxThresholdBytes < 0:
+			return fmt.Errorf("%s: classes[%q].ecn thresholds must not be negative", platform, name)
+		case e.MarkProbabilityPercent < 0 || e.MarkProbabilityPercent > 100:
+			return fmt.Errorf("%s: classes[%q].ecn.mark_probability_percent %d is outside 0-100", platform, name, e.MarkProbabilityPercent)
+		}
+	}
+	return nil
+}
+
 // ComparePorts orders port names as switches list them: Ethernet2 before Ethernet10,
 // Ethernet1/2 before Ethernet1/10 (runs of digits compare as numbers).
 func ComparePorts(a, b string) int {

@@ -712,25 +712,22 @@ func FuzzBuildProfile(f *testing.F) {
 			t.Errorf("accepted workload %q", workload)
 		}
 		fab := profileFabric(in, p)
-		for _, sp := range fab.Policies {
-			if ps := sp.Policy.Validate(); len(ps) > 0 {
-				t.Errorf("%+v: policy: %v", in, ps)
+		valid := func(what string, ps Problems) {
+			if len(ps) > 0 {
+				t.Errorf("%+v: %s: %v", in, what, ps)
 			}
+		}
+		for _, sp := range fab.Policies {
+			valid("policy", sp.Policy.Validate())
 		}
 		for _, e := range fab.PFC {
-			if ps := e.PFC.Validate(); len(ps) > 0 {
-				t.Errorf("%+v: pfc: %v", in, ps)
-			}
+			valid("pfc", e.PFC.Validate())
 		}
 		for _, h := range fab.NICs {
-			if ps := h.NIC.Validate(); len(ps) > 0 {
-				t.Errorf("%+v: nic: %v", in, ps)
-			}
+			valid("nic", h.NIC.Validate())
 		}
 		for _, h := range fab.DCQCN {
-			if ps := h.DCQCN.Validate(); len(ps) > 0 {
-				t.Errorf("%+v: dcqcn: %v", in, ps)
-			}
+			valid("dcqcn", h.DCQCN.Validate())
 		}
 		if got := Check(fab); len(got) > 0 {
 			t.Errorf("%+v: findings:\n%s", in, dump(got))

@@ -2,6 +2,7 @@ package noop
 
 import (
 	"context"
+	"maps"
 	"reflect"
 	"regexp"
 	"slices"
@@ -41,7 +42,7 @@ func TestSameSchemas(t *testing.T) {
 		// Validators and plan modifiers are functions (DeepEqual cannot compare them): the
 		// schemas' types and their attribute sets are what the framework decodes by.
 		if rm.TypeName != fm.TypeName || !rsch.Schema.Type().TerraformType(ctx).Equal(fsch.Schema.Type().TerraformType(ctx)) ||
-			!reflect.DeepEqual(keys(rsch.Schema.Attributes), keys(fsch.Schema.Attributes)) {
+			!reflect.DeepEqual(slices.Sorted(maps.Keys(rsch.Schema.Attributes)), slices.Sorted(maps.Keys(fsch.Schema.Attributes))) {
 			t.Errorf("resource %s: the no-op's %s differs", rm.TypeName, fm.TypeName)
 		}
 		// No behaviour of roce's: the no-op implements none of the optional interfaces.
@@ -87,15 +88,6 @@ func TestServesTheBenchTypes(t *testing.T) {
 			}
 		}
 	}
-}
-
-func keys[M ~map[string]V, V any](m M) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // Terraform refuses unknown values after apply: Known turns every unknown, nested too, into

@@ -117,6 +117,18 @@ type Drift = struct {
 	Shows    func(p *fabric.QoSPolicy) bool
 }
 
+// MinThresholdReads is a Drift's Shows: class's ECN minimum threshold reads as v (a
+// platform's Unknown, for a threshold in a unit it cannot convert).
+func MinThresholdReads(class string, v int64) func(p *fabric.QoSPolicy) bool {
+	return func(p *fabric.QoSPolicy) bool { return p.Classes[class].ECN.MinThresholdBytes == v }
+}
+
+// MarkingReads is a Drift's Shows: class's ECN marking probability reads as v (a platform's
+// Unknown, for marking the policy's writer would not have written).
+func MarkingReads(class string, v int) func(p *fabric.QoSPolicy) bool {
+	return func(p *fabric.QoSPolicy) bool { return p.Classes[class].ECN.MarkProbabilityPercent == v }
+}
+
 // CheckDrift applies each drift to text and reads the policy back (read): the read must show
 // the drift, and must not equal canonical, the policy the unchanged text reads as (a drift that
 // reads as no change would be hidden from the plan).
@@ -201,6 +213,16 @@ func PFCEdits(example func() *fabric.PFCInterface) (mod func(func(*fabric.PFCInt
 		return mod(func(p *fabric.PFCInterface) { f(p.Watchdog) })
 	}
 	return mod, wd
+}
+
+// WithSonicOnlyActions adds to a CLI platform's cases the watchdog actions only SONiC has
+// (forward, alert), each refused with a pointer to the sonic platform; wd edits the
+// platform's example (PFCEdits).
+func WithSonicOnlyActions(wd func(func(*fabric.PFCWatchdog)) fabric.PFCInterface, cases map[string]PFCCase) map[string]PFCCase {
+	for name, action := range map[string]string{"forward": fabric.WatchdogForward, "alert": fabric.WatchdogAlert} {
+		cases[name] = PFCCase{wd(func(w *fabric.PFCWatchdog) { w.Action = action }), []string{"watchdog.action: sonic platform only"}}
+	}
+	return cases
 }
 
 // PolicyCase is a roce_qos_policy and what a platform reports unsupported in it

@@ -4,6 +4,7 @@
 package clitext
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -75,6 +76,84 @@ func Writable(platform string, lines []string) error {
 		if strings.ContainsAny(l, ";|!#?") || strings.ContainsFunc(l, unicode.IsControl) {
 			return fmt.Errorf("%s: the running-config holds a value this provider would write back as %q, and no CLI "+
 				"line may carry a control character or one of ; | ! # ?: correct it on the switch", platform, l)
+		}
+	}
+	return nil
+}
+
+// Number parses a decimal integer in lo..hi, as both CLIs print one (no sign, no padding
+// Atoi would take but a CLI never prints: "+5" is refused).
+func Number(s string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < lo || n > hi || strings.HasPrefix(s, "+") {
+		return 0, fmt.Errorf("%q is not a number from %d to %d", s, lo, hi)
+	}
+	return n, nil
+}
+
+// SetNumber parses s as Number does and points *dst at it; on an error *dst is left as it was.
+func SetNumber(dst **int, s string, lo, hi int) error {
+	n, err := Number(s, lo, hi)
+	if err != nil {
+		return err
+	}
+	*dst = &n
+	return nil
+}
+
+// NumberAfter reads the Number that follows the keyword f[i] of a line's words ("weight 4").
+func NumberAfter(f []string, i, lo, hi int) (int, error) {
+	if i+1 >= len(f) {
+		return 0, fmt.Errorf("%s needs a value", f[i])
+	}
+	return Number(f[i+1], lo, hi)
+}
+
+// ThresholdAfter reads the Threshold, a value and its unit, that follows the keyword f[i] of a
+// line's words ("minimum-threshold 150 kbytes").
+func ThresholdAfter(f []string, i int, unknown int64) (int64, error) {
+	if i+2 >= len(f) {
+		return 0, fmt.Errorf("%s needs a value and a unit", f[i])
+	}
+	return Threshold(f[i+1], f[i+2], unknown)
+}
+
+// MinMax collects the minimum-threshold and maximum-threshold of an ECN or WRED line, which
+// both CLIs write as a pair.
+type MinMax struct {
+	Min, Max       int64
+	HasMin, HasMax bool
+}
+
+// Read takes the threshold that follows the keyword f[i], minimum-threshold or
+// maximum-threshold (ThresholdAfter); the caller skips its two words.
+func (m *MinMax) Read(f []string, i int, unknown int64) error {
+	v, err := ThresholdAfter(f, i, unknown)
+	if err != nil {
+		return err
+	}
+	if f[i] == "minimum-threshold" {
+		m.Min, m.HasMin = v, true
+	} else {
+		m.Max, m.HasMax = v, true
+	}
+	return nil
+}
+
+// Err refuses a line with one threshold of the pair but not the other.
+func (m MinMax) Err() error {
+	if m.HasMin != m.HasMax {
+		return errors.New("needs both minimum-threshold and maximum-threshold")
+	}
+	return nil
+}
+
+// EachLine runs fn on the words of each line of a block, stopping at the first error, which
+// it returns quoting the line.
+func EachLine(lines []*Node, fn func(f []string) error) error {
+	for _, n := range lines {
+		if err := fn(strings.Fields(n.Line)); err != nil {
+			return fmt.Errorf("%q: %w", n.Line, err)
 		}
 	}
 	return nil

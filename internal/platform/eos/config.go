@@ -137,7 +137,7 @@ func (c *Config) global(n *node) error {
 	case len(f) == 3 && f[0] == "qos" && f[1] == "profile":
 		err = c.profile(f[2]).apply(n.Children)
 	case len(f) == 2 && f[0] == "interface":
-		err = c.iface(f[1]).apply(n.Children)
+		err = clitext.EachLine(n.Children, c.iface(f[1]).line)
 	}
 	if err != nil {
 		return fmt.Errorf("eos: running-config line %q: %w", n.Line, err)
@@ -181,14 +181,14 @@ func (p *Profile) line(n *node) error {
 	case len(f) == 3 && f[0] == "no" && f[1] == "qos" && f[2] == "trust":
 		p.Trust = ""
 	case len(f) == 2 && (f[0] == "tx-queue" || f[0] == "uc-tx-queue"):
-		q, err := number(f[1], 0, 7)
+		q, err := clitext.Number(f[1], 0, 7)
 		if err != nil {
 			return err
 		}
 		if p.Queues[q] == nil {
 			p.Queues[q] = &TxQueue{}
 		}
-		return p.Queues[q].apply(n.Children)
+		return clitext.EachLine(n.Children, p.Queues[q].line)
 	case len(f) == 2 && f[0] == "priority-flow-control" && f[1] == "on":
 		p.PFCOn = true
 	case len(f) == 3 && f[0] == "no" && f[1] == "priority-flow-control" && f[2] == "on":
@@ -210,7 +210,7 @@ func (p *Profile) noDrop(s string, on bool) error {
 
 // setNoDrop sets or clears priority s in a no-drop set, keeping it sorted.
 func setNoDrop(set []int, s string, on bool) ([]int, error) {
-	prio, err := number(s, 0, 7)
+	prio, err := clitext.Number(s, 0, 7)
 	if err != nil {
 		return set, err
 	}
@@ -223,23 +223,10 @@ func setNoDrop(set []int, s string, on bool) ([]int, error) {
 	return out, nil
 }
 
-func (q *TxQueue) apply(lines []*node) error {
-	for _, n := range lines {
-		if err := q.line(strings.Fields(n.Line)); err != nil {
-			return fmt.Errorf("%q: %w", n.Line, err)
-		}
-	}
-	return nil
-}
-
 func (q *TxQueue) line(f []string) error {
 	switch {
 	case len(f) == 3 && f[0] == "bandwidth" && f[1] == "percent":
-		v, err := number(f[2], 0, 100)
-		if err != nil {
-			return err
-		}
-		q.BandwidthPercent = &v
+		return clitext.SetNumber(&q.BandwidthPercent, f[2], 0, 100)
 	case len(f) >= 2 && f[0] == "no" && f[1] == "bandwidth" && (len(f) == 2 || f[2] == "percent"):
 		q.BandwidthPercent = nil
 	case len(f) == 2 && f[0] == "priority" && f[1] == "strict":
@@ -258,15 +245,6 @@ func (q *TxQueue) line(f []string) error {
 		return err
 	case len(f) == 3 && f[0] == "no" && f[1] == "random-detect" && f[2] == "ecn":
 		q.ECN = nil
-	}
-	return nil
-}
-
-func (i *Interface) apply(lines []*node) error {
-	for _, n := range lines {
-		if err := i.line(strings.Fields(n.Line)); err != nil {
-			return fmt.Errorf("%q: %w", n.Line, err)
-		}
 	}
 	return nil
 }

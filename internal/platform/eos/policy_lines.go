@@ -114,7 +114,7 @@ func writeLines(old *fabric.QoSPolicy, next fabric.QoSPolicy, prior PolicyPrior,
 	dscp, queues := next.DSCPMap(), defaultTCToQueue()
 	out = append(out, mapLines("dscp", dscp[:], "traffic-class", nil)...)
 	if writesCOS(next) {
-		cos := cosMap(next)
+		cos := next.PCPMap()
 		out = append(out, mapLines("cos", cos[:], "traffic-class", nil)...)
 	} else if old != nil && writesCOS(*old) {
 		out = append(out, restoreCOS(prior)...)
@@ -193,26 +193,6 @@ func queueLines(c fabric.Class) []string {
 			"random-detect ecn count")
 	}
 	return append(out, "no random-detect ecn", "no random-detect ecn count")
-}
-
-// cosMap is the whole CoS -> TC map: each listed CoS to its class's TC, the others to
-// default_traffic_class; should two classes list a value, the name sorting first wins (as in
-// fabric.QoSPolicy.DSCPMap).
-func cosMap(p fabric.QoSPolicy) [8]int {
-	var m [8]int
-	for i := range m {
-		m[i] = p.DefaultTrafficClass
-	}
-	names := p.ClassNames()
-	for i := len(names) - 1; i >= 0; i-- {
-		c := p.Classes[names[i]]
-		for _, v := range c.PCP {
-			if v >= 0 && v < len(m) {
-				m[v] = c.TrafficClass
-			}
-		}
-	}
-	return m
 }
 
 // mapLines writes `qos map SRC K... to TARGET V`, one line per target value in ascending

@@ -86,11 +86,10 @@ func TestReadDrift(t *testing.T) {
 	text := goldenfile.Read(t, "testdata/after-create.txt")
 	fabrictest.CheckDrift(t, text, Canonical(*examplePolicy()), map[string]fabrictest.Drift{
 		"ECN in segments reads Unknown": {"minimum-threshold 150 kbytes", "minimum-threshold 150 segments",
-			func(p *fabric.QoSPolicy) bool { return p.Classes["roce"].ECN.MinThresholdBytes == Unknown }},
+			fabrictest.MinThresholdReads("roce", Unknown)},
 		"marking on an averaged queue reads an Unknown probability": {"max-mark-probability 100 weight 0", "max-mark-probability 100 weight 4",
-			func(p *fabric.QoSPolicy) bool { return p.Classes["roce"].ECN.MarkProbabilityPercent == Unknown }},
-		"marking without its counter reads an Unknown probability": {"      random-detect ecn count\n", "",
-			func(p *fabric.QoSPolicy) bool { return p.Classes["roce"].ECN.MarkProbabilityPercent == Unknown }},
+			fabrictest.MarkingReads("roce", Unknown)},
+		"marking without its counter reads an Unknown probability": {"      random-detect ecn count\n", "", fabrictest.MarkingReads("roce", Unknown)},
 		"share on a default-strict queue reads strict too": {"   tx-queue 0\n      bandwidth percent 50\n      no priority\n",
 			"   tx-queue 0\n      bandwidth percent 50\n", func(p *fabric.QoSPolicy) bool {
 				c := p.Classes["default"]

@@ -66,7 +66,7 @@ func examplePFC() *fabric.PFCInterface {
 
 func TestCheckPFC(t *testing.T) {
 	mod, wd := fabrictest.PFCEdits(examplePFC)
-	fabrictest.CheckPFCCases(t, CheckPFC, map[string]fabrictest.PFCCase{
+	fabrictest.CheckPFCCases(t, CheckPFC, fabrictest.WithSonicOnlyActions(wd, map[string]fabrictest.PFCCase{
 		"example":                {*examplePFC(), nil},
 		"mode off, link pause":   {mod(func(p *fabric.PFCInterface) { p.Mode, p.LinkPause = fabric.PFCModeOff, true }), nil},
 		"no watchdog":            {mod(func(p *fabric.PFCInterface) { p.Watchdog = nil }), nil},
@@ -80,8 +80,6 @@ func TestCheckPFC(t *testing.T) {
 			"buffer.xon_bytes: EOS manages PFC headroom per platform"}},
 		"empty buffer": {mod(func(p *fabric.PFCInterface) { p.Buffer = &fabric.PFCBuffer{} }),
 			[]string{"buffer: EOS manages PFC headroom"}},
-		"forward": {wd(func(w *fabric.PFCWatchdog) { w.Action = fabric.WatchdogForward }), []string{"watchdog.action: sonic platform only"}},
-		"alert":   {wd(func(w *fabric.PFCWatchdog) { w.Action = fabric.WatchdogAlert }), []string{"watchdog.action: sonic platform only"}},
 		"205 ms": {wd(func(w *fabric.PFCWatchdog) { w.DetectionTimeMs = 205 }),
 			[]string{"watchdog.detection_time_ms: steps of 10 ms) and this provider never rounds: 205 ms is not a multiple of 10 ms; use 200 or 210"}},
 		"5 ms": {wd(func(w *fabric.PFCWatchdog) { w.RestorationTimeMs = 5 }),
@@ -94,5 +92,5 @@ func TestCheckPFC(t *testing.T) {
 			p.Mode, p.Watchdog.Action, p.Watchdog.DetectionTimeMs = fabric.PFCModeAuto, fabric.WatchdogAlert, 101
 			p.Buffer = &fabric.PFCBuffer{XonBytes: fabric.Ptr(int64(1))}
 		}), []string{"buffer.xon_bytes: ", "mode: ", "watchdog.action: ", "watchdog.detection_time_ms: use 100 or 110"}},
-	})
+	}))
 }

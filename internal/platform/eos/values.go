@@ -37,12 +37,12 @@ func (c *Config) qosMap(f []string) error {
 	if to+2 >= len(f) {
 		return errors.New("the map target needs a value")
 	}
-	v, err := number(f[to+2], 0, 7)
+	v, err := clitext.Number(f[to+2], 0, 7)
 	if err != nil {
 		return err
 	}
 	for _, s := range f[1:to] {
-		k, err := number(s, 0, maxSrc)
+		k, err := clitext.Number(s, 0, maxSrc)
 		if err != nil {
 			return err
 		}
@@ -55,47 +55,33 @@ func (c *Config) qosMap(f []string) error {
 // thresholds (`random-detect ecn count`), which are not the marking line.
 func parseECN(f []string) (e *ECN, ok bool, err error) {
 	e = &ECN{Probability: 100, Weight: -1} // EOS marks at 100 % at the maximum threshold unless told
-	var hasMin, hasMax bool
+	var th clitext.MinMax
 	for i := 0; i < len(f); i++ {
 		switch f[i] {
 		case "minimum-threshold", "maximum-threshold":
-			if i+2 >= len(f) {
-				return nil, true, fmt.Errorf("%s needs a value and a unit", f[i])
-			}
-			v, err := clitext.Threshold(f[i+1], f[i+2], Unknown)
-			if err != nil {
+			if err := th.Read(f, i, Unknown); err != nil {
 				return nil, true, err
-			}
-			if f[i] == "minimum-threshold" {
-				e.MinBytes, hasMin = v, true
-			} else {
-				e.MaxBytes, hasMax = v, true
 			}
 			i += 2
 		case "max-mark-probability":
-			if i+1 >= len(f) {
-				return nil, true, errors.New("max-mark-probability needs a value")
-			}
-			if e.Probability, err = number(f[i+1], 1, 100); err != nil {
+			if e.Probability, err = clitext.NumberAfter(f, i, 1, 100); err != nil {
 				return nil, true, err
 			}
 			i++
 		case "weight":
-			if i+1 >= len(f) {
-				return nil, true, errors.New("weight needs a value")
-			}
-			if e.Weight, err = number(f[i+1], 0, 15); err != nil {
+			if e.Weight, err = clitext.NumberAfter(f, i, 0, 15); err != nil {
 				return nil, true, err
 			}
 			i++
 		}
 	}
-	if !hasMin && !hasMax {
+	if !th.HasMin && !th.HasMax {
 		return nil, false, nil
 	}
-	if hasMin != hasMax {
-		return nil, true, errors.New("needs both minimum-threshold and maximum-threshold")
+	if err := th.Err(); err != nil {
+		return nil, true, err
 	}
+	e.MinBytes, e.MaxBytes = th.Min, th.Max
 	return e, true, nil
 }
 
@@ -157,13 +143,4 @@ func parseSeconds(s string) (int, error) {
 // formatSeconds prints ms as EOS does: seconds with two decimals (200 -> "0.20").
 func formatSeconds(ms int) string {
 	return fmt.Sprintf("%d.%02d", ms/1000, ms%1000/10)
-}
-
-// number parses a decimal integer in lo..hi.
-func number(s string, lo, hi int) (int, error) {
-	n, err := strconv.Atoi(s)
-	if err != nil || n < lo || n > hi || strings.HasPrefix(s, "+") {
-		return 0, fmt.Errorf("%q is not a number from %d to %d", s, lo, hi)
-	}
-	return n, nil
 }

@@ -3,12 +3,12 @@ package mlx5
 import (
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
@@ -122,11 +122,7 @@ func TestParseCountersErrors(t *testing.T) {
 // veth without an RDMA device and lo, of which only the two NIC ports are read.
 func TestCountersScriptRunsInRealShell(t *testing.T) {
 	h := newHost(t, "eth0")
-	stats, err := os.ReadFile(filepath.Join("testdata", "counters-lab.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(stats)
+	text := goldenfile.Read(t, "testdata/counters-lab.txt")
 	ethtoolOut := text[strings.Index(text, "NIC statistics:"):strings.Index(text, "@@hw_counters")]
 	base := filepath.Dir(h.root)
 	h.file(filepath.Join(base, "ethtool.out"), ethtoolOut, 0o644)

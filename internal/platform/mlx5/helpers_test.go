@@ -1,7 +1,6 @@
 package mlx5
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,14 +9,11 @@ import (
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
-// fixture reads testdata/name without its leading "#" header lines (source notes).
-func fixture(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.SplitAfter(string(b), "\n")
+// fixture reads testdata/name without its leading "#" header lines (source notes): a test's
+// input or a fuzz target's seed.
+func fixture(tb testing.TB, name string) []byte {
+	tb.Helper()
+	lines := strings.SplitAfter(goldenfile.Read(tb, "testdata/"+name), "\n")
 	for len(lines) > 0 && strings.HasPrefix(lines[0], "#") {
 		lines = lines[1:]
 	}

@@ -1,8 +1,6 @@
 package mlx5
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,20 +15,6 @@ import (
 // not panic, must refuse output that lacks what its contract needs (no silent acceptance of
 // garbage), and the state it returns must hold values in range, safe to compare and to turn
 // into scripts. `make fuzz` runs each target for FUZZTIME.
-
-// seedFile reads testdata/name without its leading "#" lines (source notes), as fixture does.
-func seedFile(tb testing.TB, name string) []byte {
-	tb.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	lines := strings.SplitAfter(string(b), "\n")
-	for len(lines) > 0 && strings.HasPrefix(lines[0], "#") {
-		lines = lines[1:]
-	}
-	return []byte(strings.Join(lines, ""))
-}
 
 // checkState asserts what every HostState a parser returns promises, whatever the input.
 func checkState(t *testing.T, s *HostState, ifname string) {
@@ -112,7 +96,7 @@ func hasMarkerLine(out, marker string) bool {
 
 func FuzzParseRead(f *testing.F) {
 	for _, name := range []string{"read-full.txt", "read-upstream.txt"} {
-		out := seedFile(f, name)
+		out := fixture(f, name)
 		f.Add("eth0", out)
 		f.Add("eth1", out)
 		f.Add("eth0", []byte(strings.ReplaceAll(string(out), "\n", "\r\n")))
@@ -150,7 +134,7 @@ func FuzzParseRead(f *testing.F) {
 func FuzzParseHostRead(f *testing.F) {
 	// A host read of two netdevs pieced together from the read samples; the corpus has a
 	// real one (/bin/sh running HostReadScript over a test tree).
-	full, up := string(seedFile(f, "read-full.txt")), string(seedFile(f, "read-upstream.txt"))
+	full, up := string(fixture(f, "read-full.txt")), string(fixture(f, "read-upstream.txt"))
 	netdev := func(name, read string) string {
 		return "@@netdev " + name + "\n" + read[:strings.Index(read, "@@units")]
 	}
@@ -181,10 +165,10 @@ func FuzzParseHostRead(f *testing.F) {
 
 func FuzzParseMlnxQoS(f *testing.F) {
 	for _, name := range []string{"mlnx_qos-composed-old.txt", "mlnx_qos-output-1.txt", "mlnx_qos-output-3-dscp.txt", "mlnx_qos-output-3.txt"} {
-		f.Add(seedFile(f, name))
+		f.Add(fixture(f, name))
 	}
 	for _, name := range []string{"read-full.txt", "read-upstream.txt"} {
-		read := string(seedFile(f, name))
+		read := string(fixture(f, name))
 		f.Add([]byte(read[strings.Index(read, markQoS)+len(markQoS)+1 : strings.Index(read, markUevent)]))
 	}
 	f.Add([]byte("Priority trust state is not supported on your system\n@@failed\n"))
@@ -229,23 +213,17 @@ func FuzzParseMlnxQoS(f *testing.F) {
 
 func FuzzParseCounters(f *testing.F) {
 	for _, name := range []string{"counters-sample.txt", "counters-lab.txt"} {
-		f.Add("eth0", seedFile(f, name))
+		f.Add("eth0", fixture(f, name))
 	}
-	f.Add("", seedFile(f, "counters-all-lab.txt")) // "": every port
+	f.Add("", fixture(f, "counters-all-lab.txt")) // "": every port
 	f.Add("eth0", []byte("@@netdev eth0\n@@ethtool\nNIC statistics:\n     rx_discards_phy: 3\n@@hw_counters\n@@netdevs\neth0\n@@end\n"))
 	f.Add("eth0", []byte("@@netdev eth0\n@@ethtool\nsh: 1: ethtool: not found\n@@hw_counters\n@@netdevs\neth0\n@@end\n"))
 	f.Fuzz(func(t *testing.T, ifname string, out []byte) {
-		var names []string
-		if ifname != "" {
-			names = []string{ifname}
-		}
-		got, err := ParseCounters(names, out)
+		got, err := ParseCounters(platformtest.Ports(ifname), out)
 		if platformtest.Refused(t, "counters", got, err) {
 			return
 		}
-		if ifname != "" && len(got) != 1 || len(got) == 0 {
-			t.Fatalf("asked for %q, got %d netdevs", ifname, len(got))
-		}
+		platformtest.CheckPorts(t, ifname, got)
 		for _, m := range []string{markNetdevs, markEnd} {
 			if !hasMarkerLine(string(out), m) {
 				t.Fatalf("counters output without a line ending in %s accepted", m)

@@ -97,23 +97,24 @@ func NICEqual(want, got fabric.NICQoS) bool {
 // DSCPArray is the device form of dscp_to_priority: all 64 DSCPs, unlisted ones at priority 0.
 func DSCPArray(m map[int]int) [64]int {
 	var a [64]int
-	for d, p := range m {
-		if d >= 0 && d < 64 {
-			a[d] = p
-		}
-	}
+	fill(a[:], m)
 	return a
 }
 
 // PrioTCArray is the device form of priority_to_tc: all 8 priorities, unlisted ones at TC 0.
 func PrioTCArray(m map[int]int) [8]int {
 	var a [8]int
-	for p, tc := range m {
-		if p >= 0 && p < 8 {
-			a[p] = tc
+	fill(a[:], m)
+	return a
+}
+
+// fill sets a[k] to m[k] for each key of m inside a (the validated maps have no other).
+func fill(a []int, m map[int]int) {
+	for k, v := range m {
+		if k >= 0 && k < len(a) {
+			a[k] = v
 		}
 	}
-	return a
 }
 
 // ETSArray is the device form of ets, per TC "strict", "ets <bw>" or "neither"; unlisted TCs

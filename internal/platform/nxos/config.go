@@ -165,24 +165,14 @@ func (c *Config) global(n *node) error {
 	case len(f) == 5 && f[0] == "no" && f[1] == "policy-map" && f[2] == "type":
 		c.deletePolicyMap(f[3], f[4])
 	case len(f) == 2 && f[0] == "system" && f[1] == "qos":
-		return eachLine(n.Children, func(f []string) error { c.System.line(f); return nil })
+		return clitext.EachLine(n.Children, func(f []string) error { c.System.line(f); return nil })
 	case len(f) == 2 && f[0] == "interface":
 		i, ok := c.Interfaces[f[1]]
 		if !ok {
 			i = &Interface{}
 			c.Interfaces[f[1]] = i
 		}
-		return eachLine(n.Children, func(f []string) error { i.line(f); return nil })
-	}
-	return nil
-}
-
-// eachLine applies fn to the fields of each line of a block; errors name the line at fault.
-func eachLine(lines []*node, fn func(f []string) error) error {
-	for _, n := range lines {
-		if err := fn(strings.Fields(n.Line)); err != nil {
-			return fmt.Errorf("%q: %w", n.Line, err)
-		}
+		return clitext.EachLine(n.Children, func(f []string) error { i.line(f); return nil })
 	}
 	return nil
 }
@@ -200,7 +190,7 @@ func (c *Config) classMap(f []string, body []*node) error {
 		cm = &ClassMap{MatchAll: matchAll}
 		c.ClassMaps[name] = cm
 	}
-	return eachLine(body, cm.line)
+	return clitext.EachLine(body, cm.line)
 }
 
 func (cm *ClassMap) line(f []string) error {

@@ -117,12 +117,17 @@ func lines(out string) []string { return strings.Split(strings.ReplaceAll(out, "
 func parseCounters(lines []string) (Counters, error) {
 	c := Counters{}
 	group, inPFC := -1, false
-	count := func(s string) (int64, error) {
-		v, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("show queuing interface: %q is not a count", s)
+	// counts reads two columns of a row, each a count.
+	counts := func(a, b string) (int64, int64, error) {
+		var v [2]int64
+		for i, s := range []string{a, b} {
+			n, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				return 0, 0, fmt.Errorf("show queuing interface: %q is not a count", s)
+			}
+			v[i] = n
 		}
-		return v, nil
+		return v[0], v[1], nil
 	}
 	for _, line := range lines {
 		trimmed := strings.TrimSpace(line)
@@ -141,22 +146,14 @@ func parseCounters(lines []string) (Counters, error) {
 			if cos > 7 {
 				return Counters{}, fmt.Errorf("show queuing interface: PFC_COS %d is no CoS", cos)
 			}
-			tx, err := count(m[4])
-			if err != nil {
-				return Counters{}, err
-			}
-			rx, err := count(m[6])
+			tx, rx, err := counts(m[4], m[6])
 			if err != nil {
 				return Counters{}, err
 			}
 			c.PFCTx[cos], c.PFCRx[cos] = tx, rx
 		case group >= 0 && reDropRow.MatchString(trimmed):
 			m := reDropRow.FindStringSubmatch(trimmed)
-			uc, err := count(m[1])
-			if err != nil {
-				return Counters{}, err
-			}
-			mc, err := count(m[2])
+			uc, mc, err := counts(m[1], m[2])
 			if err != nil {
 				return Counters{}, err
 			}

@@ -98,21 +98,14 @@ func checkConfig(t *testing.T, c *Config) {
 		}
 	}
 
-	known := examplePolicy()
-	for _, name := range slices.Sorted(maps.Keys(c.QoSPolicies)) {
-		for _, k := range []*fabric.QoSPolicy{nil, known} {
-			p, ok := c.Policy(name, k)
-			if !ok || p.Name != name {
-				t.Fatalf("Policy(%q) = %v, %v", name, p, ok)
-			}
-			_ = Canonical(*p)
-			// Written again, as an update, a rename and a delete do.
-			prior := c.PolicyPrior(p.Interfaces)
-			clitexttest.WriteBack(t, p, CheckSupported(*p), func(old, next *fabric.QoSPolicy) ([]string, error) {
-				return PolicyLines(c, old, next, prior)
-			})
-		}
-	}
+	clitexttest.ReadEach(t, slices.Sorted(maps.Keys(c.QoSPolicies)), examplePolicy(), c.Policy, func(p *fabric.QoSPolicy) {
+		_ = Canonical(*p)
+		// Written again, as an update, a rename and a delete do.
+		prior := c.PolicyPrior(p.Interfaces)
+		clitexttest.WriteBack(t, p, CheckSupported(*p), func(old, next *fabric.QoSPolicy) ([]string, error) {
+			return PolicyLines(c, old, next, prior)
+		})
+	})
 	if _, ok := c.Policy("no such policy-map", nil); ok {
 		t.Error("Policy of a missing policy-map")
 	}

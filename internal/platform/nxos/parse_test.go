@@ -44,13 +44,20 @@ func TestParseSample(t *testing.T) {
 	// Imported: class names are the class-maps' own; the policy's queuing and network-qos
 	// policy-maps are not AZLocal_SERVICES-out/-nq, so shares, ECN, lossless and interfaces
 	// read empty (DESIGN section 3: an import of an operator's policy shows them as changes).
-	p, ok := c.Policy("AZLocal_SERVICES", nil)
+	goldenImport(t, c, "AZLocal_SERVICES", "Ethernet1/17", "sample")
+}
+
+// goldenImport compares what an import reads from c, the policy named policy and port's PFC,
+// with testdata/<prefix>-import.golden and <prefix>-pfc.golden.
+func goldenImport(t *testing.T, c *Config, policy, port, prefix string) {
+	t.Helper()
+	p, ok := c.Policy(policy, nil)
 	if !ok {
-		t.Fatal("Policy(AZLocal_SERVICES) not found")
+		t.Fatalf("Policy(%s) not found", policy)
 	}
-	golden(t, "sample-import.golden", goldenfile.JSON(t, p))
-	pfc, _ := c.PFC("Ethernet1/17")
-	golden(t, "sample-pfc.golden", goldenfile.JSON(t, pfc))
+	golden(t, prefix+"-import.golden", goldenfile.JSON(t, p))
+	pfc, _ := c.PFC(port)
+	golden(t, prefix+"-pfc.golden", goldenfile.JSON(t, pfc))
 }
 
 // The layout internal/lab/nxos-switch.md documents: header, version, class-maps, policy-maps
@@ -60,13 +67,7 @@ func TestParseSwitchLayout(t *testing.T) {
 	golden(t, "nxos-switch.golden", goldenfile.JSON(t, c))
 	// Imported without state: roce and cnp from the class-maps, and TC 0, whose queuing class
 	// has a share but no class of the qos policy-map, as the extra class tc0.
-	p, ok := c.Policy("ROCE", nil)
-	if !ok {
-		t.Fatal("Policy(ROCE) not found")
-	}
-	golden(t, "nxos-switch-import.golden", goldenfile.JSON(t, p))
-	pfc, _ := c.PFC("Ethernet1/1")
-	golden(t, "nxos-switch-pfc.golden", goldenfile.JSON(t, pfc))
+	goldenImport(t, c, "ROCE", "Ethernet1/1", "nxos-switch")
 }
 
 func TestParseTolerant(t *testing.T) {

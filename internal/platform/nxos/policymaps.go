@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext"
 )
 
 // apply reads a qos policy-map body: `class NAME` (or `class type qos NAME`) blocks with
@@ -33,14 +35,10 @@ func (pm *QoSPolicyMap) apply(body []*node) error {
 			i = len(pm.Classes) - 1
 		}
 		cl := pm.Classes[i]
-		err := eachLine(n.Children, func(f []string) error {
+		err := clitext.EachLine(n.Children, func(f []string) error {
 			switch {
 			case len(f) == 3 && f[0] == "set" && f[1] == "qos-group":
-				v, err := number(f[2], 0, 7)
-				if err != nil {
-					return err
-				}
-				cl.QoSGroup = &v
+				return clitext.SetNumber(&cl.QoSGroup, f[2], 0, 7)
 			case len(f) >= 3 && f[0] == "no" && f[1] == "set" && f[2] == "qos-group":
 				cl.QoSGroup = nil
 			}
@@ -70,7 +68,7 @@ func (pm *NetworkQoSPolicy) apply(body []*node) error {
 			cl = &NQClass{}
 			pm.Classes[tc] = cl
 		}
-		if err := eachLine(n.Children, cl.line); err != nil {
+		if err := clitext.EachLine(n.Children, cl.line); err != nil {
 			return wrapLine(n, err)
 		}
 	}
@@ -88,11 +86,7 @@ func (cl *NQClass) line(f []string) error {
 	case len(f) >= 3 && f[0] == "no" && f[1] == "pause" && f[2] == "pfc-cos":
 		cl.PauseCOS = nil
 	case len(f) == 2 && f[0] == "mtu":
-		v, err := number(f[1], 576, 9216)
-		if err != nil {
-			return err
-		}
-		cl.MTU = &v
+		return clitext.SetNumber(&cl.MTU, f[1], 576, 9216)
 	case len(f) >= 2 && f[0] == "no" && f[1] == "mtu":
 		cl.MTU = nil
 	}
@@ -119,7 +113,7 @@ func (pm *QueuingPolicy) apply(body []*node) error {
 			cl = &QueueClass{}
 			classes[tc] = cl
 		}
-		if err := eachLine(n.Children, cl.line); err != nil {
+		if err := clitext.EachLine(n.Children, cl.line); err != nil {
 			return wrapLine(n, err)
 		}
 	}
@@ -164,7 +158,7 @@ func optNumber(f []string, no bool, lo, hi int) (*int, error) {
 	if len(f) != 1 {
 		return nil, errExpectNumber
 	}
-	v, err := number(f[0], lo, hi)
+	v, err := clitext.Number(f[0], lo, hi)
 	if err != nil {
 		return nil, err
 	}

@@ -42,9 +42,8 @@ func TestReadDrift(t *testing.T) {
 	text := goldenfile.Read(t, "testdata/after-create.txt")
 	fabrictest.CheckDrift(t, text, Canonical(*examplePolicy()), map[string]fabrictest.Drift{
 		"ECN in an unknown unit reads Unknown": {"minimum-threshold 150 kbytes", "minimum-threshold 150 packets",
-			func(p *fabric.QoSPolicy) bool { return p.Classes["roce"].ECN.MinThresholdBytes == Unknown }},
-		"WRED dropping instead of marking": {"weight 0 ecn", "weight 0",
-			func(p *fabric.QoSPolicy) bool { return p.Classes["roce"].ECN.MarkProbabilityPercent == Unknown }},
+			fabrictest.MinThresholdReads("roce", Unknown)},
+		"WRED dropping instead of marking": {"weight 0 ecn", "weight 0", fabrictest.MarkingReads("roce", Unknown)},
 		"a share besides a priority": {"    priority level 2\n", "    priority level 2\n    bandwidth remaining percent 5\n",
 			func(p *fabric.QoSPolicy) bool {
 				return p.Classes["cnp"].StrictPriority && *p.Classes["cnp"].BandwidthPercent == 5

@@ -39,7 +39,7 @@ func TestCheckSupported(t *testing.T) {
 
 func TestCheckPFC(t *testing.T) {
 	mod, wd := fabrictest.PFCEdits(examplePFC)
-	fabrictest.CheckPFCCases(t, CheckPFC, map[string]fabrictest.PFCCase{
+	fabrictest.CheckPFCCases(t, CheckPFC, fabrictest.WithSonicOnlyActions(wd, map[string]fabrictest.PFCCase{
 		"example":                {*examplePFC(), nil},
 		"mode auto":              {mod(func(p *fabric.PFCInterface) { p.Mode = fabric.PFCModeAuto }), nil},
 		"mode off, link pause":   {mod(func(p *fabric.PFCInterface) { p.Mode, p.LinkPause = fabric.PFCModeOff, true }), nil},
@@ -67,8 +67,6 @@ func TestCheckPFC(t *testing.T) {
 		"long port name without buffer": {mod(func(p *fabric.PFCInterface) {
 			p.Interface, p.Buffer = "Ethernet1/1/"+strings.Repeat("1", 30), nil
 		}), nil},
-		"forward": {wd(func(w *fabric.PFCWatchdog) { w.Action = fabric.WatchdogForward }), []string{"watchdog.action: sonic platform only"}},
-		"alert":   {wd(func(w *fabric.PFCWatchdog) { w.Action = fabric.WatchdogAlert }), []string{"watchdog.action: sonic platform only"}},
 		"detection time": {wd(func(w *fabric.PFCWatchdog) { w.DetectionTimeMs = 200 }),
 			[]string{"watchdog.detection_time_ms: NX-OS watchdog timers are system-wide (interval x multipliers); leave detection_time_ms and restoration_time_ms null"}},
 		"restoration time": {wd(func(w *fabric.PFCWatchdog) { w.RestorationTimeMs = 400 }),
@@ -78,7 +76,7 @@ func TestCheckPFC(t *testing.T) {
 			p.Buffer = &fabric.PFCBuffer{XonBytes: fabric.Ptr(int64(1)), CableLengthM: fabric.Ptr(3)}
 		}), []string{"buffer.cable_length_m: ", "buffer.xoff_bytes: ", "watchdog.action: ", "watchdog.detection_time_ms: ",
 			"watchdog.restoration_time_ms: "}},
-	})
+	}))
 }
 
 func TestObjectNames(t *testing.T) {

@@ -42,13 +42,13 @@ func parseValues(f []string, field string) ([]int, error) {
 			continue
 		}
 		a, b, isRange := strings.Cut(item, "-")
-		lo, err := number(a, 0, hi)
+		lo, err := clitext.Number(a, 0, hi)
 		if err != nil {
 			return nil, err
 		}
 		top := lo
 		if isRange {
-			if top, err = number(b, lo, hi); err != nil {
+			if top, err = clitext.Number(b, lo, hi); err != nil {
 				return nil, err
 			}
 		}
@@ -86,33 +86,18 @@ func formatValues(vs []int) string {
 // (`threshold burst-optimized ecn`) whose thresholds read Unknown.
 func parseWRED(f []string) (*WRED, error) {
 	w := &WRED{MinBytes: Unknown, MaxBytes: Unknown, Probability: Unknown, Weight: Unknown}
-	var hasMin, hasMax bool
+	var th clitext.MinMax
 	for i := 0; i < len(f); i++ {
 		var err error
 		switch f[i] {
 		case "minimum-threshold", "maximum-threshold":
-			if i+2 >= len(f) {
-				return nil, fmt.Errorf("%s needs a value and a unit", f[i])
-			}
-			v, err := clitext.Threshold(f[i+1], f[i+2], Unknown)
-			if err != nil {
-				return nil, err
-			}
-			if f[i] == "minimum-threshold" {
-				w.MinBytes, hasMin = v, true
-			} else {
-				w.MaxBytes, hasMax = v, true
-			}
+			err = th.Read(f, i, Unknown)
 			i += 2
-		case "drop-probability", "weight":
-			if i+1 >= len(f) {
-				return nil, fmt.Errorf("%s needs a value", f[i])
-			}
-			if f[i] == "weight" {
-				w.Weight, err = number(f[i+1], 0, 15)
-			} else {
-				w.Probability, err = number(f[i+1], 0, 100)
-			}
+		case "weight":
+			w.Weight, err = clitext.NumberAfter(f, i, 0, 15)
+			i++
+		case "drop-probability":
+			w.Probability, err = clitext.NumberAfter(f, i, 0, 100)
 			i++
 		case "ecn":
 			w.ECN = true
@@ -121,8 +106,11 @@ func parseWRED(f []string) (*WRED, error) {
 			return nil, err
 		}
 	}
-	if hasMin != hasMax {
-		return nil, errors.New("needs both minimum-threshold and maximum-threshold")
+	if err := th.Err(); err != nil {
+		return nil, err
+	}
+	if th.HasMin { // else a predefined profile: Unknown
+		w.MinBytes, w.MaxBytes = th.Min, th.Max
 	}
 	return w, nil
 }
@@ -141,13 +129,4 @@ func parsePause(f []string) (*Pause, error) {
 		v[i] = n
 	}
 	return &Pause{BufferSize: v[0], PauseThreshold: v[1], ResumeThreshold: v[2]}, nil
-}
-
-// number parses a decimal integer in lo..hi.
-func number(s string, lo, hi int) (int, error) {
-	n, err := strconv.Atoi(s)
-	if err != nil || n < lo || n > hi || strings.HasPrefix(s, "+") {
-		return 0, fmt.Errorf("%q is not a number from %d to %d", s, lo, hi)
-	}
-	return n, nil
 }

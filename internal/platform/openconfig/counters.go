@@ -47,7 +47,6 @@ package openconfig
 //     interfaces or loopbacks, whose counters repeat their members'.
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -268,13 +267,7 @@ func sumLeaves(ifname string, containers []obj, names ...string) (*int64, error)
 			if !ok {
 				continue
 			}
-			var s string
-			switch x := v.(type) {
-			case json.Number:
-				s = x.String()
-			case string:
-				s = x
-			}
+			s, _ := numberText(v)
 			// A counter64 is never negative, and a sum past int64 is no count either (regression
 			// seeds: testdata/fuzz/FuzzParseCounters/negative-discards, discards-overflow).
 			n, err := strconv.ParseInt(s, 10, 64)

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -19,6 +17,7 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/metadata"
 
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
@@ -57,12 +56,8 @@ func TestCountersPaths(t *testing.T) {
 // updatesFixture reads testdata/name: "#" lines, then one "PATH<TAB>JSON" update a line.
 func updatesFixture(t *testing.T, name string) []Update {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []Update
-	for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+	for _, l := range strings.Split(strings.TrimSpace(goldenfile.Read(t, "testdata/"+name)), "\n") {
 		if strings.HasPrefix(l, "#") {
 			continue
 		}

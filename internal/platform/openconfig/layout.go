@@ -146,28 +146,14 @@ func newLayout(p *fabric.QoSPolicy) (*layout, error) {
 	return l, nil
 }
 
+// checkClass refuses what fabric.CheckClassBounds does and a negative share (OpenConfig's
+// WRR weight is a uint64; 0 is a weight it takes).
 func checkClass(n string, c fabric.Class) error {
-	switch {
-	case c.TrafficClass < 0 || c.TrafficClass > 7:
-		return fmt.Errorf("openconfig: classes[%q].traffic_class %d is outside 0-7", n, c.TrafficClass)
-	case c.StrictPriority == (c.BandwidthPercent != nil):
-		return fmt.Errorf("openconfig: classes[%q]: exactly one of bandwidth_percent and strict_priority must be set", n)
-	case c.BandwidthPercent != nil && *c.BandwidthPercent < 0:
+	if err := fabric.CheckClassBounds("openconfig", n, c); err != nil {
+		return err
+	}
+	if c.BandwidthPercent != nil && *c.BandwidthPercent < 0 {
 		return fmt.Errorf("openconfig: classes[%q].bandwidth_percent %d is negative", n, *c.BandwidthPercent)
-	}
-	for _, d := range c.DSCP {
-		if d < 0 || d > 63 {
-			return fmt.Errorf("openconfig: classes[%q].dscp %d is outside 0-63", n, d)
-		}
-	}
-	if e := c.ECN; e != nil {
-		// Thresholds are uint64 bytes and the probability a uint8 percent in OpenConfig.
-		if e.MinThresholdBytes < 0 || e.MaxThresholdBytes < 0 {
-			return fmt.Errorf("openconfig: classes[%q].ecn thresholds must not be negative", n)
-		}
-		if e.MarkProbabilityPercent < 0 || e.MarkProbabilityPercent > 100 {
-			return fmt.Errorf("openconfig: classes[%q].ecn.mark_probability_percent %d is outside 0-100", n, e.MarkProbabilityPercent)
-		}
 	}
 	return nil
 }

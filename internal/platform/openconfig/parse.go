@@ -275,13 +275,8 @@ func (p *parser) uint(e obj, name string, bits int) (uint64, bool) {
 }
 
 func (p *parser) parseUint(name string, v any, bits int) (uint64, bool) {
-	var s string
-	switch x := v.(type) {
-	case json.Number:
-		s = x.String()
-	case string:
-		s = x
-	default:
+	s, ok := numberText(v)
+	if !ok {
 		p.fail(name, v, "an unsigned integer")
 		return 0, false
 	}
@@ -291,6 +286,18 @@ func (p *parser) parseUint(name string, v any, bits int) (uint64, bool) {
 		return 0, false
 	}
 	return n, true
+}
+
+// numberText is the text of a numeric leaf: JSON_IETF encodes 64-bit integers as strings
+// (RFC 7951 section 6.1) and narrower ones as numbers; false for anything else.
+func numberText(v any) (string, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		return x.String(), true
+	case string:
+		return x, true
+	}
+	return "", false
 }
 
 // uints8 reads a uint8 leaf or leaf-list.

@@ -2,8 +2,6 @@ package openconfig
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -22,22 +20,15 @@ import (
 // `make fuzz` runs each target for FUZZTIME.
 
 func FuzzParseQoS(f *testing.F) {
-	for _, name := range []string{"openconfig-qos-canonical-1.json", "lemming-readback.json.golden"} {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
+	for _, b := range platformtest.Files(f, "testdata/openconfig-qos-canonical-1.json", "testdata/lemming-readback.json.golden") {
+		f.Add([]byte(b))
 	}
 	f.Add([]byte(`{"openconfig-qos:qos": {"openconfig-qos:queues": {"queue": [{"name": "ROCE-roce", "config": {"queue-id": "3"}}]}}}`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		tree, err := ParseQoS(b)
-		if platformtest.Refused(t, "a tree", tree, err) {
+		tree, ok := platformtest.ParseJSON(t, "a tree", ParseQoS, b)
+		if !ok {
 			return
-		}
-		if !json.Valid(b) {
-			t.Fatalf("accepted bytes that are not one JSON value: %q", b)
 		}
 		restore := map[string]Binding{}
 		for name := range tree.Interfaces {
@@ -90,13 +81,10 @@ func FuzzParseQoS(f *testing.F) {
 
 // FuzzParseCounters takes the updates as the fixtures hold them: one "PATH<TAB>JSON" a line.
 func FuzzParseCounters(f *testing.F) {
-	for _, name := range []string{"counters-lab.txt", "counters-leaves.txt", "counters-subscribe-lab.txt", "counters-subscribe-numbered.txt"} {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			f.Fatal(err)
-		}
+	for _, b := range platformtest.Files(f, "testdata/counters-lab.txt", "testdata/counters-leaves.txt",
+		"testdata/counters-subscribe-lab.txt", "testdata/counters-subscribe-numbered.txt") {
 		for _, ifname := range []string{"Ethernet2", "Ethernet1/1", "swp1", ""} { // "": every port
-			f.Add(ifname, b)
+			f.Add(ifname, []byte(b))
 		}
 	}
 	f.Add("Ethernet2", []byte("/interfaces/interface[name=Ethernet2]/state/counters\t{\"in-discards\":\"7\"}\n"))
@@ -113,17 +101,11 @@ func FuzzParseCounters(f *testing.F) {
 			}
 			ups = append(ups, Update{Path: path, JSON: []byte(v)})
 		}
-		var ports []string
-		if ifname != "" {
-			ports = []string{ifname}
-		}
-		got, err := ParseCounters(ports, ups)
+		got, err := ParseCounters(platformtest.Ports(ifname), ups)
 		if platformtest.Refused(t, "counters", got, err) {
 			return
 		}
-		if len(got) == 0 || ifname != "" && len(got) != 1 {
-			t.Fatalf("asked for %q, got %d ports", ifname, len(got))
-		}
+		platformtest.CheckPorts(t, ifname, got)
 		for _, u := range ups {
 			if !json.Valid(u.JSON) {
 				t.Fatalf("accepted an update that is not one JSON value: %q", u.JSON)

@@ -1,22 +1,17 @@
 package openconfig
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 )
 
 func readTree(t *testing.T, name string) *Tree {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := ParseQoS(b)
+	tr, err := ParseQoS([]byte(goldenfile.Read(t, "testdata/"+name)))
 	if err != nil {
 		t.Fatalf("ParseQoS(%s): %v", name, err)
 	}

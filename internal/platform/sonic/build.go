@@ -247,7 +247,7 @@ func restoredLosslessPGs(db *DB, prev PortBinding, ours map[string]bool) []int {
 	if name := restoredField(prev, fTCToPG, ours); name != nil {
 		mapName = normRef(*name)
 	}
-	return db.pgsOf(prios, mapName)
+	return db.mapPriorities(tTCToPG, mapName, prios)
 }
 
 // removeAddedPGs deletes, when a port leaves the policy, the single-PG keys of its lossless PGs

@@ -3,7 +3,6 @@ package sonic
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -256,17 +255,7 @@ func count(h map[string]string, field string) (int64, bool, error) {
 func (db *DB) LosslessBuffers(port string) (queues, pgs []int, poolBytes *int64) {
 	prios, _ := db.priorities(port)
 	mapName, _ := db.ref(tPortQoSMap, port, fPFCToQueue)
-	m, _ := db.intMap(tPFCToQueue, mapName, 8)
-	for _, p := range prios {
-		q, ok := m[p]
-		if !ok {
-			q = p
-		}
-		if !slices.Contains(queues, q) {
-			queues = append(queues, q)
-		}
-	}
-	slices.Sort(queues)
+	queues = db.mapPriorities(tPFCToQueue, mapName, prios)
 	if v, ok := db.field("BUFFER_POOL", egressLosslessPool, "size"); ok {
 		if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
 			poolBytes = &n

@@ -2,8 +2,6 @@ package sonic
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -43,13 +41,10 @@ var golden = goldenfile.Testdata
 // kept): part (A) is nested config_db.json, part (B) flat "TABLE|key" Redis entries.
 func sampleParts(t *testing.T) (nested, flat map[string]any) {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", "sonic-config_db-qos-1.json.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := goldenfile.Read(t, "testdata/sonic-config_db-qos-1.json.txt")
 	var groups [][]string
 	inGroup := false
-	for _, line := range strings.Split(string(raw), "\n") {
+	for _, line := range strings.Split(raw, "\n") {
 		if strings.HasPrefix(strings.TrimSpace(line), "#") || strings.TrimSpace(line) == "" {
 			inGroup = false
 			continue

@@ -127,34 +127,22 @@ func newLayout(p *fabric.QoSPolicy) (*layout, error) {
 	return l, nil
 }
 
+// checkClass refuses what fabric.CheckClassBounds does, a share outside the SCHEDULER
+// weight's 1-100, a PCP outside 0-7 and ECN thresholds whose maximum is below their minimum.
 func checkClass(n string, c fabric.Class) error {
-	switch {
-	case c.TrafficClass < 0 || c.TrafficClass > 7:
-		return fmt.Errorf("sonic: classes[%q].traffic_class %d is outside 0-7", n, c.TrafficClass)
-	case c.StrictPriority == (c.BandwidthPercent != nil):
-		return fmt.Errorf("sonic: classes[%q]: exactly one of bandwidth_percent and strict_priority must be set", n)
-	case c.BandwidthPercent != nil && (*c.BandwidthPercent < 1 || *c.BandwidthPercent > 100):
-		return fmt.Errorf("sonic: classes[%q].bandwidth_percent %d is outside 1-100 (SCHEDULER weight)", n, *c.BandwidthPercent)
+	if err := fabric.CheckClassBounds("sonic", n, c); err != nil {
+		return err
 	}
-	for _, d := range c.DSCP {
-		if d < 0 || d > 63 {
-			return fmt.Errorf("sonic: classes[%q].dscp %d is outside 0-63", n, d)
-		}
+	if c.BandwidthPercent != nil && (*c.BandwidthPercent < 1 || *c.BandwidthPercent > 100) {
+		return fmt.Errorf("sonic: classes[%q].bandwidth_percent %d is outside 1-100 (SCHEDULER weight)", n, *c.BandwidthPercent)
 	}
 	for _, v := range c.PCP {
 		if v < 0 || v > 7 {
 			return fmt.Errorf("sonic: classes[%q].pcp %d is outside 0-7", n, v)
 		}
 	}
-	if e := c.ECN; e != nil {
-		switch {
-		case e.MinThresholdBytes < 0 || e.MaxThresholdBytes < 0:
-			return fmt.Errorf("sonic: classes[%q].ecn thresholds must not be negative", n)
-		case e.MaxThresholdBytes < e.MinThresholdBytes:
-			return fmt.Errorf("sonic: classes[%q].ecn.max_threshold_bytes is below min_threshold_bytes", n)
-		case e.MarkProbabilityPercent < 0 || e.MarkProbabilityPercent > 100:
-			return fmt.Errorf("sonic: classes[%q].ecn.mark_probability_percent %d is outside 0-100", n, e.MarkProbabilityPercent)
-		}
+	if e := c.ECN; e != nil && e.MaxThresholdBytes < e.MinThresholdBytes {
+		return fmt.Errorf("sonic: classes[%q].ecn.max_threshold_bytes is below min_threshold_bytes", n)
 	}
 	return nil
 }

@@ -2,14 +2,13 @@ package sonic
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
@@ -23,15 +22,12 @@ import (
 // policy it reports must rest on its DSCP_TO_TC_MAP and SCHEDULER keys. `make fuzz` runs it
 // for FUZZTIME.
 func FuzzParseDB(f *testing.F) {
-	raw, err := os.ReadFile(filepath.Join("testdata", "sonic-config_db-qos-1.json.txt"))
-	if err != nil {
-		f.Fatal(err)
-	}
+	raw := goldenfile.Read(f, "testdata/sonic-config_db-qos-1.json.txt")
 	// The sample's JSON blocks: runs of lines between '#' and blank lines; the second one is
 	// a list of flat "TABLE|KEY": {...} members.
 	var blocks []string
 	cur := ""
-	for _, line := range strings.Split(string(raw)+"\n#", "\n") {
+	for _, line := range strings.Split(raw+"\n#", "\n") {
 		if t := strings.TrimSpace(line); t == "" || strings.HasPrefix(t, "#") {
 			if cur != "" {
 				blocks = append(blocks, cur)

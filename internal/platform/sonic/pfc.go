@@ -147,21 +147,22 @@ func (db *DB) priorities(port string) ([]int, bool) {
 func (db *DB) losslessPGs(port string) []int {
 	prios, _ := db.priorities(port)
 	mapName, _ := db.ref(tPortQoSMap, port, fTCToPG)
-	return db.pgsOf(prios, mapName)
+	return db.mapPriorities(tTCToPG, mapName, prios)
 }
 
-// pgsOf maps no-drop priorities (= traffic classes) to priority groups through the
-// TC_TO_PRIORITY_GROUP_MAP mapName ("" or absent: the PG is the priority's number), sorted.
-func (db *DB) pgsOf(prios []int, mapName string) []int {
-	m, _ := db.intMap(tTCToPG, mapName, 8)
+// mapPriorities maps priorities through the map mapName of table (a priority the map does not
+// list, or a map that is "" or absent, keeps its own number): the sorted set of what they map
+// to. Priority-to-queue and TC-to-PG maps are read alike.
+func (db *DB) mapPriorities(table, mapName string, prios []int) []int {
+	m, _ := db.intMap(table, mapName, 8)
 	var out []int
 	for _, p := range prios {
-		pg, ok := m[p]
+		to, ok := m[p]
 		if !ok {
-			pg = p
+			to = p
 		}
-		if !slices.Contains(out, pg) {
-			out = append(out, pg)
+		if !slices.Contains(out, to) {
+			out = append(out, to)
 		}
 	}
 	slices.Sort(out)

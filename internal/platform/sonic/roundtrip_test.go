@@ -73,9 +73,16 @@ func roundTrip(t *testing.T, base fakeDB, p *fabric.QoSPolicy, check func(fakeDB
 	restore := priorOf(d.dbOf(t), p)
 	d.set(t)(BuildSet(nil, p, restore, d.dbOf(t)))
 	check(d)
+	deleteRestores(t, base, d, p, restore, "delete")
+}
+
+// deleteRestores deletes p from d and requires base back byte for byte; what names the
+// delete in a failure.
+func deleteRestores(t *testing.T, base, d fakeDB, p *fabric.QoSPolicy, restore map[string]PortBinding, what string) {
+	t.Helper()
 	d.set(t)(BuildSet(p, nil, restore, d.dbOf(t)))
 	if diff := cmp.Diff(base, d); diff != "" {
-		t.Errorf("delete does not restore the switch (-before +after):\n%s", diff)
+		t.Errorf("%s does not restore the switch (-before +after):\n%s", what, diff)
 	}
 }
 
@@ -94,10 +101,7 @@ func TestRoundTripUpdateUnbinds(t *testing.T) {
 	if diff := cmp.Diff(azureEthernet4, db.PortFields("Ethernet4")); diff != "" {
 		t.Errorf("unbound Ethernet4 (-stock +now):\n%s", diff)
 	}
-	d.set(t)(BuildSet(next, nil, restore, d.dbOf(t)))
-	if diff := cmp.Diff(base, d); diff != "" {
-		t.Errorf("delete after update (-before +after):\n%s", diff)
-	}
+	deleteRestores(t, base, d, next, restore, "delete after update")
 }
 
 // A rename moves every object and binding in one request; the old name is gone.
@@ -112,10 +116,7 @@ func TestRoundTripRename(t *testing.T) {
 	if p, ok := d.dbOf(t).Policy("ROCE"); ok {
 		t.Errorf("Policy(ROCE) after the rename = %+v", p)
 	}
-	d.set(t)(BuildSet(next, nil, restore, d.dbOf(t)))
-	if diff := cmp.Diff(base, d); diff != "" {
-		t.Errorf("delete after rename (-before +after):\n%s", diff)
-	}
+	deleteRestores(t, base, d, next, restore, "delete after rename")
 }
 
 // A policy bound to no port has no QUEUE entry telling its classes' traffic classes, and with

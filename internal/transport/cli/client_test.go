@@ -3,34 +3,16 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/event/eventtest"
 	rssh "github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
 )
-
-type recordingLogger struct {
-	mu     sync.Mutex
-	events []string
-}
-
-func (l *recordingLogger) Debug(_ context.Context, msg string, fields map[string]any) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.events = append(l.events, fmt.Sprintf("%s %v", msg, fields))
-}
-
-func (l *recordingLogger) all() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return strings.Join(l.events, "\n")
-}
 
 // newClient makes an arista_eos client of s as admin/secret with the pinned host key.
 func newClient(t *testing.T, s *fakeEOS, edit func(*Config)) *Client {
@@ -77,7 +59,7 @@ func sinceLogin(t *testing.T, s *fakeEOS) []string {
 
 func TestLazyConnectEnableAndOneConnection(t *testing.T) {
 	s := newFakeEOS(t, "")
-	log := &recordingLogger{}
+	log := &eventtest.Recorder{}
 	c := newClient(t, s, func(c *Config) { c.Logger = log })
 	if n := s.Accepts.Load(); n != 0 {
 		t.Fatalf("New connected: %d accepts", n)
@@ -102,7 +84,7 @@ func TestLazyConnectEnableAndOneConnection(t *testing.T) {
 	if s.ptyTerms[0] != "xterm" {
 		t.Errorf("pty term = %q", s.ptyTerms[0])
 	}
-	events := log.all()
+	events := log.String()
 	for _, want := range []string{"CLI connect", "op:show", "command:show running-config", "device:leaf-1"} {
 		if !strings.Contains(events, want) {
 			t.Errorf("log lacks %q:\n%s", want, events)
@@ -218,7 +200,7 @@ func TestAbandonedSessionsRemovedAtConnect(t *testing.T) {
 	s.sessions["roce-4f1c2a9e"] = &fakeSession{state: "pending", user: "admin", terminal: "vty9"} // live: kept
 	s.sessions["manual"] = &fakeSession{state: "pending"}                                         // not ours: kept
 	s.sessions["roce-c0ffee00"] = &fakeSession{state: "completed"}                                // not pending: kept
-	log := &recordingLogger{}
+	log := &eventtest.Recorder{}
 	c := newClient(t, s, func(c *Config) { c.Logger = log })
 	mustShow(t, c, "show version")
 	tr, _, sessions := s.state()
@@ -228,8 +210,8 @@ func TestAbandonedSessionsRemovedAtConnect(t *testing.T) {
 	if !slices.Contains(tr, "no configure session roce-0b1d77aa") {
 		t.Errorf("transcript = %q", tr)
 	}
-	if !strings.Contains(log.all(), "session:roce-0b1d77aa") {
-		t.Errorf("removal not logged:\n%s", log.all())
+	if !strings.Contains(log.String(), "session:roce-0b1d77aa") {
+		t.Errorf("removal not logged:\n%s", log.String())
 	}
 }
 

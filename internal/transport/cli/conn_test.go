@@ -15,6 +15,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/event/eventtest"
 	rssh "github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
 )
 
@@ -80,7 +81,7 @@ func TestRetryRefusedThenConnect(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	_ = ln.Close()
-	log := &recordingLogger{}
+	log := &eventtest.Recorder{}
 	c := New(Config{Config: rssh.Config{Device: "leaf-1", Address: addr, Username: "admin", Password: "secret", Insecure: true,
 		Timeout: 5 * time.Second, Retries: 10, Backoff: 20 * time.Millisecond,
 		MaxBackoff: 100 * time.Millisecond, Logger: log}, Platform: "arista_eos"})
@@ -92,8 +93,8 @@ func TestRetryRefusedThenConnect(t *testing.T) {
 	}()
 	mustShow(t, c, "show version")
 	s := <-started
-	if n := strings.Count(log.all(), "CLI connect "); n < 2 || s.Accepts.Load() != 1 {
-		t.Errorf("%d connect attempts, %d accepted:\n%s", n, s.Accepts.Load(), log.all())
+	if n := strings.Count(log.String(), "CLI connect "); n < 2 || s.Accepts.Load() != 1 {
+		t.Errorf("%d connect attempts, %d accepted:\n%s", n, s.Accepts.Load(), log.String())
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/scrapli/scrapligo/util"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/retry"
 	rssh "github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
 )
 
@@ -69,9 +70,7 @@ func (e *Error) message() string {
 	} else {
 		fmt.Fprintf(&b, "CLI %s on device %q (%s)", e.Op, e.Device, e.Address)
 	}
-	if e.Attempts > 1 {
-		fmt.Fprintf(&b, " after %d attempts", e.Attempts)
-	}
+	b.WriteString(retry.AfterAttempts(e.Attempts))
 	if e.Err != nil {
 		b.WriteString(": " + e.Err.Error())
 	}

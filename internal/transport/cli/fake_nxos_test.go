@@ -38,18 +38,8 @@ func newFakeNXOS(t *testing.T) *fakeEOS {
 var nxConfigWords = map[string]bool{"pause": true, "priority-flow-control": true, "service-policy": true,
 	"description": true, "hostname": true, "bandwidth": true, "no": true, "match": true, "set": true}
 
-// execNX runs one NX-OS line: its output, whether a prompt follows, whether the terminal stays open.
-func (s *fakeEOS) execNX(tm *term, line string) (out string, answer, open bool) {
-	if line == "" {
-		return "", true, true
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.transcript = append(s.transcript, line)
-	if line == s.stall {
-		return "", false, true
-	}
-	w := strings.Fields(line)
+// execNX runs one NX-OS line (w its words) for exec.
+func (s *fakeEOS) execNX(tm *term, line string, w []string) (out string, answer, open bool) {
 	if tm.conf {
 		return s.configNX(tm, line, w), true, true
 	}

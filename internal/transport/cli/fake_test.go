@@ -147,11 +147,7 @@ func (s *fakeEOS) terminal(ch gossh.Channel, tm *term) {
 			continue
 		}
 		_, _ = ch.Write([]byte("\r\n"))
-		exec := s.exec
-		if tm.nx {
-			exec = s.execNX
-		}
-		out, answer, open := exec(tm, strings.TrimSpace(string(line)))
+		out, answer, open := s.exec(tm, strings.TrimSpace(string(line)))
 		line = line[:0]
 		if !open {
 			return
@@ -169,7 +165,9 @@ func (s *fakeEOS) terminal(ch gossh.Channel, tm *term) {
 var configWords = map[string]bool{"qos": true, "priority-flow-control": true, "service-profile": true,
 	"description": true, "hostname": true, "tx-queue": true, "bandwidth": true, "no": true}
 
-// exec runs one line: its output, whether a prompt follows, whether the terminal stays open.
+// exec runs one line in the terminal's dialect: its output, whether a prompt follows, whether
+// the terminal stays open. Every line but an empty one goes into the transcript; the stall
+// line gets no answer.
 func (s *fakeEOS) exec(tm *term, line string) (out string, answer, open bool) {
 	if line == "" {
 		return "", true, true
@@ -180,7 +178,14 @@ func (s *fakeEOS) exec(tm *term, line string) (out string, answer, open bool) {
 	if line == s.stall {
 		return "", false, true
 	}
-	w := strings.Fields(line)
+	if tm.nx {
+		return s.execNX(tm, line, strings.Fields(line))
+	}
+	return s.execEOS(tm, line, strings.Fields(line))
+}
+
+// execEOS runs one EOS line (w its words) for exec.
+func (s *fakeEOS) execEOS(tm *term, line string, w []string) (out string, answer, open bool) {
 	invalid := fmt.Sprintf("%% Invalid input (at token 0: '%s')", w[0])
 	switch {
 	case line == "exit" && tm.sess == "" || line == "logout":

@@ -2,14 +2,13 @@ package cli_test
 
 import (
 	"context"
-	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/cli"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/event/eventtest"
 )
 
 // startNXOS starts a lab with one `nxos` switch.
@@ -30,24 +29,6 @@ var nxosRoCE = []string{
 	"policy-map type network-qos ROCE-nq", "class type network-qos c-8q-nq3", "pause pfc-cos 3", "mtu 9216", "exit", "exit",
 	"system qos", "service-policy type network-qos ROCE-nq", "exit",
 	"interface Ethernet1/1", "priority-flow-control mode on", "service-policy type qos input ROCE", "exit",
-}
-
-// logRecorder keeps the transport's log events.
-type logRecorder struct {
-	mu     sync.Mutex
-	events []string
-}
-
-func (l *logRecorder) Debug(_ context.Context, msg string, fields map[string]any) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.events = append(l.events, fmt.Sprintf("%s %v", msg, fields))
-}
-
-func (l *logRecorder) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return strings.Join(l.events, "\n")
 }
 
 func TestLabNXOSCheckpointTransaction(t *testing.T) {
@@ -73,11 +54,17 @@ func TestLabNXOSCheckpointTransaction(t *testing.T) {
 		}
 	}
 	mustConfigure(t, c, "interface Ethernet1/2", "service-policy type qos input ROCE")
-	if cps := sw.Checkpoints(); len(cps) != 0 {
-		t.Errorf("checkpoints left: %q", cps)
-	}
+	noCheckpointsLeft(t, sw)
 	if n := sw.Counters().Connections; n != 1 {
 		t.Errorf("%d SSH connections for 7 operations, want 1", n)
+	}
+}
+
+// noCheckpointsLeft fails unless every transaction removed its checkpoint.
+func noCheckpointsLeft(t *testing.T, sw *lab.NXOSSwitch) {
+	t.Helper()
+	if cps := sw.Checkpoints(); len(cps) != 0 {
+		t.Errorf("checkpoints left: %q", cps)
 	}
 }
 
@@ -117,9 +104,7 @@ func TestLabNXOSRejectedLineRollsBack(t *testing.T) {
 			if after := sw.RunningConfig(); after != before {
 				t.Errorf("running-config changed by a refused transaction:\n%s\nwas:\n%s", after, before)
 			}
-			if cps := sw.Checkpoints(); len(cps) != 0 {
-				t.Errorf("checkpoints left: %q", cps)
-			}
+			noCheckpointsLeft(t, sw)
 		})
 	}
 	if n := sw.Counters().Connections; n != 1 {
@@ -146,7 +131,7 @@ func TestLabNXOSYoungAndForeignCheckpointsKept(t *testing.T) {
 	sh := openShell(t, d, "nxos-1# ")
 	sh.line("checkpoint roce-0000000a", "nxos-1# ")
 	sh.line("checkpoint before-upgrade", "nxos-1# ")
-	log := &logRecorder{}
+	log := &eventtest.Recorder{}
 	c := labClient(t, d, func(c *cli.Config) { c.Logger = log; c.Timeout = 3 * time.Second })
 	before := sw.RunningConfig()
 	err := c.Configure(context.Background(), nxosRoCE)
@@ -194,7 +179,7 @@ func TestLabNXOSStaleCheckpointsDeleted(t *testing.T) {
 	time.Sleep(3100 * time.Millisecond)
 	sh.line("checkpoint roce-0000000a", "nxos-1# ")
 	sh.close()
-	log := &logRecorder{}
+	log := &eventtest.Recorder{}
 	c := labClient(t, d, func(c *cli.Config) { c.Logger = log })
 	cli.SetStaleCheckpointAge(c, 3*time.Second)
 	mustShowLab(t, c, "show version")

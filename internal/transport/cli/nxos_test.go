@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/scrapli/scrapligo/platform"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/event/eventtest"
 )
 
 func newNXClient(t *testing.T, s *fakeEOS, edit func(*Config)) *Client {
@@ -173,7 +175,7 @@ func TestNXOSCheckpointRefused(t *testing.T) {
 func TestNXOSCheckpointDeleteFailure(t *testing.T) {
 	s := newFakeNXOS(t)
 	s.failDelete = true
-	log := &recordingLogger{}
+	log := &eventtest.Recorder{}
 	c := newNXClient(t, s, func(c *Config) { c.Logger = log })
 	// After a success the failure is the error, saying the change is applied.
 	e := asError(t, c.Configure(context.Background(), []string{"hostname a"}), "configure")
@@ -186,8 +188,8 @@ func TestNXOSCheckpointDeleteFailure(t *testing.T) {
 	if !e.Rejected || !e.RolledBack || strings.Contains(e.Error(), "deleting") {
 		t.Errorf("error = %v", e)
 	}
-	if n := strings.Count(log.all(), "CLI could not delete checkpoint"); n != 2 {
-		t.Errorf("%d delete failures logged, want 2:\n%s", n, log.all())
+	if n := strings.Count(log.String(), "CLI could not delete checkpoint"); n != 2 {
+		t.Errorf("%d delete failures logged, want 2:\n%s", n, log.String())
 	}
 }
 
@@ -218,7 +220,7 @@ func TestNXOSStaleCheckpointsDeletedAtConnect(t *testing.T) {
 	add("roce-manual-save", 48*time.Hour) // not a name we give: kept
 	add("roce-c0ffee00", 61*time.Minute)  // ours, left behind: deleted
 	add("roce-deadbeef", -30*time.Second) // the device clock went back: kept
-	log := &recordingLogger{}
+	log := &eventtest.Recorder{}
 	c := newNXClient(t, s, func(c *Config) { c.Logger = log })
 	mustShow(t, c, "show version")
 	_, _, checkpoints := s.nxSnapshot()
@@ -232,8 +234,8 @@ func TestNXOSStaleCheckpointsDeletedAtConnect(t *testing.T) {
 		t.Errorf("sent (-want +got):\n%s", diff)
 	}
 	for _, want := range []string{"CLI deleted stale checkpoint", "checkpoint:roce-0b1d77aa", "age:2h0m0s", "checkpoint:roce-c0ffee00"} {
-		if !strings.Contains(log.all(), want) {
-			t.Errorf("log lacks %q:\n%s", want, log.all())
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
 		}
 	}
 }

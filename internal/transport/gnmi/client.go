@@ -22,14 +22,7 @@ import (
 
 // Config is everything needed to reach one gNMI target.
 type Config struct {
-	Device   string // the provider's name for the device, used in errors
-	Address  string // host:port
-	Username string
-	Password string
-	// CACertificate holds PEM trust roots; empty means the system roots.
-	CACertificate []byte
-	// Insecure skips certificate verification (TLS is still used). Only by explicit choice.
-	Insecure bool
+	tlsconf.Endpoint
 	// Target is set as the gNMI path target of every request when non-empty.
 	Target  string
 	Timeout time.Duration // per attempt; 0 means 30s
@@ -89,7 +82,7 @@ func (c *Client) client() (gpb.GNMIClient, error) {
 }
 
 func (c *Client) tlsConfig() (*tls.Config, error) {
-	return tlsconf.Client(c.cfg.Address, c.cfg.CACertificate, c.cfg.Insecure)
+	return c.cfg.TLS()
 }
 
 // Close drops the connection; a later call reconnects.

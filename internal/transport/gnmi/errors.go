@@ -25,11 +25,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	msg := fmt.Sprintf("gNMI %s on device %q (%s)", e.Op, e.Device, e.Address)
-	if e.Attempts > 1 {
-		msg += fmt.Sprintf(" after %d attempts", e.Attempts)
-	}
-	return msg + ": " + describe(e.Err)
+	return fmt.Sprintf("gNMI %s on device %q (%s)%s: %s", e.Op, e.Device, e.Address, retry.AfterAttempts(e.Attempts), describe(e.Err))
 }
 
 func (e *Error) Unwrap() error { return e.Err }

@@ -33,16 +33,9 @@ const DefaultPort = "8765"
 
 // Config is everything needed to reach one switch.
 type Config struct {
-	Device   string // the provider's name for the device, used in errors
-	Address  string // host:port
-	Username string
-	Password string
-	// CACertificate holds PEM trust roots; empty means the system roots.
-	CACertificate []byte
-	// Insecure skips certificate verification (TLS is still used). Only by explicit choice.
-	Insecure bool
-	Timeout  time.Duration // per request; 0 means 30s
-	Retries  int           // extra attempts of a read after a transient failure
+	tlsconf.Endpoint
+	Timeout time.Duration // per request; 0 means 30s
+	Retries int           // extra attempts of a read after a transient failure
 	// ApplyTimeout bounds the wait for a revision to leave NVUE's apply states; 0 means 5m.
 	ApplyTimeout time.Duration
 	Logger       Logger
@@ -85,7 +78,7 @@ func New(cfg Config) *Client {
 func (c *Client) Config() Config { return c.cfg }
 
 func (c *Client) tlsConfig() (*tls.Config, error) {
-	return tlsconf.Client(c.cfg.Address, c.cfg.CACertificate, c.cfg.Insecure)
+	return c.cfg.TLS()
 }
 
 // Close drops idle connections.

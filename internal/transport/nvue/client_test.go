@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/tlsconf"
 )
 
 // fakeNVUE answers the revision workflow the way NVIDIA's NVUE API page shows it; final is the
@@ -84,8 +86,8 @@ func client(t *testing.T, f *fakeNVUE, password string) *Client {
 	t.Helper()
 	srv := httptest.NewTLSServer(f)
 	t.Cleanup(srv.Close)
-	c := New(Config{Device: "leaf-1", Address: strings.TrimPrefix(srv.URL, "https://"), Username: "admin", Password: password,
-		Insecure: true, ApplyTimeout: 5 * time.Second})
+	c := New(Config{Endpoint: tlsconf.Endpoint{Device: "leaf-1", Address: strings.TrimPrefix(srv.URL, "https://"), Username: "admin", Password: password, Insecure: true},
+		ApplyTimeout: 5 * time.Second})
 	c.http.Transport = srv.Client().Transport
 	return c
 }

@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"strings"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/retry"
 )
 
 // Error is a failed NVUE operation on one switch.
@@ -37,10 +39,7 @@ type Issue struct {
 }
 
 func (e *Error) Error() string {
-	msg := fmt.Sprintf("NVUE %s on device %q (%s)", e.Op, e.Device, e.Address)
-	if e.Attempts > 1 {
-		msg += fmt.Sprintf(" after %d attempts", e.Attempts)
-	}
+	msg := fmt.Sprintf("NVUE %s on device %q (%s)%s", e.Op, e.Device, e.Address, retry.AfterAttempts(e.Attempts))
 	if e.Revision != "" {
 		msg += fmt.Sprintf(", revision %s", e.Revision)
 	}

@@ -5,6 +5,7 @@ package retry
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -51,4 +52,13 @@ func (w *Waiter) Wait(ctx context.Context) bool {
 	}
 	w.next = min(w.next*2, w.most)
 	return true
+}
+
+// AfterAttempts is what a transport's error adds to its heading when an operation failed more
+// than once: " after N attempts"; "" after one attempt.
+func AfterAttempts(n int) string {
+	if n <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(" after %d attempts", n)
 }

@@ -37,3 +37,11 @@ func TestWaitCancelled(t *testing.T) {
 		t.Error("Wait slept out an hour under a cancelled context")
 	}
 }
+
+func TestAfterAttempts(t *testing.T) {
+	for n, want := range map[int]string{0: "", 1: "", 2: " after 2 attempts", 5: " after 5 attempts"} {
+		if got := AfterAttempts(n); got != want {
+			t.Errorf("AfterAttempts(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -12,21 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/event/eventtest"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/internal/sshtest"
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
 )
-
-type recordingLogger struct {
-	mu     sync.Mutex
-	events []string
-}
-
-func (l *recordingLogger) Debug(_ context.Context, msg string, fields map[string]any) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.events = append(l.events, fmt.Sprintf("%s %v", msg, fields))
-}
 
 // newClient makes a client of s authenticating as admin/secret with the pinned host key.
 func newClient(t *testing.T, s *testServer, edit func(*Config)) *Client {
@@ -66,7 +56,7 @@ func runErr(t *testing.T, c *Client, cmd string) *Error {
 
 func TestPasswordAuthEchoAndStdin(t *testing.T) {
 	s := newTestServer(t, serverOpts{password: "secret"})
-	log := &recordingLogger{}
+	log := &eventtest.Recorder{}
 	c := newClient(t, s, func(c *Config) { c.Logger = log })
 	if res := mustRun(t, c, "echo hello", nil); string(res.Stdout) != "hello\n" || res.ExitCode != 0 {
 		t.Errorf("echo = %+v", res)
@@ -74,8 +64,8 @@ func TestPasswordAuthEchoAndStdin(t *testing.T) {
 	if res := mustRun(t, c, "cat", []byte("line 1\nline 2\n")); string(res.Stdout) != "line 1\nline 2\n" {
 		t.Errorf("cat = %q", res.Stdout)
 	}
-	if len(log.events) != 3 || !strings.HasPrefix(log.events[0], "SSH connect") || !strings.Contains(log.events[2], "exit_code:0") {
-		t.Errorf("log events = %q", log.events)
+	if events := log.Events(); len(events) != 3 || !strings.HasPrefix(events[0], "SSH connect") || !strings.Contains(events[2], "exit_code:0") {
+		t.Errorf("log events = %q", events)
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"net"
 	"strings"
 	"syscall"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/retry"
 )
 
 // Error is a failed SSH operation on one device: the transport failed, or the command's outcome
@@ -21,11 +23,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	msg := fmt.Sprintf("SSH to device %q (%s)", e.Device, e.Address)
-	if e.Attempts > 1 {
-		msg += fmt.Sprintf(" after %d attempts", e.Attempts)
-	}
-	return msg + ": " + e.Err.Error()
+	return fmt.Sprintf("SSH to device %q (%s)%s: %s", e.Device, e.Address, retry.AfterAttempts(e.Attempts), e.Err.Error())
 }
 
 func (e *Error) Unwrap() error { return e.Err }

@@ -11,6 +11,21 @@ import (
 	"net"
 )
 
+// Endpoint is how a TLS transport (gNMI, NVUE) reaches one device and logs in to it.
+type Endpoint struct {
+	Device   string // the provider's name for the device, used in errors
+	Address  string // host:port
+	Username string
+	Password string
+	// CACertificate holds PEM trust roots; empty means the system roots.
+	CACertificate []byte
+	// Insecure skips certificate verification (TLS is still used). Only by explicit choice.
+	Insecure bool
+}
+
+// TLS is the client TLS configuration for e (Client).
+func (e Endpoint) TLS() (*tls.Config, error) { return Client(e.Address, e.CACertificate, e.Insecure) }
+
 // Client returns the TLS configuration for a device at address (host:port).
 func Client(address string, caPEM []byte, insecure bool) (*tls.Config, error) {
 	cfg := &tls.Config{MinVersion: tls.VersionTLS12}

@@ -125,6 +125,23 @@ func CheckThresholdUnits(t *testing.T, unknown int64, read func(value, unit stri
 	}
 }
 
+// ReadEach reads each policy of a parsed running-config (names, in order) as a read does: on
+// its own, and against known as a refresh of known does. Each must be found under its own
+// name; check gets each read.
+func ReadEach(t *testing.T, names []string, known *fabric.QoSPolicy,
+	read func(name string, known *fabric.QoSPolicy) (*fabric.QoSPolicy, bool), check func(p *fabric.QoSPolicy)) {
+	t.Helper()
+	for _, name := range names {
+		for _, k := range []*fabric.QoSPolicy{nil, known} {
+			p, ok := read(name, k)
+			if !ok || p.Name != name {
+				t.Fatalf("Policy(%q) = %v, %v", name, p, ok)
+			}
+			check(p)
+		}
+	}
+}
+
 // WriteBack writes a policy read from a device again, as an update, an unbind, a rename and a
 // delete do (fabrictest.Lifecycle), when the platform can write it (p valid, unsupported
 // empty, ECN thresholds whole kilobytes), and checks each write's lines (CheckWritten).

@@ -101,6 +101,39 @@ func canBeNil(k reflect.Kind) bool {
 	return false
 }
 
+// ParseJSON is the contract a fuzz target checks on a parser of one JSON document: parse(b)
+// either refuses b (Refused; ok false) or b is one valid JSON value (else t fails: garbage
+// silently accepted).
+func ParseJSON[O any](t *testing.T, what string, parse func([]byte) (O, error), b []byte) (out O, ok bool) {
+	t.Helper()
+	out, err := parse(b)
+	if Refused(t, what, out, err) {
+		return out, false
+	}
+	if !json.Valid(b) {
+		t.Fatalf("accepted input that is not one JSON value: %q", b)
+	}
+	return out, true
+}
+
+// Ports is what a counters parser is asked for in a fuzz target that names one port, or none
+// ("": every port).
+func Ports(name string) []string {
+	if name == "" {
+		return nil
+	}
+	return []string{name}
+}
+
+// CheckPorts fails t unless a counters parser asked for Ports(name) answered for that one
+// port, or for at least one when asked for every port.
+func CheckPorts[V any](t *testing.T, name string, got map[string]V) {
+	t.Helper()
+	if len(got) == 0 || name != "" && len(got) != 1 {
+		t.Fatalf("asked for %q, got %d ports", name, len(got))
+	}
+}
+
 // Must returns parse(in), failing tb when parse refuses it.
 func Must[I, O any](tb testing.TB, parse func(I) (O, error), in I) O {
 	tb.Helper()
