@@ -101,6 +101,22 @@ type commitQueue[S comparable, R any] struct {
 	mu      sync.Mutex
 	jobs    []*commitJob[S, R]
 	running bool
+
+	// finished are the writes a request ended, with their results, told to their callers
+	// once the request's write turn is released and counted (run): a caller that has its
+	// result finds the write in Writes and the device's turn free. Only run's goroutine
+	// touches it.
+	finished []finishedJob[S, R]
+}
+
+type finishedJob[S comparable, R any] struct {
+	j   *commitJob[S, R]
+	err error
+}
+
+// finish records j's result, told to its caller by run after the write turn is released.
+func (q *commitQueue[S, R]) finish(j *commitJob[S, R], err error) {
+	q.finished = append(q.finished, finishedJob[S, R]{j, err})
 }
 
 func queueOf[S comparable, R any](r *Registry, device, kind string) *commitQueue[S, R] {
@@ -137,6 +153,10 @@ func (q *commitQueue[S, R]) run(r *Registry, device string) {
 		wrote := false
 		rest := q.commit(r, device, jobs, &wrote)
 		release(wrote)
+		for _, f := range q.finished {
+			f.j.done <- f.err
+		}
+		q.finished = nil
 		if len(rest) > 0 {
 			q.mu.Lock()
 			q.jobs = append(rest, q.jobs...)
@@ -152,7 +172,7 @@ func (q *commitQueue[S, R]) commit(r *Registry, device string, jobs []*commitJob
 	base, err := Snapshot(context.WithoutCancel(jobs[0].ctx), r, device, w.Kind, w.Fetch)
 	if err != nil {
 		for _, j := range jobs {
-			j.done <- err
+			q.finish(j, err)
 		}
 		return nil
 	}
@@ -161,7 +181,7 @@ func (q *commitQueue[S, R]) commit(r *Registry, device string, jobs []*commitJob
 	var members []*commitJob[S, R]
 	for i, j := range jobs {
 		if err := j.ctx.Err(); err != nil {
-			j.done <- waitErr(device, err)
+			q.finish(j, waitErr(device, err))
 			continue
 		}
 		if len(members) > 0 && (single || j.alone) {
@@ -228,7 +248,7 @@ func (q *commitQueue[S, R]) send(r *Registry, device string, base S, members []*
 		// Nothing to send: each member's result stands on the snapshot as it is.
 		for _, m := range members {
 			*wrote = *wrote || m.err == nil
-			m.done <- m.err
+			q.finish(m, m.err)
 		}
 		return rest
 	}
@@ -243,7 +263,7 @@ func (q *commitQueue[S, R]) send(r *Registry, device string, base S, members []*
 	if err == nil {
 		accepted(r, device, w, base, combined, known)
 		for _, m := range members {
-			m.done <- m.err
+			q.finish(m, m.err)
 		}
 		return rest
 	}
@@ -261,7 +281,7 @@ func (q *commitQueue[S, R]) send(r *Registry, device string, base S, members []*
 			m.alone = true
 			again = append(again, m)
 		default:
-			m.done <- err
+			q.finish(m, err)
 		}
 	}
 	return append(again, rest...)
