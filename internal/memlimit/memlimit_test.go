@@ -21,15 +21,30 @@ func TestNext(t *testing.T) {
 	}
 }
 
+// follow runs Follow from limit for the test, the limit after each collection it looks at
+// sent on the channel; the process's limit is put back after the test.
+func follow(t *testing.T, limit int64) <-chan int64 {
+	t.Helper()
+	old := debug.SetMemoryLimit(-1)
+	limits := make(chan int64, 1024)
+	stop := Follow(limit, func(l int64) {
+		select {
+		case limits <- l:
+		default: // a test that stopped reading
+		}
+	})
+	t.Cleanup(func() {
+		stop()
+		debug.SetMemoryLimit(old)
+	})
+	return limits
+}
+
 // A live heap larger than the limit raises it after a collection, as a plan of a large fabric
 // would, instead of leaving the collector to run back to back: to where the 16 MiB held is
 // below 80 % of it (20 MiB).
 func TestFollowRaisesTheLimitAboveTheLiveHeap(t *testing.T) {
-	old := debug.SetMemoryLimit(-1)
-	t.Cleanup(func() { debug.SetMemoryLimit(old) })
-	limits := make(chan int64, 1024)
-	stop := Follow(4<<20, func(l int64) { limits <- l })
-	defer stop()
+	limits := follow(t, 4<<20)
 	live := make([][]byte, 0, 64)
 	for range 64 {
 		live = append(live, make([]byte, 256<<10)) // 16 MiB held
@@ -54,11 +69,7 @@ func TestFollowRaisesTheLimitAboveTheLiveHeap(t *testing.T) {
 }
 
 func TestFollowKeepsTheLimitOverASmallHeap(t *testing.T) {
-	old := debug.SetMemoryLimit(-1)
-	t.Cleanup(func() { debug.SetMemoryLimit(old) })
-	limits := make(chan int64, 1024)
-	stop := Follow(1<<40, func(l int64) { limits <- l })
-	defer stop()
+	limits := follow(t, 1<<40)
 	runtime.GC()
 	select {
 	case l := <-limits:
