@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -159,5 +160,26 @@ func TestWritePerResourceReadsAlone(t *testing.T) {
 	}
 	if len(d.sent) != 3 || d.gets != 3 {
 		t.Errorf("%d requests and %d reads for 3 writes with per_resource_reads, want 3 and 3", len(d.sent), d.gets)
+	}
+}
+
+// A write's caller that has its result finds it counted in Writes (the bench's and AwaitWrite's
+// count), write after write.
+func TestWriteCountedWhenItReturns(t *testing.T) {
+	r := snapRegistry(false)
+	d := &kvDevice{data: map[string]string{}, entry: make(chan struct{}, 1)}
+	w := d.writer()
+	for i := range 500 {
+		k := strconv.Itoa(i)
+		if err := Write(context.Background(), r, "leaf-1", w, func(*kvSnap) (map[string]string, error) { return map[string]string{k: "1"}, nil }); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-d.entry:
+		default:
+		}
+		if got := r.Writes("leaf-1"); got != uint64(i+1) {
+			t.Fatalf("after write %d returned, Writes = %d, want %d", i+1, got, i+1)
+		}
 	}
 }
