@@ -151,6 +151,9 @@ func entryPath(key string, p path.Path) path.Path {
 	return out
 }
 
+// entryAt is the path of a map resource's entry key.
+func entryAt(key string) path.Path { return path.Root("interfaces").AtMapKey(key) }
+
 // entryDiags moves diagnostics of the per-interface resource onto map entry key.
 func entryDiags(key string, in diag.Diagnostics) diag.Diagnostics {
 	var out diag.Diagnostics
@@ -453,8 +456,9 @@ func applyEntries[I any](ctx context.Context, drv interfaceOps[I], changes []ent
 	return nil, nil, f
 }
 
-// report adds an entryFailure to diags: an error on each refused entry.
-func (r *interfaceMapResource[M, I]) report(f *entryFailure, device string, diags *diag.Diagnostics) {
+// report adds an entryFailure to diags: an error on each refused entry, at the path at gives
+// its key (a map resource's entry, a group's interfaces).
+func (r *interfaceResource[M, I]) report(f *entryFailure, device string, at func(string) path.Path, diags *diag.Diagnostics) {
 	outcome := "\n\nThe entries this apply had already written were restored: the device and this resource's state are as before the apply."
 	if !f.rollbackOK {
 		outcome = "\n\nRestoring the entries this apply had already written failed, so the device differs from this resource's state " +
@@ -462,7 +466,7 @@ func (r *interfaceMapResource[M, I]) report(f *entryFailure, device string, diag
 	}
 	for _, e := range f.refused {
 		subject := fmt.Sprintf("%s of %q on device %q", r.what, e.key, device)
-		diags.AddAttributeError(path.Root("interfaces").AtMapKey(e.key), "Cannot "+e.op+" "+subject, e.err.Error()+outcome)
+		diags.AddAttributeError(at(e.key), "Cannot "+e.op+" "+subject, e.err.Error()+outcome)
 	}
 }
 
@@ -555,7 +559,7 @@ func (r *interfaceMapResource[M, I]) apply(ctx context.Context, op string, devic
 	}
 	written, warnings, f := applyEntries(ctx, drv, changes)
 	if f != nil {
-		r.report(f, device.ValueString(), diags)
+		r.report(f, device.ValueString(), entryAt, diags)
 		return nil, nil, false
 	}
 	for _, key := range sortedKeys(warnings) {

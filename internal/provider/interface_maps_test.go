@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 )
 
 // expectEntries is a plan check: resource addr is updated in place, and exactly the entries
@@ -97,51 +99,19 @@ func TestAccSONiCPFCInterfaces(t *testing.T) {
 	v1 := l.providerHCL() + policy + sonicPFCMapHCL(all, 200)
 	v2 := l.providerHCL() + policy + sonicPFCMapHCL(all, 300)
 	v3 := l.providerHCL() + policy + sonicPFCMapHCL([]string{"Ethernet0", "Ethernet4", "Ethernet8"}, 300)
-	field := func(table, key, f string) string { return sw.DB()[table][key][f] }
 	ports := func(want string, ps ...string) func(*terraform.State) error {
-		return func(*terraform.State) error {
-			if err := yang(nil); err != nil {
-				return err
+		return sonicPortsHold(sw, yang, func(p string) string {
+			if p == "Ethernet4" {
+				return want
 			}
-			for _, p := range ps {
-				d := "200"
-				if p == "Ethernet4" {
-					d = want
-				}
-				if got := field("PFC_WD", p, "detection_time"); got != d {
-					return fmt.Errorf("PFC_WD|%s detection_time = %q, want %q", p, got, d)
-				}
-				if got := field("CABLE_LENGTH", "AZURE", p); got != "5m" {
-					return fmt.Errorf("cable length of %s = %q, want 5m", p, got)
-				}
-			}
-			return nil
-		}
+			return "200"
+		}, ps...)
 	}
-	// restored compares ports with what the switch had at *before: the stock switch after
-	// destroy, the switch with the policy alone for an entry removed while the policy stays.
+	restored := func(before *map[string]map[string]map[string]string, ps ...string) func(*terraform.State) error {
+		return sonicPortsRestored(sw, yang, before, ps...)
+	}
 	var policyOnly map[string]map[string]map[string]string
 	var setsBefore int64
-	restored := func(before *map[string]map[string]map[string]string, ps ...string) func(*terraform.State) error {
-		return func(*terraform.State) error {
-			if err := yang(nil); err != nil {
-				return err
-			}
-			before := *before
-			after := sw.DB()
-			for _, p := range ps {
-				for _, tk := range [][2]string{{"PFC_WD", p}, {"BUFFER_PG", p + "|3"}, {"BUFFER_PG", p + "|3-4"}} {
-					if fmt.Sprint(after[tk[0]][tk[1]]) != fmt.Sprint(before[tk[0]][tk[1]]) {
-						return fmt.Errorf("%s|%s not restored: %v, want %v", tk[0], tk[1], after[tk[0]][tk[1]], before[tk[0]][tk[1]])
-					}
-				}
-				if after["CABLE_LENGTH"]["AZURE"][p] != before["CABLE_LENGTH"]["AZURE"][p] {
-					return fmt.Errorf("cable length of %s not restored: %q, want %q", p, after["CABLE_LENGTH"]["AZURE"][p], before["CABLE_LENGTH"]["AZURE"][p])
-				}
-			}
-			return nil
-		}
-	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
 		CheckDestroy:             restored(&before, all...),
@@ -212,6 +182,52 @@ resource "roce_pfc_interfaces" "leaf" {
 	}})
 }
 
+// sonicPortsHold checks that CONFIG_DB is valid and that each port of ps has the PFC watchdog
+// detection time detection(port) and a 5 m cable.
+func sonicPortsHold(sw *lab.SONiCSwitch, yang func(*terraform.State) error, detection func(port string) string,
+	ps ...string) func(*terraform.State) error {
+	return func(s *terraform.State) error {
+		if err := yang(s); err != nil {
+			return err
+		}
+		db := sw.DB()
+		for _, p := range ps {
+			if got, d := db["PFC_WD"][p]["detection_time"], detection(p); got != d {
+				return fmt.Errorf("PFC_WD|%s detection_time = %q, want %q", p, got, d)
+			}
+			if got := db["CABLE_LENGTH"]["AZURE"][p]; got != "5m" {
+				return fmt.Errorf("cable length of %s = %q, want 5m", p, got)
+			}
+		}
+		return nil
+	}
+}
+
+// sonicPortsRestored compares ports ps with what the switch had at *before: the stock switch
+// after destroy, the switch with the policy alone for a port given back while the policy
+// stays.
+func sonicPortsRestored(sw *lab.SONiCSwitch, yang func(*terraform.State) error, before *map[string]map[string]map[string]string,
+	ps ...string) func(*terraform.State) error {
+	return func(s *terraform.State) error {
+		if err := yang(s); err != nil {
+			return err
+		}
+		before := *before
+		after := sw.DB()
+		for _, p := range ps {
+			for _, tk := range [][2]string{{"PFC_WD", p}, {"BUFFER_PG", p + "|3"}, {"BUFFER_PG", p + "|3-4"}} {
+				if fmt.Sprint(after[tk[0]][tk[1]]) != fmt.Sprint(before[tk[0]][tk[1]]) {
+					return fmt.Errorf("%s|%s not restored: %v, want %v", tk[0], tk[1], after[tk[0]][tk[1]], before[tk[0]][tk[1]])
+				}
+			}
+			if after["CABLE_LENGTH"]["AZURE"][p] != before["CABLE_LENGTH"]["AZURE"][p] {
+				return fmt.Errorf("cable length of %s not restored: %q, want %q", p, after["CABLE_LENGTH"]["AZURE"][p], before["CABLE_LENGTH"]["AZURE"][p])
+			}
+		}
+		return nil
+	}
+}
+
 const nicMapRes, dcqcnMapRes = "roce_nic_qos_interfaces.gpu", "roce_dcqcn_interfaces.gpu"
 
 // hostMapsHCL is the NIC QoS and DCQCN of eth0 and eth1 (ifs), the PFC priorities pfc.
@@ -244,36 +260,50 @@ resource "roce_dcqcn_interfaces" "gpu" {
 `, nic.String(), dc.String())
 }
 
+// hostReading is what a host's netdev holds of the tests' NIC QoS and DCQCN (hostMapsHCL):
+// mlnx_qos's report and the ECN enables, through a shell on the host.
+func hostReading(sh *hostShell) func(netdev string) string {
+	return func(i string) string {
+		return sh.run("mlnx_qos -i " + i + " -a; sudo -n sh -c 'grep -H . /sys/class/net/" + i + "/ecn/roce_rp/enable/* /sys/class/net/" + i + "/ecn/roce_np/enable/*'")
+	}
+}
+
+// hostRestored checks that netdevs ifs read as they did before (by netdev).
+func hostRestored(host func(string) string, before map[string]string, ifs ...string) func(*terraform.State) error {
+	return func(*terraform.State) error {
+		for _, i := range ifs {
+			if after := host(i); after != before[i] {
+				return fmt.Errorf("%s not restored:\nbefore:\n%s\nafter:\n%s", i, before[i], after)
+			}
+		}
+		return nil
+	}
+}
+
+// hostApplied checks that netdevs ifs hold the tests' settings, PFC as pfcLine.
+func hostApplied(host func(string) string, pfcLine string, ifs ...string) func(*terraform.State) error {
+	return func(*terraform.State) error {
+		for _, i := range ifs {
+			out := host(i)
+			for _, want := range []string{pfcLine, "prio:3 dscp:26,", "tsa: strict", "/ecn/roce_np/enable/3:1", "/ecn/roce_rp/enable/3:1"} {
+				if !strings.Contains(out, want) {
+					return fmt.Errorf("%s lacks %q:\n%s", i, want, out)
+				}
+			}
+		}
+		return nil
+	}
+}
+
 // The lifecycle of roce_nic_qos_interfaces and roce_dcqcn_interfaces on an mlx5 host.
 func TestAccHostInterfaceMaps(t *testing.T) {
 	l := hostLab(t)
 	sh := l.shell(t, "mlx5-1")
-	host := func(i string) string {
-		return sh.run("mlnx_qos -i " + i + " -a; sudo -n sh -c 'grep -H . /sys/class/net/" + i + "/ecn/roce_rp/enable/* /sys/class/net/" + i + "/ecn/roce_np/enable/*'")
-	}
+	host := hostReading(sh)
 	before := map[string]string{"eth0": host("eth0"), "eth1": host("eth1")}
-	restored := func(ifs ...string) func(*terraform.State) error {
-		return func(*terraform.State) error {
-			for _, i := range ifs {
-				if after := host(i); after != before[i] {
-					return fmt.Errorf("%s not restored:\nbefore:\n%s\nafter:\n%s", i, before[i], after)
-				}
-			}
-			return nil
-		}
-	}
+	restored := func(ifs ...string) func(*terraform.State) error { return hostRestored(host, before, ifs...) }
 	applied := func(pfcLine string, ifs ...string) func(*terraform.State) error {
-		return func(*terraform.State) error {
-			for _, i := range ifs {
-				out := host(i)
-				for _, want := range []string{pfcLine, "prio:3 dscp:26,", "tsa: strict", "/ecn/roce_np/enable/3:1", "/ecn/roce_rp/enable/3:1"} {
-					if !strings.Contains(out, want) {
-						return fmt.Errorf("%s lacks %q:\n%s", i, want, out)
-					}
-				}
-			}
-			return nil
-		}
+		return hostApplied(host, pfcLine, ifs...)
 	}
 	pfc3 := "\tenabled     0   0   0   1   0   0   0   0   "
 	both := []string{"eth0", "eth1"}

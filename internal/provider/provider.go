@@ -187,7 +187,8 @@ func (p *roceProvider) Configure(ctx context.Context, req provider.ConfigureRequ
 
 func (p *roceProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{newQoSPolicyResource, newPFCInterfaceResource, newNICQoSResource, newDCQCNProfileResource, newNICFirmwareResource,
-		newPFCInterfacesResource, newNICQoSInterfacesResource, newDCQCNInterfacesResource}
+		newPFCInterfacesResource, newNICQoSInterfacesResource, newDCQCNInterfacesResource,
+		newPFCInterfaceGroupResource, newNICQoSGroupResource, newDCQCNGroupResource}
 }
 
 func (p *roceProvider) DataSources(context.Context) []func() datasource.DataSource {

@@ -20,3 +20,17 @@ func newNICQoSInterfacesResource() resource.Resource {
 func newDCQCNInterfacesResource() resource.Resource {
 	return newInterfaceMap[dcqcnModel, fabric.DCQCN]("roce_dcqcn_interfaces", newDCQCNProfileResource())
 }
+
+// The group forms (common_interface_group.go): many interfaces, one set of settings.
+
+func newPFCInterfaceGroupResource() resource.Resource {
+	return newInterfaceGroup[pfcInterfaceModel, fabric.PFCInterface]("roce_pfc_interface_group", newPFCInterfaceResource())
+}
+
+func newNICQoSGroupResource() resource.Resource {
+	return newInterfaceGroup[nicQoSModel, fabric.NICQoS]("roce_nic_qos_group", newNICQoSResource())
+}
+
+func newDCQCNGroupResource() resource.Resource {
+	return newInterfaceGroup[dcqcnModel, fabric.DCQCN]("roce_dcqcn_group", newDCQCNProfileResource())
+}
