@@ -30,6 +30,15 @@ const (
 	// MapFloor is as many terraform_data resources as Map has, each holding its map: (c) for
 	// the map-keyed shape.
 	MapFloor Variant = "g"
+	// Group is the provider as shipped with the group resources: one roce_pfc_interface_group
+	// per switch and one roce_nic_qos_group and roce_dcqcn_group per host, each with its
+	// device's ports (NICs) as a set and the settings once.
+	Group Variant = "h"
+	// GroupNoop is Group's configuration served by the no-op provider: (d) for the grouped shape.
+	GroupNoop Variant = "i"
+	// GroupFloor is as many terraform_data resources as Group has, each holding its device's
+	// interfaces and the settings once: (c) for the grouped shape.
+	GroupFloor Variant = "j"
 )
 
 // Shape is how a configuration describes ports and NICs.
@@ -43,13 +52,49 @@ const (
 	// MapKeyed is a resource per device with a map of its ports or NICs (roce_pfc_interfaces,
 	// roce_nic_qos_interfaces, roce_dcqcn_interfaces).
 	MapKeyed Shape = "map-keyed"
+	// Grouped is a resource per device with its ports or NICs as a set and one copy of the
+	// settings (roce_pfc_interface_group, roce_nic_qos_group, roce_dcqcn_group).
+	Grouped Shape = "grouped"
 )
+
+// perDevice reports a shape with one resource of each kind per device (not per interface).
+func (s Shape) perDevice() bool { return s != PerInterface }
+
+// server is what serves a variant's configuration.
+type server int
+
+const (
+	roceServer  server = iota // the provider built from this tree
+	noopServer                // the no-op framework provider with its schemas
+	floorServer               // terraform_data, inside Terraform
+)
+
+// variantInfo is what the bench knows of a variant.
+type variantInfo struct {
+	label  string
+	shape  Shape
+	server server
+}
+
+var variantInfos = map[Variant]variantInfo{
+	Defaults:    {"(a) defaults", PerInterface, roceServer},
+	PerResource: {"(b) per-resource reads", PerInterface, roceServer},
+	Floor:       {"(c) terraform_data floor", PerInterface, floorServer},
+	Noop:        {"(d) no-op framework provider", PerInterface, noopServer},
+	Map:         {"(e) map-keyed", MapKeyed, roceServer},
+	MapNoop:     {"(f) no-op provider, map-keyed", MapKeyed, noopServer},
+	MapFloor:    {"(g) terraform_data floor, map-keyed", MapKeyed, floorServer},
+	Group:       {"(h) grouped", Grouped, roceServer},
+	GroupNoop:   {"(i) no-op provider, grouped", Grouped, noopServer},
+	GroupFloor:  {"(j) terraform_data floor, grouped", Grouped, floorServer},
+}
 
 // The variants of each shape, in table order.
 var (
 	PerInterfaceVariants = []Variant{Defaults, PerResource, Floor, Noop}
 	MapKeyedVariants     = []Variant{Map, MapNoop, MapFloor}
-	AllVariants          = []Variant{Defaults, PerResource, Floor, Noop, Map, MapNoop, MapFloor}
+	GroupedVariants      = []Variant{Group, GroupNoop, GroupFloor}
+	AllVariants          = []Variant{Defaults, PerResource, Floor, Noop, Map, MapNoop, MapFloor, Group, GroupNoop, GroupFloor}
 )
 
 // Variants in table order.
@@ -57,63 +102,45 @@ var Variants = AllVariants
 
 // Label names a variant in the table and the plot.
 func (v Variant) Label() string {
-	switch v {
-	case Defaults:
-		return "(a) defaults"
-	case PerResource:
-		return "(b) per-resource reads"
-	case Floor:
-		return "(c) terraform_data floor"
-	case Noop:
-		return "(d) no-op framework provider"
-	case Map:
-		return "(e) map-keyed"
-	case MapNoop:
-		return "(f) no-op provider, map-keyed"
-	case MapFloor:
-		return "(g) terraform_data floor, map-keyed"
+	if i, ok := variantInfos[v]; ok {
+		return i.label
 	}
 	return string(v)
 }
 
 // Shape is the shape of the variant's configuration.
-func (v Variant) Shape() Shape {
-	if v == Map || v == MapNoop || v == MapFloor {
-		return MapKeyed
-	}
-	return PerInterface
-}
+func (v Variant) Shape() Shape { return variantInfos[v].shape }
 
 // IsFloor reports a terraform_data variant (no provider at all).
-func (v Variant) IsFloor() bool { return v == Floor || v == MapFloor }
+func (v Variant) IsFloor() bool { return variantInfos[v].server == floorServer }
 
 // IsNoop reports a variant served by the no-op provider.
-func (v Variant) IsNoop() bool { return v == Noop || v == MapNoop }
+func (v Variant) IsNoop() bool { return variantInfos[v].server == noopServer }
 
 // FloorOf is the terraform_data floor of the variant's shape.
-func (v Variant) FloorOf() Variant {
-	if v.Shape() == MapKeyed {
-		return MapFloor
-	}
-	return Floor
-}
+func (v Variant) FloorOf() Variant { return v.Shape().variant(floorServer) }
 
 // NoopOf is the no-op provider variant of the variant's shape.
-func (v Variant) NoopOf() Variant {
-	if v.Shape() == MapKeyed {
-		return MapNoop
+func (v Variant) NoopOf() Variant { return v.Shape().variant(noopServer) }
+
+// variant is the shape's variant served by s.
+func (s Shape) variant(by server) Variant {
+	for _, v := range AllVariants {
+		if i := variantInfos[v]; i.shape == s && i.server == by {
+			return v
+		}
 	}
-	return Noop
+	return ""
 }
 
-// ParseVariants reads a BENCH_VARIANTS list such as "a,b,c,d" or "e,f,g" and returns it in
+// ParseVariants reads a BENCH_VARIANTS list such as "a,b,c,d" or "h,i,j" and returns it in
 // table order.
 func ParseVariants(list string) ([]Variant, error) {
 	want := map[Variant]bool{}
 	for _, f := range strings.Split(list, ",") {
 		v := Variant(strings.TrimSpace(f))
 		if !slices.Contains(AllVariants, v) {
-			return nil, fmt.Errorf("unknown variant %q in %q (want letters a to g, comma-separated)", v, list)
+			return nil, fmt.Errorf("unknown variant %q in %q (want letters a to j, comma-separated)", v, list)
 		}
 		want[v] = true
 	}
@@ -129,6 +156,12 @@ func ParseVariants(list string) ([]Variant, error) {
 // MapResourceTypes are the resource types only the map-keyed configuration uses: a provider
 // without them cannot run (e), nor the no-op provider built from it (f).
 var MapResourceTypes = []string{"roce_pfc_interfaces", "roce_nic_qos_interfaces", "roce_dcqcn_interfaces"}
+
+// GroupResourceTypes are the resource types only the grouped configuration uses ((h), (i)).
+var GroupResourceTypes = []string{"roce_pfc_interface_group", "roce_nic_qos_group", "roce_dcqcn_group"}
+
+// shapeTypes are the resource types a shape needs beyond the per-interface ones.
+var shapeTypes = map[Shape][]string{MapKeyed: MapResourceTypes, Grouped: GroupResourceTypes}
 
 // Config writes the Terraform configuration of variant v for fabric f. inventory is the
 // absolute path of the lab's inventory.json; the provider's devices are the fabric's devices
@@ -148,8 +181,12 @@ func Config(f Fabric, v Variant, inventory string) string {
 		b.WriteString(floorResources)
 	case v == MapFloor:
 		b.WriteString(mapFloorResources)
+	case v == GroupFloor:
+		b.WriteString(groupFloorResources)
 	case v.Shape() == MapKeyed:
 		b.WriteString(qosPolicyResource + mapResources)
+	case v.Shape() == Grouped:
+		b.WriteString(qosPolicyResource + groupResources)
 	default:
 		b.WriteString(qosPolicyResource + roceResources)
 	}
@@ -183,7 +220,7 @@ func localsBlock(f Fabric, shape Shape) string {
 	for _, s := range f.Switches {
 		fmt.Fprintf(&b, "    %s = %s\n", strconv.Quote(s.Name), hclList(s.Ports))
 	}
-	if shape == MapKeyed {
+	if shape.perDevice() {
 		b.WriteString("  }\n\n  # host -> its NICs\n  hosts = {\n")
 		for _, h := range f.Hosts {
 			fmt.Fprintf(&b, "    %s = %s\n", strconv.Quote(h.Name), hclList(h.NICs))
@@ -332,6 +369,34 @@ resource "roce_dcqcn_interfaces" "host" {
 }
 `
 
+// groupResources: mapResources with one copy of the settings per device: its ports or NICs
+// as a set, the arguments every entry of the map held once (those of roce_pfc_interface,
+// roce_nic_qos and roce_dcqcn_profile, minus id, device and interface).
+var groupResources = `resource "roce_pfc_interface_group" "leaf" {
+  for_each   = local.switches
+  device     = each.key
+  interfaces = each.value
+  watchdog   = { action = "drop", detection_time_ms = 200, restoration_time_ms = 400 }
+
+  depends_on = [roce_qos_policy.leaf]
+}
+
+resource "roce_nic_qos_group" "host" {
+  for_each   = local.hosts
+  device     = each.key
+  interfaces = each.value
+` + indent(nicQoSAttrs, "  ") + `}
+
+resource "roce_dcqcn_group" "host" {
+  for_each     = local.hosts
+  device       = each.key
+  interfaces   = each.value
+  priorities   = [3]
+  cnp_dscp     = 48
+  cnp_priority = 6
+}
+`
+
 // floorResources: the same instances as terraform_data (the builtin provider), each holding a
 // small object.
 const floorResources = `resource "terraform_data" "leaf" {
@@ -391,6 +456,31 @@ resource "terraform_data" "dcqcn" {
 }
 `
 
+// groupFloorResources: the grouped instances as terraform_data, each holding its device's
+// interfaces and one copy of the objects floorResources holds per port (per NIC).
+const groupFloorResources = `resource "terraform_data" "leaf" {
+  for_each = local.switches
+  input    = { device = each.key, interfaces = each.value, traffic_class = 3, dscp = [26] }
+}
+
+resource "terraform_data" "pfc" {
+  for_each = local.switches
+  input    = { device = each.key, interfaces = each.value, detection_time_ms = 200, restoration_time_ms = 400 }
+
+  depends_on = [terraform_data.leaf]
+}
+
+resource "terraform_data" "nic" {
+  for_each = local.hosts
+  input    = { device = each.key, interfaces = each.value, pfc_priorities = [3], roce_tos = 106 }
+}
+
+resource "terraform_data" "dcqcn" {
+  for_each = local.hosts
+  input    = { device = each.key, interfaces = each.value, priorities = [3], cnp_dscp = 48, cnp_priority = 6 }
+}
+`
+
 // CLIConfig is the Terraform CLI configuration of every run: the provider built from source
 // through dev_overrides (no terraform init), everything else as usual.
 func CLIConfig(providerDir string) string {
@@ -406,22 +496,19 @@ provider_installation {
 }
 
 // Unservable says which of the variants a provider serving these resource types cannot run,
-// and why: the map-keyed roce and no-op variants need MapResourceTypes (the no-op provider
-// serves the provider's own types); terraform_data is always there.
+// and why: the map-keyed and grouped roce and no-op variants need their shape's resource
+// types (the no-op provider serves the provider's own types); terraform_data is always there.
 func Unservable(variants []Variant, served []string) map[Variant]string {
-	var missing []string
-	for _, t := range MapResourceTypes {
-		if !slices.Contains(served, t) {
-			missing = append(missing, t)
-		}
-	}
 	out := map[Variant]string{}
-	if len(missing) == 0 {
-		return out
-	}
 	for _, v := range variants {
-		if v.Shape() == MapKeyed && !v.IsFloor() {
-			out[v] = "the provider has no " + strings.Join(missing, ", ") + " (the map-keyed resources of issue 22)"
+		var missing []string
+		for _, t := range shapeTypes[v.Shape()] {
+			if !slices.Contains(served, t) {
+				missing = append(missing, t)
+			}
+		}
+		if len(missing) > 0 && !v.IsFloor() {
+			out[v] = "the provider has no " + strings.Join(missing, ", ") + " (the " + string(v.Shape()) + " resources of issue 22)"
 		}
 	}
 	return out

@@ -251,3 +251,74 @@ func TestMapKeyedFloorConfig(t *testing.T) {
 		t.Errorf("(g) pfc depends on %v", got)
 	}
 }
+
+// The grouped configuration (h) declares a resource per device whose `interfaces` are every
+// port (NIC) of the device and whose other arguments are exactly those the per-interface
+// configuration (a) sets on each port's (NIC's) own resource.
+func TestGroupedConfig(t *testing.T) {
+	_, f := testFabric(t)
+	const inv = "/lab/inventory.json"
+	h, a := Config(f, Group, inv), Config(f, Defaults, inv)
+	hb, ab := parseHCL(t, h), parseHCL(t, a)
+	if !strings.Contains(h, "variant (h) grouped, 10 resources.") {
+		t.Errorf("header: %s", strings.SplitN(h, "\n", 2)[0])
+	}
+	if got, want := resourceTypes(hb), []string{"roce_qos_policy.leaf", "roce_pfc_interface_group.leaf",
+		"roce_nic_qos_group.host", "roce_dcqcn_group.host"}; !slices.Equal(got, want) {
+		t.Fatalf("resources %v, want %v", got, want)
+	}
+	if !strings.Contains(h, qosPolicyResource) {
+		t.Error("the switch policy differs between (a) and (h)")
+	}
+	hl, al := locals(t, hb), locals(t, ab)
+	for _, c := range []struct {
+		typ, name, perInterface, forEach string
+		deps                             []string
+	}{
+		{"roce_pfc_interface_group", "leaf", "roce_pfc_interface.port", "switches", []string{"roce_qos_policy.leaf"}},
+		{"roce_nic_qos_group", "host", "roce_nic_qos.nic", "hosts", nil},
+		{"roce_dcqcn_group", "host", "roce_dcqcn_profile.nic", "hosts", nil},
+	} {
+		gb := block(t, hb, "resource", c.typ, c.name)
+		pt, pn, _ := strings.Cut(c.perInterface, ".")
+		pb := block(t, ab, "resource", pt, pn)
+		if got := dependsOn(t, gb); !slices.Equal(got, c.deps) {
+			t.Errorf("%s: depends_on %v, want %v", c.typ, got, c.deps)
+		}
+		for device, ifaces := range stringMap(t, hl.GetAttr(c.forEach)) {
+			ctx := eachCtx(hl, device, hl.GetAttr(c.forEach).GetAttr(device))
+			if got := evalExpr(t, gb.Body.Attributes["device"].Expr, ctx); got.AsString() != device {
+				t.Errorf("%s[%s]: device %s", c.typ, device, got.AsString())
+			}
+			var members []string
+			for _, v := range evalExpr(t, gb.Body.Attributes["interfaces"].Expr, ctx).AsValueSlice() {
+				members = append(members, v.AsString())
+			}
+			if !slices.Equal(members, ifaces) || len(members) == 0 {
+				t.Errorf("%s[%s]: interfaces %v, want %v", c.typ, device, members, ifaces)
+			}
+			group := settings(t, gb, ctx).AsValueMap()
+			delete(group, "interfaces")
+			for _, iface := range ifaces {
+				per := settings(t, pb, eachCtx(al, device+"/"+iface, cty.ObjectVal(map[string]cty.Value{
+					"device": cty.StringVal(device), "interface": cty.StringVal(iface)})))
+				if !cty.ObjectVal(group).RawEquals(per) {
+					t.Errorf("%s[%s] sets %#v\nwant %s's arguments of %s %#v", c.typ, device, group, c.perInterface, iface, per)
+				}
+			}
+		}
+	}
+	if icfg := Config(f, GroupNoop, inv); strings.Replace(icfg, GroupNoop.Label(), Group.Label(), 1) != h {
+		t.Error("(i) must be (h)'s configuration")
+	}
+	j := parseHCL(t, Config(f, GroupFloor, inv))
+	if got, want := resourceTypes(j), []string{"terraform_data.leaf", "terraform_data.pfc", "terraform_data.nic", "terraform_data.dcqcn"}; !slices.Equal(got, want) {
+		t.Fatalf("(j) resources %v, want %v", got, want)
+	}
+	jl := locals(t, j)
+	in := evalExpr(t, block(t, j, "resource", "terraform_data", "pfc").Body.Attributes["input"].Expr,
+		eachCtx(jl, "sonic-10", jl.GetAttr("switches").GetAttr("sonic-10")))
+	if got := in.GetAttr("interfaces").LengthInt(); got != 2 || in.GetAttr("detection_time_ms").RawEquals(cty.NilVal) {
+		t.Errorf("(j) pfc[sonic-10] holds %#v, want its 2 ports and the settings once", in)
+	}
+}

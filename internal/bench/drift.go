@@ -36,7 +36,8 @@ func DriftPorts(ports []string) []string {
 }
 
 // DriftChanges is the number of resources a plan after the drift of ports must change: a
-// resource per port per interface, a roce_pfc_interfaces per switch touched map-keyed.
+// resource per port per interface, a roce_pfc_interfaces (roce_pfc_interface_group) per
+// switch touched map-keyed (grouped: the drifted ports leave the group's set).
 func DriftChanges(ports []string, shape Shape) int {
 	if shape == PerInterface {
 		return len(ports)

@@ -19,8 +19,12 @@ func TestSizes(t *testing.T) {
 		}
 	}
 	xl, _ := LookupSize("xl")
-	if xl.Devices() != 576 || xl.NICs != 8 || !slices.Equal(xl.Variants, []Variant{Map, MapNoop, MapFloor}) {
-		t.Errorf("xl: %d devices, %d NICs per host, variants %v; want 576, 8, the map-keyed ones", xl.Devices(), xl.NICs, xl.Variants)
+	if xl.Devices() != 576 || xl.NICs != 8 || !slices.Equal(xl.Variants, []Variant{Group, GroupNoop, GroupFloor}) {
+		t.Errorf("xl: %d devices, %d NICs per host, variants %v; want 576, 8, the grouped ones", xl.Devices(), xl.NICs, xl.Variants)
+	}
+	// grouped, as map-keyed: a resource of each kind per device
+	if got := xl.Resources(Grouped); got != 1152 {
+		t.Errorf("xl grouped: %d resources, want 1152", got)
 	}
 	if def, _ := LookupSize("default"); !slices.Equal(def.Variants, AllVariants) {
 		t.Errorf("default runs %v, want every variant", def.Variants)

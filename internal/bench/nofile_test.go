@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -25,11 +26,16 @@ func TestNoFileLimit(t *testing.T) {
 func TestUnservable(t *testing.T) {
 	perInterface := []string{"roce_qos_policy", "roce_pfc_interface", "roce_nic_qos", "roce_dcqcn_profile"}
 	got := Unservable(AllVariants, perInterface)
-	if len(got) != 2 || !strings.Contains(got[Map], "no roce_pfc_interfaces, roce_nic_qos_interfaces, roce_dcqcn_interfaces") || got[MapNoop] == "" {
-		t.Errorf("a provider without the map-keyed types: %v, want (e) and (f) skipped", got)
+	if len(got) != 4 || !strings.Contains(got[Map], "no roce_pfc_interfaces, roce_nic_qos_interfaces, roce_dcqcn_interfaces") || got[MapNoop] == "" ||
+		!strings.Contains(got[Group], "no roce_pfc_interface_group, roce_nic_qos_group, roce_dcqcn_group (the grouped resources") || got[GroupNoop] == "" {
+		t.Errorf("a provider without the map-keyed and group types: %v, want (e), (f), (h) and (i) skipped", got)
 	}
-	if got := Unservable(AllVariants, append(perInterface, MapResourceTypes...)); len(got) != 0 {
-		t.Errorf("a provider with them: %v", got)
+	withMaps := append(slices.Clone(perInterface), MapResourceTypes...)
+	if got := Unservable(AllVariants, withMaps); len(got) != 2 || got[Group] == "" || got[GroupNoop] == "" {
+		t.Errorf("a provider with the map-keyed types only: %v, want (h) and (i) skipped", got)
+	}
+	if got := Unservable(AllVariants, append(withMaps, GroupResourceTypes...)); len(got) != 0 {
+		t.Errorf("a provider with them all: %v", got)
 	}
 	if got := Unservable(PerInterfaceVariants, perInterface); len(got) != 0 {
 		t.Errorf("per-interface variants need no map-keyed type: %v", got)

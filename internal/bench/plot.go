@@ -44,6 +44,9 @@ var (
 	Purple = color.RGBA{R: 148, G: 103, B: 189, A: 255}
 	Brown  = color.RGBA{R: 140, G: 86, B: 75, A: 255}
 	Teal   = color.RGBA{R: 23, G: 190, B: 207, A: 255}
+	Olive  = color.RGBA{R: 188, G: 189, B: 34, A: 255}
+	Pink   = color.RGBA{R: 227, G: 119, B: 194, A: 255}
+	Grey   = color.RGBA{R: 127, G: 127, B: 127, A: 255}
 	black  = color.RGBA{A: 255}
 	grey   = color.RGBA{R: 225, G: 225, B: 225, A: 255}
 	white  = color.RGBA{R: 255, G: 255, B: 255, A: 255}
@@ -244,9 +247,9 @@ func PlanTimePlot(r Results) Plot {
 		Width:  960, Height: 600,
 	}
 	markers := map[Variant]Marker{Defaults: Square, PerResource: Disc, Floor: Diamond, Noop: Cross,
-		Map: Square, MapNoop: Cross, MapFloor: Diamond}
+		Map: Square, MapNoop: Cross, MapFloor: Diamond, Group: Square, GroupNoop: Cross, GroupFloor: Diamond}
 	colours := map[Variant]color.RGBA{Defaults: Blue, PerResource: Red, Floor: Green, Noop: Amber,
-		Map: Purple, MapNoop: Brown, MapFloor: Teal}
+		Map: Purple, MapNoop: Brown, MapFloor: Teal, Group: Olive, GroupNoop: Pink, GroupFloor: Grey}
 	for _, v := range r.Requested() {
 		s := Series{Name: v.Label(), Color: colours[v], Marker: markers[v]}
 		for _, m := range r.Measurements {

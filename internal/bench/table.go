@@ -35,7 +35,7 @@ const (
 // own shape: (c) and (d) for the per-interface variants, (g) and (f) for the map-keyed ones.
 func FormatTable(r Results) string {
 	var b strings.Builder
-	b.WriteString("| variant | resources | plan | wall time (median) | × terraform_data floor (c/g) | × no-op (d/f) | × (b) | reads/switch max (mean) | reads/host max (mean) | gNMI conns/switch max (mean) | SSH conns/host max (mean) | provider processes | provider peak RSS |\n")
+	b.WriteString("| variant | resources | plan | wall time (median) | × terraform_data floor (c/g/j) | × no-op (d/f/i) | × (b) | reads/switch max (mean) | reads/host max (mean) | gNMI conns/switch max (mean) | SSH conns/host max (mean) | provider processes | provider peak RSS |\n")
 	b.WriteString("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	const empty = " |  |  |  |  |  |  |  |  |  |\n"
 	for _, k := range []Kind{NoChange, Drift} {
@@ -95,7 +95,7 @@ func count(n int) string {
 }
 
 // writeVariants are the variants whose apply and destroy the table shows.
-var writeVariants = []Variant{Defaults, Noop, Floor, Map, MapNoop, MapFloor}
+var writeVariants = []Variant{Defaults, Noop, Floor, Map, MapNoop, MapFloor, Group, GroupNoop, GroupFloor}
 
 // formatWrites is the apply and destroy table; empty when neither was measured.
 func formatWrites(r Results) string {
@@ -132,15 +132,15 @@ func formatWrites(r Results) string {
 	if b.Len() == 0 {
 		return ""
 	}
-	return "\n| variant | resources | command | wall time (median) | × no-op (d/f) | × terraform_data floor (c/g) | gNMI Sets/switch max (mean) | gNMI reads/switch max (mean) | SSH execs/host max (mean) | gNMI conns/switch max (mean) | SSH conns/host max (mean) |\n" +
+	return "\n| variant | resources | command | wall time (median) | × no-op (d/f/i) | × terraform_data floor (c/g/j) | gNMI Sets/switch max (mean) | gNMI reads/switch max (mean) | SSH execs/host max (mean) | gNMI conns/switch max (mean) | SSH conns/host max (mean) |\n" +
 		"|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n" + b.String() + writesNotes
 }
 
 const tableNotes = `
 Resources: the variant's resource instances for the whole fabric (a per-interface
-configuration has one per port and NIC, a map-keyed one one per device). Wall time: the median
+configuration has one per port and NIC, a map-keyed or grouped one one per device). Wall time: the median
 over the runs (n). × floor and × no-op: against the no-change plan of the floor of the row's
-shape, (c) and (d) per interface, (g) and (f) map-keyed; × (b): against (b)'s plan of the same
+shape, (c) and (d) per interface, (g) and (f) map-keyed, (j) and (i) grouped; × (b): against (b)'s plan of the same
 kind. Reads are requests a device served (gNMI RPCs on a switch, SSH exec requests on a host)
 and connections the TCP connections it accepted, both per device over the whole command,
 whichever provider process made them (provider processes: how many Terraform started); max over
@@ -296,13 +296,16 @@ func Targets(r Results) []Target {
 	return append(out, t, xlTarget(r))
 }
 
-// xlTarget judges the no-change plan of the xl fabric against MaxXLPlan: the map-keyed (e)
-// that xl runs, or (a) when only the per-interface variants ran.
+// xlTarget judges the no-change plan of the xl fabric against MaxXLPlan: the grouped (h)
+// that xl runs, else the map-keyed (e), else (a), whichever ran first in that order.
 func xlTarget(r Results) Target {
 	t := Target{Name: fmt.Sprintf("%s no-change plan under %.0f s", XLSize, MaxXLPlan.Seconds()), Status: NotEvaluated}
-	v := Map
-	if r.FullResources(Map) == 0 && r.FullResources(Defaults) > 0 {
-		v = Defaults
+	v := Group
+	for _, c := range []Variant{Group, Map, Defaults} {
+		if r.FullResources(c) > 0 {
+			v = c
+			break
+		}
 	}
 	full := r.FullResources(v)
 	m, ok := r.Find(v, NoChange, full)

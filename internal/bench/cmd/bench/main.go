@@ -128,7 +128,7 @@ func envOr(key, def string) string {
 }
 
 // shapes are the shapes in the order the bench measures them.
-var shapes = []bench.Shape{bench.PerInterface, bench.MapKeyed}
+var shapes = []bench.Shape{bench.PerInterface, bench.MapKeyed, bench.Grouped}
 
 func run(ctx context.Context, o options) error {
 	if o.labOnly {
