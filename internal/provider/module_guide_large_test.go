@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// Large fabrics: the guide's pod module (map-keyed resources: a leaf's ports and a host's
-// NICs each in one resource), applied on the lab's sonic-1 and mlx5-1 from a root module as
+// Large fabrics: the guide's pod module (group resources: a leaf's ports and a host's NICs
+// each in one resource with one set of settings), applied on the lab's sonic-1 and mlx5-1 from a root module as
 // the guide's pod roots call it; the plan after it is empty; a port added to the pod is one
-// in-place update of the leaf's map resource and nothing else; destroy leaves the devices
+// in-place update of the leaf's group and nothing else; destroy leaves the devices
 // without the pod's settings.
 func TestAccModuleGuideLargeFabrics(t *testing.T) {
 	l := guideLab(t)
@@ -41,10 +41,10 @@ module "pod" {
 
 	writeMain(t, dir, root(`"Ethernet0", "Ethernet4", "Ethernet8"`))
 	out, code := tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color")
-	if code != 2 || !strings.Contains(out, `module.pod.roce_pfc_interfaces.leaf["sonic-1"] will be updated in-place`) ||
+	if code != 2 || !strings.Contains(out, `module.pod.roce_pfc_interface_group.leaf["sonic-1"] will be updated in-place`) ||
 		!strings.Contains(out, "Plan: 0 to add, 2 to change, 0 to destroy") {
-		// the policy's interfaces and the leaf's port map: nothing else
-		t.Fatalf("a port added to the pod: want the leaf's policy and port map updated in place, exit 2; got %d:\n%s", code, out)
+		// the policy's interfaces and the leaf's group: nothing else
+		t.Fatalf("a port added to the pod: want the leaf's policy and PFC group updated in place, exit 2; got %d:\n%s", code, out)
 	}
 	tf.must("apply", "-auto-approve", "-input=false", "-no-color")
 	if got := sw.DB()["PFC_WD"]["Ethernet8"]["detection_time"]; got != "200" {

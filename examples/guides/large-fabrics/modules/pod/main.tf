@@ -1,6 +1,6 @@
 # One pod of a large fabric: its leaves' policies and PFC, its hosts' NIC QoS and DCQCN, each
-# device one resource whose `interfaces` map holds its ports or NICs. Every pod's root module
-# calls this module; only the pod's devices differ.
+# device one resource that gives all its RoCE ports (NICs) one set of settings. Every pod's
+# root module calls this module; only the pod's devices differ.
 terraform {
   required_providers {
     roce = { source = "rocefabric/roce" }
@@ -39,28 +39,34 @@ resource "roce_qos_policy" "leaf" {
   interfaces = each.value
 }
 
-# A switch's ports in one resource: adding a port is an in-place update of this resource.
-resource "roce_pfc_interfaces" "leaf" {
+# A switch's RoCE ports in one resource, the settings once: adding a port is an in-place
+# update of this resource, and a port drifted on the device shows as the port leaving
+# `interfaces` in the plan.
+resource "roce_pfc_interface_group" "leaf" {
   for_each   = var.leaves
   device     = each.key
-  interfaces = { for port in each.value : port => { watchdog = local.watchdog } }
+  interfaces = each.value
+  watchdog   = local.watchdog
 
   depends_on = [roce_qos_policy.leaf]
 }
 
-resource "roce_nic_qos_interfaces" "host" {
-  for_each   = var.hosts
-  device     = each.key
-  interfaces = { for nic in each.value : nic => local.nic }
+resource "roce_nic_qos_group" "host" {
+  for_each         = var.hosts
+  device           = each.key
+  interfaces       = each.value
+  trust            = local.nic.trust
+  pfc_priorities   = local.nic.pfc_priorities
+  dscp_to_priority = local.nic.dscp_to_priority
+  roce_tos         = local.nic.roce_tos
 }
 
-resource "roce_dcqcn_interfaces" "host" {
-  for_each = var.hosts
-  device   = each.key
-  interfaces = { for nic in each.value : nic => {
-    priorities     = data.roce_profile.ai.pfc_priorities
-    reaction_point = data.roce_profile.ai.reaction_point
-  } }
+resource "roce_dcqcn_group" "host" {
+  for_each       = var.hosts
+  device         = each.key
+  interfaces     = each.value
+  priorities     = data.roce_profile.ai.pfc_priorities
+  reaction_point = data.roce_profile.ai.reaction_point
 }
 
 # What the pod configures, per port and per NIC, in the shape roce_fabric_check takes: the
