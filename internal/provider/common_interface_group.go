@@ -477,13 +477,22 @@ func (r *interfaceGroupResource[M, I]) Update(ctx context.Context, req resource.
 	r.write(ctx, "update", &st, &plan, priors, resp.Private, &resp.State, &resp.Diagnostics)
 }
 
+// fromState starts operation op (read, delete) of the group in a request's state: the group,
+// its members' priors, the trace (done, deferred, logs the outcome). The device must still be
+// configured: without it the group can be neither read nor removed.
+func (r *interfaceGroupResource[M, I]) fromState(ctx context.Context, op string, state tfsdk.State, priv privateGetter,
+	diags *diag.Diagnostics) (context.Context, groupValue, map[string]driver.Prior, func(*diag.Diagnostics)) {
+	st, d := r.decode(ctx, state.Raw)
+	ctx, done := r.each.trace(ctx, op, r.groupTypeName, st.device)
+	priors, d2 := readPriors(ctx, priv)
+	diags.Append(append(d, d2...)...)
+	r.each.checkDeviceForDestroy(st.device, diags)
+	return ctx, st, priors, done
+}
+
 func (r *interfaceGroupResource[M, I]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	st, diags := r.decode(ctx, req.State.Raw)
-	ctx, done := r.each.trace(ctx, "delete", r.groupTypeName, st.device)
+	ctx, st, priors, done := r.fromState(ctx, "delete", req.State, req.Private, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	priors, d := readPriors(ctx, req.Private)
-	resp.Diagnostics.Append(append(diags, d...)...)
-	r.each.checkDeviceForDestroy(st.device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -491,12 +500,8 @@ func (r *interfaceGroupResource[M, I]) Delete(ctx context.Context, req resource.
 }
 
 func (r *interfaceGroupResource[M, I]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	st, diags := r.decode(ctx, req.State.Raw)
-	ctx, done := r.each.trace(ctx, "read", r.groupTypeName, st.device)
+	ctx, st, priors, done := r.fromState(ctx, "read", req.State, req.Private, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	priors, d := readPriors(ctx, req.Private)
-	resp.Diagnostics.Append(append(diags, d...)...)
-	r.each.checkDeviceForDestroy(st.device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -112,25 +112,13 @@ func TestAccSONiCPFCInterfaceGroup(t *testing.T) {
 		return sonicPortsHold(sw, yang, func(string) string { return d }, ps...)
 	}
 	var policyOnly map[string]map[string]map[string]string
-	var setsBefore int64
+	var setsBefore int64 // SetRequests sonic-1 had served before the create
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
 		CheckDestroy:             sonicPortsRestored(sw, yang, &before, all...),
 		Steps: []resource.TestStep{
-			{Config: l.providerHCL() + policy, Check: func(*terraform.State) error {
-				policyOnly = sw.DB()
-				c, _ := l.DeviceCounters("sonic-1")
-				setsBefore = c.Writes
-				return nil
-			}},
-			{Config: v1, Check: resource.ComposeTestCheckFunc(ports("200", all...), func(*terraform.State) error {
-				c, _ := l.DeviceCounters("sonic-1")
-				t.Logf("create of %d members: %d SetRequests", len(all), c.Writes-setsBefore)
-				if n := c.Writes - setsBefore; n >= int64(len(all)) {
-					return fmt.Errorf("create of %d members took %d SetRequests, want fewer than one per member", len(all), n)
-				}
-				return nil
-			})},
+			{Config: l.providerHCL() + policy, Check: sonicBaseline(l, sw, &policyOnly, &setsBefore)},
+			{Config: v1, Check: resource.ComposeTestCheckFunc(ports("200", all...), sonicFewerSets(t, l, &setsBefore, len(all), "member", "members"))},
 			{Config: v2, ConfigPlanChecks: membersChange(pfcGroupRes, nil, nil, true), Check: ports("300", all...)},
 			{ // an operator's change on one port, through an independent gNMI client
 				PreConfig: func() {
@@ -173,34 +161,44 @@ resource "roce_dcqcn_group" "gpu" {
 `, hclList(ifs), nicSettingsHCL(pfc, ets5050))
 }
 
-// The lifecycle of roce_nic_qos_group and roce_dcqcn_group on an mlx5 host: the tool is the
-// host's; an operator's change on one NIC shows as that NIC leaving the group and joining
-// again; a NIC removed from both groups is given back as it was; import; destroy restores.
-func TestAccHostInterfaceGroups(t *testing.T) {
+// groupNICs are the lab host's netdevs the host group tests manage; pfcOn3 is mlnx_qos's PFC line
+// with priority 3 enabled.
+var groupNICs = []string{"eth0", "eth1"}
+
+const pfcOn3 = "\tenabled     0   0   0   1   0   0   0   0   "
+
+// hostGroupsLab is a lab with one mlx5 host, a shell on it, its reading of a netdev and what
+// groupNICs netdevs read before the test.
+func hostGroupsLab(t *testing.T) (*accLab, *hostShell, func(string) string, map[string]string) {
 	l := hostLab(t)
 	sh := l.shell(t, "mlx5-1")
 	host := hostReading(sh)
-	both := []string{"eth0", "eth1"}
-	before := map[string]string{"eth0": host("eth0"), "eth1": host("eth1")}
-	pfc3 := "\tenabled     0   0   0   1   0   0   0   0   "
-	v1 := l.providerHCL() + hostGroupsHCL(both, "3")
+	return l, sh, host, map[string]string{"eth0": host("eth0"), "eth1": host("eth1")}
+}
+
+// The lifecycle of roce_nic_qos_group and roce_dcqcn_group on an mlx5 host: the tool is the
+// host's; an operator's change on one NIC shows as that NIC leaving the group and joining
+// again; a NIC removed from groupNICs groups is given back as it was; import; destroy restores.
+func TestAccHostInterfaceGroups(t *testing.T) {
+	l, sh, host, before := hostGroupsLab(t)
+	v1 := l.providerHCL() + hostGroupsHCL(groupNICs, "3")
 	v2 := l.providerHCL() + hostGroupsHCL([]string{"eth0"}, "3")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
-		CheckDestroy:             hostRestored(host, before, both...),
+		CheckDestroy:             hostRestored(host, before, groupNICs...),
 		Steps: []resource.TestStep{
-			{Config: v1, Check: resource.ComposeTestCheckFunc(hostApplied(host, pfc3, both...),
+			{Config: v1, Check: resource.ComposeTestCheckFunc(hostApplied(host, pfcOn3, groupNICs...),
 				resource.TestCheckResourceAttr(nicGroupRes, "tool", "mlnx_qos"), // the host has MLNX_OFED's tools
 				resource.TestCheckResourceAttr(nicGroupRes, "id", "mlx5-1"))},
 			{ // an operator turns PFC off on eth1: eth1 leaves the NIC QoS group, and joins again
 				PreConfig:        func() { sh.run("sudo -n mlnx_qos -i eth1 --pfc 0,0,0,0,0,0,0,0 > /dev/null") },
 				Config:           v1,
 				ConfigPlanChecks: membersChange(nicGroupRes, []string{"eth1"}, nil, false),
-				Check:            hostApplied(host, pfc3, both...),
+				Check:            hostApplied(host, pfcOn3, groupNICs...),
 			},
 			{Config: v2, ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				expectMembers{nicGroupRes, nil, []string{"eth1"}, false}, expectMembers{dcqcnGroupRes, nil, []string{"eth1"}, false}}},
-				Check: resource.ComposeTestCheckFunc(hostRestored(host, before, "eth1"), hostApplied(host, pfc3, "eth0"))},
+				Check: resource.ComposeTestCheckFunc(hostRestored(host, before, "eth1"), hostApplied(host, pfcOn3, "eth0"))},
 			{ResourceName: nicGroupRes, ImportState: true, ImportStateId: "mlx5-1/eth0", ImportStateVerify: true},
 			{ResourceName: dcqcnGroupRes, ImportState: true, ImportStateId: "mlx5-1/eth0", ImportStateVerify: true,
 				ImportStateVerifyIgnore: unmanagedRP},
@@ -213,19 +211,14 @@ func TestAccHostInterfaceGroups(t *testing.T) {
 // import of NICs whose settings differ keeps the first NIC's settings and leaves the others
 // out, so the plan shows them joining.
 func TestAccHostInterfaceGroupDriftAndImport(t *testing.T) {
-	l := hostLab(t)
-	sh := l.shell(t, "mlx5-1")
-	host := hostReading(sh)
-	both := []string{"eth0", "eth1"}
-	before := map[string]string{"eth0": host("eth0"), "eth1": host("eth1")}
-	pfc3 := "\tenabled     0   0   0   1   0   0   0   0   "
-	v1 := l.providerHCL() + hostGroupsHCL(both, "3")
+	l, sh, host, before := hostGroupsLab(t)
+	v1 := l.providerHCL() + hostGroupsHCL(groupNICs, "3")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
-		CheckDestroy:             hostRestored(host, before, both...),
+		CheckDestroy:             hostRestored(host, before, groupNICs...),
 		Steps: []resource.TestStep{
-			{Config: v1, Check: hostApplied(host, pfc3, both...)},
-			{ // eth1 drifts and leaves both groups in one change: the DCQCN group's update
+			{Config: v1, Check: hostApplied(host, pfcOn3, groupNICs...)},
+			{ // eth1 drifts and leaves groupNICs groups in one change: the DCQCN group's update
 				// gives it back; the NIC QoS group has no change of its own to plan (the
 				// refresh already dropped eth1) and gives it back at destroy
 				PreConfig: func() { sh.run("sudo -n mlnx_qos -i eth1 --pfc 0,0,0,0,0,0,0,0 > /dev/null") },
@@ -233,9 +226,9 @@ func TestAccHostInterfaceGroupDriftAndImport(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(nicGroupRes, plancheck.ResourceActionNoop),
 					expectMembers{dcqcnGroupRes, nil, []string{"eth1"}, false}}},
-				Check: hostApplied(host, pfc3, "eth0"),
+				Check: hostApplied(host, pfcOn3, "eth0"),
 			},
-			{Config: l.providerHCL(), Check: hostRestored(host, before, both...)},
+			{Config: l.providerHCL(), Check: hostRestored(host, before, groupNICs...)},
 			{ // eth1 without PFC, eth0 with it: the import takes eth0's and leaves eth1 out
 				PreConfig: func() {
 					sh.run("sudo -n mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0 > /dev/null; sudo -n mlnx_qos -i eth1 --pfc 0,0,0,0,0,0,0,0 > /dev/null")

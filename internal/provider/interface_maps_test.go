@@ -111,27 +111,13 @@ func TestAccSONiCPFCInterfaces(t *testing.T) {
 		return sonicPortsRestored(sw, yang, before, ps...)
 	}
 	var policyOnly map[string]map[string]map[string]string
-	var setsBefore int64
+	var setsBefore int64 // SetRequests sonic-1 had served before the create
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
 		CheckDestroy:             restored(&before, all...),
 		Steps: []resource.TestStep{
-			{Config: l.providerHCL() + policy, Check: func(*terraform.State) error {
-				policyOnly = sw.DB()
-				c, _ := l.DeviceCounters("sonic-1")
-				setsBefore = c.Writes
-				return nil
-			}},
-			{Config: v1, Check: resource.ComposeTestCheckFunc(ports("200", all...), func(*terraform.State) error {
-				// the entries go to the driver together, which coalesces them (devices.Write):
-				// fewer SetRequests than entries (one at a time took one each)
-				c, _ := l.DeviceCounters("sonic-1")
-				t.Logf("create of %d entries: %d SetRequests", len(all), c.Writes-setsBefore)
-				if n := c.Writes - setsBefore; n >= int64(len(all)) {
-					return fmt.Errorf("create of %d entries took %d SetRequests, want fewer than one per entry", len(all), n)
-				}
-				return nil
-			})},
+			{Config: l.providerHCL() + policy, Check: sonicBaseline(l, sw, &policyOnly, &setsBefore)},
+			{Config: v1, Check: resource.ComposeTestCheckFunc(ports("200", all...), sonicFewerSets(t, l, &setsBefore, len(all), "entry", "entries"))},
 			{Config: v2, ConfigPlanChecks: entriesChange("roce_pfc_interfaces.leaf", "Ethernet4"), Check: ports("300", all...)},
 			{ // an operator's change on one port, through an independent gNMI client
 				PreConfig: func() {
@@ -198,6 +184,31 @@ func sonicPortsHold(sw *lab.SONiCSwitch, yang func(*terraform.State) error, dete
 			if got := db["CABLE_LENGTH"]["AZURE"][p]; got != "5m" {
 				return fmt.Errorf("cable length of %s = %q, want 5m", p, got)
 			}
+		}
+		return nil
+	}
+}
+
+// sonicBaseline is a check that records what the switch holds (into db) and the SetRequests
+// it has served (into sets) before a later step's writes.
+func sonicBaseline(l *accLab, sw *lab.SONiCSwitch, db *map[string]map[string]map[string]string, sets *int64) func(*terraform.State) error {
+	return func(*terraform.State) error {
+		*db = sw.DB()
+		c, _ := l.DeviceCounters(sw.Name())
+		*sets = c.Writes
+		return nil
+	}
+}
+
+// sonicFewerSets checks that the create of n entries (members) took fewer SetRequests of
+// sonic-1 than n since *before: they go to the driver together, which coalesces them
+// (devices.Write), where one at a time took one each.
+func sonicFewerSets(t *testing.T, l *accLab, before *int64, n int, one, many string) func(*terraform.State) error {
+	return func(*terraform.State) error {
+		c, _ := l.DeviceCounters("sonic-1")
+		t.Logf("create of %d %s: %d SetRequests", n, many, c.Writes-*before)
+		if got := c.Writes - *before; got >= int64(n) {
+			return fmt.Errorf("create of %d %s took %d SetRequests, want fewer than one per %s", n, many, got, one)
 		}
 		return nil
 	}
