@@ -4,13 +4,10 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
-	"github.com/rocefabric/terraform-provider-roce/internal/platform/eos"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/mlx5"
-	"github.com/rocefabric/terraform-provider-roce/internal/platform/nxos"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/openconfig"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/sonic"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/gnmi"
@@ -55,11 +52,11 @@ func readHostLLDP(ctx context.Context, reg *devices.Registry, device string) (fa
 	if err != nil {
 		return fabric.DeviceNeighbors{}, err
 	}
-	name, ns, err := mlx5.ParseLLDP(append(res.Stdout, res.Stderr...))
+	got, err := mlx5.ParseLLDP(append(res.Stdout, res.Stderr...))
 	if err != nil {
 		return fabric.DeviceNeighbors{}, fmt.Errorf("device %q: %w", device, err)
 	}
-	return fabric.DeviceNeighbors{Hostname: strings.TrimSpace(name), Neighbors: ns}, nil
+	return got, nil
 }
 
 // LLDPDevices returns the configured devices whose platform has an LLDP read, sorted.
@@ -89,30 +86,20 @@ func overGNMI(read func(ctx context.Context, c gnmiConn, r reads) (fabric.Device
 	}
 }
 
-// readEOSLLDP runs EOS's LLDP and hostname reads in one exchange.
-func readEOSLLDP(ctx context.Context, c cliConn, device string) (fabric.DeviceNeighbors, error) {
-	out, err := c.Show(ctx, eos.LLDPCommands...)
-	if err != nil {
-		return fabric.DeviceNeighbors{}, err
+// showLLDP is a CLI switch's LLDP read: its commands (the LLDP and hostname reads) run in one
+// exchange, their outputs parsed in that order (EOS, NX-OS).
+func showLLDP(commands []string, parse func(neighbors, hostname string) (fabric.DeviceNeighbors, error)) func(ctx context.Context, c cliConn, device string) (fabric.DeviceNeighbors, error) {
+	return func(ctx context.Context, c cliConn, device string) (fabric.DeviceNeighbors, error) {
+		out, err := c.Show(ctx, commands...)
+		if err != nil {
+			return fabric.DeviceNeighbors{}, err
+		}
+		got, err := parse(out[0], out[1])
+		if err != nil {
+			return fabric.DeviceNeighbors{}, fmt.Errorf("device %q: %w", device, err)
+		}
+		return got, nil
 	}
-	host, ifaces, ns, err := eos.ParseLLDP(out[0], out[1])
-	if err != nil {
-		return fabric.DeviceNeighbors{}, fmt.Errorf("device %q: %w", device, err)
-	}
-	return fabric.DeviceNeighbors{Hostname: host, Interfaces: ifaces, Neighbors: ns}, nil
-}
-
-// readNXOSLLDP runs NX-OS's LLDP and hostname reads in one exchange.
-func readNXOSLLDP(ctx context.Context, c cliConn, device string) (fabric.DeviceNeighbors, error) {
-	out, err := c.Show(ctx, nxos.LLDPCommands...)
-	if err != nil {
-		return fabric.DeviceNeighbors{}, err
-	}
-	host, ns, err := nxos.ParseLLDP(out[0], out[1])
-	if err != nil {
-		return fabric.DeviceNeighbors{}, fmt.Errorf("device %q: %w", device, err)
-	}
-	return fabric.DeviceNeighbors{Hostname: host, Neighbors: ns}, nil
 }
 
 // readSONiCLLDP reads APPL_DB's LLDP table; the hostname and ports come from the CONFIG_DB

@@ -60,14 +60,14 @@ var platforms = map[string]platformDriver{
 	"eos": cliPlatform(eosCLI(), platformDriver{
 		checkQoS: wholeKilobytes(notSupported("eos", eos.CheckSupported)),
 		checkPFC: eos.CheckPFC,
-		lldp:     overCLI(readEOSLLDP),
+		lldp:     overCLI(showLLDP(eos.LLDPCommands, eos.ParseLLDP)),
 		counters: overCLICounters(readEOSCounters),
 	}),
 	"nxos": cliPlatform(nxosCLI(), platformDriver{
 		checkQoS:   wholeKilobytes(notSupported("nxos", nxos.CheckSupported)),
 		checkPFC:   nxos.CheckPFC,
 		checkModel: checkNXOSModel,
-		lldp:       overCLI(readNXOSLLDP),
+		lldp:       overCLI(showLLDP(nxos.LLDPCommands, nxos.ParseLLDP)),
 		counters:   overCLICounters(readNXOSCounters),
 	}),
 	"cumulus": {

@@ -19,12 +19,12 @@ var LLDPCommands = []string{"show lldp neighbors detail | json", "show hostname 
 
 // ParseLLDP parses the outputs of LLDPCommands: the switch's hostname, its LLDP interfaces
 // (sorted) and their neighbours.
-func ParseLLDP(neighborsJSON, hostnameJSON string) (hostname string, interfaces []string, neighbors []fabric.Neighbor, err error) {
+func ParseLLDP(neighborsJSON, hostnameJSON string) (fabric.DeviceNeighbors, error) {
 	var host struct {
 		Hostname string `json:"hostname"`
 	}
 	if err := json.Unmarshal([]byte(hostnameJSON), &host); err != nil {
-		return "", nil, nil, fmt.Errorf("show hostname | json: %w", err)
+		return fabric.DeviceNeighbors{}, fmt.Errorf("show hostname | json: %w", err)
 	}
 	var doc struct {
 		LLDPNeighbors map[string]struct {
@@ -40,23 +40,24 @@ func ParseLLDP(neighborsJSON, hostnameJSON string) (hostname string, interfaces 
 		} `json:"lldpNeighbors"`
 	}
 	if err := json.Unmarshal([]byte(neighborsJSON), &doc); err != nil {
-		return "", nil, nil, fmt.Errorf("show lldp neighbors detail | json: %w", err)
+		return fabric.DeviceNeighbors{}, fmt.Errorf("show lldp neighbors detail | json: %w", err)
 	}
 	if doc.LLDPNeighbors == nil {
-		return "", nil, nil, fmt.Errorf("show lldp neighbors detail | json: no lldpNeighbors member")
+		return fabric.DeviceNeighbors{}, fmt.Errorf("show lldp neighbors detail | json: no lldpNeighbors member")
 	}
+	out := fabric.DeviceNeighbors{Hostname: host.Hostname}
 	for ifname, e := range doc.LLDPNeighbors {
-		interfaces = append(interfaces, ifname)
+		out.Interfaces = append(out.Interfaces, ifname)
 		for _, n := range e.Info {
 			port := n.Interface.IDV2
 			if port == "" {
 				port = strings.Trim(n.Interface.ID, `"`)
 			}
-			neighbors = append(neighbors, fabric.Neighbor{Interface: ifname, SystemName: n.SystemName, ChassisID: n.ChassisID,
+			out.Neighbors = append(out.Neighbors, fabric.Neighbor{Interface: ifname, SystemName: n.SystemName, ChassisID: n.ChassisID,
 				PortID: port, PortDescription: n.Interface.Description})
 		}
 	}
-	slices.SortFunc(interfaces, fabric.ComparePorts)
-	fabric.SortNeighbors(neighbors)
-	return host.Hostname, interfaces, neighbors, nil
+	slices.SortFunc(out.Interfaces, fabric.ComparePorts)
+	fabric.SortNeighbors(out.Neighbors)
+	return out, nil
 }

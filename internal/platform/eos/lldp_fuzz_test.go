@@ -16,14 +16,15 @@ func FuzzParseLLDP(f *testing.F) {
 		f.Add(body, `{"hostname": "leaf1", "fqdn": "leaf1.example.net"}`)
 	}
 	f.Fuzz(func(t *testing.T, neighbors, host string) {
-		_, ifaces, ns, err := ParseLLDP(neighbors, host)
+		got, err := ParseLLDP(neighbors, host)
 		if err != nil {
 			return
 		}
+		ifaces := got.Interfaces
 		if !slices.IsSortedFunc(ifaces, fabric.ComparePorts) || len(slices.Compact(slices.Clone(ifaces))) != len(ifaces) {
 			t.Errorf("interfaces %q", ifaces)
 		}
-		for _, n := range ns {
+		for _, n := range got.Neighbors {
 			if !slices.Contains(ifaces, n.Interface) {
 				t.Errorf("neighbour on %q, which is no interface of %q", n.Interface, ifaces)
 			}

@@ -50,12 +50,12 @@ type lldpChassis struct {
 	Name jsonValues `json:"name"`
 }
 
-// ParseLLDP parses the output of LLDPScript: the host's system name and its neighbours, one per
-// interface and remote chassis, in lldpd's order.
-func ParseLLDP(out []byte) (hostname string, neighbors []fabric.Neighbor, err error) {
+// ParseLLDP parses the output of LLDPScript: the host's system name (trimmed) and its
+// neighbours, one per interface and remote chassis, in lldpd's order.
+func ParseLLDP(out []byte) (fabric.DeviceNeighbors, error) {
 	sections, err := scriptSections(string(out), "LLDP", lldpMarkers)
 	if err != nil {
-		return "", nil, err
+		return fabric.DeviceNeighbors{}, err
 	}
 	chassisText := strings.Join(sections[markLLDPChassis], "\n")
 	var chassis struct {
@@ -64,10 +64,11 @@ func ParseLLDP(out []byte) (hostname string, neighbors []fabric.Neighbor, err er
 		} `json:"local-chassis"`
 	}
 	if err := json.Unmarshal([]byte(chassisText), &chassis); err != nil {
-		return "", nil, lldpcliError("show chassis", chassisText, err)
+		return fabric.DeviceNeighbors{}, lldpcliError("show chassis", chassisText, err)
 	}
+	var got fabric.DeviceNeighbors
 	if len(chassis.Local) > 0 && len(chassis.Local[0].Chassis) > 0 {
-		hostname = chassis.Local[0].Chassis[0].Name.first()
+		got.Hostname = strings.TrimSpace(chassis.Local[0].Chassis[0].Name.first())
 	}
 	neighborsText := strings.Join(sections[markLLDPNeighbors], "\n")
 	var doc struct {
@@ -83,7 +84,7 @@ func ParseLLDP(out []byte) (hostname string, neighbors []fabric.Neighbor, err er
 		} `json:"lldp"`
 	}
 	if err := json.Unmarshal([]byte(neighborsText), &doc); err != nil {
-		return "", nil, lldpcliError("show neighbors", neighborsText, err)
+		return fabric.DeviceNeighbors{}, lldpcliError("show neighbors", neighborsText, err)
 	}
 	for _, l := range doc.LLDP {
 		for _, ifc := range l.Interface {
@@ -99,10 +100,10 @@ func ParseLLDP(out []byte) (hostname string, neighbors []fabric.Neighbor, err er
 				n.PortID = ifc.Port[0].ID.first()
 				n.PortDescription = ifc.Port[0].Descr.first()
 			}
-			neighbors = append(neighbors, n)
+			got.Neighbors = append(got.Neighbors, n)
 		}
 	}
-	return hostname, neighbors, nil
+	return got, nil
 }
 
 // lldpcliError explains output that is not lldpcli's JSON: lldpcli missing, or lldpd not

@@ -16,11 +16,11 @@ func FuzzParseLLDP(f *testing.F) {
 		f.Add(strings.Join([]string{markLLDPChassis, c, markLLDPNeighbors, n, markEnd}, "\n"))
 	}
 	f.Fuzz(func(t *testing.T, out string) {
-		_, ns, err := ParseLLDP([]byte(out))
+		got, err := ParseLLDP([]byte(out))
 		if err != nil {
 			return
 		}
-		for _, n := range ns {
+		for _, n := range got.Neighbors {
 			if n.Interface == "" {
 				t.Errorf("a neighbour without its local interface: %+v", n)
 			}

@@ -14,24 +14,24 @@ func TestParseLLDPCaptures(t *testing.T) {
 		return []byte(strings.Join([]string{markLLDPChassis, goldenfile.Capture(t, "testdata/lldp/lldpd_json0_show_chassis.txt"),
 			markLLDPNeighbors, neighbors, markEnd}, "\n"))
 	}
-	host, got, err := ParseLLDP(out(goldenfile.Capture(t, "testdata/lldp/lldpd_json0_show_neighbors_two.txt")))
+	got, err := ParseLLDP(out(goldenfile.Capture(t, "testdata/lldp/lldpd_json0_show_neighbors_two.txt")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if host != "host-a" {
-		t.Errorf("hostname = %q", host)
+	if got.Hostname != "host-a" {
+		t.Errorf("hostname = %q", got.Hostname)
 	}
 	want := []fabric.Neighbor{
 		{Interface: "veth-a", SystemName: "host-b.example.net", ChassisID: "56:81:81:df:0b:6b", PortID: "veth-b", PortDescription: "to-host-a eth0"},
 		{Interface: "veth-a2", SystemName: "leaf-c", ChassisID: "CHASSIS-C-LOCAL", PortID: "Ethernet1/1", PortDescription: "c-port-desc"},
 	}
-	if !slices.Equal(got, want) {
-		t.Errorf("neighbors =\n%+v\nwant\n%+v", got, want)
+	if !slices.Equal(got.Neighbors, want) {
+		t.Errorf("neighbors =\n%+v\nwant\n%+v", got.Neighbors, want)
 	}
-	_, got, err = ParseLLDP(out(goldenfile.Capture(t, "testdata/lldp/lldpd_json0_neighbor_without_sysname.txt")))
+	got, err = ParseLLDP(out(goldenfile.Capture(t, "testdata/lldp/lldpd_json0_neighbor_without_sysname.txt")))
 	want = []fabric.Neighbor{{Interface: "veth-a2", ChassisID: "02:00:00:00:00:0c", PortID: "Ethernet5"}}
-	if err != nil || !slices.Equal(got, want) {
-		t.Errorf("without system name: %+v, %v", got, err)
+	if err != nil || !slices.Equal(got.Neighbors, want) {
+		t.Errorf("without system name: %+v, %v", got.Neighbors, err)
 	}
 }
 
@@ -42,7 +42,7 @@ func TestParseLLDPErrors(t *testing.T) {
 		"not json":   {markLLDPChassis + "\nsomething went wrong\n" + markLLDPNeighbors + "\n{}\n" + markEnd, "lldpcli show chassis failed: something went wrong"},
 		"empty":      {markLLDPChassis + "\n" + markLLDPNeighbors + "\n" + markEnd, "lldpcli show chassis printed nothing"},
 	} {
-		if _, _, err := ParseLLDP([]byte(tc.out)); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := ParseLLDP([]byte(tc.out)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want %q", name, err, tc.want)
 		}
 	}

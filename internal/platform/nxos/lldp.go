@@ -20,11 +20,12 @@ var reLLDPField = regexp.MustCompile(`^\s*(Chassis id|Port id|Local Port id|Port
 
 // ParseLLDP parses the outputs of LLDPCommands: the switch's hostname and its neighbours, with
 // local ports in their full names (Ethernet1/1).
-func ParseLLDP(neighborsText, hostnameText string) (hostname string, neighbors []fabric.Neighbor, err error) {
-	hostname = strings.TrimSpace(hostnameText)
+func ParseLLDP(neighborsText, hostnameText string) (fabric.DeviceNeighbors, error) {
+	hostname := strings.TrimSpace(hostnameText)
 	if hostname == "" || strings.ContainsAny(hostname, " \n") {
-		return "", nil, fmt.Errorf("show hostname printed %q, not a hostname", firstLine(hostnameText))
+		return fabric.DeviceNeighbors{}, fmt.Errorf("show hostname printed %q, not a hostname", firstLine(hostnameText))
 	}
+	var neighbors []fabric.Neighbor
 	var cur *fabric.Neighbor
 	done := func() error {
 		if cur == nil {
@@ -51,13 +52,13 @@ func ParseLLDP(neighborsText, hostnameText string) (hostname string, neighbors [
 		}
 		if m[1] == "Chassis id" {
 			if err := done(); err != nil {
-				return "", nil, err
+				return fabric.DeviceNeighbors{}, err
 			}
 			cur = &fabric.Neighbor{ChassisID: v}
 			continue
 		}
 		if cur == nil {
-			return "", nil, fmt.Errorf("show lldp neighbors detail: %q before any Chassis id", strings.TrimSpace(line))
+			return fabric.DeviceNeighbors{}, fmt.Errorf("show lldp neighbors detail: %q before any Chassis id", strings.TrimSpace(line))
 		}
 		switch m[1] {
 		case "Port id":
@@ -71,12 +72,12 @@ func ParseLLDP(neighborsText, hostnameText string) (hostname string, neighbors [
 		}
 	}
 	if err := done(); err != nil {
-		return "", nil, err
+		return fabric.DeviceNeighbors{}, err
 	}
 	if !sawHeader {
-		return "", nil, fmt.Errorf("show lldp neighbors detail printed no LLDP table: %q", firstLine(neighborsText))
+		return fabric.DeviceNeighbors{}, fmt.Errorf("show lldp neighbors detail printed no LLDP table: %q", firstLine(neighborsText))
 	}
-	return hostname, neighbors, nil
+	return fabric.DeviceNeighbors{Hostname: hostname, Neighbors: neighbors}, nil
 }
 
 // FullInterfaceName expands NX-OS's short Ethernet port names (Eth1/1 -> Ethernet1/1); other

@@ -16,14 +16,15 @@ func FuzzParseLLDP(f *testing.F) {
 	}
 	f.Add("Capability codes:\nPort id: x\n", "n9k1")
 	f.Fuzz(func(t *testing.T, text, host string) {
-		name, ns, err := ParseLLDP(text, host)
+		got, err := ParseLLDP(text, host)
 		if err != nil {
 			return
 		}
+		name := got.Hostname
 		if name == "" || !strings.Contains(host, name) {
 			t.Errorf("hostname %q is not the output's %q", name, host)
 		}
-		for _, n := range ns {
+		for _, n := range got.Neighbors {
 			for _, v := range []string{n.ChassisID, n.PortID, n.PortDescription, n.SystemName} {
 				if v == "null" || !strings.Contains(text, v) {
 					t.Errorf("neighbour field %q is not text of the output: %+v", v, n)
