@@ -269,47 +269,13 @@ resource "roce_pfc_interface_group" "leaf" {
 // roce_pfc_interface_group on EOS; the switch refuses the members' new watchdog line: each
 // refusal is reported, the running-config and the state are as before the apply.
 func TestAccEOSPFCInterfaceGroupRefusal(t *testing.T) {
-	l := eosLab(t)
-	sw := l.EOS("eos-1")
-	before := sw.RunningConfig()
-	policy := eosPolicyHCL(153600, `"Ethernet1", "Ethernet2", "Ethernet3"`)
-	v1 := l.providerHCL() + policy + eosPFCGroupHCL(200)
-	v2 := l.providerHCL() + policy + eosPFCGroupHCL(300)
-	want := cliLine(sw.RunningConfig, section)
-	var applied string
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: protoV6Factories,
-		CheckDestroy:             cliRestored(before, sw.RunningConfig, "configuration sessions", sessionNames(sw)),
-		Steps: []resource.TestStep{
-			{Config: v1, Check: func(s *terraform.State) error {
-				applied = sw.RunningConfig()
-				return cliLines(want, [][3]string{
-					{"PFC on Ethernet1", "interface Ethernet1", "priority-flow-control on"},
-					{"watchdog Ethernet3", "interface Ethernet3", "priority-flow-control pause watchdog port timer timeout 0.20 polling-interval auto recovery-time 0.40"},
-				})(s)
-			}},
-			{
-				PreConfig:   func() { sw.RejectLines("timeout 0.30", "Invalid input") },
-				Config:      v2,
-				ExpectError: regexp.MustCompile(`(?s)Cannot update PFC settings of "Ethernet1" on device "eos-1".*Invalid input.*were\s+restored`),
-			},
-			{
-				PreConfig: func() {
-					if got := sw.RunningConfig(); got != applied {
-						t.Fatalf("a refused update changed the running-config:\n%s", got)
-					}
-					sw.RejectLines("", "")
-				},
-				Config: v1, PlanOnly: true, // the state still holds v1, which the switch has
-			},
-			{Config: v2, ConfigPlanChecks: membersChange(pfcGroupRes, nil, nil, true),
-				Check: cliLines(want, [][3]string{
-					{"watchdog Ethernet1", "interface Ethernet1", "timeout 0.30 polling-interval auto recovery-time 0.40"},
-					{"watchdog Ethernet3", "interface Ethernet3", "timeout 0.30 polling-interval auto recovery-time 0.40"},
-				})},
-			{ResourceName: pfcGroupRes, ImportState: true, ImportStateId: "eos-1/Ethernet1,Ethernet2,Ethernet3", ImportStateVerify: true},
-		},
-	})
+	testEOSRefusal(t, eosRefusal{res: pfcGroupRes, pfc1: eosPFCGroupHCL(200), pfc2: eosPFCGroupHCL(300),
+		wantErr: `(?s)Cannot update PFC settings of "Ethernet1" on device "eos-1".*Invalid input.*were\s+restored`,
+		plan:    membersChange(pfcGroupRes, nil, nil, true),
+		lines: [][3]string{
+			{"watchdog Ethernet1", "interface Ethernet1", "timeout 0.30 polling-interval auto recovery-time 0.40"},
+			{"watchdog Ethernet3", "interface Ethernet3", "timeout 0.30 polling-interval auto recovery-time 0.40"},
+		}})
 }
 
 // A group's settings are checked as the per-interface resource's are, on the group's own

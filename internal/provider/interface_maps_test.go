@@ -375,15 +375,26 @@ resource "roce_pfc_interfaces" "leaf" {
 `, detection, detection3)
 }
 
-// roce_pfc_interfaces on EOS; the switch refuses one entry of an update: the entries written
-// before it are restored, the running-config and the state are as before the apply.
-func TestAccEOSPFCInterfacesRefusal(t *testing.T) {
+// eosRefusal is a refused update of a resource (res) of Ethernet1-3 on EOS: pfc1 and pfc2
+// are its configurations before and after, the switch refuses the new watchdog timeout 0.30,
+// wantErr is the error, and the update applied once the switch takes it again must plan
+// plan and leave lines.
+type eosRefusal struct {
+	res, pfc1, pfc2 string
+	wantErr         string
+	plan            resource.ConfigPlanChecks
+	lines           [][3]string
+}
+
+// testEOSRefusal: the writes made before the refusal are restored, the running-config and
+// the state are as before the apply; the update then applies; import reads the ports back.
+func testEOSRefusal(t *testing.T, c eosRefusal) {
 	l := eosLab(t)
 	sw := l.EOS("eos-1")
 	before := sw.RunningConfig()
 	policy := eosPolicyHCL(153600, `"Ethernet1", "Ethernet2", "Ethernet3"`)
-	v1 := l.providerHCL() + policy + eosPFCMapHCL(200, 200)
-	v2 := l.providerHCL() + policy + eosPFCMapHCL(250, 300)
+	v1 := l.providerHCL() + policy + c.pfc1
+	v2 := l.providerHCL() + policy + c.pfc2
 	want := cliLine(sw.RunningConfig, section)
 	var applied string
 	resource.Test(t, resource.TestCase{
@@ -397,10 +408,10 @@ func TestAccEOSPFCInterfacesRefusal(t *testing.T) {
 					{"watchdog Ethernet3", "interface Ethernet3", "priority-flow-control pause watchdog port timer timeout 0.20 polling-interval auto recovery-time 0.40"},
 				})(s)
 			}},
-			{ // Ethernet1 and Ethernet2 are written before Ethernet3, whose line the switch refuses
+			{
 				PreConfig:   func() { sw.RejectLines("timeout 0.30", "Invalid input") },
 				Config:      v2,
-				ExpectError: regexp.MustCompile(`(?s)Cannot update PFC settings of "Ethernet3" on device "eos-1".*Invalid input.*were\s+restored`),
+				ExpectError: regexp.MustCompile(c.wantErr),
 			},
 			{
 				PreConfig: func() {
@@ -411,12 +422,20 @@ func TestAccEOSPFCInterfacesRefusal(t *testing.T) {
 				},
 				Config: v1, PlanOnly: true, // the state still holds v1, which the switch has
 			},
-			{Config: v2, ConfigPlanChecks: entriesChange("roce_pfc_interfaces.leaf", "Ethernet1", "Ethernet2", "Ethernet3"),
-				Check: cliLines(want, [][3]string{
-					{"watchdog Ethernet3", "interface Ethernet3", "timeout 0.30 polling-interval auto recovery-time 0.40"},
-					{"watchdog Ethernet1", "interface Ethernet1", "timeout 0.25 polling-interval auto recovery-time 0.40"},
-				})},
-			{ResourceName: "roce_pfc_interfaces.leaf", ImportState: true, ImportStateId: "eos-1/Ethernet1,Ethernet2,Ethernet3", ImportStateVerify: true},
+			{Config: v2, ConfigPlanChecks: c.plan, Check: cliLines(want, c.lines)},
+			{ResourceName: c.res, ImportState: true, ImportStateId: "eos-1/Ethernet1,Ethernet2,Ethernet3", ImportStateVerify: true},
 		},
 	})
+}
+
+// roce_pfc_interfaces on EOS; the switch refuses one entry of an update: Ethernet1 and
+// Ethernet2 are written before Ethernet3, whose line the switch refuses, and restored.
+func TestAccEOSPFCInterfacesRefusal(t *testing.T) {
+	testEOSRefusal(t, eosRefusal{res: "roce_pfc_interfaces.leaf", pfc1: eosPFCMapHCL(200, 200), pfc2: eosPFCMapHCL(250, 300),
+		wantErr: `(?s)Cannot update PFC settings of "Ethernet3" on device "eos-1".*Invalid input.*were\s+restored`,
+		plan:    entriesChange("roce_pfc_interfaces.leaf", "Ethernet1", "Ethernet2", "Ethernet3"),
+		lines: [][3]string{
+			{"watchdog Ethernet3", "interface Ethernet3", "timeout 0.30 polling-interval auto recovery-time 0.40"},
+			{"watchdog Ethernet1", "interface Ethernet1", "timeout 0.25 polling-interval auto recovery-time 0.40"},
+		}})
 }
