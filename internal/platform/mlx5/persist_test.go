@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -112,4 +113,39 @@ func TestPersistedFromRead(t *testing.T) {
 			t.Errorf("%s: the DCQCN unit reads as persisted", c.what)
 		}
 	}
+}
+
+// reUnitLine is the definition unitLine implements without a regular expression.
+var reUnitLine = regexp.MustCompile(`^` + regexp.QuoteMeta(UnitDir) + `/(?:([^/:]+)\.wants/)?(roce-[^/:]+\.service):(.*)$`)
+
+// unitLine splits exactly the lines the pattern matches, into the pattern's groups.
+func FuzzUnitLine(f *testing.F) {
+	for _, l := range []string{
+		UnitDir + "/roce-nic-qos-eth0.service:[Unit]",
+		UnitDir + "/roce-nic-qos-eth0.service:ExecStart=/bin/sh -c 'a:b'",
+		UnitDir + "/sys-subsystem-net-devices-eth0.device.wants/roce-dcqcn-eth0.service:[Install]",
+		UnitDir + "/roce-nic-qos-eth0.service:",
+		UnitDir + "/roce-.service:x",
+		UnitDir + "/roce-a.service",
+		UnitDir + "/.wants/roce-a.service:x",
+		UnitDir + "/a.wants/b/roce-a.service:x",
+		UnitDir + "/a.wantsx/roce-a.service:x",
+		UnitDir + "/multi-user.target.wants/roce-a.service:x:y",
+		UnitDir + "/roce-a.servicex:y",
+		UnitDir + "/xroce-a.service:y",
+		UnitDir + "roce-a.service:y",
+		"/etc/systemd/systemx/roce-a.service:y",
+		"grep: /etc/systemd/system/roce-*.service: No such file or directory",
+		UnitDir + "/roce-a.service:line\nmore",
+		UnitDir + "/roce-a/b.service:x",
+	} {
+		f.Add(l)
+	}
+	f.Fuzz(func(t *testing.T, l string) {
+		wants, unit, line, ok := unitLine(l)
+		m := reUnitLine.FindStringSubmatch(l)
+		if ok != (m != nil) || ok && (wants != m[1] || unit != m[2] || line != m[3]) {
+			t.Errorf("unitLine(%q) = %q, %q, %q, %v; the pattern gives %q", l, wants, unit, line, ok, m)
+		}
+	})
 }

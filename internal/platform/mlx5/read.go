@@ -170,7 +170,37 @@ func stateFromSections(ifname string, sections map[string][]string) *HostState {
 	return s
 }
 
-var reUnitLine = regexp.MustCompile(`^` + regexp.QuoteMeta(UnitDir) + `/(?:([^/:]+)\.wants/)?(roce-[^/:]+\.service):(.*)$`)
+// unitLine splits a line of the @@units section, `UnitDir/[TARGET.wants/]roce-NAME.service:LINE`
+// (grep -r's FILE:LINE), into the target whose .wants link it is ("" for the unit file
+// itself), the unit and the line. It is the pattern
+// ^UnitDir/(?:([^/:]+)\.wants/)?(roce-[^/:]+\.service):(.*)$ without a regular expression:
+// a host's read holds a line per line of each of its units (16 units of a host of 8 NICs), and
+// the regular expression's backtracking over them was most of the provider's CPU in refreshing
+// 64 such hosts (DESIGN.md, Performance).
+func unitLine(l string) (wants, unit, line string, ok bool) {
+	rest, ok := strings.CutPrefix(l, UnitDir+"/")
+	if !ok {
+		return "", "", "", false
+	}
+	path, line, ok := strings.Cut(rest, ":") // no part of the path holds ':'
+	if !ok || strings.ContainsAny(line, "\n") {
+		return "", "", "", false
+	}
+	dir, unit, linked := strings.Cut(path, "/")
+	if !linked {
+		dir, unit = "", path
+	} else if wants, ok = strings.CutSuffix(dir, ".wants"); !ok || wants == "" {
+		return "", "", "", false
+	}
+	name, ok := strings.CutPrefix(unit, "roce-")
+	if !ok || strings.Contains(unit, "/") {
+		return "", "", "", false
+	}
+	if name, ok = strings.CutSuffix(name, ".service"); !ok || name == "" {
+		return "", "", "", false
+	}
+	return wants, unit, line, true
+}
 
 // parseUnits reads the @@units section: "FILE:line" for each line of each unit, the .wants
 // links naming the unit that wants it. grep's errors (no unit at all, a dangling link) are
@@ -186,13 +216,13 @@ func parseUnits(lines []string) map[string]*UnitFile {
 		return u
 	}
 	for _, l := range lines {
-		m := reUnitLine.FindStringSubmatch(l)
+		wants, unit, line, ok := unitLine(l)
 		switch {
-		case m == nil:
-		case m[1] == "":
-			get(m[2]).Lines = append(get(m[2]).Lines, m[3])
-		case !slices.Contains(get(m[2]).Wanted, m[1]):
-			get(m[2]).Wanted = append(get(m[2]).Wanted, m[1])
+		case !ok:
+		case wants == "":
+			get(unit).Lines = append(get(unit).Lines, line)
+		case !slices.Contains(get(unit).Wanted, wants):
+			get(unit).Wanted = append(get(unit).Wanted, wants)
 		}
 	}
 	for name, u := range units {
