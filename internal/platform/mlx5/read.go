@@ -188,7 +188,7 @@ func unitLine(l string) (wants, unit, line string, ok bool) {
 	}
 	dir, unit, linked := strings.Cut(path, "/")
 	if !linked {
-		dir, unit = "", path
+		unit = path
 	} else if wants, ok = strings.CutSuffix(dir, ".wants"); !ok || wants == "" {
 		return "", "", "", false
 	}
