@@ -28,6 +28,7 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/status"
 
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/pki"
@@ -484,4 +485,12 @@ func (s Shell) Expect(cmd, stdout, stderr string, status int) {
 		s.T.Errorf("%q:\n got exit %d stdout %q stderr %q\nwant exit %d stdout %q stderr %q",
 			cmd, got, out, errOut, status, stdout, stderr)
 	}
+}
+
+// CounterCapture is a capture of the provider's counters testdata of platform
+// (internal/platform/<platform>/testdata/counters/name, seen from a room's directory) without
+// its source line: the lab's output must have its layout.
+func CounterCapture(t *testing.T, platform, name string) string {
+	t.Helper()
+	return goldenfile.Capture(t, "../../../platform/"+platform+"/testdata/counters/"+name)
 }
