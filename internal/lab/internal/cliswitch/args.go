@@ -260,20 +260,24 @@ func (a *Args) Rest() (string, *Refusal) {
 	return s, nil
 }
 
-// Hostname reads the last word of a line as a hostname (`hostname NAME` on both dialects).
-func (a *Args) Hostname() (string, *Refusal) {
-	at := a.Pos
-	name, err := a.Word()
-	if err != nil {
-		return "", err
+// Hostname is the `hostname NAME` command of both dialects: NAME, the last word of the line,
+// must be a hostname; set stores it.
+func Hostname[X any](set func(x X, name string)) func(X, *Args) *Refusal {
+	return func(x X, a *Args) *Refusal {
+		at := a.Pos
+		name, err := a.Word()
+		if err != nil {
+			return err
+		}
+		if !hostnameRE.MatchString(name) {
+			return ErrInvalid(at, name)
+		}
+		if err := a.Done(); err != nil {
+			return err
+		}
+		set(x, name)
+		return nil
 	}
-	if !hostnameRE.MatchString(name) {
-		return "", ErrInvalid(at, name)
-	}
-	if err := a.Done(); err != nil {
-		return "", err
-	}
-	return name, nil
 }
 
 // Cmd is one first keyword of a mode's command table; X is the dialect's command context.
