@@ -180,9 +180,11 @@ func (s *cliShell) wantAnswers(answer, prompt string, lines ...string) {
 	}
 }
 
-// wantLogout waits for the shell's session to end with exit status 0 after what logged out.
-func (s *cliShell) wantLogout(what string) {
+// wantLogout types keys, which log out (what names them), and waits for the shell's session
+// to end with exit status 0.
+func (s *cliShell) wantLogout(what, keys string) {
 	s.t.Helper()
+	s.send(keys)
 	done := make(chan error, 1)
 	go func() { done <- s.sess.Wait() }()
 	select {

@@ -25,8 +25,7 @@ func TestEOSLineDiscipline(t *testing.T) {
 	if got := s.line("end", "eos-1#"); got != "end\r\neos-1#" {
 		t.Errorf("Ctrl-D in configure terminal: %q", got)
 	}
-	s.send("\x04")
-	s.wantLogout("Ctrl-D at the exec prompt")
+	s.wantLogout("Ctrl-D at the exec prompt", "\x04")
 }
 
 func TestEOSStaleSession(t *testing.T) {

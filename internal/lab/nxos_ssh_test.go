@@ -23,8 +23,7 @@ func TestNXOSLineDiscipline(t *testing.T) {
 	if got := s.expect("nxos-1# "); got != "no shut^Z\r\nnxos-1# " || strings.Contains(execOut(t, l.Inventory().Devices["nxos-1"], "sh run int e1/1"), "no shutdown") {
 		t.Errorf("Ctrl-Z: %q", got)
 	}
-	s.send("\x1a\x04")
-	s.wantLogout("Ctrl-D at the exec prompt")
+	s.wantLogout("Ctrl-D at the exec prompt", "\x1a\x04")
 }
 
 // TestNXOSCheckpointOutlivesConnection: a checkpoint taken on one connection rolls back on
