@@ -250,6 +250,20 @@ func (a *Args) Word() (string, *Refusal) {
 	return a.Words[a.Pos-1], nil
 }
 
+// Matching reads one word that re matches (a name in a dialect's syntax); any other word is
+// invalid there.
+func (a *Args) Matching(re *regexp.Regexp) (string, *Refusal) {
+	at := a.Pos
+	name, err := a.Word()
+	if err != nil {
+		return "", err
+	}
+	if !re.MatchString(name) {
+		return "", ErrInvalid(at, name)
+	}
+	return name, nil
+}
+
 // Rest reads every remaining word (a description, a regular expression).
 func (a *Args) Rest() (string, *Refusal) {
 	if !a.More() {
@@ -264,13 +278,9 @@ func (a *Args) Rest() (string, *Refusal) {
 // must be a hostname; set stores it.
 func Hostname[X any](set func(x X, name string)) func(X, *Args) *Refusal {
 	return func(x X, a *Args) *Refusal {
-		at := a.Pos
-		name, err := a.Word()
+		name, err := a.Matching(hostnameRE)
 		if err != nil {
 			return err
-		}
-		if !hostnameRE.MatchString(name) {
-			return ErrInvalid(at, name)
 		}
 		if err := a.Done(); err != nil {
 			return err
