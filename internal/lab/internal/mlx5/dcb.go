@@ -32,13 +32,7 @@ type dcbRun struct {
 func (h *Host) cmdDCB(e *sh.Env, args []string) (status int) {
 	d := &dcbRun{e: e, h: h}
 	defer func() {
-		if r := recover(); r != nil {
-			code, ok := r.(dcbExit)
-			if !ok {
-				panic(r)
-			}
-			status = int(code)
-		}
+		exitStatus[dcbExit](recover(), &status)
 		if d.json {
 			d.out.WriteString("\n") // jsonw_destroy in dcb_fini
 		}
