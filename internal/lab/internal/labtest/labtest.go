@@ -110,6 +110,15 @@ func (c *CLI[T]) Run(line string) string {
 	return out
 }
 
+// WantClosed types line, which must end the terminal (Enter says it closed); where names
+// the mode it is typed in.
+func (c *CLI[T]) WantClosed(line, where string) {
+	c.T.Helper()
+	if _, _, closed := c.Term.Enter(line); !closed {
+		c.T.Errorf("%s in %s did not close the terminal", line, where)
+	}
+}
+
 // Must types lines that must print nothing (or the quiet text).
 func (c *CLI[T]) Must(lines ...string) {
 	c.T.Helper()
