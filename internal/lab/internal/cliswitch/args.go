@@ -241,6 +241,40 @@ func (a *Args) KwNum(keyword string, lo, hi int) (int, *Refusal) {
 	return a.Num(lo, hi)
 }
 
+// Unit is a threshold unit and the largest number it takes.
+type Unit struct {
+	Name string
+	Max  int
+}
+
+// Threshold reads `KEYWORD N UNIT` (EOS's ECN and NX-OS's WRED thresholds): N from lo up to
+// the largest unit's maximum, then one of units. An N over its own unit's maximum is refused
+// by over (at N's word, with that maximum), as the dialect words it.
+func (a *Args) Threshold(keyword string, lo int, units []Unit, over func(at int, word string, maxN int) *Refusal) (int, string, *Refusal) {
+	if _, err := a.Kw(keyword); err != nil {
+		return 0, "", err
+	}
+	names, maxN := make([]string, len(units)), 0
+	for i, u := range units {
+		names[i], maxN = u.Name, max(maxN, u.Max)
+	}
+	at := a.Pos
+	v, err := a.Num(lo, maxN)
+	if err != nil {
+		return 0, "", err
+	}
+	unit, err := a.Kw(names...)
+	if err != nil {
+		return 0, "", err
+	}
+	for _, u := range units {
+		if u.Name == unit && v > u.Max {
+			return 0, "", over(at, a.Words[at], u.Max)
+		}
+	}
+	return v, unit, nil
+}
+
 // Word reads any one word (a name).
 func (a *Args) Word() (string, *Refusal) {
 	if !a.More() {
