@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
@@ -45,11 +46,11 @@ func TestEOSCounters(t *testing.T) {
 	sw := startEOS(t)
 	step := labtest.ManualClock(sw)
 	c := newEOSCLI(t, sw, "enable")
-	anta := decode[eosECNJSON](t, labtest.CounterCapture(t, "eos", "eos_show_qos_interfaces_ecn_counters_queue_anta_failure.json.txt"))
+	anta := decode[eosECNJSON](t, goldenfile.Capture(t, labtest.CounterCaptures("eos")+"eos_show_qos_interfaces_ecn_counters_queue_anta_failure.json.txt"))
 	if anta.Intfs["Ethernet10/28/1"].Queues["0"] != "-" {
 		t.Fatalf("capture %+v", anta)
 	}
-	decode[eosDiscardsJSON](t, labtest.CounterCapture(t, "eos", "eos_show_interfaces_counters_discards_anta_failure.json.txt"))
+	decode[eosDiscardsJSON](t, goldenfile.Capture(t, labtest.CounterCaptures("eos")+"eos_show_interfaces_counters_discards_anta_failure.json.txt"))
 
 	ecn := func() map[string]string {
 		t.Helper()

@@ -28,7 +28,6 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/status"
 
-	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/pki"
@@ -496,10 +495,9 @@ func (s Shell) Expect(cmd, stdout, stderr string, status int) {
 	}
 }
 
-// CounterCapture is a capture of the provider's counters testdata of platform
-// (internal/platform/<platform>/testdata/counters/name, seen from a room's directory) without
-// its source line: the lab's output must have its layout.
-func CounterCapture(t *testing.T, platform, name string) string {
-	t.Helper()
-	return goldenfile.Capture(t, "../../../platform/"+platform+"/testdata/counters/"+name)
+// CounterCaptures is where the provider keeps platform's counters captures (its
+// internal/platform/<platform>/testdata/counters), seen from a room's directory: the lab's
+// output must have their layout.
+func CounterCaptures(platform string) string {
+	return "../../../platform/" + platform + "/testdata/counters/"
 }

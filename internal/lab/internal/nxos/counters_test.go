@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
@@ -23,8 +24,8 @@ func TestNXOSQueuing(t *testing.T) {
 	step(time.Second)
 	out := c.Run("show queuing interface Ethernet1/2")
 	lines := strings.Split(out, "\n")
-	ingress := labtest.CounterCapture(t, "nxos", "nxos_show_queuing_interface_ingress_zartbot.txt")
-	group := labtest.CounterCapture(t, "nxos", "nxos_show_queuing_interface_qos_group_zartbot.txt")
+	ingress := goldenfile.Capture(t, labtest.CounterCaptures("nxos")+"nxos_show_queuing_interface_ingress_zartbot.txt")
+	group := goldenfile.Capture(t, labtest.CounterCaptures("nxos")+"nxos_show_queuing_interface_qos_group_zartbot.txt")
 	number := regexp.MustCompile(`\d+`)
 	for _, want := range strings.Split(strings.TrimSpace(ingress+group), "\n") {
 		want = strings.ReplaceAll(want, "Ethernet1/51", "Ethernet1/2")
