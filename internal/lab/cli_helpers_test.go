@@ -2,12 +2,14 @@ package lab
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -93,6 +95,20 @@ func openCLIShell(t *testing.T, d DeviceEntry, prompt string) *cliShell {
 	return s
 }
 
+// concurrently types on n terminals of d at once, each on its own connection and logged in
+// to prompt, as typing says (run with -race); it returns when all are done.
+func concurrently(t *testing.T, d DeviceEntry, prompt string, n int, typing func(s *cliShell, i int)) {
+	t.Helper()
+	t.Run("terminals", func(t *testing.T) {
+		for i := range n {
+			t.Run(fmt.Sprint(i), func(t *testing.T) {
+				t.Parallel()
+				typing(openCLIShell(t, d, prompt), i)
+			})
+		}
+	})
+}
+
 // send types text (no line end added).
 func (s *cliShell) send(text string) {
 	s.t.Helper()
@@ -126,6 +142,27 @@ func (s *cliShell) line(text, prompt string) string {
 	return s.expect(prompt)
 }
 
+// wantTyped types text (its line end or control key included) and wants the switch to print
+// want, up to the prompt after it; what names the check.
+func (s *cliShell) wantTyped(what, text, prompt, want string) {
+	s.t.Helper()
+	s.send(text)
+	if got := s.expect(prompt); got != want {
+		s.t.Errorf("%s: %q, want %q", what, got, want)
+	}
+}
+
+// wantCtrlC types text and Ctrl-C: the line is abandoned, echoed with ^C and followed by the
+// same prompt, and not counted among sw's commands.
+func (s *cliShell) wantCtrlC(sw *cliswitch.Switch, text, prompt string) {
+	s.t.Helper()
+	before := sw.Counters().Commands
+	s.send(text + "\x03")
+	if got := s.expect(prompt); got != text+"^C\r\n"+prompt || sw.Counters().Commands != before {
+		s.t.Errorf("Ctrl-C: %q, %d commands (was %d)", got, sw.Counters().Commands, before)
+	}
+}
+
 // execOut runs cmd as an SSH exec request on a CLI switch and returns what it printed.
 func execOut(t *testing.T, d DeviceEntry, cmd string) string {
 	t.Helper()
@@ -143,9 +180,11 @@ func (s *cliShell) wantAnswers(answer, prompt string, lines ...string) {
 	}
 }
 
-// wantLogout waits for the shell's session to end with exit status 0 after what logged out.
-func (s *cliShell) wantLogout(what string) {
+// wantLogout types keys, which log out (what names them), and waits for the shell's session
+// to end with exit status 0.
+func (s *cliShell) wantLogout(what, keys string) {
 	s.t.Helper()
+	s.send(keys)
 	done := make(chan error, 1)
 	go func() { done <- s.sess.Wait() }()
 	select {

@@ -39,6 +39,72 @@ func cliAccess(t *testing.T, l *Lab, sw *cliswitch.Switch, want []string) *ssh.C
 	return c
 }
 
+// finders are the lab's typed device lookups, by the platform each finds.
+var finders = map[string]func(*Lab, string) bool{
+	"openconfig": func(l *Lab, name string) bool { return l.Switch(name) != nil },
+	"sonic":      func(l *Lab, name string) bool { return l.SONiC(name) != nil },
+	"eos":        func(l *Lab, name string) bool { return l.EOS(name) != nil },
+	"nxos":       func(l *Lab, name string) bool { return l.NXOS(name) != nil },
+	"mlx5":       func(l *Lab, name string) bool { return l.Host(name) != nil },
+}
+
+// A CLI switch is found by its own platform's lookup alone, takes the logins cliAccess checks,
+// and answers exec requests: the running-config, and many quick requests in a row (a reply
+// sent after the command finished made the client's Run fail with EOF under load).
+func TestCLIAccess(t *testing.T) {
+	for _, tc := range []struct {
+		platform string
+		start    func(*testing.T) (*Lab, *cliswitch.Switch, func() string) // the switch and its RunningConfig
+		ports    []string
+		// show prints the running-config as an exec request does (EOS: in privileged mode, as
+		// `ssh nxos-1 show running-config ipqos` on NX-OS); shown is RunningConfig's text in
+		// its output.
+		show  string
+		shown func(string) string
+		// again is sent 40 times, each answered with againOut.
+		again, againOut string
+	}{
+		{"eos", func(t *testing.T) (*Lab, *cliswitch.Switch, func() string) {
+			l, sw := startEOS(t)
+			return l, sw.Switch, sw.RunningConfig
+		}, []string{"Ethernet1", "Ethernet2", "Ethernet3", "Ethernet4"},
+			"show running-config", func(s string) string { return s },
+			"show conf sess", "Maximum number of completed sessions: 1\nMaximum number of pending sessions: 5\n\n" +
+				"  Name                State         User       Terminal\n  ------------------- ------------- ---------- --------\n"},
+		{"nxos", func(t *testing.T) (*Lab, *cliswitch.Switch, func() string) {
+			l, sw := startNXOS(t)
+			return l, sw.Switch, sw.RunningConfig
+		}, []string{"Ethernet1/1", "Ethernet1/2", "Ethernet1/3", "Ethernet1/4"},
+			"show running-config ipqos", withoutTimes,
+			"sh hostname", "nxos-1\n"},
+	} {
+		t.Run(tc.platform, func(t *testing.T) {
+			l, sw, running := tc.start(t)
+			name := tc.platform + "-1"
+			if sw.Name() != name || sw.Entry().Platform != tc.platform {
+				t.Errorf("%s is a %s switch", sw.Name(), sw.Entry().Platform)
+			}
+			for platform, found := range finders {
+				if got := found(l, name); got != (platform == tc.platform) {
+					t.Errorf("the %s lookup of %s found it: %v", platform, name, got)
+				}
+			}
+			if finders[tc.platform](l, tc.platform+"-2") {
+				t.Errorf("the %s lookup found the absent %s-2", tc.platform, tc.platform)
+			}
+			c := cliAccess(t, l, sw, tc.ports)
+			if out, _, status := runOn(t, c, tc.show, ""); tc.shown(out) != running() || status != 0 {
+				t.Errorf("exec %s: exit %d\n%s", tc.show, status, out)
+			}
+			for range 40 {
+				if out, _, _ := runOn(t, c, tc.again, ""); out != tc.againOut {
+					t.Fatalf("exec %s: %q, want %q", tc.again, out, tc.againOut)
+				}
+			}
+		})
+	}
+}
+
 func TestCLILatencyAndCounters(t *testing.T) {
 	const latency = 80 * time.Millisecond
 	slow := func(o *Options) { o.Latency = latency }

@@ -138,6 +138,38 @@ func waitPending(t *testing.T, sw *EOSSwitch, name string) {
 	}
 }
 
+// rejectOnce is fault.Reject on a CLI switch's shell, injected at the exec prompt: the
+// transaction that open starts and end ends has each of its lines answered refused, and the
+// one after it, next (each line and the prompt after it), applies.
+type rejectOnce struct {
+	open, end [2]string // a line and the prompt after it
+	lines     []string
+	refused   string
+	next      [][2]string
+	applied   string // in the running-config after next
+}
+
+// check types the two transactions on s, a shell of switch name: the reject disarms with the first, which leaves
+// running (the switch's RunningConfig) as fresh; the second changes it.
+func (r rejectOnce) check(t *testing.T, l *Lab, name string, s *cliShell, running func() string, fresh string) {
+	t.Helper()
+	s.line(r.open[0], r.open[1])
+	s.wantAnswers(r.refused, r.open[1], r.lines...)
+	if got := l.Faults(name); len(got) != 0 {
+		t.Errorf("the reject did not disarm: %v", got)
+	}
+	s.line(r.end[0], r.end[1])
+	if got := running(); got != fresh {
+		t.Errorf("a rejected transaction changed the running-config:\n%s", got)
+	}
+	for _, line := range r.next {
+		s.line(line[0], line[1])
+	}
+	if got := running(); !strings.Contains(got, r.applied) {
+		t.Errorf("the transaction after the reject:\n%s", got)
+	}
+}
+
 func TestEOSFaults(t *testing.T) {
 	l, sw := startEOS(t)
 	d := l.Inventory().Devices["eos-1"]
@@ -214,23 +246,14 @@ func TestEOSFaults(t *testing.T) {
 		if got := s.line("show running-config", "eos-1#"); got != "show running-config\r\n"+strings.ReplaceAll(fresh, "\n", "\r\n")+"eos-1#" {
 			t.Errorf("a read under reject: %q", got)
 		}
-		s.line("configure session f2", "eos-1(config-s-f2)#")
-		const refused = "% Unavailable command (not supported on this hardware platform)\r\n"
-		s.wantAnswers(refused, "eos-1(config-s-f2)#", "qos map dscp 12 to traffic-class 5", "qos map dscp 13 to traffic-class 5")
-		if got := l.Faults("eos-1"); len(got) != 0 {
-			t.Errorf("the reject did not disarm: %v", got)
-		}
-		s.line("commit", "eos-1#")
-		if got := sw.RunningConfig(); got != fresh {
-			t.Errorf("a rejected transaction changed the running-config:\n%s", got)
-		}
-		// The next transaction is not refused.
-		s.line("configure session f3", "eos-1(config-s-f3)#")
-		s.line("qos map dscp 12 to traffic-class 5", "eos-1(config-s-f3)#")
-		s.line("commit", "eos-1#")
-		if got := sw.RunningConfig(); !strings.Contains(got, "qos map dscp 12 to traffic-class 5") {
-			t.Errorf("the transaction after the reject:\n%s", got)
-		}
+		rejectOnce{
+			open: [2]string{"configure session f2", "eos-1(config-s-f2)#"}, end: [2]string{"commit", "eos-1#"},
+			lines:   []string{"qos map dscp 12 to traffic-class 5", "qos map dscp 13 to traffic-class 5"},
+			refused: "% Unavailable command (not supported on this hardware platform)\r\n",
+			next: [][2]string{{"configure session f3", "eos-1(config-s-f3)#"}, {"qos map dscp 12 to traffic-class 5", "eos-1(config-s-f3)#"},
+				{"commit", "eos-1#"}},
+			applied: "qos map dscp 12 to traffic-class 5",
+		}.check(t, l, "eos-1", s, sw.RunningConfig, fresh)
 	})
 }
 
@@ -272,19 +295,14 @@ func TestNXOSFaults(t *testing.T) {
 	t.Run("reject", func(t *testing.T) {
 		s := openCLIShell(t, d, "nxos-1# ")
 		inject(FaultReject)
-		s.line("configure terminal", "nxos-1(config)# ")
-		const refused = `Unable to perform the action due to incompatibility:  Module 1 returned status "TCAM region is not configured. Please configure TCAM region and retry"` + "\r\n"
-		s.wantAnswers(refused, "nxos-1(config)# ", "class-map type qos match-any F2", "policy-map type qos F2")
-		s.line("end", "nxos-1# ")
-		if got := sw.RunningConfig(); got != fresh {
-			t.Errorf("a rejected transaction changed the running-config:\n%s", got)
-		}
-		s.line("configure terminal", "nxos-1(config)# ")
-		s.line("class-map type qos match-any F2", "nxos-1(config-cmap-qos)# ")
-		s.line("end", "nxos-1# ")
-		if got := sw.RunningConfig(); !strings.Contains(got, "class-map type qos match-any F2\n") {
-			t.Errorf("the transaction after the reject:\n%s", got)
-		}
+		rejectOnce{
+			open: [2]string{"configure terminal", "nxos-1(config)# "}, end: [2]string{"end", "nxos-1# "},
+			lines:   []string{"class-map type qos match-any F2", "policy-map type qos F2"},
+			refused: `Unable to perform the action due to incompatibility:  Module 1 returned status "TCAM region is not configured. Please configure TCAM region and retry"` + "\r\n",
+			next: [][2]string{{"configure terminal", "nxos-1(config)# "}, {"class-map type qos match-any F2", "nxos-1(config-cmap-qos)# "},
+				{"end", "nxos-1# "}},
+			applied: "class-map type qos match-any F2\n",
+		}.check(t, l, "nxos-1", s, sw.RunningConfig, fresh)
 	})
 }
 

@@ -156,25 +156,10 @@ func gnmiFaults(t *testing.T, l *Lab, tg gnmiFaultTarget) {
 		defer cancel()
 		_, err := c.Capabilities(short, &gpb.CapabilityRequest{})
 		labtest.WantCode(t, err, codes.DeadlineExceeded)
-		done := make(chan error, 1)
-		go func() {
+		wantStalled(t, "Set", func() (string, error) {
 			_, err := c.Set(ctx, tg.write("fault-stall"))
-			done <- err
-		}()
-		select {
-		case err := <-done:
-			t.Fatalf("a stalled Set answered: %v", err)
-		case <-time.After(300 * time.Millisecond):
-		}
-		unfault()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("the stalled Set after ClearFaults: %v", err)
-			}
-		case <-time.After(20 * time.Second):
-			t.Fatal("ClearFaults did not release the stalled Set")
-		}
+			return "", err
+		}, unfault)
 		if err := present("fault-stall"); err != nil {
 			t.Errorf("the released Set did not apply: %v", err)
 		}

@@ -177,28 +177,13 @@ func TestCumulusFaults(t *testing.T) {
 		if _, _, err := c.do(short, http.MethodGet, "/qos?rev=applied", nil); err == nil {
 			t.Fatal("a stalled GET answered")
 		}
-		done := make(chan error, 1)
-		go func() {
+		wantStalled(t, "GET", func() (string, error) {
 			code, _, err := c.do(context.Background(), http.MethodGet, "/system", nil)
 			if err == nil && code != http.StatusOK {
 				err = io.ErrUnexpectedEOF
 			}
-			done <- err
-		}()
-		select {
-		case err := <-done:
-			t.Fatalf("a stalled GET answered: %v", err)
-		case <-time.After(300 * time.Millisecond):
-		}
-		unfault()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("the stalled GET after ClearFaults: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatal("ClearFaults did not release the stalled GET")
-		}
+			return "", err
+		}, unfault)
 	})
 
 	t.Run("slow", func(t *testing.T) {

@@ -13,6 +13,38 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
+// wantStalled runs op (a request to a stalled device, what) in the background: it must not
+// answer within 300 ms; after unfault it must finish, and it returns op's output for the
+// caller's checks.
+func wantStalled(t *testing.T, what string, op func() (string, error), unfault func()) string {
+	t.Helper()
+	type result struct {
+		out string
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, err := op()
+		done <- result{out, err}
+	}()
+	select {
+	case r := <-done:
+		t.Fatalf("a stalled %s answered: %q %v", what, r.out, r.err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	unfault()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			t.Fatalf("the stalled %s after ClearFaults: %v", what, r.err)
+		}
+		return r.out
+	case <-time.After(20 * time.Second):
+		t.Fatalf("ClearFaults did not release the stalled %s", what)
+	}
+	return ""
+}
+
 // TestFaultAPI: the Go API's errors name what is allowed, Faults lists what is armed, one-shots
 // included, and ClearFaults removes everything; reboot is a host's one-shot that fires at once.
 func TestFaultAPI(t *testing.T) {
@@ -202,34 +234,17 @@ func TestHostFaults(t *testing.T) {
 		if err := e.l.InjectFault("mlx5-1", FaultStall); err != nil {
 			t.Fatal(err)
 		}
-		type result struct {
-			out string
-			err error
-		}
-		done := make(chan result, 1)
-		go func() {
+		out := wantStalled(t, "exec", func() (string, error) {
 			s, err := c.NewSession()
 			if err != nil {
-				done <- result{err: err}
-				return
+				return "", err
 			}
 			defer func() { _ = s.Close() }()
 			out, err := s.Output("cat " + file)
-			done <- result{string(out), err}
-		}()
-		select {
-		case r := <-done:
-			t.Fatalf("a stalled exec answered: %q %v", r.out, r.err)
-		case <-time.After(300 * time.Millisecond): // the client's deadline
-		}
-		unfault()
-		select {
-		case r := <-done:
-			if r.err != nil || r.out != "1\n" {
-				t.Errorf("the stalled exec after ClearFaults: %q %v", r.out, r.err)
-			}
-		case <-time.After(20 * time.Second):
-			t.Fatal("ClearFaults did not release the stalled exec")
+			return string(out), err
+		}, unfault)
+		if out != "1\n" {
+			t.Errorf("the stalled exec after ClearFaults: %q", out)
 		}
 		if got := e.h.Counters().Connections; got != before {
 			t.Errorf("the stall cost a connection: %d -> %d", before, got)

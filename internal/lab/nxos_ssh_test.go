@@ -6,57 +6,24 @@ import (
 	"testing"
 )
 
-func TestNXOSAccess(t *testing.T) {
-	l, sw := startNXOS(t)
-	if sw.Name() != "nxos-1" || sw.Entry().Platform != "nxos" {
-		t.Errorf("%s is a %s switch", sw.Name(), sw.Entry().Platform)
-	}
-	if l.NXOS("nxos-2") != nil || l.EOS("nxos-1") != nil || l.Switch("nxos-1") != nil || l.Host("nxos-1") != nil {
-		t.Error("lookups of absent or other-platform devices are not nil")
-	}
-	c := cliAccess(t, l, sw.Switch, []string{"Ethernet1/1", "Ethernet1/2", "Ethernet1/3", "Ethernet1/4"})
-	// An exec request runs one command, as `ssh nxos-1 show running-config ipqos` does.
-	if out, _, status := runOn(t, c, "show running-config ipqos", ""); withoutTimes(out) != sw.RunningConfig() || status != 0 {
-		t.Errorf("exec show running-config ipqos: exit %d\n%s", status, out)
-	}
-	if out, _, _ := runOn(t, c, "sh hostname", ""); out != "nxos-1\n" {
-		t.Errorf("exec show hostname: %q", out)
-	}
-}
-
 // TestNXOSLineDiscipline: the prompt ends with a space, the caret counts it through the pty,
 // Ctrl-C abandons a line, Ctrl-Z leaves configuration, Ctrl-D logs out at the exec prompt only.
 func TestNXOSLineDiscipline(t *testing.T) {
 	l, sw := startNXOS(t)
 	s := openCLIShell(t, l.Inventory().Devices["nxos-1"], "nxos-1# ")
-	s.send("show hostname\r\n")
-	if got := s.expect("nxos-1# "); got != "show hostname\r\nnxos-1\r\nnxos-1# " {
-		t.Errorf("\\r\\n: %q", got)
-	}
-	s.send("conf t\r")
-	if got := s.expect("nxos-1(config)# "); got != "conf t\r\nEnter configuration commands, one per line. End with CNTL/Z.\r\nnxos-1(config)# " {
-		t.Errorf("configure terminal: %q", got)
-	}
-	want := "polcy-map type qos X\r\n                ^\r\n% Invalid command at '^' marker.\r\nnxos-1(config)# "
-	if got := s.line("polcy-map type qos X", "nxos-1(config)# "); got != want {
-		t.Errorf("caret through the pty: %q, want %q", got, want)
-	}
-	s.send("int e1/2\x7f1\x1b[A\n")
-	if got := s.expect("nxos-1(config-if)# "); got != "int e1/2\b \b1\r\nnxos-1(config-if)# " {
-		t.Errorf("erasing: %q", got)
-	}
-	before := sw.Counters().Commands
-	s.send("shutdown\x03")
-	if got := s.expect("nxos-1(config-if)# "); got != "shutdown^C\r\nnxos-1(config-if)# " || sw.Counters().Commands != before {
-		t.Errorf("Ctrl-C: %q, %d commands (was %d)", got, sw.Counters().Commands, before)
-	}
+	s.wantTyped("\\r\\n", "show hostname\r\n", "nxos-1# ", "show hostname\r\nnxos-1\r\nnxos-1# ")
+	s.wantTyped("configure terminal", "conf t\r", "nxos-1(config)# ",
+		"conf t\r\nEnter configuration commands, one per line. End with CNTL/Z.\r\nnxos-1(config)# ")
+	s.wantTyped("caret through the pty", "polcy-map type qos X\n", "nxos-1(config)# ",
+		"polcy-map type qos X\r\n                ^\r\n% Invalid command at '^' marker.\r\nnxos-1(config)# ")
+	s.wantTyped("erasing", "int e1/2\x7f1\x1b[A\n", "nxos-1(config-if)# ", "int e1/2\b \b1\r\nnxos-1(config-if)# ")
+	s.wantCtrlC(sw.Switch, "shutdown", "nxos-1(config-if)# ")
 	s.send("\x04") // ignored in a configuration mode
 	s.send("no shut\x1a")
 	if got := s.expect("nxos-1# "); got != "no shut^Z\r\nnxos-1# " || strings.Contains(execOut(t, l.Inventory().Devices["nxos-1"], "sh run int e1/1"), "no shutdown") {
 		t.Errorf("Ctrl-Z: %q", got)
 	}
-	s.send("\x1a\x04")
-	s.wantLogout("Ctrl-D at the exec prompt")
+	s.wantLogout("Ctrl-D at the exec prompt", "\x1a\x04")
 }
 
 // TestNXOSCheckpointOutlivesConnection: a checkpoint taken on one connection rolls back on
@@ -92,19 +59,13 @@ func TestNXOSCheckpointOutlivesConnection(t *testing.T) {
 func TestNXOSConcurrentTerminals(t *testing.T) {
 	l, sw := startNXOS(t)
 	d := l.Inventory().Devices["nxos-1"]
-	t.Run("terminals", func(t *testing.T) {
-		for i := range 4 {
-			t.Run(fmt.Sprint(i), func(t *testing.T) {
-				t.Parallel()
-				s := openCLIShell(t, d, "nxos-1# ")
-				s.line("configure terminal", "(config)# ")
-				s.line(fmt.Sprintf("class-map type qos match-any C%d", i), "(config-cmap-qos)# ")
-				s.line(fmt.Sprintf("match dscp %d", 40+i), "(config-cmap-qos)# ")
-				s.line(fmt.Sprintf("checkpoint cp%d", i), "(config-cmap-qos)# ")
-				s.line("show running-config ipqos", "(config-cmap-qos)# ")
-				_ = sw.RunningConfig()
-			})
-		}
+	concurrently(t, d, "nxos-1# ", 4, func(s *cliShell, i int) {
+		s.line("configure terminal", "(config)# ")
+		s.line(fmt.Sprintf("class-map type qos match-any C%d", i), "(config-cmap-qos)# ")
+		s.line(fmt.Sprintf("match dscp %d", 40+i), "(config-cmap-qos)# ")
+		s.line(fmt.Sprintf("checkpoint cp%d", i), "(config-cmap-qos)# ")
+		s.line("show running-config ipqos", "(config-cmap-qos)# ")
+		_ = sw.RunningConfig()
 	})
 	for i := range 4 {
 		if !strings.Contains(sw.RunningConfig(), fmt.Sprintf("class-map type qos match-any C%d\n  match dscp %d\n", i, 40+i)) {

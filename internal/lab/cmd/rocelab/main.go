@@ -283,11 +283,7 @@ func (p *platformModels) String() string {
 	if p == nil {
 		return ""
 	}
-	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(*p)) {
-		parts = append(parts, k+"="+(*p)[k])
-	}
-	return strings.Join(parts, ",")
+	return joinPairs(*p)
 }
 
 func (p *platformModels) Set(s string) error {
@@ -307,9 +303,15 @@ func (p *platformCounts) String() string {
 	if p == nil {
 		return ""
 	}
+	return joinPairs(*p)
+}
+
+// joinPairs is a PLATFORM=VALUE flag's value as it is written: its pairs by platform, joined
+// with commas.
+func joinPairs[V string | int](m map[string]V) string {
 	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(*p)) {
-		parts = append(parts, fmt.Sprintf("%s=%d", k, (*p)[k]))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%s=%v", k, m[k]))
 	}
 	return strings.Join(parts, ",")
 }

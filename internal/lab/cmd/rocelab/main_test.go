@@ -55,6 +55,7 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"version"}, 0, "rocelab "},
 		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{[]string{"up"}, 2, "--dir is required"},
+		{[]string{"up", "-h"}, 0, "switches to start, as PLATFORM=N,... (default openconfig=1)"},
 		{[]string{"up", "--dir", dir, "--switches", "openconfig"}, 2, "want PLATFORM=N"},
 		{[]string{"up", "--dir", dir, "extra"}, 2, "unexpected arguments"},
 		{[]string{"up", "--dir", dir, "--hosts", "mlx6=2"}, 1, `unknown platform "mlx6"`},

@@ -241,6 +241,40 @@ func (a *Args) KwNum(keyword string, lo, hi int) (int, *Refusal) {
 	return a.Num(lo, hi)
 }
 
+// Unit is a threshold unit and the largest number it takes.
+type Unit struct {
+	Name string
+	Max  int
+}
+
+// Threshold reads `KEYWORD N UNIT` (EOS's ECN and NX-OS's WRED thresholds): N from lo up to
+// the largest unit's maximum, then one of units. An N over its own unit's maximum is refused
+// by over (at N's word, with that maximum), as the dialect words it.
+func (a *Args) Threshold(keyword string, lo int, units []Unit, over func(at int, word string, maxN int) *Refusal) (int, string, *Refusal) {
+	if _, err := a.Kw(keyword); err != nil {
+		return 0, "", err
+	}
+	names, maxN := make([]string, len(units)), 0
+	for i, u := range units {
+		names[i], maxN = u.Name, max(maxN, u.Max)
+	}
+	at := a.Pos
+	v, err := a.Num(lo, maxN)
+	if err != nil {
+		return 0, "", err
+	}
+	unit, err := a.Kw(names...)
+	if err != nil {
+		return 0, "", err
+	}
+	for _, u := range units {
+		if u.Name == unit && v > u.Max {
+			return 0, "", over(at, a.Words[at], u.Max)
+		}
+	}
+	return v, unit, nil
+}
+
 // Word reads any one word (a name).
 func (a *Args) Word() (string, *Refusal) {
 	if !a.More() {
@@ -248,6 +282,20 @@ func (a *Args) Word() (string, *Refusal) {
 	}
 	a.Pos++
 	return a.Words[a.Pos-1], nil
+}
+
+// Matching reads one word that re matches (a name in a dialect's syntax); any other word is
+// invalid there.
+func (a *Args) Matching(re *regexp.Regexp) (string, *Refusal) {
+	at := a.Pos
+	name, err := a.Word()
+	if err != nil {
+		return "", err
+	}
+	if !re.MatchString(name) {
+		return "", ErrInvalid(at, name)
+	}
+	return name, nil
 }
 
 // Rest reads every remaining word (a description, a regular expression).
@@ -260,20 +308,20 @@ func (a *Args) Rest() (string, *Refusal) {
 	return s, nil
 }
 
-// Hostname reads the last word of a line as a hostname (`hostname NAME` on both dialects).
-func (a *Args) Hostname() (string, *Refusal) {
-	at := a.Pos
-	name, err := a.Word()
-	if err != nil {
-		return "", err
+// Hostname is the `hostname NAME` command of both dialects: NAME, the last word of the line,
+// must be a hostname; set stores it.
+func Hostname[X any](set func(x X, name string)) func(X, *Args) *Refusal {
+	return func(x X, a *Args) *Refusal {
+		name, err := a.Matching(hostnameRE)
+		if err != nil {
+			return err
+		}
+		if err := a.Done(); err != nil {
+			return err
+		}
+		set(x, name)
+		return nil
 	}
-	if !hostnameRE.MatchString(name) {
-		return "", ErrInvalid(at, name)
-	}
-	if err := a.Done(); err != nil {
-		return "", err
-	}
-	return name, nil
 }
 
 // Cmd is one first keyword of a mode's command table; X is the dialect's command context.

@@ -142,10 +142,7 @@ func TestEOSModesAndAbbreviations(t *testing.T) {
 	if got := c.Run("show qos maps"); !strings.Contains(got, "  tc-dp:     1-1  0-1  2-1") {
 		t.Errorf("show qos maps:\n%s", got)
 	}
-	c.Run("exit")
-	if !c.Term.closed {
-		t.Error("exit in privileged exec did not close the terminal")
-	}
+	c.WantClosed("exit", "privileged exec")
 }
 
 // TestEOSDefaultsAndNoForms sets everything and takes it back with the no forms: the

@@ -14,7 +14,7 @@ func eosConfigTable(kind eosModeKind) []eosCmd {
 		t = []eosCmd{
 			{Name: "qos", Fn: cmdGlobalQoS, Neg: true},
 			{Name: "interface", Fn: cmdInterface, Neg: true},
-			{Name: "hostname", Fn: cmdHostname},
+			{Name: "hostname", Fn: cliswitch.Hostname(setHostname)},
 		}
 	case modeProfile:
 		t = []eosCmd{
@@ -177,14 +177,7 @@ func cmdInterface(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	return nil
 }
 
-func cmdHostname(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	name, err := a.Hostname()
-	if err != nil {
-		return err
-	}
-	x.cfg.hostname = name
-	return nil
-}
+func setHostname(x *eosCtx, name string) { x.cfg.hostname = name }
 
 // cmdTrust: `qos trust dscp|cos`, `no qos trust`.
 func cmdTrust(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {

@@ -12,13 +12,6 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
-// counterCapture is a capture of the provider's EOS counters testdata without its source line:
-// the lab's output must have its layout.
-func counterCapture(t *testing.T, name string) string {
-	t.Helper()
-	return goldenfile.Capture(t, "../../../platform/eos/testdata/counters/"+name)
-}
-
 type eosECNJSON struct {
 	Intfs map[string]struct {
 		Queues map[string]string `json:"queueCounters"`
@@ -53,11 +46,11 @@ func TestEOSCounters(t *testing.T) {
 	sw := startEOS(t)
 	step := labtest.ManualClock(sw)
 	c := newEOSCLI(t, sw, "enable")
-	anta := decode[eosECNJSON](t, counterCapture(t, "eos_show_qos_interfaces_ecn_counters_queue_anta_failure.json.txt"))
+	anta := decode[eosECNJSON](t, goldenfile.Capture(t, labtest.CounterCaptures("eos")+"eos_show_qos_interfaces_ecn_counters_queue_anta_failure.json.txt"))
 	if anta.Intfs["Ethernet10/28/1"].Queues["0"] != "-" {
 		t.Fatalf("capture %+v", anta)
 	}
-	decode[eosDiscardsJSON](t, counterCapture(t, "eos_show_interfaces_counters_discards_anta_failure.json.txt"))
+	decode[eosDiscardsJSON](t, goldenfile.Capture(t, labtest.CounterCaptures("eos")+"eos_show_interfaces_counters_discards_anta_failure.json.txt"))
 
 	ecn := func() map[string]string {
 		t.Helper()

@@ -11,18 +11,17 @@ const (
 	wdPollingMin, wdPollingMax   = 1, 6000   // 0.01-60 s
 	wdRecoveryMin, wdRecoveryMax = 1, 60000  // 0.01-600 s
 	ecnProbMax, ecnWeightMax     = 100, 15   // max-mark-probability 1-100, weight 0-15
-	thresholdMax                 = 1 << 28   // the largest number any unit takes
 	kib                          = 1024      // EOS's kbytes
 	mib                          = kib * kib // EOS's mbytes
 )
 
 // ecnUnits are the threshold units and the largest threshold each takes.
-var ecnUnits = map[string]int{
-	"bytes":        256 * mib,
-	"kbytes":       256 * kib,
-	"mbytes":       256,
-	"segments":     1 << 20,
-	"milliseconds": 1000,
+var ecnUnits = []cliswitch.Unit{
+	{Name: "bytes", Max: 256 * mib},
+	{Name: "kbytes", Max: 256 * kib},
+	{Name: "mbytes", Max: 256},
+	{Name: "segments", Max: 1 << 20},
+	{Name: "milliseconds", Max: 1000},
 }
 
 // ecnBytes converts a threshold to bytes; ok is false for units that are not sizes.
@@ -252,22 +251,8 @@ func parseECN(a *cliswitch.Args) (*eosECN, *cliswitch.Refusal) {
 	return e, nil
 }
 
-// threshold reads `KEYWORD N UNIT`, N within the unit's range.
+// threshold reads `KEYWORD N UNIT`, N within the unit's range: EOS refuses a number too large
+// for its unit as invalid input.
 func threshold(a *cliswitch.Args, keyword string) (int, string, *cliswitch.Refusal) {
-	if _, err := a.Kw(keyword); err != nil {
-		return 0, "", err
-	}
-	at := a.Pos
-	v, err := a.Num(1, thresholdMax)
-	if err != nil {
-		return 0, "", err
-	}
-	unit, err := a.Kw("bytes", "kbytes", "mbytes", "segments", "milliseconds")
-	if err != nil {
-		return 0, "", err
-	}
-	if v > ecnUnits[unit] {
-		return 0, "", cliswitch.ErrInvalid(at, a.Words[at])
-	}
-	return v, unit, nil
+	return a.Threshold(keyword, 1, ecnUnits, func(at int, word string, _ int) *cliswitch.Refusal { return cliswitch.ErrInvalid(at, word) })
 }

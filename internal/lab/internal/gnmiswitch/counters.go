@@ -185,27 +185,30 @@ func interfaceCounters(port string, up, storm time.Duration) []*gpb.Update {
 	base := []*gpb.PathElem{{Name: "interfaces"}, {Name: "interface", Key: map[string]string{"name": port}}}
 	counters := append(append([]*gpb.PathElem{}, base...), &gpb.PathElem{Name: "state"}, &gpb.PathElem{Name: "counters"})
 	ether := append(append([]*gpb.PathElem{}, base...), &gpb.PathElem{Name: "ethernet"}, &gpb.PathElem{Name: "state"}, &gpb.PathElem{Name: "counters"})
-	return []*gpb.Update{
-		uintLeaf(counters, "in-octets", octets),
-		uintLeaf(counters, "in-pkts", unicast+multicast),
-		uintLeaf(counters, "in-unicast-pkts", unicast),
-		uintLeaf(counters, "in-multicast-pkts", multicast),
-		uintLeaf(counters, "in-broadcast-pkts", 0),
-		uintLeaf(counters, "in-discards", traffic.Count(stormInDiscardPPS, storm)),
-		uintLeaf(counters, "in-errors", 0),
-		uintLeaf(counters, "in-fcs-errors", 0),
-		uintLeaf(counters, "out-octets", octets),
-		uintLeaf(counters, "out-pkts", unicast+multicast),
-		uintLeaf(counters, "out-unicast-pkts", unicast),
-		uintLeaf(counters, "out-multicast-pkts", multicast),
-		uintLeaf(counters, "out-broadcast-pkts", 0),
-		uintLeaf(counters, "out-discards", traffic.Count(stormOutDiscardPPS, storm)),
-		uintLeaf(counters, "out-errors", 0),
-		// 802.3x pause: PFC frames are not counted here, and OpenConfig has no
-		// per-priority counter.
-		uintLeaf(ether, "in-mac-pause-frames", 0),
-		uintLeaf(ether, "out-mac-pause-frames", 0),
+	// The lab's traffic is as much received as sent: each direction counts the same packets,
+	// and drops its own share in a storm.
+	var out []*gpb.Update
+	for _, dir := range []struct {
+		name       string
+		discardPPS uint64
+	}{{"in", stormInDiscardPPS}, {"out", stormOutDiscardPPS}} {
+		out = append(out,
+			uintLeaf(counters, dir.name+"-octets", octets),
+			uintLeaf(counters, dir.name+"-pkts", unicast+multicast),
+			uintLeaf(counters, dir.name+"-unicast-pkts", unicast),
+			uintLeaf(counters, dir.name+"-multicast-pkts", multicast),
+			uintLeaf(counters, dir.name+"-broadcast-pkts", 0),
+			uintLeaf(counters, dir.name+"-discards", traffic.Count(dir.discardPPS, storm)),
+			uintLeaf(counters, dir.name+"-errors", 0))
+		if dir.name == "in" {
+			out = append(out, uintLeaf(counters, "in-fcs-errors", 0))
+		}
 	}
+	// 802.3x pause: PFC frames are not counted here, and OpenConfig has no
+	// per-priority counter.
+	return append(out,
+		uintLeaf(ether, "in-mac-pause-frames", 0),
+		uintLeaf(ether, "out-mac-pause-frames", 0))
 }
 
 func (q *queueCounters) updates(ref queueRef, now time.Time, storm time.Duration) []*gpb.Update {

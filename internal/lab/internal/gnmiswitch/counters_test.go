@@ -2,6 +2,7 @@ package gnmiswitch
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -99,19 +100,28 @@ func TestSwitchInterfaceCounters(t *testing.T) {
 	}
 }
 
-func TestSwitchQueueCounters(t *testing.T) {
-	sw, c, clk := counterSwitch(t)
-	bind := labtest.SetReq(
-		labtest.Update(t, "/qos/queues/queue[name=tc3]", `{"name":"tc3","config":{"name":"tc3"}}`),
-		labtest.Update(t, "/qos/queues/queue[name=tc0]", `{"name":"tc0","config":{"name":"tc0"}}`),
+// bindQueues creates two queues (a name and its config JSON each) and puts them on
+// Ethernet2's output: ecn with an ECN-marking WRED profile, plain without one.
+func bindQueues(t *testing.T, c gpb.GNMIClient, ecn, ecnConfig, plain, plainConfig string) {
+	t.Helper()
+	queue := func(name, config string) *gpb.Update {
+		return labtest.Update(t, "/qos/queues/queue[name="+name+"]", fmt.Sprintf(`{"name":%q,"config":%s}`, name, config))
+	}
+	bind := labtest.SetReq(queue(ecn, ecnConfig), queue(plain, plainConfig),
 		labtest.Update(t, "/qos/queue-management-profiles/queue-management-profile[name=ecn]",
 			`{"name":"ecn","config":{"name":"ecn"},"wred":{"uniform":{"config":{"min-threshold":"153600","max-threshold":"1536000","enable-ecn":true}}}}`),
-		labtest.Update(t, "/qos/interfaces/interface[interface-id=Ethernet2]", `{"interface-id":"Ethernet2","config":{"interface-id":"Ethernet2"},
-		  "output":{"queues":{"queue":[{"name":"tc3","config":{"name":"tc3","queue-management-profile":"ecn"}},{"name":"tc0","config":{"name":"tc0"}}]}}}`),
+		labtest.Update(t, "/qos/interfaces/interface[interface-id=Ethernet2]", fmt.Sprintf(`{"interface-id":"Ethernet2","config":{"interface-id":"Ethernet2"},
+		  "output":{"queues":{"queue":[{"name":%q,"config":{"name":%q,"queue-management-profile":"ecn"}},{"name":%q,"config":{"name":%q}}]}}}`,
+			ecn, ecn, plain, plain)),
 	)
 	if _, err := c.Set(labtest.Ctx(t), bind); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func TestSwitchQueueCounters(t *testing.T) {
+	sw, c, clk := counterSwitch(t)
+	bindQueues(t, c, "tc3", `{"name":"tc3"}`, "tc0", `{"name":"tc0"}`)
 	const queues = "/qos/interfaces/interface[interface-id=Ethernet2]/output/queues"
 	labtest.MustGetTyped(t, c, gpb.GetRequest_STATE, queues) // the lab sees the queues now: counting starts
 	clk.Advance(time.Second)
@@ -212,17 +222,7 @@ func subscribeLines(t *testing.T, c gpb.GNMIClient, paths ...string) []string {
 // Its answer is that package's fixture testdata/counters-subscribe-lab.txt.
 func TestSwitchCountersSubscribeOnce(t *testing.T) {
 	sw, c, clk := counterSwitch(t)
-	bind := labtest.SetReq(
-		labtest.Update(t, "/qos/queues/queue[name=gold]", `{"name":"gold","config":{"name":"gold","queue-id":3}}`),
-		labtest.Update(t, "/qos/queues/queue[name=bulk]", `{"name":"bulk","config":{"name":"bulk","queue-id":0}}`),
-		labtest.Update(t, "/qos/queue-management-profiles/queue-management-profile[name=ecn]",
-			`{"name":"ecn","config":{"name":"ecn"},"wred":{"uniform":{"config":{"min-threshold":"153600","max-threshold":"1536000","enable-ecn":true}}}}`),
-		labtest.Update(t, "/qos/interfaces/interface[interface-id=Ethernet2]", `{"interface-id":"Ethernet2","config":{"interface-id":"Ethernet2"},
-		  "output":{"queues":{"queue":[{"name":"gold","config":{"name":"gold","queue-management-profile":"ecn"}},{"name":"bulk","config":{"name":"bulk"}}]}}}`),
-	)
-	if _, err := c.Set(labtest.Ctx(t), bind); err != nil {
-		t.Fatal(err)
-	}
+	bindQueues(t, c, "gold", `{"name":"gold","queue-id":3}`, "bulk", `{"name":"bulk","queue-id":0}`)
 	all := []string{
 		"/interfaces/interface[name=*]/state/counters", "/interfaces/interface[name=*]/state/type",
 		"/interfaces/interface[name=*]/config/type", "/qos/interfaces/interface[interface-id=*]/output/queues",

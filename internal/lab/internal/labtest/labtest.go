@@ -109,6 +109,15 @@ func (c *CLI[T]) Run(line string) string {
 	return out
 }
 
+// WantClosed types line, which must end the terminal (Enter says it closed); where names
+// the mode it is typed in.
+func (c *CLI[T]) WantClosed(line, where string) {
+	c.T.Helper()
+	if _, _, closed := c.Term.Enter(line); !closed {
+		c.T.Errorf("%s in %s did not close the terminal", line, where)
+	}
+}
+
 // Must types lines that must print nothing (or the quiet text).
 func (c *CLI[T]) Must(lines ...string) {
 	c.T.Helper()
@@ -484,4 +493,11 @@ func (s Shell) Expect(cmd, stdout, stderr string, status int) {
 		s.T.Errorf("%q:\n got exit %d stdout %q stderr %q\nwant exit %d stdout %q stderr %q",
 			cmd, got, out, errOut, status, stdout, stderr)
 	}
+}
+
+// CounterCaptures is where the provider keeps platform's counters captures (its
+// internal/platform/<platform>/testdata/counters), seen from a room's directory: the lab's
+// output must have their layout.
+func CounterCaptures(platform string) string {
+	return "../../../platform/" + platform + "/testdata/counters/"
 }

@@ -32,13 +32,7 @@ type dcbRun struct {
 func (h *Host) cmdDCB(e *sh.Env, args []string) (status int) {
 	d := &dcbRun{e: e, h: h}
 	defer func() {
-		if r := recover(); r != nil {
-			code, ok := r.(dcbExit)
-			if !ok {
-				panic(r)
-			}
-			status = int(code)
-		}
+		exitStatus[dcbExit](recover(), &status)
 		if d.json {
 			d.out.WriteString("\n") // jsonw_destroy in dcb_fini
 		}
@@ -198,6 +192,18 @@ func (d *dcbRun) port(dev string, write bool) (*nicPort, bool) {
 		d.errf("%s: %s\n", what, sh.ENODEV)
 	}
 	return nil, false
+}
+
+// get is the GET a dcb command starts with (dcb_get_attribute): fn reads dev's port under
+// h.mu; a dev that port refuses (it prints why) ends the command with 1.
+func (d *dcbRun) get(dev string, fn func(*nicPort) int) int {
+	d.h.mu.Lock()
+	defer d.h.mu.Unlock()
+	p, ok := d.port(dev, false)
+	if !ok {
+		return 1
+	}
+	return fn(p)
 }
 
 // kernelErr prints a refused write as the tool does.
@@ -428,11 +434,7 @@ func (d *dcbRun) app(args []string) int {
 
 // appTable is the GET's app table (the kernel's dcb_app list: on mlx5 DSCP entries only),
 // sorted by protocol then priority as dcb_app_table_sort does.
-func (d *dcbRun) appTable(dev string) ([]dcbApp, bool) {
-	p, ok := d.port(dev, false)
-	if !ok {
-		return nil, false
-	}
+func appTable(p *nicPort) []dcbApp {
 	apps := slices.Clone(p.apps)
 	slices.SortFunc(apps, func(a, b dcbApp) int {
 		if a.dscp != b.dscp {
@@ -440,56 +442,53 @@ func (d *dcbRun) appTable(dev string) ([]dcbApp, bool) {
 		}
 		return int(a.prio) - int(b.prio)
 	})
-	return apps, true
+	return apps
 }
 
 func (d *dcbRun) appShow(dev string, args []string) int {
-	d.h.mu.Lock()
-	defer d.h.mu.Unlock()
-	apps, ok := d.appTable(dev)
-	if !ok {
-		return 1
-	}
-	p := d.printer()
-	defer p.end()
-	groups := []string{"ethtype-prio", "default-prio", "dscp-prio", "stream-port-prio", "dgram-port-prio", "port-prio", "pcp-prio"}
-	if len(args) > 0 {
-		groups = nil
-		for _, a := range args {
-			if prefixOf(a, "help") {
-				d.errf("%s", dcbAppHelpShow)
-				return 0
+	return d.get(dev, func(port *nicPort) int {
+		apps := appTable(port)
+		p := d.printer()
+		defer p.end()
+		groups := []string{"ethtype-prio", "default-prio", "dscp-prio", "stream-port-prio", "dgram-port-prio", "port-prio", "pcp-prio"}
+		if len(args) > 0 {
+			groups = nil
+			for _, a := range args {
+				if prefixOf(a, "help") {
+					d.errf("%s", dcbAppHelpShow)
+					return 0
+				}
+				g := keyword(a, "ethtype-prio", "dscp-prio", "stream-port-prio", "dgram-port-prio", "port-prio", "default-prio")
+				if a == "pcp-prio" {
+					g = a
+				}
+				if g == "" {
+					d.errf("What is \"%s\"?\n%s", a, dcbAppHelpShow)
+					return 1
+				}
+				groups = append(groups, g)
 			}
-			g := keyword(a, "ethtype-prio", "dscp-prio", "stream-port-prio", "dgram-port-prio", "port-prio", "default-prio")
-			if a == "pcp-prio" {
-				g = a
-			}
-			if g == "" {
-				d.errf("What is \"%s\"?\n%s", a, dcbAppHelpShow)
-				return 1
-			}
-			groups = append(groups, g)
 		}
-	}
-	for _, g := range groups {
-		if g != "dscp-prio" || len(apps) == 0 {
-			continue // mlx5 holds DSCP entries only: the other groups are empty and print nothing
-		}
-		p.open("dscp_prio")
-		p.text("dscp-prio ")
-		for _, a := range apps {
-			// An entry: pid, ":prio" and a " " that JSON keeps as a string (dcb_app_print_filtered,
-			// iproute2 >= 6.5).
-			p.open("")
-			p.field("", strconv.Itoa(int(a.dscp)), d.dscpName(a.dscp))
-			p.field("", strconv.Itoa(int(a.prio)), ":"+strconv.Itoa(int(a.prio)))
-			p.field("", `" "`, " ")
+		for _, g := range groups {
+			if g != "dscp-prio" || len(apps) == 0 {
+				continue // mlx5 holds DSCP entries only: the other groups are empty and print nothing
+			}
+			p.open("dscp_prio")
+			p.text("dscp-prio ")
+			for _, a := range apps {
+				// An entry: pid, ":prio" and a " " that JSON keeps as a string (dcb_app_print_filtered,
+				// iproute2 >= 6.5).
+				p.open("")
+				p.field("", strconv.Itoa(int(a.dscp)), d.dscpName(a.dscp))
+				p.field("", strconv.Itoa(int(a.prio)), ":"+strconv.Itoa(int(a.prio)))
+				p.field("", `" "`, " ")
+				p.close()
+			}
 			p.close()
+			p.nl()
 		}
-		p.close()
-		p.nl()
-	}
-	return 0
+		return 0
+	})
 }
 
 // dscpNames are /etc/iproute2/rt_dsfield's names by DSCP. DSCP 0 prints "0": the table's
@@ -609,46 +608,41 @@ func (d *dcbRun) appAddDel(dev string, args []string, add bool) int {
 
 // appFlush deletes the listed groups' entries (all entries with no keyword) in one DEL.
 func (d *dcbRun) appFlush(dev string, args []string) int {
-	d.h.mu.Lock()
-	defer d.h.mu.Unlock()
-	apps, ok := d.appTable(dev)
-	if !ok {
-		return 1
-	}
-	for _, a := range args {
-		switch {
-		case prefixOf(a, "help"):
-			d.errf("%s", dcbAppHelpShow)
-			return 0
-		case prefixOf(a, "ethtype-prio"), prefixOf(a, "default-prio"), prefixOf(a, "dscp-prio"), a == "pcp-prio":
-		default:
-			d.errf("What is \"%s\"?\n%s", a, dcbAppHelpShow)
-			return 1
+	return d.get(dev, func(port *nicPort) int {
+		apps := appTable(port)
+		for _, a := range args {
+			switch {
+			case prefixOf(a, "help"):
+				d.errf("%s", dcbAppHelpShow)
+				return 0
+			case prefixOf(a, "ethtype-prio"), prefixOf(a, "default-prio"), prefixOf(a, "dscp-prio"), a == "pcp-prio":
+			default:
+				d.errf("What is \"%s\"?\n%s", a, dcbAppHelpShow)
+				return 1
+			}
 		}
-	}
-	keep := len(args) == 0
-	for _, a := range args {
-		keep = keep || prefixOf(a, "dscp-prio")
-	}
-	if !keep {
-		if len(apps) == 0 {
-			return 0
+		keep := len(args) == 0
+		for _, a := range args {
+			keep = keep || prefixOf(a, "dscp-prio")
 		}
-		_, ok := d.port(dev, true) // a DEL with an empty nest: nothing to delete
-		return map[bool]int{true: 0, false: 1}[ok]
-	}
-	return d.setApps(dev, apps, false)
+		if !keep {
+			if len(apps) == 0 {
+				return 0
+			}
+			_, ok := d.port(dev, true) // a DEL with an empty nest: nothing to delete
+			return map[bool]int{true: 0, false: 1}[ok]
+		}
+		return d.setApps(dev, apps, false)
+	})
 }
 
 // appReplace is dcb_cmd_app_replace: GET, SET the entries not already there, then DEL the
 // other priorities of the same DSCPs; it returns 0 whatever happened after the GET. On mlx5
 // the SET already moved each DSCP, so the DEL of its old entry fails with ENOENT.
 func (d *dcbRun) appReplace(dev string, args []string) int {
-	d.h.mu.Lock()
-	orig, ok := d.appTable(dev)
-	d.h.mu.Unlock()
-	if !ok {
-		return 1
+	var orig []dcbApp
+	if st := d.get(dev, func(p *nicPort) int { orig = appTable(p); return 0 }); st != 0 {
+		return st
 	}
 	tab, _, ok := d.parseApps(args)
 	if !ok {
@@ -729,39 +723,35 @@ func (d *dcbRun) dcbx(args []string) int {
 		if done {
 			return st
 		}
-		d.h.mu.Lock()
-		defer d.h.mu.Unlock()
-		p, ok := d.port(dev, false)
-		if !ok {
-			return 1
-		}
-		if len(rest) > 0 {
-			if prefixOf(rest[0], "help") {
-				d.errf("%s", show)
-				return 0
+		return d.get(dev, func(p *nicPort) int {
+			if len(rest) > 0 {
+				if prefixOf(rest[0], "help") {
+					d.errf("%s", show)
+					return 0
+				}
+				d.errf("What is \"%s\"?\n%s", rest[0], show)
+				return 1
 			}
-			d.errf("What is \"%s\"?\n%s", rest[0], show)
-			return 1
-		}
-		pr := d.printer()
-		caps := p.dcbxCap()
-		for _, f := range []struct {
-			bit  uint8
-			name string
-		}{{dcbxCapHost, "host"}, {dcbxLLD, "lld-managed"}, {dcbxCapCEE, "cee"}, {dcbxCapIEEE, "ieee"}} {
-			if caps&f.bit != 0 {
-				js := strings.ReplaceAll(f.name, "-", "_")
-				if d.json {
-					pr.key(js)
-					d.out.WriteString("true")
-				} else {
-					d.out.WriteString(f.name + " ")
+			pr := d.printer()
+			caps := p.dcbxCap()
+			for _, f := range []struct {
+				bit  uint8
+				name string
+			}{{dcbxCapHost, "host"}, {dcbxLLD, "lld-managed"}, {dcbxCapCEE, "cee"}, {dcbxCapIEEE, "ieee"}} {
+				if caps&f.bit != 0 {
+					js := strings.ReplaceAll(f.name, "-", "_")
+					if d.json {
+						pr.key(js)
+						d.out.WriteString("true")
+					} else {
+						d.out.WriteString(f.name + " ")
+					}
 				}
 			}
-		}
-		pr.nl()
-		pr.end()
-		return 0
+			pr.nl()
+			pr.end()
+			return 0
+		})
 	}
 	d.errf("lab: dcb dcbx %s is not emulated\n", args[0])
 	panic(dcbExit(2))
@@ -869,24 +859,20 @@ func pfcOf(p *nicPort) (en [8]bool, delay int) {
 }
 
 func (d *dcbRun) pfcShow(dev string, args []string) int {
-	d.h.mu.Lock()
-	defer d.h.mu.Unlock()
-	port, ok := d.port(dev, false)
-	if !ok {
-		return 1
-	}
-	en, delay := pfcOf(port)
-	p := d.printer()
-	defer p.end()
-	lines := map[string]func(){
-		"pfc-cap":       func() { p.field("pfc_cap", "8", "pfc-cap 8 ") },
-		"macsec-bypass": func() { p.field("macsec_bypass", "false", "macsec-bypass off ") },
-		"delay":         func() { p.field("delay", strconv.Itoa(delay), "delay "+strconv.Itoa(delay)+" ") },
-		"prio-pfc":      func() { p.bools("prio_pfc", "prio-pfc", en) },
-	}
-	return d.showLines(p, "pfc", args, dcbPFCHelpShow, lines,
-		[]string{"help", "prio-pfc", "pfc-cap", "macsec-bypass", "delay", "requests", "indications"},
-		[][]string{{"pfc-cap", "macsec-bypass", "delay"}, {"prio-pfc"}})
+	return d.get(dev, func(port *nicPort) int {
+		en, delay := pfcOf(port)
+		p := d.printer()
+		defer p.end()
+		lines := map[string]func(){
+			"pfc-cap":       func() { p.field("pfc_cap", "8", "pfc-cap 8 ") },
+			"macsec-bypass": func() { p.field("macsec_bypass", "false", "macsec-bypass off ") },
+			"delay":         func() { p.field("delay", strconv.Itoa(delay), "delay "+strconv.Itoa(delay)+" ") },
+			"prio-pfc":      func() { p.bools("prio_pfc", "prio-pfc", en) },
+		}
+		return d.showLines(p, "pfc", args, dcbPFCHelpShow, lines,
+			[]string{"help", "prio-pfc", "pfc-cap", "macsec-bypass", "delay", "requests", "indications"},
+			[][]string{{"pfc-cap", "macsec-bypass", "delay"}, {"prio-pfc"}})
+	})
 }
 
 func (d *dcbRun) pfcSet(dev string, args []string) int {
@@ -894,62 +880,58 @@ func (d *dcbRun) pfcSet(dev string, args []string) int {
 		d.errf("%s", dcbPFCHelpSet)
 		return 0
 	}
-	d.h.mu.Lock()
-	defer d.h.mu.Unlock()
-	port, ok := d.port(dev, false) // the GET before the SET
-	if !ok {
-		return 1
-	}
-	en, delay := pfcOf(port)
-	for len(args) > 0 {
-		switch {
-		case prefixOf(args[0], "help"):
-			d.errf("%s", dcbPFCHelpSet)
-			return 0
-		case prefixOf(args[0], "prio-pfc"):
-			d.needValue(args)
-			rest, ok := d.mapping(args[1:], numAll, func(k int, v string) bool {
-				on, ok := d.onOff("PFC", v)
-				return ok && d.inRange("PRIO", k, 7, "PFC", b2i(on), -1, func(k, v int) { en[k] = v == 1 })
-			}, "pfc mapping")
-			if !ok {
+	return d.get(dev, func(port *nicPort) int { // the GET before the SET
+		en, delay := pfcOf(port)
+		for len(args) > 0 {
+			switch {
+			case prefixOf(args[0], "help"):
+				d.errf("%s", dcbPFCHelpSet)
+				return 0
+			case prefixOf(args[0], "prio-pfc"):
+				d.needValue(args)
+				rest, ok := d.mapping(args[1:], numAll, func(k int, v string) bool {
+					on, ok := d.onOff("PFC", v)
+					return ok && d.inRange("PRIO", k, 7, "PFC", b2i(on), -1, func(k, v int) { en[k] = v == 1 })
+				}, "pfc mapping")
+				if !ok {
+					return 1
+				}
+				args = rest
+				continue
+			case prefixOf(args[0], "macsec-bypass"):
+				d.needValue(args)
+				if _, ok := d.onOff("macsec-bypass", args[1]); !ok {
+					return 1
+				}
+			case prefixOf(args[0], "delay"):
+				d.needValue(args)
+				v, err := strconv.ParseUint(args[1], 0, 16)
+				if err != nil {
+					d.errf("Invalid delay `%s', expected an integer 0..65535\n", args[1])
+					return 1
+				}
+				delay = int(v)
+			default:
+				d.errf("What is \"%s\"?\n%s", args[0], dcbPFCHelpSet)
 				return 1
 			}
-			args = rest
-			continue
-		case prefixOf(args[0], "macsec-bypass"):
-			d.needValue(args)
-			if _, ok := d.onOff("macsec-bypass", args[1]); !ok {
-				return 1
-			}
-		case prefixOf(args[0], "delay"):
-			d.needValue(args)
-			v, err := strconv.ParseUint(args[1], 0, 16)
-			if err != nil {
-				d.errf("Invalid delay `%s', expected an integer 0..65535\n", args[1])
-				return 1
-			}
-			delay = int(v)
-		default:
-			d.errf("What is \"%s\"?\n%s", args[0], dcbPFCHelpSet)
+			args = args[2:]
+		}
+		if _, ok := d.port(dev, true); !ok {
 			return 1
 		}
-		args = args[2:]
-	}
-	if _, ok := d.port(dev, true); !ok {
-		return 1
-	}
-	var bits uint8
-	for i, on := range en {
-		if on {
-			bits |= 1 << i
+		var bits uint8
+		for i, on := range en {
+			if on {
+				bits |= 1 << i
+			}
 		}
-	}
-	port.ctr.account(d.h.now(), port.pfcEn) // pauses so far count for the old PFC set
-	// mlx5e_dcbnl_ieee_setpfc (Linux 6.6): the delay is the cable length in meters, and 0 or
-	// 1000 and above leave it as it was, without an error.
-	port.setPFC(bits, uint16(delay))
-	return 0
+		port.ctr.account(d.h.now(), port.pfcEn) // pauses so far count for the old PFC set
+		// mlx5e_dcbnl_ieee_setpfc (Linux 6.6): the delay is the cable length in meters, and 0 or
+		// 1000 and above leave it as it was, without an error.
+		port.setPFC(bits, uint16(delay))
+		return 0
+	})
 }
 
 func b2i(b bool) int {
@@ -1005,36 +987,32 @@ type ieeeETS struct {
 }
 
 func (d *dcbRun) etsShow(dev string, args []string) int {
-	d.h.mu.Lock()
-	defer d.h.mu.Unlock()
-	port, ok := d.port(dev, false)
-	if !ok {
-		return 1
-	}
-	var e ieeeETS
-	e.prioTC, e.tsa, e.bw = port.getETS()
-	p := d.printer()
-	defer p.end()
-	tsa := func(jsonName, name string, v [8]uint8) {
-		s := func(i int) string { return tsaName(v[i]) }
-		p.array(jsonName, name, func(i int) string { return strconv.Quote(s(i)) }, s)
-	}
-	var zero [8]uint8
-	lines := map[string]func(){
-		"willing":      func() { p.field("willing", "false", "willing off ") },
-		"ets-cap":      func() { p.field("ets_cap", "8", "ets-cap 8 ") },
-		"cbs":          func() { p.field("cbs", "false", "cbs off ") },
-		"tc-bw":        func() { p.u8s("tc_bw", "tc-bw", e.bw) },
-		"pg-bw":        func() { p.u8s("pg_bw", "pg-bw", zero) },
-		"tc-tsa":       func() { tsa("tc_tsa", "tc-tsa", e.tsa) },
-		"prio-tc":      func() { p.u8s("prio_tc", "prio-tc", e.prioTC) },
-		"reco-tc-bw":   func() { p.u8s("reco_tc_bw", "reco-tc-bw", zero) },
-		"reco-tc-tsa":  func() { tsa("reco_tc_tsa", "reco-tc-tsa", zero) },
-		"reco-prio-tc": func() { p.u8s("reco_prio_tc", "reco-prio-tc", zero) },
-	}
-	return d.showLines(p, "ets", args, dcbETSHelpShow, lines,
-		[]string{"help", "willing", "ets-cap", "cbs", "tc-tsa", "reco-tc-tsa", "tc-bw", "pg-bw", "reco-tc-bw", "prio-tc", "reco-prio-tc"},
-		[][]string{{"willing", "ets-cap", "cbs"}, {"tc-bw"}, {"pg-bw"}, {"tc-tsa"}, {"prio-tc"}, {"reco-tc-bw"}, {"reco-tc-tsa"}, {"reco-prio-tc"}})
+	return d.get(dev, func(port *nicPort) int {
+		var e ieeeETS
+		e.prioTC, e.tsa, e.bw = port.getETS()
+		p := d.printer()
+		defer p.end()
+		tsa := func(jsonName, name string, v [8]uint8) {
+			s := func(i int) string { return tsaName(v[i]) }
+			p.array(jsonName, name, func(i int) string { return strconv.Quote(s(i)) }, s)
+		}
+		var zero [8]uint8
+		lines := map[string]func(){
+			"willing":      func() { p.field("willing", "false", "willing off ") },
+			"ets-cap":      func() { p.field("ets_cap", "8", "ets-cap 8 ") },
+			"cbs":          func() { p.field("cbs", "false", "cbs off ") },
+			"tc-bw":        func() { p.u8s("tc_bw", "tc-bw", e.bw) },
+			"pg-bw":        func() { p.u8s("pg_bw", "pg-bw", zero) },
+			"tc-tsa":       func() { tsa("tc_tsa", "tc-tsa", e.tsa) },
+			"prio-tc":      func() { p.u8s("prio_tc", "prio-tc", e.prioTC) },
+			"reco-tc-bw":   func() { p.u8s("reco_tc_bw", "reco-tc-bw", zero) },
+			"reco-tc-tsa":  func() { tsa("reco_tc_tsa", "reco-tc-tsa", zero) },
+			"reco-prio-tc": func() { p.u8s("reco_prio_tc", "reco-prio-tc", zero) },
+		}
+		return d.showLines(p, "ets", args, dcbETSHelpShow, lines,
+			[]string{"help", "willing", "ets-cap", "cbs", "tc-tsa", "reco-tc-tsa", "tc-bw", "pg-bw", "reco-tc-bw", "prio-tc", "reco-prio-tc"},
+			[][]string{{"willing", "ets-cap", "cbs"}, {"tc-bw"}, {"pg-bw"}, {"tc-tsa"}, {"prio-tc"}, {"reco-tc-bw"}, {"reco-tc-tsa"}, {"reco-prio-tc"}})
+	})
 }
 
 // etsSet is dcb_cmd_ets_set: GET, the mappings, dcb_ets_validate_bw over all 8 TCs (mlx5
@@ -1045,66 +1023,62 @@ func (d *dcbRun) etsSet(dev string, args []string) int {
 		d.errf("%s", dcbETSHelpSet)
 		return 1
 	}
-	d.h.mu.Lock()
-	defer d.h.mu.Unlock()
-	port, ok := d.port(dev, false)
-	if !ok {
-		return 1
-	}
-	var e ieeeETS
-	e.prioTC, e.tsa, e.bw = port.getETS()
-	var ignored [8]uint8 // pg-bw, reco-prio-tc: mlx5 ignores them
-	// to sets a mapping's values into target: key a TC or priority 0..7, value parsed by parse
-	// and at most maxVal (-1: parse bounds it), as dcb_ets_parse_mapping_* checks them.
-	to := func(target *[8]uint8, keyWhat, valWhat string, maxVal int, parse func(string) (int, bool)) func(int, string) bool {
-		return func(k int, v string) bool {
-			n, ok := parse(v)
-			return ok && d.inRange(keyWhat, k, 7, valWhat, n, maxVal, func(k, v int) { target[k] = uint8(v) })
+	return d.get(dev, func(port *nicPort) int {
+		var e ieeeETS
+		e.prioTC, e.tsa, e.bw = port.getETS()
+		var ignored [8]uint8 // pg-bw, reco-prio-tc: mlx5 ignores them
+		// to sets a mapping's values into target: key a TC or priority 0..7, value parsed by parse
+		// and at most maxVal (-1: parse bounds it), as dcb_ets_parse_mapping_* checks them.
+		to := func(target *[8]uint8, keyWhat, valWhat string, maxVal int, parse func(string) (int, bool)) func(int, string) bool {
+			return func(k int, v string) bool {
+				n, ok := parse(v)
+				return ok && d.inRange(keyWhat, k, 7, valWhat, n, maxVal, func(k, v int) { target[k] = uint8(v) })
+			}
 		}
-	}
-	tsa := func(v string) (int, bool) { t, ok := d.tsaValue(v); return int(t), ok }
-	tsaMap := func(target *[8]uint8) func(int, string) bool { return to(target, "TC", "TSA", -1, tsa) }
-	bwMap := func(target *[8]uint8) func(int, string) bool { return to(target, "TC", "BW", 100, u8) }
-	prioMap := func(target *[8]uint8) func(int, string) bool { return to(target, "PRIO", "TC", 7, u8) }
-	for len(args) > 0 {
-		kw := keyword(args[0], "help", "willing", "tc-tsa", "reco-tc-tsa", "tc-bw", "pg-bw", "reco-tc-bw", "prio-tc", "reco-prio-tc")
-		if kw == "" {
-			d.errf("What is \"%s\"?\n%s", args[0], dcbETSHelpSet)
-			return 1
-		}
-		if kw == "help" {
-			d.errf("%s", dcbETSHelpSet)
-			return 0
-		}
-		d.needValue(args)
-		if kw == "willing" {
-			if _, ok := d.onOff("willing", args[1]); !ok {
+		tsa := func(v string) (int, bool) { t, ok := d.tsaValue(v); return int(t), ok }
+		tsaMap := func(target *[8]uint8) func(int, string) bool { return to(target, "TC", "TSA", -1, tsa) }
+		bwMap := func(target *[8]uint8) func(int, string) bool { return to(target, "TC", "BW", 100, u8) }
+		prioMap := func(target *[8]uint8) func(int, string) bool { return to(target, "PRIO", "TC", 7, u8) }
+		for len(args) > 0 {
+			kw := keyword(args[0], "help", "willing", "tc-tsa", "reco-tc-tsa", "tc-bw", "pg-bw", "reco-tc-bw", "prio-tc", "reco-prio-tc")
+			if kw == "" {
+				d.errf("What is \"%s\"?\n%s", args[0], dcbETSHelpSet)
 				return 1
 			}
-			args = args[2:]
-			continue
+			if kw == "help" {
+				d.errf("%s", dcbETSHelpSet)
+				return 0
+			}
+			d.needValue(args)
+			if kw == "willing" {
+				if _, ok := d.onOff("willing", args[1]); !ok {
+					return 1
+				}
+				args = args[2:]
+				continue
+			}
+			set := map[string]func(int, string) bool{
+				"tc-tsa": tsaMap(&e.tsa), "reco-tc-tsa": tsaMap(&e.recoTSA), "tc-bw": bwMap(&e.bw), "pg-bw": bwMap(&ignored),
+				"reco-tc-bw": bwMap(&e.recoBW), "prio-tc": prioMap(&e.prioTC), "reco-prio-tc": prioMap(&ignored),
+			}[kw]
+			rest, ok := d.mapping(args[1:], numAll, set, kw+" mapping")
+			if !ok {
+				return 1
+			}
+			args = rest
 		}
-		set := map[string]func(int, string) bool{
-			"tc-tsa": tsaMap(&e.tsa), "reco-tc-tsa": tsaMap(&e.recoTSA), "tc-bw": bwMap(&e.bw), "pg-bw": bwMap(&ignored),
-			"reco-tc-bw": bwMap(&e.recoBW), "prio-tc": prioMap(&e.prioTC), "reco-prio-tc": prioMap(&ignored),
-		}[kw]
-		rest, ok := d.mapping(args[1:], numAll, set, kw+" mapping")
-		if !ok {
+		if !d.validateBW(e.bw, e.tsa, "tc-bw") || !d.validateBW(e.recoBW, e.recoTSA, "reco-tc-bw") {
 			return 1
 		}
-		args = rest
-	}
-	if !d.validateBW(e.bw, e.tsa, "tc-bw") || !d.validateBW(e.recoBW, e.recoTSA, "reco-tc-bw") {
-		return 1
-	}
-	if _, ok := d.port(dev, true); !ok {
-		return 1
-	}
-	if err := validateETS(e.tsa, e.bw); err != nil {
-		return d.kernelErr(err)
-	}
-	port.setETSCore(e.prioTC, e.tsa, e.bw)
-	return 0
+		if _, ok := d.port(dev, true); !ok {
+			return 1
+		}
+		if err := validateETS(e.tsa, e.bw); err != nil {
+			return d.kernelErr(err)
+		}
+		port.setETSCore(e.prioTC, e.tsa, e.bw)
+		return 0
+	})
 }
 
 // tsaValue is parse_one_of("TSA", ...): by prefix, warning when abbreviated.
@@ -1156,22 +1130,18 @@ func (d *dcbRun) buffer(args []string) int {
 		d.errf("lab: dcb buffer show keywords are not emulated\n")
 		panic(dcbExit(2))
 	}
-	d.h.mu.Lock()
-	defer d.h.mu.Unlock()
-	port, ok := d.port(dev, false)
-	if !ok {
-		return 1
-	}
-	p := d.printer()
-	defer p.end()
-	p.u8s("prio_buffer", "prio-buffer", port.prio2buf)
-	p.nl()
-	p.array("buffer_size", "buffer-size", func(i int) string { return strconv.Itoa(int(port.bufSize[i])) },
-		func(i int) string { return sprintSize(port.bufSize[i]) })
-	p.nl()
-	p.field("total_size", strconv.Itoa(portBufferSize), "total-size "+sprintSize(portBufferSize)+" ")
-	p.nl()
-	return 0
+	return d.get(dev, func(port *nicPort) int {
+		p := d.printer()
+		defer p.end()
+		p.u8s("prio_buffer", "prio-buffer", port.prio2buf)
+		p.nl()
+		p.array("buffer_size", "buffer-size", func(i int) string { return strconv.Itoa(int(port.bufSize[i])) },
+			func(i int) string { return sprintSize(port.bufSize[i]) })
+		p.nl()
+		p.field("total_size", strconv.Itoa(portBufferSize), "total-size "+sprintSize(portBufferSize)+" ")
+		p.nl()
+		return 0
+	})
 }
 
 // sprintSize is lib/json_print_math.c sprint_size.

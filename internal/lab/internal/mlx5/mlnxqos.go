@@ -15,7 +15,21 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
 )
 
+// qosExit ends an mlnx_qos run with a status (the tool's sys.exit), through exitStatus.
 type qosExit int
+
+// exitStatus is the end of a tool run's deferred recover (r): a panic of the tool's exit type E
+// (dcbExit, qosExit) is an early exit whose code becomes status; any other panic goes on.
+func exitStatus[E ~int](r any, status *int) {
+	if r == nil {
+		return
+	}
+	code, ok := r.(E)
+	if !ok {
+		panic(r)
+	}
+	*status = int(code)
+}
 
 type qosRun struct {
 	e    *sh.Env
@@ -43,15 +57,7 @@ func (h *Host) cmdMlnxQos(e *sh.Env, args []string) (status int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	q := &qosRun{e: e, h: h, a: a, out: e.Stdout}
-	defer func() {
-		if r := recover(); r != nil {
-			code, ok := r.(qosExit)
-			if !ok {
-				panic(r)
-			}
-			status = int(code)
-		}
-	}()
+	defer func() { exitStatus[qosExit](recover(), &status) }()
 	q.main()
 	return 0
 }

@@ -82,21 +82,17 @@ func (q *qosRun) getApps() ([]dcbApp, *nlErr) {
 	return append([]dcbApp(nil), q.p.apps...), nil
 }
 
-func (q *qosRun) setApp(a dcbApp) *nlErr {
-	if err := q.nlSet(); err != nil {
-		return err
-	}
-	if q.p.setApp(a) != nil {
-		return &nlErr{bad: true}
-	}
-	return nil
-}
+func (q *qosRun) setApp(a dcbApp) *nlErr { return q.writeApp(q.p.setApp, a) }
 
-func (q *qosRun) delApp(a dcbApp) *nlErr {
+func (q *qosRun) delApp(a dcbApp) *nlErr { return q.writeApp(q.p.delApp, a) }
+
+// writeApp sends one app entry's SET or DEL, write (the port's setApp or delApp): an entry
+// the driver refuses is a bad value.
+func (q *qosRun) writeApp(write func(dcbApp) error, a dcbApp) *nlErr {
 	if err := q.nlSet(); err != nil {
 		return err
 	}
-	if q.p.delApp(a) != nil {
+	if write(a) != nil {
 		return &nlErr{bad: true}
 	}
 	return nil

@@ -81,6 +81,8 @@ var dashCases = []shCase{
 	{"bang inverts", `! true; echo $?; ! false; echo $?`, "1\n0\n", "", 0},
 	{"bang in an and-or list", `! ls /sys/nope >/dev/null 2>&1 && echo absent; ! ls /sys >/dev/null && echo never || echo present`, "absent\npresent\n", "", 0},
 	{"bang exempt from set -e", "sh -e -c '! true; echo after'", "after\n", "", 0},
+	{"grep bad option", "grep -j x", "", "grep: invalid option -- 'j'\nUsage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n", 2},
+	{"grep without a pattern", "grep", "", "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n", 2},
 	{"bang on a pipeline", `! echo a | grep -q b && echo nomatch`, "nomatch\n", "", 0},
 
 	// globs

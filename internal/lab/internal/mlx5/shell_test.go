@@ -76,6 +76,7 @@ func TestHostShell(t *testing.T) {
 	e.Expect(`echo 'single "q"' "double 'q' \" \\" back\ slash not#comment # a comment`,
 		"single \"q\" double 'q' \" \\ back slash not#comment\n", "", 0)
 	e.Expect("echo a | cat | grep -H .", "(standard input):a\n", "", 0)
+	e.Expect("pgrep", "", "pgrep: no matching criteria specified\nTry `pgrep --help' for more information.\n", 2)
 	e.Expect("frobnicate --now", "", "sh: 1: frobnicate: not found\n", 127)
 	e.Expect("true\nfrobnicate", "", "sh: 2: frobnicate: not found\n", 127)
 	e.Expect("sudo -n frobnicate", "", "sudo: frobnicate: command not found\n", 1)

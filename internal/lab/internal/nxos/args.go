@@ -114,14 +114,4 @@ func argEthernetSlot(a *cliswitch.Args, ports int) (int, *cliswitch.Refusal) {
 var nxosNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,40}$`)
 
 // nameArg reads a class-map or policy-map name.
-func nameArg(a *cliswitch.Args) (string, *cliswitch.Refusal) {
-	at := a.Pos
-	name, err := a.Word()
-	if err != nil {
-		return "", err
-	}
-	if !nxosNameRE.MatchString(name) {
-		return "", cliswitch.ErrInvalid(at, name)
-	}
-	return name, nil
-}
+func nameArg(a *cliswitch.Args) (string, *cliswitch.Refusal) { return a.Matching(nxosNameRE) }

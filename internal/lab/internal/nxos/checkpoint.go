@@ -55,17 +55,7 @@ func (sw *Switch) existingCheckpoint(name string) (*nxosCheckpoint, *cliswitch.R
 }
 
 // checkpointArg reads a checkpoint name: 1-80 characters of [A-Za-z0-9_.-].
-func checkpointArg(a *cliswitch.Args) (string, *cliswitch.Refusal) {
-	at := a.Pos
-	name, err := a.Word()
-	if err != nil {
-		return "", err
-	}
-	if !checkpointName.MatchString(name) {
-		return "", cliswitch.ErrInvalid(at, name)
-	}
-	return name, nil
-}
+func checkpointArg(a *cliswitch.Args) (string, *cliswitch.Refusal) { return a.Matching(checkpointName) }
 
 // cmdCheckpoint: `checkpoint NAME [description TEXT]` snapshots the running-config.
 func cmdCheckpoint(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {

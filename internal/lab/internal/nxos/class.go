@@ -20,8 +20,8 @@ const (
 	nxosWREDWtMax      = 15
 )
 
-// nxosUnitMax is the largest WRED threshold each unit takes.
-var nxosUnitMax = map[string]int{"bytes": nxosBufferMax, "kbytes": nxosBufferMax / 1024, "mbytes": nxosBufferMax / (1024 * 1024)}
+// nxosUnits are the WRED threshold units and the largest threshold each takes.
+var nxosUnits = []cliswitch.Unit{{Name: "bytes", Max: nxosBufferMax}, {Name: "kbytes", Max: nxosBufferMax / 1024}, {Name: "mbytes", Max: nxosBufferMax / (1024 * 1024)}}
 
 // optNeg reads a value the no form may leave out: parse runs unless this is a no form at the
 // end of the line.
@@ -155,24 +155,12 @@ func parseWRED(a *cliswitch.Args) (*nxosWRED, *cliswitch.Refusal) {
 	return w, nil
 }
 
-// wredThreshold reads `KEYWORD N UNIT`, N within the unit's range.
+// wredThreshold reads `KEYWORD N UNIT`, N within the unit's range: NX-OS gives that range when
+// a number is too large for its unit.
 func wredThreshold(a *cliswitch.Args, keyword string) (int, string, *cliswitch.Refusal) {
-	if _, err := a.Kw(keyword); err != nil {
-		return 0, "", err
-	}
-	at := a.Pos
-	v, err := a.Num(0, nxosBufferMax)
-	if err != nil {
-		return 0, "", err
-	}
-	unit, err := a.Kw("bytes", "kbytes", "mbytes")
-	if err != nil {
-		return 0, "", err
-	}
-	if v > nxosUnitMax[unit] {
-		return 0, "", cliswitch.ErrRange(at, a.Words[at], 0, nxosUnitMax[unit])
-	}
-	return v, unit, nil
+	return a.Threshold(keyword, 0, nxosUnits, func(at int, word string, maxN int) *cliswitch.Refusal {
+		return cliswitch.ErrRange(at, word, 0, maxN)
+	})
 }
 
 // cmdPauseBuffer: `pause buffer-size B pause-threshold X resume-threshold Y` (bytes) in a

@@ -212,10 +212,7 @@ func TestNXOSModesAndAbbreviations(t *testing.T) {
 	if got := c.Run("show version"); !strings.Contains(got, "  NXOS: version 10.3(4a)\n") || !strings.Contains(got, "  Device name: leaf-1\n") {
 		t.Errorf("show version:\n%s", got)
 	}
-	c.Run("exit")
-	if !c.Term.closed {
-		t.Error("exit in exec mode did not close the terminal")
-	}
+	c.WantClosed("exit", "exec mode")
 }
 
 // TestNXOSMatchLists: lists with ranges, repeated lines adding to the set, compact printing.

@@ -20,7 +20,7 @@ func nxosConfigTable(kind nxosModeKind) []nxosCmd {
 			{Name: "policy-map", Fn: cmdPolicyMap, Neg: true},
 			{Name: "system", Fn: cmdSystemQoS},
 			{Name: "interface", Fn: cmdNXInterface},
-			{Name: "hostname", Fn: cmdNXHostname},
+			{Name: "hostname", Fn: cliswitch.Hostname(setHostname)},
 		}
 	case nxCmap:
 		t = []nxosCmd{{Name: "match", Fn: cmdMatch, Neg: true}}
@@ -309,11 +309,4 @@ func cmdNXInterface(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	return nil
 }
 
-func cmdNXHostname(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	name, err := a.Hostname()
-	if err != nil {
-		return err
-	}
-	x.cfg.hostname = name
-	return nil
-}
+func setHostname(x *nxosCtx, name string) { x.cfg.hostname = name }

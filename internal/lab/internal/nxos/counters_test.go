@@ -10,13 +10,6 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
-// counterCapture is a capture of the provider's NX-OS counters testdata without its source
-// line: the lab's output must have its layout.
-func counterCapture(t *testing.T, name string) string {
-	t.Helper()
-	return goldenfile.Capture(t, "../../../platform/nxos/testdata/counters/"+name)
-}
-
 // TestNXOSQueuing: `show queuing interface` in the capture's layout (every fixed line of the
 // Nexus 93180FX2's output, and its table rows' widths); during a storm the link partner pauses
 // the CoS the network-qos policy makes no-drop (RxCount, RxPPP, RxPause Active), the other QoS
@@ -31,8 +24,8 @@ func TestNXOSQueuing(t *testing.T) {
 	step(time.Second)
 	out := c.Run("show queuing interface Ethernet1/2")
 	lines := strings.Split(out, "\n")
-	ingress := counterCapture(t, "nxos_show_queuing_interface_ingress_zartbot.txt")
-	group := counterCapture(t, "nxos_show_queuing_interface_qos_group_zartbot.txt")
+	ingress := goldenfile.Capture(t, labtest.CounterCaptures("nxos")+"nxos_show_queuing_interface_ingress_zartbot.txt")
+	group := goldenfile.Capture(t, labtest.CounterCaptures("nxos")+"nxos_show_queuing_interface_qos_group_zartbot.txt")
 	number := regexp.MustCompile(`\d+`)
 	for _, want := range strings.Split(strings.TrimSpace(ingress+group), "\n") {
 		want = strings.ReplaceAll(want, "Ethernet1/51", "Ethernet1/2")

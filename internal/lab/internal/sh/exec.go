@@ -263,13 +263,9 @@ func (sh *Shell) redirect(redirs []Redir, line int, in io.Reader, out io.Writer,
 }
 
 func (sh *Shell) simple(c *Simple, stdin io.Reader, stdout io.Writer) int {
-	var args []string
-	for _, w := range c.Words {
-		fields, err := sh.ExpandFields(w)
-		if err != nil {
-			return sh.expansionFailed(c.line, err)
-		}
-		args = append(args, fields...)
+	args, err := sh.expandWords(c.Words)
+	if err != nil {
+		return sh.expansionFailed(c.line, err)
 	}
 	s, status := sh.redirect(c.Redirs, c.line, stdin, stdout, false)
 	if s == nil {
@@ -318,13 +314,9 @@ func (sh *Shell) forLoop(f *For, stdin io.Reader, stdout io.Writer, tested bool)
 	if s == nil {
 		return status
 	}
-	var items []string
-	for _, w := range f.Words {
-		fields, err := sh.ExpandFields(w)
-		if err != nil {
-			return sh.expansionFailed(f.line, err)
-		}
-		items = append(items, fields...)
+	items, err := sh.expandWords(f.Words)
+	if err != nil {
+		return sh.expansionFailed(f.line, err)
 	}
 	in, out, errw := sh.stdin, sh.stdout, sh.stderr
 	sh.stdin, sh.stdout, sh.stderr = s.in, s.out[1], s.out[2]

@@ -89,6 +89,20 @@ func (sh *Shell) split(w shWord) ([]shWord, error) {
 	return out, nil
 }
 
+// expandWords is the fields of words in order (a command's arguments, a for loop's list), or
+// the first expansion error.
+func (sh *Shell) expandWords(words []shWord) ([]string, error) {
+	var out []string
+	for _, w := range words {
+		fields, err := sh.ExpandFields(w)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fields...)
+	}
+	return out, nil
+}
+
 // ExpandFields is the full expansion of a command word or a for loop word.
 func (sh *Shell) ExpandFields(w shWord) ([]string, error) {
 	fields, err := sh.split(w)

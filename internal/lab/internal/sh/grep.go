@@ -32,14 +32,26 @@ func bre(p string) string {
 	return b.String()
 }
 
-func cmdGrep(e *Env, args []string) int {
-	flags, ops, bad := options(args[1:], "HhsqvicE")
-	if bad != 0 {
-		fmt.Fprintf(e.Stderr, "grep: invalid option -- '%c'\nUsage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n", bad)
-		return 2
+// patternArgs reads the options and operands of grep and pgrep, whose first operand (the
+// pattern) is required: an option not in allowed prints badOption (a format of the option
+// letter), no operand prints noPattern, and either way the command exits 2 (!ok).
+func patternArgs(e *Env, args []string, allowed, badOption, noPattern string) (flags map[byte]bool, ops []string, ok bool) {
+	flags, ops, bad := options(args[1:], allowed)
+	switch {
+	case bad != 0:
+		fmt.Fprintf(e.Stderr, badOption, bad)
+	case len(ops) == 0:
+		fmt.Fprint(e.Stderr, noPattern)
+	default:
+		return flags, ops, true
 	}
-	if len(ops) == 0 {
-		fmt.Fprint(e.Stderr, "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n")
+	return nil, nil, false
+}
+
+func cmdGrep(e *Env, args []string) int {
+	const usage = "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n"
+	flags, ops, ok := patternArgs(e, args, "HhsqvicE", "grep: invalid option -- '%c'\n"+usage, usage)
+	if !ok {
 		return 2
 	}
 	pat := ops[0]
@@ -111,13 +123,9 @@ func cmdGrep(e *Env, args []string) int {
 // cmdPgrep matches the host's process names (an extended regex, whole
 // name with -x).
 func cmdPgrep(e *Env, args []string) int {
-	flags, ops, bad := options(args[1:], "xl")
-	if bad != 0 {
-		fmt.Fprintf(e.Stderr, "pgrep: invalid option -- '%c'\nUsage:\n pgrep [options] <pattern>\n\nFor more details see pgrep(1).\n", bad)
-		return 2
-	}
-	if len(ops) == 0 {
-		fmt.Fprint(e.Stderr, "pgrep: no matching criteria specified\nTry `pgrep --help' for more information.\n")
+	flags, ops, ok := patternArgs(e, args, "xl", "pgrep: invalid option -- '%c'\nUsage:\n pgrep [options] <pattern>\n\nFor more details see pgrep(1).\n",
+		"pgrep: no matching criteria specified\nTry `pgrep --help' for more information.\n")
+	if !ok {
 		return 2
 	}
 	pat := ops[0]

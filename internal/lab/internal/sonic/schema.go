@@ -248,18 +248,17 @@ func wredFields() map[string]check {
 var wredColours = []string{"green", "yellow", "red"}
 
 func uintIn(lo, hi uint64) check {
-	return func(_ configDB, v string) error {
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil || n < lo || n > hi {
-			return fmt.Errorf("%q is not an integer in %d..%d", v, lo, hi)
-		}
-		return nil
-	}
+	return integerIn(lo, hi, func(v string) (uint64, error) { return strconv.ParseUint(v, 10, 64) })
 }
 
 func intIn(lo, hi int64) check {
+	return integerIn(lo, hi, func(v string) (int64, error) { return strconv.ParseInt(v, 10, 64) })
+}
+
+// integerIn checks that a field is a decimal integer in [lo, hi], as parse reads it.
+func integerIn[N int64 | uint64](lo, hi N, parse func(string) (N, error)) check {
 	return func(_ configDB, v string) error {
-		n, err := strconv.ParseInt(v, 10, 64)
+		n, err := parse(v)
 		if err != nil || n < lo || n > hi {
 			return fmt.Errorf("%q is not an integer in %d..%d", v, lo, hi)
 		}
