@@ -76,7 +76,16 @@ func TestHostShell(t *testing.T) {
 	e.Expect(`echo 'single "q"' "double 'q' \" \\" back\ slash not#comment # a comment`,
 		"single \"q\" double 'q' \" \\ back slash not#comment\n", "", 0)
 	e.Expect("echo a | cat | grep -H .", "(standard input):a\n", "", 0)
+	// procps-ng 4.0.2's pgrep (Debian bookworm), run on the build machine: its usage after a bad
+	// option, glibc's regerror text after a bad pattern, exit 2 each
 	e.Expect("pgrep", "", "pgrep: no matching criteria specified\nTry `pgrep --help' for more information.\n", 2)
+	e.Expect("pgrep -z x 2>&1 | grep -c .", "36\n", "", 0) // the real one's 36 lines
+	e.Expect("pgrep -z x 2>&1 | grep 'option\\|Usage\\|namespaces:\\|details'",
+		"pgrep: invalid option -- 'z'\nUsage:\n pgrep [options] <pattern>\n                           the --ns option.\n"+
+			"                           Available namespaces: ipc, mnt, net, pid, user, uts\nFor more details see pgrep(1).\n", "", 0)
+	e.Expect("pgrep -z x 2>/dev/null", "", "", 2)
+	e.Expect("pgrep 'a('", "", "pgrep: regex error: Unmatched ( or \\(\n", 2)
+	e.Expect("pgrep '['", "", "pgrep: regex error: Invalid regular expression\n", 2)
 	e.Expect("frobnicate --now", "", "sh: 1: frobnicate: not found\n", 127)
 	e.Expect("true\nfrobnicate", "", "sh: 2: frobnicate: not found\n", 127)
 	e.Expect("sudo -n frobnicate", "", "sudo: frobnicate: command not found\n", 1)

@@ -3,9 +3,11 @@ package sh
 // GNU grep and procps pgrep, for the options a QoS script uses.
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 )
 
@@ -120,10 +122,64 @@ func cmdGrep(e *Env, args []string) int {
 	return 1
 }
 
+// pgrepUsage is procps-ng 4.0.2's pgrep usage (Debian bookworm's procps), which it prints
+// after an invalid option, exit 2.
+const pgrepUsage = `
+Usage:
+ pgrep [options] <pattern>
+
+Options:
+ -d, --delimiter <string>  specify output delimiter
+ -l, --list-name           list PID and process name
+ -a, --list-full           list PID and full command line
+ -v, --inverse             negates the matching
+ -w, --lightweight         list all TID
+ -c, --count               count of matching processes
+ -f, --full                use full process name to match
+ -g, --pgroup <PGID,...>   match listed process group IDs
+ -G, --group <GID,...>     match real group IDs
+ -i, --ignore-case         match case insensitively
+ -n, --newest              select most recently started
+ -o, --oldest              select least recently started
+ -O, --older <seconds>     select where older than seconds
+ -P, --parent <PPID,...>   match only child processes of the given parent
+ -s, --session <SID,...>   match session IDs
+ -t, --terminal <tty,...>  match by controlling terminal
+ -u, --euid <ID,...>       match by effective IDs
+ -U, --uid <ID,...>        match by real IDs
+ -x, --exact               match exactly with the command name
+ -F, --pidfile <file>      read PIDs from file
+ -L, --logpidfile          fail if PID file is not locked
+ -r, --runstates <state>   match runstates [D,S,Z,...]
+ -A, --ignore-ancestors    exclude our ancestors from results
+ --cgroup <grp,...>        match by cgroup v2 names
+ --ns <PID>                match the processes that belong to the same
+                           namespace as <pid>
+ --nslist <ns,...>         list which namespaces will be considered for
+                           the --ns option.
+                           Available namespaces: ipc, mnt, net, pid, user, uts
+
+ -h, --help     display this help and exit
+ -V, --version  output version information and exit
+
+For more details see pgrep(1).
+`
+
+// regerror is what glibc's regerror says of the pattern Go's regexp refused: an unmatched
+// parenthesis as glibc names it, anything else glibc's generic "Invalid regular expression"
+// (what pgrep prints for "[", where Go reports a missing bracket).
+func regerror(err error) string {
+	var re *syntax.Error
+	if errors.As(err, &re) && re.Code == syntax.ErrMissingParen {
+		return `Unmatched ( or \(`
+	}
+	return "Invalid regular expression"
+}
+
 // cmdPgrep matches the host's process names (an extended regex, whole
 // name with -x).
 func cmdPgrep(e *Env, args []string) int {
-	flags, ops, ok := patternArgs(e, args, "xl", "pgrep: invalid option -- '%c'\nUsage:\n pgrep [options] <pattern>\n\nFor more details see pgrep(1).\n",
+	flags, ops, ok := patternArgs(e, args, "xl", "pgrep: invalid option -- '%c'\n"+pgrepUsage,
 		"pgrep: no matching criteria specified\nTry `pgrep --help' for more information.\n")
 	if !ok {
 		return 2
@@ -134,7 +190,7 @@ func cmdPgrep(e *Env, args []string) int {
 	}
 	re, err := regexp.Compile(pat)
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "pgrep: cannot compile regular expression '%s': %s\n", ops[0], err)
+		fmt.Fprintf(e.Stderr, "pgrep: regex error: %s\n", regerror(err))
 		return 2
 	}
 	status := 1
