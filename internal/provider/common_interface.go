@@ -178,32 +178,59 @@ func (r *interfaceResource[M, I]) ModifyPlan(ctx context.Context, req resource.M
 	if !req.State.Raw.IsNull() && req.Plan.Raw.Equal(req.State.Raw) {
 		return // nothing to apply: nothing to check on the device
 	}
-	drv, err := r.open(r.registry(), device.ValueString())
-	if err == nil {
-		err = drv.Check(ctx, ifname.ValueString())
+	var drv interfaceOps[I]
+	probs, err := r.checkBeforeChange(ctx, &drv, device.ValueString(), ifname.ValueString(), in, func(drv interfaceOps[I]) error {
+		return r.setComputed(ctx, drv, ifname.ValueString(), path.Empty(), false, resp.Plan.GetAttribute, resp.Plan.SetAttribute)
+	})
+	addProblems(&resp.Diagnostics, probs) // on the attribute at fault
+	r.checkFailed(&resp.Diagnostics, path.Root("interface"), !req.State.Raw.IsNull(), device.ValueString(), ifname.ValueString(), err)
+}
+
+// checkBeforeChange checks on the device what a plan is about to change on interface ifname:
+// that the interface is there and can take it (Check), the planned settings where the driver
+// checks them (CheckIntent, whose problems are returned apart, for the attributes at fault),
+// then the values the device decides (computed, when not nil). *drv is opened on first use, so
+// a map or group opens its device once for all its interfaces.
+func (r *interfaceResource[M, I]) checkBeforeChange(ctx context.Context, drv *interfaceOps[I], device, ifname string, in I,
+	computed func(interfaceOps[I]) error) (fabric.Problems, error) {
+	if *drv == nil {
+		d, err := r.open(r.registry(), device)
+		if err != nil {
+			return nil, err
+		}
+		*drv = d
 	}
-	if ic, ok := drv.(intentChecker[I]); ok && err == nil {
-		err = ic.CheckIntent(ctx, in)
-		var probs fabric.Problems
-		if errors.As(err, &probs) {
-			addProblems(&resp.Diagnostics, probs) // on the attribute at fault
-			return
+	if err := (*drv).Check(ctx, ifname); err != nil {
+		return nil, err
+	}
+	if ic, ok := (*drv).(intentChecker[I]); ok {
+		if err := ic.CheckIntent(ctx, in); err != nil {
+			var probs fabric.Problems
+			if errors.As(err, &probs) {
+				return probs, nil
+			}
+			return nil, err
 		}
 	}
+	if computed == nil {
+		return nil, nil
+	}
+	return nil, computed(*drv)
+}
+
+// checkFailed reports checkBeforeChange's error on the attribute at. Terraform plans again
+// during apply, so the check also fails an apply: the summary names the operation it guards
+// (an update of an interface the resource had, else a create), as the apply's own errors do.
+func (r *interfaceResource[M, I]) checkFailed(diags *diag.Diagnostics, at path.Path, had bool, device, ifname string, err error) {
 	if err == nil {
-		err = r.setComputed(ctx, drv, ifname.ValueString(), path.Empty(), false, resp.Plan.GetAttribute, resp.Plan.SetAttribute)
+		return
 	}
-	if err != nil {
-		// Terraform plans again during apply, so this check also fails an apply: name the
-		// operation it guards, as the apply's own errors do.
-		op := "update"
-		if req.State.Raw.IsNull() {
-			op = "create"
-		}
-		resp.Diagnostics.AddAttributeError(path.Root("interface"),
-			fmt.Sprintf("Cannot %s %s of %q on device %q", op, r.what, ifname.ValueString(), device.ValueString()),
-			"Checking the interface before the change failed: "+err.Error())
+	op := "create"
+	if had {
+		op = "update"
 	}
+	diags.AddAttributeError(at, fmt.Sprintf("Cannot %s %s of %q on device %q", op, r.what, ifname, device),
+		"Checking the interface before the change failed: "+err.Error())
 }
 
 func (r *interfaceResource[M, I]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

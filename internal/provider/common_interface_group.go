@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"reflect"
@@ -291,35 +290,17 @@ func (r *interfaceGroupResource[M, I]) ModifyPlan(ctx context.Context, req resou
 		if sameSettings && isMember {
 			continue // nothing to apply to this member: nothing to check on the device
 		}
-		var err error
-		if drv == nil {
-			drv, err = r.each.open(r.each.registry(), plan.device.ValueString())
-		}
-		if err == nil {
-			err = drv.Check(ctx, key)
-		}
-		if ic, ok := drv.(intentChecker[I]); ok && err == nil {
-			err = ic.CheckIntent(ctx, in)
-			var probs fabric.Problems
-			if errors.As(err, &probs) {
-				resp.Diagnostics.Append(groupProblems(probs)...)
-				continue
-			}
-		}
-		if err == nil && !computedSet {
+		var computed func(interfaceOps[I]) error
+		if !computedSet {
 			// what the device decides (NIC QoS: the host's tool) is the device's, not a member's
 			computedSet = true
-			err = r.each.setComputed(ctx, drv, key, path.Empty(), false, resp.Plan.GetAttribute, resp.Plan.SetAttribute)
-		}
-		if err != nil {
-			op := "update"
-			if !isMember {
-				op = "create"
+			computed = func(drv interfaceOps[I]) error {
+				return r.each.setComputed(ctx, drv, key, path.Empty(), false, resp.Plan.GetAttribute, resp.Plan.SetAttribute)
 			}
-			resp.Diagnostics.AddAttributeError(path.Root("interfaces"),
-				fmt.Sprintf("Cannot %s %s of %q on device %q", op, r.each.what, key, plan.device.ValueString()),
-				"Checking the interface before the change failed: "+err.Error())
 		}
+		probs, err := r.each.checkBeforeChange(ctx, &drv, plan.device.ValueString(), key, in, computed)
+		resp.Diagnostics.Append(groupProblems(probs)...)
+		r.each.checkFailed(&resp.Diagnostics, path.Root("interfaces"), isMember, plan.device.ValueString(), key, err)
 	}
 }
 
@@ -624,27 +605,13 @@ func quoted(ss []string) []string {
 	return out
 }
 
-// ImportState takes `<device>/<interface>,<interface>...`, as the map resource does.
+// ImportState takes `<device>/<interface>,<interface>...`, as the map resource does; the
+// settings all null make an imported group, which Read fills from the device.
 func (r *interfaceGroupResource[M, I]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	device, list, ok := r.each.importID(req.ID, "interface>,<interface>,...", "leaf-1/Ethernet0,Ethernet4", &resp.Diagnostics)
+	device, keys, null, ok := r.each.importEntries(ctx, req.ID, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	keys, err := importInterfaces(list)
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("Import ID %q: %s", req.ID, err))
-		return
-	}
-	// settings all null: an imported group, which Read fills from the device
-	g := groupValue{id: types.StringValue(device), device: types.StringValue(device), members: memberSet(keys),
-		settings: map[string]attr.Value{}}
-	for name, t := range r.each.entryType.AttrTypes {
-		v, err := t.ValueFromTerraform(ctx, tftypes.NewValue(t.TerraformType(ctx), nil))
-		if err != nil {
-			resp.Diagnostics.AddError("Provider bug", err.Error())
-			return
-		}
-		g.settings[name] = v
-	}
+	g := groupValue{id: types.StringValue(device), device: types.StringValue(device), members: memberSet(keys), settings: null}
 	r.set(ctx, &resp.State, g, &resp.Diagnostics)
 }

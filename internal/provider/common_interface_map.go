@@ -307,36 +307,15 @@ func (r *interfaceMapResource[M, I]) ModifyPlan(ctx context.Context, req resourc
 		if !r.readAtPlan || len(in.Validate()) > 0 {
 			continue // ValidateConfig reports invalid values
 		}
-		if o, ok := old[key]; ok && o.Equal(v) {
+		o, had := old[key]
+		if had && o.Equal(v) {
 			continue // nothing to apply to this entry: nothing to check on the device
 		}
-		var err error
-		if drv == nil {
-			drv, err = r.open(r.registry(), plan.Device.ValueString())
-		}
-		if err == nil {
-			err = drv.Check(ctx, key)
-		}
-		if ic, ok := drv.(intentChecker[I]); ok && err == nil {
-			err = ic.CheckIntent(ctx, in)
-			var probs fabric.Problems
-			if errors.As(err, &probs) {
-				resp.Diagnostics.Append(entryProblems(key, probs)...)
-				continue
-			}
-		}
-		if err == nil {
-			err = r.setComputed(ctx, drv, key, path.Root("interfaces").AtMapKey(key), false, resp.Plan.GetAttribute, resp.Plan.SetAttribute)
-		}
-		if err != nil {
-			op := "update"
-			if _, ok := old[key]; !ok {
-				op = "create"
-			}
-			resp.Diagnostics.AddAttributeError(path.Root("interfaces").AtMapKey(key),
-				fmt.Sprintf("Cannot %s %s of %q on device %q", op, r.what, key, plan.Device.ValueString()),
-				"Checking the interface before the change failed: "+err.Error())
-		}
+		probs, err := r.checkBeforeChange(ctx, &drv, plan.Device.ValueString(), key, in, func(drv interfaceOps[I]) error {
+			return r.setComputed(ctx, drv, key, entryAt(key), false, resp.Plan.GetAttribute, resp.Plan.SetAttribute)
+		})
+		resp.Diagnostics.Append(entryProblems(key, probs)...)
+		r.checkFailed(&resp.Diagnostics, entryAt(key), had, plan.Device.ValueString(), key, err)
 	}
 }
 
@@ -740,25 +719,9 @@ func (r *interfaceMapResource[M, I]) read(ctx context.Context, device types.Stri
 // ImportState takes `<device>/<interface>,<interface>...`: a device has interfaces the
 // resource must not manage, so the import names the ones it does.
 func (r *interfaceMapResource[M, I]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	device, list, ok := r.importID(req.ID, "interface>,<interface>,...", "leaf-1/Ethernet0,Ethernet4", &resp.Diagnostics)
+	device, keys, null, ok := r.importEntries(ctx, req.ID, &resp.Diagnostics)
 	if !ok {
 		return
-	}
-	keys, err := importInterfaces(list)
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("Import ID %q: %s", req.ID, err))
-		return
-	}
-	// An entry whose settings are all null is an imported one: Read fills it from the device
-	// as the per-interface resource's import does (interfaceModel.imported).
-	null := make(map[string]attr.Value, len(r.entryType.AttrTypes))
-	for name, t := range r.entryType.AttrTypes {
-		v, err := t.ValueFromTerraform(ctx, tftypes.NewValue(t.TerraformType(ctx), nil))
-		if err != nil {
-			resp.Diagnostics.AddError("Provider bug", err.Error())
-			return
-		}
-		null[name] = v
 	}
 	vals := map[string]attr.Value{}
 	for _, k := range keys {
@@ -768,6 +731,33 @@ func (r *interfaceMapResource[M, I]) ImportState(ctx context.Context, req resour
 	}
 	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, interfaceMapModel{
 		ID: types.StringValue(device), Device: types.StringValue(device), Interfaces: r.mapValue(vals, &resp.Diagnostics)})...)
+}
+
+// importEntries reads an import ID `<device>/<interface>,<interface>...` of a map or group
+// resource: the device, the interfaces, and the entry's attributes all null, which the
+// per-interface model reads as an imported one (interfaceModel.imported), so Read fills it from
+// the device as the per-interface resource's import does.
+func (r *interfaceMapResource[M, I]) importEntries(ctx context.Context, id string, diags *diag.Diagnostics) (device string, keys []string,
+	null map[string]attr.Value, ok bool) {
+	device, list, ok := r.importID(id, "interface>,<interface>,...", "leaf-1/Ethernet0,Ethernet4", diags)
+	if !ok {
+		return "", nil, nil, false
+	}
+	keys, err := importInterfaces(list)
+	if err != nil {
+		diags.AddError("Invalid import ID", fmt.Sprintf("Import ID %q: %s", id, err))
+		return "", nil, nil, false
+	}
+	null = make(map[string]attr.Value, len(r.entryType.AttrTypes))
+	for name, t := range r.entryType.AttrTypes {
+		v, err := t.ValueFromTerraform(ctx, tftypes.NewValue(t.TerraformType(ctx), nil))
+		if err != nil {
+			diags.AddError("Provider bug", err.Error())
+			return "", nil, nil, false
+		}
+		null[name] = v
+	}
+	return device, keys, null, true
 }
 
 // importInterfaces splits an import ID's comma-separated interface list.

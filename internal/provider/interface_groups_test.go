@@ -97,7 +97,7 @@ const pfcGroupRes = "roce_pfc_interface_group.leaf"
 // the set and joining again, and the apply repairs it; a removed member gets the port back as
 // it was; import names the ports; destroy restores every port.
 func TestAccSONiCPFCInterfaceGroup(t *testing.T) {
-	l := sonicLab(t)
+	l := sonicWritesLab(t)
 	sw := l.SONiC("sonic-1")
 	yang := sonicYANG(t, sw)
 	before := sw.DB()

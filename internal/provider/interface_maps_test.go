@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -90,7 +91,7 @@ resource "roce_pfc_interfaces" "leaf" {
 // port is that entry's update and apply repairs it; a removed entry gives the port back as
 // it was; import names the ports; destroy restores every port.
 func TestAccSONiCPFCInterfaces(t *testing.T) {
-	l := sonicLab(t)
+	l := sonicWritesLab(t)
 	sw := l.SONiC("sonic-1")
 	yang := sonicYANG(t, sw)
 	before := sw.DB()
@@ -187,6 +188,14 @@ func sonicPortsHold(sw *lab.SONiCSwitch, yang func(*terraform.State) error, dete
 		}
 		return nil
 	}
+}
+
+// sonicWritesLab is sonicLab whose switch answers each request after 100 ms, as a switch across
+// a network does: the entries an apply sends together are then still queued while the first
+// SetRequest is in flight, so sonicFewerSets sees them coalesced. On a lab answering at once
+// the first Set could finish before the others were queued (it did, once, under OpenTofu).
+func sonicWritesLab(t *testing.T) *accLab {
+	return startLab(t, lab.Options{Switches: map[string]int{"sonic": 1}, Latency: 100 * time.Millisecond})
 }
 
 // sonicBaseline is a check that records what the switch holds (into db) and the SetRequests
