@@ -12,8 +12,8 @@ func TestNext(t *testing.T) {
 	for _, c := range []struct{ limit, live, want int64 }{
 		{128 * mib, 40 * mib, 128 * mib},  // a default-size plan: the limit holds
 		{128 * mib, 102 * mib, 128 * mib}, // just under 80 %
-		{128 * mib, 103 * mib, 206 * mib}, // at 80 %: twice the live heap
-		{128 * mib, 200 * mib, 400 * mib}, // live heap above the limit (xl)
+		{128 * mib, 103 * mib, 167 * mib}, // at 80 %: the live heap and half the limit (more than half of it)
+		{128 * mib, 200 * mib, 300 * mib}, // live heap above the limit (xl): and half of it
 	} {
 		if got := Next(c.limit, c.live); got != c.want {
 			t.Errorf("Next(%d MiB, %d MiB) = %d MiB, want %d MiB", c.limit/mib, c.live/mib, got/mib, c.want/mib)
