@@ -3,9 +3,11 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 )
@@ -159,6 +162,23 @@ resource "roce_qos_policy" "leaf" {
   interfaces = [%s]
 }
 `, device, extra, ecnMin, ports)
+}
+
+// importedAttrs is an ImportStateCheck: the import returned one resource, with each attribute
+// of want.
+func importedAttrs(want map[string]string) resource.ImportStateCheckFunc {
+	return func(states []*terraform.InstanceState) error {
+		if len(states) != 1 {
+			return fmt.Errorf("import returned %d resources", len(states))
+		}
+		got := states[0].Attributes
+		for _, k := range slices.Sorted(maps.Keys(want)) {
+			if got[k] != want[k] {
+				return fmt.Errorf("imported %s = %q, want %q", k, got[k], want[k])
+			}
+		}
+		return nil
+	}
 }
 
 // replaced is s with its first old replaced by with; a missing old fails the test (the
