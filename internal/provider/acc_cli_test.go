@@ -23,7 +23,8 @@ import (
 
 // cliSwitch is what the tests use of a lab CLI switch (EOS or NX-OS) itself.
 type cliSwitch interface {
-	RunningConfig() string
+	cliConfigs
+	Interfaces() []string
 	RejectLines(substr, msg string)
 	WarnLines(substr, msg string)
 	Counters() lab.CLICounters
