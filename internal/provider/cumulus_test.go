@@ -276,32 +276,6 @@ resource "roce_pfc_interface" "x" {
 	}
 }
 
-// TestAccCumulusCounters: roce_interface_counters on a Cumulus port reads NVUE's QoS counters
-// (pauses by switch priority, ECN marks, discards), and a golden-metric gate on the pause rate
-// fails the plan while the port's link partner storms it.
-func TestAccCumulusCounters(t *testing.T) {
-	l := cumulusLab(t)
-	sw := l.Cumulus("cumulus-1")
-	policy := l.providerHCL() + cumulusPolicyHCL(150000, `"swp1"`)
-	counts := countersHCL("swp1", "cumulus-1", "swp1", "roce_qos_policy.leaf")
-	gate := counterGateHCL("swp1", "cumulus-1", "swp1", "pause_rate", "pfc_rx_pause",
-		"alltrue([for p, r in data.roce_interface_counters.swp1.pfc_rx_pause : r <= 1000])",
-		"PFC pause storm on cumulus-1 swp1: ${jsonencode(data.roce_interface_counters.swp1.pfc_rx_pause)} pauses per second.")
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: protoV6Factories,
-		Steps: stormSteps(t, sw.Storm, "swp1", policy, counts, gate,
-			resource.ComposeAggregateTestCheckFunc(
-				resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "pfc_rx_pause.%", "8"),
-				resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "pfc_rx_pause.3", "0"),
-				resource.TestCheckResourceAttrSet("data.roce_interface_counters.swp1", "ecn_marked_packets"),
-				resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "dropped_packets", "0"),
-				resource.TestCheckNoResourceAttr("data.roce_interface_counters.swp1", "cnp_sent"),
-			),
-			`PFC pause storm on cumulus-1 swp1: \{"0":0,"1":0,"2":0,"3":1[0-9]{4}`,
-			resource.TestCheckResourceAttr("data.roce_interface_counters.swp1", "pfc_rx_pause.3", "0")),
-	})
-}
-
 // TestAccCumulusAnyOrder: a policy and the PFC watchdogs of its ports, with no depends_on,
 // converge in one apply (the watchdog waits for the policy's PFC profile, which NVUE requires)
 // and are destroyed in any order (the policy takes the watchdog with the PFC it removes), leaving
