@@ -47,7 +47,10 @@ type cliLeaf struct {
 // cliSwitchLab starts a lab with one CLI switch of platform (eos or nxos) and returns its leaf.
 func cliSwitchLab(t *testing.T, platform string) (*accLab, cliLeaf) {
 	l := startLab(t, lab.Options{Switches: map[string]int{platform: 1}})
-	return l, map[string]func(*accLab) cliLeaf{"eos": eosLeaf, "nxos": nxosLeaf}[platform](l)
+	if platform == "eos" {
+		return l, eosLeaf(l.EOS("eos-1"))
+	}
+	return l, nxosLeaf(l.NXOS("nxos-1"))
 }
 
 // The behaviour every CLI switch (EOS, NX-OS) shows alike, one subtest a platform

@@ -20,8 +20,7 @@ func eosLab(t *testing.T) *accLab {
 	return startLab(t, lab.Options{Switches: map[string]int{"eos": 1}})
 }
 
-func eosLeaf(l *accLab) cliLeaf {
-	sw := l.EOS("eos-1")
+func eosLeaf(sw *lab.EOSSwitch) cliLeaf {
 	return cliLeaf{sw: sw, device: "eos-1", running: sw.RunningConfig, blockOf: section, leftover: "configuration sessions",
 		leftovers: sessionNames(sw), policy: eosPolicyHCL, pfc: eosPFCHCL, port: "Ethernet1", platform: "eos"}
 }
@@ -152,7 +151,7 @@ func TestAccEOSUnusedQueuesUntouched(t *testing.T) {
 // (the profile's no-drop priorities and the port's service-profile; the port's PFC lines).
 func TestAccEOSAnyOrder(t *testing.T) {
 	l := eosLab(t)
-	sw := eosLeaf(l)
+	sw := eosLeaf(l.EOS("eos-1"))
 	before := sw.running()
 	pfc, policy := unordered(eosPFCHCL("Ethernet1", 200)), eosPolicyHCL(153600, `"Ethernet1"`)
 	resource.Test(t, resource.TestCase{

@@ -475,7 +475,7 @@ func dbText(db map[string]map[string]map[string]string) string {
 }
 
 func cliFaultDevs(l *accLab) (*faultDev, *faultDev) {
-	return cliFaultDev(eosLeaf(l), `"Ethernet1", "Ethernet2"`), cliFaultDev(nxosLeaf(l), `"Ethernet1/1", "Ethernet1/2"`)
+	return cliFaultDev(eosLeaf(l.EOS("eos-1")), `"Ethernet1", "Ethernet2"`), cliFaultDev(nxosLeaf(l.NXOS("nxos-1")), `"Ethernet1/1", "Ethernet1/2"`)
 }
 
 // cliFaultDev is a CLI switch's policy on ports, roce_qos_policy.<platform>; its state is the

@@ -16,8 +16,7 @@ func nxosLab(t *testing.T) *accLab {
 	return startLab(t, lab.Options{Switches: map[string]int{"nxos": 1}})
 }
 
-func nxosLeaf(l *accLab) cliLeaf {
-	sw := l.NXOS("nxos-1")
+func nxosLeaf(sw *lab.NXOSSwitch) cliLeaf {
 	return cliLeaf{sw: sw, device: "nxos-1", running: sw.RunningConfig, blockOf: nxosBlock, leftover: "checkpoints",
 		leftovers: sw.Checkpoints, policy: nxosPolicyHCL, pfc: nxosPFCHCL, port: "Ethernet1/1", platform: "nxos"}
 }
@@ -107,7 +106,7 @@ func TestAccNXOSLosslessClassAddedUnderPFC(t *testing.T) {
 // the switch.
 func TestAccNXOSAnyOrder(t *testing.T) {
 	l := nxosLab(t)
-	sw := nxosLeaf(l)
+	sw := nxosLeaf(l.NXOS("nxos-1"))
 	before := sw.running()
 	pfc, policy := unordered(nxosPFCHCL("Ethernet1/1", 122880)), nxosPolicyHCL(153600, `"Ethernet1/1"`)
 	headroom := func(*terraform.State) error {
