@@ -22,54 +22,46 @@ type expectMembers struct {
 }
 
 func (e expectMembers) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-	for _, rc := range req.Plan.ResourceChanges {
-		if rc.Address != e.addr {
-			continue
-		}
-		if !rc.Change.Actions.Update() {
-			resp.Error = fmt.Errorf("%s: planned %v, want an in-place update", e.addr, rc.Change.Actions)
-			return
-		}
-		before, _ := rc.Change.Before.(map[string]any)
-		after, _ := rc.Change.After.(map[string]any)
-		members := func(m map[string]any) []string {
-			var out []string
-			list, _ := m["interfaces"].([]any)
-			for _, v := range list {
-				out = append(out, fmt.Sprint(v))
-			}
-			return out
-		}
-		b, a := members(before), members(after)
-		var added, removed []string
-		for _, k := range a {
-			if !slices.Contains(b, k) {
-				added = append(added, k)
-			}
-		}
-		for _, k := range b {
-			if !slices.Contains(a, k) {
-				removed = append(removed, k)
-			}
-		}
-		slices.Sort(added)
-		slices.Sort(removed)
-		if !slices.Equal(added, e.added) || !slices.Equal(removed, e.removed) {
-			resp.Error = fmt.Errorf("%s: the plan adds %v and removes %v, want %v and %v", e.addr, added, removed, e.added, e.removed)
-			return
-		}
-		changed := false
-		for k, v := range before {
-			if k != "interfaces" && fmt.Sprint(v) != fmt.Sprint(after[k]) {
-				changed = true
-			}
-		}
-		if changed != e.settings {
-			resp.Error = fmt.Errorf("%s: settings changed = %v, want %v\nbefore: %v\nafter:  %v", e.addr, changed, e.settings, before, after)
-		}
+	before, after, err := plannedUpdate(req, e.addr)
+	if err != nil {
+		resp.Error = err
 		return
 	}
-	resp.Error = fmt.Errorf("%s is not in the plan", e.addr)
+	members := func(m map[string]any) []string {
+		var out []string
+		list, _ := m["interfaces"].([]any)
+		for _, v := range list {
+			out = append(out, fmt.Sprint(v))
+		}
+		return out
+	}
+	b, a := members(before), members(after)
+	var added, removed []string
+	for _, k := range a {
+		if !slices.Contains(b, k) {
+			added = append(added, k)
+		}
+	}
+	for _, k := range b {
+		if !slices.Contains(a, k) {
+			removed = append(removed, k)
+		}
+	}
+	slices.Sort(added)
+	slices.Sort(removed)
+	if !slices.Equal(added, e.added) || !slices.Equal(removed, e.removed) {
+		resp.Error = fmt.Errorf("%s: the plan adds %v and removes %v, want %v and %v", e.addr, added, removed, e.added, e.removed)
+		return
+	}
+	changed := false
+	for k, v := range before {
+		if k != "interfaces" && fmt.Sprint(v) != fmt.Sprint(after[k]) {
+			changed = true
+		}
+	}
+	if changed != e.settings {
+		resp.Error = fmt.Errorf("%s: settings changed = %v, want %v\nbefore: %v\nafter:  %v", e.addr, changed, e.settings, before, after)
+	}
 }
 
 func membersChange(addr string, added, removed []string, settings bool) resource.ConfigPlanChecks {
