@@ -116,8 +116,8 @@ func expectUpdates(addrs ...string) resource.ConfigPlanChecks {
 // expectEmptyPlan expects the plan to change nothing.
 var expectEmptyPlan = resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 
-// planError is a configuration whose plan must fail with an error matching want; pre, when
-// set, prepares the lab first.
+// planError is a configuration that must fail with an error matching want (at plan time, or
+// at apply time for expectApplyErrors); pre, when set, prepares the lab first.
 type planError struct {
 	name, config, want string
 	pre                func()
@@ -127,6 +127,18 @@ type planError struct {
 // configuration that has none; after, when set, runs after each.
 func (l *accLab) expectPlanErrors(t *testing.T, cases []planError, after func()) {
 	t.Helper()
+	l.expectErrors(t, cases, true, after)
+}
+
+// expectApplyErrors is expectPlanErrors for errors the plan or the apply may give: each case is
+// applied.
+func (l *accLab) expectApplyErrors(t *testing.T, cases []planError) {
+	t.Helper()
+	l.expectErrors(t, cases, false, nil)
+}
+
+func (l *accLab) expectErrors(t *testing.T, cases []planError, planOnly bool, after func()) {
+	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := c.config
@@ -134,7 +146,7 @@ func (l *accLab) expectPlanErrors(t *testing.T, cases []planError, after func())
 				cfg = l.providerHCL() + cfg
 			}
 			resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: protoV6Factories, Steps: []resource.TestStep{{
-				PreConfig: c.pre, Config: cfg, PlanOnly: true, ExpectError: regexp.MustCompile(c.want),
+				PreConfig: c.pre, Config: cfg, PlanOnly: planOnly, ExpectError: regexp.MustCompile(c.want),
 			}}})
 			if after != nil {
 				after()
