@@ -185,16 +185,8 @@ func TestAccCumulusPolicyAndPFC(t *testing.T) {
 			// NVUE keeps no class names: an import names classes by traffic class, with the
 			// same settings.
 			{ResourceName: "roce_qos_policy.leaf", ImportState: true, ImportStateId: "cumulus-1/ROCE",
-				ImportStateCheck: func(s []*terraform.InstanceState) error {
-					a := s[0].Attributes
-					for k, want := range map[string]string{"trust": "dscp", "classes.tc3.lossless": "true", "classes.tc3.ecn.min_threshold_bytes": "150000",
-						"classes.tc6.strict_priority": "true", "classes.tc0.bandwidth_percent": "50", "interfaces.#": "2"} {
-						if a[k] != want {
-							return fmt.Errorf("imported %s = %q, want %q", k, a[k], want)
-						}
-					}
-					return nil
-				}},
+				ImportStateCheck: importedAttrs(map[string]string{"trust": "dscp", "classes.tc3.lossless": "true", "classes.tc3.ecn.min_threshold_bytes": "150000",
+					"classes.tc6.strict_priority": "true", "classes.tc0.bandwidth_percent": "50", "interfaces.#": "2"})},
 			{ResourceName: "roce_pfc_interface.swp1", ImportState: true, ImportStateId: "cumulus-1/swp1", ImportStateVerify: true},
 			{
 				Config:           v2,

@@ -232,16 +232,8 @@ resource "roce_nic_qos_group" "gpu" {
   pfc_priorities = [3]
 }
 `, ResourceName: nicGroupRes, ImportState: true, ImportStateId: "mlx5-1/eth0,eth1",
-				ImportStateCheck: func(states []*terraform.InstanceState) error {
-					if len(states) != 1 {
-						return fmt.Errorf("imported %d states, want 1", len(states))
-					}
-					a := states[0].Attributes
-					if a["interfaces.#"] != "1" || a["interfaces.0"] != "eth0" || a["pfc_priorities.#"] != "1" || a["pfc_priorities.0"] != "3" {
-						return fmt.Errorf("imported %v, want eth0 alone with PFC on priority 3", a)
-					}
-					return nil
-				}},
+				// eth0 alone, with PFC on priority 3
+				ImportStateCheck: importedAttrs(map[string]string{"interfaces.#": "1", "interfaces.0": "eth0", "pfc_priorities.#": "1", "pfc_priorities.0": "3"})},
 		},
 	})
 }
