@@ -3,9 +3,11 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 )
@@ -113,8 +116,8 @@ func expectUpdates(addrs ...string) resource.ConfigPlanChecks {
 // expectEmptyPlan expects the plan to change nothing.
 var expectEmptyPlan = resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 
-// planError is a configuration whose plan must fail with an error matching want; pre, when
-// set, prepares the lab first.
+// planError is a configuration that must fail with an error matching want (at plan time, or
+// at apply time for expectApplyErrors); pre, when set, prepares the lab first.
 type planError struct {
 	name, config, want string
 	pre                func()
@@ -124,6 +127,18 @@ type planError struct {
 // configuration that has none; after, when set, runs after each.
 func (l *accLab) expectPlanErrors(t *testing.T, cases []planError, after func()) {
 	t.Helper()
+	l.expectErrors(t, cases, true, after)
+}
+
+// expectApplyErrors is expectPlanErrors for errors the plan or the apply may give: each case is
+// applied.
+func (l *accLab) expectApplyErrors(t *testing.T, cases []planError) {
+	t.Helper()
+	l.expectErrors(t, cases, false, nil)
+}
+
+func (l *accLab) expectErrors(t *testing.T, cases []planError, planOnly bool, after func()) {
+	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := c.config
@@ -131,7 +146,7 @@ func (l *accLab) expectPlanErrors(t *testing.T, cases []planError, after func())
 				cfg = l.providerHCL() + cfg
 			}
 			resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: protoV6Factories, Steps: []resource.TestStep{{
-				PreConfig: c.pre, Config: cfg, PlanOnly: true, ExpectError: regexp.MustCompile(c.want),
+				PreConfig: c.pre, Config: cfg, PlanOnly: planOnly, ExpectError: regexp.MustCompile(c.want),
 			}}})
 			if after != nil {
 				after()
@@ -159,6 +174,23 @@ resource "roce_qos_policy" "leaf" {
   interfaces = [%s]
 }
 `, device, extra, ecnMin, ports)
+}
+
+// importedAttrs is an ImportStateCheck: the import returned one resource, with each attribute
+// of want.
+func importedAttrs(want map[string]string) resource.ImportStateCheckFunc {
+	return func(states []*terraform.InstanceState) error {
+		if len(states) != 1 {
+			return fmt.Errorf("import returned %d resources", len(states))
+		}
+		got := states[0].Attributes
+		for _, k := range slices.Sorted(maps.Keys(want)) {
+			if got[k] != want[k] {
+				return fmt.Errorf("imported %s = %q, want %q", k, got[k], want[k])
+			}
+		}
+		return nil
+	}
 }
 
 // replaced is s with its first old replaced by with; a missing old fails the test (the

@@ -116,11 +116,22 @@ func (c *tfCLI) must(args ...string) string {
 	return out
 }
 
+// examplePath is the absolute path of examples/<elem...>: a guide's directory, or a module's,
+// which a module block's source may name.
+func examplePath(t *testing.T, elem ...string) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join(append([]string{"..", "..", "examples"}, elem...)...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // exampleCLI is the real CLI, initialised, in a fresh directory whose main.tf is the example
 // file at path (below examples/): the example as users run it.
 func exampleCLI(t *testing.T, path ...string) *tfCLI {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join(append([]string{"..", "..", "examples"}, path...)...))
+	src, err := os.ReadFile(examplePath(t, path...))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,12 +12,17 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 )
 
-// fabricLocals is one fabric described once, in locals that feed both the resources and the
-// check, as the docs tell users to do.
-const fabricLocals = `
+// aiProfileHCL is data.roce_profile.ai, the ai-training profile the examples feed their
+// resources and modules from.
+const aiProfileHCL = `
 data "roce_profile" "ai" {
   workload = "ai-training"
 }
+`
+
+// fabricLocals is one fabric described once, in locals that feed both the resources and the
+// check, as the docs tell users to do.
+const fabricLocals = aiProfileHCL + `
 
 locals {
   leaf = {

@@ -157,14 +157,8 @@ func TestAccNICQoSInboxHost(t *testing.T) {
 			},
 			{
 				ResourceName: nicRes, ImportState: true, ImportStateId: "mlx5-1/eth0",
-				ImportStateCheck: func(states []*terraform.InstanceState) error {
-					a := states[0].Attributes
-					if a["tool"] != "dcb" || a["trust"] != "dscp" || a["dscp_to_priority.26"] != "3" || a["pfc_priorities.#"] != "1" ||
-						a["ets.6.strict_priority"] != "true" || a["ets.0.bandwidth_percent"] != "50" || a["persist"] != "true" {
-						return fmt.Errorf("imported state: %v", a)
-					}
-					return nil
-				},
+				ImportStateCheck: importedAttrs(map[string]string{"tool": "dcb", "trust": "dscp", "dscp_to_priority.26": "3", "pfc_priorities.#": "1",
+					"ets.6.strict_priority": "true", "ets.0.bandwidth_percent": "50", "persist": "true"}),
 			},
 		},
 	})

@@ -22,54 +22,46 @@ type expectMembers struct {
 }
 
 func (e expectMembers) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-	for _, rc := range req.Plan.ResourceChanges {
-		if rc.Address != e.addr {
-			continue
-		}
-		if !rc.Change.Actions.Update() {
-			resp.Error = fmt.Errorf("%s: planned %v, want an in-place update", e.addr, rc.Change.Actions)
-			return
-		}
-		before, _ := rc.Change.Before.(map[string]any)
-		after, _ := rc.Change.After.(map[string]any)
-		members := func(m map[string]any) []string {
-			var out []string
-			list, _ := m["interfaces"].([]any)
-			for _, v := range list {
-				out = append(out, fmt.Sprint(v))
-			}
-			return out
-		}
-		b, a := members(before), members(after)
-		var added, removed []string
-		for _, k := range a {
-			if !slices.Contains(b, k) {
-				added = append(added, k)
-			}
-		}
-		for _, k := range b {
-			if !slices.Contains(a, k) {
-				removed = append(removed, k)
-			}
-		}
-		slices.Sort(added)
-		slices.Sort(removed)
-		if !slices.Equal(added, e.added) || !slices.Equal(removed, e.removed) {
-			resp.Error = fmt.Errorf("%s: the plan adds %v and removes %v, want %v and %v", e.addr, added, removed, e.added, e.removed)
-			return
-		}
-		changed := false
-		for k, v := range before {
-			if k != "interfaces" && fmt.Sprint(v) != fmt.Sprint(after[k]) {
-				changed = true
-			}
-		}
-		if changed != e.settings {
-			resp.Error = fmt.Errorf("%s: settings changed = %v, want %v\nbefore: %v\nafter:  %v", e.addr, changed, e.settings, before, after)
-		}
+	before, after, err := plannedUpdate(req, e.addr)
+	if err != nil {
+		resp.Error = err
 		return
 	}
-	resp.Error = fmt.Errorf("%s is not in the plan", e.addr)
+	members := func(m map[string]any) []string {
+		var out []string
+		list, _ := m["interfaces"].([]any)
+		for _, v := range list {
+			out = append(out, fmt.Sprint(v))
+		}
+		return out
+	}
+	b, a := members(before), members(after)
+	var added, removed []string
+	for _, k := range a {
+		if !slices.Contains(b, k) {
+			added = append(added, k)
+		}
+	}
+	for _, k := range b {
+		if !slices.Contains(a, k) {
+			removed = append(removed, k)
+		}
+	}
+	slices.Sort(added)
+	slices.Sort(removed)
+	if !slices.Equal(added, e.added) || !slices.Equal(removed, e.removed) {
+		resp.Error = fmt.Errorf("%s: the plan adds %v and removes %v, want %v and %v", e.addr, added, removed, e.added, e.removed)
+		return
+	}
+	changed := false
+	for k, v := range before {
+		if k != "interfaces" && fmt.Sprint(v) != fmt.Sprint(after[k]) {
+			changed = true
+		}
+	}
+	if changed != e.settings {
+		resp.Error = fmt.Errorf("%s: settings changed = %v, want %v\nbefore: %v\nafter:  %v", e.addr, changed, e.settings, before, after)
+	}
 }
 
 func membersChange(addr string, added, removed []string, settings bool) resource.ConfigPlanChecks {
@@ -240,16 +232,8 @@ resource "roce_nic_qos_group" "gpu" {
   pfc_priorities = [3]
 }
 `, ResourceName: nicGroupRes, ImportState: true, ImportStateId: "mlx5-1/eth0,eth1",
-				ImportStateCheck: func(states []*terraform.InstanceState) error {
-					if len(states) != 1 {
-						return fmt.Errorf("imported %d states, want 1", len(states))
-					}
-					a := states[0].Attributes
-					if a["interfaces.#"] != "1" || a["interfaces.0"] != "eth0" || a["pfc_priorities.#"] != "1" || a["pfc_priorities.0"] != "3" {
-						return fmt.Errorf("imported %v, want eth0 alone with PFC on priority 3", a)
-					}
-					return nil
-				}},
+				// eth0 alone, with PFC on priority 3
+				ImportStateCheck: importedAttrs(map[string]string{"interfaces.#": "1", "interfaces.0": "eth0", "pfc_priorities.#": "1", "pfc_priorities.0": "3"})},
 		},
 	})
 }

@@ -23,39 +23,46 @@ type expectEntries struct {
 	keys []string
 }
 
-func (e expectEntries) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+// plannedUpdate is resource addr's change in the plan, which must be an in-place update: the
+// values before and after it.
+func plannedUpdate(req plancheck.CheckPlanRequest, addr string) (before, after map[string]any, err error) {
 	for _, rc := range req.Plan.ResourceChanges {
-		if rc.Address != e.addr {
+		if rc.Address != addr {
 			continue
 		}
 		if !rc.Change.Actions.Update() {
-			resp.Error = fmt.Errorf("%s: planned %v, want an in-place update", e.addr, rc.Change.Actions)
-			return
+			return nil, nil, fmt.Errorf("%s: planned %v, want an in-place update", addr, rc.Change.Actions)
 		}
-		entries := func(v any) map[string]any {
-			m, _ := v.(map[string]any)
-			out, _ := m["interfaces"].(map[string]any)
-			return out
-		}
-		before, after := entries(rc.Change.Before), entries(rc.Change.After)
-		var changed []string
-		for k := range before {
-			if _, ok := after[k]; !ok || fmt.Sprint(before[k]) != fmt.Sprint(after[k]) {
-				changed = append(changed, k)
-			}
-		}
-		for k := range after {
-			if _, ok := before[k]; !ok {
-				changed = append(changed, k)
-			}
-		}
-		slices.Sort(changed)
-		if !slices.Equal(changed, e.keys) {
-			resp.Error = fmt.Errorf("%s: the plan changes entries %v, want exactly %v", e.addr, changed, e.keys)
-		}
+		before, _ = rc.Change.Before.(map[string]any)
+		after, _ = rc.Change.After.(map[string]any)
+		return before, after, nil
+	}
+	return nil, nil, fmt.Errorf("%s is not in the plan", addr)
+}
+
+func (e expectEntries) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	b, a, err := plannedUpdate(req, e.addr)
+	if err != nil {
+		resp.Error = err
 		return
 	}
-	resp.Error = fmt.Errorf("%s is not in the plan", e.addr)
+	before, _ := b["interfaces"].(map[string]any)
+	after, _ := a["interfaces"].(map[string]any)
+	var changed []string
+	for k := range before {
+		if _, ok := after[k]; !ok || fmt.Sprint(before[k]) != fmt.Sprint(after[k]) {
+			changed = append(changed, k)
+		}
+	}
+	for k := range after {
+		if _, ok := before[k]; !ok {
+			changed = append(changed, k)
+		}
+	}
+	slices.Sort(changed)
+	if !slices.Equal(changed, e.keys) {
+		resp.Error = fmt.Errorf("%s: the plan changes entries %v, want exactly %v", e.addr, changed, e.keys)
+	}
 }
 
 func entriesChange(addr string, keys ...string) resource.ConfigPlanChecks {

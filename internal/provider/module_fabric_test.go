@@ -35,27 +35,7 @@ module "fabric" {
   inventory = jsondecode(file("${path.module}/fabric.json"))
 %s
 }
-
-output "policy_ids" {
-  value = module.fabric.policy_ids
-}
-
-output "pfc_ids" {
-  value = module.fabric.pfc_ids
-}
-
-output "nic_ids" {
-  value = module.fabric.nic_ids
-}
-
-output "dcqcn_ids" {
-  value = module.fabric.dcqcn_ids
-}
-
-output "findings" {
-  value = module.fabric.findings
-}
-`, source, args)
+`, source, args) + moduleOutputsHCL("fabric", "policy_ids", "pfc_ids", "nic_ids", "dcqcn_ids", "findings")
 }
 
 // fabricSettings are what the fabric module can change: each SONiC switch's CONFIG_DB and

@@ -11,16 +11,6 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 )
 
-// moduleSource is the absolute path of examples/modules/<name>, for a module block's source.
-func moduleSource(t *testing.T, name string) string {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("../../examples/modules", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 // copyTF copies the .tf files of src (not its subdirectories) into dst.
 func copyTF(t *testing.T, src, dst string) {
 	t.Helper()
@@ -52,8 +42,18 @@ func copyTF(t *testing.T, src, dst string) {
 func copyModules(t *testing.T, dir string, names ...string) {
 	t.Helper()
 	for _, name := range names {
-		copyTF(t, moduleSource(t, name), filepath.Join(dir, "modules", name))
+		copyTF(t, examplePath(t, "modules", name), filepath.Join(dir, "modules", name))
 	}
+}
+
+// moduleOutputsHCL passes each output of module on as a root output of the same name, for
+// `terraform output` to show.
+func moduleOutputsHCL(module string, outputs ...string) string {
+	var b strings.Builder
+	for _, o := range outputs {
+		fmt.Fprintf(&b, "\noutput %q {\n  value = module.%s.%s\n}\n", o, module, o)
+	}
+	return b.String()
 }
 
 // writeMain writes cfg as dir/main.tf, replacing what was there.
@@ -115,11 +115,7 @@ func TestAccModuleGPUHost(t *testing.T) {
 	}
 	before := hostSettings(t, h)
 	dir := t.TempDir()
-	writeMain(t, dir, l.providerHCL()+fmt.Sprintf(`
-data "roce_profile" "ai" {
-  workload = "ai-training"
-}
-
+	writeMain(t, dir, l.providerHCL()+aiProfileHCL+fmt.Sprintf(`
 module "gpu" {
   source             = %q
   device             = "mlx5-1"
@@ -131,19 +127,7 @@ module "gpu" {
     eth0 = { ROCE_CC_PRIO_MASK_P1 = "8", ROCE_CC_PRIO_MASK_P2 = "8" }
   }
 }
-
-output "ids" {
-  value = module.gpu.ids
-}
-
-output "firmware_pending_reboot" {
-  value = module.gpu.firmware_pending_reboot
-}
-
-output "dcqcn_ids" {
-  value = module.gpu.dcqcn_ids
-}
-`, moduleSource(t, "roce-gpu-host")))
+`, examplePath(t, "modules", "roce-gpu-host"))+moduleOutputsHCL("gpu", "ids", "firmware_pending_reboot", "dcqcn_ids"))
 	tf := newTFCLI(t, dir)
 	tf.must("init", "-input=false", "-no-color")
 	tf.must("apply", "-auto-approve", "-input=false", "-no-color")

@@ -17,14 +17,8 @@ import (
 // The guides' configurations (examples/guides, included in templates/guides) run as the guides
 // tell users to run them, with the real CLI against the lab.
 
-func guideExample(t *testing.T, name string) string {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("../../examples/guides", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
+// guideExample is the directory of examples/guides/<name>.
+func guideExample(t *testing.T, name string) string { return examplePath(t, "guides", name) }
 
 // guideLab is the part of `make lab` the guides use: sonic-1 and mlx5-1.
 // guideRun is a guide's example in a directory of its own, run with the real CLI and the lab's

@@ -2,8 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -15,26 +13,15 @@ func TestAccModuleRoCELeaf(t *testing.T) {
 	l := sonicLab(t)
 	sw := l.SONiC("sonic-1")
 	before := sw.DB()
-	mod, err := filepath.Abs("../../examples/modules/roce-leaf")
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	cfg := l.providerHCL() + fmt.Sprintf(`
-data "roce_profile" "ai" {
-  workload = "ai-training"
-}
-
+	writeMain(t, dir, l.providerHCL()+aiProfileHCL+fmt.Sprintf(`
 module "leaf" {
   source  = %q
   device  = "sonic-1"
   ports   = ["Ethernet0", "Ethernet4"]
   classes = data.roce_profile.ai.switch_classes
 }
-`, mod)
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+`, examplePath(t, "modules", "roce-leaf")))
 	tf := newTFCLI(t, dir)
 	tf.must("init", "-input=false", "-no-color")
 	tf.must("apply", "-auto-approve", "-input=false", "-no-color")

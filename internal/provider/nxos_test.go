@@ -17,9 +17,8 @@ func nxosLab(t *testing.T) *accLab {
 }
 
 func nxosLeaf(sw *lab.NXOSSwitch) cliLeaf {
-	return cliLeaf{device: "nxos-1", running: sw.RunningConfig, blockOf: nxosBlock, leftover: "checkpoints",
-		leftovers: sw.Checkpoints, connections: func() int64 { return sw.Counters().Connections },
-		policy: nxosPolicyHCL, port: "Ethernet1/1", platform: "nxos"}
+	return cliLeaf{sw: sw, device: "nxos-1", running: sw.RunningConfig, blockOf: nxosBlock, leftover: "checkpoints",
+		leftovers: sw.Checkpoints, policy: nxosPolicyHCL, pfc: nxosPFCHCL, port: "Ethernet1/1", platform: "nxos"}
 }
 
 // nxosPolicyHCL is the contract's example policy on a Nexus: the roce class lossless with a
@@ -28,6 +27,7 @@ func nxosPolicyHCL(ecnMin int, ports string) string {
 	return leafPolicyHCL("nxos-1", ecnMin, ports, "mtu = 9216")
 }
 
+// nxosPFCHCL is the port's PFC with a headroom whose pause threshold is xoff bytes.
 func nxosPFCHCL(port string, xoff int) string {
 	return fmt.Sprintf(`
 resource "roce_pfc_interface" "e1" {
@@ -57,80 +57,6 @@ func nxosBlock(running, header string) string {
 	return ""
 }
 
-func TestAccNXOSPolicyAndPFC(t *testing.T) {
-	l := nxosLab(t)
-	v1 := l.providerHCL() + nxosPolicyHCL(153600, `"Ethernet1/1", "Ethernet1/2"`) + nxosPFCHCL("Ethernet1/1", 122880)
-	v2 := l.providerHCL() + nxosPolicyHCL(204800, `"Ethernet1/2", "Ethernet1/3"`) + nxosPFCHCL("Ethernet1/1", 143360)
-	l.policyAndPFC(t, nxosLeaf(l.NXOS("nxos-1")), v1, v2, [][3]string{
-		{"roce class-map", "class-map type qos match-any ROCE-roce", "match dscp 26"},
-		{"qos-group", "policy-map type qos ROCE", "class ROCE-roce\n    set qos-group 3"},
-		{"unlisted DSCPs to the default TC", "policy-map type qos ROCE", "class class-default\n    set qos-group 0"},
-		{"ECN in kbytes", "policy-map type queuing ROCE-out", "random-detect minimum-threshold 150 kbytes maximum-threshold 1500 kbytes drop-probability 100 weight 0 ecn"},
-		{"cnp strict", "policy-map type queuing ROCE-out", "class type queuing c-out-8q-q6\n    priority level 2"},
-		{"control queue kept", "policy-map type queuing ROCE-out", "class type queuing c-out-8q-q7\n    priority level 1"},
-		{"unused queue owned whole", "policy-map type queuing ROCE-out", "class type queuing c-out-8q-q5\n    bandwidth remaining percent 0"},
-		{"no-drop", "policy-map type network-qos ROCE-nq", "pause pfc-cos 3"},
-		{"jumbo", "policy-map type network-qos ROCE-nq", "mtu 9216"},
-		{"jumbo default class", "policy-map type network-qos ROCE-nq", "class type network-qos c-8q-nq-default\n    mtu 9216"},
-		{"system qos", "system qos", "service-policy type network-qos ROCE-nq"},
-		{"Ethernet1/2 bound", "interface Ethernet1/2", "service-policy type qos input ROCE"},
-		{"PFC on", "interface Ethernet1/1", "priority-flow-control mode on"},
-		{"watchdog", "interface Ethernet1/1", "priority-flow-control watch-dog-interval on"},
-		{"headroom", "policy-map type queuing roce-in-Ethernet1_1", "pause buffer-size 184320 pause-threshold 122880 resume-threshold 61440"},
-	}, []resource.TestStep{
-		{ResourceName: "roce_qos_policy.leaf", ImportState: true, ImportStateId: "nxos-1/ROCE", ImportStateVerify: true},
-		{ResourceName: "roce_pfc_interface.e1", ImportState: true, ImportStateId: "nxos-1/Ethernet1/1", ImportStateVerify: true},
-	}, policyMove{
-		unbound: "interface Ethernet1/1", bound: "service-policy type qos input",
-		updated: [][3]string{
-			{"Ethernet1/3 bound", "interface Ethernet1/3", "service-policy type qos input ROCE"},
-			{"queuing system-wide", "system qos", "service-policy type queuing output ROCE-out"},
-			{"ECN updated", "policy-map type queuing ROCE-out", "minimum-threshold 200 kbytes"},
-		},
-		operator: []string{"policy-map type queuing ROCE-out", "class type queuing c-out-8q-q3",
-			"random-detect minimum-threshold 100 kbytes maximum-threshold 1500 kbytes drop-probability 100 weight 0 ecn",
-			"interface Ethernet1/1", "priority-flow-control mode off"},
-		repaired: [][3]string{
-			{"ECN repaired", "policy-map type queuing ROCE-out", "minimum-threshold 200 kbytes"},
-			{"PFC repaired", "interface Ethernet1/1", "priority-flow-control mode on"},
-		},
-	})
-}
-
-func TestAccNXOSRejectedChange(t *testing.T) {
-	l := nxosLab(t)
-	sw := l.NXOS("nxos-1")
-	v1 := l.providerHCL() + nxosPolicyHCL(153600, `"Ethernet1/1"`)
-	v2 := l.providerHCL() + nxosPolicyHCL(204800, `"Ethernet1/1"`)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: protoV6Factories,
-		Steps: append(rejectedChangeSteps(t, sw, v1, v2,
-			// the switch refuses a line in the middle of the create with a module status (no `%`,
-			// no `ERROR:`; a capture in nxos-switch.md, "Refusals"): rolled back to the checkpoint
-			refusal{"random-detect", `Unable to perform the action due to incompatibility:  Module 1 returned status "ACLQOS_ERROR: Invalid Class id : Max class reached"`,
-				regexp.MustCompile(`(?s)Cannot create QoS policy "ROCE" on device "nxos-1".*random-detect.*Module\s+1\s+returned\s+status.*Max\s+class\s+reached.*rolled\s+back`)},
-			// the TCAM refusal of a switch whose qos region is not carved
-			refusal{"minimum-threshold 200 kbytes", `Unable to perform the action due to incompatibility:  Module 1 returned status "TCAM region is not configured. Please configure TCAM region and retry"`,
-				regexp.MustCompile(`(?s)Cannot update QoS policy "ROCE".*TCAM\s+region\s+is\s+not\s+configured`)},
-			"checkpoints", sw.Checkpoints),
-			resource.TestStep{ // a line taken with a warning: applied, recorded, and the warning shown
-				PreConfig: func() {
-					sw.WarnLines("minimum-threshold 200 kbytes", "Warning: privilege escalation support is deprecated and will be removed in future release.")
-				},
-				Config: v2,
-				Check: func(*terraform.State) error {
-					sw.WarnLines("", "")
-					if !strings.Contains(sw.RunningConfig(), "minimum-threshold 200 kbytes") {
-						return fmt.Errorf("the change answered with a warning was not applied")
-					}
-					return nil
-				},
-			},
-			resource.TestStep{Config: v2, PlanOnly: true},
-		),
-	})
-}
-
 func TestAccNXOSForeignNetworkQoS(t *testing.T) {
 	l := nxosLab(t)
 	l.terminal(t, "nxos-1").configure(
@@ -146,28 +72,6 @@ func TestAccNXOSForeignNetworkQoS(t *testing.T) {
 	if s := l.NXOS("nxos-1").RunningConfig(); strings.Contains(s, "ROCE") {
 		t.Errorf("the refused create left objects on the switch:\n%s", s)
 	}
-}
-
-func TestAccNXOSPlanTimeErrors(t *testing.T) {
-	l := nxosLab(t)
-	l.planErrors(t, nxosLeaf(l.NXOS("nxos-1")), "Ethernet1/1 ; reload",
-		planError{"mtu out of range", `
-resource "roce_qos_policy" "x" {
-  device = "nxos-1"
-  classes = { roce = { traffic_class = 3, dscp = [26], bandwidth_percent = 100, mtu = 9300 } }
-}`, `(?s)mtu 9300 out of range 1500-9216`, nil},
-		planError{"watchdog times", `
-resource "roce_pfc_interface" "x" {
-  device    = "nxos-1"
-  interface = "Ethernet1/1"
-  watchdog  = { detection_time_ms = 200, restoration_time_ms = 400 }
-}`, `(?s)Not supported on platform nxos.*system-wide`, nil},
-		planError{"cable length", `
-resource "roce_pfc_interface" "x" {
-  device    = "nxos-1"
-  interface = "Ethernet1/1"
-  buffer    = { cable_length_m = 5 }
-}`, `(?s)Not supported on platform nxos`, nil})
 }
 
 // A lossless class added to the policy after the PFC interface was applied: the policy moves

@@ -79,14 +79,8 @@ func TestAccNICFirmware(t *testing.T) {
 			},
 			{ // import lists every parameter with its Next Boot value
 				ResourceName: fwRes, ImportState: true, ImportStateId: "mlx5-1/eth0",
-				ImportStateCheck: func(states []*terraform.InstanceState) error {
-					a := states[0].Attributes
-					if a["parameters.ROCE_CC_PRIO_MASK_P1"] != "8" || a["parameters.CNP_DSCP_P2"] != "48" || a["parameters.%"] != "52" ||
-						a["current.ROCE_CC_PRIO_MASK_P1"] != "255" || a["pending_reboot"] != "true" || a["tool"] != "mstconfig" {
-						return fmt.Errorf("imported state: %v", a)
-					}
-					return nil
-				},
+				ImportStateCheck: importedAttrs(map[string]string{"parameters.ROCE_CC_PRIO_MASK_P1": "8", "parameters.CNP_DSCP_P2": "48", "parameters.%": "52",
+					"current.ROCE_CC_PRIO_MASK_P1": "255", "pending_reboot": "true", "tool": "mstconfig"}),
 			},
 			{ // a warm reboot does not load the firmware configuration
 				PreConfig:        h.WarmReboot,

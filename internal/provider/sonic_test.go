@@ -192,34 +192,24 @@ func testSONiCPolicyAndPFC(t *testing.T, l *accLab, sw *lab.SONiCSwitch, yang fu
 func TestAccSONiCErrors(t *testing.T) {
 	l := sonicLab(t)
 	sw := l.SONiC("sonic-1")
-	cases := []struct {
-		name, config string
-		pre          func()
-		want         string
-	}{
+	l.expectApplyErrors(t, []planError{
 		{"PFC mode off on sonic", sonicPolicyHCL(153600, `"Ethernet0"`) + `
 resource "roce_pfc_interface" "x" {
   device    = "sonic-1"
   interface = "Ethernet0"
   mode      = "off"
-}`, nil, `(?s)Not supported on platform sonic.*sonic-1`},
-		{"watchdog below the poll interval", sonicPolicyHCL(153600, `"Ethernet0"`) + sonicPFCHCL("Ethernet0", 150), nil, `(?s)poll interval`},
+}`, `(?s)Not supported on platform sonic.*sonic-1`, nil},
+		{"watchdog below the poll interval", sonicPolicyHCL(153600, `"Ethernet0"`) + sonicPFCHCL("Ethernet0", 150), `(?s)poll interval`, nil},
 		{"link_pause with PFC on sonic", `
 resource "roce_pfc_interface" "x" {
   device    = "sonic-1"
   interface = "Ethernet0"
   link_pause = true
-}`, nil, `(?s)link_pause`},
-		{"device rejects the Set", sonicPolicyHCL(153600, `"Ethernet0"`), func() { sw.FailNextSet("Error: Failed to apply patch on the following scopes:") },
-			`(?s)Cannot create QoS policy "ROCE" on device "sonic-1".*Failed to apply patch`},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: protoV6Factories, Steps: []resource.TestStep{{
-				PreConfig: c.pre, Config: l.providerHCL() + c.config, ExpectError: regexp.MustCompile(c.want),
-			}}})
-		})
-	}
+}`, `(?s)link_pause`, nil},
+		{"device rejects the Set", sonicPolicyHCL(153600, `"Ethernet0"`),
+			`(?s)Cannot create QoS policy "ROCE" on device "sonic-1".*Failed to apply patch`,
+			func() { sw.FailNextSet("Error: Failed to apply patch on the following scopes:") }},
+	})
 	if _, ok := sw.DB()["DSCP_TO_TC_MAP"]["ROCE"]; ok {
 		t.Error("a refused or invalid change left objects on the switch")
 	}

@@ -48,12 +48,7 @@ func TestAccEOSStrataQueues(t *testing.T) {
 			},
 			{
 				ResourceName: "roce_qos_policy.leaf", ImportState: true, ImportStateId: "eos-1/ROCE",
-				ImportStateCheck: func(states []*terraform.InstanceState) error {
-					if a := states[0].Attributes; a["classes.tc3.bandwidth_percent"] != "50" || a["classes.tc6.strict_priority"] != "true" || a["classes.tc3.lossless"] != "true" {
-						return fmt.Errorf("imported: %v", a)
-					}
-					return nil
-				},
+				ImportStateCheck: importedAttrs(map[string]string{"classes.tc3.bandwidth_percent": "50", "classes.tc6.strict_priority": "true", "classes.tc3.lossless": "true"}),
 			},
 		},
 	})
