@@ -298,6 +298,15 @@ func TestSONiCFailNextSet(t *testing.T) {
 	if n := sw.Counters().Set; n != 0 {
 		t.Errorf("Set counter %d after reset", n)
 	}
+
+	// union_replace is refused before anything is read (gnmiswitch.Endpoint.RefuseSet, as on openconfig).
+	before = sw.DB()
+	_, err = c.Set(labtest.Ctx(t), &gpb.SetRequest{UnionReplace: roceConfig().GetUpdate()})
+	labtest.WantCode(t, err, codes.Unimplemented)
+	if !strings.Contains(err.Error(), "union_replace is not supported") {
+		t.Errorf("union_replace: error %v", err)
+	}
+	unchanged(t, sw, before)
 }
 
 func TestSONiCStorm(t *testing.T) {
