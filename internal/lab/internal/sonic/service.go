@@ -73,10 +73,7 @@ func (s *sonicService) Get(_ context.Context, req *gpb.GetRequest) (*gpb.GetResp
 	if err := checkSONiCEncoding(enc); err != nil {
 		return nil, err
 	}
-	paths := req.GetPath()
-	if len(paths) == 0 {
-		paths = []*gpb.Path{{}} // the prefix alone names the data
-	}
+	paths := gnmiswitch.GetPaths(req)
 	if err := originConflict(req.GetPrefix(), paths); err != nil {
 		return nil, err
 	}

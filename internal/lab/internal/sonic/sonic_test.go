@@ -156,7 +156,11 @@ func TestSONiCPaths(t *testing.T) {
 	_, c := startSONiC(t, "")
 	ctx := labtest.Ctx(t)
 	getWith := func(prefix, p *gpb.Path) (string, error) {
-		resp, err := c.Get(ctx, &gpb.GetRequest{Prefix: prefix, Path: []*gpb.Path{p}, Encoding: gpb.Encoding_JSON_IETF})
+		req := &gpb.GetRequest{Prefix: prefix, Encoding: gpb.Encoding_JSON_IETF}
+		if p != nil {
+			req.Path = []*gpb.Path{p}
+		}
+		resp, err := c.Get(ctx, req)
 		if err != nil {
 			return "", err
 		}
@@ -169,9 +173,11 @@ func TestSONiCPaths(t *testing.T) {
 		}
 		return out
 	}
-	// The origin on the prefix, with part of the path in it, or written on the first element.
+	// The origin on the prefix, with part of the path in it (or all of it, the request naming no
+	// path), or written on the first element.
 	for _, tc := range []struct{ prefix, path *gpb.Path }{
 		{&gpb.Path{Origin: "sonic-db", Target: "sonic-1", Elem: elems("CONFIG_DB", "localhost")}, &gpb.Path{Elem: elems("QUEUE", "Ethernet0|3", "scheduler")}},
+		{&gpb.Path{Origin: "sonic-db", Elem: elems("CONFIG_DB", "localhost", "QUEUE", "Ethernet0|3", "scheduler")}, nil},
 		{nil, &gpb.Path{Elem: elems("sonic-db:CONFIG_DB", "localhost", "QUEUE", "Ethernet0|3", "scheduler")}},
 	} {
 		if got, err := getWith(tc.prefix, tc.path); err != nil || got != `"scheduler.1"` {
