@@ -1,7 +1,6 @@
 package sonic
 
 import (
-	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -240,42 +239,23 @@ func TestSONiCPaths(t *testing.T) {
 
 func TestSONiCSubscribeOnce(t *testing.T) {
 	_, c := startSONiC(t, "")
-	stream, err := c.Subscribe(labtest.Ctx(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = stream.Send(&gpb.SubscribeRequest{Request: &gpb.SubscribeRequest_Subscribe{Subscribe: &gpb.SubscriptionList{
+	var got []string
+	for _, n := range labtest.Once(t, c, &gpb.SubscriptionList{
 		Prefix:   &gpb.Path{Origin: "sonic-db", Elem: []*gpb.PathElem{{Name: "CONFIG_DB"}, {Name: "localhost"}}},
-		Mode:     gpb.SubscriptionList_ONCE,
 		Encoding: gpb.Encoding_JSON_IETF,
 		Subscription: []*gpb.Subscription{
 			{Path: &gpb.Path{Elem: []*gpb.PathElem{{Name: "SCHEDULER"}}}},
 			{Path: &gpb.Path{Elem: []*gpb.PathElem{{Name: "NO_TABLE"}}}},
 			{Path: &gpb.Path{Elem: []*gpb.PathElem{{Name: "QUEUE"}, {Name: "Ethernet4|4"}, {Name: "wred_profile"}}}},
 		},
-	}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for {
-		resp, err := stream.Recv()
-		if err != nil {
-			t.Fatalf("before sync_response: %v", err)
-		}
-		if resp.GetSyncResponse() {
-			break
-		}
-		got = append(got, string(resp.GetUpdate().GetUpdate()[0].GetVal().GetJsonIetfVal()))
+	}) {
+		got = append(got, string(n.GetUpdate()[0].GetVal().GetJsonIetfVal()))
 	}
 	if len(got) != 2 || got[1] != `"AZURE_LOSSLESS"` || !strings.Contains(got[0], `"scheduler.0":{"type":"DWRR","weight":"14"}`) {
 		t.Errorf("ONCE updates %q", got)
 	}
-	if _, err := stream.Recv(); err != io.EOF {
-		t.Errorf("after sync_response: %v, want the end of the stream", err)
-	}
 
-	stream, err = c.Subscribe(labtest.Ctx(t))
+	stream, err := c.Subscribe(labtest.Ctx(t))
 	if err != nil {
 		t.Fatal(err)
 	}
