@@ -268,10 +268,7 @@ func (x *nxosCtx) enterClass(name string, kind nxosModeKind) *cliswitch.Refusal 
 }
 
 func cmdSystemQoS(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	if _, err := a.Kw("qos"); err != nil {
-		return err
-	}
-	if err := a.Done(); err != nil {
+	if _, err := cliswitch.Last(a, cliswitch.Keyword("qos")); err != nil {
 		return err
 	}
 	x.next = nxosMode{kind: nxSysQoS}
@@ -279,11 +276,8 @@ func cmdSystemQoS(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 }
 
 func cmdNXInterface(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	port, err := argEthernetSlot(a, len(x.cfg.ifaces))
+	port, err := cliswitch.Last(a, ethernetSlot(len(x.cfg.ifaces)))
 	if err != nil {
-		return err
-	}
-	if err := a.Done(); err != nil {
 		return err
 	}
 	x.next = nxosMode{kind: nxIf, port: port}
