@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +14,7 @@ import (
 // reads them through the uniform view.
 func TestDeviceCounters(t *testing.T) {
 	l := startLab(t, Options{
-		Switches: map[string]int{"openconfig": 1, "sonic": 1, "eos": 1, "nxos": 1},
+		Switches: map[string]int{"openconfig": 1, "sonic": 1, "eos": 1, "nxos": 1, "cumulus": 1},
 		Hosts:    map[string]int{"mlx5": 1},
 		Ports:    2,
 	})
@@ -40,10 +41,15 @@ func TestDeviceCounters(t *testing.T) {
 			}
 		}
 	}
+	// NVUE: a GET of configuration (a read) and one of the revisions (not a read), on one
+	// connection.
+	nv := newNVUETestClient(t, entry(t, l, "cumulus-1"))
+	nv.must(http.MethodGet, "/qos?rev=applied", nil)
+	nv.must(http.MethodGet, "/revision", nil)
 	for _, name := range l.Devices() {
 		// gNMI: a Capabilities and a Get, one of them a read; hosts and CLI switches: two reads.
 		want := DeviceCounters{Connections: 1, Requests: 2, Reads: 2}
-		if name == "openconfig-1" || name == "sonic-1" {
+		if name == "openconfig-1" || name == "sonic-1" || name == "cumulus-1" {
 			want.Reads = 1
 		}
 		if c, ok := l.DeviceCounters(name); !ok || c != want {

@@ -154,4 +154,15 @@ func TestGetPlainJSON(t *testing.T) {
 	if got := string(resp.GetNotification()[0].GetUpdate()[0].GetVal().GetJsonVal()); got != `"Ethernet1"` {
 		t.Errorf("JSON value %q, want \"Ethernet1\" (prefix + path)", got)
 	}
+	// A request naming no path reads what its prefix names (gnmiswitch.GetPaths, as on sonic).
+	resp, err = c.Get(labtest.Ctx(t), &gpb.GetRequest{
+		Prefix:   &gpb.Path{Origin: "openconfig", Elem: labtest.Path(t, "/interfaces/interface[name=Ethernet1]/config/name").Elem},
+		Encoding: gpb.Encoding_JSON,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(resp.GetNotification()[0].GetUpdate()[0].GetVal().GetJsonVal()); got != `"Ethernet1"` {
+		t.Errorf("JSON value %q, want \"Ethernet1\" (the prefix alone)", got)
+	}
 }

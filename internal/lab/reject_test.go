@@ -96,6 +96,17 @@ func TestFailNextSet(t *testing.T) {
 	if got := labtest.MustGet(t, c, "/qos/queues/queue[name=q-fault]/config/name"); got != `"q-fault"` {
 		t.Errorf("got %s", got)
 	}
+
+	// union_replace is refused before anything is read (gnmiswitch.Endpoint.RefuseSet, as on sonic).
+	before = labtest.MustGet(t, c, "/qos")
+	_, err = c.Set(labtest.Ctx(t), &gpb.SetRequest{UnionReplace: req.GetUpdate()})
+	labtest.WantCode(t, err, codes.Unimplemented)
+	if msg := status.Convert(err).Message(); msg != "union_replace is not supported" {
+		t.Errorf("union_replace: message %q", msg)
+	}
+	if after := labtest.MustGet(t, c, "/qos"); after != before {
+		t.Fatalf("union_replace changed /qos:\n%s", after)
+	}
 }
 
 func TestReplaceAndDelete(t *testing.T) {

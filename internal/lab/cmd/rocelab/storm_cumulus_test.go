@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestStormACumulusSwitch: `rocelab storm` on a cumulus switch's port makes its NVUE queue
@@ -43,11 +42,7 @@ func TestStormACumulusSwitch(t *testing.T) {
 	if code, out, errOut := runArgs("storm", "--dir", dir, "cumulus-1", "swp2"); code != 0 || !strings.Contains(out, "storm on cumulus-1 swp2") {
 		t.Fatalf("storm: exit %d, %q %q", code, out, errOut)
 	}
-	for deadline := time.Now().Add(5 * time.Second); discards() == 0; {
-		if time.Now().After(deadline) {
-			t.Fatal("no discards during the storm")
-		}
-	}
+	eventually(t, "discards during the storm", func() bool { return discards() != 0 })
 	if code, _, errOut := runArgs("storm", "--dir", dir, "cumulus-1", "swp2", "--off"); code != 0 {
 		t.Fatalf("storm --off: exit %d, %q", code, errOut)
 	}

@@ -334,6 +334,28 @@ type Cmd[X any] struct {
 	Neg    bool // has a `no` form
 }
 
+// ConfigMode finishes a configuration mode's command table: every command changes the
+// configuration (Config), and `no` is followed by one of the commands with a no form (Neg),
+// which then runs with the dialect's no flag set by negated. Both dialects read `no` so.
+func ConfigMode[X any](cmds []Cmd[X], negated func(X)) []Cmd[X] {
+	var negs []Cmd[X]
+	for i := range cmds {
+		cmds[i].Config = true
+		if cmds[i].Neg {
+			negs = append(negs, cmds[i])
+		}
+	}
+	no := Cmd[X]{Name: "no", Config: true, Fn: func(x X, a *Args) *Refusal {
+		cmd, err := FindCommand(a, negs)
+		if err != nil {
+			return err
+		}
+		negated(x)
+		return cmd.Fn(x, a)
+	}}
+	return append(cmds, no)
+}
+
 // FindCommand reads the first keyword of a line among a table's commands.
 func FindCommand[X any](a *Args, table []Cmd[X]) (Cmd[X], *Refusal) {
 	names := make([]string, len(table))

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
@@ -76,8 +75,8 @@ type Switch struct {
 	runMu  sync.Mutex
 	faults fault.Set
 
-	srv      *sshd.Server
-	counters struct{ connections, commands, reads atomic.Int64 }
+	srv   *sshd.Server
+	tally device.Tally // requests are command lines, reads `show running-config ...` lines
 
 	// stormMu guards storms; it is taken last, under a dialect's lock when a show renders
 	// counters.
@@ -185,22 +184,15 @@ func (sw *Switch) Rejected(line string) (string, bool) {
 
 // Counters returns the SSH connections accepted and the command lines executed.
 func (sw *Switch) Counters() Counters {
-	return Counters{Connections: sw.counters.connections.Load(), Commands: sw.counters.commands.Load(),
-		Reads: sw.counters.reads.Load()}
+	c := sw.tally.Counters()
+	return Counters{Connections: c.Connections, Commands: c.Requests, Reads: c.Reads}
 }
 
 // DeviceCounters: requests are command lines, reads `show running-config ...` lines.
-func (sw *Switch) DeviceCounters() device.Counters {
-	c := sw.Counters()
-	return device.Counters{Connections: c.Connections, Requests: c.Commands, Reads: c.Reads}
-}
+func (sw *Switch) DeviceCounters() device.Counters { return sw.tally.Counters() }
 
 // ResetCounters sets every counter back to zero.
-func (sw *Switch) ResetCounters() {
-	sw.counters.connections.Store(0)
-	sw.counters.commands.Store(0)
-	sw.counters.reads.Store(0)
-}
+func (sw *Switch) ResetCounters() { sw.tally.Reset() }
 
 // Command says whether a typed line's words are a command, not an empty line or a comment (a
 // line starting with `!`, so that a pasted running-config goes through), and counts it.
@@ -215,10 +207,10 @@ func (sw *Switch) Command(words []string) bool {
 // CountCommand counts one command line (not an empty line or a comment), and among them the
 // configuration reads: `show running-config ...` however abbreviated (`sh run`).
 func (sw *Switch) CountCommand(words []string) {
-	sw.counters.commands.Add(1)
+	sw.tally.Requests.Add(1)
 	if len(words) >= 2 && len(words[0]) >= 2 && strings.HasPrefix("show", words[0]) &&
 		len(words[1]) >= 3 && strings.HasPrefix("running-config", words[1]) {
-		sw.counters.reads.Add(1)
+		sw.tally.Reads.Add(1)
 	}
 }
 

@@ -22,7 +22,7 @@ func (sw *Switch) sshConfig() sshd.Config {
 		Version:     "SSH-2.0-OpenSSH_8.7 rocelab",
 		Users:       sw.users,
 		Faults:      &sw.faults,
-		Connections: &sw.counters.connections,
+		Connections: &sw.tally.Connections,
 		Latency:     sw.latency,
 		Session: sshd.Session{
 			Accept:     []string{"pty-req", "env", "window-change"},

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cabling"
@@ -31,7 +30,7 @@ type Switch struct {
 	faults     fault.Set
 	conns      fault.Conns
 
-	connections, requests, reads atomic.Int64
+	tally device.Tally // requests are HTTP requests past TLS, reads configuration GETs
 }
 
 // Start starts a `cumulus` switch listening on 127.0.0.1; it serves until Stop.
@@ -57,7 +56,7 @@ func Start(spec device.Spec) (device.Device, error) {
 	go func() {
 		defer close(sw.done)
 		// ServeTLS returns ErrServerClosed when stop closes the server.
-		_ = sw.srv.ServeTLS(fault.Listener{Listener: device.CountingListener{Listener: lis, N: &sw.connections},
+		_ = sw.srv.ServeTLS(fault.Listener{Listener: device.CountingListener{Listener: lis, N: &sw.tally.Connections},
 			Faults: &sw.faults, Conns: &sw.conns}, "", "")
 	}()
 	return sw, nil
@@ -77,9 +76,9 @@ func nvueNeighbors(wires *cabling.Panel, name string) map[string]nvued.Neighbor 
 // serve counts a request that got through TLS, applies the switch's faults (fault.go),
 // then answers it as NVUE.
 func (sw *Switch) serve(w http.ResponseWriter, r *http.Request) {
-	sw.requests.Add(1)
+	sw.tally.Requests.Add(1)
 	if r.Method == http.MethodGet && !strings.HasPrefix(r.URL.Path, "/nvue_v1/revision") {
-		sw.reads.Add(1)
+		sw.tally.Reads.Add(1)
 	}
 	sw.fault(r)
 	sw.api.ServeHTTP(w, r)
@@ -87,16 +86,10 @@ func (sw *Switch) serve(w http.ResponseWriter, r *http.Request) {
 
 // DeviceCounters: requests are HTTP requests past TLS; reads the GETs of configuration (not
 // the polls of a revision's state).
-func (sw *Switch) DeviceCounters() device.Counters {
-	return device.Counters{Connections: sw.connections.Load(), Requests: sw.requests.Load(), Reads: sw.reads.Load()}
-}
+func (sw *Switch) DeviceCounters() device.Counters { return sw.tally.Counters() }
 
 // ResetCounters sets the request and connection counters back to zero.
-func (sw *Switch) ResetCounters() {
-	sw.connections.Store(0)
-	sw.requests.Store(0)
-	sw.reads.Store(0)
-}
+func (sw *Switch) ResetCounters() { sw.tally.Reset() }
 
 // Entry is the switch's inventory entry.
 func (sw *Switch) Entry() device.Entry { return sw.inv }

@@ -108,6 +108,25 @@ type Counters struct {
 	Writes      int64
 }
 
+// Tally is what a device counts as it serves, behind its DeviceCounters and ResetCounters:
+// the connections it accepted (CountingListener's or the SSH server's N), the requests it
+// answered and the reads among them.
+type Tally struct {
+	Connections, Requests, Reads atomic.Int64
+}
+
+// Counters are the counts now (Writes is not tallied).
+func (t *Tally) Counters() Counters {
+	return Counters{Connections: t.Connections.Load(), Requests: t.Requests.Load(), Reads: t.Reads.Load()}
+}
+
+// Reset sets every count back to zero.
+func (t *Tally) Reset() {
+	t.Connections.Store(0)
+	t.Requests.Store(0)
+	t.Reads.Store(0)
+}
+
 // Counted is what every platform's device offers to lab.DeviceCounters.
 type Counted interface {
 	DeviceCounters() Counters

@@ -40,10 +40,7 @@ func eosConfigTable(kind eosModeKind) []eosCmd {
 	default:
 		return nil
 	}
-	for i := range t {
-		t[i].Config = true
-	}
-	return append(t, negate(kind))
+	return cliswitch.ConfigMode(t, negated)
 }
 
 // cmdGlobalQoS: `qos profile NAME`, `qos map dscp|cos|traffic-class ...`.

@@ -130,24 +130,8 @@ func (t *eosTerm) table(m eosMode) []eosCmd {
 	return append(eosConfigTable(m.kind), eosCommonTable(t.session != nil)...)
 }
 
-// negate is the `no` command of a mode: the next word is one of the mode's commands that
-// have a no form.
-func negate(kind eosModeKind) eosCmd {
-	return eosCmd{Name: "no", Config: true, Fn: func(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-		var table []eosCmd
-		for _, c := range eosConfigTable(kind) {
-			if c.Neg {
-				table = append(table, c)
-			}
-		}
-		cmd, err := cliswitch.FindCommand(a, table)
-		if err != nil {
-			return err
-		}
-		x.neg = true
-		return cmd.Fn(x, a)
-	}}
-}
+// negated marks a command run after `no` (cliswitch.ConfigMode).
+func negated(x *eosCtx) { x.neg = true }
 
 // target is the configuration this terminal's config commands change.
 func (t *eosTerm) target() *eosConfig {

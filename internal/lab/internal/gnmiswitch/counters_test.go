@@ -3,15 +3,12 @@ package gnmiswitch
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
-	"github.com/openconfig/gnmi/value"
-	"github.com/openconfig/ygot/ygot"
 	"github.com/rocefabric/terraform-provider-roce/internal/golden"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/traffic"
@@ -174,47 +171,22 @@ func TestSwitchQueueCounters(t *testing.T) {
 // order is its own), each value's JSON as a client renders a scalar.
 func subscribeLines(t *testing.T, c gpb.GNMIClient, paths ...string) []string {
 	t.Helper()
-	stream, err := c.Subscribe(labtest.Ctx(t))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var subs []*gpb.Subscription
 	for _, p := range paths {
 		subs = append(subs, &gpb.Subscription{Path: labtest.Path(t, p)})
 	}
-	err = stream.Send(&gpb.SubscribeRequest{Request: &gpb.SubscribeRequest_Subscribe{Subscribe: &gpb.SubscriptionList{
-		Prefix: &gpb.Path{Origin: "openconfig"}, Mode: gpb.SubscriptionList_ONCE, Encoding: gpb.Encoding_PROTO, Subscription: subs,
-	}}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var lines []string
-	for {
-		resp, err := stream.Recv()
+	for _, l := range labtest.Leaves(t, labtest.Once(t, c, &gpb.SubscriptionList{
+		Prefix: &gpb.Path{Origin: "openconfig"}, Encoding: gpb.Encoding_PROTO, Subscription: subs,
+	})) {
+		b, err := json.Marshal(l.Value)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if resp.GetSyncResponse() {
-			sort.Strings(lines)
-			return lines
-		}
-		n := resp.GetUpdate()
-		for _, u := range n.GetUpdate() {
-			ps, err := ygot.PathToString(&gpb.Path{Elem: append(slices.Clone(n.GetPrefix().GetElem()), u.GetPath().GetElem()...)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			v, err := value.ToScalar(u.GetVal())
-			if err != nil {
-				t.Fatalf("%s: %v", ps, err)
-			}
-			b, err := json.Marshal(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lines = append(lines, ps+"\t"+string(b))
-		}
+		lines = append(lines, l.Path+"\t"+string(b))
 	}
+	sort.Strings(lines)
+	return lines
 }
 
 // The provider's read of every port's counters (platform/openconfig CountersPaths(nil)): one

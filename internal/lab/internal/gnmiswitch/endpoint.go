@@ -79,10 +79,15 @@ func (e *Endpoint) Stop() {
 	<-e.stopped
 }
 
-// takeFailure returns the error FailNextSet armed, once, or nil.
-func (e *Endpoint) TakeFailure() error {
+// RefuseSet is what every gNMI switch of the lab refuses before it reads a Set's paths: the
+// failure FailNextSet armed (once), then union_replace, which neither datastore applies
+// (lemming would silently ignore it; a device that does not support an operation says so).
+func (e *Endpoint) RefuseSet(req *gpb.SetRequest) error {
 	if msg := e.failNext.Swap(nil); msg != nil {
 		return status.Error(codes.FailedPrecondition, *msg)
+	}
+	if len(req.GetUnionReplace()) > 0 {
+		return status.Error(codes.Unimplemented, "union_replace is not supported")
 	}
 	return nil
 }

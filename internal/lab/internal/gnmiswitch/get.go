@@ -46,10 +46,7 @@ func (s *gnmiService) Get(_ context.Context, req *gpb.GetRequest) (*gpb.GetRespo
 	if err := checkDataType(dataType); err != nil {
 		return nil, err
 	}
-	paths := req.GetPath()
-	if len(paths) == 0 {
-		paths = []*gpb.Path{{}} // the prefix alone names the data
-	}
+	paths := GetPaths(req)
 
 	if dataType == gpb.GetRequest_CONFIG {
 		s.sw.mu.RLock()
@@ -84,6 +81,15 @@ func (s *gnmiService) Get(_ context.Context, req *gpb.GetRequest) (*gpb.GetRespo
 		})
 	}
 	return resp, nil
+}
+
+// GetPaths are the paths a GetRequest names: its own, or the prefix alone when it lists none
+// (both gNMI switches read a Get so).
+func GetPaths(req *gpb.GetRequest) []*gpb.Path {
+	if paths := req.GetPath(); len(paths) > 0 {
+		return paths
+	}
+	return []*gpb.Path{{}}
 }
 
 // read renders the subtree at elems: the datastore's leaves under it are

@@ -22,13 +22,8 @@ type gnmiService struct {
 }
 
 func (s *gnmiService) Set(ctx context.Context, req *gpb.SetRequest) (*gpb.SetResponse, error) {
-	if err := s.sw.TakeFailure(); err != nil {
+	if err := s.sw.RefuseSet(req); err != nil {
 		return nil, err
-	}
-	if len(req.GetUnionReplace()) > 0 {
-		// lemming would silently ignore these; a device that does not
-		// support an operation says so.
-		return nil, status.Error(codes.Unimplemented, "union_replace is not supported")
 	}
 	if err := checkOrigins(req); err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -328,37 +329,63 @@ func WantCode(t *testing.T, err error, want codes.Code) {
 	}
 }
 
-// SubscribeOnce returns path -> value of every leaf a ONCE subscription sees.
+// SubscribeOnce reads path p (origin openconfig) with one Subscribe ONCE and returns every
+// leaf it sends, by whole path, each value as fmt prints its scalar.
 func SubscribeOnce(t *testing.T, c gpb.GNMIClient, p string) map[string]string {
+	t.Helper()
+	leaves := map[string]string{}
+	for _, l := range Leaves(t, Once(t, c, &gpb.SubscriptionList{
+		Prefix:       &gpb.Path{Origin: "openconfig"},
+		Subscription: []*gpb.Subscription{{Path: Path(t, p)}},
+	})) {
+		leaves[l.Path] = fmt.Sprint(l.Value)
+	}
+	return leaves
+}
+
+// Once sends one Subscribe of mode ONCE with list and returns the notifications that come
+// before sync_response; the stream must end right after it.
+func Once(t *testing.T, c gpb.GNMIClient, list *gpb.SubscriptionList) []*gpb.Notification {
 	t.Helper()
 	stream, err := c.Subscribe(Ctx(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = stream.Send(&gpb.SubscribeRequest{Request: &gpb.SubscribeRequest_Subscribe{Subscribe: &gpb.SubscriptionList{
-		Prefix:       &gpb.Path{Origin: "openconfig"},
-		Mode:         gpb.SubscriptionList_ONCE,
-		Subscription: []*gpb.Subscription{{Path: Path(t, p)}},
-	}}})
-	if err != nil {
+	list.Mode = gpb.SubscriptionList_ONCE
+	if err := stream.Send(&gpb.SubscribeRequest{Request: &gpb.SubscribeRequest_Subscribe{Subscribe: list}}); err != nil {
 		t.Fatal(err)
 	}
-	leaves := map[string]string{}
+	var out []*gpb.Notification
 	for {
 		resp, err := stream.Recv()
-		if err == io.EOF {
-			t.Fatal("stream ended before sync_response")
-		}
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("before sync_response: %v", err)
 		}
 		if resp.GetSyncResponse() {
-			return leaves
+			break
 		}
-		n := resp.GetUpdate()
+		out = append(out, resp.GetUpdate())
+	}
+	if _, err := stream.Recv(); err != io.EOF {
+		t.Errorf("after sync_response: %v, want the end of the stream", err)
+	}
+	return out
+}
+
+// Leaf is one update: its whole path (the notification's prefix, then the update's path) and
+// its value as a scalar.
+type Leaf struct {
+	Path  string
+	Value any
+}
+
+// Leaves are the updates of notifications, in the order they came.
+func Leaves(t *testing.T, notifications []*gpb.Notification) []Leaf {
+	t.Helper()
+	var out []Leaf
+	for _, n := range notifications {
 		for _, u := range n.GetUpdate() {
-			full := &gpb.Path{Elem: append(append([]*gpb.PathElem{}, n.GetPrefix().GetElem()...), u.GetPath().GetElem()...)}
-			ps, err := ygot.PathToString(full)
+			ps, err := ygot.PathToString(&gpb.Path{Elem: append(slices.Clone(n.GetPrefix().GetElem()), u.GetPath().GetElem()...)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -366,9 +393,10 @@ func SubscribeOnce(t *testing.T, c gpb.GNMIClient, p string) map[string]string {
 			if err != nil {
 				t.Fatalf("%s: %v", ps, err)
 			}
-			leaves[ps] = fmt.Sprint(v)
+			out = append(out, Leaf{ps, v})
 		}
 	}
+	return out
 }
 
 // JSONEqual compares JSON texts ignoring member order and whitespace.

@@ -66,14 +66,15 @@ type Host struct {
 	failWrites   string
 	clock        func() time.Time // drives the traffic counters (now)
 
-	counters struct{ exec, connections, mlnxQos atomic.Int64 }
-	vfs      int               // SR-IOV VFs per port, in switchdev mode (AddVFs)
-	faults   fault.Set         // injected faults (fault.go)
-	sys      *sh.System        // what its shells see (internal/sh)
-	systemd  systemdState      // guarded by mu (systemd.go)
-	nv       map[int]*nvConfig // adapters' NV configuration by adapter, guarded by mu (mstconfig.go)
-	mft      atomic.Bool       // mlxconfig (NVIDIA MFT) instead of mstconfig
-	inbox    atomic.Bool       // model Inbox: no mlnx_qos, no ecn tree, no traffic_class
+	tally   device.Tally      // requests are exec requests
+	mlnxQos atomic.Int64      // mlnx_qos runs
+	vfs     int               // SR-IOV VFs per port, in switchdev mode (AddVFs)
+	faults  fault.Set         // injected faults (fault.go)
+	sys     *sh.System        // what its shells see (internal/sh)
+	systemd systemdState      // guarded by mu (systemd.go)
+	nv      map[int]*nvConfig // adapters' NV configuration by adapter, guarded by mu (mstconfig.go)
+	mft     atomic.Bool       // mlxconfig (NVIDIA MFT) instead of mstconfig
+	inbox   atomic.Bool       // model Inbox: no mlnx_qos, no ecn tree, no traffic_class
 }
 
 // HostCounters are the exec requests and TCP connections a host received.
@@ -277,20 +278,20 @@ func (h *Host) Run(script string) (stdout, stderr string, status int) {
 
 // Counters returns how many exec requests and connections the host served.
 func (h *Host) Counters() HostCounters {
-	return HostCounters{Exec: h.counters.exec.Load(), Connections: h.counters.connections.Load(), MlnxQos: h.counters.mlnxQos.Load()}
+	return HostCounters{Exec: h.tally.Requests.Load(), Connections: h.tally.Connections.Load(), MlnxQos: h.mlnxQos.Load()}
 }
 
 // DeviceCounters: requests are SSH exec requests, every one a read (a plan runs no other).
 func (h *Host) DeviceCounters() device.Counters {
-	c := h.Counters()
-	return device.Counters{Connections: c.Connections, Requests: c.Exec, Reads: c.Exec}
+	c := h.tally.Counters()
+	c.Reads = c.Requests
+	return c
 }
 
 // ResetCounters sets every counter back to zero.
 func (h *Host) ResetCounters() {
-	h.counters.exec.Store(0)
-	h.counters.mlnxQos.Store(0)
-	h.counters.connections.Store(0)
+	h.tally.Reset()
+	h.mlnxQos.Store(0)
 }
 
 func (h *Host) port(ifname string) *nicPort {

@@ -41,7 +41,7 @@ type qosRun struct {
 }
 
 func (h *Host) cmdMlnxQos(e *sh.Env, args []string) (status int) {
-	h.counters.mlnxQos.Add(1)
+	h.mlnxQos.Add(1)
 	a, msg := parseQosArgs(args[1:])
 	switch {
 	case msg != "":

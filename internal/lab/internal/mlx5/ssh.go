@@ -24,7 +24,7 @@ func (h *Host) sshConfig() sshd.Config {
 		Version:     "SSH-2.0-OpenSSH_9.6p1 rocelab",
 		Users:       map[string]string{h.user: h.password},
 		Faults:      &h.faults,
-		Connections: &h.counters.connections,
+		Connections: &h.tally.Connections,
 		Latency:     h.latency,
 		Session: sshd.Session{
 			Accept: []string{"env", "pty-req"},
@@ -33,7 +33,7 @@ func (h *Host) sshConfig() sshd.Config {
 				return 1
 			},
 			Exec: func(ch ssh.Channel, _, command string, _ bool, fc *fault.Conn) (int, bool) {
-				h.counters.exec.Add(1)
+				h.tally.Requests.Add(1)
 				return h.faultExec(ch, fc, command)
 			},
 		},

@@ -78,35 +78,37 @@ func compactList(set uint64) string {
 	return strings.Join(parts, ",")
 }
 
-// argEthernetSlot reads a port as NX-OS accepts it (Ethernet1/1, Eth1/1, e1/1, `ethernet 1/1`)
-// and checks that it exists; it returns the port number.
-func argEthernetSlot(a *cliswitch.Args, ports int) (int, *cliswitch.Refusal) {
-	if !a.More() {
-		return 0, a.Incomplete()
-	}
-	start, w := a.Pos, a.Words[a.Pos]
-	letters := w
-	if i := strings.IndexAny(w, "0123456789"); i >= 0 {
-		letters = w[:i]
-	}
-	if letters == "" || !strings.HasPrefix("ethernet", strings.ToLower(letters)) {
-		return 0, cliswitch.ErrInvalid(start, w)
-	}
-	a.Pos++
-	number := w[len(letters):]
-	if number == "" {
+// ethernetSlot reads a port as NX-OS accepts it (Ethernet1/1, Eth1/1, e1/1, `ethernet 1/1`)
+// and checks that it is one of the switch's ports; it returns the port number.
+func ethernetSlot(ports int) func(*cliswitch.Args) (int, *cliswitch.Refusal) {
+	return func(a *cliswitch.Args) (int, *cliswitch.Refusal) {
 		if !a.More() {
 			return 0, a.Incomplete()
 		}
-		number = a.Words[a.Pos]
+		start, w := a.Pos, a.Words[a.Pos]
+		letters := w
+		if i := strings.IndexAny(w, "0123456789"); i >= 0 {
+			letters = w[:i]
+		}
+		if letters == "" || !strings.HasPrefix("ethernet", strings.ToLower(letters)) {
+			return 0, cliswitch.ErrInvalid(start, w)
+		}
 		a.Pos++
+		number := w[len(letters):]
+		if number == "" {
+			if !a.More() {
+				return 0, a.Incomplete()
+			}
+			number = a.Words[a.Pos]
+			a.Pos++
+		}
+		slot, port, ok := strings.Cut(number, "/")
+		n, err := strconv.Atoi(port)
+		if !ok || slot != "1" || !cliswitch.Digits.MatchString(port) || err != nil || n < 1 || n > ports {
+			return 0, cliswitch.ErrInvalid(a.Pos-1, a.Words[a.Pos-1])
+		}
+		return n, nil
 	}
-	slot, port, ok := strings.Cut(number, "/")
-	n, err := strconv.Atoi(port)
-	if !ok || slot != "1" || !cliswitch.Digits.MatchString(port) || err != nil || n < 1 || n > ports {
-		return 0, cliswitch.ErrInvalid(a.Pos-1, a.Words[a.Pos-1])
-	}
-	return n, nil
 }
 
 // nxosNameRE is what NX-OS takes as a class-map or policy-map name: up to 40 characters,

@@ -33,10 +33,7 @@ func nxosConfigTable(kind nxosModeKind) []nxosCmd {
 	default:
 		t = nxosSubTable(kind)
 	}
-	for i := range t {
-		t[i].Config = true
-	}
-	return append(t, nxosNegate(t))
+	return cliswitch.ConfigMode(t, negated)
 }
 
 // nxosSubTable: the classes of policy-maps, system qos and interfaces.
@@ -68,24 +65,8 @@ func nxosSubTable(kind nxosModeKind) []nxosCmd {
 	return nil
 }
 
-// nxosNegate is the `no` command of a mode: the next word is one of the mode's commands that
-// have a no form.
-func nxosNegate(table []nxosCmd) nxosCmd {
-	var negs []nxosCmd
-	for _, c := range table {
-		if c.Neg {
-			negs = append(negs, c)
-		}
-	}
-	return nxosCmd{Name: "no", Config: true, Fn: func(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-		cmd, err := cliswitch.FindCommand(a, negs)
-		if err != nil {
-			return err
-		}
-		x.neg = true
-		return cmd.Fn(x, a)
-	}}
-}
+// negated marks a command run after `no` (cliswitch.ConfigMode).
+func negated(x *nxosCtx) { x.neg = true }
 
 // cmdClassMap: `class-map type qos [match-any|match-all] NAME` (match-all when not given, as on
 // NX-OS), `no class-map type qos [match-any|match-all] NAME`.
@@ -287,10 +268,7 @@ func (x *nxosCtx) enterClass(name string, kind nxosModeKind) *cliswitch.Refusal 
 }
 
 func cmdSystemQoS(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	if _, err := a.Kw("qos"); err != nil {
-		return err
-	}
-	if err := a.Done(); err != nil {
+	if _, err := cliswitch.Last(a, cliswitch.Keyword("qos")); err != nil {
 		return err
 	}
 	x.next = nxosMode{kind: nxSysQoS}
@@ -298,11 +276,8 @@ func cmdSystemQoS(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 }
 
 func cmdNXInterface(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
-	port, err := argEthernetSlot(a, len(x.cfg.ifaces))
+	port, err := cliswitch.Last(a, ethernetSlot(len(x.cfg.ifaces)))
 	if err != nil {
-		return err
-	}
-	if err := a.Done(); err != nil {
 		return err
 	}
 	x.next = nxosMode{kind: nxIf, port: port}

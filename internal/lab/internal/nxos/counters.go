@@ -37,11 +37,8 @@ func (x *nxosCtx) showQueuing(a *cliswitch.Args) *cliswitch.Refusal {
 		}
 		return nil
 	}
-	n, err := argEthernetSlot(a, len(x.sw.running.ifaces))
+	n, err := cliswitch.Last(a, ethernetSlot(len(x.sw.running.ifaces)))
 	if err != nil {
-		return err
-	}
-	if err := a.Done(); err != nil {
 		return err
 	}
 	x.printf("%s", x.sw.queuingText(n))

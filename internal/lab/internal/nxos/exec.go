@@ -113,7 +113,7 @@ func (x *nxosCtx) showRunning(a *cliswitch.Args) *cliswitch.Refusal {
 	case "interface":
 		port := 0
 		if a.More() {
-			if port, err = argEthernetSlot(a, len(c.ifaces)); err != nil {
+			if port, err = ethernetSlot(len(c.ifaces))(a); err != nil {
 				return err
 			}
 		}

@@ -73,10 +73,7 @@ func (s *sonicService) Get(_ context.Context, req *gpb.GetRequest) (*gpb.GetResp
 	if err := checkSONiCEncoding(enc); err != nil {
 		return nil, err
 	}
-	paths := req.GetPath()
-	if len(paths) == 0 {
-		paths = []*gpb.Path{{}} // the prefix alone names the data
-	}
+	paths := gnmiswitch.GetPaths(req)
 	if err := originConflict(req.GetPrefix(), paths); err != nil {
 		return nil, err
 	}
@@ -155,11 +152,8 @@ func jsonValue(enc gpb.Encoding, body []byte) *gpb.TypedValue {
 // code Unknown with sonic-gnmi's text and changes nothing; the reasons GCU logs are kept for
 // LastRefusal, as a switch's syslog keeps them.
 func (s *sonicService) Set(_ context.Context, req *gpb.SetRequest) (*gpb.SetResponse, error) {
-	if err := s.sw.TakeFailure(); err != nil {
+	if err := s.sw.RefuseSet(req); err != nil {
 		return nil, err
-	}
-	if len(req.GetUnionReplace()) > 0 {
-		return nil, status.Error(codes.Unimplemented, "union_replace is not supported")
 	}
 	if err := setOrigin(req); err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package sonic
 
 import (
-	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -156,7 +155,11 @@ func TestSONiCPaths(t *testing.T) {
 	_, c := startSONiC(t, "")
 	ctx := labtest.Ctx(t)
 	getWith := func(prefix, p *gpb.Path) (string, error) {
-		resp, err := c.Get(ctx, &gpb.GetRequest{Prefix: prefix, Path: []*gpb.Path{p}, Encoding: gpb.Encoding_JSON_IETF})
+		req := &gpb.GetRequest{Prefix: prefix, Encoding: gpb.Encoding_JSON_IETF}
+		if p != nil {
+			req.Path = []*gpb.Path{p}
+		}
+		resp, err := c.Get(ctx, req)
 		if err != nil {
 			return "", err
 		}
@@ -169,9 +172,11 @@ func TestSONiCPaths(t *testing.T) {
 		}
 		return out
 	}
-	// The origin on the prefix, with part of the path in it, or written on the first element.
+	// The origin on the prefix, with part of the path in it (or all of it, the request naming no
+	// path), or written on the first element.
 	for _, tc := range []struct{ prefix, path *gpb.Path }{
 		{&gpb.Path{Origin: "sonic-db", Target: "sonic-1", Elem: elems("CONFIG_DB", "localhost")}, &gpb.Path{Elem: elems("QUEUE", "Ethernet0|3", "scheduler")}},
+		{&gpb.Path{Origin: "sonic-db", Elem: elems("CONFIG_DB", "localhost", "QUEUE", "Ethernet0|3", "scheduler")}, nil},
 		{nil, &gpb.Path{Elem: elems("sonic-db:CONFIG_DB", "localhost", "QUEUE", "Ethernet0|3", "scheduler")}},
 	} {
 		if got, err := getWith(tc.prefix, tc.path); err != nil || got != `"scheduler.1"` {
@@ -234,42 +239,23 @@ func TestSONiCPaths(t *testing.T) {
 
 func TestSONiCSubscribeOnce(t *testing.T) {
 	_, c := startSONiC(t, "")
-	stream, err := c.Subscribe(labtest.Ctx(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = stream.Send(&gpb.SubscribeRequest{Request: &gpb.SubscribeRequest_Subscribe{Subscribe: &gpb.SubscriptionList{
+	var got []string
+	for _, n := range labtest.Once(t, c, &gpb.SubscriptionList{
 		Prefix:   &gpb.Path{Origin: "sonic-db", Elem: []*gpb.PathElem{{Name: "CONFIG_DB"}, {Name: "localhost"}}},
-		Mode:     gpb.SubscriptionList_ONCE,
 		Encoding: gpb.Encoding_JSON_IETF,
 		Subscription: []*gpb.Subscription{
 			{Path: &gpb.Path{Elem: []*gpb.PathElem{{Name: "SCHEDULER"}}}},
 			{Path: &gpb.Path{Elem: []*gpb.PathElem{{Name: "NO_TABLE"}}}},
 			{Path: &gpb.Path{Elem: []*gpb.PathElem{{Name: "QUEUE"}, {Name: "Ethernet4|4"}, {Name: "wred_profile"}}}},
 		},
-	}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for {
-		resp, err := stream.Recv()
-		if err != nil {
-			t.Fatalf("before sync_response: %v", err)
-		}
-		if resp.GetSyncResponse() {
-			break
-		}
-		got = append(got, string(resp.GetUpdate().GetUpdate()[0].GetVal().GetJsonIetfVal()))
+	}) {
+		got = append(got, string(n.GetUpdate()[0].GetVal().GetJsonIetfVal()))
 	}
 	if len(got) != 2 || got[1] != `"AZURE_LOSSLESS"` || !strings.Contains(got[0], `"scheduler.0":{"type":"DWRR","weight":"14"}`) {
 		t.Errorf("ONCE updates %q", got)
 	}
-	if _, err := stream.Recv(); err != io.EOF {
-		t.Errorf("after sync_response: %v, want the end of the stream", err)
-	}
 
-	stream, err = c.Subscribe(labtest.Ctx(t))
+	stream, err := c.Subscribe(labtest.Ctx(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,6 +284,15 @@ func TestSONiCFailNextSet(t *testing.T) {
 	if n := sw.Counters().Set; n != 0 {
 		t.Errorf("Set counter %d after reset", n)
 	}
+
+	// union_replace is refused before anything is read (gnmiswitch.Endpoint.RefuseSet, as on openconfig).
+	before = sw.DB()
+	_, err = c.Set(labtest.Ctx(t), &gpb.SetRequest{UnionReplace: roceConfig().GetUpdate()})
+	labtest.WantCode(t, err, codes.Unimplemented)
+	if !strings.Contains(err.Error(), "union_replace is not supported") {
+		t.Errorf("union_replace: error %v", err)
+	}
+	unchanged(t, sw, before)
 }
 
 func TestSONiCStorm(t *testing.T) {
