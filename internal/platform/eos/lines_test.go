@@ -11,6 +11,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
 // basePrior is what the driver records on the base switch for the ports the example and the
@@ -20,32 +21,9 @@ func basePrior(t *testing.T) PolicyPrior {
 	return running.File(t, "base-running-config.txt").PolicyPrior([]string{"Ethernet1", "Ethernet2", "Ethernet3"})
 }
 
+// Each transaction (platformtest.Dialect.PolicySteps) keeps to the session's modes.
 func TestPolicyLinesGolden(t *testing.T) {
-	base, created := running.File(t, "base-running-config.txt"), running.File(t, "after-create.txt")
-	for _, tc := range []struct {
-		golden    string
-		c         *Config
-		old, next *fabric.QoSPolicy
-	}{
-		{"create.golden", base, nil, examplePolicy()},
-		{"update.golden", created, examplePolicy(), updatedPolicy()},
-		{"rename.golden", created, examplePolicy(), fabrictest.Renamed(examplePolicy(), "AI")},
-		{"delete.golden", created, examplePolicy(), nil},
-		{"delete-after-update.golden", running.File(t, "after-update.txt"), updatedPolicy(), nil},
-	} {
-		t.Run(tc.golden, func(t *testing.T) {
-			got, err := PolicyLines(tc.c, tc.old, tc.next, basePrior(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			golden(t, tc.golden, goldenfile.Lines(got))
-			again, _ := PolicyLines(tc.c, tc.old, tc.next, basePrior(t))
-			if !slices.Equal(got, again) {
-				t.Error("PolicyLines is not deterministic")
-			}
-			checkModes(t, got)
-		})
-	}
+	dialect.GoldenPolicyLines(t, func(t *testing.T, _ platformtest.PolicyStep, got []string) { checkModes(t, got) })
 }
 
 // checkModes asserts the session discipline (clitexttest.CheckModes): end, commit and abort
