@@ -50,18 +50,12 @@ func ForFirmware(reg *devices.Registry, device string) (*Firmware, error) {
 }
 
 func (f *Firmware) read(ctx context.Context, ifname string) (*mlx5.FirmwareState, error) {
-	if !mlx5.ValidNetdev(ifname) {
-		return nil, fmt.Errorf("interface %q is not a valid netdev name", ifname)
-	}
-	res, err := f.h.c.Run(ctx, mlx5.FirmwareReadScript(ifname, f.h.sudo), nil)
-	if err != nil {
+	if err := checkNetdev(ifname); err != nil {
 		return nil, err
 	}
-	st, err := mlx5.ParseFirmwareRead(ifname, append(res.Stdout, res.Stderr...))
-	if err != nil {
-		return nil, fmt.Errorf("device %q: %w", f.h.device, err)
-	}
-	return st, nil
+	return runRead(ctx, f.h, mlx5.FirmwareReadScript(ifname, f.h.sudo), "", func(out []byte) (*mlx5.FirmwareState, error) {
+		return mlx5.ParseFirmwareRead(ifname, out)
+	})
 }
 
 // Check reads the device and reports configured names it does not have (the plan-time check).
