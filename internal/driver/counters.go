@@ -144,11 +144,7 @@ func ForCounters(reg *devices.Registry, device string) (Counters, error) {
 }
 
 func openMLX5Counters(reg *devices.Registry, device string) (Counters, error) {
-	h, err := openMLX5(reg, device)
-	if err != nil {
-		return nil, err
-	}
-	return mlx5Counters{h}, nil
+	return onHost(openMLX5, reg, device, func(h *mlx5Host) Counters { return mlx5Counters{h} })
 }
 
 func openOpenConfigCounters(reg *devices.Registry, device string) (Counters, error) {
