@@ -143,9 +143,7 @@ func ForCounters(reg *devices.Registry, device string) (Counters, error) {
 		func(platformDriver) string { return "whose counters this provider version cannot read yet" })
 }
 
-func openMLX5Counters(reg *devices.Registry, device string) (Counters, error) {
-	return onHost(openMLX5, reg, device, func(h *mlx5Host) Counters { return mlx5Counters{h} })
-}
+var openMLX5Counters = over(openMLX5, func(h *mlx5Host) Counters { return mlx5Counters{h} })
 
 func openOpenConfigCounters(reg *devices.Registry, device string) (Counters, error) {
 	c, err := reg.GNMI(device)

@@ -90,19 +90,7 @@ func (n nvueTree) audit(ctx context.Context, ports []string) (fabric.Fabric, err
 
 type cumulusQoS struct{ nvueTree }
 
-func openCumulusQoS(reg *devices.Registry, device string) (QoSPolicy, error) {
-	t, err := openNVUE(reg, device)
-	if err != nil {
-		return nil, err
-	}
-	return cumulusQoS{t}, nil
-}
-
-func decodeCumulusPrior(raw Prior) (cumulus.Prior, error) {
-	var p cumulus.Prior
-	err := decodeInto(raw, &p)
-	return p, err
-}
+var openCumulusQoS = over(openNVUE, func(t nvueTree) QoSPolicy { return cumulusQoS{t} })
 
 func (d cumulusQoS) Read(ctx context.Context, name string, known *fabric.QoSPolicy) (*fabric.QoSPolicy, error) {
 	t, err := d.snap(ctx)
@@ -133,7 +121,7 @@ func (d cumulusQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, erro
 }
 
 func (d cumulusQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw Prior) (Prior, error) {
-	prior, err := decodeCumulusPrior(raw)
+	prior, err := decodeAs[cumulus.Prior](raw)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +142,7 @@ func (d cumulusQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw 
 }
 
 func (d cumulusQoS) Delete(ctx context.Context, old fabric.QoSPolicy, raw Prior) error {
-	prior, err := decodeCumulusPrior(raw)
+	prior, err := decodeAs[cumulus.Prior](raw)
 	if err != nil {
 		return err
 	}
@@ -168,13 +156,7 @@ func (d cumulusQoS) Delete(ctx context.Context, old fabric.QoSPolicy, raw Prior)
 // cumulusPFC is roce_pfc_interface on a Cumulus switch: the port's PFC watchdog.
 type cumulusPFC struct{ nvueTree }
 
-func openCumulusPFC(reg *devices.Registry, device string) (PFCInterface, error) {
-	t, err := openNVUE(reg, device)
-	if err != nil {
-		return nil, err
-	}
-	return cumulusPFC{t}, nil
-}
+var openCumulusPFC = over(openNVUE, func(t nvueTree) PFCInterface { return cumulusPFC{t} })
 
 // cumulusPFCPrior records the port's watchdog state before the resource ("" when unset).
 type cumulusPFCPrior struct {
@@ -236,13 +218,7 @@ func (d cumulusPFC) Delete(ctx context.Context, old fabric.PFCInterface, prior P
 // interfaces, trimmed to their counters (cumulus.CountersInclude).
 type cumulusCounters struct{ nvueTree }
 
-func openCumulusCounters(reg *devices.Registry, device string) (Counters, error) {
-	t, err := openNVUE(reg, device)
-	if err != nil {
-		return nil, err
-	}
-	return cumulusCounters{t}, nil
-}
+var openCumulusCounters = over(openNVUE, func(t nvueTree) Counters { return cumulusCounters{t} })
 
 // Counters: PFC pauses per switch priority; ECN marks and drops (queue and WRED discards)
 // summed over the port's traffic classes and per traffic class, NVUE's egress-queue-stats being

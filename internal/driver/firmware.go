@@ -42,7 +42,7 @@ type Firmware struct{ h *mlx5Host }
 
 // ForFirmware returns the roce_nic_firmware driver of a configured host.
 func ForFirmware(reg *devices.Registry, device string) (*Firmware, error) {
-	return onHost(openHost, reg, device, func(h *mlx5Host) *Firmware { return &Firmware{h} })
+	return over(openHost, func(h *mlx5Host) *Firmware { return &Firmware{h} })(reg, device)
 }
 
 func (f *Firmware) read(ctx context.Context, ifname string) (*mlx5.FirmwareState, error) {

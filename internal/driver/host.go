@@ -31,24 +31,12 @@ func openHost(reg *devices.Registry, device string) (*mlx5Host, error) {
 		func(platformDriver) string { return "which is not a NIC host" })
 }
 
-// onHost opens a host's session (open: openHost, which refuses a device that is no NIC host,
-// or openMLX5) for the driver wrap makes of it.
-func onHost[T any](open func(*devices.Registry, string) (*mlx5Host, error), reg *devices.Registry, device string,
-	wrap func(*mlx5Host) T) (T, error) {
-	h, err := open(reg, device)
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	return wrap(h), nil
-}
-
 // ForNICQoS returns the roce_nic_qos driver of a configured host.
 func ForNICQoS(reg *devices.Registry, device string) (NICQoS, error) {
-	return onHost(openHost, reg, device, func(h *mlx5Host) NICQoS { return nicDriver{h} })
+	return over(openHost, func(h *mlx5Host) NICQoS { return nicDriver{h} })(reg, device)
 }
 
 // ForDCQCN returns the roce_dcqcn_profile driver of a configured host.
 func ForDCQCN(reg *devices.Registry, device string) (DCQCN, error) {
-	return onHost(openHost, reg, device, func(h *mlx5Host) DCQCN { return dcqcnDriver{h} })
+	return over(openHost, func(h *mlx5Host) DCQCN { return dcqcnDriver{h} })(reg, device)
 }

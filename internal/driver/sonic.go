@@ -90,13 +90,16 @@ func (s sonicDB) read(ctx context.Context) (*sonic.DB, error) {
 
 type sonicQoS struct{ sonicDB }
 
-func openSONiCQoS(reg *devices.Registry, device string) (QoSPolicy, error) {
+// openSONiCDB opens the device's gNMI session as a CONFIG_DB.
+func openSONiCDB(reg *devices.Registry, device string) (sonicDB, error) {
 	c, err := reg.GNMI(device)
 	if err != nil {
-		return nil, err
+		return sonicDB{}, err
 	}
-	return &sonicQoS{sonicDB{c, newReads(reg, device)}}, nil
+	return sonicDB{c, newReads(reg, device)}, nil
 }
+
+var openSONiCQoS = over(openSONiCDB, func(d sonicDB) QoSPolicy { return &sonicQoS{d} })
 
 // sonicPrior is a SONiC policy's private state: each bound port's own PORT_QOS_MAP fields and
 // QUEUE entries before the policy took it.

@@ -179,7 +179,7 @@ func TestSONiCConcurrentWritesShareASetRequest(t *testing.T) {
 		if r.err != nil {
 			t.Fatalf("%s: %v", port, r.err)
 		}
-		prior, err := decodePFCPrior(r.prior)
+		prior, err := decodeAs[sonic.PFCPrior](r.prior)
 		if err != nil {
 			t.Fatal(err)
 		}
