@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -222,11 +223,4 @@ func (f *Firmware) set(ctx context.Context, st *mlx5.FirmwareState, values map[s
 }
 
 // Names lists a map's keys in order.
-func Names(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
+func Names(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }

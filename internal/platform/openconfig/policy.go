@@ -1,8 +1,9 @@
 package openconfig
 
 import (
+	"maps"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
@@ -102,7 +103,7 @@ func (t *Tree) Policy(name string) (*fabric.QoSPolicy, bool) {
 	if _, ok := cl.Terms[defaultTermID(name)]; !ok && len(covered) == 64 {
 		p.DefaultTrafficClass = 0
 	}
-	for _, ifname := range sortedKeys(t.Interfaces) {
+	for _, ifname := range slices.Sorted(maps.Keys(t.Interfaces)) {
 		if t.boundTo(ifname, name, p, queueOf) {
 			p.Interfaces = append(p.Interfaces, ifname)
 		}
@@ -167,13 +168,4 @@ func toInt(v uint64) int {
 		return Unknown
 	}
 	return int(v)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
