@@ -93,16 +93,9 @@ type cumulusQoS struct{ nvueTree }
 var openCumulusQoS = over(openNVUE, func(t nvueTree) QoSPolicy { return cumulusQoS{t} })
 
 func (d cumulusQoS) Read(ctx context.Context, name string, known *fabric.QoSPolicy) (*fabric.QoSPolicy, error) {
-	t, err := d.snap(ctx)
-	if err != nil {
-		return nil, err
-	}
-	got, ok := t.Policy(name, known)
-	if !ok {
-		return nil, nil
-	}
 	// The mapping profile holds every DSCP, not which DSCPs a class listed.
-	return inKnownForm(known, got, cumulus.Canonical), nil
+	return readInKnownForm(ctx, d.snap, func(t *cumulus.Tree) (*fabric.QoSPolicy, bool) { return t.Policy(name, known) },
+		known, cumulus.Canonical)
 }
 
 func (d cumulusQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error) {
