@@ -2,7 +2,6 @@ package driver
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -51,19 +50,32 @@ func (f *fakeHost) restores() []string {
 }
 
 // readFull is the platform's composed read of eth0 with the contract's roce_nic_qos applied.
-func readFull(t *testing.T) string {
+func readFull(t *testing.T) string { return mlx5Fixture(t, "read-full.txt") }
+
+// fullHost is a host whose eth0 reads as readFull, before a write and after it.
+func fullHost(t *testing.T) (*fakeHost, nicDriver, dcqcnDriver) {
+	f := &fakeHost{read: readFull(t)}
+	f.readBack = f.read
+	nic, dcqcn := hostTest(t, f)
+	return f, nic, dcqcn
+}
+
+// importEth0 runs a host driver's plan-time Check of eth0 and reads it as an import does
+// (nothing managed), failing t on an error or an absent eth0.
+func importEth0[T any](t *testing.T, d interface {
+	Check(context.Context, string) error
+	Read(context.Context, string, *T) (*T, error)
+}) *T {
 	t.Helper()
-	b, err := os.ReadFile("../platform/mlx5/testdata/read-full.txt")
-	if err != nil {
+	ctx := context.Background()
+	if err := d.Check(ctx, "eth0"); err != nil {
 		t.Fatal(err)
 	}
-	var lines []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if !strings.HasPrefix(l, "#") {
-			lines = append(lines, l)
-		}
+	have, err := d.Read(ctx, "eth0", nil)
+	if err != nil || have == nil {
+		t.Fatalf("read: %v %v", have, err)
 	}
-	return strings.Join(lines, "\n")
+	return have
 }
 
 func hostTest(t *testing.T, f *fakeHost) (nicDriver, dcqcnDriver) {
@@ -77,16 +89,8 @@ func hostTest(t *testing.T, f *fakeHost) (nicDriver, dcqcnDriver) {
 // records the values before it and delete writes them back under the netdev's lock.
 func TestNICQoSLifecycle(t *testing.T) {
 	ctx := context.Background()
-	f := &fakeHost{read: readFull(t)}
-	f.readBack = f.read
-	nic, _ := hostTest(t, f)
-	if err := nic.Check(ctx, "eth0"); err != nil {
-		t.Fatal(err)
-	}
-	have, err := nic.Read(ctx, "eth0", nil)
-	if err != nil || have == nil {
-		t.Fatalf("read: %v %v", have, err)
-	}
+	f, nic, _ := fullHost(t)
+	have := importEth0[fabric.NICQoS](t, nic)
 	if have.Trust != fabric.TrustDSCP {
 		t.Errorf("trust %q, want dscp (the host's)", have.Trust)
 	}
@@ -160,16 +164,8 @@ func TestNICQoSWriteRolledBack(t *testing.T) {
 
 func TestDCQCNReadAndWrite(t *testing.T) {
 	ctx := context.Background()
-	f := &fakeHost{read: readFull(t)}
-	f.readBack = f.read
-	_, dcqcn := hostTest(t, f)
-	if err := dcqcn.Check(ctx, "eth0"); err != nil {
-		t.Fatal(err)
-	}
-	have, err := dcqcn.Read(ctx, "eth0", nil)
-	if err != nil || have == nil {
-		t.Fatalf("read: %v %v", have, err)
-	}
+	_, _, dcqcn := fullHost(t)
+	have := importEth0[fabric.DCQCN](t, dcqcn)
 	want := *have
 	want.Persist = false
 	raw, err := dcqcn.Create(ctx, want)
