@@ -51,7 +51,7 @@ func (f *fakeHost) restores() []string {
 }
 
 // readFull is the platform's composed read of eth0 with the contract's roce_nic_qos applied.
-func readFull(t *testing.T) string { return mlx5Fixture(t, "read-full.txt") }
+func readFull(t *testing.T) string { return platformFixture(t, "mlx5/read-full.txt") }
 
 // fullHost is a host whose eth0 reads as readFull, before a write and after it.
 func fullHost(t *testing.T) (*fakeHost, nicDriver, dcqcnDriver) {
