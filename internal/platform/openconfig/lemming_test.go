@@ -2,8 +2,6 @@ package openconfig
 
 import (
 	"bytes"
-	"maps"
-	"slices"
 	"strings"
 	"testing"
 
@@ -155,8 +153,8 @@ func expectNoObjects(t *testing.T, tr *Tree, policy string) {
 	t.Helper()
 	ours := func(n string) bool { return n == policy || strings.HasPrefix(n, policy+"-") }
 	var left []string
-	for _, names := range [][]string{slices.Sorted(maps.Keys(tr.Classifiers)), slices.Sorted(maps.Keys(tr.ForwardingGroups)),
-		slices.Sorted(maps.Keys(tr.Queues)), slices.Sorted(maps.Keys(tr.Profiles)), slices.Sorted(maps.Keys(tr.SchedulerPolicies))} {
+	for _, names := range [][]string{sortedKeys(tr.Classifiers), sortedKeys(tr.ForwardingGroups),
+		sortedKeys(tr.Queues), sortedKeys(tr.Profiles), sortedKeys(tr.SchedulerPolicies)} {
 		for _, n := range names {
 			if ours(n) {
 				left = append(left, n)
@@ -164,7 +162,7 @@ func expectNoObjects(t *testing.T, tr *Tree, policy string) {
 		}
 	}
 	for id, it := range tr.Interfaces {
-		for _, n := range append(slices.Sorted(maps.Keys(it.OutputQueues)), it.SchedulerPolicy, it.InputClassifiers[classifierType]) {
+		for _, n := range append(sortedKeys(it.OutputQueues), it.SchedulerPolicy, it.InputClassifiers[classifierType]) {
 			if ours(n) {
 				left = append(left, id+":"+n)
 			}

@@ -103,7 +103,7 @@ func (t *Tree) Policy(name string) (*fabric.QoSPolicy, bool) {
 	if _, ok := cl.Terms[defaultTermID(name)]; !ok && len(covered) == 64 {
 		p.DefaultTrafficClass = 0
 	}
-	for _, ifname := range slices.Sorted(maps.Keys(t.Interfaces)) {
+	for _, ifname := range sortedKeys(t.Interfaces) {
 		if t.boundTo(ifname, name, p, queueOf) {
 			p.Interfaces = append(p.Interfaces, ifname)
 		}
@@ -169,3 +169,6 @@ func toInt(v uint64) int {
 	}
 	return int(v)
 }
+
+// sortedKeys are m's keys in order: the order every translation walks interfaces and objects in.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
