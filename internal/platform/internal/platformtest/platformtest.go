@@ -347,3 +347,29 @@ func (d Dialect[C]) GoldenPolicyLines(t *testing.T, check func(t *testing.T, ste
 		})
 	}
 }
+
+// PFCStep is a step of a roce_pfc_interface's life (fabrictest.PFCLifecycle) as GoldenPFCLines
+// hands it to a platform.
+type PFCStep = fabrictest.PFCStep
+
+// GoldenPFCLines computes the lines of each step of example's life (fabrictest.PFCLifecycle;
+// updated is what the update makes of it), compares them with the step's golden and hands them
+// to check, the platform's own check of a transaction; from nothing to nothing, lines must
+// write nothing.
+func GoldenPFCLines(t *testing.T, example func() *fabric.PFCInterface, updated *fabric.PFCInterface,
+	lines func(t *testing.T, step PFCStep) ([]string, error), check func(t *testing.T, step PFCStep, got []string)) {
+	t.Helper()
+	for _, step := range fabrictest.PFCLifecycle(example, updated) {
+		t.Run(step.Golden, func(t *testing.T) {
+			got, err := lines(t, step)
+			if err != nil {
+				t.Fatal(err)
+			}
+			goldenfile.Testdata(t, step.Golden, goldenfile.Lines(got))
+			check(t, step, got)
+		})
+	}
+	if got, err := lines(t, PFCStep{}); got != nil || err != nil {
+		t.Errorf("PFCLines(nil, nil) = %q, %v", got, err)
+	}
+}
