@@ -294,6 +294,14 @@ ets = {
 roce_tos = 106
 `
 
+// dcqcnAttrs are the quickstart's DCQCN settings: a roce_dcqcn_profile's, each NIC's in a
+// roce_dcqcn_interfaces map and a roce_dcqcn_group's (indent places them), one text as
+// nicQoSAttrs is.
+const dcqcnAttrs = `priorities   = [3]
+cnp_dscp     = 48
+cnp_priority = 6
+`
+
 // indent puts prefix before each non-empty line of text.
 func indent(text, prefix string) string {
 	lines := strings.SplitAfter(text, "\n")
@@ -303,6 +311,19 @@ func indent(text, prefix string) string {
 		}
 	}
 	return strings.Join(lines, "")
+}
+
+// hostMap is a map resource of type typ per host whose every NIC has attrs.
+func hostMap(typ, attrs string) string {
+	return `resource "` + typ + `" "host" {
+  for_each = local.hosts
+  device   = each.key
+  interfaces = {
+    for nic in each.value : nic => {
+` + indent(attrs, "      ") + `    }
+  }
+}
+`
 }
 
 // roceResources: PFC with a drop watchdog on every port, and the quickstart's NIC QoS and
@@ -326,10 +347,7 @@ resource "roce_dcqcn_profile" "nic" {
   for_each     = local.nics
   device       = each.value.device
   interface    = each.value.interface
-  priorities   = [3]
-  cnp_dscp     = 48
-  cnp_priority = 6
-}
+` + indent(dcqcnAttrs, "  ") + `}
 `
 
 // mapResources: roceResources with a resource per device, whose `interfaces` map gives every
@@ -347,27 +365,7 @@ var mapResources = `resource "roce_pfc_interfaces" "leaf" {
   depends_on = [roce_qos_policy.leaf]
 }
 
-resource "roce_nic_qos_interfaces" "host" {
-  for_each = local.hosts
-  device   = each.key
-  interfaces = {
-    for nic in each.value : nic => {
-` + indent(nicQoSAttrs, "      ") + `    }
-  }
-}
-
-resource "roce_dcqcn_interfaces" "host" {
-  for_each = local.hosts
-  device   = each.key
-  interfaces = {
-    for nic in each.value : nic => {
-      priorities   = [3]
-      cnp_dscp     = 48
-      cnp_priority = 6
-    }
-  }
-}
-`
+` + hostMap("roce_nic_qos_interfaces", nicQoSAttrs) + "\n" + hostMap("roce_dcqcn_interfaces", dcqcnAttrs)
 
 // groupResources: mapResources with one copy of the settings per device: its ports or NICs
 // as a set, the arguments every entry of the map held once (those of roce_pfc_interface,
@@ -391,10 +389,7 @@ resource "roce_dcqcn_group" "host" {
   for_each     = local.hosts
   device       = each.key
   interfaces   = each.value
-  priorities   = [3]
-  cnp_dscp     = 48
-  cnp_priority = 6
-}
+` + indent(dcqcnAttrs, "  ") + `}
 `
 
 // floorResources: the same instances as terraform_data (the builtin provider), each holding a

@@ -118,22 +118,35 @@ func stringMap(t *testing.T, v cty.Value) map[string][]string {
 	return out
 }
 
+// inv is the inventory path the configuration tests render with.
+const inv = "/lab/inventory.json"
+
+// againstDefaults renders variant v and (a), the per-interface configuration, of one fabric
+// from one inventory, parses both, and checks v's header (its first line holds header), its
+// resources (types, in order) and that it holds (a)'s switch policy byte for byte.
+func againstDefaults(t *testing.T, v Variant, header string, types ...string) (f Fabric, cfg string, vb, ab *hclsyntax.Body) {
+	t.Helper()
+	_, f = testFabric(t)
+	cfg, a := Config(f, v, inv), Config(f, Defaults, inv)
+	vb, ab = parseHCL(t, cfg), parseHCL(t, a)
+	if first, _, _ := strings.Cut(cfg, "\n"); !strings.Contains(first, header) {
+		t.Errorf("header: %s", first)
+	}
+	if got := resourceTypes(vb); !slices.Equal(got, types) {
+		t.Fatalf("resources %v, want %v", got, types)
+	}
+	if !strings.Contains(cfg, qosPolicyResource) || !strings.Contains(a, qosPolicyResource) {
+		t.Errorf("the switch policy differs between (a) and %s", v.Label())
+	}
+	return f, cfg, vb, ab
+}
+
 // The map-keyed configuration (e) declares a resource per device whose `interfaces` map,
 // keyed by every port (NIC) of the device, holds exactly the arguments the per-interface
 // configuration (a) sets on that port's (NIC's) own resource.
 func TestMapKeyedConfig(t *testing.T) {
-	_, f := testFabric(t)
-	const inv = "/lab/inventory.json"
-	e, a := Config(f, Map, inv), Config(f, Defaults, inv)
-	eb, ab := parseHCL(t, e), parseHCL(t, a)
-
-	if !strings.Contains(e, "variant (e) map-keyed, 10 resources.") {
-		t.Errorf("header: %s", strings.SplitN(e, "\n", 2)[0])
-	}
-	if got, want := resourceTypes(eb), []string{"roce_qos_policy.leaf", "roce_pfc_interfaces.leaf",
-		"roce_nic_qos_interfaces.host", "roce_dcqcn_interfaces.host"}; !slices.Equal(got, want) {
-		t.Fatalf("resources %v, want %v", got, want)
-	}
+	f, e, eb, ab := againstDefaults(t, Map, "variant (e) map-keyed, 10 resources.",
+		"roce_qos_policy.leaf", "roce_pfc_interfaces.leaf", "roce_nic_qos_interfaces.host", "roce_dcqcn_interfaces.host")
 	for _, typ := range MapResourceTypes {
 		if !strings.Contains(e, `resource "`+typ+`"`) {
 			t.Errorf("(e) does not use %s", typ)
@@ -143,10 +156,6 @@ func TestMapKeyedConfig(t *testing.T) {
 	if !strings.Contains(e, `devices = { for name, d in jsondecode(file("/lab/inventory.json")).devices : name => d if contains(local.devices, name) }`) ||
 		strings.Contains(e, "per_resource_reads") {
 		t.Error("(e)'s provider block differs from (a)'s")
-	}
-	// The policy is (a)'s, byte for byte.
-	if !strings.Contains(e, qosPolicyResource) || !strings.Contains(a, qosPolicyResource) {
-		t.Error("the switch policy differs between (a) and (e)")
 	}
 
 	el, al := locals(t, eb), locals(t, ab)
@@ -256,20 +265,8 @@ func TestMapKeyedFloorConfig(t *testing.T) {
 // port (NIC) of the device and whose other arguments are exactly those the per-interface
 // configuration (a) sets on each port's (NIC's) own resource.
 func TestGroupedConfig(t *testing.T) {
-	_, f := testFabric(t)
-	const inv = "/lab/inventory.json"
-	h, a := Config(f, Group, inv), Config(f, Defaults, inv)
-	hb, ab := parseHCL(t, h), parseHCL(t, a)
-	if !strings.Contains(h, "variant (h) grouped, 10 resources.") {
-		t.Errorf("header: %s", strings.SplitN(h, "\n", 2)[0])
-	}
-	if got, want := resourceTypes(hb), []string{"roce_qos_policy.leaf", "roce_pfc_interface_group.leaf",
-		"roce_nic_qos_group.host", "roce_dcqcn_group.host"}; !slices.Equal(got, want) {
-		t.Fatalf("resources %v, want %v", got, want)
-	}
-	if !strings.Contains(h, qosPolicyResource) {
-		t.Error("the switch policy differs between (a) and (h)")
-	}
+	f, h, hb, ab := againstDefaults(t, Group, "variant (h) grouped, 10 resources.",
+		"roce_qos_policy.leaf", "roce_pfc_interface_group.leaf", "roce_nic_qos_group.host", "roce_dcqcn_group.host")
 	hl, al := locals(t, hb), locals(t, ab)
 	for _, c := range []struct {
 		typ, name, perInterface, forEach string

@@ -66,6 +66,22 @@ func TestMedianAndStats(t *testing.T) {
 	}
 }
 
+// wantRows splits a Markdown table (a header, a rule, rows) into its lines and checks that it
+// has a row for each of want, in order, starting with it.
+func wantRows(t *testing.T, what, table string, want ...string) []string {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(table), "\n")
+	if len(lines) < 2+len(want) {
+		t.Fatalf("%s: %d lines, want a header, a rule and %d rows:\n%s", what, len(lines), len(want), table)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[2+i], w) {
+			t.Errorf("%s row %d:\n got %s\nwant %s...", what, i, lines[2+i], w)
+		}
+	}
+	return lines
+}
+
 func TestFormatTable(t *testing.T) {
 	got := FormatTable(testResults("default"))
 	table, rest, _ := strings.Cut(got, "\n\n")
@@ -73,11 +89,7 @@ func TestFormatTable(t *testing.T) {
 	if !strings.Contains(notes, "VmHWM") {
 		t.Errorf("notes missing:\n%s", got)
 	}
-	lines := strings.Split(strings.TrimSpace(table), "\n")
-	if len(lines) != 2+8 {
-		t.Fatalf("%d lines, want a header, a rule and 8 rows:\n%s", len(lines), got)
-	}
-	for i, want := range []string{
+	lines := wantRows(t, "plan table", table,
 		"| (a) defaults | 100 | no-change plan | 2.00 s (n=3) | 1.33× | 1.05× | 0.17× | 1 (1.00) | 1 (1.00) | 1 (1.00) | 1 (1.00) | 3 | 97.3 MB |",
 		"| (b) per-resource reads | 100 | no-change plan | 12.00 s (n=1) | 8.00× | 6.32× | 1.00× | 33 (32.00) | 4 (4.00) | 1 (1.00) | 1 (1.00) | 3 | 97.3 MB |",
 		"| (c) terraform_data floor | 100 | no-change plan | 1.50 s (n=1) | 1.00× | 0.79× | 0.12× | – | – | – | – | – | – |",
@@ -85,31 +97,20 @@ func TestFormatTable(t *testing.T) {
 		"| (a) defaults | 100 | drift plan | 3.00 s (n=1) | 2.00× | 1.58× | – |",
 		"| (b) per-resource reads | 100 | drift plan | ERROR: exit 1, want 2: Error: Unsupported argument: An argument named \"per_resource_reads\" is not expected here. |",
 		"| (c) terraform_data floor | 100 | drift plan | n/a: terraform_data cannot drift",
-		"| (d) no-op framework provider | 100 | drift plan | n/a: the no-op provider reads no device",
-	} {
-		if !strings.HasPrefix(lines[2+i], want) {
-			t.Errorf("row %d:\n got %s\nwant %s...", i, lines[2+i], want)
-		}
+		"| (d) no-op framework provider | 100 | drift plan | n/a: the no-op provider reads no device")
+	if len(lines) != 2+8 {
+		t.Errorf("plan table: %d lines, want a header, a rule and 8 rows:\n%s", len(lines), got)
 	}
 	if n := strings.Count(lines[0], "|"); n != 14 {
 		t.Errorf("header has %d columns", n-1)
 	}
 
-	wl := strings.Split(strings.TrimSpace(writes), "\n")
-	if len(wl) < 2+5 {
-		t.Fatalf("apply and destroy table: %d lines, want a header, a rule and 5 rows:\n%s", len(wl), writes)
-	}
-	for i, want := range []string{
+	wantRows(t, "apply and destroy table", writes,
 		"| (a) defaults | 100 | apply from empty | 13.00 s (n=1) | 1.30× | 2.60× | 33 (32.00) | 7 (7.00) | 12 (12.00) | 1 (1.00) | 1 (1.00) |",
 		"| (d) no-op framework provider | 100 | apply from empty | 10.00 s (n=1) | 1.00× | 2.00× | – |",
 		"| (c) terraform_data floor | 100 | apply from empty | 5.00 s (n=1) | 0.50× | 1.00× | – |",
 		"| (a) defaults | 100 | destroy | 14.00 s (n=1) | 1.40× | – |",
-		"| (d) no-op framework provider | 100 | destroy | 10.00 s (n=1) | 1.00× | – |",
-	} {
-		if !strings.HasPrefix(wl[2+i], want) {
-			t.Errorf("apply/destroy row %d:\n got %s\nwant %s...", i, wl[2+i], want)
-		}
-	}
+		"| (d) no-op framework provider | 100 | destroy | 10.00 s (n=1) | 1.00× | – |")
 	if !strings.Contains(writes, "gNMI Sets are the writes") {
 		t.Errorf("apply/destroy notes missing:\n%s", writes)
 	}

@@ -10,17 +10,18 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/devices/devicestest"
 )
 
 // kvDevice is a device holding key=value pairs, written by requests of pairs; a Set can be
 // held in flight.
 type kvDevice struct {
-	mu    sync.Mutex
-	data  map[string]string
-	sent  []map[string]string
-	gets  int
-	gate  chan struct{}
-	entry chan struct{}
+	mu   sync.Mutex
+	data map[string]string
+	sent []map[string]string
+	gets int
+	devicestest.Gate
 }
 
 type kvSnap struct{ m map[string]string }
@@ -56,14 +57,7 @@ func (d *kvDevice) writer() Writer[*kvSnap, map[string]string] {
 		},
 		Empty: func(r map[string]string) bool { return len(r) == 0 },
 		Send: func(_ context.Context, r map[string]string) error {
-			d.mu.Lock()
-			gate := d.gate
-			d.gate = nil
-			d.mu.Unlock()
-			if gate != nil {
-				d.entry <- struct{}{}
-				<-gate
-			}
+			d.Pass()
 			d.mu.Lock()
 			defer d.mu.Unlock()
 			d.sent = append(d.sent, r)
@@ -72,14 +66,6 @@ func (d *kvDevice) writer() Writer[*kvSnap, map[string]string] {
 		},
 		Refused: func(error) bool { return true },
 	}
-}
-
-func (d *kvDevice) hold() func() {
-	gate := make(chan struct{})
-	d.mu.Lock()
-	d.gate = gate
-	d.mu.Unlock()
-	return func() { close(gate) }
 }
 
 func waitQueued(t *testing.T, r *Registry, device string, n int) {
@@ -98,7 +84,7 @@ func waitQueued(t *testing.T, r *Registry, device string, n int) {
 // many writes it carries.
 func TestWriteQueuedGivesUp(t *testing.T) {
 	r := snapRegistry(false)
-	d := &kvDevice{data: map[string]string{}, entry: make(chan struct{}, 1)}
+	d := &kvDevice{data: map[string]string{}}
 	w := d.writer()
 	write := func(ctx context.Context, k string) <-chan error {
 		ch := make(chan error, 1)
@@ -107,9 +93,9 @@ func TestWriteQueuedGivesUp(t *testing.T) {
 		}()
 		return ch
 	}
-	release := d.hold()
+	release := d.HoldNext()
 	first := write(context.Background(), "a")
-	<-d.entry
+	<-d.Entered()
 	ctx, cancel := context.WithCancel(context.Background())
 	gone := write(ctx, "b")
 	waitQueued(t, r, "leaf-1", 1)
@@ -136,9 +122,9 @@ func TestWriteQueuedGivesUp(t *testing.T) {
 // With per_resource_reads each write goes alone on its own read, even when several queue.
 func TestWritePerResourceReadsAlone(t *testing.T) {
 	r := snapRegistry(true)
-	d := &kvDevice{data: map[string]string{}, entry: make(chan struct{}, 1)}
+	d := &kvDevice{data: map[string]string{}}
 	w := d.writer()
-	release := d.hold()
+	release := d.HoldNext()
 	var errs []chan error
 	for i, k := range []string{"a", "b", "c"} {
 		ch := make(chan error, 1)
@@ -147,7 +133,7 @@ func TestWritePerResourceReadsAlone(t *testing.T) {
 			ch <- Write(context.Background(), r, "leaf-1", w, func(*kvSnap) (map[string]string, error) { return map[string]string{k: "1"}, nil })
 		}()
 		if i == 0 {
-			<-d.entry
+			<-d.Entered()
 		} else {
 			waitQueued(t, r, "leaf-1", i)
 		}
@@ -167,7 +153,7 @@ func TestWritePerResourceReadsAlone(t *testing.T) {
 // count), write after write.
 func TestWriteCountedWhenItReturns(t *testing.T) {
 	r := snapRegistry(false)
-	d := &kvDevice{data: map[string]string{}, entry: make(chan struct{}, 1)}
+	d := &kvDevice{data: map[string]string{}}
 	w := d.writer()
 	for i := range 500 {
 		k := strconv.Itoa(i)
@@ -175,7 +161,7 @@ func TestWriteCountedWhenItReturns(t *testing.T) {
 			t.Fatal(err)
 		}
 		select {
-		case <-d.entry:
+		case <-d.Entered():
 		default:
 		}
 		if got := r.Writes("leaf-1"); got != uint64(i+1) {

@@ -5,7 +5,9 @@ package devices
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -169,7 +171,7 @@ func Resolve(s Settings, specs map[string]Spec, getenv func(string) string) (map
 		base.PerResourceReads = *s.PerResourceReads
 	}
 	out := make(map[string]Device, len(specs))
-	for _, name := range sortedKeys(specs) {
+	for _, name := range slices.Sorted(maps.Keys(specs)) {
 		sp := specs[name]
 		if !NamePattern.MatchString(name) {
 			probs = append(probs, Problem{Attr: "devices", Device: name, Summary: "Invalid device name",
@@ -241,15 +243,6 @@ func pick(v *string, fallback string) string {
 		return *v
 	}
 	return fallback
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func first(a, b *bool) *bool {

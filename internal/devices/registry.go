@@ -3,6 +3,8 @@ package devices
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -67,7 +69,7 @@ func (r *Registry) Device(name string) (Device, bool) {
 }
 
 // Names lists the configured devices, sorted.
-func (r *Registry) Names() []string { return sortedKeys(r.devices) }
+func (r *Registry) Names() []string { return slices.Sorted(maps.Keys(r.devices)) }
 
 // UnknownDeviceDetail explains a reference to a device that is not configured.
 func (r *Registry) UnknownDeviceDetail(name string) string {

@@ -147,15 +147,9 @@ func (s cliSwitch[C, QP, FP]) audit(ctx context.Context, ports []string) (fabric
 type cliQoS[C cliConfig[QP, FP], QP, FP any] struct{ cliSwitch[C, QP, FP] }
 
 func (d cliQoS[C, QP, FP]) Read(ctx context.Context, name string, known *fabric.QoSPolicy) (*fabric.QoSPolicy, error) {
-	cfg, err := d.refresh(ctx, nil)
-	if err != nil {
-		return nil, err
-	}
-	got, ok := cfg.Policy(name, known)
-	if !ok {
-		return nil, nil
-	}
-	return inKnownForm(known, got, d.d.canonical), nil
+	refresh := func(ctx context.Context) (C, error) { return d.refresh(ctx, nil) }
+	return readInKnownForm(ctx, refresh, func(cfg C) (*fabric.QoSPolicy, bool) { return cfg.Policy(name, known) },
+		known, d.d.canonical)
 }
 
 func (d cliQoS[C, QP, FP]) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error) {

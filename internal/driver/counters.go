@@ -143,13 +143,7 @@ func ForCounters(reg *devices.Registry, device string) (Counters, error) {
 		func(platformDriver) string { return "whose counters this provider version cannot read yet" })
 }
 
-func openMLX5Counters(reg *devices.Registry, device string) (Counters, error) {
-	h, err := openMLX5(reg, device)
-	if err != nil {
-		return nil, err
-	}
-	return mlx5Counters{h}, nil
-}
+var openMLX5Counters = over(openMLX5, func(h *mlx5Host) Counters { return mlx5Counters{h} })
 
 func openOpenConfigCounters(reg *devices.Registry, device string) (Counters, error) {
 	c, err := reg.GNMI(device)
@@ -190,17 +184,15 @@ type mlx5Counters struct{ h *mlx5Host }
 
 func (d mlx5Counters) Counters(ctx context.Context, ifnames []string) (map[string]InterfaceCounters, error) {
 	for _, ifname := range ifnames {
-		if !mlx5.ValidNetdev(ifname) {
-			return nil, fmt.Errorf("interface %q is not a valid netdev name", ifname)
+		if err := checkNetdev(ifname); err != nil {
+			return nil, err
 		}
 	}
-	res, err := d.h.c.Run(ctx, mlx5.CountersScript(ifnames, d.h.sudo), nil)
+	got, err := runRead(ctx, d.h, mlx5.CountersScript(ifnames, d.h.sudo), "", func(out []byte) (map[string]mlx5.Counters, error) {
+		return mlx5.ParseCounters(ifnames, out)
+	})
 	if err != nil {
 		return nil, err
-	}
-	got, err := mlx5.ParseCounters(ifnames, append(res.Stdout, res.Stderr...))
-	if err != nil {
-		return nil, fmt.Errorf("device %q: %w", d.h.device, err)
 	}
 	out := make(map[string]InterfaceCounters, len(got))
 	for ifname, c := range got {

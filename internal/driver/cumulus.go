@@ -90,31 +90,12 @@ func (n nvueTree) audit(ctx context.Context, ports []string) (fabric.Fabric, err
 
 type cumulusQoS struct{ nvueTree }
 
-func openCumulusQoS(reg *devices.Registry, device string) (QoSPolicy, error) {
-	t, err := openNVUE(reg, device)
-	if err != nil {
-		return nil, err
-	}
-	return cumulusQoS{t}, nil
-}
-
-func decodeCumulusPrior(raw Prior) (cumulus.Prior, error) {
-	var p cumulus.Prior
-	err := decodeInto(raw, &p)
-	return p, err
-}
+var openCumulusQoS = over(openNVUE, func(t nvueTree) QoSPolicy { return cumulusQoS{t} })
 
 func (d cumulusQoS) Read(ctx context.Context, name string, known *fabric.QoSPolicy) (*fabric.QoSPolicy, error) {
-	t, err := d.snap(ctx)
-	if err != nil {
-		return nil, err
-	}
-	got, ok := t.Policy(name, known)
-	if !ok {
-		return nil, nil
-	}
 	// The mapping profile holds every DSCP, not which DSCPs a class listed.
-	return inKnownForm(known, got, cumulus.Canonical), nil
+	return readInKnownForm(ctx, d.snap, func(t *cumulus.Tree) (*fabric.QoSPolicy, bool) { return t.Policy(name, known) },
+		known, cumulus.Canonical)
 }
 
 func (d cumulusQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, error) {
@@ -133,7 +114,7 @@ func (d cumulusQoS) Create(ctx context.Context, p fabric.QoSPolicy) (Prior, erro
 }
 
 func (d cumulusQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw Prior) (Prior, error) {
-	prior, err := decodeCumulusPrior(raw)
+	prior, err := decodeAs[cumulus.Prior](raw)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +135,7 @@ func (d cumulusQoS) Update(ctx context.Context, old, next fabric.QoSPolicy, raw 
 }
 
 func (d cumulusQoS) Delete(ctx context.Context, old fabric.QoSPolicy, raw Prior) error {
-	prior, err := decodeCumulusPrior(raw)
+	prior, err := decodeAs[cumulus.Prior](raw)
 	if err != nil {
 		return err
 	}
@@ -168,13 +149,7 @@ func (d cumulusQoS) Delete(ctx context.Context, old fabric.QoSPolicy, raw Prior)
 // cumulusPFC is roce_pfc_interface on a Cumulus switch: the port's PFC watchdog.
 type cumulusPFC struct{ nvueTree }
 
-func openCumulusPFC(reg *devices.Registry, device string) (PFCInterface, error) {
-	t, err := openNVUE(reg, device)
-	if err != nil {
-		return nil, err
-	}
-	return cumulusPFC{t}, nil
-}
+var openCumulusPFC = over(openNVUE, func(t nvueTree) PFCInterface { return cumulusPFC{t} })
 
 // cumulusPFCPrior records the port's watchdog state before the resource ("" when unset).
 type cumulusPFCPrior struct {
@@ -236,13 +211,7 @@ func (d cumulusPFC) Delete(ctx context.Context, old fabric.PFCInterface, prior P
 // interfaces, trimmed to their counters (cumulus.CountersInclude).
 type cumulusCounters struct{ nvueTree }
 
-func openCumulusCounters(reg *devices.Registry, device string) (Counters, error) {
-	t, err := openNVUE(reg, device)
-	if err != nil {
-		return nil, err
-	}
-	return cumulusCounters{t}, nil
-}
+var openCumulusCounters = over(openNVUE, func(t nvueTree) Counters { return cumulusCounters{t} })
 
 // Counters: PFC pauses per switch priority; ECN marks and drops (queue and WRED discards)
 // summed over the port's traffic classes and per traffic class, NVUE's egress-queue-stats being

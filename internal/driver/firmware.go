@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -42,26 +43,16 @@ type Firmware struct{ h *mlx5Host }
 
 // ForFirmware returns the roce_nic_firmware driver of a configured host.
 func ForFirmware(reg *devices.Registry, device string) (*Firmware, error) {
-	h, err := openHost(reg, device)
-	if err != nil {
-		return nil, err
-	}
-	return &Firmware{h}, nil
+	return over(openHost, func(h *mlx5Host) *Firmware { return &Firmware{h} })(reg, device)
 }
 
 func (f *Firmware) read(ctx context.Context, ifname string) (*mlx5.FirmwareState, error) {
-	if !mlx5.ValidNetdev(ifname) {
-		return nil, fmt.Errorf("interface %q is not a valid netdev name", ifname)
-	}
-	res, err := f.h.c.Run(ctx, mlx5.FirmwareReadScript(ifname, f.h.sudo), nil)
-	if err != nil {
+	if err := checkNetdev(ifname); err != nil {
 		return nil, err
 	}
-	st, err := mlx5.ParseFirmwareRead(ifname, append(res.Stdout, res.Stderr...))
-	if err != nil {
-		return nil, fmt.Errorf("device %q: %w", f.h.device, err)
-	}
-	return st, nil
+	return runRead(ctx, f.h, mlx5.FirmwareReadScript(ifname, f.h.sudo), "", func(out []byte) (*mlx5.FirmwareState, error) {
+		return mlx5.ParseFirmwareRead(ifname, out)
+	})
 }
 
 // Check reads the device and reports configured names it does not have (the plan-time check).
@@ -232,11 +223,4 @@ func (f *Firmware) set(ctx context.Context, st *mlx5.FirmwareState, values map[s
 }
 
 // Names lists a map's keys in order.
-func Names(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
+func Names(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }

@@ -33,18 +33,10 @@ func openHost(reg *devices.Registry, device string) (*mlx5Host, error) {
 
 // ForNICQoS returns the roce_nic_qos driver of a configured host.
 func ForNICQoS(reg *devices.Registry, device string) (NICQoS, error) {
-	h, err := openHost(reg, device)
-	if err != nil {
-		return nil, err
-	}
-	return nicDriver{h}, nil
+	return over(openHost, func(h *mlx5Host) NICQoS { return nicDriver{h} })(reg, device)
 }
 
 // ForDCQCN returns the roce_dcqcn_profile driver of a configured host.
 func ForDCQCN(reg *devices.Registry, device string) (DCQCN, error) {
-	h, err := openHost(reg, device)
-	if err != nil {
-		return nil, err
-	}
-	return dcqcnDriver{h}, nil
+	return over(openHost, func(h *mlx5Host) DCQCN { return dcqcnDriver{h} })(reg, device)
 }

@@ -48,15 +48,7 @@ func readHostLLDP(ctx context.Context, reg *devices.Registry, device string) (fa
 	if err != nil {
 		return fabric.DeviceNeighbors{}, err
 	}
-	res, err := h.c.Run(ctx, mlx5.LLDPScript(h.sudo), nil)
-	if err != nil {
-		return fabric.DeviceNeighbors{}, err
-	}
-	got, err := mlx5.ParseLLDP(append(res.Stdout, res.Stderr...))
-	if err != nil {
-		return fabric.DeviceNeighbors{}, fmt.Errorf("device %q: %w", device, err)
-	}
-	return got, nil
+	return runRead(ctx, h, mlx5.LLDPScript(h.sudo), "", mlx5.ParseLLDP)
 }
 
 // LLDPDevices returns the configured devices whose platform has an LLDP read, sorted.

@@ -49,8 +49,8 @@ func openMLX5(reg *devices.Registry, device string) (*mlx5Host, error) {
 // one command reads every netdev of the host (HostReadScript), and serves both roce_nic_qos and
 // roce_dcqcn_profile of every NIC. With per_resource_reads, each call reads ifname alone.
 func (h *mlx5Host) snap(ctx context.Context, ifname string) (*mlx5.HostState, error) {
-	if !mlx5.ValidNetdev(ifname) {
-		return nil, fmt.Errorf("interface %q is not a valid netdev name", ifname)
+	if err := checkNetdev(ifname); err != nil {
+		return nil, err
 	}
 	if d, _ := h.reg.Device(h.device); d.PerResourceReads {
 		return h.read(ctx, ifname)
@@ -81,31 +81,40 @@ func (h *mlx5Host) lockHeld(ifname string) error {
 
 // readHost fetches every netdev of the host in one command.
 func (h *mlx5Host) readHost(ctx context.Context) (map[string]*mlx5.HostState, error) {
-	res, err := h.c.Run(ctx, mlx5.HostReadScript(h.sudo), nil)
-	if err != nil {
-		return nil, err
-	}
-	states, err := mlx5.ParseHostRead(append(res.Stdout, res.Stderr...))
-	if err != nil {
-		return nil, fmt.Errorf("device %q: reading the host's netdevs: %w", h.device, err)
-	}
-	return states, nil
+	return runRead(ctx, h, mlx5.HostReadScript(h.sudo), "reading the host's netdevs: ", mlx5.ParseHostRead)
 }
 
 // read fetches everything both host resources need for ifname in one command.
 func (h *mlx5Host) read(ctx context.Context, ifname string) (*mlx5.HostState, error) {
-	if !mlx5.ValidNetdev(ifname) {
-		return nil, fmt.Errorf("interface %q is not a valid netdev name", ifname)
-	}
-	res, err := h.c.Run(ctx, mlx5.ReadScript(ifname, h.sudo), nil)
-	if err != nil {
+	if err := checkNetdev(ifname); err != nil {
 		return nil, err
 	}
-	st, err := mlx5.ParseRead(ifname, append(res.Stdout, res.Stderr...))
+	return runRead(ctx, h, mlx5.ReadScript(ifname, h.sudo), "reading "+ifname+": ", func(out []byte) (*mlx5.HostState, error) {
+		return mlx5.ParseRead(ifname, out)
+	})
+}
+
+// runRead runs a read script on the host and parses what it printed (stdout, then stderr); a
+// refusal of the output names the device and what was read (what, empty or ending in ": ").
+func runRead[T any](ctx context.Context, h *mlx5Host, script, what string, parse func(out []byte) (T, error)) (T, error) {
+	var zero T
+	res, err := h.c.Run(ctx, script, nil)
 	if err != nil {
-		return nil, fmt.Errorf("device %q: reading %s: %w", h.device, ifname, err)
+		return zero, err
 	}
-	return st, nil
+	v, err := parse(append(res.Stdout, res.Stderr...))
+	if err != nil {
+		return zero, fmt.Errorf("device %q: %s%w", h.device, what, err)
+	}
+	return v, nil
+}
+
+// checkNetdev refuses a name that is not a netdev's before it reaches a host's shell.
+func checkNetdev(ifname string) error {
+	if !mlx5.ValidNetdev(ifname) {
+		return fmt.Errorf("interface %q is not a valid netdev name", ifname)
+	}
+	return nil
 }
 
 func (h *mlx5Host) present(st *mlx5.HostState, ifname string) bool {

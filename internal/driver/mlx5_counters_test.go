@@ -29,11 +29,11 @@ func (h *countersHost) Run(_ context.Context, cmd string, _ []byte) (ssh.Result,
 	return ssh.Result{Stdout: []byte(out)}, nil
 }
 
-// mlx5Fixture is a capture of the lab host's counters read (platform/mlx5's testdata) without
-// its "#" source lines.
-func mlx5Fixture(t *testing.T, name string) string {
+// platformFixture is a platform package's testdata file (path: "<platform>/<name>", a capture
+// of the lab device's answer) without its "#" source lines.
+func platformFixture(t *testing.T, path string) string {
 	t.Helper()
-	b, err := os.ReadFile("../platform/mlx5/testdata/" + name)
+	b, err := os.ReadFile("../platform/" + strings.Replace(path, "/", "/testdata/", 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,8 +55,8 @@ func mlx5CountersOf(f *countersHost) mlx5Counters {
 func TestMLX5CountersOneCommand(t *testing.T) {
 	ctx := context.Background()
 	f := &countersHost{answers: map[string]string{
-		mlx5.CountersScript([]string{"eth0", "eth1"}, false): mlx5Fixture(t, "counters-lab.txt"),
-		mlx5.CountersScript(nil, false):                      mlx5Fixture(t, "counters-all-lab.txt"),
+		mlx5.CountersScript([]string{"eth0", "eth1"}, false): platformFixture(t, "mlx5/counters-lab.txt"),
+		mlx5.CountersScript(nil, false):                      platformFixture(t, "mlx5/counters-all-lab.txt"),
 	}}
 	d := mlx5CountersOf(f)
 	for _, ports := range [][]string{{"eth0", "eth1"}, nil} {
@@ -83,7 +83,7 @@ func TestMLX5CountersOneCommand(t *testing.T) {
 // that is no netdev name is refused before anything runs.
 func TestMLX5CountersUnknownNetdev(t *testing.T) {
 	ctx := context.Background()
-	lab := mlx5Fixture(t, "counters-lab.txt")
+	lab := platformFixture(t, "mlx5/counters-lab.txt")
 	eth0 := lab[:strings.Index(lab, "@@netdev eth1")]
 	// What the host prints for eth9: ethtool's perror of ENODEV and grep's missing files.
 	eth9 := "@@netdev eth9\n@@ethtool\nCannot get stats strings information: No such device\n@@hw_counters\n" +

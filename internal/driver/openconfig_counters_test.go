@@ -3,7 +3,6 @@ package driver
 import (
 	"context"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -58,15 +57,8 @@ func under(leaf, sub []*gpb.PathElem) bool {
 // Ethernet1-4, queues gold (queue-id 3) and bulk (queue-id 0) on Ethernet2 in a storm.
 func ocLab(t *testing.T) *fakeOnce {
 	t.Helper()
-	b, err := os.ReadFile("../platform/openconfig/testdata/counters-subscribe-lab.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
 	f := &fakeOnce{}
-	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		if strings.HasPrefix(l, "#") {
-			continue
-		}
+	for _, l := range strings.Split(strings.TrimSpace(platformFixture(t, "openconfig/counters-subscribe-lab.txt")), "\n") {
 		p, v, _ := strings.Cut(l, "\t")
 		path, err := ygot.StringToStructuredPath(p)
 		if err != nil {

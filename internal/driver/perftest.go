@@ -106,8 +106,8 @@ type perftestRun struct {
 }
 
 func (p perftestRun) rdmaDevice(ctx context.Context, c sshConn, device, ifname string) (string, error) {
-	if !mlx5.ValidNetdev(ifname) {
-		return "", fmt.Errorf("interface %q is not a valid netdev name", ifname)
+	if err := checkNetdev(ifname); err != nil {
+		return "", err
 	}
 	r, err := c.Run(ctx, mlx5.RDMADeviceScript(ifname), nil)
 	if err != nil {

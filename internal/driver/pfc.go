@@ -64,19 +64,7 @@ func ForPFCInterface(reg *devices.Registry, device string) (PFCInterface, error)
 
 type sonicPFC struct{ sonicDB }
 
-func openSONiCPFC(reg *devices.Registry, device string) (PFCInterface, error) {
-	c, err := reg.GNMI(device)
-	if err != nil {
-		return nil, err
-	}
-	return sonicPFC{sonicDB{c, newReads(reg, device)}}, nil
-}
-
-func decodePFCPrior(raw Prior) (sonic.PFCPrior, error) {
-	var p sonic.PFCPrior
-	err := decodeInto(raw, &p)
-	return p, err
-}
+var openSONiCPFC = over(openSONiCDB, func(d sonicDB) PFCInterface { return sonicPFC{d} })
 
 // Check needs nothing from the device at plan time: the device checks run at apply, against
 // the switch as it is then (the bound policy may be created in the same apply).
@@ -114,7 +102,7 @@ func (d sonicPFC) Read(ctx context.Context, port string, _ *fabric.PFCInterface)
 }
 
 func (d sonicPFC) writePFC(ctx context.Context, old *fabric.PFCInterface, next fabric.PFCInterface, raw Prior) (Prior, error) {
-	recorded, err := decodePFCPrior(raw)
+	recorded, err := decodeAs[sonic.PFCPrior](raw)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +129,7 @@ func (d sonicPFC) Update(ctx context.Context, old, next fabric.PFCInterface, pri
 }
 
 func (d sonicPFC) Delete(ctx context.Context, old fabric.PFCInterface, raw Prior) error {
-	prior, err := decodePFCPrior(raw)
+	prior, err := decodeAs[sonic.PFCPrior](raw)
 	if err != nil {
 		return err
 	}

@@ -115,6 +115,19 @@ func openDriver[T any](reg *devices.Registry, device string, pick func(platformD
 	return drv(reg, device)
 }
 
+// over is the opener of a driver built on what open opens for the device (an NVUE tree, a
+// SONiC database session, a NIC host): wrap makes the driver of it.
+func over[S, T any](open func(*devices.Registry, string) (S, error), wrap func(S) T) func(*devices.Registry, string) (T, error) {
+	return func(reg *devices.Registry, device string) (T, error) {
+		s, err := open(reg, device)
+		if err != nil {
+			var none T
+			return none, err
+		}
+		return wrap(s), nil
+	}
+}
+
 // platformsWith names the platforms whose row has has, in devices.Platforms order.
 func platformsWith(has func(platformDriver) bool) []string {
 	var out []string

@@ -20,6 +20,13 @@ func decodeInto(raw Prior, p any) error {
 	return nil
 }
 
+// decodeAs reads the private state as a P; the zero P when nothing was recorded.
+func decodeAs[P any](raw Prior) (P, error) {
+	var p P
+	err := decodeInto(raw, &p)
+	return p, err
+}
+
 // decodePrior reads the private state; nil when nothing was recorded.
 func decodePrior[P any](raw Prior) (*P, error) {
 	if len(raw) == 0 {

@@ -90,13 +90,16 @@ func (s sonicDB) read(ctx context.Context) (*sonic.DB, error) {
 
 type sonicQoS struct{ sonicDB }
 
-func openSONiCQoS(reg *devices.Registry, device string) (QoSPolicy, error) {
+// openSONiCDB opens the device's gNMI session as a CONFIG_DB.
+func openSONiCDB(reg *devices.Registry, device string) (sonicDB, error) {
 	c, err := reg.GNMI(device)
 	if err != nil {
-		return nil, err
+		return sonicDB{}, err
 	}
-	return &sonicQoS{sonicDB{c, newReads(reg, device)}}, nil
+	return sonicDB{c, newReads(reg, device)}, nil
 }
+
+var openSONiCQoS = over(openSONiCDB, func(d sonicDB) QoSPolicy { return &sonicQoS{d} })
 
 // sonicPrior is a SONiC policy's private state: each bound port's own PORT_QOS_MAP fields and
 // QUEUE entries before the policy took it.
@@ -109,16 +112,25 @@ func decodeSONiCPrior(raw Prior) (sonicPrior, error) {
 }
 
 func (d *sonicQoS) Read(ctx context.Context, name string, known *fabric.QoSPolicy) (*fabric.QoSPolicy, error) {
-	db, err := d.snap(ctx)
+	// The device keeps a whole DSCP map, not which DSCPs a class listed.
+	return readInKnownForm(ctx, d.snap, func(db *sonic.DB) (*fabric.QoSPolicy, bool) { return db.PolicyWith(name, known) },
+		known, sonic.Canonical)
+}
+
+// readInKnownForm is the Read of a platform whose device keeps a policy in another form than
+// the one written (canonical): the policy lookup finds in the device's read (snap), nil when
+// there is none, in known's form where the device agrees with it (inKnownForm).
+func readInKnownForm[S any](ctx context.Context, snap func(context.Context) (S, error), lookup func(S) (*fabric.QoSPolicy, bool),
+	known *fabric.QoSPolicy, canonical func(fabric.QoSPolicy) fabric.QoSPolicy) (*fabric.QoSPolicy, error) {
+	s, err := snap(ctx)
 	if err != nil {
 		return nil, err
 	}
-	got, ok := db.PolicyWith(name, known)
+	got, ok := lookup(s)
 	if !ok {
 		return nil, nil
 	}
-	// The device keeps a whole DSCP map, not which DSCPs a class listed.
-	return inKnownForm(known, got, sonic.Canonical), nil
+	return inKnownForm(known, got, canonical), nil
 }
 
 // inKnownForm is got as Read returns it: the recorded policy itself when it reads back the

@@ -17,19 +17,19 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
+	"github.com/rocefabric/terraform-provider-roce/internal/devices/devicestest"
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/sonic"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/gnmi"
 )
 
-// gatedConfigDB is the fake SONiC switch with a Set the test holds in flight (hold) and a
+// gatedConfigDB is the fake SONiC switch with a Set the test holds in flight (HoldNext) and a
 // refusal rule (refuse: the whole request refused, nothing applied, as sonic-gnmi does).
 type gatedConfigDB struct {
 	*fakeConfigDB
-	mu      sync.Mutex
-	gate    chan struct{}
-	entered chan struct{}
-	refuse  func(*gpb.SetRequest) error
+	mu sync.Mutex
+	devicestest.Gate
+	refuse func(*gpb.SetRequest) error
 }
 
 func (g *gatedConfigDB) GetAll(ctx context.Context, paths ...*gpb.Path) ([]gnmi.Update, error) {
@@ -39,14 +39,7 @@ func (g *gatedConfigDB) GetAll(ctx context.Context, paths ...*gpb.Path) ([]gnmi.
 }
 
 func (g *gatedConfigDB) Set(ctx context.Context, req *gpb.SetRequest) error {
-	g.mu.Lock()
-	gate := g.gate
-	g.gate = nil
-	g.mu.Unlock()
-	if gate != nil {
-		g.entered <- struct{}{}
-		<-gate
-	}
+	g.Pass()
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.refuse != nil {
@@ -58,21 +51,11 @@ func (g *gatedConfigDB) Set(ctx context.Context, req *gpb.SetRequest) error {
 	return g.fakeConfigDB.Set(ctx, req)
 }
 
-// hold makes the next Set wait until the returned release is called, and returns once it is
-// in flight.
-func (g *gatedConfigDB) holdNext() (release func()) {
-	gate := make(chan struct{})
-	g.mu.Lock()
-	g.gate = gate
-	g.mu.Unlock()
-	return func() { close(gate) }
-}
-
 // coalesceSwitch is a dynamic-model switch with the policy on ports ports, behind the drivers
 // the provider uses.
 func coalesceSwitch(t *testing.T, ports int) (*gatedConfigDB, *devices.Registry, exclusivePFC) {
 	t.Helper()
-	g := &gatedConfigDB{fakeConfigDB: sonicSwitchOf("dynamic", ports), entered: make(chan struct{}, 1)}
+	g := &gatedConfigDB{fakeConfigDB: sonicSwitchOf("dynamic", ports)}
 	reg := testRegistry("sonic", devices.Device{})
 	s := sonicDB{g, newReads(reg, "sw")}
 	turn := exclusive{reg, "sw", awaitGrace, true}
@@ -179,7 +162,7 @@ func TestSONiCConcurrentWritesShareASetRequest(t *testing.T) {
 		if r.err != nil {
 			t.Fatalf("%s: %v", port, r.err)
 		}
-		prior, err := decodePFCPrior(r.prior)
+		prior, err := decodeAs[sonic.PFCPrior](r.prior)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -313,9 +296,9 @@ func TestSONiCSameKeyWritesNotCombined(t *testing.T) {
 	const ports = 3
 	g, reg, pfc := coalesceSwitch(t, ports)
 	before := len(g.sets)
-	release := g.holdNext()
+	release := g.HoldNext()
 	first := start(func() (Prior, error) { return pfc.Create(ctx, pfcOn("Ethernet0", 200)) })
-	<-g.entered
+	<-g.Entered()
 	created := queued(t, reg, func() (Prior, error) { return pfc.Create(ctx, pfcOn("Ethernet4", 200)) })
 	updated := queued(t, reg, func() (Prior, error) {
 		return pfc.Update(ctx, pfcOn("Ethernet4", 200), pfcOn("Ethernet4", 300), nil)
@@ -360,9 +343,9 @@ func TestSONiCSameKeyWritesNotCombined(t *testing.T) {
 func burst(t *testing.T, g *gatedConfigDB, reg *devices.Registry, pfc exclusivePFC, names []string) map[string]<-chan writeResult {
 	t.Helper()
 	ctx := context.Background()
-	release := g.holdNext()
+	release := g.HoldNext()
 	first := start(func() (Prior, error) { return pfc.Create(ctx, pfcOn(names[0], 200)) })
-	<-g.entered
+	<-g.Entered()
 	results := map[string]<-chan writeResult{}
 	for _, port := range names[1:] {
 		results[port] = queued(t, reg, func() (Prior, error) { return pfc.Create(ctx, pfcOn(port, 200)) })

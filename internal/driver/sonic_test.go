@@ -162,7 +162,7 @@ func TestSONiCPFCLifecycle(t *testing.T) {
 	if err != nil || got == nil || got.Watchdog == nil || got.Watchdog.Action != "drop" {
 		t.Fatalf("read after create: %+v %v", got, err)
 	}
-	if _, err := decodePFCPrior(raw); err != nil || len(raw) == 0 {
+	if _, err := decodeAs[sonic.PFCPrior](raw); err != nil || len(raw) == 0 {
 		t.Fatalf("create recorded %s (%v)", raw, err)
 	}
 	if err := pfc.Delete(ctx, on, raw); err != nil {

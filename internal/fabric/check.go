@@ -3,6 +3,7 @@ package fabric
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -222,7 +223,7 @@ func (c *checker) add(severity, rule, device, format string, args ...any) {
 }
 
 // losslessTCs returns the lossless traffic classes of all policies, sorted.
-func (c *checker) losslessTCs() []int { return sortedKeys(c.lossless) }
+func (c *checker) losslessTCs() []int { return slices.Sorted(maps.Keys(c.lossless)) }
 
 // losslessSources describes where the lossless traffic classes come from.
 func (c *checker) losslessSources() string {
@@ -248,13 +249,13 @@ func (c *checker) marked() map[int][]string {
 }
 
 // markedTCs are the traffic classes of marked, sorted.
-func (c *checker) markedTCs() []int { return sortedKeys(c.marked()) }
+func (c *checker) markedTCs() []int { return slices.Sorted(maps.Keys(c.marked())) }
 
 // markedSources describes where the ECN-marked traffic classes come from.
 func (c *checker) markedSources() string {
 	m := c.marked()
 	var parts []string
-	for _, tc := range sortedKeys(m) {
+	for _, tc := range slices.Sorted(maps.Keys(m)) {
 		parts = append(parts, fmt.Sprintf("traffic class %d: %s", tc, summarize(m[tc])))
 	}
 	return strings.Join(parts, "; ")

@@ -3,6 +3,7 @@ package fabric
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -74,9 +75,9 @@ func (c *checker) r2DSCPMap() {
 			continue
 		}
 		var bad, fixes []string
-		for _, d := range sortedKeys(expected) {
+		for _, d := range slices.Sorted(maps.Keys(expected)) {
 			got := h.NIC.DSCPToPriority[d] // unlisted: priority 0
-			tcs := sortedKeys(expected[d])
+			tcs := slices.Sorted(maps.Keys(expected[d]))
 			if len(tcs) == 1 && tcs[0] == got {
 				continue
 			}

@@ -17,21 +17,25 @@ func lossyWithoutECN(f *Fabric) {
 // policyOf edits the policy of refFabric's switch i.
 func policyOf(f *Fabric, i int, edit func(*QoSPolicy)) { edit(&f.Policies[i].Policy) }
 
+// lossy makes f a lossy RoCE fabric: no switch class lossless, PFC off on every port, no NIC
+// pausing a priority.
+func lossy(f *Fabric) {
+	for i := range f.Policies {
+		policyOf(f, i, func(p *QoSPolicy) { class(p, "roce", func(c *Class) { c.Lossless = false }) })
+		f.PFC[i].PFC.Mode = PFCModeOff
+	}
+	for i := range f.NICs {
+		f.NICs[i].NIC.PFCPriorities = nil
+	}
+}
+
 // Each rule has passing and failing fabrics, edits of refFabric (leaf-1, leaf-2, gpu-1, gpu-2).
 // A failing fabric lists every finding it yields, including the ones other rules add as a
 // consequence, so no rule fires where it should not.
 func TestCheckRules(t *testing.T) {
 	checkEdits(t, refFabric, []checkCase{
 		// R1
-		{"R1 pass: lossy fabric, NICs without PFC", func(f *Fabric) {
-			for i := range f.Policies {
-				policyOf(f, i, func(p *QoSPolicy) { class(p, "roce", func(c *Class) { c.Lossless = false }) })
-				f.PFC[i].PFC.Mode = PFCModeOff
-			}
-			for i := range f.NICs {
-				f.NICs[i].NIC.PFCPriorities = nil
-			}
-		}, nil},
+		{"R1 pass: lossy fabric, NICs without PFC", lossy, nil},
 		{"R1 fail: NIC pauses an extra priority", func(f *Fabric) { f.NICs[1].NIC.PFCPriorities = []int{3, 4} }, []wantFinding{
 			errorOn("R1", "gpu-2", "eth0 on gpu-2", "pfc_priorities [3, 4]", "lossless traffic classes are [3]",
 				`class "roce" on leaf-1 and class "roce" on leaf-2`, "Set pfc_priorities = [3]"),
@@ -155,13 +159,7 @@ func TestCheckRules(t *testing.T) {
 		}},
 		// In lossy RoCE, DCQCN is the only congestion control: it must run on the marked class.
 		{"R6 fail: lossy fabric, DCQCN misses the RoCE priority", func(f *Fabric) {
-			for i := range f.Policies {
-				policyOf(f, i, func(p *QoSPolicy) { class(p, "roce", func(c *Class) { c.Lossless = false }) })
-				f.PFC[i].PFC.Mode = PFCModeOff
-			}
-			for i := range f.NICs {
-				f.NICs[i].NIC.PFCPriorities = nil
-			}
+			lossy(f)
 			f.DCQCN[1].DCQCN.Priorities = []int{4}
 		}, []wantFinding{
 			errorOn("R6", "gpu-2", "enabled on priorities [4] but not on traffic class(es) with ECN marking [3]",

@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -61,14 +62,14 @@ func (c *checker) r8LosslessCount() {
 		return
 	}
 	var parts []string
-	for _, p := range sortedKeys(sources) {
+	for _, p := range slices.Sorted(maps.Keys(sources)) {
 		parts = append(parts, fmt.Sprintf("%d (%s)", p, summarize(sources[p])))
 	}
 	c.add(SeverityError, "R8", "",
 		"The fabric uses %d lossless priorities, %s: %s. At most %d are supported here: each needs its own headroom on every "+
 			"switch port, and this provider's policies carry at most 2 (Dell OS9 supports two lossless queues per port; SONiC's "+
 			"default buffer templates make TC 3 and 4 lossless). Keep at most %d lossless priorities, the same on every switch and NIC.",
-		len(sources), intList(sortedKeys(sources)), strings.Join(parts, "; "), MaxLosslessClasses, MaxLosslessClasses)
+		len(sources), intList(slices.Sorted(maps.Keys(sources))), strings.Join(parts, "; "), MaxLosslessClasses, MaxLosslessClasses)
 }
 
 // boundPolicies returns the policies of device whose interfaces include iface.
@@ -246,7 +247,7 @@ func (c *checker) r10SwitchAgreement() {
 			}
 		}
 	}
-	for _, i := range sortedKeys(diffs) {
+	for _, i := range slices.Sorted(maps.Keys(diffs)) {
 		var parts []string
 		for _, x := range diffs[i] {
 			parts = append(parts, dscpList(x.dscps)+" "+x.how)

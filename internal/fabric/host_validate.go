@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -83,7 +84,7 @@ func (n NICQoS) check(c checks) {
 	c.ints(Root("pfc_priorities"), PFCPriorityRule, n.PFCPriorities)
 	n.validateDSCPMap(c)
 	at := Root("priority_to_tc")
-	for _, p := range sortedKeys(n.PriorityToTC) {
+	for _, p := range slices.Sorted(maps.Keys(n.PriorityToTC)) {
 		k := at.Key(strconv.Itoa(p))
 		if c.str(k, PriorityKeyRule, strconv.Itoa(p)) {
 			c.int(k, PriorityTCRule, int64(n.PriorityToTC[p]))
@@ -118,7 +119,7 @@ func (n NICQoS) validateDSCPMap(c checks) {
 				"even switches the port back to DSCP trust. Remove dscp_to_priority, or set trust = dscp.")
 		return
 	}
-	for _, d := range sortedKeys(n.DSCPToPriority) {
+	for _, d := range slices.Sorted(maps.Keys(n.DSCPToPriority)) {
 		k := at.Key(strconv.Itoa(d))
 		if c.str(k, DSCPKeyRule, strconv.Itoa(d)) {
 			c.int(k, DSCPPriorityRule, int64(n.DSCPToPriority[d]))
@@ -132,7 +133,7 @@ func (n NICQoS) validateDSCPMap(c checks) {
 func validateETS(c checks, ets map[int]ETSClass) {
 	at := Root("ets")
 	sum, strict, sumValid := 0, 0, true
-	for _, tc := range sortedKeys(ets) {
+	for _, tc := range slices.Sorted(maps.Keys(ets)) {
 		e := ets[tc]
 		k := at.Key(strconv.Itoa(tc))
 		if !c.str(k, TCKeyRule, strconv.Itoa(tc)) {
@@ -216,7 +217,7 @@ func (d DCQCN) check(c checks) {
 // checkParams checks each parameter's name and range: field rules (the schema has one
 // attribute per parameter, each with its range).
 func checkParams(c checks, at Path, params map[string]int64, known []string) {
-	for _, name := range sortedKeys(params) {
+	for _, name := range slices.Sorted(maps.Keys(params)) {
 		r, ok := DCQCNParamRule(name)
 		if !ok || !slices.Contains(known, name) {
 			if c.fields {
@@ -226,13 +227,4 @@ func checkParams(c checks, at Path, params map[string]int64, known []string) {
 		}
 		c.int(at.Attr(name), r, params[name])
 	}
-}
-
-func sortedKeys[K int | string, V any](m map[K]V) []K {
-	keys := make([]K, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -128,8 +128,8 @@ func TestBuildProfileDefaults(t *testing.T) {
 			if got.PFCPriorities == nil {
 				t.Error("PFCPriorities is nil; want an empty list for Terraform")
 			}
-			if !slices.Equal(sortedKeys(got.ReactionPoint), SortedSet(ReactionPointParams)) {
-				t.Errorf("reaction_point keys = %v, want every ReactionPointParams key", sortedKeys(got.ReactionPoint))
+			if !slices.Equal(slices.Sorted(maps.Keys(got.ReactionPoint)), SortedSet(ReactionPointParams)) {
+				t.Errorf("reaction_point keys = %v, want every ReactionPointParams key", slices.Sorted(maps.Keys(got.ReactionPoint)))
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"encoding/binary"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -472,14 +473,14 @@ func encodeHost(n NICQoS, d DCQCN) []byte {
 	e.smalls(n.PFCPriorities)
 	for _, m := range []map[int]int{n.DSCPToPriority, n.PriorityToTC} {
 		e.byte(byte(len(m)))
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			e.str(strconv.Itoa(k))
 			e.small(m[k])
 		}
 	}
 	e.bool(n.ETS != nil)
 	e.byte(byte(len(n.ETS)))
-	for _, tc := range sortedKeys(n.ETS) {
+	for _, tc := range slices.Sorted(maps.Keys(n.ETS)) {
 		e.str(strconv.Itoa(tc))
 		e.ptrInt(n.ETS[tc].BandwidthPercent)
 		e.bool(n.ETS[tc].StrictPriority)
@@ -491,7 +492,7 @@ func encodeHost(n NICQoS, d DCQCN) []byte {
 	e.small(d.CNPPriority)
 	for _, m := range []map[string]int64{d.ReactionPoint, d.NotificationPoint} {
 		e.byte(byte(len(m)))
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			e.str(k)
 			e.int64(m[k])
 		}
@@ -593,8 +594,8 @@ func FuzzHostValidate(f *testing.F) {
 			hi   int
 			kept int
 		}{
-			{sortedKeys(h.dscpKeys), MaxDSCP, len(h.nic.DSCPToPriority)},
-			{sortedKeys(h.prioKeys), MaxPriority, len(h.nic.PriorityToTC)},
+			{slices.Sorted(maps.Keys(h.dscpKeys)), MaxDSCP, len(h.nic.DSCPToPriority)},
+			{slices.Sorted(maps.Keys(h.prioKeys)), MaxPriority, len(h.nic.PriorityToTC)},
 		} {
 			good := 0
 			for _, k := range keys.raw {

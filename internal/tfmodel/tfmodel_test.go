@@ -64,6 +64,17 @@ func sample(t testing.TB) model {
 	}
 }
 
+// sampleState is the test schema and a state of it holding sample, written by SetState.
+func sampleState(tb testing.TB) (schema.Schema, tfsdk.State) {
+	tb.Helper()
+	s := testSchema()
+	st := tfsdk.State{Schema: s}
+	if d := SetState(context.Background(), &st, sample(tb)); d.HasError() {
+		tb.Fatal(d)
+	}
+	return s, st
+}
+
 // Encode writes what the framework's State.Set writes, and Decode reads back what the
 // framework's Get reads, for every kind of attribute the models use, null and unknown included.
 func TestRoundTripMatchesFramework(t *testing.T) {
@@ -119,11 +130,7 @@ func TestRoundTripMatchesFramework(t *testing.T) {
 // silently null attributes.
 func TestMismatchesAreProviderBugs(t *testing.T) {
 	ctx := context.Background()
-	s := testSchema()
-	st := tfsdk.State{Schema: s}
-	if d := SetState(ctx, &st, sample(t)); d.HasError() {
-		t.Fatal(d)
-	}
+	s, st := sampleState(t)
 
 	type typo struct {
 		model
@@ -186,11 +193,7 @@ func errs(d diag.Diagnostics) []string {
 // go test -bench . -benchmem ./internal/tfmodel: the cost this package exists to remove.
 func BenchmarkDecode(b *testing.B) {
 	ctx := context.Background()
-	s := testSchema()
-	st := tfsdk.State{Schema: s}
-	if d := SetState(ctx, &st, sample(b)); d.HasError() {
-		b.Fatal(d)
-	}
+	_, st := sampleState(b)
 	b.Run("tfmodel", func(b *testing.B) {
 		for b.Loop() {
 			var m model

@@ -7,6 +7,7 @@ package watch
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -78,7 +79,7 @@ func Port(device, port string, now driver.InterfaceCounters, rates *driver.Inter
 			verb string
 			m    map[int]float64
 		}{{"received", rates.PFCRxPause}, {"sent", rates.PFCTxPause}} {
-			for _, prio := range sortedKeys(dir.m) {
+			for _, prio := range slices.Sorted(maps.Keys(dir.m)) {
 				if r := dir.m[prio]; r > t.MaxPauseFramesPerSecond {
 					add(PauseStorm, r, t.MaxPauseFramesPerSecond, "PFC pause storm: %s pause frames %s per second on priority %d (limit %s)",
 						num(r), dir.verb, prio, num(t.MaxPauseFramesPerSecond))
@@ -131,15 +132,6 @@ func Sort(fs []Finding) {
 		}
 		return a.Metric < b.Metric
 	})
-}
-
-func sortedKeys(m map[int]float64) []int {
-	keys := make([]int, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func plural(n float64, what string) string {

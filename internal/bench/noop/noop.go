@@ -12,6 +12,7 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -60,24 +61,29 @@ func (r *noopResource) Schema(ctx context.Context, req resource.SchemaRequest, r
 }
 
 func (r *noopResource) Create(_ context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	v, err := Known(req.Plan.Raw)
-	if err != nil {
-		resp.Diagnostics.AddError("noop create", err.Error())
-		return
+	if v, ok := planned("noop create", req.Plan.Raw, &resp.Diagnostics); ok {
+		resp.State.Raw = v
 	}
-	resp.State.Raw = v
 }
 
 // Read keeps the state as it is (the framework has already copied it into the response).
 func (r *noopResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
 
 func (r *noopResource) Update(_ context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	v, err := Known(req.Plan.Raw)
-	if err != nil {
-		resp.Diagnostics.AddError("noop update", err.Error())
-		return
+	if v, ok := planned("noop update", req.Plan.Raw, &resp.Diagnostics); ok {
+		resp.State.Raw = v
 	}
-	resp.State.Raw = v
+}
+
+// planned is the state a create or update (op) writes: the plan, Known; when it cannot be,
+// ok is false and the error is in diags.
+func planned(op string, plan tftypes.Value, diags *diag.Diagnostics) (v tftypes.Value, ok bool) {
+	v, err := Known(plan)
+	if err != nil {
+		diags.AddError(op, err.Error())
+		return v, false
+	}
+	return v, true
 }
 
 // Delete removes nothing anywhere; the framework drops the state.

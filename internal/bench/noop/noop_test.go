@@ -8,8 +8,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/bench"
@@ -117,5 +119,29 @@ func TestKnown(t *testing.T) {
 	})
 	if !got.Equal(want) {
 		t.Errorf("Known = %v, want %v", got, want)
+	}
+}
+
+// Create and Update hand the plan back as the state, its unknowns null (Known), and say nothing.
+func TestCreateAndUpdateWriteThePlan(t *testing.T) {
+	obj := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"id": tftypes.String, "device": tftypes.String}}
+	plan := tftypes.NewValue(obj, map[string]tftypes.Value{
+		"id": tftypes.NewValue(tftypes.String, tftypes.UnknownValue), "device": tftypes.NewValue(tftypes.String, "leaf1"),
+	})
+	want := tftypes.NewValue(obj, map[string]tftypes.Value{
+		"id": tftypes.NewValue(tftypes.String, nil), "device": tftypes.NewValue(tftypes.String, "leaf1"),
+	})
+	r := &noopResource{}
+	var created resource.CreateResponse
+	r.Create(context.Background(), resource.CreateRequest{Plan: tfsdk.Plan{Raw: plan}}, &created)
+	var updated resource.UpdateResponse
+	r.Update(context.Background(), resource.UpdateRequest{Plan: tfsdk.Plan{Raw: plan}}, &updated)
+	for op, got := range map[string]struct {
+		state tftypes.Value
+		diags diag.Diagnostics
+	}{"create": {created.State.Raw, created.Diagnostics}, "update": {updated.State.Raw, updated.Diagnostics}} {
+		if !got.state.Equal(want) || got.diags.HasError() {
+			t.Errorf("%s: state %v (%v), want %v", op, got.state, got.diags, want)
+		}
 	}
 }

@@ -29,6 +29,11 @@ var golden = goldenfile.Testdata
 // running parses running-configs: running.File one under testdata, running.Text a text.
 var running = platformtest.Parser[*Config](ParseRunningConfig)
 
+// dialect is EOS's side of the tests both CLI platforms run alike (platformtest.Dialect).
+var dialect = platformtest.Dialect[*Config]{Parse: running, Layout: "eos-switch-running-config.txt",
+	Example: examplePolicy, Updated: updatedPolicy, PolicyLines: platformtest.WithPrior(PolicyLines, basePrior),
+	Thresholds: queueThresholds, Unknown: Unknown, OwnUnits: [][2]string{{"320", "segments"}, {"5", "milliseconds"}}}
+
 // sampleParts splits testdata/eos-running-config-qos-1.txt (the shared sample, source header
 // kept) into its parts (A), (B) and (C) at their "# (X)" headers; other '#' lines are the
 // sample's annotations, not EOS text, and are dropped.

@@ -7,8 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
-	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
-	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
 // testdata/eos-running-config-qos-1.txt is, as its '#' header says, (A) an AVD-rendered
@@ -80,11 +78,10 @@ func TestParseSwitchLayout(t *testing.T) {
 	golden(t, "eos-switch-import.golden", goldenfile.JSON(t, p))
 }
 
+// CRLF line ends read as LF; each refused case is refused (platformtest.Dialect.CheckParse).
+func TestParseDialect(t *testing.T) { dialect.CheckParse(t) }
+
 func TestParseTolerant(t *testing.T) {
-	crlf := strings.ReplaceAll(goldenfile.Read(t, "testdata/eos-switch-running-config.txt"), "\n", "\r\n")
-	if diff := cmp.Diff(running.File(t, "eos-switch-running-config.txt"), running.Text(t, crlf)); diff != "" {
-		t.Errorf("CRLF (-LF +CRLF):\n%s", diff)
-	}
 	// Any order, unknown blocks and lines, later lines win, "end" anywhere.
 	c := running.Text(t, `qos map dscp 1 to traffic-class 5
 end
@@ -116,12 +113,8 @@ qos profile A
 	}
 }
 
-func TestParseErrors(t *testing.T) {
-	for _, text := range platformtest.Paragraphs(t, "testdata/refused-running-config.txt") {
-		if _, err := ParseRunningConfig(text); err == nil {
-			t.Errorf("ParseRunningConfig(%q) succeeded", text)
-		}
-	}
+// The JSON form refuses what is not `| json` of a running-config.
+func TestParseJSONErrors(t *testing.T) {
 	for _, js := range []string{`[]`, `{"cmds": {"a": 1}}`, `{"cmds": {"qos map dscp 99 to traffic-class 1": null}}`, `{"cmds": `} {
 		if _, err := ParseRunningConfigJSON([]byte(js)); err == nil {
 			t.Errorf("ParseRunningConfigJSON(%s) succeeded", js)
@@ -129,17 +122,16 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
-// Thresholds read in bytes, Unknown in a unit bytes cannot express (clitext.Threshold).
-func TestThresholdUnits(t *testing.T) {
-	clitexttest.CheckThresholdUnits(t, Unknown, func(value, unit string) (int64, int64) {
-		line := "qos profile A\n   tx-queue 3\n      random-detect ecn minimum-threshold " + value + " " + unit +
-			" maximum-threshold " + value + " " + unit + "\n"
-		e := running.Text(t, line).Profiles["A"].Queues[3].ECN
-		if e.Probability != 100 {
-			t.Errorf("%q reads %+v", line, e)
-		}
-		return e.MinBytes, e.MaxBytes
-	}, [2]string{"320", "segments"}, [2]string{"5", "milliseconds"})
+// queueThresholds reads the ECN thresholds of a tx-queue configured with value and unit for
+// both (the dialect's Thresholds); EOS's default probability, 100, comes with them.
+func queueThresholds(t *testing.T, value, unit string) (minBytes, maxBytes int64) {
+	line := "qos profile A\n   tx-queue 3\n      random-detect ecn minimum-threshold " + value + " " + unit +
+		" maximum-threshold " + value + " " + unit + "\n"
+	e := running.Text(t, line).Profiles["A"].Queues[3].ECN
+	if e.Probability != 100 {
+		t.Errorf("%q reads %+v", line, e)
+	}
+	return e.MinBytes, e.MaxBytes
 }
 
 func TestParseSeconds(t *testing.T) {

@@ -8,8 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
-	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
-	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
@@ -24,16 +22,9 @@ func updatedPFC() *fabric.PFCInterface {
 // own polling interval) and flowcontrol receive off: delete puts them back.
 func TestPFCLinesGolden(t *testing.T) {
 	prior := running.File(t, "base-running-config.txt").PFCPrior("Ethernet3")
-	for _, tc := range fabrictest.PFCLifecycle(examplePFC, updatedPFC()) {
-		t.Run(tc.Golden, func(t *testing.T) {
-			got := PFCLines("Ethernet3", tc.Old, tc.Next, prior)
-			golden(t, tc.Golden, goldenfile.Lines(got))
-			checkModes(t, got)
-		})
-	}
-	if got := PFCLines("Ethernet3", nil, nil, prior); got != nil {
-		t.Errorf("PFCLines(nil, nil) = %q", got)
-	}
+	platformtest.GoldenPFCLines(t, examplePFC, updatedPFC(), func(_ *testing.T, tc platformtest.PFCStep) ([]string, error) {
+		return PFCLines("Ethernet3", tc.Old, tc.Next, prior), nil
+	}, func(t *testing.T, _ platformtest.PFCStep, got []string) { checkModes(t, got) })
 }
 
 // A port that had none of the lines gets them removed with their `no` forms.

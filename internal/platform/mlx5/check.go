@@ -3,6 +3,7 @@ package mlx5
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -137,7 +138,7 @@ func (s *HostState) checkInterface() error {
 // errorsUnder renders the recorded read errors of paths containing part, as " (path: error; ...)".
 func (s *HostState) errorsUnder(part string) string {
 	var out []string
-	for _, p := range sortedPaths(s.Errors) {
+	for _, p := range slices.Sorted(maps.Keys(s.Errors)) {
 		if strings.Contains(p, part) {
 			out = append(out, p+": "+s.Errors[p])
 		}
@@ -146,15 +147,6 @@ func (s *HostState) errorsUnder(part string) string {
 		return ""
 	}
 	return " (" + strings.Join(out, "; ") + ")"
-}
-
-func sortedPaths(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // show renders a path for a message, without the test root.

@@ -55,6 +55,11 @@ var golden = goldenfile.Testdata
 // running parses running-configs: running.File one under testdata, running.Text a text.
 var running = platformtest.Parser[*Config](ParseRunningConfig)
 
+// dialect is NX-OS's side of the tests both CLI platforms run alike (platformtest.Dialect).
+var dialect = platformtest.Dialect[*Config]{Parse: running, Layout: "nxos-switch-running-config.txt",
+	Example: examplePolicy, Updated: updatedPolicy, PolicyLines: platformtest.WithPrior(PolicyLines, basePrior),
+	Thresholds: queueThresholds, Unknown: Unknown, OwnUnits: [][2]string{{"320", "packets"}, {"5", "us"}}}
+
 // sample is testdata/nxos-running-config-ipqos-1.txt (the shared sample, source header kept)
 // without its '#' annotation lines, which are not NX-OS text.
 func sample(t *testing.T) string {

@@ -11,6 +11,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
 // basePrior is what the driver records on the base switch for the ports the example and the
@@ -20,52 +21,31 @@ func basePrior(t *testing.T) PolicyPrior {
 	return running.File(t, "base-running-config.txt").PolicyPrior([]string{"Ethernet1/1", "Ethernet1/2", "Ethernet1/3"})
 }
 
-// Each transaction, replayed on the switch text it was computed from, passes NX-OS's reference
-// checks and leaves the switch as the next policy (or the base switch) reads.
+// Each transaction (platformtest.Dialect.PolicySteps), replayed on the switch text it was
+// computed from, passes NX-OS's reference checks and leaves the switch as the next policy
+// reads (Canonical(next)), or, after a delete, as the base switch reads.
 func TestPolicyLinesGolden(t *testing.T) {
-	for _, tc := range []struct {
-		golden, device string
-		old, next      *fabric.QoSPolicy
-		after          string // the running-config the replay must read like (policy: Canonical(next))
-	}{
-		{"create.golden", "base-running-config.txt", nil, examplePolicy(), ""},
-		{"update.golden", "after-create.txt", examplePolicy(), updatedPolicy(), ""},
-		{"rename.golden", "after-create.txt", examplePolicy(), fabrictest.Renamed(examplePolicy(), "AI"), ""},
-		{"delete.golden", "after-create.txt", examplePolicy(), nil, "base-running-config.txt"},
-		{"delete-after-update.golden", "after-update.txt", updatedPolicy(), nil, "base-running-config.txt"},
-	} {
-		t.Run(tc.golden, func(t *testing.T) {
-			c := running.File(t, tc.device)
-			got, err := PolicyLines(c, tc.old, tc.next, basePrior(t))
-			if err != nil {
-				t.Fatal(err)
+	dialect.GoldenPolicyLines(t, func(t *testing.T, tc platformtest.PolicyStep, got []string) {
+		after := replay(t, goldenfile.Read(t, "testdata/"+tc.Device), got)
+		if tc.Next != nil {
+			read, ok := after.Policy(tc.Next.Name, tc.Next)
+			if !ok {
+				t.Fatalf("after the lines there is no policy %s", tc.Next.Name)
 			}
-			golden(t, tc.golden, goldenfile.Lines(got))
-			again, _ := PolicyLines(running.File(t, tc.device), tc.old, tc.next, basePrior(t))
-			if !slices.Equal(got, again) {
-				t.Error("PolicyLines is not deterministic")
+			if diff := cmp.Diff(Canonical(*tc.Next), *read); diff != "" {
+				t.Errorf("after the lines (-canonical +read):\n%s", diff)
 			}
-			after := replay(t, goldenfile.Read(t, "testdata/"+tc.device), got)
-			if tc.next != nil {
-				read, ok := after.Policy(tc.next.Name, tc.next)
-				if !ok {
-					t.Fatalf("after the lines there is no policy %s", tc.next.Name)
+			if tc.Old != nil && tc.Old.Name != tc.Next.Name {
+				if _, ok := after.Policy(tc.Old.Name, nil); ok || len(after.ClassMaps) != 4 || len(after.Queuing) != 2 {
+					t.Errorf("rename left old objects: %s", goldenfile.JSON(t, after))
 				}
-				if diff := cmp.Diff(Canonical(*tc.next), *read); diff != "" {
-					t.Errorf("after the lines (-canonical +read):\n%s", diff)
-				}
-				if tc.old != nil && tc.old.Name != tc.next.Name {
-					if _, ok := after.Policy(tc.old.Name, nil); ok || len(after.ClassMaps) != 4 || len(after.Queuing) != 2 {
-						t.Errorf("rename left old objects: %s", goldenfile.JSON(t, after))
-					}
-				}
-				return
 			}
-			if diff := cmp.Diff(running.File(t, tc.after), settled(after)); diff != "" {
-				t.Errorf("after delete (-base +replayed):\n%s", diff)
-			}
-		})
-	}
+			return
+		}
+		if diff := cmp.Diff(running.File(t, "base-running-config.txt"), settled(after)); diff != "" {
+			t.Errorf("after delete (-base +replayed):\n%s", diff)
+		}
+	})
 }
 
 // Without a recorded prior (after import) delete binds the platform's default network-qos

@@ -7,8 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
-	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
-	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
 
 // testdata/nxos-running-config-ipqos-1.txt is, as its '#' header says, Microsoft's Azure Local
@@ -70,12 +68,10 @@ func TestParseSwitchLayout(t *testing.T) {
 	goldenImport(t, c, "ROCE", "Ethernet1/1", "nxos-switch")
 }
 
+// CRLF line ends read as LF; each refused case is refused (platformtest.Dialect.CheckParse).
+func TestParseDialect(t *testing.T) { dialect.CheckParse(t) }
+
 func TestParseTolerant(t *testing.T) {
-	text := goldenfile.Read(t, "testdata/nxos-switch-running-config.txt")
-	crlf := strings.ReplaceAll(text, "\n", "\r\n")
-	if diff := cmp.Diff(running.File(t, "nxos-switch-running-config.txt"), running.Text(t, crlf)); diff != "" {
-		t.Errorf("CRLF (-LF +CRLF):\n%s", diff)
-	}
 	// Any order, unknown blocks and lines, later lines win, no forms.
 	c := running.Text(t, `hostname leaf-1
 feature lldp
@@ -139,25 +135,20 @@ system qos
 	}
 }
 
-func TestParseErrors(t *testing.T) {
-	for _, text := range platformtest.Paragraphs(t, "testdata/refused-running-config.txt") {
-		if _, err := ParseRunningConfig(text); err == nil {
-			t.Errorf("ParseRunningConfig(%q) succeeded", text)
-		}
+// queueThresholds reads the ECN thresholds of a queuing class configured with value and unit
+// for both (the dialect's Thresholds); the line's probability and ecn come with them.
+func queueThresholds(t *testing.T, value, unit string) (minBytes, maxBytes int64) {
+	line := "policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect minimum-threshold " +
+		value + " " + unit + " maximum-threshold " + value + " " + unit + " drop-probability 7 weight 0 ecn\n"
+	w := running.Text(t, line).Queuing["Q"].Out[3].WRED
+	if w.Probability != 7 || !w.ECN {
+		t.Errorf("%q reads %+v", line, w)
 	}
+	return w.MinBytes, w.MaxBytes
 }
 
-// Thresholds read in bytes, Unknown in a unit bytes cannot express (clitext.Threshold).
-func TestThresholdUnits(t *testing.T) {
-	clitexttest.CheckThresholdUnits(t, Unknown, func(value, unit string) (int64, int64) {
-		line := "policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect minimum-threshold " +
-			value + " " + unit + " maximum-threshold " + value + " " + unit + " drop-probability 7 weight 0 ecn\n"
-		w := running.Text(t, line).Queuing["Q"].Out[3].WRED
-		if w.Probability != 7 || !w.ECN {
-			t.Errorf("%q reads %+v", line, w)
-		}
-		return w.MinBytes, w.MaxBytes
-	}, [2]string{"320", "packets"}, [2]string{"5", "us"})
+// A predefined WRED profile has no thresholds, probability or weight to read.
+func TestPredefinedWRED(t *testing.T) {
 	w := running.Text(t, "policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect threshold burst-optimized ecn\n").
 		Queuing["Q"].Out[3].WRED
 	if *w != (WRED{MinBytes: Unknown, MaxBytes: Unknown, Probability: Unknown, Weight: Unknown, ECN: true}) {

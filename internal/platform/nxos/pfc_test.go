@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
-	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
 	"github.com/rocefabric/terraform-provider-roce/internal/platform/internal/platformtest"
 )
@@ -27,36 +26,32 @@ func updatedPFC() *fabric.PFCInterface {
 // policy left it).
 func TestPFCLinesGolden(t *testing.T) {
 	prior := running.File(t, "after-create.txt").PFCPrior("Ethernet1/3")
-	for _, tc := range fabrictest.PFCLifecycle(examplePFC, updatedPFC()) {
-		t.Run(tc.Golden, func(t *testing.T) {
-			device := "after-pfc-create.txt" // the switch the create left
-			if tc.Old == nil {
-				device = "after-create.txt"
-			}
-			got, err := PFCLines(running.File(t, device), "Ethernet1/3", tc.Old, tc.Next, prior)
-			if err != nil {
-				t.Fatal(err)
-			}
-			golden(t, tc.Golden, goldenfile.Lines(got))
-			after := replay(t, goldenfile.Read(t, "testdata/"+device), got)
-			want := tc.Next
-			if want == nil {
-				want, _ = running.File(t, "after-create.txt").PFC("Ethernet1/3")
-			}
-			read, _ := after.PFC("Ethernet1/3")
-			if diff := cmp.Diff(want, read); diff != "" {
-				t.Errorf("after the lines (-want +read):\n%s", diff)
-			}
-			if tc.Next == nil || tc.Next.Buffer == nil {
-				if diff := cmp.Diff(running.File(t, "after-create.txt").Queuing, after.Queuing); diff != "" {
-					t.Errorf("ingress policy left behind (-before create +after):\n%s", diff)
-				}
-			}
-		})
+	// device is the switch a step's lines are computed on: the policy's, or the one the PFC
+	// create left.
+	device := func(tc platformtest.PFCStep) string {
+		if tc.Old == nil {
+			return "after-create.txt"
+		}
+		return "after-pfc-create.txt"
 	}
-	if got, err := PFCLines(running.File(t, "after-create.txt"), "Ethernet1/3", nil, nil, prior); got != nil || err != nil {
-		t.Errorf("PFCLines(nil, nil) = %q, %v", got, err)
-	}
+	platformtest.GoldenPFCLines(t, examplePFC, updatedPFC(), func(t *testing.T, tc platformtest.PFCStep) ([]string, error) {
+		return PFCLines(running.File(t, device(tc)), "Ethernet1/3", tc.Old, tc.Next, prior)
+	}, func(t *testing.T, tc platformtest.PFCStep, got []string) {
+		after := replay(t, goldenfile.Read(t, "testdata/"+device(tc)), got)
+		want := tc.Next
+		if want == nil {
+			want, _ = running.File(t, "after-create.txt").PFC("Ethernet1/3")
+		}
+		read, _ := after.PFC("Ethernet1/3")
+		if diff := cmp.Diff(want, read); diff != "" {
+			t.Errorf("after the lines (-want +read):\n%s", diff)
+		}
+		if tc.Next == nil || tc.Next.Buffer == nil {
+			if diff := cmp.Diff(running.File(t, "after-create.txt").Queuing, after.Queuing); diff != "" {
+				t.Errorf("ingress policy left behind (-before create +after):\n%s", diff)
+			}
+		}
+	})
 }
 
 // The switch's text after pfc-create.golden reads back as the intent.

@@ -1,8 +1,9 @@
 package openconfig
 
 import (
+	"maps"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 )
@@ -169,11 +170,5 @@ func toInt(v uint64) int {
 	return int(v)
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+// sortedKeys are m's keys in order: the order every translation walks interfaces and objects in.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

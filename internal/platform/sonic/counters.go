@@ -2,6 +2,7 @@ package sonic
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -142,14 +143,7 @@ func ParseCounters(port string, portHash, queues, pgs []byte) (Counters, error) 
 			}
 		}
 	}
-	qs, err := hashesByIndex(port, queues)
-	if err != nil {
-		return Counters{}, fmt.Errorf("COUNTERS/%s/Queues: %w", port, err)
-	}
-	for idx, h := range qs {
-		if idx.periodic {
-			continue
-		}
+	err := eachIndexed(port, "COUNTERS/"+port+"/Queues", queues, func(n int, h, periodic map[string]string) error {
 		var q Queue
 		if err := counts(h, map[string]**int64{
 			"SAI_QUEUE_STAT_PACKETS": &q.Packets, "SAI_QUEUE_STAT_DROPPED_PACKETS": &q.Dropped,
@@ -157,34 +151,62 @@ func ParseCounters(port string, portHash, queues, pgs []byte) (Counters, error) 
 			"SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES": &q.SharedWatermarkBytes,
 			"PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED":  &q.DeadlocksDetected, "PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED": &q.DeadlocksRestored,
 		}); err != nil {
-			return Counters{}, fmt.Errorf("COUNTERS/%s/Queues %s:%d: %w", port, port, idx.n, err)
+			return err
 		}
-		if p, ok := qs[hashIndex{idx.n, true}]; ok {
-			if err := counts(p, map[string]**int64{"SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES": &q.SharedWatermarkBytes}); err != nil {
-				return Counters{}, fmt.Errorf("COUNTERS/%s/Queues %s:%d:periodic: %w", port, port, idx.n, err)
+		if periodic != nil {
+			if err := counts(periodic, map[string]**int64{"SAI_QUEUE_STAT_SHARED_WATERMARK_BYTES": &q.SharedWatermarkBytes}); err != nil {
+				return periodicError{err}
 			}
 		}
 		q.PFCWDStatus = h["PFC_WD_STATUS"]
-		c.Queues[idx.n] = q
-	}
-	groups, err := hashesByIndex(port, pgs)
+		c.Queues[n] = q
+		return nil
+	})
 	if err != nil {
-		return Counters{}, fmt.Errorf("PERIODIC_WATERMARKS/%s/PriorityGroups: %w", port, err)
+		return Counters{}, err
 	}
-	for idx, h := range groups {
+	err = eachIndexed(port, "PERIODIC_WATERMARKS/"+port+"/PriorityGroups", pgs, func(n int, h, _ map[string]string) error {
+		var pg PG
+		err := counts(h, map[string]**int64{
+			"SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES": &pg.HeadroomWatermarkBytes,
+			"SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES":    &pg.SharedWatermarkBytes,
+		})
+		c.PGs[n] = pg
+		return err
+	})
+	if err != nil {
+		return Counters{}, err
+	}
+	return c, nil
+}
+
+// periodicError is a refusal of an index's ":periodic" copy (eachIndexed names the copy).
+type periodicError struct{ error }
+
+func (e periodicError) Unwrap() error { return e.error }
+
+// eachIndexed hands read each queue's or priority group's hash of port in body (a reply keyed
+// "<port>:<n>"), with its ":periodic" copy (nil when there is none); where is the reply's path
+// in errors ("COUNTERS/<port>/Queues").
+func eachIndexed(port, where string, body []byte, read func(n int, h, periodic map[string]string) error) error {
+	hs, err := hashesByIndex(port, body)
+	if err != nil {
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	for idx, h := range hs {
 		if idx.periodic {
 			continue
 		}
-		var pg PG
-		if err := counts(h, map[string]**int64{
-			"SAI_INGRESS_PRIORITY_GROUP_STAT_XOFF_ROOM_WATERMARK_BYTES": &pg.HeadroomWatermarkBytes,
-			"SAI_INGRESS_PRIORITY_GROUP_STAT_SHARED_WATERMARK_BYTES":    &pg.SharedWatermarkBytes,
-		}); err != nil {
-			return Counters{}, fmt.Errorf("PERIODIC_WATERMARKS/%s/PriorityGroups %s:%d: %w", port, port, idx.n, err)
+		err := read(idx.n, h, hs[hashIndex{idx.n, true}])
+		var pe periodicError
+		switch {
+		case errors.As(err, &pe):
+			return fmt.Errorf("%s %s:%d:periodic: %w", where, port, idx.n, pe.error)
+		case err != nil:
+			return fmt.Errorf("%s %s:%d: %w", where, port, idx.n, err)
 		}
-		c.PGs[idx.n] = pg
 	}
-	return c, nil
+	return nil
 }
 
 // hashIndex is a queue's or priority group's key below a port: "<port>:<n>", or

@@ -27,18 +27,12 @@ type userCheckpoint struct {
 // clock, which need not agree with ours nor share our time zone. A refused listing is logged,
 // not fatal; when in doubt a checkpoint is kept.
 func (c *Client) removeStaleCheckpoints(ctx context.Context, cn *conn) error {
-	const list = "show checkpoint summary user"
-	r, err := cn.d.SendCommand(list)
-	if err != nil {
+	out, ok, err := c.listLeftovers(ctx, cn, "show checkpoint summary user", "CLI cannot list checkpoints")
+	if err != nil || !ok {
 		return err
 	}
-	if refused(r.Result, cn.d.FailedWhenContains) {
-		c.log(ctx, "CLI cannot list checkpoints", map[string]any{"op": "connect", "command": list,
-			"error": deviceText(r.Result)})
-		return nil
-	}
 	var ours []userCheckpoint
-	for _, cp := range parseCheckpoints(r.Result) {
+	for _, cp := range parseCheckpoints(out) {
 		if ourCheckpoint.MatchString(cp.Name) {
 			ours = append(ours, cp)
 		}
@@ -55,17 +49,11 @@ func (c *Client) removeStaleCheckpoints(ctx context.Context, cn *conn) error {
 		if cp.Created.IsZero() || age < c.staleCheckpointAge {
 			continue
 		}
-		cmd := "no checkpoint " + cp.Name
-		r, err := cn.d.SendCommand(cmd)
-		if err != nil {
+		if err := c.removeLeftover(ctx, cn, "no checkpoint "+cp.Name, "CLI deleted stale checkpoint", map[string]any{
+			"checkpoint": cp.Name, "created": cp.Created.Format("2006-01-02 15:04:05"), "age": age.Round(time.Second).String(),
+		}); err != nil {
 			return err
 		}
-		fields := map[string]any{"op": "connect", "command": cmd, "checkpoint": cp.Name,
-			"created": cp.Created.Format("2006-01-02 15:04:05"), "age": age.Round(time.Second).String(), "error": ""}
-		if refused(r.Result, configFailures(cn.d)) {
-			fields["error"] = deviceText(r.Result)
-		}
-		c.log(ctx, "CLI deleted stale checkpoint", fields)
 	}
 	return nil
 }

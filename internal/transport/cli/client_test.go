@@ -232,15 +232,22 @@ func TestParseSessions(t *testing.T) {
 	}
 }
 
+// configureStalled configures lines, of which the device never answers one, and checks that
+// the transaction ran out of time and was undone (its error says how: undone).
+func configureStalled(t *testing.T, c *Client, lines []string, undone string) {
+	t.Helper()
+	err := c.Configure(context.Background(), lines)
+	e := asError(t, err, "configure")
+	if e.Rejected || !e.RolledBack || !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(e.Error(), undone) {
+		t.Errorf("error = %+v: %v", e, e)
+	}
+}
+
 func TestStalledLineIsAborted(t *testing.T) {
 	s := newFakeEOS(t, "")
 	s.stall = "qos stall"
 	c := newClient(t, s, func(c *Config) { c.Timeout = 500 * time.Millisecond })
-	err := c.Configure(context.Background(), []string{"qos profile ROCE", "qos stall", "qos trust dscp"})
-	e := asError(t, err, "configure")
-	if e.Rejected || !e.RolledBack || !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(e.Error(), "was aborted") {
-		t.Errorf("error = %+v: %v", e, e)
-	}
+	configureStalled(t, c, []string{"qos profile ROCE", "qos stall", "qos trust dscp"}, "was aborted")
 	tr := sinceLogin(t, s)
 	if diff := cmp.Diff([]string{tr[0], "qos profile ROCE", "qos stall", "abort"}, tr); diff != "" {
 		t.Errorf("sent (-want +got):\n%s", diff)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"regexp"
 	"slices"
 	"strings"
@@ -244,11 +243,7 @@ func TestNXOSStalledLineIsRolledBack(t *testing.T) {
 	s := newFakeNXOS(t)
 	s.stall = "pause pfc-cos 3"
 	c := newNXClient(t, s, func(c *Config) { c.Timeout = 500 * time.Millisecond })
-	err := c.Configure(context.Background(), []string{"system qos", "pause pfc-cos 3", "mtu 9216"})
-	e := asError(t, err, "configure")
-	if e.Rejected || !e.RolledBack || !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(e.Error(), "was rolled back") {
-		t.Errorf("error = %+v: %v", e, e)
-	}
+	configureStalled(t, c, []string{"system qos", "pause pfc-cos 3", "mtu 9216"}, "was rolled back")
 	tr := nxSinceLogin(t, s)
 	name := nxCheckpoint(t, tr)
 	want := []string{"checkpoint " + name, "configure terminal", "system qos", "pause pfc-cos 3", "end",

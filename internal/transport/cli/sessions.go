@@ -22,31 +22,49 @@ func (s cfgSession) abandoned() bool {
 // our abandoned sessions. A refused listing or removal is logged, not fatal: the transaction
 // itself will report a session limit with the device's text.
 func (c *Client) removeAbandonedSessions(ctx context.Context, cn *conn) error {
-	const list = "show configuration sessions"
-	r, err := cn.d.SendCommand(list)
-	if err != nil {
+	out, ok, err := c.listLeftovers(ctx, cn, "show configuration sessions", "CLI cannot list configuration sessions")
+	if err != nil || !ok {
 		return err
 	}
-	if refused(r.Result, cn.d.FailedWhenContains) {
-		c.log(ctx, "CLI cannot list configuration sessions", map[string]any{"op": "connect", "command": list,
-			"error": strings.TrimSpace(r.Result)})
-		return nil
-	}
-	for _, s := range parseSessions(r.Result) {
+	for _, s := range parseSessions(out) {
 		if !s.abandoned() {
 			continue
 		}
-		cmd := "no configure session " + s.Name
-		r, err := cn.d.SendCommand(cmd)
-		if err != nil {
+		if err := c.removeLeftover(ctx, cn, "no configure session "+s.Name, "CLI removed abandoned configuration session",
+			map[string]any{"session": s.Name}); err != nil {
 			return err
 		}
-		fields := map[string]any{"op": "connect", "command": cmd, "session": s.Name, "error": ""}
-		if refused(r.Result, configFailures(cn.d)) {
-			fields["error"] = strings.TrimSpace(r.Result)
-		}
-		c.log(ctx, "CLI removed abandoned configuration session", fields)
 	}
+	return nil
+}
+
+// listLeftovers sends list, the command that shows what earlier runs may have left on the
+// device (EOS's sessions, NX-OS's checkpoints), and returns its output; ok is false when the
+// device refused it, which is logged as msg and not fatal.
+func (c *Client) listLeftovers(ctx context.Context, cn *conn, list, msg string) (out string, ok bool, err error) {
+	r, err := cn.d.SendCommand(list)
+	if err != nil {
+		return "", false, err
+	}
+	if refused(r.Result, cn.d.FailedWhenContains) {
+		c.log(ctx, msg, map[string]any{"op": "connect", "command": list, "error": deviceText(r.Result)})
+		return "", false, nil
+	}
+	return r.Result, true, nil
+}
+
+// removeLeftover sends cmd, which removes one thing an earlier run left, and logs it as msg
+// with fields, the device's refusal (if any) as the error: a refused removal is not fatal.
+func (c *Client) removeLeftover(ctx context.Context, cn *conn, cmd, msg string, fields map[string]any) error {
+	r, err := cn.d.SendCommand(cmd)
+	if err != nil {
+		return err
+	}
+	fields["op"], fields["command"], fields["error"] = "connect", cmd, ""
+	if refused(r.Result, configFailures(cn.d)) {
+		fields["error"] = deviceText(r.Result)
+	}
+	c.log(ctx, msg, fields)
 	return nil
 }
 

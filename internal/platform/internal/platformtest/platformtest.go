@@ -1,8 +1,9 @@
 // Package platformtest holds what the platform packages' tests share: reading their own
-// testdata as fuzz seeds, the contract every parser keeps on an error, and a parser that
-// must succeed. A platform's own dialect (its samples, its checks) stays in its package;
-// only tests import this one (by convention; it lives under internal/platform/internal so
-// nothing outside the platforms can).
+// testdata as fuzz seeds, the contract every parser keeps on an error, a parser that must
+// succeed, and the CLI platforms' Dialect, through which EOS and NX-OS run the tests they
+// share. A platform's own samples and checks stay in its package. Only tests import this one
+// (by convention; it lives under internal/platform/internal so nothing outside the platforms
+// can).
 package platformtest
 
 import (
@@ -21,7 +22,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric/fabrictest"
 	goldenfile "github.com/rocefabric/terraform-provider-roce/internal/golden"
+	"github.com/rocefabric/terraform-provider-roce/internal/platform/clitext/clitexttest"
 )
 
 // Files returns the contents of the files matching each pattern (filepath.Glob, relative to
@@ -247,5 +251,125 @@ func CheckPrior[P any](t *testing.T, got, want, missing P, keys ...string) {
 		if !strings.Contains(s, key) {
 			t.Errorf("JSON form lacks %s: %s", key, s)
 		}
+	}
+}
+
+// Dialect is what the tests both CLI platforms run alike need of one of them: its
+// running-config parser, its switch in the layout the lab documents, its example and updated
+// policies and its policy writer. A platform's tests declare theirs once (helpers_test.go);
+// what only one platform checks (EOS's session modes, NX-OS's replay) stays in its package
+// and is handed in where a shared test runs.
+type Dialect[C any] struct {
+	// Parse parses a running-config (C is the platform's *Config).
+	Parse Parser[C]
+	// Layout is the testdata running-config in the layout internal/lab/<platform>-switch.md
+	// documents.
+	Layout string
+	// Example is the policy the golden transactions create; Updated what the update makes of it.
+	Example, Updated func() *fabric.QoSPolicy
+	// PolicyLines returns the lines that take the switch c from old to next (nil: none), with
+	// the prior the driver records on the base switch.
+	PolicyLines func(t *testing.T, c C, old, next *fabric.QoSPolicy) ([]string, error)
+	// Thresholds reads the ECN thresholds of a queue configured with value and unit for both;
+	// Unknown is what the platform reads in its OwnUnits, those bytes cannot express
+	// (clitexttest.CheckThresholdUnits).
+	Thresholds func(t *testing.T, value, unit string) (minBytes, maxBytes int64)
+	Unknown    int64
+	OwnUnits   [][2]string
+}
+
+// CheckParse checks what both parsers promise beyond their samples: the layout reads the same
+// with CRLF line ends as with LF, each case of testdata/refused-running-config.txt is refused,
+// and ECN thresholds read in bytes, or Unknown in a unit bytes cannot express.
+func (d Dialect[C]) CheckParse(t *testing.T) {
+	t.Helper()
+	crlf := strings.ReplaceAll(goldenfile.Read(t, "testdata/"+d.Layout), "\n", "\r\n")
+	if diff := cmp.Diff(d.Parse.File(t, d.Layout), d.Parse.Text(t, crlf)); diff != "" {
+		t.Errorf("CRLF (-LF +CRLF):\n%s", diff)
+	}
+	for _, text := range Paragraphs(t, "testdata/refused-running-config.txt") {
+		if _, err := d.Parse(text); err == nil {
+			t.Errorf("ParseRunningConfig(%q) succeeded", text)
+		}
+	}
+	clitexttest.CheckThresholdUnits(t, d.Unknown, func(value, unit string) (int64, int64) {
+		return d.Thresholds(t, value, unit)
+	}, d.OwnUnits...)
+}
+
+// PolicyStep is one golden transaction: the lines that take the switch testdata/Device from
+// Old to Next (nil: none), held in testdata/Golden.
+type PolicyStep struct {
+	Golden, Device string
+	Old, Next      *fabric.QoSPolicy
+}
+
+// WithPrior is a Dialect's PolicyLines for a writer that takes the prior the driver records
+// (prior: on the base switch, for the ports the golden policies bind).
+func WithPrior[C, P any](lines func(c C, old, next *fabric.QoSPolicy, prior P) ([]string, error),
+	prior func(t *testing.T) P) func(t *testing.T, c C, old, next *fabric.QoSPolicy) ([]string, error) {
+	return func(t *testing.T, c C, old, next *fabric.QoSPolicy) ([]string, error) {
+		return lines(c, old, next, prior(t))
+	}
+}
+
+// PolicySteps are the transactions both platforms keep goldens of: create on the base switch;
+// update, rename and delete on the switch the create left; delete on the switch the update
+// left.
+func (d Dialect[C]) PolicySteps() []PolicyStep {
+	const base, created, updated = "base-running-config.txt", "after-create.txt", "after-update.txt"
+	return []PolicyStep{
+		{"create.golden", base, nil, d.Example()},
+		{"update.golden", created, d.Example(), d.Updated()},
+		{"rename.golden", created, d.Example(), fabrictest.Renamed(d.Example(), "AI")},
+		{"delete.golden", created, d.Example(), nil},
+		{"delete-after-update.golden", updated, d.Updated(), nil},
+	}
+}
+
+// GoldenPolicyLines computes each step's lines on its switch, compares them with the golden,
+// checks that they come out the same when computed again on a fresh read of the switch, and
+// hands them to check, the platform's own check of a transaction.
+func (d Dialect[C]) GoldenPolicyLines(t *testing.T, check func(t *testing.T, step PolicyStep, got []string)) {
+	t.Helper()
+	for _, step := range d.PolicySteps() {
+		t.Run(step.Golden, func(t *testing.T) {
+			got, err := d.PolicyLines(t, d.Parse.File(t, step.Device), step.Old, step.Next)
+			if err != nil {
+				t.Fatal(err)
+			}
+			goldenfile.Testdata(t, step.Golden, goldenfile.Lines(got))
+			again, _ := d.PolicyLines(t, d.Parse.File(t, step.Device), step.Old, step.Next)
+			if !slices.Equal(got, again) {
+				t.Error("PolicyLines is not deterministic")
+			}
+			check(t, step, got)
+		})
+	}
+}
+
+// PFCStep is a step of a roce_pfc_interface's life (fabrictest.PFCLifecycle) as GoldenPFCLines
+// hands it to a platform.
+type PFCStep = fabrictest.PFCStep
+
+// GoldenPFCLines computes the lines of each step of example's life (fabrictest.PFCLifecycle;
+// updated is what the update makes of it), compares them with the step's golden and hands them
+// to check, the platform's own check of a transaction; from nothing to nothing, lines must
+// write nothing.
+func GoldenPFCLines(t *testing.T, example func() *fabric.PFCInterface, updated *fabric.PFCInterface,
+	lines func(t *testing.T, step PFCStep) ([]string, error), check func(t *testing.T, step PFCStep, got []string)) {
+	t.Helper()
+	for _, step := range fabrictest.PFCLifecycle(example, updated) {
+		t.Run(step.Golden, func(t *testing.T) {
+			got, err := lines(t, step)
+			if err != nil {
+				t.Fatal(err)
+			}
+			goldenfile.Testdata(t, step.Golden, goldenfile.Lines(got))
+			check(t, step, got)
+		})
+	}
+	if got, err := lines(t, PFCStep{}); got != nil || err != nil {
+		t.Errorf("PFCLines(nil, nil) = %q, %v", got, err)
 	}
 }
