@@ -156,6 +156,21 @@ func entryAt(key string) path.Path { return path.Root("interfaces").AtMapKey(key
 
 // entryDiags moves diagnostics of the per-interface resource onto map entry key.
 func entryDiags(key string, in diag.Diagnostics) diag.Diagnostics {
+	return moveDiags(in, func(p path.Path, detail string) (path.Path, string) {
+		p = entryPath(key, p)
+		if !p.Equal(path.Root("device")) {
+			// Terraform's CLI points at the resource, not at a map entry's attribute: the
+			// detail names the entry.
+			detail = fmt.Sprintf("Interface %q: %s", key, detail)
+		}
+		return p, detail
+	})
+}
+
+// moveDiags moves the diagnostics of the per-interface resource that have an attribute path
+// onto the map or group resource: move gives each one's new path and detail; the severity and
+// summary stay, and a diagnostic without a path stays as it is.
+func moveDiags(in diag.Diagnostics, move func(p path.Path, detail string) (path.Path, string)) diag.Diagnostics {
 	var out diag.Diagnostics
 	for _, d := range in {
 		wp, ok := d.(diag.DiagnosticWithPath)
@@ -163,13 +178,7 @@ func entryDiags(key string, in diag.Diagnostics) diag.Diagnostics {
 			out.Append(d)
 			continue
 		}
-		p := entryPath(key, wp.Path())
-		detail := d.Detail()
-		if !p.Equal(path.Root("device")) {
-			// Terraform's CLI points at the resource, not at a map entry's attribute: the
-			// detail names the entry.
-			detail = fmt.Sprintf("Interface %q: %s", key, detail)
-		}
+		p, detail := move(wp.Path(), d.Detail())
 		if d.Severity() == diag.SeverityError {
 			out.AddAttributeError(p, d.Summary(), detail)
 		} else {
