@@ -22,9 +22,7 @@ import (
 
 // interfaceModel is the Terraform model of a resource that owns one interface (a host netdev or a switch port).
 type interfaceModel[I any] interface {
-	onDevice
-	intent(ctx context.Context) (I, diag.Diagnostics)
-	known() bool
+	intentModel[I]
 	ids() (device, ifname types.String)
 	id() types.String
 	// imported reports a state that holds only the import ID's parts.
@@ -139,14 +137,7 @@ func (r *interfaceResource[M, I]) Metadata(_ context.Context, req resource.Metad
 }
 
 func (r *interfaceResource[M, I]) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var m M
-	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
-	if resp.Diagnostics.HasError() || !m.known() {
-		return
-	}
-	in, diags := m.intent(ctx)
-	resp.Diagnostics.Append(diags...)
-	addProblems(&resp.Diagnostics, fabric.Relations(in))
+	validateRelations[M](ctx, req, resp)
 }
 
 func (r *interfaceResource[M, I]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -251,10 +242,9 @@ func (r *interfaceResource[M, I]) Create(ctx context.Context, req resource.Creat
 }
 
 func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	ctx, st, done := start[M](ctx, &r.deviceResource, "read", r.typeName, stateOf(req.State), &resp.Diagnostics)
+	ctx, st, done := startOnState[M](ctx, &r.deviceResource, "read", r.typeName, req.State, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
 	device, ifname := st.ids()
-	r.checkDeviceForDestroy(device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -290,9 +280,7 @@ func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadReq
 }
 
 func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var st M
-	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-	ctx, plan, done := start[M](ctx, &r.deviceResource, "update", r.typeName, planOf(req.Plan), &resp.Diagnostics)
+	ctx, plan, st, done := startUpdate[M](ctx, &r.deviceResource, r.typeName, req, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -314,7 +302,7 @@ func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.Updat
 }
 
 func (r *interfaceResource[M, I]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	ctx, st, done := start[M](ctx, &r.deviceResource, "delete", r.typeName, stateOf(req.State), &resp.Diagnostics)
+	ctx, st, done := startOnState[M](ctx, &r.deviceResource, "delete", r.typeName, req.State, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -323,7 +311,6 @@ func (r *interfaceResource[M, I]) Delete(ctx context.Context, req resource.Delet
 	prior, d := getPrivate(ctx, req.Private, privateKeyPrior)
 	resp.Diagnostics.Append(append(diags, d...)...)
 	device, ifname := st.ids()
-	r.checkDeviceForDestroy(device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

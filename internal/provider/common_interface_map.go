@@ -614,9 +614,7 @@ func (r *interfaceMapResource[M, I]) Create(ctx context.Context, req resource.Cr
 }
 
 func (r *interfaceMapResource[M, I]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var st interfaceMapModel
-	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-	ctx, plan, done := start[interfaceMapModel](ctx, &r.deviceResource, "update", r.mapTypeName, planOf(req.Plan), &resp.Diagnostics)
+	ctx, plan, st, done := startUpdate[interfaceMapModel](ctx, &r.deviceResource, r.mapTypeName, req, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
 	priors, d := readPriors(ctx, req.Private)
 	resp.Diagnostics.Append(d...)
@@ -641,11 +639,10 @@ func (r *interfaceMapResource[M, I]) write(ctx context.Context, op string, plan 
 }
 
 func (r *interfaceMapResource[M, I]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	ctx, st, done := start[interfaceMapModel](ctx, &r.deviceResource, "delete", r.mapTypeName, stateOf(req.State), &resp.Diagnostics)
+	ctx, st, done := startOnState[interfaceMapModel](ctx, &r.deviceResource, "delete", r.mapTypeName, req.State, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
 	priors, d := readPriors(ctx, req.Private)
 	resp.Diagnostics.Append(d...)
-	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -653,9 +650,8 @@ func (r *interfaceMapResource[M, I]) Delete(ctx context.Context, req resource.De
 }
 
 func (r *interfaceMapResource[M, I]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	ctx, st, done := start[interfaceMapModel](ctx, &r.deviceResource, "read", r.mapTypeName, stateOf(req.State), &resp.Diagnostics)
+	ctx, st, done := startOnState[interfaceMapModel](ctx, &r.deviceResource, "read", r.mapTypeName, req.State, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -180,9 +180,8 @@ func (r *nicFirmwareResource) apply(ctx context.Context, plan nicFirmwareModel, 
 }
 
 func (r *nicFirmwareResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	ctx, st, done := start[nicFirmwareModel](ctx, &r.deviceResource, "read", "roce_nic_firmware", stateOf(req.State), &resp.Diagnostics)
+	ctx, st, done := startOnState[nicFirmwareModel](ctx, &r.deviceResource, "read", "roce_nic_firmware", req.State, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -204,9 +203,7 @@ func (r *nicFirmwareResource) Read(ctx context.Context, req resource.ReadRequest
 }
 
 func (r *nicFirmwareResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var st nicFirmwareModel
-	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-	ctx, plan, done := start[nicFirmwareModel](ctx, &r.deviceResource, "update", "roce_nic_firmware", planOf(req.Plan), &resp.Diagnostics)
+	ctx, plan, st, done := startUpdate[nicFirmwareModel](ctx, &r.deviceResource, "roce_nic_firmware", req, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
 	prior, d := getPrivate(ctx, req.Private, privateKeyPrior)
 	resp.Diagnostics.Append(d...)
@@ -224,11 +221,10 @@ func (r *nicFirmwareResource) Update(ctx context.Context, req resource.UpdateReq
 }
 
 func (r *nicFirmwareResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	ctx, st, done := start[nicFirmwareModel](ctx, &r.deviceResource, "delete", "roce_nic_firmware", stateOf(req.State), &resp.Diagnostics)
+	ctx, st, done := startOnState[nicFirmwareModel](ctx, &r.deviceResource, "delete", "roce_nic_firmware", req.State, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
 	prior, d := getPrivate(ctx, req.Private, privateKeyPrior)
 	resp.Diagnostics.Append(d...)
-	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

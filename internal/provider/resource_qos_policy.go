@@ -103,14 +103,7 @@ func classSchema() map[string]schema.Attribute {
 }
 
 func (r *qosPolicyResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var m qosPolicyModel
-	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
-	if resp.Diagnostics.HasError() || !m.known() {
-		return
-	}
-	p, diags := m.intent(ctx)
-	resp.Diagnostics.Append(diags...)
-	addProblems(&resp.Diagnostics, fabric.Relations(p))
+	validateRelations[qosPolicyModel](ctx, req, resp)
 }
 
 func (r *qosPolicyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -158,9 +151,8 @@ func (r *qosPolicyResource) Create(ctx context.Context, req resource.CreateReque
 }
 
 func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	ctx, st, done := start[qosPolicyModel](ctx, &r.deviceResource, "read", "roce_qos_policy", stateOf(req.State), &resp.Diagnostics)
+	ctx, st, done := startOnState[qosPolicyModel](ctx, &r.deviceResource, "read", "roce_qos_policy", req.State, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -199,9 +191,7 @@ func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, 
 }
 
 func (r *qosPolicyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var st qosPolicyModel
-	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-	ctx, plan, done := start[qosPolicyModel](ctx, &r.deviceResource, "update", "roce_qos_policy", planOf(req.Plan), &resp.Diagnostics)
+	ctx, plan, st, done := startUpdate[qosPolicyModel](ctx, &r.deviceResource, "roce_qos_policy", req, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -225,7 +215,7 @@ func (r *qosPolicyResource) Update(ctx context.Context, req resource.UpdateReque
 }
 
 func (r *qosPolicyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	ctx, st, done := start[qosPolicyModel](ctx, &r.deviceResource, "delete", "roce_qos_policy", stateOf(req.State), &resp.Diagnostics)
+	ctx, st, done := startOnState[qosPolicyModel](ctx, &r.deviceResource, "delete", "roce_qos_policy", req.State, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -234,7 +224,6 @@ func (r *qosPolicyResource) Delete(ctx context.Context, req resource.DeleteReque
 	resp.Diagnostics.Append(diags...)
 	prior, d := getPrivate(ctx, req.Private, privateKeyPrior)
 	resp.Diagnostics.Append(d...)
-	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
