@@ -223,6 +223,26 @@ type intentModel[I any] interface {
 	known() bool
 }
 
+// intentOf is m's settings as a fabric intent, its conversion's problems added to diags;
+// after an earlier error nothing is converted (the zero intent).
+func intentOf[I any, M intentModel[I]](ctx context.Context, m M, diags *diag.Diagnostics) I {
+	var in I
+	if diags.HasError() {
+		return in
+	}
+	in, d := m.intent(ctx)
+	diags.Append(d...)
+	return in
+}
+
+// priorOf is what the device had before the resource changed it (recordWrite), for an update
+// or a delete.
+func priorOf(ctx context.Context, priv privateGetter, diags *diag.Diagnostics) driver.Prior {
+	prior, d := getPrivate(ctx, priv, privateKeyPrior)
+	diags.Append(d...)
+	return prior
+}
+
 // validateRelations is the ValidateConfig of a resource whose model is a fabric intent: once
 // the configuration is known, what relates its attributes (fabric.Relations), on the attribute
 // at fault. The schema validators check each attribute by itself.

@@ -227,8 +227,7 @@ func (r *interfaceResource[M, I]) checkFailed(diags *diag.Diagnostics, at path.P
 func (r *interfaceResource[M, I]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	ctx, plan, done := start[M](ctx, &r.deviceResource, "create", r.typeName, planOf(req.Plan), &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	in, diags := plan.intent(ctx)
-	resp.Diagnostics.Append(diags...)
+	in := intentOf[I](ctx, plan, &resp.Diagnostics)
 	device, ifname := plan.ids()
 	if resp.Diagnostics.HasError() {
 		return
@@ -250,8 +249,7 @@ func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadReq
 	}
 	var managed *I
 	if !st.imported() {
-		m, diags := st.intent(ctx)
-		resp.Diagnostics.Append(diags...)
+		m := intentOf[I](ctx, st, &resp.Diagnostics)
 		managed = &m
 	}
 	drv, ok := r.driver("read", device, ifname, &resp.Diagnostics)
@@ -282,13 +280,8 @@ func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadReq
 func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	ctx, plan, st, done := startUpdate[M](ctx, &r.deviceResource, r.typeName, req, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	next, d1 := plan.intent(ctx)
-	old, d2 := st.intent(ctx)
-	prior, d3 := getPrivate(ctx, req.Private, privateKeyPrior)
-	resp.Diagnostics.Append(append(append(d1, d2...), d3...)...)
+	next, old := intentOf[I](ctx, plan, &resp.Diagnostics), intentOf[I](ctx, st, &resp.Diagnostics)
+	prior := priorOf(ctx, req.Private, &resp.Diagnostics)
 	device, ifname := plan.ids()
 	if resp.Diagnostics.HasError() {
 		return
@@ -304,12 +297,8 @@ func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.Updat
 func (r *interfaceResource[M, I]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	ctx, st, done := startOnState[M](ctx, &r.deviceResource, "delete", r.typeName, req.State, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	old, diags := st.intent(ctx)
-	prior, d := getPrivate(ctx, req.Private, privateKeyPrior)
-	resp.Diagnostics.Append(append(diags, d...)...)
+	old := intentOf[I](ctx, st, &resp.Diagnostics)
+	prior := priorOf(ctx, req.Private, &resp.Diagnostics)
 	device, ifname := st.ids()
 	if resp.Diagnostics.HasError() {
 		return

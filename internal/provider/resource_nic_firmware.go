@@ -205,8 +205,7 @@ func (r *nicFirmwareResource) Read(ctx context.Context, req resource.ReadRequest
 func (r *nicFirmwareResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	ctx, plan, st, done := startUpdate[nicFirmwareModel](ctx, &r.deviceResource, "roce_nic_firmware", req, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	prior, d := getPrivate(ctx, req.Private, privateKeyPrior)
-	resp.Diagnostics.Append(d...)
+	prior := priorOf(ctx, req.Private, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -223,8 +222,7 @@ func (r *nicFirmwareResource) Update(ctx context.Context, req resource.UpdateReq
 func (r *nicFirmwareResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	ctx, st, done := startOnState[nicFirmwareModel](ctx, &r.deviceResource, "delete", "roce_nic_firmware", req.State, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	prior, d := getPrivate(ctx, req.Private, privateKeyPrior)
-	resp.Diagnostics.Append(d...)
+	prior := priorOf(ctx, req.Private, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

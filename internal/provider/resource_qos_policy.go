@@ -128,11 +128,7 @@ func (r *qosPolicyResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 func (r *qosPolicyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	ctx, plan, done := start[qosPolicyModel](ctx, &r.deviceResource, "create", "roce_qos_policy", planOf(req.Plan), &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	p, diags := plan.intent(ctx)
-	resp.Diagnostics.Append(diags...)
+	p := intentOf[fabric.QoSPolicy](ctx, plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -162,8 +158,7 @@ func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, 
 	}
 	var known *fabric.QoSPolicy
 	if !st.Classes.IsNull() {
-		k, diags := st.intent(ctx)
-		resp.Diagnostics.Append(diags...)
+		k := intentOf[fabric.QoSPolicy](ctx, st, &resp.Diagnostics)
 		known = &k
 	}
 	got, err := drv.Read(ctx, st.Name.ValueString(), known)
@@ -193,15 +188,8 @@ func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, 
 func (r *qosPolicyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	ctx, plan, st, done := startUpdate[qosPolicyModel](ctx, &r.deviceResource, "roce_qos_policy", req, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	next, d1 := plan.intent(ctx)
-	old, d2 := st.intent(ctx)
-	resp.Diagnostics.Append(d1...)
-	resp.Diagnostics.Append(d2...)
-	prior, d3 := getPrivate(ctx, req.Private, privateKeyPrior)
-	resp.Diagnostics.Append(d3...)
+	next, old := intentOf[fabric.QoSPolicy](ctx, plan, &resp.Diagnostics), intentOf[fabric.QoSPolicy](ctx, st, &resp.Diagnostics)
+	prior := priorOf(ctx, req.Private, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -217,13 +205,8 @@ func (r *qosPolicyResource) Update(ctx context.Context, req resource.UpdateReque
 func (r *qosPolicyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	ctx, st, done := startOnState[qosPolicyModel](ctx, &r.deviceResource, "delete", "roce_qos_policy", req.State, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	old, diags := st.intent(ctx)
-	resp.Diagnostics.Append(diags...)
-	prior, d := getPrivate(ctx, req.Private, privateKeyPrior)
-	resp.Diagnostics.Append(d...)
+	old := intentOf[fabric.QoSPolicy](ctx, st, &resp.Diagnostics)
+	prior := priorOf(ctx, req.Private, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
