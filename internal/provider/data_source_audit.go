@@ -95,18 +95,13 @@ func (d *fabricAuditDataSource) Read(ctx context.Context, req datasource.ReadReq
 	if !ok {
 		return
 	}
-	names := d.deviceNames(ctx, m.Devices, driver.AuditDevices, &resp.Diagnostics)
-	var f fabric.Fabric
-	var links []linkElem
-	resp.Diagnostics.Append(m.Links.ElementsAs(ctx, &links, true)...)
+	f := fabric.Fabric{Links: linksOf(ctx, m.Links, &resp.Diagnostics)}
 	linked := map[string][]string{} // ports each device has on a link
-	for _, l := range links {
-		f.Links = append(f.Links, fabric.Link{ADevice: l.ADevice.ValueString(), AInterface: l.AInterface.ValueString(),
-			BDevice: l.BDevice.ValueString(), BInterface: l.BInterface.ValueString()})
-		linked[l.ADevice.ValueString()] = append(linked[l.ADevice.ValueString()], l.AInterface.ValueString())
-		linked[l.BDevice.ValueString()] = append(linked[l.BDevice.ValueString()], l.BInterface.ValueString())
+	for _, l := range f.Links {
+		linked[l.ADevice] = append(linked[l.ADevice], l.AInterface)
+		linked[l.BDevice] = append(linked[l.BDevice], l.BInterface)
 	}
-	reads, ok := readEach(names, func(name string) (fabric.Fabric, error) {
+	reads, ok := readDevices(ctx, &d.configuredData, m.Devices, driver.AuditDevices, func(name string) (fabric.Fabric, error) {
 		return driver.Audit(ctx, d.pd.registry, name, linked[name])
 	}, "Cannot audit %q", &resp.Diagnostics)
 	if !ok {

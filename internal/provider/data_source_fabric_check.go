@@ -115,12 +115,7 @@ func (m fabricCheckModel) fabric(ctx context.Context) (fabric.Fabric, diag.Diagn
 	eachInput(ctx, &diags, "dcqcn_profiles", m.DCQCNProfiles, dcqcnArgs.intent, func(e dcqcnArgs, d fabric.DCQCN) {
 		f.DCQCN = append(f.DCQCN, fabric.HostDCQCN{Device: e.Device.ValueString(), DCQCN: d})
 	})
-	var links []linkElem
-	diags.Append(m.Links.ElementsAs(ctx, &links, true)...)
-	for _, l := range links {
-		f.Links = append(f.Links, fabric.Link{ADevice: l.ADevice.ValueString(), AInterface: l.AInterface.ValueString(),
-			BDevice: l.BDevice.ValueString(), BInterface: l.BInterface.ValueString()})
-	}
+	f.Links = linksOf(ctx, m.Links, &diags)
 	return f, diags
 }
 
@@ -144,13 +139,6 @@ func (a dcqcnArgs) intent(ctx context.Context) (fabric.DCQCN, diag.Diagnostics) 
 	a.CNPDSCP, a.CNPPriority = int64Or(a.CNPDSCP, 48), int64Or(a.CNPPriority, 6)
 	// the check compares settings; persistence is the resource's
 	return dcqcnModel{dcqcnArgs: a, Persist: types.BoolValue(false)}.intent(ctx)
-}
-
-type linkElem struct {
-	ADevice    types.String `tfsdk:"a_device"`
-	AInterface types.String `tfsdk:"a_interface"`
-	BDevice    types.String `tfsdk:"b_device"`
-	BInterface types.String `tfsdk:"b_interface"`
 }
 
 func int64Or(v types.Int64, def int64) types.Int64 {
