@@ -49,12 +49,6 @@ var (
 )
 
 func (d *fabricAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	l := func(desc string) schema.ListAttribute {
-		return schema.ListAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: desc}
-	}
-	m := func(desc string) schema.MapAttribute {
-		return schema.MapAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: desc}
-	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Audits the fabric as it is: reads what each device really applies, whether this configuration manages it or not and whatever its objects are called (a stock SONiC AZURE map, a hand-made EOS qos profile or NX-OS policy-map, NVUE profiles typed on a Cumulus switch), and checks it with `roce_fabric_check`'s rules (R1-R11, and R12-R17 on `links`). Platforms: sonic, eos, nxos, cumulus, openconfig, mlx5. A brownfield fabric can be audited before anything is imported.",
 		Attributes: map[string]schema.Attribute{
@@ -68,20 +62,20 @@ func (d *fabricAuditDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 					"device": computedString("Device name."), "interface": computedString("Port."),
 					"policy":                 computedString("The device's own name of what classifies the port (SONiC DSCP map, EOS qos profile, NX-OS qos policy-map, Cumulus NVUE qos mapping profile); empty where nothing does."),
 					"trust":                  computedString("`dscp`, `pcp`, `dscp_pcp`, or empty."),
-					"dscp_to_traffic_class":  m("Traffic class of every DSCP the port classifies on (keys `\"0\"`..`\"63\"`; a DSCP the port's map leaves out is absent); null without DSCP trust."),
-					"lossless_priorities":    l("The port's no-drop traffic classes."),
+					"dscp_to_traffic_class":  computedIntMap("Traffic class of every DSCP the port classifies on (keys `\"0\"`..`\"63\"`; a DSCP the port's map leaves out is absent); null without DSCP trust."),
+					"lossless_priorities":    computedInts("The port's no-drop traffic classes."),
 					"pfc_mode":               computedString("`on`, `off` or `auto`; empty where the device reports no PFC setting for the port."),
-					"strict_traffic_classes": l("Traffic classes scheduled strict priority."),
-					"ecn_traffic_classes":    l("Traffic classes whose queue marks ECN."),
+					"strict_traffic_classes": computedInts("Traffic classes scheduled strict priority."),
+					"ecn_traffic_classes":    computedInts("Traffic classes whose queue marks ECN."),
 				}}},
 			"nics": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "The effective QoS and DCQCN of every NIC port of the hosts read.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"device": computedString("Device name."), "interface": computedString("Netdev."), "trust": computedString("`dscp` or `pcp`."),
-					"pfc_priorities":   l("Priorities with PFC on."),
-					"dscp_to_priority": m("The NIC's DSCP -> priority map (keys `\"0\"`..`\"63\"`)."),
-					"dcqcn_priorities": l("Priorities DCQCN (both roce_rp and roce_np) is enabled on; empty when none."),
-					"cnp_dscp":         schema.Int64Attribute{Computed: true, MarkdownDescription: "The DSCP the NIC sends CNPs with; null without DCQCN."},
+					"pfc_priorities":   computedInts("Priorities with PFC on."),
+					"dscp_to_priority": computedIntMap("The NIC's DSCP -> priority map (keys `\"0\"`..`\"63\"`)."),
+					"dcqcn_priorities": computedInts("Priorities DCQCN (both roce_rp and roce_np) is enabled on; empty when none."),
+					"cnp_dscp":         computedInt("The DSCP the NIC sends CNPs with; null without DCQCN."),
 				}}},
 			"findings": findingsAttr(),
 			"ok":       okAttr(),

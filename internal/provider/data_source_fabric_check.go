@@ -88,13 +88,12 @@ func findingsAttr() schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{Computed: true,
 		MarkdownDescription: "One finding per violated rule instance: `severity` (`error` or `warning`), `rule` (`R1`..`R17`), `device` and a `message` saying what to change.",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-			"severity": schema.StringAttribute{Computed: true}, "rule": schema.StringAttribute{Computed: true},
-			"device": schema.StringAttribute{Computed: true}, "message": schema.StringAttribute{Computed: true},
+			"severity": computedString(""), "rule": computedString(""), "device": computedString(""), "message": computedString(""),
 		}}}
 }
 
 func okAttr() schema.BoolAttribute {
-	return schema.BoolAttribute{Computed: true, MarkdownDescription: "False when any finding is an error."}
+	return computedBool("False when any finding is an error.")
 }
 
 // fabric converts the inputs with the resources' own conversions, so defaults and key rules

@@ -185,8 +185,7 @@ func (d *lldpNeighborsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 			"device": schema.StringAttribute{Required: true, MarkdownDescription: "Device name in the provider's `devices` map."},
 			"interfaces": schema.SetAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Only the neighbours heard on these interfaces (default: all)."},
-			"hostname": schema.StringAttribute{Computed: true,
-				MarkdownDescription: "The name the device gives itself (what its neighbours see as system name), or the device's configured `hostname`."},
+			"hostname": computedString("The name the device gives itself (what its neighbours see as system name), or the device's configured `hostname`."),
 			"neighbors": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "One element per neighbour, sorted by local interface.",
 				NestedObject:        schema.NestedAttributeObject{Attributes: neighborAttrs()}},
@@ -244,8 +243,8 @@ var unresolvedAttrTypes = func() map[string]attr.Type {
 
 func (d *fabricLinksDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	unresolved := neighborAttrs()
-	unresolved["device"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The device that hears the neighbour."}
-	unresolved["reason"] = schema.StringAttribute{Computed: true, MarkdownDescription: "Why it is not a link."}
+	unresolved["device"] = computedString("The device that hears the neighbour.")
+	unresolved["reason"] = computedString("Why it is not a link.")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The cabling between the provider's devices, from their LLDP neighbours: a neighbour whose system name is the hostname of a device read (its configured `hostname`, else what it reports) is a link. Pass `links` to `roce_fabric_check` to check every cable's two ends against each other.",
 		Attributes: map[string]schema.Attribute{
