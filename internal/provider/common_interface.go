@@ -229,9 +229,6 @@ func (r *interfaceResource[M, I]) Create(ctx context.Context, req resource.Creat
 	defer done(&resp.Diagnostics)
 	in := intentOf[I](ctx, plan, &resp.Diagnostics)
 	device, ifname := plan.ids()
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	drv, ok := r.driver("create", device, ifname, &resp.Diagnostics)
 	if !ok {
 		return
@@ -283,9 +280,6 @@ func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.Updat
 	next, old := intentOf[I](ctx, plan, &resp.Diagnostics), intentOf[I](ctx, st, &resp.Diagnostics)
 	prior := priorOf(ctx, req.Private, &resp.Diagnostics)
 	device, ifname := plan.ids()
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	drv, ok := r.driver("update", device, ifname, &resp.Diagnostics)
 	if !ok {
 		return
@@ -300,9 +294,6 @@ func (r *interfaceResource[M, I]) Delete(ctx context.Context, req resource.Delet
 	old := intentOf[I](ctx, st, &resp.Diagnostics)
 	prior := priorOf(ctx, req.Private, &resp.Diagnostics)
 	device, ifname := st.ids()
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	drv, ok := r.driver("delete", device, ifname, &resp.Diagnostics)
 	if !ok {
 		return
@@ -314,8 +305,12 @@ func (r *interfaceResource[M, I]) ImportState(ctx context.Context, req resource.
 	r.importDeviceID(ctx, req, resp, "interface", "gpu-1/eth0")
 }
 
-// driver opens the driver of device for op; a failure is reported.
+// driver opens the driver of device for op, unless op has already failed (diags holds an
+// error); a failure to open it is reported.
 func (r *interfaceResource[M, I]) driver(op string, device, ifname types.String, diags *diag.Diagnostics) (interfaceOps[I], bool) {
+	if diags.HasError() {
+		return nil, false
+	}
 	drv, err := r.open(r.registry(), device.ValueString())
 	return drv, !r.failed(diags, op, device, ifname, err)
 }

@@ -129,9 +129,6 @@ func (r *qosPolicyResource) Create(ctx context.Context, req resource.CreateReque
 	ctx, plan, done := start[qosPolicyModel](ctx, &r.deviceResource, "create", "roce_qos_policy", planOf(req.Plan), &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
 	p := intentOf[fabric.QoSPolicy](ctx, plan, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	drv, ok := r.driver("create", plan.Device, p.Name, &resp.Diagnostics)
 	if !ok {
 		return
@@ -149,9 +146,6 @@ func (r *qosPolicyResource) Create(ctx context.Context, req resource.CreateReque
 func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	ctx, st, done := startOnState[qosPolicyModel](ctx, &r.deviceResource, "read", "roce_qos_policy", req.State, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	drv, ok := r.driver("read", st.Device, st.Name.ValueString(), &resp.Diagnostics)
 	if !ok {
 		return
@@ -190,9 +184,6 @@ func (r *qosPolicyResource) Update(ctx context.Context, req resource.UpdateReque
 	defer done(&resp.Diagnostics)
 	next, old := intentOf[fabric.QoSPolicy](ctx, plan, &resp.Diagnostics), intentOf[fabric.QoSPolicy](ctx, st, &resp.Diagnostics)
 	prior := priorOf(ctx, req.Private, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	drv, ok := r.driver("update", plan.Device, old.Name, &resp.Diagnostics)
 	if !ok {
 		return
@@ -207,9 +198,6 @@ func (r *qosPolicyResource) Delete(ctx context.Context, req resource.DeleteReque
 	defer done(&resp.Diagnostics)
 	old := intentOf[fabric.QoSPolicy](ctx, st, &resp.Diagnostics)
 	prior := priorOf(ctx, req.Private, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	drv, ok := r.driver("delete", st.Device, old.Name, &resp.Diagnostics)
 	if !ok {
 		return
@@ -221,9 +209,12 @@ func (r *qosPolicyResource) ImportState(ctx context.Context, req resource.Import
 	r.importDeviceID(ctx, req, resp, "name", "leaf-1/ROCE")
 }
 
-// driver opens the QoS policy driver of device for op on the policy name; a failure is
-// reported.
+// driver opens the QoS policy driver of device for op on the policy name, unless op has
+// already failed (diags holds an error); a failure to open it is reported.
 func (r *qosPolicyResource) driver(op string, device types.String, name string, diags *diag.Diagnostics) (driver.QoSPolicy, bool) {
+	if diags.HasError() {
+		return nil, false
+	}
 	drv, err := driver.ForQoSPolicy(r.registry(), device.ValueString())
 	return drv, !r.failed(diags, op, device, name, err)
 }
