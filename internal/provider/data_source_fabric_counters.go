@@ -50,8 +50,7 @@ type deviceSelection struct {
 }
 
 type fabricPort struct {
-	Device    types.String `tfsdk:"device"`
-	Interface types.String `tfsdk:"interface"`
+	deviceInterface
 	counterValues
 }
 
@@ -227,7 +226,7 @@ func (d *fabricCountersDataSource) Read(ctx context.Context, req datasource.Read
 			if rates != nil {
 				shown = *rates
 			}
-			ports[name+"/"+port] = fabricPort{Device: types.StringValue(name), Interface: types.StringValue(port), counterValues: counterValuesOf(shown)}
+			ports[name+"/"+port] = fabricPort{deviceInterfaceOf(name, port), counterValuesOf(shown)}
 			findings = append(findings, watch.Port(name, port, now, rates, t)...)
 		}
 	}

@@ -61,11 +61,6 @@ type perftestModel struct {
 	P999          types.Float64 `tfsdk:"p99_9_us"`
 }
 
-type perftestEndModel struct {
-	Device    types.String `tfsdk:"device"`
-	Interface types.String `tfsdk:"interface"`
-}
-
 func perftestTestNames() []string {
 	names := make([]string, len(driver.PerftestTests))
 	for i, t := range driver.PerftestTests {
@@ -157,7 +152,7 @@ func (d *perftestDataSource) ValidateConfig(ctx context.Context, req datasource.
 		return
 	}
 	for side, obj := range map[string]types.Object{"server": m.Server, "client": m.Client} {
-		var e perftestEndModel
+		var e deviceInterface // an end: a host and its netdev
 		if obj.IsNull() || obj.IsUnknown() {
 			continue
 		}
@@ -183,7 +178,7 @@ func (d *perftestDataSource) Read(ctx context.Context, req datasource.ReadReques
 	if !ok {
 		return
 	}
-	var server, client perftestEndModel
+	var server, client deviceInterface
 	resp.Diagnostics.Append(m.Server.As(ctx, &server, objectAsOptions)...)
 	resp.Diagnostics.Append(m.Client.As(ctx, &client, objectAsOptions)...)
 	if resp.Diagnostics.HasError() {
