@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"reflect"
 	"slices"
 	"strings"
@@ -268,15 +269,7 @@ func (r *interfaceMapResource[M, I]) ValidateConfig(ctx context.Context, req res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	planned := entries(mm.Interfaces) // Elements copies the map: once, not once per entry
-	for _, key := range sortedKeys(planned) {
-		m, ok, diags := r.entry(ctx, mm.Device, key, planned[key])
-		resp.Diagnostics.Append(diags...)
-		if !ok || !m.known() {
-			continue
-		}
-		in, diags := m.intent(ctx)
-		resp.Diagnostics.Append(entryDiags(key, diags)...)
+	for key, in := range r.knownEntries(ctx, mm.Device, entries(mm.Interfaces), &resp.Diagnostics) {
 		// the schema validators check each field (and the key); what relates fields is left
 		resp.Diagnostics.Append(entryProblems(key, fabric.Relations(in))...)
 	}
@@ -300,15 +293,7 @@ func (r *interfaceMapResource[M, I]) ModifyPlan(ctx context.Context, req resourc
 	old := entries(st.Interfaces)
 	var drv interfaceOps[I]
 	planned := entries(plan.Interfaces) // Elements copies the map: once, not once per entry
-	for _, key := range sortedKeys(planned) {
-		v := planned[key]
-		m, ok, diags := r.entry(ctx, plan.Device, key, v)
-		resp.Diagnostics.Append(diags...)
-		if !ok || !m.known() {
-			continue
-		}
-		in, diags := m.intent(ctx)
-		resp.Diagnostics.Append(entryDiags(key, diags)...)
+	for key, in := range r.knownEntries(ctx, plan.Device, planned, &resp.Diagnostics) {
 		if probs := r.checkPlatform(dev, in); len(probs) > 0 {
 			resp.Diagnostics.Append(entryProblems(key, probs)...) // equal ones (on device) count once
 			continue
@@ -317,7 +302,7 @@ func (r *interfaceMapResource[M, I]) ModifyPlan(ctx context.Context, req resourc
 			continue // ValidateConfig reports invalid values
 		}
 		o, had := old[key]
-		if had && o.Equal(v) {
+		if had && o.Equal(planned[key]) {
 			continue // nothing to apply to this entry: nothing to check on the device
 		}
 		probs, err := r.checkBeforeChange(ctx, &drv, plan.Device.ValueString(), key, in, func(drv interfaceOps[I]) error {
@@ -325,6 +310,27 @@ func (r *interfaceMapResource[M, I]) ModifyPlan(ctx context.Context, req resourc
 		})
 		resp.Diagnostics.Append(entryProblems(key, probs)...)
 		r.checkFailed(&resp.Diagnostics, entryAt(key), had, plan.Device.ValueString(), key, err)
+	}
+}
+
+// knownEntries yields, in key order, the entries of planned whose values are all known, each
+// with its settings as the per-interface resource's intent; what reading and converting the
+// entries reports goes to diags, on the entry.
+func (r *interfaceMapResource[M, I]) knownEntries(ctx context.Context, device types.String, planned map[string]attr.Value,
+	diags *diag.Diagnostics) iter.Seq2[string, I] {
+	return func(yield func(string, I) bool) {
+		for _, key := range sortedKeys(planned) {
+			m, ok, d := r.entry(ctx, device, key, planned[key])
+			diags.Append(d...)
+			if !ok || !m.known() {
+				continue
+			}
+			in, d := m.intent(ctx)
+			diags.Append(entryDiags(key, d)...)
+			if !yield(key, in) {
+				return
+			}
+		}
 	}
 }
 
