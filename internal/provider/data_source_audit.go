@@ -105,9 +105,7 @@ func (d *fabricAuditDataSource) Read(ctx context.Context, req datasource.ReadReq
 		f.Policies, f.PFC = append(f.Policies, r.Policies...), append(f.PFC, r.PFC...)
 		f.NICs, f.DCQCN = append(f.NICs, r.NICs...), append(f.DCQCN, r.DCQCN...)
 	}
-	findings := fabric.Check(roceOnly(f))
-	m.Findings = findingsValue(findings)
-	m.OK = types.BoolValue(fabric.OK(findings))
+	m.Findings, m.OK = checked(roceOnly(f))
 	m.Ports = types.ListValueMust(types.ObjectType{AttrTypes: auditPortAttrTypes}, auditPorts(f))
 	m.NICs = types.ListValueMust(types.ObjectType{AttrTypes: auditNICAttrTypes}, auditNICs(f))
 	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, m)...)
@@ -221,8 +219,9 @@ func auditNICs(f fabric.Fabric) []attr.Value {
 	return out
 }
 
-// findingsValue is the findings attribute's value.
-func findingsValue(findings []fabric.Finding) types.List {
+// checked checks f: the findings attribute's value, and ok's.
+func checked(f fabric.Fabric) (types.List, types.Bool) {
+	findings := fabric.Check(f)
 	vals := make([]attr.Value, 0, len(findings))
 	for _, fi := range findings {
 		vals = append(vals, types.ObjectValueMust(findingAttrTypes, map[string]attr.Value{
@@ -230,7 +229,7 @@ func findingsValue(findings []fabric.Finding) types.List {
 			"device": types.StringValue(fi.Device), "message": types.StringValue(fi.Message),
 		}))
 	}
-	return types.ListValueMust(types.ObjectType{AttrTypes: findingAttrTypes}, vals)
+	return types.ListValueMust(types.ObjectType{AttrTypes: findingAttrTypes}, vals), types.BoolValue(fabric.OK(findings))
 }
 
 // roceOnly leaves out the NICs that carry no RoCE setting (factory defaults: trust pcp, no PFC,

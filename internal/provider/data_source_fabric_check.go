@@ -77,9 +77,7 @@ func (d *fabricCheckDataSource) Read(ctx context.Context, req datasource.ReadReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	findings := fabric.Check(f)
-	m.Findings = findingsValue(findings)
-	m.OK = types.BoolValue(fabric.OK(findings))
+	m.Findings, m.OK = checked(f)
 	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, m)...)
 }
 
