@@ -257,14 +257,7 @@ func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadReq
 	if r.failed(&resp.Diagnostics, "read", device, ifname, err) {
 		return
 	}
-	if got == nil {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if managed != nil && reflect.DeepEqual(*managed, *got) {
-		// The device holds what the state says: the state the framework copied into the
-		// response stays as it is. Encoding it again was the largest single part of Read's
-		// allocations in a no-change plan, 5 % of all (DESIGN.md, Performance).
+	if settled(ctx, &resp.State, managed, got) {
 		return
 	}
 	prior := &st
@@ -303,6 +296,19 @@ func (r *interfaceResource[M, I]) Delete(ctx context.Context, req resource.Delet
 
 func (r *interfaceResource[M, I]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	r.importDeviceID(ctx, req, resp, "interface", "gpu-1/eth0")
+}
+
+// settled reports a read that writes no new state, where the resource's Read is done: got nil,
+// the object is gone from the device and the resource leaves the state; or got is what the
+// state says (managed), and the state the framework copied into the response stays as it is.
+// Encoding it again was the largest single part of Read's allocations in a no-change plan, 5 %
+// of all (DESIGN.md, Performance).
+func settled[I any](ctx context.Context, state *tfsdk.State, managed, got *I) bool {
+	if got == nil {
+		state.RemoveResource(ctx)
+		return true
+	}
+	return managed != nil && reflect.DeepEqual(*managed, *got)
 }
 
 // driver opens the driver of device for op, unless op has already failed (diags holds an

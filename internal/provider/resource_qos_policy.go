@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -159,12 +158,8 @@ func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, 
 	if r.failed(&resp.Diagnostics, "read", st.Device, st.Name.ValueString(), err) {
 		return
 	}
-	if got == nil {
-		resp.State.RemoveResource(ctx)
+	if settled(ctx, &resp.State, known, got) {
 		return
-	}
-	if known != nil && reflect.DeepEqual(*known, *got) {
-		return // the device holds what the state says: the framework's copy of it stays
 	}
 	prior := &st
 	if st.Classes.IsNull() { // import: everything the resource would manage
