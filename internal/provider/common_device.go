@@ -14,6 +14,7 @@ import (
 
 	"github.com/rocefabric/terraform-provider-roce/internal/devices"
 	"github.com/rocefabric/terraform-provider-roce/internal/driver"
+	"github.com/rocefabric/terraform-provider-roce/internal/fabric"
 	"github.com/rocefabric/terraform-provider-roce/internal/tfmodel"
 )
 
@@ -196,4 +197,62 @@ func start[M onDevice](ctx context.Context, r *deviceResource, op, typeName stri
 	diags.Append(get(ctx, &m)...)
 	ctx, done := r.trace(ctx, op, typeName, m.deviceName())
 	return ctx, m, done
+}
+
+// startOnState is start for a read or a delete, whose model is the state: the resource's
+// device must still be configured (checkDeviceForDestroy).
+func startOnState[M onDevice](ctx context.Context, r *deviceResource, op, typeName string, state tfsdk.State,
+	diags *diag.Diagnostics) (context.Context, M, func(*diag.Diagnostics)) {
+	ctx, m, done := start[M](ctx, r, op, typeName, stateOf(state), diags)
+	r.checkDeviceForDestroy(m.deviceName(), diags)
+	return ctx, m, done
+}
+
+// startUpdate is start for an update: the plan, and the state it replaces (st).
+func startUpdate[M onDevice](ctx context.Context, r *deviceResource, typeName string, req resource.UpdateRequest,
+	diags *diag.Diagnostics) (_ context.Context, plan, st M, _ func(*diag.Diagnostics)) {
+	diags.Append(tfmodel.State(ctx, req.State, &st)...)
+	ctx, plan, done := start[M](ctx, r, "update", typeName, planOf(req.Plan), diags)
+	return ctx, plan, st, done
+}
+
+// intentModel is the model of a resource whose settings are a fabric intent I.
+type intentModel[I any] interface {
+	onDevice
+	intent(ctx context.Context) (I, diag.Diagnostics)
+	known() bool
+}
+
+// intentOf is m's settings as a fabric intent, its conversion's problems added to diags;
+// after an earlier error nothing is converted (the zero intent).
+func intentOf[I any, M intentModel[I]](ctx context.Context, m M, diags *diag.Diagnostics) I {
+	var in I
+	if diags.HasError() {
+		return in
+	}
+	in, d := m.intent(ctx)
+	diags.Append(d...)
+	return in
+}
+
+// priorOf is what the device had before the resource changed it (recordWrite), for an update
+// or a delete.
+func priorOf(ctx context.Context, priv privateGetter, diags *diag.Diagnostics) driver.Prior {
+	prior, d := getPrivate(ctx, priv, privateKeyPrior)
+	diags.Append(d...)
+	return prior
+}
+
+// validateRelations is the ValidateConfig of a resource whose model is a fabric intent: once
+// the configuration is known, what relates its attributes (fabric.Relations), on the attribute
+// at fault. The schema validators check each attribute by itself.
+func validateRelations[M intentModel[I], I fabric.Intent](ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m M
+	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
+	if resp.Diagnostics.HasError() || !m.known() {
+		return
+	}
+	in, diags := m.intent(ctx)
+	resp.Diagnostics.Append(diags...)
+	addProblems(&resp.Diagnostics, fabric.Relations(in))
 }

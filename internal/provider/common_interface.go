@@ -22,9 +22,7 @@ import (
 
 // interfaceModel is the Terraform model of a resource that owns one interface (a host netdev or a switch port).
 type interfaceModel[I any] interface {
-	onDevice
-	intent(ctx context.Context) (I, diag.Diagnostics)
-	known() bool
+	intentModel[I]
 	ids() (device, ifname types.String)
 	id() types.String
 	// imported reports a state that holds only the import ID's parts.
@@ -139,14 +137,7 @@ func (r *interfaceResource[M, I]) Metadata(_ context.Context, req resource.Metad
 }
 
 func (r *interfaceResource[M, I]) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var m M
-	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
-	if resp.Diagnostics.HasError() || !m.known() {
-		return
-	}
-	in, diags := m.intent(ctx)
-	resp.Diagnostics.Append(diags...)
-	addProblems(&resp.Diagnostics, fabric.Relations(in))
+	validateRelations[M](ctx, req, resp)
 }
 
 func (r *interfaceResource[M, I]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -236,12 +227,8 @@ func (r *interfaceResource[M, I]) checkFailed(diags *diag.Diagnostics, at path.P
 func (r *interfaceResource[M, I]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	ctx, plan, done := start[M](ctx, &r.deviceResource, "create", r.typeName, planOf(req.Plan), &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	in, diags := plan.intent(ctx)
-	resp.Diagnostics.Append(diags...)
+	in := intentOf[I](ctx, plan, &resp.Diagnostics)
 	device, ifname := plan.ids()
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	drv, ok := r.driver("create", device, ifname, &resp.Diagnostics)
 	if !ok {
 		return
@@ -251,17 +238,15 @@ func (r *interfaceResource[M, I]) Create(ctx context.Context, req resource.Creat
 }
 
 func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	ctx, st, done := start[M](ctx, &r.deviceResource, "read", r.typeName, stateOf(req.State), &resp.Diagnostics)
+	ctx, st, done := startOnState[M](ctx, &r.deviceResource, "read", r.typeName, req.State, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
 	device, ifname := st.ids()
-	r.checkDeviceForDestroy(device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	var managed *I
 	if !st.imported() {
-		m, diags := st.intent(ctx)
-		resp.Diagnostics.Append(diags...)
+		m := intentOf[I](ctx, st, &resp.Diagnostics)
 		managed = &m
 	}
 	drv, ok := r.driver("read", device, ifname, &resp.Diagnostics)
@@ -272,14 +257,7 @@ func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadReq
 	if r.failed(&resp.Diagnostics, "read", device, ifname, err) {
 		return
 	}
-	if got == nil {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if managed != nil && reflect.DeepEqual(*managed, *got) {
-		// The device holds what the state says: the state the framework copied into the
-		// response stays as it is. Encoding it again was the largest single part of Read's
-		// allocations in a no-change plan, 5 % of all (DESIGN.md, Performance).
+	if settled(ctx, &resp.State, managed, got) {
 		return
 	}
 	prior := &st
@@ -290,21 +268,11 @@ func (r *interfaceResource[M, I]) Read(ctx context.Context, req resource.ReadReq
 }
 
 func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var st M
-	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-	ctx, plan, done := start[M](ctx, &r.deviceResource, "update", r.typeName, planOf(req.Plan), &resp.Diagnostics)
+	ctx, plan, st, done := startUpdate[M](ctx, &r.deviceResource, r.typeName, req, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	next, d1 := plan.intent(ctx)
-	old, d2 := st.intent(ctx)
-	prior, d3 := getPrivate(ctx, req.Private, privateKeyPrior)
-	resp.Diagnostics.Append(append(append(d1, d2...), d3...)...)
+	next, old := intentOf[I](ctx, plan, &resp.Diagnostics), intentOf[I](ctx, st, &resp.Diagnostics)
+	prior := priorOf(ctx, req.Private, &resp.Diagnostics)
 	device, ifname := plan.ids()
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	drv, ok := r.driver("update", device, ifname, &resp.Diagnostics)
 	if !ok {
 		return
@@ -314,19 +282,11 @@ func (r *interfaceResource[M, I]) Update(ctx context.Context, req resource.Updat
 }
 
 func (r *interfaceResource[M, I]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	ctx, st, done := start[M](ctx, &r.deviceResource, "delete", r.typeName, stateOf(req.State), &resp.Diagnostics)
+	ctx, st, done := startOnState[M](ctx, &r.deviceResource, "delete", r.typeName, req.State, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	old, diags := st.intent(ctx)
-	prior, d := getPrivate(ctx, req.Private, privateKeyPrior)
-	resp.Diagnostics.Append(append(diags, d...)...)
+	old := intentOf[I](ctx, st, &resp.Diagnostics)
+	prior := priorOf(ctx, req.Private, &resp.Diagnostics)
 	device, ifname := st.ids()
-	r.checkDeviceForDestroy(device, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	drv, ok := r.driver("delete", device, ifname, &resp.Diagnostics)
 	if !ok {
 		return
@@ -338,8 +298,25 @@ func (r *interfaceResource[M, I]) ImportState(ctx context.Context, req resource.
 	r.importDeviceID(ctx, req, resp, "interface", "gpu-1/eth0")
 }
 
-// driver opens the driver of device for op; a failure is reported.
+// settled reports a read that writes no new state, where the resource's Read is done: got nil,
+// the object is gone from the device and the resource leaves the state; or got is what the
+// state says (managed), and the state the framework copied into the response stays as it is.
+// Encoding it again was the largest single part of Read's allocations in a no-change plan, 5 %
+// of all (DESIGN.md, Performance).
+func settled[I any](ctx context.Context, state *tfsdk.State, managed, got *I) bool {
+	if got == nil {
+		state.RemoveResource(ctx)
+		return true
+	}
+	return managed != nil && reflect.DeepEqual(*managed, *got)
+}
+
+// driver opens the driver of device for op, unless op has already failed (diags holds an
+// error); a failure to open it is reported.
 func (r *interfaceResource[M, I]) driver(op string, device, ifname types.String, diags *diag.Diagnostics) (interfaceOps[I], bool) {
+	if diags.HasError() {
+		return nil, false
+	}
 	drv, err := r.open(r.registry(), device.ValueString())
 	return drv, !r.failed(diags, op, device, ifname, err)
 }

@@ -189,26 +189,14 @@ func (r *interfaceGroupResource[M, I]) member(ctx context.Context, g groupValue,
 // groupDiags moves diagnostics of the per-interface resource onto the group: the settings are
 // the group's own attributes, the interface is its interfaces.
 func groupDiags(in diag.Diagnostics) diag.Diagnostics {
-	var out diag.Diagnostics
-	for _, d := range in {
-		wp, ok := d.(diag.DiagnosticWithPath)
-		if !ok {
-			out.Append(d)
-			continue
-		}
-		p := wp.Path()
+	return moveDiags(in, func(p path.Path, detail string) (path.Path, string) {
 		if steps := p.Steps(); len(steps) > 0 {
 			if first, ok := steps[0].(path.PathStepAttributeName); ok && (first == "interface" || first == "id") {
-				p = path.Root("interfaces")
+				return path.Root("interfaces"), detail
 			}
 		}
-		if d.Severity() == diag.SeverityError {
-			out.AddAttributeError(p, d.Summary(), d.Detail())
-		} else {
-			out.AddAttributeWarning(p, d.Summary(), d.Detail())
-		}
-	}
-	return out
+		return p, detail
+	})
 }
 
 func groupProblems(probs fabric.Problems) diag.Diagnostics {

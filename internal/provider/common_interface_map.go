@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"reflect"
 	"slices"
 	"strings"
@@ -156,6 +157,21 @@ func entryAt(key string) path.Path { return path.Root("interfaces").AtMapKey(key
 
 // entryDiags moves diagnostics of the per-interface resource onto map entry key.
 func entryDiags(key string, in diag.Diagnostics) diag.Diagnostics {
+	return moveDiags(in, func(p path.Path, detail string) (path.Path, string) {
+		p = entryPath(key, p)
+		if !p.Equal(path.Root("device")) {
+			// Terraform's CLI points at the resource, not at a map entry's attribute: the
+			// detail names the entry.
+			detail = fmt.Sprintf("Interface %q: %s", key, detail)
+		}
+		return p, detail
+	})
+}
+
+// moveDiags moves the diagnostics of the per-interface resource that have an attribute path
+// onto the map or group resource: move gives each one's new path and detail; the severity and
+// summary stay, and a diagnostic without a path stays as it is.
+func moveDiags(in diag.Diagnostics, move func(p path.Path, detail string) (path.Path, string)) diag.Diagnostics {
 	var out diag.Diagnostics
 	for _, d := range in {
 		wp, ok := d.(diag.DiagnosticWithPath)
@@ -163,13 +179,7 @@ func entryDiags(key string, in diag.Diagnostics) diag.Diagnostics {
 			out.Append(d)
 			continue
 		}
-		p := entryPath(key, wp.Path())
-		detail := d.Detail()
-		if !p.Equal(path.Root("device")) {
-			// Terraform's CLI points at the resource, not at a map entry's attribute: the
-			// detail names the entry.
-			detail = fmt.Sprintf("Interface %q: %s", key, detail)
-		}
+		p, detail := move(wp.Path(), d.Detail())
 		if d.Severity() == diag.SeverityError {
 			out.AddAttributeError(p, d.Summary(), detail)
 		} else {
@@ -259,15 +269,7 @@ func (r *interfaceMapResource[M, I]) ValidateConfig(ctx context.Context, req res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	planned := entries(mm.Interfaces) // Elements copies the map: once, not once per entry
-	for _, key := range sortedKeys(planned) {
-		m, ok, diags := r.entry(ctx, mm.Device, key, planned[key])
-		resp.Diagnostics.Append(diags...)
-		if !ok || !m.known() {
-			continue
-		}
-		in, diags := m.intent(ctx)
-		resp.Diagnostics.Append(entryDiags(key, diags)...)
+	for key, in := range r.knownEntries(ctx, mm.Device, entries(mm.Interfaces), &resp.Diagnostics) {
 		// the schema validators check each field (and the key); what relates fields is left
 		resp.Diagnostics.Append(entryProblems(key, fabric.Relations(in))...)
 	}
@@ -291,15 +293,7 @@ func (r *interfaceMapResource[M, I]) ModifyPlan(ctx context.Context, req resourc
 	old := entries(st.Interfaces)
 	var drv interfaceOps[I]
 	planned := entries(plan.Interfaces) // Elements copies the map: once, not once per entry
-	for _, key := range sortedKeys(planned) {
-		v := planned[key]
-		m, ok, diags := r.entry(ctx, plan.Device, key, v)
-		resp.Diagnostics.Append(diags...)
-		if !ok || !m.known() {
-			continue
-		}
-		in, diags := m.intent(ctx)
-		resp.Diagnostics.Append(entryDiags(key, diags)...)
+	for key, in := range r.knownEntries(ctx, plan.Device, planned, &resp.Diagnostics) {
 		if probs := r.checkPlatform(dev, in); len(probs) > 0 {
 			resp.Diagnostics.Append(entryProblems(key, probs)...) // equal ones (on device) count once
 			continue
@@ -308,7 +302,7 @@ func (r *interfaceMapResource[M, I]) ModifyPlan(ctx context.Context, req resourc
 			continue // ValidateConfig reports invalid values
 		}
 		o, had := old[key]
-		if had && o.Equal(v) {
+		if had && o.Equal(planned[key]) {
 			continue // nothing to apply to this entry: nothing to check on the device
 		}
 		probs, err := r.checkBeforeChange(ctx, &drv, plan.Device.ValueString(), key, in, func(drv interfaceOps[I]) error {
@@ -316,6 +310,27 @@ func (r *interfaceMapResource[M, I]) ModifyPlan(ctx context.Context, req resourc
 		})
 		resp.Diagnostics.Append(entryProblems(key, probs)...)
 		r.checkFailed(&resp.Diagnostics, entryAt(key), had, plan.Device.ValueString(), key, err)
+	}
+}
+
+// knownEntries yields, in key order, the entries of planned whose values are all known, each
+// with its settings as the per-interface resource's intent; what reading and converting the
+// entries reports goes to diags, on the entry.
+func (r *interfaceMapResource[M, I]) knownEntries(ctx context.Context, device types.String, planned map[string]attr.Value,
+	diags *diag.Diagnostics) iter.Seq2[string, I] {
+	return func(yield func(string, I) bool) {
+		for _, key := range sortedKeys(planned) {
+			m, ok, d := r.entry(ctx, device, key, planned[key])
+			diags.Append(d...)
+			if !ok || !m.known() {
+				continue
+			}
+			in, d := m.intent(ctx)
+			diags.Append(entryDiags(key, d)...)
+			if !yield(key, in) {
+				return
+			}
+		}
 	}
 }
 
@@ -605,9 +620,7 @@ func (r *interfaceMapResource[M, I]) Create(ctx context.Context, req resource.Cr
 }
 
 func (r *interfaceMapResource[M, I]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var st interfaceMapModel
-	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-	ctx, plan, done := start[interfaceMapModel](ctx, &r.deviceResource, "update", r.mapTypeName, planOf(req.Plan), &resp.Diagnostics)
+	ctx, plan, st, done := startUpdate[interfaceMapModel](ctx, &r.deviceResource, r.mapTypeName, req, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
 	priors, d := readPriors(ctx, req.Private)
 	resp.Diagnostics.Append(d...)
@@ -632,11 +645,10 @@ func (r *interfaceMapResource[M, I]) write(ctx context.Context, op string, plan 
 }
 
 func (r *interfaceMapResource[M, I]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	ctx, st, done := start[interfaceMapModel](ctx, &r.deviceResource, "delete", r.mapTypeName, stateOf(req.State), &resp.Diagnostics)
+	ctx, st, done := startOnState[interfaceMapModel](ctx, &r.deviceResource, "delete", r.mapTypeName, req.State, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
 	priors, d := readPriors(ctx, req.Private)
 	resp.Diagnostics.Append(d...)
-	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -644,9 +656,8 @@ func (r *interfaceMapResource[M, I]) Delete(ctx context.Context, req resource.De
 }
 
 func (r *interfaceMapResource[M, I]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	ctx, st, done := start[interfaceMapModel](ctx, &r.deviceResource, "read", r.mapTypeName, stateOf(req.State), &resp.Diagnostics)
+	ctx, st, done := startOnState[interfaceMapModel](ctx, &r.deviceResource, "read", r.mapTypeName, req.State, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

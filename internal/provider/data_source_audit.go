@@ -49,12 +49,6 @@ var (
 )
 
 func (d *fabricAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	l := func(desc string) schema.ListAttribute {
-		return schema.ListAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: desc}
-	}
-	m := func(desc string) schema.MapAttribute {
-		return schema.MapAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: desc}
-	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Audits the fabric as it is: reads what each device really applies, whether this configuration manages it or not and whatever its objects are called (a stock SONiC AZURE map, a hand-made EOS qos profile or NX-OS policy-map, NVUE profiles typed on a Cumulus switch), and checks it with `roce_fabric_check`'s rules (R1-R11, and R12-R17 on `links`). Platforms: sonic, eos, nxos, cumulus, openconfig, mlx5. A brownfield fabric can be audited before anything is imported.",
 		Attributes: map[string]schema.Attribute{
@@ -68,20 +62,20 @@ func (d *fabricAuditDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 					"device": computedString("Device name."), "interface": computedString("Port."),
 					"policy":                 computedString("The device's own name of what classifies the port (SONiC DSCP map, EOS qos profile, NX-OS qos policy-map, Cumulus NVUE qos mapping profile); empty where nothing does."),
 					"trust":                  computedString("`dscp`, `pcp`, `dscp_pcp`, or empty."),
-					"dscp_to_traffic_class":  m("Traffic class of every DSCP the port classifies on (keys `\"0\"`..`\"63\"`; a DSCP the port's map leaves out is absent); null without DSCP trust."),
-					"lossless_priorities":    l("The port's no-drop traffic classes."),
+					"dscp_to_traffic_class":  computedIntMap("Traffic class of every DSCP the port classifies on (keys `\"0\"`..`\"63\"`; a DSCP the port's map leaves out is absent); null without DSCP trust."),
+					"lossless_priorities":    computedInts("The port's no-drop traffic classes."),
 					"pfc_mode":               computedString("`on`, `off` or `auto`; empty where the device reports no PFC setting for the port."),
-					"strict_traffic_classes": l("Traffic classes scheduled strict priority."),
-					"ecn_traffic_classes":    l("Traffic classes whose queue marks ECN."),
+					"strict_traffic_classes": computedInts("Traffic classes scheduled strict priority."),
+					"ecn_traffic_classes":    computedInts("Traffic classes whose queue marks ECN."),
 				}}},
 			"nics": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "The effective QoS and DCQCN of every NIC port of the hosts read.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"device": computedString("Device name."), "interface": computedString("Netdev."), "trust": computedString("`dscp` or `pcp`."),
-					"pfc_priorities":   l("Priorities with PFC on."),
-					"dscp_to_priority": m("The NIC's DSCP -> priority map (keys `\"0\"`..`\"63\"`)."),
-					"dcqcn_priorities": l("Priorities DCQCN (both roce_rp and roce_np) is enabled on; empty when none."),
-					"cnp_dscp":         schema.Int64Attribute{Computed: true, MarkdownDescription: "The DSCP the NIC sends CNPs with; null without DCQCN."},
+					"pfc_priorities":   computedInts("Priorities with PFC on."),
+					"dscp_to_priority": computedIntMap("The NIC's DSCP -> priority map (keys `\"0\"`..`\"63\"`)."),
+					"dcqcn_priorities": computedInts("Priorities DCQCN (both roce_rp and roce_np) is enabled on; empty when none."),
+					"cnp_dscp":         computedInt("The DSCP the NIC sends CNPs with; null without DCQCN."),
 				}}},
 			"findings": findingsAttr(),
 			"ok":       okAttr(),
@@ -95,18 +89,13 @@ func (d *fabricAuditDataSource) Read(ctx context.Context, req datasource.ReadReq
 	if !ok {
 		return
 	}
-	names := d.deviceNames(ctx, m.Devices, driver.AuditDevices, &resp.Diagnostics)
-	var f fabric.Fabric
-	var links []linkElem
-	resp.Diagnostics.Append(m.Links.ElementsAs(ctx, &links, true)...)
+	f := fabric.Fabric{Links: linksOf(ctx, m.Links, &resp.Diagnostics)}
 	linked := map[string][]string{} // ports each device has on a link
-	for _, l := range links {
-		f.Links = append(f.Links, fabric.Link{ADevice: l.ADevice.ValueString(), AInterface: l.AInterface.ValueString(),
-			BDevice: l.BDevice.ValueString(), BInterface: l.BInterface.ValueString()})
-		linked[l.ADevice.ValueString()] = append(linked[l.ADevice.ValueString()], l.AInterface.ValueString())
-		linked[l.BDevice.ValueString()] = append(linked[l.BDevice.ValueString()], l.BInterface.ValueString())
+	for _, l := range f.Links {
+		linked[l.ADevice] = append(linked[l.ADevice], l.AInterface)
+		linked[l.BDevice] = append(linked[l.BDevice], l.BInterface)
 	}
-	reads, ok := readEach(names, func(name string) (fabric.Fabric, error) {
+	reads, ok := readDevices(ctx, &d.configuredData, m.Devices, driver.AuditDevices, func(name string) (fabric.Fabric, error) {
 		return driver.Audit(ctx, d.pd.registry, name, linked[name])
 	}, "Cannot audit %q", &resp.Diagnostics)
 	if !ok {
@@ -116,9 +105,7 @@ func (d *fabricAuditDataSource) Read(ctx context.Context, req datasource.ReadReq
 		f.Policies, f.PFC = append(f.Policies, r.Policies...), append(f.PFC, r.PFC...)
 		f.NICs, f.DCQCN = append(f.NICs, r.NICs...), append(f.DCQCN, r.DCQCN...)
 	}
-	findings := fabric.Check(roceOnly(f))
-	m.Findings = findingsValue(findings)
-	m.OK = types.BoolValue(fabric.OK(findings))
+	m.Findings, m.OK = checked(roceOnly(f))
 	m.Ports = types.ListValueMust(types.ObjectType{AttrTypes: auditPortAttrTypes}, auditPorts(f))
 	m.NICs = types.ListValueMust(types.ObjectType{AttrTypes: auditNICAttrTypes}, auditNICs(f))
 	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, m)...)
@@ -232,8 +219,9 @@ func auditNICs(f fabric.Fabric) []attr.Value {
 	return out
 }
 
-// findingsValue is the findings attribute's value.
-func findingsValue(findings []fabric.Finding) types.List {
+// checked checks f: the findings attribute's value, and ok's.
+func checked(f fabric.Fabric) (types.List, types.Bool) {
+	findings := fabric.Check(f)
 	vals := make([]attr.Value, 0, len(findings))
 	for _, fi := range findings {
 		vals = append(vals, types.ObjectValueMust(findingAttrTypes, map[string]attr.Value{
@@ -241,7 +229,7 @@ func findingsValue(findings []fabric.Finding) types.List {
 			"device": types.StringValue(fi.Device), "message": types.StringValue(fi.Message),
 		}))
 	}
-	return types.ListValueMust(types.ObjectType{AttrTypes: findingAttrTypes}, vals)
+	return types.ListValueMust(types.ObjectType{AttrTypes: findingAttrTypes}, vals), types.BoolValue(fabric.OK(findings))
 }
 
 // roceOnly leaves out the NICs that carry no RoCE setting (factory defaults: trust pcp, no PFC,

@@ -33,9 +33,8 @@ func newCountersDataSource() datasource.DataSource {
 type countersDataSource struct{ configuredData }
 
 type countersModel struct {
-	Device        types.String `tfsdk:"device"`
-	Interface     types.String `tfsdk:"interface"`
-	SampleSeconds types.Int64  `tfsdk:"sample_seconds"`
+	deviceInterface
+	SampleSeconds types.Int64 `tfsdk:"sample_seconds"`
 	counterValues
 }
 

@@ -77,9 +77,7 @@ func (d *fabricCheckDataSource) Read(ctx context.Context, req datasource.ReadReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	findings := fabric.Check(f)
-	m.Findings = findingsValue(findings)
-	m.OK = types.BoolValue(fabric.OK(findings))
+	m.Findings, m.OK = checked(f)
 	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, m)...)
 }
 
@@ -88,13 +86,12 @@ func findingsAttr() schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{Computed: true,
 		MarkdownDescription: "One finding per violated rule instance: `severity` (`error` or `warning`), `rule` (`R1`..`R17`), `device` and a `message` saying what to change.",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-			"severity": schema.StringAttribute{Computed: true}, "rule": schema.StringAttribute{Computed: true},
-			"device": schema.StringAttribute{Computed: true}, "message": schema.StringAttribute{Computed: true},
+			"severity": computedString(""), "rule": computedString(""), "device": computedString(""), "message": computedString(""),
 		}}}
 }
 
 func okAttr() schema.BoolAttribute {
-	return schema.BoolAttribute{Computed: true, MarkdownDescription: "False when any finding is an error."}
+	return computedBool("False when any finding is an error.")
 }
 
 // fabric converts the inputs with the resources' own conversions, so defaults and key rules
@@ -115,12 +112,7 @@ func (m fabricCheckModel) fabric(ctx context.Context) (fabric.Fabric, diag.Diagn
 	eachInput(ctx, &diags, "dcqcn_profiles", m.DCQCNProfiles, dcqcnArgs.intent, func(e dcqcnArgs, d fabric.DCQCN) {
 		f.DCQCN = append(f.DCQCN, fabric.HostDCQCN{Device: e.Device.ValueString(), DCQCN: d})
 	})
-	var links []linkElem
-	diags.Append(m.Links.ElementsAs(ctx, &links, true)...)
-	for _, l := range links {
-		f.Links = append(f.Links, fabric.Link{ADevice: l.ADevice.ValueString(), AInterface: l.AInterface.ValueString(),
-			BDevice: l.BDevice.ValueString(), BInterface: l.BInterface.ValueString()})
-	}
+	f.Links = linksOf(ctx, m.Links, &diags)
 	return f, diags
 }
 
@@ -144,13 +136,6 @@ func (a dcqcnArgs) intent(ctx context.Context) (fabric.DCQCN, diag.Diagnostics) 
 	a.CNPDSCP, a.CNPPriority = int64Or(a.CNPDSCP, 48), int64Or(a.CNPPriority, 6)
 	// the check compares settings; persistence is the resource's
 	return dcqcnModel{dcqcnArgs: a, Persist: types.BoolValue(false)}.intent(ctx)
-}
-
-type linkElem struct {
-	ADevice    types.String `tfsdk:"a_device"`
-	AInterface types.String `tfsdk:"a_interface"`
-	BDevice    types.String `tfsdk:"b_device"`
-	BInterface types.String `tfsdk:"b_interface"`
 }
 
 func int64Or(v types.Int64, def int64) types.Int64 {

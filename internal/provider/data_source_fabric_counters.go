@@ -50,8 +50,7 @@ type deviceSelection struct {
 }
 
 type fabricPort struct {
-	Device    types.String `tfsdk:"device"`
-	Interface types.String `tfsdk:"interface"`
+	deviceInterface
 	counterValues
 }
 
@@ -68,8 +67,8 @@ type findingModel struct {
 // roce_interface_counters reads.
 func portAttributes() map[string]schema.Attribute {
 	attrs := counterAttributes()
-	attrs["device"] = schema.StringAttribute{Computed: true, MarkdownDescription: "Device name."}
-	attrs["interface"] = schema.StringAttribute{Computed: true, MarkdownDescription: "Switch port or host netdev."}
+	attrs["device"] = computedString("Device name.")
+	attrs["interface"] = computedString("Switch port or host netdev.")
 	return attrs
 }
 
@@ -119,7 +118,7 @@ func (d *fabricCountersDataSource) Schema(_ context.Context, _ datasource.Schema
 			"findings": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "Each port over a limit, by device and port: a PFC watchdog that holds a queue in a storm now or (with `sample_seconds`) pause frames above `max_pause_frames_per_second` (`pause_storm`), `retransmit`, `buffer_utilization`, and ECN marks on a port that keeps no priority lossless (`ecn_outside_lossless`, where the platform tells which are: SONiC).",
 				NestedObject:        schema.NestedAttributeObject{Attributes: findingAttributes()}},
-			"healthy": schema.BoolAttribute{Computed: true, MarkdownDescription: "True when there are no findings."},
+			"healthy": computedBool("True when there are no findings."),
 		},
 	}
 }
@@ -227,7 +226,7 @@ func (d *fabricCountersDataSource) Read(ctx context.Context, req datasource.Read
 			if rates != nil {
 				shown = *rates
 			}
-			ports[name+"/"+port] = fabricPort{Device: types.StringValue(name), Interface: types.StringValue(port), counterValues: counterValuesOf(shown)}
+			ports[name+"/"+port] = fabricPort{deviceInterfaceOf(name, port), counterValuesOf(shown)}
 			findings = append(findings, watch.Port(name, port, now, rates, t)...)
 		}
 	}

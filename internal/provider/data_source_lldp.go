@@ -58,7 +58,7 @@ func (c *configuredData) begin(ctx context.Context, config tfsdk.Config, m any, 
 	return withTransportLogs(ctx), true
 }
 
-// devicesToRead is the devices input of a data source that reads the fabric (deviceNames):
+// devicesToRead is the devices input of a data source that reads the fabric (readDevices):
 // unset, every device whose platform is able (what it is able to).
 func devicesToRead(able string) schema.SetAttribute {
 	return schema.SetAttribute{Optional: true, ElementType: types.StringType,
@@ -71,22 +71,19 @@ type stringCollection interface {
 	ElementsAs(ctx context.Context, target any, allowUnhandled bool) diag.Diagnostics
 }
 
-// deviceNames are the devices a data source reads: those listed (sorted), else all of the
-// registry's that all picks.
-func (c *configuredData) deviceNames(ctx context.Context, listed stringCollection, all func(*devices.Registry) []string, diags *diag.Diagnostics) []string {
-	if listed.IsNull() {
-		return all(c.pd.registry)
-	}
-	var names []string
-	diags.Append(listed.ElementsAs(ctx, &names, false)...)
-	slices.Sort(names)
-	return names
-}
-
-// readEach reads every named device in parallel, so a fabric's reads cost one device's
+// readDevices reads the devices a data source names in listed (sorted), else all of the
+// registry's that all picks, each with read, in parallel: a fabric's reads cost one device's
 // latency, not the sum. Each failure is an error on `devices`, summarised by cannot (a format
 // of the device name); false when any read failed.
-func readEach[T any](names []string, read func(name string) (T, error), cannot string, diags *diag.Diagnostics) ([]T, bool) {
+func readDevices[T any](ctx context.Context, c *configuredData, listed stringCollection, all func(*devices.Registry) []string,
+	read func(name string) (T, error), cannot string, diags *diag.Diagnostics) ([]T, bool) {
+	var names []string
+	if listed.IsNull() {
+		names = all(c.pd.registry)
+	} else {
+		diags.Append(listed.ElementsAs(ctx, &names, false)...)
+		slices.Sort(names)
+	}
 	reads := make([]T, len(names))
 	errs := make([]error, len(names))
 	var wg sync.WaitGroup
@@ -134,6 +131,27 @@ func linkAttrs(computed bool) map[string]schema.Attribute {
 	}
 }
 
+// linkElem is an element of a links input (linkAttrs), as roce_fabric_check and
+// roce_fabric_audit take it.
+type linkElem struct {
+	ADevice    types.String `tfsdk:"a_device"`
+	AInterface types.String `tfsdk:"a_interface"`
+	BDevice    types.String `tfsdk:"b_device"`
+	BInterface types.String `tfsdk:"b_interface"`
+}
+
+// linksOf are the cables of a links input.
+func linksOf(ctx context.Context, list types.List, diags *diag.Diagnostics) []fabric.Link {
+	var elems []linkElem
+	diags.Append(list.ElementsAs(ctx, &elems, true)...)
+	var links []fabric.Link
+	for _, l := range elems {
+		links = append(links, fabric.Link{ADevice: l.ADevice.ValueString(), AInterface: l.AInterface.ValueString(),
+			BDevice: l.BDevice.ValueString(), BInterface: l.BInterface.ValueString()})
+	}
+	return links
+}
+
 func neighborValue(n fabric.Neighbor) attr.Value {
 	return types.ObjectValueMust(neighborAttrTypes, neighborVals(n))
 }
@@ -167,8 +185,7 @@ func (d *lldpNeighborsDataSource) Schema(_ context.Context, _ datasource.SchemaR
 			"device": schema.StringAttribute{Required: true, MarkdownDescription: "Device name in the provider's `devices` map."},
 			"interfaces": schema.SetAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Only the neighbours heard on these interfaces (default: all)."},
-			"hostname": schema.StringAttribute{Computed: true,
-				MarkdownDescription: "The name the device gives itself (what its neighbours see as system name), or the device's configured `hostname`."},
+			"hostname": computedString("The name the device gives itself (what its neighbours see as system name), or the device's configured `hostname`."),
 			"neighbors": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "One element per neighbour, sorted by local interface.",
 				NestedObject:        schema.NestedAttributeObject{Attributes: neighborAttrs()}},
@@ -226,8 +243,8 @@ var unresolvedAttrTypes = func() map[string]attr.Type {
 
 func (d *fabricLinksDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	unresolved := neighborAttrs()
-	unresolved["device"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The device that hears the neighbour."}
-	unresolved["reason"] = schema.StringAttribute{Computed: true, MarkdownDescription: "Why it is not a link."}
+	unresolved["device"] = computedString("The device that hears the neighbour.")
+	unresolved["reason"] = computedString("Why it is not a link.")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The cabling between the provider's devices, from their LLDP neighbours: a neighbour whose system name is the hostname of a device read (its configured `hostname`, else what it reports) is a link. Pass `links` to `roce_fabric_check` to check every cable's two ends against each other.",
 		Attributes: map[string]schema.Attribute{
@@ -248,8 +265,7 @@ func (d *fabricLinksDataSource) Read(ctx context.Context, req datasource.ReadReq
 	if !ok {
 		return
 	}
-	names := d.deviceNames(ctx, m.Devices, driver.LLDPDevices, &resp.Diagnostics)
-	reads, ok := readEach(names, func(name string) (fabric.DeviceNeighbors, error) {
+	reads, ok := readDevices(ctx, &d.configuredData, m.Devices, driver.LLDPDevices, func(name string) (fabric.DeviceNeighbors, error) {
 		return driver.LLDPNeighbors(ctx, d.pd.registry, name)
 	}, "Cannot read the LLDP neighbours of %q", &resp.Diagnostics)
 	if !ok {

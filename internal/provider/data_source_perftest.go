@@ -61,11 +61,6 @@ type perftestModel struct {
 	P999          types.Float64 `tfsdk:"p99_9_us"`
 }
 
-type perftestEndModel struct {
-	Device    types.String `tfsdk:"device"`
-	Interface types.String `tfsdk:"interface"`
-}
-
 func perftestTestNames() []string {
 	names := make([]string, len(driver.PerftestTests))
 	for i, t := range driver.PerftestTests {
@@ -116,10 +111,10 @@ func (d *perftestDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				Validators:          []validator.Int64{int64validator.Between(1, 65535)}},
 			"report_gbits": schema.BoolAttribute{Optional: true,
 				MarkdownDescription: "Run bandwidth tests with `--report_gbits` (default `true`). With `false` perftest prints MiB/s, which the provider converts: the figures are Gb/s either way, but two decimals of MiB/s resolve rates a hundred times smaller. Bandwidth tests only."},
-			"server_rdma_device": schema.StringAttribute{Computed: true, MarkdownDescription: "The server netdev's RDMA device the test ran on."},
-			"client_rdma_device": schema.StringAttribute{Computed: true, MarkdownDescription: "The client netdev's RDMA device."},
-			"bytes":              schema.Int64Attribute{Computed: true, MarkdownDescription: "Message size of the reported row (`#bytes`)."},
-			"iterations_run":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Iterations of the reported row (`#iterations`)."},
+			"server_rdma_device": computedString("The server netdev's RDMA device the test ran on."),
+			"client_rdma_device": computedString("The client netdev's RDMA device."),
+			"bytes":              computedInt("Message size of the reported row (`#bytes`)."),
+			"iterations_run":     computedInt("Iterations of the reported row (`#iterations`)."),
 			"bw_peak_gbps":       computedFloat("Peak bandwidth in Gb/s (10^9 bits per second); bandwidth tests only. Null where perftest does not measure it (a run by `duration`, more than 20000 iterations): it prints 0.00."),
 			"bw_average_gbps":    computedFloat("Average bandwidth in Gb/s; bandwidth tests only."),
 			"msg_rate_mpps":      computedFloat("Message rate in millions of messages per second; bandwidth tests only."),
@@ -157,7 +152,7 @@ func (d *perftestDataSource) ValidateConfig(ctx context.Context, req datasource.
 		return
 	}
 	for side, obj := range map[string]types.Object{"server": m.Server, "client": m.Client} {
-		var e perftestEndModel
+		var e deviceInterface // an end: a host and its netdev
 		if obj.IsNull() || obj.IsUnknown() {
 			continue
 		}
@@ -183,7 +178,7 @@ func (d *perftestDataSource) Read(ctx context.Context, req datasource.ReadReques
 	if !ok {
 		return
 	}
-	var server, client perftestEndModel
+	var server, client deviceInterface
 	resp.Diagnostics.Append(m.Server.As(ctx, &server, objectAsOptions)...)
 	resp.Diagnostics.Append(m.Client.As(ctx, &client, objectAsOptions)...)
 	if resp.Diagnostics.HasError() {

@@ -10,18 +10,36 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 // Data sources describe the same shapes as the resources (so values plug straight in), with
 // the data source schema types: all computed for outputs, all optional for inputs.
 
-// computedString and computedFloat are data-source outputs of those kinds.
+// computedString, computedInt, computedFloat, computedBool, computedInts (a list) and
+// computedIntMap are data-source outputs of those kinds.
 func computedString(desc string) schema.StringAttribute {
 	return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
 }
 
+func computedInt(desc string) schema.Int64Attribute {
+	return schema.Int64Attribute{Computed: true, MarkdownDescription: desc}
+}
+
 func computedFloat(desc string) schema.Float64Attribute {
 	return schema.Float64Attribute{Computed: true, MarkdownDescription: desc}
+}
+
+func computedBool(desc string) schema.BoolAttribute {
+	return schema.BoolAttribute{Computed: true, MarkdownDescription: desc}
+}
+
+func computedInts(desc string) schema.ListAttribute {
+	return schema.ListAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: desc}
+}
+
+func computedIntMap(desc string) schema.MapAttribute {
+	return schema.MapAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: desc}
 }
 
 // deriver derives data-source attributes from resource attributes, descriptions included, so

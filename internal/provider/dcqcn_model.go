@@ -44,12 +44,7 @@ var (
 )
 
 func (m dcqcnModel) known() bool {
-	for _, v := range []attr.Value{m.Device, m.Interface, m.Priorities, m.CNPDSCP, m.CNPPriority, m.ReactionPoint, m.NotificationPoint, m.Persist} {
-		if !fullyKnown(v) {
-			return false
-		}
-	}
-	return true
+	return knownValues(m.Device, m.Interface, m.Priorities, m.CNPDSCP, m.CNPPriority, m.ReactionPoint, m.NotificationPoint, m.Persist)
 }
 
 // params reads the set attributes of a parameter object (null ones are unmanaged).

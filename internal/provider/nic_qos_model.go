@@ -45,12 +45,7 @@ type etsModel struct {
 var etsAttrTypes = map[string]attr.Type{"bandwidth_percent": types.Int64Type, "strict_priority": types.BoolType}
 
 func (m nicQoSArgs) known() bool {
-	for _, v := range []attr.Value{m.Device, m.Interface, m.Trust, m.PFCPriorities, m.DSCPToPriority, m.PriorityToTC, m.ETS, m.RoCEToS} {
-		if !fullyKnown(v) {
-			return false
-		}
-	}
-	return true
+	return knownValues(m.Device, m.Interface, m.Trust, m.PFCPriorities, m.DSCPToPriority, m.PriorityToTC, m.ETS, m.RoCEToS)
 }
 
 // intMap converts a map(number) with numeric keys. A bad key is left out: the schema's key

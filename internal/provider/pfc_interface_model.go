@@ -33,12 +33,7 @@ func (m pfcInterfaceModel) id() types.String { return m.ID }
 func (m pfcInterfaceModel) imported() bool   { return m.Mode.IsNull() }
 
 func (m pfcInterfaceArgs) known() bool {
-	for _, v := range []attr.Value{m.Device, m.Interface, m.Mode, m.LinkPause, m.Buffer, m.Watchdog} {
-		if !fullyKnown(v) {
-			return false
-		}
-	}
-	return true
+	return knownValues(m.Device, m.Interface, m.Mode, m.LinkPause, m.Buffer, m.Watchdog)
 }
 
 func optInt64(o types.Object, name string) *int64 {

@@ -68,26 +68,17 @@ func (p *roceProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp 
 // (deviceSchema).
 func settingsSchema() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"username": schema.StringAttribute{Optional: true,
-			MarkdownDescription: "Default username for every device. Falls back to the `ROCE_USERNAME` environment variable."},
-		"password": schema.StringAttribute{Optional: true, Sensitive: true,
-			MarkdownDescription: "Default password for every device. Falls back to `ROCE_PASSWORD`."},
-		"private_key": schema.StringAttribute{Optional: true, Sensitive: true,
-			MarkdownDescription: "Default SSH private key (PEM/OpenSSH) for SSH devices. Falls back to `ROCE_PRIVATE_KEY`."},
-		"known_hosts_file": schema.StringAttribute{Optional: true,
-			MarkdownDescription: "known_hosts file against which SSH host keys are verified (default `~/.ssh/known_hosts`). A device's `host_key` pins its key instead."},
-		"ca_certificate": schema.StringAttribute{Optional: true,
-			MarkdownDescription: "PEM trust roots for TLS devices (gNMI, and NVUE on `cumulus`). The system roots are used when unset."},
-		"insecure": schema.BoolAttribute{Optional: true,
-			MarkdownDescription: "Skip TLS certificate verification of TLS devices (gNMI: `openconfig`, `sonic`; NVUE: `cumulus`). Default `false`; `true` produces a warning on every run. SSH devices have `insecure_host_key`."},
-		"insecure_host_key": schema.BoolAttribute{Optional: true,
-			MarkdownDescription: "Skip SSH host-key verification of SSH devices (`eos`, `nxos`, `mlx5`). Default `false`; `true` produces a warning on every run. A separate flag from `insecure`, so turning off one check never turns off the other."},
-		"timeout": schema.StringAttribute{Optional: true,
-			MarkdownDescription: "Timeout of one device operation, as a Go duration. Default `30s`."},
+		"username":          optionalString("Default username for every device. Falls back to the `ROCE_USERNAME` environment variable."),
+		"password":          sensitiveString("Default password for every device. Falls back to `ROCE_PASSWORD`."),
+		"private_key":       sensitiveString("Default SSH private key (PEM/OpenSSH) for SSH devices. Falls back to `ROCE_PRIVATE_KEY`."),
+		"known_hosts_file":  optionalString("known_hosts file against which SSH host keys are verified (default `~/.ssh/known_hosts`). A device's `host_key` pins its key instead."),
+		"ca_certificate":    optionalString("PEM trust roots for TLS devices (gNMI, and NVUE on `cumulus`). The system roots are used when unset."),
+		"insecure":          optionalBool("Skip TLS certificate verification of TLS devices (gNMI: `openconfig`, `sonic`; NVUE: `cumulus`). Default `false`; `true` produces a warning on every run. SSH devices have `insecure_host_key`."),
+		"insecure_host_key": optionalBool("Skip SSH host-key verification of SSH devices (`eos`, `nxos`, `mlx5`). Default `false`; `true` produces a warning on every run. A separate flag from `insecure`, so turning off one check never turns off the other."),
+		"timeout":           optionalString("Timeout of one device operation, as a Go duration. Default `30s`."),
 		"retries": schema.Int64Attribute{Optional: true,
 			MarkdownDescription: "Retries, with exponential backoff, of transient transport errors (gNMI: Unavailable, DeadlineExceeded, ResourceExhausted, Aborted; NVUE: a read that timed out, could not connect or got 502/503/504, and an apply whose answer was lost, sent again only once NVUE shows the revision still pending). A change the device rejects is never retried. Default `3`."},
-		"per_resource_reads": schema.BoolAttribute{Optional: true,
-			MarkdownDescription: "Read each device once per Terraform run and serve every resource on it from that one read (`false`, the default), or make every resource read the device itself (`true`), for devices that cannot answer large reads. Either way one connection per device is shared. Can be set per device."},
+		"per_resource_reads": optionalBool("Read each device once per Terraform run and serve every resource on it from that one read (`false`, the default), or make every resource read the device itself (`true`), for devices that cannot answer large reads. Either way one connection per device is shared. Can be set per device."),
 	}
 }
 
@@ -100,19 +91,14 @@ func deviceSchema() map[string]schema.Attribute {
 		"platform": schema.StringAttribute{Required: true,
 			MarkdownDescription: "One of `" + strings.Join(devices.Platforms, "`, `") + "`. It chooses the transport: gNMI for `openconfig` and `sonic`, SSH CLI for `eos` and `nxos`, the NVUE REST API over HTTPS for `cumulus`, SSH for `mlx5` hosts.",
 			Validators:          []validator.String{stringvalidator.OneOf(devices.Platforms...)}},
-		"host_key": schema.StringAttribute{Optional: true,
-			MarkdownDescription: "Pinned SSH host key in authorized_keys form (`ssh-ed25519 AAAA...`), checked instead of `known_hosts_file`."},
-		"gnmi_target": schema.StringAttribute{Optional: true, MarkdownDescription: "gNMI path target sent with every request (gNMI devices)."},
-		"sudo": schema.BoolAttribute{Optional: true,
-			MarkdownDescription: "mlx5 hosts: run privileged reads and writes through `sudo -n`."},
-		"model": schema.StringAttribute{Optional: true,
-			MarkdownDescription: "The device's hardware model or SKU as the device names it (SONiC `hwsku`, such as `ACS-MSN2700` or `Arista-7060CX-32S-C32`; EOS `modelName`, such as `DCS-7060CX-32S`; NX-OS product ID, such as `N9K-C93180YC-FX`). The provider reads what it needs from the device itself (SONiC's buffer model, the EOS chip family that decides `tx-queue` or `uc-tx-queue`, the Nexus chassis); a model set here is checked at plan time (a Nexus 3000 is refused), stands in for an EOS model the provider does not know, and an EOS model of another family than the switch reports is an error before anything is written.",
-			Validators:          []validator.String{stringvalidator.LengthBetween(1, 128)}},
-		"hostname": schema.StringAttribute{Optional: true,
-			MarkdownDescription: "The name this device's LLDP neighbours see as its system name, for `roce_fabric_links`. Unset, the provider uses the name the device reports (SONiC `DEVICE_METADATA` hostname, `show hostname` on EOS and NX-OS, lldpd's chassis name on hosts, OpenConfig `/system/config/hostname`, else `/system/state/hostname`); set it where the device advertises another name.",
-			Validators:          []validator.String{stringvalidator.LengthBetween(1, 255)}},
-		"save_config": schema.BoolAttribute{Optional: true,
-			MarkdownDescription: "CLI switches (`eos`, `nxos`): after each committed change, save the running configuration to startup (`write memory`, `copy running-config startup-config`), so it survives a reload. Default `false`: changes are committed to the running configuration only."},
+		"host_key":    optionalString("Pinned SSH host key in authorized_keys form (`ssh-ed25519 AAAA...`), checked instead of `known_hosts_file`."),
+		"gnmi_target": optionalString("gNMI path target sent with every request (gNMI devices)."),
+		"sudo":        optionalBool("mlx5 hosts: run privileged reads and writes through `sudo -n`."),
+		"model": optionalString("The device's hardware model or SKU as the device names it (SONiC `hwsku`, such as `ACS-MSN2700` or `Arista-7060CX-32S-C32`; EOS `modelName`, such as `DCS-7060CX-32S`; NX-OS product ID, such as `N9K-C93180YC-FX`). The provider reads what it needs from the device itself (SONiC's buffer model, the EOS chip family that decides `tx-queue` or `uc-tx-queue`, the Nexus chassis); a model set here is checked at plan time (a Nexus 3000 is refused), stands in for an EOS model the provider does not know, and an EOS model of another family than the switch reports is an error before anything is written.",
+			stringvalidator.LengthBetween(1, 128)),
+		"hostname": optionalString("The name this device's LLDP neighbours see as its system name, for `roce_fabric_links`. Unset, the provider uses the name the device reports (SONiC `DEVICE_METADATA` hostname, `show hostname` on EOS and NX-OS, lldpd's chassis name on hosts, OpenConfig `/system/config/hostname`, else `/system/state/hostname`); set it where the device advertises another name.",
+			stringvalidator.LengthBetween(1, 255)),
+		"save_config": optionalBool("CLI switches (`eos`, `nxos`): after each committed change, save the running configuration to startup (`write memory`, `copy running-config startup-config`), so it survives a reload. Default `false`: changes are committed to the running configuration only."),
 	}
 	settings := settingsSchema()
 	for _, o := range []struct{ name, scope string }{
@@ -126,13 +112,34 @@ func deviceSchema() map[string]schema.Attribute {
 	return attrs
 }
 
+// optionalString and optionalBool are optional settings of those kinds, most of the
+// provider's and the devices'.
+func optionalString(desc string, vs ...validator.String) schema.StringAttribute {
+	return schema.StringAttribute{Optional: true, MarkdownDescription: desc, Validators: vs}
+}
+
+// sensitiveString is an optional setting Terraform hides (a credential).
+func sensitiveString(desc string) schema.StringAttribute {
+	a := optionalString(desc)
+	a.Sensitive = true
+	return a
+}
+
+func optionalBool(desc string) schema.BoolAttribute {
+	return schema.BoolAttribute{Optional: true, MarkdownDescription: desc}
+}
+
 // override is a device's attribute that overrides the provider setting a.
 func override(a schema.Attribute, desc string) schema.Attribute {
 	switch a := a.(type) {
 	case schema.StringAttribute:
-		return schema.StringAttribute{Optional: true, Sensitive: a.Sensitive, MarkdownDescription: desc}
+		o := optionalString(desc)
+		o.Sensitive = a.Sensitive
+		return o
 	case schema.BoolAttribute:
-		return schema.BoolAttribute{Optional: true, Sensitive: a.Sensitive, MarkdownDescription: desc}
+		o := optionalBool(desc)
+		o.Sensitive = a.Sensitive
+		return o
 	}
 	panic(fmt.Sprintf("provider setting of kind %T has no device override", a))
 }

@@ -2,6 +2,9 @@ package provider
 
 import (
 	"context"
+	"iter"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -71,34 +74,31 @@ func fullyKnown(v attr.Value) bool {
 	}
 	switch x := v.(type) {
 	case basetypes.MapValue:
-		for _, e := range x.Elements() {
-			if !fullyKnown(e) {
-				return false
-			}
-		}
+		return allKnown(maps.Values(x.Elements()))
 	case basetypes.SetValue:
-		for _, e := range x.Elements() {
-			if !fullyKnown(e) {
-				return false
-			}
-		}
+		return allKnown(slices.Values(x.Elements()))
 	case basetypes.ObjectValue:
-		for _, e := range x.Attributes() {
-			if !fullyKnown(e) {
-				return false
-			}
-		}
+		return allKnown(maps.Values(x.Attributes()))
 	}
 	return true
 }
 
-func (m qosPolicyArgs) known() bool {
-	for _, v := range []attr.Value{m.Device, m.Name, m.Trust, m.DefaultTrafficClass, m.Classes, m.Interfaces} {
+// allKnown reports whether every value of vs is fully known.
+func allKnown(vs iter.Seq[attr.Value]) bool {
+	for v := range vs {
 		if !fullyKnown(v) {
 			return false
 		}
 	}
 	return true
+}
+
+// knownValues is the known of a resource's model: whether the values of its attributes, vs,
+// are all fully known.
+func knownValues(vs ...attr.Value) bool { return allKnown(slices.Values(vs)) }
+
+func (m qosPolicyArgs) known() bool {
+	return knownValues(m.Device, m.Name, m.Trust, m.DefaultTrafficClass, m.Classes, m.Interfaces)
 }
 
 // intent converts a fully known model into the fabric intent. Null values that have schema

@@ -143,20 +143,17 @@ func stringMapValue(m map[string]string) types.Map {
 
 func (r *nicFirmwareResource) write(ctx context.Context, plan nicFirmwareModel, drop []string, prior driver.Prior, diags *diag.Diagnostics, op string) (*driver.FirmwareConfig, driver.Prior) {
 	values := stringMap(ctx, plan.Parameters, diags)
-	device, ifname := plan.Device.ValueString(), plan.Interface.ValueString()
-	fw, err := driver.ForFirmware(r.registry(), device)
 	var c *driver.FirmwareConfig
 	var next driver.Prior
-	if err == nil {
+	if !r.onFirmware(plan.deviceInterface, op, diags, func(fw *driver.Firmware, ifname string) (err error) {
 		c, next, err = fw.Write(ctx, ifname, values, drop, prior)
-	}
-	if err != nil {
-		diags.AddError(fmt.Sprintf("Cannot %s the firmware configuration of %q on device %q", op, ifname, device), err.Error())
+		return err
+	}) {
 		return nil, nil
 	}
 	if c.PendingReboot {
-		diags.AddWarning(fmt.Sprintf("Reboot pending on device %q", device),
-			fmt.Sprintf("%s's adapter has the new values as Next Boot; a cold reboot or mlxfwreset of the host loads them (pending_reboot = true until then).", ifname))
+		diags.AddWarning(fmt.Sprintf("Reboot pending on device %q", plan.Device.ValueString()),
+			fmt.Sprintf("%s's adapter has the new values as Next Boot; a cold reboot or mlxfwreset of the host loads them (pending_reboot = true until then).", plan.Interface.ValueString()))
 	}
 	return c, next
 }
@@ -180,36 +177,28 @@ func (r *nicFirmwareResource) apply(ctx context.Context, plan nicFirmwareModel, 
 }
 
 func (r *nicFirmwareResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	ctx, st, done := start[nicFirmwareModel](ctx, &r.deviceResource, "read", "roce_nic_firmware", stateOf(req.State), &resp.Diagnostics)
+	ctx, st, done := startOnState[nicFirmwareModel](ctx, &r.deviceResource, "read", "roce_nic_firmware", req.State, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	device, ifname := st.Device.ValueString(), st.Interface.ValueString()
-	fw, err := driver.ForFirmware(r.registry(), device)
 	var managed map[string]string // nil on import: every parameter the device lists
 	if !st.Parameters.IsNull() {
 		managed = stringMap(ctx, st.Parameters, &resp.Diagnostics)
 	}
 	var c *driver.FirmwareConfig
-	if err == nil {
+	if r.onFirmware(st.deviceInterface, "read", &resp.Diagnostics, func(fw *driver.Firmware, ifname string) (err error) {
 		c, err = fw.Read(ctx, ifname, managed)
+		return err
+	}) {
+		resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, r.state(st.Device.ValueString(), c))...)
 	}
-	if err != nil {
-		resp.Diagnostics.AddError(fmt.Sprintf("Cannot read the firmware configuration of %q on device %q", ifname, device), err.Error())
-		return
-	}
-	resp.Diagnostics.Append(tfmodel.SetState(ctx, &resp.State, r.state(device, c))...)
 }
 
 func (r *nicFirmwareResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var st nicFirmwareModel
-	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-	ctx, plan, done := start[nicFirmwareModel](ctx, &r.deviceResource, "update", "roce_nic_firmware", planOf(req.Plan), &resp.Diagnostics)
+	ctx, plan, st, done := startUpdate[nicFirmwareModel](ctx, &r.deviceResource, "roce_nic_firmware", req, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	prior, d := getPrivate(ctx, req.Private, privateKeyPrior)
-	resp.Diagnostics.Append(d...)
+	prior := priorOf(ctx, req.Private, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -224,22 +213,30 @@ func (r *nicFirmwareResource) Update(ctx context.Context, req resource.UpdateReq
 }
 
 func (r *nicFirmwareResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	ctx, st, done := start[nicFirmwareModel](ctx, &r.deviceResource, "delete", "roce_nic_firmware", stateOf(req.State), &resp.Diagnostics)
+	ctx, st, done := startOnState[nicFirmwareModel](ctx, &r.deviceResource, "delete", "roce_nic_firmware", req.State, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	prior, d := getPrivate(ctx, req.Private, privateKeyPrior)
-	resp.Diagnostics.Append(d...)
-	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
+	prior := priorOf(ctx, req.Private, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	device, ifname := st.Device.ValueString(), st.Interface.ValueString()
+	r.onFirmware(st.deviceInterface, "restore", &resp.Diagnostics, func(fw *driver.Firmware, ifname string) error {
+		return fw.Restore(ctx, ifname, prior)
+	})
+}
+
+// onFirmware runs do on the firmware driver of the device of at, for its interface; a failure
+// of either is the error "Cannot <op> the firmware configuration of <interface> on device
+// <device>". It reports whether do ran and succeeded.
+func (r *nicFirmwareResource) onFirmware(at deviceInterface, op string, diags *diag.Diagnostics, do func(fw *driver.Firmware, ifname string) error) bool {
+	device, ifname := at.Device.ValueString(), at.Interface.ValueString()
 	fw, err := driver.ForFirmware(r.registry(), device)
 	if err == nil {
-		err = fw.Restore(ctx, ifname, prior)
+		err = do(fw, ifname)
 	}
 	if err != nil {
-		resp.Diagnostics.AddError(fmt.Sprintf("Cannot restore the firmware configuration of %q on device %q", ifname, device), err.Error())
+		diags.AddError(fmt.Sprintf("Cannot %s the firmware configuration of %q on device %q", op, ifname, device), err.Error())
 	}
+	return err == nil
 }
 
 // ImportState takes `<device>/<interface>`; the read then lists every parameter the device has

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -103,14 +102,7 @@ func classSchema() map[string]schema.Attribute {
 }
 
 func (r *qosPolicyResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var m qosPolicyModel
-	resp.Diagnostics.Append(tfmodel.Config(ctx, req.Config, &m)...)
-	if resp.Diagnostics.HasError() || !m.known() {
-		return
-	}
-	p, diags := m.intent(ctx)
-	resp.Diagnostics.Append(diags...)
-	addProblems(&resp.Diagnostics, fabric.Relations(p))
+	validateRelations[qosPolicyModel](ctx, req, resp)
 }
 
 func (r *qosPolicyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -135,14 +127,7 @@ func (r *qosPolicyResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 func (r *qosPolicyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	ctx, plan, done := start[qosPolicyModel](ctx, &r.deviceResource, "create", "roce_qos_policy", planOf(req.Plan), &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	p, diags := plan.intent(ctx)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+	p := intentOf[fabric.QoSPolicy](ctx, plan, &resp.Diagnostics)
 	drv, ok := r.driver("create", plan.Device, p.Name, &resp.Diagnostics)
 	if !ok {
 		return
@@ -158,32 +143,23 @@ func (r *qosPolicyResource) Create(ctx context.Context, req resource.CreateReque
 }
 
 func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	ctx, st, done := start[qosPolicyModel](ctx, &r.deviceResource, "read", "roce_qos_policy", stateOf(req.State), &resp.Diagnostics)
+	ctx, st, done := startOnState[qosPolicyModel](ctx, &r.deviceResource, "read", "roce_qos_policy", req.State, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	drv, ok := r.driver("read", st.Device, st.Name.ValueString(), &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	var known *fabric.QoSPolicy
 	if !st.Classes.IsNull() {
-		k, diags := st.intent(ctx)
-		resp.Diagnostics.Append(diags...)
+		k := intentOf[fabric.QoSPolicy](ctx, st, &resp.Diagnostics)
 		known = &k
 	}
 	got, err := drv.Read(ctx, st.Name.ValueString(), known)
 	if r.failed(&resp.Diagnostics, "read", st.Device, st.Name.ValueString(), err) {
 		return
 	}
-	if got == nil {
-		resp.State.RemoveResource(ctx)
+	if settled(ctx, &resp.State, known, got) {
 		return
-	}
-	if known != nil && reflect.DeepEqual(*known, *got) {
-		return // the device holds what the state says: the framework's copy of it stays
 	}
 	prior := &st
 	if st.Classes.IsNull() { // import: everything the resource would manage
@@ -199,22 +175,10 @@ func (r *qosPolicyResource) Read(ctx context.Context, req resource.ReadRequest, 
 }
 
 func (r *qosPolicyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var st qosPolicyModel
-	resp.Diagnostics.Append(tfmodel.State(ctx, req.State, &st)...)
-	ctx, plan, done := start[qosPolicyModel](ctx, &r.deviceResource, "update", "roce_qos_policy", planOf(req.Plan), &resp.Diagnostics)
+	ctx, plan, st, done := startUpdate[qosPolicyModel](ctx, &r.deviceResource, "roce_qos_policy", req, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	next, d1 := plan.intent(ctx)
-	old, d2 := st.intent(ctx)
-	resp.Diagnostics.Append(d1...)
-	resp.Diagnostics.Append(d2...)
-	prior, d3 := getPrivate(ctx, req.Private, privateKeyPrior)
-	resp.Diagnostics.Append(d3...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+	next, old := intentOf[fabric.QoSPolicy](ctx, plan, &resp.Diagnostics), intentOf[fabric.QoSPolicy](ctx, st, &resp.Diagnostics)
+	prior := priorOf(ctx, req.Private, &resp.Diagnostics)
 	drv, ok := r.driver("update", plan.Device, old.Name, &resp.Diagnostics)
 	if !ok {
 		return
@@ -225,19 +189,10 @@ func (r *qosPolicyResource) Update(ctx context.Context, req resource.UpdateReque
 }
 
 func (r *qosPolicyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	ctx, st, done := start[qosPolicyModel](ctx, &r.deviceResource, "delete", "roce_qos_policy", stateOf(req.State), &resp.Diagnostics)
+	ctx, st, done := startOnState[qosPolicyModel](ctx, &r.deviceResource, "delete", "roce_qos_policy", req.State, &resp.Diagnostics)
 	defer done(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	old, diags := st.intent(ctx)
-	resp.Diagnostics.Append(diags...)
-	prior, d := getPrivate(ctx, req.Private, privateKeyPrior)
-	resp.Diagnostics.Append(d...)
-	r.checkDeviceForDestroy(st.Device, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+	old := intentOf[fabric.QoSPolicy](ctx, st, &resp.Diagnostics)
+	prior := priorOf(ctx, req.Private, &resp.Diagnostics)
 	drv, ok := r.driver("delete", st.Device, old.Name, &resp.Diagnostics)
 	if !ok {
 		return
@@ -249,9 +204,12 @@ func (r *qosPolicyResource) ImportState(ctx context.Context, req resource.Import
 	r.importDeviceID(ctx, req, resp, "name", "leaf-1/ROCE")
 }
 
-// driver opens the QoS policy driver of device for op on the policy name; a failure is
-// reported.
+// driver opens the QoS policy driver of device for op on the policy name, unless op has
+// already failed (diags holds an error); a failure to open it is reported.
 func (r *qosPolicyResource) driver(op string, device types.String, name string, diags *diag.Diagnostics) (driver.QoSPolicy, bool) {
+	if diags.HasError() {
+		return nil, false
+	}
 	drv, err := driver.ForQoSPolicy(r.registry(), device.ValueString())
 	return drv, !r.failed(diags, op, device, name, err)
 }
