@@ -79,6 +79,12 @@ func startLab(t *testing.T, opts lab.Options) *accLab {
 	return &accLab{Lab: l, dir: opts.Dir}
 }
 
+// switchLab starts a lab of one switch of platform (eos, nxos, cumulus, sonic, openconfig),
+// named <platform>-1.
+func switchLab(t *testing.T, platform string) *accLab {
+	return startLab(t, lab.Options{Switches: map[string]int{platform: 1}})
+}
+
 // requiredProvidersHCL is the terraform block every test configuration starts with: the
 // provider's source address, as the README gives it.
 const requiredProvidersHCL = `

@@ -19,10 +19,6 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 )
 
-func cumulusLab(t *testing.T) *accLab {
-	return startLab(t, lab.Options{Switches: map[string]int{"cumulus": 1}})
-}
-
 // cumulusPolicyHCL is DESIGN.md's example policy on Cumulus ports (no per-class mtu).
 func cumulusPolicyHCL(ecnMin int, ports string) string {
 	return fmt.Sprintf(`
@@ -134,7 +130,7 @@ func wrappedRE(pattern string) *regexp.Regexp {
 }
 
 func TestAccCumulusPolicyAndPFC(t *testing.T) {
-	l := cumulusLab(t)
+	l := switchLab(t, "cumulus")
 	sw := l.Cumulus("cumulus-1")
 	v1 := l.providerHCL() + cumulusPolicyHCL(150000, `"swp1", "swp2"`) + cumulusPFCHCL
 	v2 := l.providerHCL() + cumulusPolicyHCL(204800, `"swp1", "swp2"`) + cumulusPFCHCL
@@ -232,7 +228,7 @@ func TestAccCumulusPolicyAndPFC(t *testing.T) {
 }
 
 func TestAccCumulusErrors(t *testing.T) {
-	l := cumulusLab(t)
+	l := switchLab(t, "cumulus")
 	sw := l.Cumulus("cumulus-1")
 	// NVUE's messages come wrapped: a space in a want is any run of white space (wrappedRE).
 	l.expectApplyErrors(t, []planError{
@@ -260,7 +256,7 @@ resource "roce_pfc_interface" "x" {
 // and are destroyed in any order (the policy takes the watchdog with the PFC it removes), leaving
 // the switch as it was; a policy removed alone leaves the interface's watchdog to show as drift.
 func TestAccCumulusAnyOrder(t *testing.T) {
-	l := cumulusLab(t)
+	l := switchLab(t, "cumulus")
 	sw := l.Cumulus("cumulus-1")
 	before := withoutEmpty(sw.Applied())
 	unordered := strings.Replace(cumulusPFCHCL, "depends_on = [roce_qos_policy.leaf]", "", 1)

@@ -266,7 +266,7 @@ func TestAccEOSPFCInterfaceGroupRefusal(t *testing.T) {
 // attributes; an interface in a group and in another resource of the same settings is
 // refused; names are checked; an unknown device in an import ID is named.
 func TestAccSONiCPFCInterfaceGroupPlanErrors(t *testing.T) {
-	l := sonicLab(t)
+	l := switchLab(t, "sonic")
 	policy := sonicPolicyHCL(153600, `"Ethernet0", "Ethernet4"`)
 	group := func(body string) string {
 		return policy + `

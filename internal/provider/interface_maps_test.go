@@ -150,7 +150,7 @@ func TestAccSONiCPFCInterfaces(t *testing.T) {
 // an interface in both a map resource and a per-interface resource is refused; an unknown
 // device in an import ID is named as for the per-interface resource.
 func TestAccSONiCPFCInterfacesPlanErrors(t *testing.T) {
-	l := sonicLab(t)
+	l := switchLab(t, "sonic")
 	policy := sonicPolicyHCL(153600, `"Ethernet0", "Ethernet4"`)
 	l.expectPlanErrors(t, []planError{
 		{name: "link_pause with PFC on one entry", config: policy + `
@@ -405,7 +405,7 @@ type eosRefusal struct {
 // testEOSRefusal: the writes made before the refusal are restored, the running-config and
 // the state are as before the apply; the update then applies; import reads the ports back.
 func testEOSRefusal(t *testing.T, c eosRefusal) {
-	l := eosLab(t)
+	l := switchLab(t, "eos")
 	sw := l.EOS("eos-1")
 	before := sw.RunningConfig()
 	policy := eosPolicyHCL(153600, `"Ethernet1", "Ethernet2", "Ethernet3"`)

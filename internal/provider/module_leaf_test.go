@@ -10,7 +10,7 @@ import (
 // CLI: terraform init installs the local module and the provider (from a filesystem mirror),
 // apply configures the leaf, the next plan is empty, destroy restores the switch.
 func TestAccModuleRoCELeaf(t *testing.T) {
-	l := sonicLab(t)
+	l := switchLab(t, "sonic")
 	sw := l.SONiC("sonic-1")
 	before := sw.DB()
 	dir := t.TempDir()
