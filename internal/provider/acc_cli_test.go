@@ -46,7 +46,7 @@ type cliLeaf struct {
 
 // cliSwitchLab starts a lab with one CLI switch of platform (eos or nxos) and returns its leaf.
 func cliSwitchLab(t *testing.T, platform string) (*accLab, cliLeaf) {
-	l := startLab(t, lab.Options{Switches: map[string]int{platform: 1}})
+	l := switchLab(t, platform)
 	if platform == "eos" {
 		return l, eosLeaf(l.EOS("eos-1"))
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
@@ -77,6 +78,21 @@ func startLab(t *testing.T, opts lab.Options) *accLab {
 	}
 	t.Cleanup(l.Stop)
 	return &accLab{Lab: l, dir: opts.Dir}
+}
+
+// switchLab starts a lab of one switch of platform (eos, nxos, cumulus, sonic, openconfig),
+// named <platform>-1.
+func switchLab(t *testing.T, platform string) *accLab {
+	return startLab(t, lab.Options{Switches: map[string]int{platform: 1}})
+}
+
+// applyChecking applies cfg in one step and checks the state it leaves with checks.
+func applyChecking(t *testing.T, cfg string, checks ...statecheck.StateCheck) {
+	t.Helper()
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6Factories,
+		Steps:                    []resource.TestStep{{Config: cfg, ConfigStateChecks: checks}},
+	})
 }
 
 // requiredProvidersHCL is the terraform block every test configuration starts with: the

@@ -135,10 +135,14 @@ func exampleCLI(t *testing.T, path ...string) *tfCLI {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return mainCLI(t, string(src))
+}
+
+// mainCLI is the real CLI, initialised, in a fresh directory whose main.tf is cfg.
+func mainCLI(t *testing.T, cfg string) *tfCLI {
+	t.Helper()
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), src, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeMain(t, dir, cfg)
 	tf := newTFCLI(t, dir)
 	tf.must("init", "-input=false", "-no-color")
 	return tf

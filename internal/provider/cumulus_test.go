@@ -19,10 +19,6 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 )
 
-func cumulusLab(t *testing.T) *accLab {
-	return startLab(t, lab.Options{Switches: map[string]int{"cumulus": 1}})
-}
-
 // cumulusPolicyHCL is DESIGN.md's example policy on Cumulus ports (no per-class mtu).
 func cumulusPolicyHCL(ecnMin int, ports string) string {
 	return fmt.Sprintf(`
@@ -134,7 +130,7 @@ func wrappedRE(pattern string) *regexp.Regexp {
 }
 
 func TestAccCumulusPolicyAndPFC(t *testing.T) {
-	l := cumulusLab(t)
+	l := switchLab(t, "cumulus")
 	sw := l.Cumulus("cumulus-1")
 	v1 := l.providerHCL() + cumulusPolicyHCL(150000, `"swp1", "swp2"`) + cumulusPFCHCL
 	v2 := l.providerHCL() + cumulusPolicyHCL(204800, `"swp1", "swp2"`) + cumulusPFCHCL
@@ -232,7 +228,7 @@ func TestAccCumulusPolicyAndPFC(t *testing.T) {
 }
 
 func TestAccCumulusErrors(t *testing.T) {
-	l := cumulusLab(t)
+	l := switchLab(t, "cumulus")
 	sw := l.Cumulus("cumulus-1")
 	// NVUE's messages come wrapped: a space in a want is any run of white space (wrappedRE).
 	l.expectApplyErrors(t, []planError{
@@ -260,7 +256,7 @@ resource "roce_pfc_interface" "x" {
 // and are destroyed in any order (the policy takes the watchdog with the PFC it removes), leaving
 // the switch as it was; a policy removed alone leaves the interface's watchdog to show as drift.
 func TestAccCumulusAnyOrder(t *testing.T) {
-	l := cumulusLab(t)
+	l := switchLab(t, "cumulus")
 	sw := l.Cumulus("cumulus-1")
 	before := withoutEmpty(sw.Applied())
 	unordered := strings.Replace(cumulusPFCHCL, "depends_on = [roce_qos_policy.leaf]", "", 1)
@@ -326,24 +322,18 @@ output "ports" { value = [for p in data.roce_fabric_audit.all.ports : "${p.inter
 	for i := 2; i <= 8; i++ {
 		portsRead = append(portsRead, knownvalue.StringExact(fmt.Sprintf("swp%d on default-global", i)))
 	}
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: protoV6Factories,
-		Steps: []resource.TestStep{{
-			Config: cfg,
-			ConfigStateChecks: []statecheck.StateCheck{
-				losslessPort("swp1", "GPU", "dscp", []int64{3}, map[string]knownvalue.Check{"ecn_traffic_classes": int64sExact(3)}),
-				dscpClass("swp1", "26", 3),
-				dscpClass("swp1", "48", 6),
-				// The findings a network engineer would confirm: the never-configured host (trust pcp,
-				// no PFC, DCQCN on by default) against the lossless swp1 (R1, R3, R13, R15, R17), and no
-				// PFC watchdog on the switch (R11). The CNP class is strict and DSCP 26 is on TC 3: no R4,
-				// no R10.
-				statecheck.ExpectKnownOutputValue("rules", knownvalue.StringExact("R1 error mlx5-1, R11 warning cumulus-1, "+
-					"R13 error cumulus-1, R15 error cumulus-1, R17 error cumulus-1, R3 error mlx5-1")),
-				statecheck.ExpectKnownOutputValue("ports", knownvalue.ListExact(portsRead)),
-			},
-		}},
-	})
+	applyChecking(t, cfg,
+		losslessPort("swp1", "GPU", "dscp", []int64{3}, map[string]knownvalue.Check{"ecn_traffic_classes": int64sExact(3)}),
+		dscpClass("swp1", "26", 3),
+		dscpClass("swp1", "48", 6),
+		// The findings a network engineer would confirm: the never-configured host (trust pcp,
+		// no PFC, DCQCN on by default) against the lossless swp1 (R1, R3, R13, R15, R17), and no
+		// PFC watchdog on the switch (R11). The CNP class is strict and DSCP 26 is on TC 3: no R4,
+		// no R10.
+		statecheck.ExpectKnownOutputValue("rules", knownvalue.StringExact("R1 error mlx5-1, R11 warning cumulus-1, "+
+			"R13 error cumulus-1, R15 error cumulus-1, R17 error cumulus-1, R3 error mlx5-1")),
+		statecheck.ExpectKnownOutputValue("ports", knownvalue.ListExact(portsRead)),
+	)
 }
 
 // TestAccFabricAuditCumulusPartialMap: an operator's NVUE mapping that lists only DSCP 26 and
@@ -361,21 +351,15 @@ data "roce_fabric_audit" "all" {}
 output "swp1_map" { value = ` + auditPort("cumulus-1", "swp1") + `.dscp_to_traffic_class }
 output "r10"      { value = [for f in data.roce_fabric_audit.all.findings : f.message if f.rule == "R10"] }
 `
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: protoV6Factories,
-		Steps: []resource.TestStep{{
-			Config: cfg,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValue("swp1_map", knownvalue.MapExact(map[string]knownvalue.Check{
-					"26": knownvalue.Int64Exact(3), "48": knownvalue.Int64Exact(6),
-				})),
-				statecheck.ExpectKnownOutputValue("r10", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact(
-					"Policy GPU on cumulus-1 at port swp1 maps DSCPs 24, 25, 27, 28, 29, 30 and 31 to no traffic class (unmapped), " +
-						"but cumulus-1 (policy default-global) to traffic class 3; DSCPs 49, 50, 51, 52, 53, 54 and 55 to no traffic " +
-						"class (unmapped), but cumulus-1 (policy default-global) to traffic class 6. Lossless and CNP traffic must land " +
-						"in the same traffic class on every hop, or PFC pauses and the CNP priority break at this switch. Map these " +
-						"DSCPs as the other switches do.")})),
-			},
-		}},
-	})
+	applyChecking(t, cfg,
+		statecheck.ExpectKnownOutputValue("swp1_map", knownvalue.MapExact(map[string]knownvalue.Check{
+			"26": knownvalue.Int64Exact(3), "48": knownvalue.Int64Exact(6),
+		})),
+		statecheck.ExpectKnownOutputValue("r10", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact(
+			"Policy GPU on cumulus-1 at port swp1 maps DSCPs 24, 25, 27, 28, 29, 30 and 31 to no traffic class (unmapped), " +
+				"but cumulus-1 (policy default-global) to traffic class 3; DSCPs 49, 50, 51, 52, 53, 54 and 55 to no traffic " +
+				"class (unmapped), but cumulus-1 (policy default-global) to traffic class 6. Lossless and CNP traffic must land " +
+				"in the same traffic class on every hop, or PFC pauses and the CNP priority break at this switch. Map these " +
+				"DSCPs as the other switches do.")})),
+	)
 }

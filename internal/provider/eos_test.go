@@ -16,10 +16,6 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 )
 
-func eosLab(t *testing.T) *accLab {
-	return startLab(t, lab.Options{Switches: map[string]int{"eos": 1}})
-}
-
 func eosLeaf(sw *lab.EOSSwitch) cliLeaf {
 	return cliLeaf{sw: sw, device: "eos-1", running: sw.RunningConfig, blockOf: section, leftover: "configuration sessions",
 		leftovers: sessionNames(sw), policy: eosPolicyHCL, pfc: eosPFCHCL, port: "Ethernet1", platform: "eos"}
@@ -65,7 +61,7 @@ func sessionNames(sw *lab.EOSSwitch) func() []string {
 }
 
 func TestAccEOSHostKeyMismatch(t *testing.T) {
-	l := eosLab(t)
+	l := switchLab(t, "eos")
 	inv := fmt.Sprintf("jsondecode(file(%q)).devices", l.dir+"/"+lab.InventoryFile)
 	// A pinned key that is not the switch's.
 	wrong := strings.TrimSpace(string(xssh.MarshalAuthorizedKey(otherHostKey(t))))
@@ -88,7 +84,7 @@ func TestAccEOSHostKeyMismatch(t *testing.T) {
 // A line the switch takes with a `! ` warning (EOS applies it; eos-switch.md, "Refusals") is
 // recorded, and the warning reaches the user naming the line; the next plan is empty.
 func TestAccEOSDeviceWarning(t *testing.T) {
-	l := eosLab(t)
+	l := switchLab(t, "eos")
 	sw := l.EOS("eos-1")
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(l.providerHCL()+eosPolicyHCL(153600, `"Ethernet1"`)), 0o600); err != nil {
@@ -115,7 +111,7 @@ func TestAccEOSDeviceWarning(t *testing.T) {
 // the control queue, and the unused ones stay strict), and a class removed later loses its
 // block.
 func TestAccEOSUnusedQueuesUntouched(t *testing.T) {
-	l := eosLab(t)
+	l := switchLab(t, "eos")
 	sw := l.EOS("eos-1")
 	withStorage := replaced(t, eosPolicyHCL(153600, `"Ethernet1"`), "    cnp     =",
 		"    storage = { traffic_class = 4, dscp = [10], bandwidth_percent = 10 }\n    cnp     =")
@@ -150,7 +146,7 @@ func TestAccEOSUnusedQueuesUntouched(t *testing.T) {
 // depends_on, and destroy in either order leaves the switch as it was: they own disjoint lines
 // (the profile's no-drop priorities and the port's service-profile; the port's PFC lines).
 func TestAccEOSAnyOrder(t *testing.T) {
-	l := eosLab(t)
+	l := switchLab(t, "eos")
 	sw := eosLeaf(l.EOS("eos-1"))
 	before := sw.running()
 	pfc, policy := unordered(eosPFCHCL("Ethernet1", 200)), eosPolicyHCL(153600, `"Ethernet1"`)

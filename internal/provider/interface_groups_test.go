@@ -84,50 +84,15 @@ resource "roce_pfc_interface_group" "leaf" {
 
 const pfcGroupRes = "roce_pfc_interface_group.leaf"
 
-// The lifecycle of roce_pfc_interface_group on SONiC: four ports with one set of settings;
-// a change of the settings writes every member; drift on one port shows as that port leaving
-// the set and joining again, and the apply repairs it; a removed member gets the port back as
-// it was; import names the ports; destroy restores every port.
+// The lifecycle of roce_pfc_interface_group on SONiC (testSONiCPFCLifecycle): a change of the
+// settings writes every member; drift on one port shows as that port leaving the set and
+// joining again, and the apply repairs it; a removed member is the group's removal of it.
 func TestAccSONiCPFCInterfaceGroup(t *testing.T) {
-	l := sonicWritesLab(t)
-	sw := l.SONiC("sonic-1")
-	yang := sonicYANG(t, sw)
-	before := sw.DB()
-	all := []string{"Ethernet0", "Ethernet12", "Ethernet4", "Ethernet8"}
-	three := []string{"Ethernet0", "Ethernet4", "Ethernet8"}
-	policy := sonicPolicyHCL(153600, `"Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"`)
-	v1 := l.providerHCL() + policy + sonicPFCGroupHCL(all, 200)
-	v2 := l.providerHCL() + policy + sonicPFCGroupHCL(all, 300)
-	v3 := l.providerHCL() + policy + sonicPFCGroupHCL(three, 300)
-	// every port of ps at detection time d
-	ports := func(d string, ps ...string) func(*terraform.State) error {
-		return sonicPortsHold(sw, yang, func(string) string { return d }, ps...)
-	}
-	var policyOnly map[string]map[string]map[string]string
-	var setsBefore int64 // SetRequests sonic-1 had served before the create
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: protoV6Factories,
-		CheckDestroy:             sonicPortsRestored(sw, yang, &before, all...),
-		Steps: []resource.TestStep{
-			{Config: l.providerHCL() + policy, Check: sonicBaseline(l, sw, &policyOnly, &setsBefore)},
-			{Config: v1, Check: resource.ComposeTestCheckFunc(ports("200", all...), sonicFewerSets(t, l, &setsBefore, len(all), "member", "members"))},
-			{Config: v2, ConfigPlanChecks: membersChange(pfcGroupRes, nil, nil, true), Check: ports("300", all...)},
-			{ // an operator's change on one port, through an independent gNMI client
-				PreConfig: func() {
-					l.oob(t, "sonic-1").setSONiC("/CONFIG_DB/localhost/PFC_WD/Ethernet8/detection_time", `"800"`)
-				},
-				Config:           v2,
-				ConfigPlanChecks: membersChange(pfcGroupRes, []string{"Ethernet8"}, nil, false),
-				Check:            ports("300", all...),
-			},
-			{Config: v3, ConfigPlanChecks: membersChange(pfcGroupRes, nil, []string{"Ethernet12"}, false), Check: func(s *terraform.State) error {
-				if err := sonicPortsRestored(sw, yang, &policyOnly, "Ethernet12")(s); err != nil {
-					return err
-				}
-				return ports("300", three...)(s)
-			}},
-			{ResourceName: pfcGroupRes, ImportState: true, ImportStateId: "sonic-1/Ethernet0,Ethernet4,Ethernet8", ImportStateVerify: true},
-		},
+	testSONiCPFCLifecycle(t, sonicPFCForm{
+		res: pfcGroupRes, hcl: sonicPFCGroupHCL, one: "member", many: "members",
+		holds:  func(detection, _ string) string { return detection },
+		update: membersChange(pfcGroupRes, nil, nil, true), repair: membersChange(pfcGroupRes, []string{"Ethernet8"}, nil, false),
+		removal: membersChange(pfcGroupRes, nil, []string{"Ethernet12"}, false),
 	})
 }
 
@@ -266,7 +231,7 @@ func TestAccEOSPFCInterfaceGroupRefusal(t *testing.T) {
 // attributes; an interface in a group and in another resource of the same settings is
 // refused; names are checked; an unknown device in an import ID is named.
 func TestAccSONiCPFCInterfaceGroupPlanErrors(t *testing.T) {
-	l := sonicLab(t)
+	l := switchLab(t, "sonic")
 	policy := sonicPolicyHCL(153600, `"Ethernet0", "Ethernet4"`)
 	group := func(body string) string {
 		return policy + `

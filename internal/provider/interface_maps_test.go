@@ -94,55 +94,79 @@ resource "roce_pfc_interfaces" "leaf" {
 `, b.String())
 }
 
-// The lifecycle of roce_pfc_interfaces on SONiC: four ports in one resource; drift on one
-// port is that entry's update and apply repairs it; a removed entry gives the port back as
-// it was; import names the ports; destroy restores every port.
-func TestAccSONiCPFCInterfaces(t *testing.T) {
+// sonicPFCForm is what tells roce_pfc_interfaces (a map: each port its own settings) and
+// roce_pfc_interface_group (one set of settings for every member) apart in the lifecycle they
+// go through alike on SONiC (testSONiCPFCLifecycle).
+type sonicPFCForm struct {
+	res   string                                     // the resource's address
+	hcl   func(ports []string, detection int) string // the resource on ports, its watchdog set to detection ms (v1 200, v2 300)
+	holds func(detection, port string) string        // the detection time port has once the resource asks for detection
+	// what the resource's parts are called (sonicFewerSets)
+	one, many string
+	// the plans of v2's change, of the repair of an operator's change on Ethernet8 and of
+	// Ethernet12's removal
+	update, repair, removal resource.ConfigPlanChecks
+}
+
+// testSONiCPFCLifecycle runs the lifecycle of form on SONiC: four ports in one resource, created
+// in fewer SetRequests than ports; a change of the settings (v2); drift on one port, planned as
+// form says, which the apply repairs; a removed port given back as it was under the policy
+// alone; import naming the ports; destroy restoring every port.
+func testSONiCPFCLifecycle(t *testing.T, form sonicPFCForm) {
 	l := sonicWritesLab(t)
 	sw := l.SONiC("sonic-1")
 	yang := sonicYANG(t, sw)
 	before := sw.DB()
 	all := []string{"Ethernet0", "Ethernet12", "Ethernet4", "Ethernet8"}
-	policy := sonicPolicyHCL(153600, `"Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"`)
-	v1 := l.providerHCL() + policy + sonicPFCMapHCL(all, 200)
-	v2 := l.providerHCL() + policy + sonicPFCMapHCL(all, 300)
-	v3 := l.providerHCL() + policy + sonicPFCMapHCL([]string{"Ethernet0", "Ethernet4", "Ethernet8"}, 300)
-	ports := func(want string, ps ...string) func(*terraform.State) error {
-		return sonicPortsHold(sw, yang, func(p string) string {
-			if p == "Ethernet4" {
-				return want
-			}
-			return "200"
-		}, ps...)
-	}
-	restored := func(before *map[string]map[string]map[string]string, ps ...string) func(*terraform.State) error {
-		return sonicPortsRestored(sw, yang, before, ps...)
+	three := []string{"Ethernet0", "Ethernet4", "Ethernet8"}
+	policy := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"`)
+	v2 := policy + form.hcl(all, 300)
+	// every port of ps as the resource asking for detection time d leaves it
+	ports := func(d string, ps ...string) func(*terraform.State) error {
+		return sonicPortsHold(sw, yang, func(p string) string { return form.holds(d, p) }, ps...)
 	}
 	var policyOnly map[string]map[string]map[string]string
 	var setsBefore int64 // SetRequests sonic-1 had served before the create
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6Factories,
-		CheckDestroy:             restored(&before, all...),
+		CheckDestroy:             sonicPortsRestored(sw, yang, &before, all...),
 		Steps: []resource.TestStep{
-			{Config: l.providerHCL() + policy, Check: sonicBaseline(l, sw, &policyOnly, &setsBefore)},
-			{Config: v1, Check: resource.ComposeTestCheckFunc(ports("200", all...), sonicFewerSets(t, l, &setsBefore, len(all), "entry", "entries"))},
-			{Config: v2, ConfigPlanChecks: entriesChange("roce_pfc_interfaces.leaf", "Ethernet4"), Check: ports("300", all...)},
+			{Config: policy, Check: sonicBaseline(l, sw, &policyOnly, &setsBefore)},
+			{Config: policy + form.hcl(all, 200), Check: resource.ComposeTestCheckFunc(ports("200", all...), sonicFewerSets(t, l, &setsBefore, len(all), form.one, form.many))},
+			{Config: v2, ConfigPlanChecks: form.update, Check: ports("300", all...)},
 			{ // an operator's change on one port, through an independent gNMI client
 				PreConfig: func() {
 					l.oob(t, "sonic-1").setSONiC("/CONFIG_DB/localhost/PFC_WD/Ethernet8/detection_time", `"800"`)
 				},
 				Config:           v2,
-				ConfigPlanChecks: entriesChange("roce_pfc_interfaces.leaf", "Ethernet8"),
+				ConfigPlanChecks: form.repair,
 				Check:            ports("300", all...),
 			},
-			{Config: v3, ConfigPlanChecks: entriesChange("roce_pfc_interfaces.leaf", "Ethernet12"), Check: func(s *terraform.State) error {
-				if err := restored(&policyOnly, "Ethernet12")(s); err != nil {
+			{Config: policy + form.hcl(three, 300), ConfigPlanChecks: form.removal, Check: func(s *terraform.State) error {
+				if err := sonicPortsRestored(sw, yang, &policyOnly, "Ethernet12")(s); err != nil {
 					return err
 				}
-				return ports("300", "Ethernet0", "Ethernet4", "Ethernet8")(s)
+				return ports("300", three...)(s)
 			}},
-			{ResourceName: "roce_pfc_interfaces.leaf", ImportState: true, ImportStateId: "sonic-1/Ethernet0,Ethernet4,Ethernet8", ImportStateVerify: true},
+			{ResourceName: form.res, ImportState: true, ImportStateId: "sonic-1/Ethernet0,Ethernet4,Ethernet8", ImportStateVerify: true},
 		},
+	})
+}
+
+// The lifecycle of roce_pfc_interfaces on SONiC (testSONiCPFCLifecycle): v2 changes Ethernet4's
+// entry alone (sonicPFCMapHCL), drift on one port is that entry's update, a removed entry is
+// that entry's removal.
+func TestAccSONiCPFCInterfaces(t *testing.T) {
+	const res = "roce_pfc_interfaces.leaf"
+	testSONiCPFCLifecycle(t, sonicPFCForm{
+		res: res, hcl: sonicPFCMapHCL, one: "entry", many: "entries",
+		holds: func(detection, port string) string {
+			if port == "Ethernet4" {
+				return detection
+			}
+			return "200"
+		},
+		update: entriesChange(res, "Ethernet4"), repair: entriesChange(res, "Ethernet8"), removal: entriesChange(res, "Ethernet12"),
 	})
 }
 
@@ -150,7 +174,7 @@ func TestAccSONiCPFCInterfaces(t *testing.T) {
 // an interface in both a map resource and a per-interface resource is refused; an unknown
 // device in an import ID is named as for the per-interface resource.
 func TestAccSONiCPFCInterfacesPlanErrors(t *testing.T) {
-	l := sonicLab(t)
+	l := switchLab(t, "sonic")
 	policy := sonicPolicyHCL(153600, `"Ethernet0", "Ethernet4"`)
 	l.expectPlanErrors(t, []planError{
 		{name: "link_pause with PFC on one entry", config: policy + `
@@ -405,7 +429,7 @@ type eosRefusal struct {
 // testEOSRefusal: the writes made before the refusal are restored, the running-config and
 // the state are as before the apply; the update then applies; import reads the ports back.
 func testEOSRefusal(t *testing.T, c eosRefusal) {
-	l := eosLab(t)
+	l := switchLab(t, "eos")
 	sw := l.EOS("eos-1")
 	before := sw.RunningConfig()
 	policy := eosPolicyHCL(153600, `"Ethernet1", "Ethernet2", "Ethernet3"`)

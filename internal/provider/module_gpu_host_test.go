@@ -114,8 +114,7 @@ func TestAccModuleGPUHost(t *testing.T) {
 		t.Fatalf("the lab host has NICs %v, want two", got)
 	}
 	before := hostSettings(t, h)
-	dir := t.TempDir()
-	writeMain(t, dir, l.providerHCL()+aiProfileHCL+fmt.Sprintf(`
+	tf := mainCLI(t, l.providerHCL()+aiProfileHCL+fmt.Sprintf(`
 module "gpu" {
   source             = %q
   device             = "mlx5-1"
@@ -128,8 +127,6 @@ module "gpu" {
   }
 }
 `, examplePath(t, "modules", "roce-gpu-host"))+moduleOutputsHCL("gpu", "ids", "firmware_pending_reboot", "dcqcn_ids"))
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
 	tf.must("apply", "-auto-approve", "-input=false", "-no-color")
 
 	for i, nic := range []string{"eth0", "eth1"} {

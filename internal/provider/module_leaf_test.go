@@ -10,11 +10,10 @@ import (
 // CLI: terraform init installs the local module and the provider (from a filesystem mirror),
 // apply configures the leaf, the next plan is empty, destroy restores the switch.
 func TestAccModuleRoCELeaf(t *testing.T) {
-	l := sonicLab(t)
+	l := switchLab(t, "sonic")
 	sw := l.SONiC("sonic-1")
 	before := sw.DB()
-	dir := t.TempDir()
-	writeMain(t, dir, l.providerHCL()+aiProfileHCL+fmt.Sprintf(`
+	tf := mainCLI(t, l.providerHCL()+aiProfileHCL+fmt.Sprintf(`
 module "leaf" {
   source  = %q
   device  = "sonic-1"
@@ -22,8 +21,6 @@ module "leaf" {
   classes = data.roce_profile.ai.switch_classes
 }
 `, examplePath(t, "modules", "roce-leaf")))
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
 	tf.must("apply", "-auto-approve", "-input=false", "-no-color")
 	db := sw.DB()
 	for _, port := range []string{"Ethernet0", "Ethernet4"} {

@@ -12,10 +12,6 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 )
 
-func nxosLab(t *testing.T) *accLab {
-	return startLab(t, lab.Options{Switches: map[string]int{"nxos": 1}})
-}
-
 func nxosLeaf(sw *lab.NXOSSwitch) cliLeaf {
 	return cliLeaf{sw: sw, device: "nxos-1", running: sw.RunningConfig, blockOf: nxosBlock, leftover: "checkpoints",
 		leftovers: sw.Checkpoints, policy: nxosPolicyHCL, pfc: nxosPFCHCL, port: "Ethernet1/1", platform: "nxos"}
@@ -58,7 +54,7 @@ func nxosBlock(running, header string) string {
 }
 
 func TestAccNXOSForeignNetworkQoS(t *testing.T) {
-	l := nxosLab(t)
+	l := switchLab(t, "nxos")
 	l.terminal(t, "nxos-1").configure(
 		"policy-map type network-qos OPS-nq", "class type network-qos c-8q-nq4", "pause pfc-cos 4", "exit", "exit",
 		"system qos", "service-policy type network-qos OPS-nq")
@@ -78,7 +74,7 @@ func TestAccNXOSForeignNetworkQoS(t *testing.T) {
 // the port's headroom onto the new no-drop classes in the same apply, so the plan after it is
 // empty (the PFC interface would otherwise read its headroom as changed).
 func TestAccNXOSLosslessClassAddedUnderPFC(t *testing.T) {
-	l := nxosLab(t)
+	l := switchLab(t, "nxos")
 	sw := l.NXOS("nxos-1")
 	v1 := l.providerHCL() + nxosPolicyHCL(153600, `"Ethernet1/1"`) + nxosPFCHCL("Ethernet1/1", 122880)
 	storage := replaced(t, nxosPolicyHCL(153600, `"Ethernet1/1"`), "    cnp     =",
@@ -105,7 +101,7 @@ func TestAccNXOSLosslessClassAddedUnderPFC(t *testing.T) {
 // beside it, so one apply converges whichever goes first, and destroy in any order restores
 // the switch.
 func TestAccNXOSAnyOrder(t *testing.T) {
-	l := nxosLab(t)
+	l := switchLab(t, "nxos")
 	sw := nxosLeaf(l.NXOS("nxos-1"))
 	before := sw.running()
 	pfc, policy := unordered(nxosPFCHCL("Ethernet1/1", 122880)), nxosPolicyHCL(153600, `"Ethernet1/1"`)

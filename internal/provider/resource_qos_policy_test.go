@@ -145,13 +145,5 @@ func TestAccQoSPolicyProviderConfigUnknownAtPlan(t *testing.T) {
 	l := startLab(t, lab.Options{})
 	cfg := strings.Replace(l.providerHCL(), "devices = jsondecode(", "devices = terraform_data.inventory.output\n}\n\nresource \"terraform_data\" \"inventory\" {\n  input = jsondecode(", 1)
 	cfg += policyHCL("ROCE", 153600, 1536000, "", `"Ethernet1"`)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: protoV6Factories,
-		Steps: []resource.TestStep{{
-			Config: cfg,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(res, tfjsonpath.New("id"), knownvalue.StringExact("openconfig-1/ROCE")),
-			},
-		}},
-	})
+	applyChecking(t, cfg, statecheck.ExpectKnownValue(res, tfjsonpath.New("id"), knownvalue.StringExact("openconfig-1/ROCE")))
 }

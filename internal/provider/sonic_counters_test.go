@@ -15,7 +15,7 @@ import (
 // congested lossless queue on another port shows ECN marks and a watermark that fails a
 // buffer-utilisation gate naming the port.
 func TestAccSONiCCounters(t *testing.T) {
-	l := sonicLab(t)
+	l := switchLab(t, "sonic")
 	sw := l.SONiC("sonic-1")
 	base := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0"`) + sonicPFCHCL("Ethernet0", 200)
 	counts := base + `

@@ -15,10 +15,6 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/sonicyang"
 )
 
-func sonicLab(t *testing.T) *accLab {
-	return startLab(t, lab.Options{Switches: map[string]int{"sonic": 1}})
-}
-
 // sonicLabModel is a lab of one sonic switch of the given SKU.
 func sonicLabModel(t *testing.T, model string) *accLab {
 	return startLab(t, lab.Options{Switches: map[string]int{"sonic": 1}, Models: map[string]string{"sonic": model}})
@@ -190,7 +186,7 @@ func testSONiCPolicyAndPFC(t *testing.T, l *accLab, sw *lab.SONiCSwitch, yang fu
 }
 
 func TestAccSONiCErrors(t *testing.T) {
-	l := sonicLab(t)
+	l := switchLab(t, "sonic")
 	sw := l.SONiC("sonic-1")
 	l.expectApplyErrors(t, []planError{
 		{"PFC mode off on sonic", sonicPolicyHCL(153600, `"Ethernet0"`) + `
@@ -365,7 +361,7 @@ func TestAccSONiCTraditionalHeadroomRefused(t *testing.T) {
 // xon or size (the lab imitates its field-operation validators), so the update writes a new
 // profile named after its values, moves the lossless PGs to it and deletes the old one.
 func TestAccSONiCHeadroomUpdate(t *testing.T) {
-	l := sonicLab(t)
+	l := switchLab(t, "sonic")
 	sw := l.SONiC("sonic-1")
 	yang := sonicYANG(t, sw)
 	v1 := l.providerHCL() + sonicPolicyHCL(153600, `"Ethernet0"`) + sonicPFCHCL("Ethernet0", 200)

@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-
-	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 )
 
 // countersHCL reads the counters of device's port (data source roce_interface_counters.<name>)
@@ -193,7 +191,7 @@ func TestAccSwitchCounters(t *testing.T) {
 		},
 	} {
 		t.Run(c.platform, func(t *testing.T) {
-			l := startLab(t, lab.Options{Switches: map[string]int{c.platform: 1}})
+			l := switchLab(t, c.platform)
 			counts, gate := portCountersHCL(c.platform+"-1", c.port, c.gate, c.message)
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: protoV6Factories,

@@ -58,7 +58,7 @@ func TestAccEOSStrataQueues(t *testing.T) {
 // class 7 is refused before anything is written, and a configured model of the other family
 // is an error too.
 func TestAccEOSSandQueue7(t *testing.T) {
-	l := eosLab(t) // DCS-7280SR3-48YC8, EOS 4.31.2F
+	l := switchLab(t, "eos") // DCS-7280SR3-48YC8, EOS 4.31.2F
 	sw := l.EOS("eos-1")
 	before := sw.RunningConfig()
 	tc7 := replaced(t, eosPolicyHCL(153600, `"Ethernet1"`), "traffic_class = 6, dscp = [48]", "traffic_class = 7, dscp = [48]")

@@ -288,43 +288,37 @@ output "uplink_findings" {
   value = [for f in data.roce_fabric_audit.all.findings : "${f.rule}: ${f.message}" if strcontains(f.message, "Link eos-1 Ethernet8 <-> nxos-1 Ethernet1/8")]
 }
 `, auditPort("eos-1", "Ethernet1"), auditPort("nxos-1", "Ethernet1/8"), auditPort("sonic-1", "Ethernet0"))
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: protoV6Factories,
-		Steps: []resource.TestStep{{
-			Config: cfg,
-			ConfigStateChecks: []statecheck.StateCheck{
-				losslessPort("eos", "GPU-LOSSLESS", "dscp", []int64{3}, map[string]knownvalue.Check{"ecn_traffic_classes": int64sExact(3)}),
-				dscpClass("eos", "26", 3),
-				losslessPort("nxos", "AZLocal_SERVICES", "pcp", []int64{3}, map[string]knownvalue.Check{"ecn_traffic_classes": int64sExact(3)}),
-				losslessPort("sonic", "AZURE", "dscp", []int64{3, 4}, nil),
-				dscpClass("sonic", "26", 1),
-				statecheck.ExpectKnownOutputValue("nic", knownvalue.ObjectPartial(map[string]knownvalue.Check{
-					"interface": knownvalue.StringExact("eth0"), "pfc_priorities": int64sExact(),
-				})),
-				statecheck.ExpectKnownOutputValue("ok", knownvalue.Bool(false)),
-				// Every finding is one a network engineer would confirm on this lab: the never-configured
-				// host (trust pcp, no PFC, DCQCN on by default) against the lossless switches (R1, R3,
-				// R15, R17), the switches' DSCP 26 on TC 3 (EOS) against 1 (SONiC's AZURE, R10: one policy
-				// each, a tie that the first switch in name order, eos-1, sets the reference of), CNP
-				// DSCP 48 in no strict class (R4), no watchdogs (R11), the NX-OS port toward SONiC
-				// without a policy (R12), the uplink's trust (R13), the reference's 300/300 KB step (R5).
-				statecheck.ExpectKnownOutputValue("rules", knownvalue.StringExact("R1 error mlx5-1, R10 error sonic-1, R11 warning eos-1, "+
-					"R11 warning nxos-1, R11 warning sonic-1, R12 error nxos-1, R13 error eos-1, R15 error eos-1, R17 error eos-1, "+
-					"R3 error mlx5-1, R4 error eos-1, R4 error sonic-1, R5 warning nxos-1")),
-				// The AZURE map bound to every SONiC port is one policy, named with its ports, stated once,
-				// with the DSCPs that differ alike together.
-				statecheck.ExpectKnownOutputValue("r10", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(
-					`^Policy AZURE on sonic-1 at ports Ethernet0, Ethernet4, Ethernet8, Ethernet12, \.\.\. \(8 ports\) maps DSCP 3 to traffic class 3, ` +
-						`but eos-1 \(policy GPU-LOSSLESS\) to traffic class 1; .*DSCPs 24, 25, 26, 27, 28, 29, 30 and 31 to traffic class 1, ` +
-						`but eos-1 \(policy GPU-LOSSLESS\) to traffic class 3\. `))})),
-				// No DSCP of the EOS port lands in an unknown traffic class.
-				statecheck.ExpectKnownOutputValue("eos_map_min", knownvalue.Int64Exact(0)),
-				// The EOS port trusts DSCP, the NX-OS one CoS: the uplink between them (R13).
-				statecheck.ExpectKnownOutputValue("uplink_findings", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(
-					`^R13: Link eos-1 Ethernet8 <-> nxos-1 Ethernet1/8: eos-1 Ethernet8 trusts dscp but nxos-1 Ethernet1/8 trusts pcp`))})),
-			},
-		}},
-	})
+	applyChecking(t, cfg,
+		losslessPort("eos", "GPU-LOSSLESS", "dscp", []int64{3}, map[string]knownvalue.Check{"ecn_traffic_classes": int64sExact(3)}),
+		dscpClass("eos", "26", 3),
+		losslessPort("nxos", "AZLocal_SERVICES", "pcp", []int64{3}, map[string]knownvalue.Check{"ecn_traffic_classes": int64sExact(3)}),
+		losslessPort("sonic", "AZURE", "dscp", []int64{3, 4}, nil),
+		dscpClass("sonic", "26", 1),
+		statecheck.ExpectKnownOutputValue("nic", knownvalue.ObjectPartial(map[string]knownvalue.Check{
+			"interface": knownvalue.StringExact("eth0"), "pfc_priorities": int64sExact(),
+		})),
+		statecheck.ExpectKnownOutputValue("ok", knownvalue.Bool(false)),
+		// Every finding is one a network engineer would confirm on this lab: the never-configured
+		// host (trust pcp, no PFC, DCQCN on by default) against the lossless switches (R1, R3,
+		// R15, R17), the switches' DSCP 26 on TC 3 (EOS) against 1 (SONiC's AZURE, R10: one policy
+		// each, a tie that the first switch in name order, eos-1, sets the reference of), CNP
+		// DSCP 48 in no strict class (R4), no watchdogs (R11), the NX-OS port toward SONiC
+		// without a policy (R12), the uplink's trust (R13), the reference's 300/300 KB step (R5).
+		statecheck.ExpectKnownOutputValue("rules", knownvalue.StringExact("R1 error mlx5-1, R10 error sonic-1, R11 warning eos-1, "+
+			"R11 warning nxos-1, R11 warning sonic-1, R12 error nxos-1, R13 error eos-1, R15 error eos-1, R17 error eos-1, "+
+			"R3 error mlx5-1, R4 error eos-1, R4 error sonic-1, R5 warning nxos-1")),
+		// The AZURE map bound to every SONiC port is one policy, named with its ports, stated once,
+		// with the DSCPs that differ alike together.
+		statecheck.ExpectKnownOutputValue("r10", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(
+			`^Policy AZURE on sonic-1 at ports Ethernet0, Ethernet4, Ethernet8, Ethernet12, \.\.\. \(8 ports\) maps DSCP 3 to traffic class 3, ` +
+				`but eos-1 \(policy GPU-LOSSLESS\) to traffic class 1; .*DSCPs 24, 25, 26, 27, 28, 29, 30 and 31 to traffic class 1, ` +
+				`but eos-1 \(policy GPU-LOSSLESS\) to traffic class 3\. `))})),
+		// No DSCP of the EOS port lands in an unknown traffic class.
+		statecheck.ExpectKnownOutputValue("eos_map_min", knownvalue.Int64Exact(0)),
+		// The EOS port trusts DSCP, the NX-OS one CoS: the uplink between them (R13).
+		statecheck.ExpectKnownOutputValue("uplink_findings", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(
+			`^R13: Link eos-1 Ethernet8 <-> nxos-1 Ethernet1/8: eos-1 Ethernet8 trusts dscp but nxos-1 Ethernet1/8 trusts pcp`))})),
+	)
 }
 
 // The fabric-audit guide as users run it, on the guides' lab (a stock SONiC switch, a host
