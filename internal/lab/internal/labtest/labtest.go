@@ -329,6 +329,15 @@ func WantCode(t *testing.T, err error, want codes.Code) {
 	}
 }
 
+// WantStatus fails the test (going on) unless err is a gRPC status of code want with exactly
+// the message msg; what names the request.
+func WantStatus(t *testing.T, what string, err error, want codes.Code, msg string) {
+	t.Helper()
+	if st := status.Convert(err); st.Code() != want || st.Message() != msg {
+		t.Errorf("%s: got %v, want code %s with message %q", what, err, want, msg)
+	}
+}
+
 // SubscribeOnce reads path p (origin openconfig) with one Subscribe ONCE and returns every
 // leaf it sends, by whole path, each value as fmt prints its scalar.
 func SubscribeOnce(t *testing.T, c gpb.GNMIClient, p string) map[string]string {
