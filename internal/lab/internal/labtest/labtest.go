@@ -1,7 +1,7 @@
 // Package labtest is what the lab's tests share across rooms: a device spec with its own CA
-// and patch panel, a plain gNMI client and a plain SSH client written here, not the provider's
-// transports, so the lab is checked against the protocols and not against our own
-// understanding of them. Only tests import it.
+// and patch panel, a plain gNMI client, a plain SSH client and a plain NVUE (HTTPS) client
+// written here, not the provider's transports, so the lab is checked against the protocols and
+// not against our own understanding of them. Only tests import it.
 package labtest
 
 import (
@@ -14,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -431,6 +432,63 @@ func MustUnmarshal(t *testing.T, s string, v any) {
 	if err := json.Unmarshal([]byte(s), v); err != nil {
 		t.Fatalf("invalid JSON %q: %v", s, err)
 	}
+}
+
+// NVUE speaks to a cumulus switch's NVUE REST API as curl does: HTTPS with the inventory's CA,
+// basic authentication with its login.
+type NVUE struct {
+	T    *testing.T
+	D    device.Entry
+	HTTP *http.Client
+}
+
+// NewNVUE is an NVUE client of d.
+func NewNVUE(t *testing.T, d device.Entry) *NVUE {
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM([]byte(d.CACertificate))
+	return &NVUE{T: t, D: d, HTTP: &http.Client{Timeout: 20 * time.Second,
+		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}, ForceAttemptHTTP2: true}}}
+}
+
+// Do sends one request to path under /nvue_v1, body (if not nil) as JSON, and returns the
+// status, or the transport's error; with out not nil, the answer's JSON goes into it (a body
+// that is not JSON is an error, an empty one is not).
+func (c *NVUE) Do(ctx context.Context, method, path string, body, out any) (int, error) {
+	var rd io.Reader
+	if body != nil {
+		raw, err := json.Marshal(body)
+		if err != nil {
+			c.T.Fatal(err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, "https://"+c.D.Address+"/nvue_v1"+path, rd)
+	if err != nil {
+		c.T.Fatal(err)
+	}
+	req.SetBasicAuth(c.D.Username, c.D.Password)
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	if out != nil {
+		if err := json.NewDecoder(resp.Body).Decode(out); err != nil && !errors.Is(err, io.EOF) {
+			return resp.StatusCode, fmt.Errorf("%s %s: the answer is not JSON: %w", method, path, err)
+		}
+	}
+	return resp.StatusCode, nil
+}
+
+// Must is Do with the answer's JSON object, failing the test unless the status is 2xx.
+func (c *NVUE) Must(method, path string, body any) map[string]any {
+	c.T.Helper()
+	var out map[string]any
+	code, err := c.Do(c.T.Context(), method, path, body, &out)
+	if err != nil || code/100 != 2 {
+		c.T.Fatalf("%s %s: %d %v %v", method, path, code, out, err)
+	}
+	return out
 }
 
 // HostKeyCallback pins the host key of an inventory's host_key (authorized_keys form).
