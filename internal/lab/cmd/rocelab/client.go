@@ -162,8 +162,6 @@ type client struct {
 	gnmi                        gpb.GNMIClient
 }
 
-// dial reads DIR/inventory.json and connects to device with its CA and
-// credentials.
 // inventoryEntry reads device's entry from the inventory of the lab running in dir.
 func inventoryEntry(dir, device string) (lab.DeviceEntry, string, error) {
 	invPath := filepath.Join(dir, lab.InventoryFile)
@@ -186,6 +184,8 @@ func inventoryEntry(dir, device string) (lab.DeviceEntry, string, error) {
 	return d, invPath, nil
 }
 
+// dial reads DIR/inventory.json and connects to device with its CA and
+// credentials.
 func dial(dir, device string) (*client, error) {
 	d, invPath, err := inventoryEntry(dir, device)
 	if err != nil {
