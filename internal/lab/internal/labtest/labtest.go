@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -201,16 +200,22 @@ func (c LoginCreds) GetRequestMetadata(context.Context, ...string) (map[string]s
 // RequireTransportSecurity: the login goes over TLS only.
 func (LoginCreds) RequireTransportSecurity() bool { return true }
 
+// clientTLS trusts d's CA, as the inventory gives it, and nothing else.
+func clientTLS(t *testing.T, d device.Entry) *tls.Config {
+	t.Helper()
+	cfg, ok := pki.ClientTLS(d.CACertificate)
+	if !ok {
+		t.Fatal("inventory CA certificate is not PEM")
+	}
+	return cfg
+}
+
 // Dial connects like any gNMI client would from the inventory entry; opts
 // come last so a test can override the credentials or the TLS settings.
 func Dial(t *testing.T, d device.Entry, opts ...grpc.DialOption) gpb.GNMIClient {
 	t.Helper()
-	roots := x509.NewCertPool()
-	if !roots.AppendCertsFromPEM([]byte(d.CACertificate)) {
-		t.Fatal("inventory CA certificate is not PEM")
-	}
 	base := []grpc.DialOption{
-		grpc.WithTransportCredentials(credentials.NewTLS(&tls.Config{RootCAs: roots})),
+		grpc.WithTransportCredentials(credentials.NewTLS(clientTLS(t, d))),
 		grpc.WithPerRPCCredentials(LoginCreds{d.Username, d.Password}),
 	}
 	conn, err := grpc.NewClient(d.Address, append(base, opts...)...)
@@ -444,10 +449,9 @@ type NVUE struct {
 
 // NewNVUE is an NVUE client of d.
 func NewNVUE(t *testing.T, d device.Entry) *NVUE {
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM([]byte(d.CACertificate))
+	t.Helper()
 	return &NVUE{T: t, D: d, HTTP: &http.Client{Timeout: 20 * time.Second,
-		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}, ForceAttemptHTTP2: true}}}
+		Transport: &http.Transport{TLSClientConfig: clientTLS(t, d), ForceAttemptHTTP2: true}}}
 }
 
 // Do sends one request to path under /nvue_v1, body (if not nil) as JSON, and returns the
