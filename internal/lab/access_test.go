@@ -2,7 +2,6 @@ package lab
 
 import (
 	"context"
-	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"strings"
@@ -47,9 +46,11 @@ func TestWrongCredentialsAreRejected(t *testing.T) {
 
 func TestMissingCredentialsAreRejected(t *testing.T) {
 	d := entry(t, sharedLab(t), "openconfig-1")
-	roots := x509.NewCertPool()
-	roots.AppendCertsFromPEM([]byte(d.CACertificate))
-	conn, err := grpc.NewClient(d.Address, grpc.WithTransportCredentials(credentials.NewTLS(&tls.Config{RootCAs: roots})))
+	cfg, ok := pki.ClientTLS(d.CACertificate)
+	if !ok {
+		t.Fatal("inventory CA certificate is not PEM")
+	}
+	conn, err := grpc.NewClient(d.Address, grpc.WithTransportCredentials(credentials.NewTLS(cfg)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,9 +43,9 @@ func TestDeviceCounters(t *testing.T) {
 	}
 	// NVUE: a GET of configuration (a read) and one of the revisions (not a read), on one
 	// connection.
-	nv := newNVUETestClient(t, entry(t, l, "cumulus-1"))
-	nv.must(http.MethodGet, "/qos?rev=applied", nil)
-	nv.must(http.MethodGet, "/revision", nil)
+	nv := labtest.NewNVUE(t, entry(t, l, "cumulus-1"))
+	nv.Must(http.MethodGet, "/qos?rev=applied", nil)
+	nv.Must(http.MethodGet, "/revision", nil)
 	for _, name := range l.Devices() {
 		// gNMI: a Capabilities and a Get, one of them a read; hosts and CLI switches: two reads.
 		want := DeviceCounters{Connections: 1, Requests: 2, Reads: 2}

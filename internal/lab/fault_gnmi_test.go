@@ -10,7 +10,6 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 )
 
 // gnmiFaultTarget is a gNMI switch under test: a Set that creates an object named n, and the
@@ -133,10 +132,7 @@ func gnmiFaults(t *testing.T, l *Lab, tg gnmiFaultTarget) {
 	t.Run("reject", func(t *testing.T) {
 		inject(FaultReject)
 		_, err := c.Set(ctx, tg.write("fault-reject"))
-		labtest.WantCode(t, err, tg.rejectCode)
-		if msg := status.Convert(err).Message(); msg != tg.rejectText {
-			t.Errorf("reject message %q", msg)
-		}
+		labtest.WantStatus(t, "reject", err, tg.rejectCode, tg.rejectText)
 		labtest.WantCode(t, present("fault-reject"), codes.NotFound)
 		if got := l.Faults(tg.name); len(got) != 0 {
 			t.Errorf("the reject did not disarm: %v", got)

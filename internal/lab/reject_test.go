@@ -7,7 +7,6 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/status"
 )
 
 // seed makes sure /qos exists on the switch, so "unchanged" compares content.
@@ -82,10 +81,7 @@ func TestFailNextSet(t *testing.T) {
 
 	l.Switch("openconfig-1").FailNextSet("configuration locked by another session")
 	_, err := c.Set(labtest.Ctx(t), req)
-	labtest.WantCode(t, err, codes.FailedPrecondition)
-	if msg := status.Convert(err).Message(); msg != "configuration locked by another session" {
-		t.Errorf("message %q", msg)
-	}
+	labtest.WantStatus(t, "the failed Set", err, codes.FailedPrecondition, "configuration locked by another session")
 	if after := labtest.MustGet(t, c, "/qos"); after != before {
 		t.Fatalf("failed Set changed /qos:\n%s", after)
 	}
@@ -100,10 +96,7 @@ func TestFailNextSet(t *testing.T) {
 	// union_replace is refused before anything is read (gnmiswitch.Endpoint.RefuseSet, as on sonic).
 	before = labtest.MustGet(t, c, "/qos")
 	_, err = c.Set(labtest.Ctx(t), &gpb.SetRequest{UnionReplace: req.GetUpdate()})
-	labtest.WantCode(t, err, codes.Unimplemented)
-	if msg := status.Convert(err).Message(); msg != "union_replace is not supported" {
-		t.Errorf("union_replace: message %q", msg)
-	}
+	labtest.WantStatus(t, "union_replace", err, codes.Unimplemented, "union_replace is not supported")
 	if after := labtest.MustGet(t, c, "/qos"); after != before {
 		t.Fatalf("union_replace changed /qos:\n%s", after)
 	}

@@ -8,8 +8,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -30,6 +28,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/pki"
 )
 
 // rpcTimeout bounds one get or set.
@@ -162,8 +161,6 @@ type client struct {
 	gnmi                        gpb.GNMIClient
 }
 
-// dial reads DIR/inventory.json and connects to device with its CA and
-// credentials.
 // inventoryEntry reads device's entry from the inventory of the lab running in dir.
 func inventoryEntry(dir, device string) (lab.DeviceEntry, string, error) {
 	invPath := filepath.Join(dir, lab.InventoryFile)
@@ -186,6 +183,8 @@ func inventoryEntry(dir, device string) (lab.DeviceEntry, string, error) {
 	return d, invPath, nil
 }
 
+// dial reads DIR/inventory.json and connects to device with its CA and
+// credentials.
 func dial(dir, device string) (*client, error) {
 	d, invPath, err := inventoryEntry(dir, device)
 	if err != nil {
@@ -194,12 +193,11 @@ func dial(dir, device string) (*client, error) {
 	if d.CACertificate == "" {
 		return nil, fmt.Errorf("device %q is a %s device without gNMI (no ca_certificate in %s)", device, d.Platform, invPath)
 	}
-	roots := x509.NewCertPool()
-	if !roots.AppendCertsFromPEM([]byte(d.CACertificate)) {
+	cfg, ok := pki.ClientTLS(d.CACertificate)
+	if !ok {
 		return nil, fmt.Errorf("device %q: ca_certificate in %s is not a PEM certificate", device, invPath)
 	}
-	conn, err := grpc.NewClient(d.Address, grpc.WithTransportCredentials(
-		credentials.NewTLS(&tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12})))
+	conn, err := grpc.NewClient(d.Address, grpc.WithTransportCredentials(credentials.NewTLS(cfg)))
 	if err != nil {
 		return nil, fmt.Errorf("%s at %s: %w", device, d.Address, err)
 	}

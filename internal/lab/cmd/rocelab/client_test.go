@@ -45,6 +45,12 @@ func TestGetSet(t *testing.T) {
 	}
 
 	missing := filepath.Join(t.TempDir(), "nolab")
+	// An inventory whose CA certificate is not PEM (edited by hand): refused before any dial.
+	badCA := t.TempDir()
+	if err := os.WriteFile(filepath.Join(badCA, lab.InventoryFile), []byte(`{"devices": {"openconfig-1": {"address": "127.0.0.1:1",
+		"platform": "openconfig", "username": "admin", "password": "x", "ca_certificate": "not a certificate"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -52,6 +58,7 @@ func TestGetSet(t *testing.T) {
 	}{
 		{[]string{"get", "--dir", dir, "leaf-9", "/qos"}, 1, `device "leaf-9" is not in ` + filepath.Join(dir, "inventory.json") + " (devices: openconfig-1)"},
 		{[]string{"get", "--dir", missing, "openconfig-1", "/qos"}, 1, "no lab inventory at " + filepath.Join(missing, "inventory.json")},
+		{[]string{"get", "--dir", badCA, "openconfig-1", "/qos"}, 1, `device "openconfig-1": ca_certificate in ` + filepath.Join(badCA, "inventory.json") + " is not a PEM certificate"},
 		{[]string{"get", "--dir", dir, "openconfig-1", "qos"}, 1, `bad path "qos": it must start with /`},
 		{[]string{"get", "--dir", dir, "openconfig-1", "/qos/nope"}, 1, "openconfig-1: get /qos/nope: nothing there (NotFound)"},
 		{[]string{"get", "--dir", dir, "openconfig-1", ecnProfile[:len(ecnProfile)-1]}, 1, "unclosed ["},

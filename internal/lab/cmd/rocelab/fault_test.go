@@ -1,15 +1,13 @@
 package main
 
 import (
-	"errors"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/ssh"
-
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
 // TestFaultARunningLab: `rocelab fault` reaches the `up` serving the directory, the device
@@ -29,7 +27,8 @@ func TestFaultARunningLab(t *testing.T) {
 	if out := fault("mlx5-1", "refuse"); !strings.Contains(out, "mlx5-1 now refuses connections") {
 		t.Errorf("refuse: %q", out)
 	}
-	if err := dialHost(host); err == nil {
+	if c, err := labtest.SSHDial(t, host); err == nil {
+		_ = c.Close()
 		t.Error("a refusing host let a client log in")
 	}
 	if out := fault("mlx5-1", "clear"); !strings.Contains(out, "mlx5-1 has no faults any more") {
@@ -51,8 +50,8 @@ func TestFaultARunningLab(t *testing.T) {
 	const file = "/sys/class/net/eth1/ecn/roce_np/enable/3"
 	write := "echo 0 | sudo -n tee " + file + " > /dev/null"
 	fault("mlx5-1", "reject")
-	if out, err := runHost(host, write); !isExit(err, 1) || out != "tee: "+file+": Permission denied\n" {
-		t.Errorf("a rejected write: %v %q", err, out)
+	if out, errOut, status := onHost(t, host, write); status != 1 || out != "" || errOut != "tee: "+file+": Permission denied\n" {
+		t.Errorf("a rejected write: exit %d, stdout %q, stderr %q", status, out, errOut)
 	}
 	sshRun(t, host, write)
 	if out := fault("mlx5-1", "reboot"); !strings.Contains(out, "mlx5-1 rebooted") {
@@ -128,44 +127,4 @@ func TestFaultControlAnswers(t *testing.T) {
 	if got := controlAnswer(l, strings.Fields("fault mlx5-1 clear")); got != "ok" || len(l.Faults("mlx5-1")) != 0 {
 		t.Errorf("clear: %q, faults %v", got, l.Faults("mlx5-1"))
 	}
-}
-
-func hostClient(d lab.DeviceEntry) (*ssh.Client, error) {
-	key, _, _, _, err := ssh.ParseAuthorizedKey([]byte(d.HostKey))
-	if err != nil {
-		return nil, err
-	}
-	return ssh.Dial("tcp", d.Address, &ssh.ClientConfig{
-		User: d.Username, Auth: []ssh.AuthMethod{ssh.Password(d.Password)},
-		HostKeyCallback: ssh.FixedHostKey(key), Timeout: 10 * time.Second,
-	})
-}
-
-func dialHost(d lab.DeviceEntry) error {
-	c, err := hostClient(d)
-	if err == nil {
-		_ = c.Close()
-	}
-	return err
-}
-
-// runHost runs cmd and returns its combined output and Run's error.
-func runHost(d lab.DeviceEntry, cmd string) (string, error) {
-	c, err := hostClient(d)
-	if err != nil {
-		return "", err
-	}
-	defer func() { _ = c.Close() }()
-	s, err := c.NewSession()
-	if err != nil {
-		return "", err
-	}
-	defer func() { _ = s.Close() }()
-	out, err := s.CombinedOutput(cmd)
-	return string(out), err
-}
-
-func isExit(err error, status int) bool {
-	var exit *ssh.ExitError
-	return errors.As(err, &exit) && exit.ExitStatus() == status
 }

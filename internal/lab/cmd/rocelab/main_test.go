@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"io"
@@ -18,10 +16,9 @@ import (
 	"time"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
 // startLab starts a lab of o in a directory of the test's, as `rocelab up` would serve it, and
@@ -122,29 +119,36 @@ func TestUpServesUntilSIGTERM(t *testing.T) {
 	}
 }
 
-type login struct{ u, p string }
-
-func (l login) GetRequestMetadata(context.Context, ...string) (map[string]string, error) {
-	return map[string]string{"username": l.u, "password": l.p}, nil
-}
-func (login) RequireTransportSecurity() bool { return true }
-
+// capabilities asks d for its gNMI capabilities as any gNMI client would from the inventory.
 func capabilities(t *testing.T, d lab.DeviceEntry) {
 	t.Helper()
-	roots := x509.NewCertPool()
-	roots.AppendCertsFromPEM([]byte(d.CACertificate))
-	conn, err := grpc.NewClient(d.Address,
-		grpc.WithTransportCredentials(credentials.NewTLS(&tls.Config{RootCAs: roots})),
-		grpc.WithPerRPCCredentials(login{d.Username, d.Password}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = conn.Close() }()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if _, err := gpb.NewGNMIClient(conn).Capabilities(ctx, &gpb.CapabilityRequest{}); err != nil {
+	if _, err := labtest.Dial(t, d).Capabilities(labtest.Ctx(t), &gpb.CapabilityRequest{}); err != nil {
 		t.Fatalf("Capabilities on the inventory's device: %v", err)
 	}
+}
+
+// onHost runs cmd on a host in a connection of its own, logged in as any SSH client would from
+// the inventory entry (pinned host key, password), and returns what it printed and its exit
+// status.
+func onHost(t *testing.T, d lab.DeviceEntry, cmd string) (stdout, stderr string, status int) {
+	t.Helper()
+	c, err := labtest.SSHDial(t, d)
+	if err != nil {
+		t.Fatalf("login to %s: %v", d.Address, err)
+	}
+	defer func() { _ = c.Close() }()
+	return labtest.RunOn(t, c, cmd, "")
+}
+
+// sshRun is onHost of a command that must exit 0 without writing to stderr; it returns what the
+// command printed.
+func sshRun(t *testing.T, d lab.DeviceEntry, cmd string) string {
+	t.Helper()
+	out, errOut, status := onHost(t, d, cmd)
+	if status != 0 || errOut != "" {
+		t.Fatalf("%q: exit %d, stderr %q, stdout %q", cmd, status, errOut, out)
+	}
+	return out
 }
 
 // buildRocelab builds the rocelab binary for the tests that run it (skipped under -short).

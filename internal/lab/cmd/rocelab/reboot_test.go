@@ -5,11 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"golang.org/x/crypto/ssh"
-
-	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 )
 
 // TestRebootARunningLab: `rocelab reboot` reaches the `up` serving the
@@ -39,32 +34,4 @@ func TestRebootARunningLab(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ControlSocket)); err != nil {
 		t.Errorf("control socket: %v", err)
 	}
-}
-
-// sshRun runs a command on a host with a plain SSH client configured from
-// the inventory entry (pinned host key, password).
-func sshRun(t *testing.T, d lab.DeviceEntry, cmd string) string {
-	t.Helper()
-	key, _, _, _, err := ssh.ParseAuthorizedKey([]byte(d.HostKey))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := ssh.Dial("tcp", d.Address, &ssh.ClientConfig{
-		User: d.Username, Auth: []ssh.AuthMethod{ssh.Password(d.Password)},
-		HostKeyCallback: ssh.FixedHostKey(key), Timeout: 10 * time.Second,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = c.Close() }()
-	s, err := c.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = s.Close() }()
-	out, err := s.CombinedOutput(cmd)
-	if err != nil {
-		t.Fatalf("%q: %v: %s", cmd, err, out)
-	}
-	return string(out)
 }

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
 // TestStormARunningLab: `rocelab storm` reaches the `up` serving the directory and makes a
@@ -75,4 +78,49 @@ func TestStormARunningLab(t *testing.T) {
 			t.Errorf("rocelab %q: exit %d, %q; want exit %d with %q", tc.args, code, out+errOut, tc.code, tc.want)
 		}
 	}
+}
+
+// TestStormACumulusSwitch: `rocelab storm` on a cumulus switch's port makes its NVUE queue
+// counters show discards, read over HTTPS as any NVUE client reads them; --off stops them.
+// `rocelab fault` refuses its HTTPS connections until cleared.
+func TestStormACumulusSwitch(t *testing.T) {
+	dir, inv := upInProcess(t, "--switches", "cumulus=1", "--ports", "2")
+	nvue := labtest.NewNVUE(t, inv.Devices["cumulus-1"])
+	const stats = "/interface/swp2/counters/qos/egress-queue-stats"
+	discards := func() float64 {
+		t.Helper()
+		var q map[string]map[string]float64
+		if _, err := nvue.Do(t.Context(), http.MethodGet, stats, nil, &q); err != nil {
+			t.Fatal(err)
+		}
+		return q["0"]["tx-uc-buffer-discards"]
+	}
+	if n := discards(); n != 0 {
+		t.Fatalf("%v discards before any storm", n)
+	}
+	if code, out, errOut := runArgs("storm", "--dir", dir, "cumulus-1", "swp2"); code != 0 || !strings.Contains(out, "storm on cumulus-1 swp2") {
+		t.Fatalf("storm: exit %d, %q %q", code, out, errOut)
+	}
+	eventually(t, "discards during the storm", func() bool { return discards() != 0 })
+	if code, _, errOut := runArgs("storm", "--dir", dir, "cumulus-1", "swp2", "--off"); code != 0 {
+		t.Fatalf("storm --off: exit %d, %q", code, errOut)
+	}
+	first := discards()
+	if second := discards(); second != first {
+		t.Errorf("after --off the discards went %v -> %v", first, second)
+	}
+	if code, _, errOut := runArgs("storm", "--dir", dir, "cumulus-1", "swp9"); code == 0 || !strings.Contains(errOut, `has no interface "swp9"`) {
+		t.Errorf("a port the switch lacks: exit %d, %q", code, errOut)
+	}
+	nvue.HTTP.CloseIdleConnections()
+	if code, out, errOut := runArgs("fault", "--dir", dir, "cumulus-1", "refuse"); code != 0 {
+		t.Fatalf("fault refuse: exit %d, %q %q", code, out, errOut)
+	}
+	if _, err := nvue.Do(t.Context(), http.MethodGet, stats, nil, nil); err == nil || !strings.Contains(err.Error(), "connection reset by peer") {
+		t.Errorf("a GET while the switch refuses: %v", err)
+	}
+	if code, out, errOut := runArgs("fault", "--dir", dir, "cumulus-1", "clear"); code != 0 {
+		t.Fatalf("fault clear: exit %d, %q %q", code, out, errOut)
+	}
+	discards()
 }

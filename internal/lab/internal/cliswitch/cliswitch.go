@@ -86,9 +86,11 @@ type Switch struct {
 	storms  map[string]*traffic.Storm // by port
 }
 
-// New makes the host key and listens on 127.0.0.1; Start serves SSH with the
-// dialect's terminals once the dialect holds the returned switch.
-func New(spec device.Spec, ports []string, d Dialect) (*Switch, error) {
+// Serve makes the host key, listens on 127.0.0.1, sets *held (the dialect's embedded
+// *Switch) to the new switch and only then serves SSH with the dialect's terminals: a
+// terminal reaches the switch through the dialect, which must hold it before the first one
+// opens.
+func Serve(spec device.Spec, ports []string, d Dialect, held **Switch) error {
 	sw := &Switch{
 		name:    spec.Name,
 		ports:   ports,
@@ -105,14 +107,13 @@ func New(spec device.Spec, ports []string, d Dialect) (*Switch, error) {
 	}
 	srv, err := sshd.Listen(sw.sshConfig())
 	if err != nil {
-		return nil, err
+		return err
 	}
 	sw.srv, sw.addr, sw.inv = srv, srv.Addr(), srv.Entry(spec, spec.Username)
-	return sw, nil
+	*held = sw
+	srv.Start()
+	return nil
 }
-
-// Start accepts connections until Stop.
-func (sw *Switch) Start() { sw.srv.Start() }
 
 // Stop closes the listener and every connection, and waits for every shell to end.
 func (sw *Switch) Stop() { sw.srv.Stop() }

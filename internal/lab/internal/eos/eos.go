@@ -50,12 +50,9 @@ func Start(spec device.Spec) (device.Device, error) {
 			u, sha512Crypt(users[u], newCryptSalt())))
 	}
 	sw.serial, sw.mac = eosIdentity(spec.Name)
-	cli, err := cliswitch.New(spec, device.EthernetNames(spec.Ports), sw)
-	if err != nil {
+	if err := cliswitch.Serve(spec, device.EthernetNames(spec.Ports), sw, &sw.Switch); err != nil {
 		return nil, err
 	}
-	sw.Switch = cli
-	sw.Start()
 	return sw, nil
 }
 

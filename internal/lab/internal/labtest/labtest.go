@@ -1,19 +1,19 @@
 // Package labtest is what the lab's tests share across rooms: a device spec with its own CA
-// and patch panel, a plain gNMI client and a plain SSH client written here, not the provider's
-// transports, so the lab is checked against the protocols and not against our own
-// understanding of them. Only tests import it.
+// and patch panel, a plain gNMI client, a plain SSH client and a plain NVUE (HTTPS) client
+// written here, not the provider's transports, so the lab is checked against the protocols and
+// not against our own understanding of them. Only tests import it.
 package labtest
 
 import (
 	"bytes"
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -200,16 +200,22 @@ func (c LoginCreds) GetRequestMetadata(context.Context, ...string) (map[string]s
 // RequireTransportSecurity: the login goes over TLS only.
 func (LoginCreds) RequireTransportSecurity() bool { return true }
 
+// clientTLS trusts d's CA, as the inventory gives it, and nothing else.
+func clientTLS(t *testing.T, d device.Entry) *tls.Config {
+	t.Helper()
+	cfg, ok := pki.ClientTLS(d.CACertificate)
+	if !ok {
+		t.Fatal("inventory CA certificate is not PEM")
+	}
+	return cfg
+}
+
 // Dial connects like any gNMI client would from the inventory entry; opts
 // come last so a test can override the credentials or the TLS settings.
 func Dial(t *testing.T, d device.Entry, opts ...grpc.DialOption) gpb.GNMIClient {
 	t.Helper()
-	roots := x509.NewCertPool()
-	if !roots.AppendCertsFromPEM([]byte(d.CACertificate)) {
-		t.Fatal("inventory CA certificate is not PEM")
-	}
 	base := []grpc.DialOption{
-		grpc.WithTransportCredentials(credentials.NewTLS(&tls.Config{RootCAs: roots})),
+		grpc.WithTransportCredentials(credentials.NewTLS(clientTLS(t, d))),
 		grpc.WithPerRPCCredentials(LoginCreds{d.Username, d.Password}),
 	}
 	conn, err := grpc.NewClient(d.Address, append(base, opts...)...)
@@ -329,6 +335,15 @@ func WantCode(t *testing.T, err error, want codes.Code) {
 	}
 }
 
+// WantStatus fails the test (going on) unless err is a gRPC status of code want with exactly
+// the message msg; what names the request.
+func WantStatus(t *testing.T, what string, err error, want codes.Code, msg string) {
+	t.Helper()
+	if st := status.Convert(err); st.Code() != want || st.Message() != msg {
+		t.Errorf("%s: got %v, want code %s with message %q", what, err, want, msg)
+	}
+}
+
 // SubscribeOnce reads path p (origin openconfig) with one Subscribe ONCE and returns every
 // leaf it sends, by whole path, each value as fmt prints its scalar.
 func SubscribeOnce(t *testing.T, c gpb.GNMIClient, p string) map[string]string {
@@ -422,6 +437,62 @@ func MustUnmarshal(t *testing.T, s string, v any) {
 	if err := json.Unmarshal([]byte(s), v); err != nil {
 		t.Fatalf("invalid JSON %q: %v", s, err)
 	}
+}
+
+// NVUE speaks to a cumulus switch's NVUE REST API as curl does: HTTPS with the inventory's CA,
+// basic authentication with its login.
+type NVUE struct {
+	T    *testing.T
+	D    device.Entry
+	HTTP *http.Client
+}
+
+// NewNVUE is an NVUE client of d.
+func NewNVUE(t *testing.T, d device.Entry) *NVUE {
+	t.Helper()
+	return &NVUE{T: t, D: d, HTTP: &http.Client{Timeout: 20 * time.Second,
+		Transport: &http.Transport{TLSClientConfig: clientTLS(t, d), ForceAttemptHTTP2: true}}}
+}
+
+// Do sends one request to path under /nvue_v1, body (if not nil) as JSON, and returns the
+// status, or the transport's error; with out not nil, the answer's JSON goes into it (a body
+// that is not JSON is an error, an empty one is not).
+func (c *NVUE) Do(ctx context.Context, method, path string, body, out any) (int, error) {
+	var rd io.Reader
+	if body != nil {
+		raw, err := json.Marshal(body)
+		if err != nil {
+			c.T.Fatal(err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, "https://"+c.D.Address+"/nvue_v1"+path, rd)
+	if err != nil {
+		c.T.Fatal(err)
+	}
+	req.SetBasicAuth(c.D.Username, c.D.Password)
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	if out != nil {
+		if err := json.NewDecoder(resp.Body).Decode(out); err != nil && !errors.Is(err, io.EOF) {
+			return resp.StatusCode, fmt.Errorf("%s %s: the answer is not JSON: %w", method, path, err)
+		}
+	}
+	return resp.StatusCode, nil
+}
+
+// Must is Do with the answer's JSON object, failing the test unless the status is 2xx.
+func (c *NVUE) Must(method, path string, body any) map[string]any {
+	c.T.Helper()
+	var out map[string]any
+	code, err := c.Do(c.T.Context(), method, path, body, &out)
+	if err != nil || code/100 != 2 {
+		c.T.Fatalf("%s %s: %d %v %v", method, path, code, out, err)
+	}
+	return out
 }
 
 // HostKeyCallback pins the host key of an inventory's host_key (authorized_keys form).

@@ -60,12 +60,9 @@ type Switch struct {
 func Start(spec device.Spec) (device.Device, error) {
 	now := time.Now()
 	sw := &Switch{started: now, lastChange: now, running: newNXOSConfig(spec.Name, spec.Ports), chassis: nxosChassisOf(spec.Model)}
-	cli, err := cliswitch.New(spec, device.EthernetSlotNames(spec.Ports), sw)
-	if err != nil {
+	if err := cliswitch.Serve(spec, device.EthernetSlotNames(spec.Ports), sw, &sw.Switch); err != nil {
 		return nil, err
 	}
-	sw.Switch = cli
-	sw.Start()
 	return sw, nil
 }
 

@@ -26,6 +26,17 @@ type Authority struct {
 	PEM []byte
 }
 
+// ClientTLS is the TLS configuration of a client that trusts the lab CA whose certificate is
+// caPEM (an inventory's ca_certificate) and nothing else; ok is false when caPEM holds no PEM
+// certificate.
+func ClientTLS(caPEM string) (cfg *tls.Config, ok bool) {
+	roots := x509.NewCertPool()
+	if !roots.AppendCertsFromPEM([]byte(caPEM)) {
+		return nil, false
+	}
+	return &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}, true
+}
+
 // NewAuthority makes a CA with a fresh key.
 func NewAuthority() (*Authority, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)

@@ -141,22 +141,14 @@ func TestSONiCValidationRejectsWholeRequest(t *testing.T) {
 	// of two origins conflict, and one other origin goes to translib, whose writes are off.
 	before := sw.DB()
 	_, err := c.Set(labtest.Ctx(t), &gpb.SetRequest{Update: []*gpb.Update{valid, {Path: labtest.Path(t, "/qos"), Val: labtest.JSONIETF(`{}`)}}})
-	if status.Code(err) != codes.Unimplemented || status.Convert(err).Message() != "Origin conflict in path" {
-		t.Errorf("paths of two origins: got %v", err)
-	}
+	labtest.WantStatus(t, "paths of two origins", err, codes.Unimplemented, "Origin conflict in path")
 	_, err = c.Set(labtest.Ctx(t), &gpb.SetRequest{Update: []*gpb.Update{{Path: labtest.Path(t, "/qos"), Val: labtest.JSONIETF(`{}`)}}})
-	if status.Code(err) != codes.Unimplemented || status.Convert(err).Message() != "Translib write is disabled" {
-		t.Errorf("openconfig origin: got %v", err)
-	}
+	labtest.WantStatus(t, "openconfig origin", err, codes.Unimplemented, "Translib write is disabled")
 	// Elements past TABLE/KEY/FIELD: JsonClient Add's text (code Unknown); a delete of one is skipped.
 	_, err = c.Set(labtest.Ctx(t), &gpb.SetRequest{Update: []*gpb.Update{labtest.SONiCUpdate("QUEUE/Ethernet0/3/scheduler", `"scheduler.0"`)}})
-	if status.Code(err) != codes.Unknown || status.Convert(err).Message() != "Invalid index scheduler" {
-		t.Errorf("a split key: got %v", err)
-	}
+	labtest.WantStatus(t, "a split key", err, codes.Unknown, "Invalid index scheduler")
 	_, err = c.Set(labtest.Ctx(t), &gpb.SetRequest{Update: []*gpb.Update{{Path: &gpb.Path{Origin: "sonic-db", Elem: []*gpb.PathElem{{Name: "STATE_DB"}, {Name: "localhost"}, {Name: "X"}}}, Val: labtest.JSONIETF(`{}`)}}})
-	if status.Code(err) != codes.Unknown || status.Convert(err).Message() != "Set RPC does not support STATE_DB" {
-		t.Errorf("a Set of STATE_DB: got %v", err)
-	}
+	labtest.WantStatus(t, "a Set of STATE_DB", err, codes.Unknown, "Set RPC does not support STATE_DB")
 	unchanged(t, sw, before)
 }
 
