@@ -16,6 +16,7 @@ import (
 	"golang.org/x/crypto/ssh/knownhosts"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/event/eventtest"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/internal/sshtest"
 	rssh "github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
 )
 
@@ -75,12 +76,7 @@ func TestReconnectAfterServerDrop(t *testing.T) {
 }
 
 func TestRetryRefusedThenConnect(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	_ = ln.Close()
+	addr := sshtest.FreeAddr(t)
 	log := &eventtest.Recorder{}
 	c := New(Config{Config: rssh.Config{Device: "leaf-1", Address: addr, Username: "admin", Password: "secret", Insecure: true,
 		Timeout: 5 * time.Second, Retries: 10, Backoff: 20 * time.Millisecond,

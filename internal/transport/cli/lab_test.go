@@ -6,8 +6,6 @@ package cli_test
 
 import (
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
 	"errors"
 	"io"
 	"strings"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/cli"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/internal/sshtest"
 	rssh "github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
 )
 
@@ -306,20 +305,13 @@ func TestLabEOSWrongHostKeyFailsClosed(t *testing.T) {
 	l, d := startLab(t, "eos", nil)
 	sw := l.EOS("eos-1")
 	before := sw.RunningConfig()
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	other, err := gossh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, other := sshtest.NewKey(t)
 	served, _, _, _, err := gossh.ParseAuthorizedKey([]byte(d.HostKey))
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := labClient(t, d, func(c *cli.Config) {
-		c.HostKey, c.Retries = strings.TrimSpace(string(gossh.MarshalAuthorizedKey(other.PublicKey()))), 3
+		c.HostKey, c.Retries = strings.TrimSpace(string(gossh.MarshalAuthorizedKey(other))), 3
 	})
 	err = c.Configure(context.Background(), rocev2)
 	e := cliError(t, err, "connect")

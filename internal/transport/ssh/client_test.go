@@ -290,12 +290,7 @@ func TestSessionRefusalsWaitForAFreeSlot(t *testing.T) {
 }
 
 func TestDialFailuresAreRetried(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	_ = ln.Close()
+	addr := sshtest.FreeAddr(t)
 	c := New(Config{Device: "gpu-1", Address: addr, Username: "admin", Password: "x", Insecure: true,
 		Retries: 2, Backoff: 10 * time.Millisecond})
 	e := runErr(t, c, "echo x")

@@ -168,12 +168,7 @@ func startSSHD(t *testing.T, username string, hostKeyPEM []byte, clientKey gossh
 		}
 		return path
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	_ = ln.Close()
+	addr := sshtest.FreeAddr(t)
 	_, port, _ := net.SplitHostPort(addr)
 	lines := []string{
 		"ListenAddress 127.0.0.1", "Port " + port,
