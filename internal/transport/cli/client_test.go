@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/event/eventtest"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/retry"
 	rssh "github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
 )
 
@@ -18,7 +19,7 @@ import (
 func newClient(t *testing.T, s *fakeEOS, edit func(*Config)) *Client {
 	t.Helper()
 	cfg := Config{Config: rssh.Config{Device: "leaf-1", Address: s.Addr, Username: "admin", Password: "secret", HostKey: s.Pinned(),
-		Timeout: 5 * time.Second, Backoff: 10 * time.Millisecond, MaxBackoff: 40 * time.Millisecond}, Platform: "arista_eos"}
+		Attempts: retry.Attempts{Timeout: 5 * time.Second, Backoff: 10 * time.Millisecond, MaxBackoff: 40 * time.Millisecond}}, Platform: "arista_eos"}
 	if edit != nil {
 		edit(&cfg)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/event/eventtest"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/internal/sshtest"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/retry"
 	rssh "github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
 )
 
@@ -79,8 +80,8 @@ func TestRetryRefusedThenConnect(t *testing.T) {
 	addr := sshtest.FreeAddr(t)
 	log := &eventtest.Recorder{}
 	c := New(Config{Config: rssh.Config{Device: "leaf-1", Address: addr, Username: "admin", Password: "secret", Insecure: true,
-		Timeout: 5 * time.Second, Retries: 10, Backoff: 20 * time.Millisecond,
-		MaxBackoff: 100 * time.Millisecond, Logger: log}, Platform: "arista_eos"})
+		Attempts: retry.Attempts{Timeout: 5 * time.Second, Retries: 10, Backoff: 20 * time.Millisecond,
+			MaxBackoff: 100 * time.Millisecond}, Logger: log}, Platform: "arista_eos"})
 	t.Cleanup(func() { _ = c.Close() })
 	started := make(chan *fakeEOS, 1)
 	go func() {

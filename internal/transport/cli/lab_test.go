@@ -18,6 +18,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/cli"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/internal/sshtest"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/retry"
 	rssh "github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
 )
 
@@ -50,7 +51,7 @@ func labClient(t *testing.T, d lab.DeviceEntry, edit func(*cli.Config)) *cli.Cli
 	t.Helper()
 	platform := map[string]string{"eos": "arista_eos", "nxos": "cisco_nxos"}[d.Platform]
 	cfg := cli.Config{Config: rssh.Config{Device: "sw-1", Address: d.Address, Username: d.Username, Password: d.Password,
-		HostKey: d.HostKey, Timeout: 10 * time.Second}, Platform: platform}
+		HostKey: d.HostKey, Attempts: retry.Attempts{Timeout: 10 * time.Second}}, Platform: platform}
 	if edit != nil {
 		edit(&cfg)
 	}
