@@ -45,7 +45,7 @@ type Client struct {
 
 // New returns a client for cfg without connecting.
 func New(cfg Config) *Client {
-	cfg.Attempts = cfg.Attempts.WithDefaults()
+	cfg.Attempts = cfg.WithDefaults() // retry.Attempts.WithDefaults
 	return &Client{cfg: cfg}
 }
 
