@@ -12,6 +12,7 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/cli"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/gnmi"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/nvue"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/retry"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/tlsconf"
 )
@@ -112,7 +113,7 @@ func tlsEndpoint(name string, d Device) tlsconf.Endpoint {
 func (r *Registry) GNMI(name string) (*gnmi.Client, error) {
 	return shared(r, name, "gnmi", "is not reached over gNMI", &r.gnmi, func(d Device) *gnmi.Client {
 		return gnmi.New(gnmi.Config{Endpoint: tlsEndpoint(name, d), Target: d.GNMITarget,
-			Timeout: d.Timeout, Retries: d.Retries, Logger: r.loggerFor("gnmi")})
+			Attempts: d.attempts(), Logger: r.loggerFor("gnmi")})
 	})
 }
 
@@ -121,6 +122,12 @@ func (r *Registry) NVUE(name string) (*nvue.Client, error) {
 	return shared(r, name, "nvue", "is not reached over NVUE", &r.nvue, func(d Device) *nvue.Client {
 		return nvue.New(nvue.Config{Endpoint: tlsEndpoint(name, d), Timeout: d.Timeout, Retries: d.Retries, Logger: r.loggerFor("nvue")})
 	})
+}
+
+// attempts is how the device's SSH and gNMI transports try an operation: its timeout and
+// retries, the backoff the transports' own.
+func (d Device) attempts() retry.Attempts {
+	return retry.Attempts{Timeout: d.Timeout, Retries: d.Retries}
 }
 
 // sshConfig is how device name is reached over SSH, logging as transport. Without a pinned
@@ -133,7 +140,7 @@ func (r *Registry) sshConfig(name string, d Device, transport string) ssh.Config
 	return ssh.Config{
 		Device: name, Address: d.Address, Username: d.Username, Password: d.Password,
 		PrivateKey: []byte(d.PrivateKey), HostKey: d.HostKey, KnownHostsFile: known,
-		Insecure: d.Insecure, Timeout: d.Timeout, Retries: d.Retries, Logger: r.loggerFor(transport),
+		Insecure: d.Insecure, Attempts: d.attempts(), Logger: r.loggerFor(transport),
 	}
 }
 

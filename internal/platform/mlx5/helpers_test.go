@@ -44,6 +44,13 @@ func readFixture(t *testing.T, name string) *HostState {
 	return s
 }
 
+// contractOnFullHost is the MLNX_OFED host of read-full.txt with the contract's NIC QoS and
+// DCQCN for its eth0: what the script, boot unit and snapshot tests write on it.
+func contractOnFullHost(t *testing.T) (*HostState, fabric.NICQoS, fabric.DCQCN) {
+	t.Helper()
+	return readFixture(t, "read-full.txt"), contractNIC(), contractDCQCN()
+}
+
 // contractNIC and contractDCQCN are the contract's examples for eth0.
 func contractNIC() fabric.NICQoS {
 	return fabric.NICQoS{

@@ -11,8 +11,7 @@ import (
 
 // The boot units as the provider writes them, and what systemd itself says of them.
 func TestUnitGoldens(t *testing.T) {
-	s := readFixture(t, "read-full.txt")
-	nic, d := contractNIC(), contractDCQCN()
+	s, nic, d := contractOnFullHost(t)
 	units := map[string]string{
 		UnitName(KindNICQoS, "eth0"): Unit(KindNICQoS, "eth0", s, &nic, nil),
 		UnitName(KindDCQCN, "eth0"):  Unit(KindDCQCN, "eth0", s, nil, &d),

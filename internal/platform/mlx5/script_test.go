@@ -8,8 +8,7 @@ import (
 )
 
 func TestScriptGoldens(t *testing.T) {
-	s := readFixture(t, "read-full.txt")
-	nic, d := contractNIC(), contractDCQCN()
+	s, nic, d := contractOnFullHost(t)
 	// The prior state for restore: stock NIC (trust pcp, stock prio_tc, vendor TSA, no global
 	// traffic class) with cc defaults and DCQCN on every priority.
 	prior := readFixture(t, "read-upstream.txt")
@@ -36,8 +35,7 @@ func TestScriptGoldens(t *testing.T) {
 }
 
 func TestScriptShapes(t *testing.T) {
-	s := readFixture(t, "read-full.txt")
-	nic, d := contractNIC(), contractDCQCN()
+	s, nic, d := contractOnFullHost(t)
 	got := ApplyScript("eth0", s, &nic, &d, true)
 	for _, want := range []string{
 		"sudo -n mlnx_qos -i eth0 --trust dscp --pfc 0,0,0,1,0,0,0,0 -p 0,0,0,3,0,0,6,0 -s ets,ets,ets,ets,ets,ets,strict,ets -t 50,0,0,50,0,0,0,0 && ",

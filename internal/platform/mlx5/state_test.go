@@ -89,8 +89,7 @@ func TestDCQCNLike(t *testing.T) {
 }
 
 func TestSnapshotJSON(t *testing.T) {
-	s := readFixture(t, "read-full.txt")
-	nic, d := contractNIC(), contractDCQCN()
+	s, nic, d := contractOnFullHost(t)
 	snap := s.Snapshot(&nic, &d)
 	b, err := json.Marshal(snap)
 	if err != nil {

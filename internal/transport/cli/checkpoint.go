@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/rocefabric/terraform-provider-roce/internal/transport/event"
-	"github.com/scrapli/scrapligo/driver/opoptions"
 )
 
 // checkpoint is one NX-OS checkpoint transaction. NX-OS applies configuration lines as they are
@@ -101,19 +98,12 @@ func (cp *checkpoint) apply(ctx context.Context, cn *conn, lines []string, deadl
 	case refused(string(out), texts):
 		return &applyFailure{line: enter, output: deviceText(string(out))}
 	}
-	mr, err := d.SendConfigs(lines, opoptions.WithPrivilegeLevel("configuration"), opoptions.WithStopOnFailed(),
-		opoptions.WithFailedWhenContains(texts))
+	// A refused line may be one NX-OS answers with no failure text scrapligo knows, such as
+	// `Unable to perform the action due to incompatibility:  Module 1 returned status "..."`.
+	line, text, warns, err := cp.c.sendLines(ctx, cn, "configuration", lines, texts, cp.log)
 	if err != nil {
-		cp.log(ctx, strings.Join(lines, "; "), err, nil, texts)
 		return &applyFailure{err: err}
 	}
-	for _, r := range mr.Responses {
-		cp.log(ctx, r.Input, nil, r.RawResult, texts)
-	}
-	// Fail closed: any answer that is not a known warning is a refusal (answers.go), such as
-	// `Unable to perform the action due to incompatibility:  Module 1 returned status "..."`;
-	// the first refused line is the one to blame.
-	line, text, warns := answers(cp.c.cfg.Platform, mr.Responses)
 	if text != "" {
 		return &applyFailure{line: line, output: deviceText(text)}
 	}
@@ -240,11 +230,7 @@ func (cp *checkpoint) save(ctx context.Context, cn *conn, hard time.Time) error 
 }
 
 func (cp *checkpoint) log(ctx context.Context, command string, err error, out []byte, texts []string) {
-	fields := map[string]any{"op": "configure", "checkpoint": cp.name, "command": command, "error": event.ErrText(err)}
-	if err == nil && refused(string(out), texts) {
-		fields["error"] = deviceText(string(out))
-	}
-	cp.c.log(ctx, "CLI configure", fields)
+	cp.c.logStep(ctx, "checkpoint", cp.name, command, err, out, texts, deviceText)
 }
 
 // lastLines is the last n non-empty lines of out, joined by "; ": the end of a long transcript

@@ -304,3 +304,14 @@ func (c *Client) drop() {
 func (c *Client) log(ctx context.Context, msg string, fields map[string]any) {
 	event.Log(ctx, c.cfg.Logger, c.cfg.Device, c.cfg.Address, msg, fields)
 }
+
+// logStep logs one command of a configure transaction, named by kind ("session" on EOS,
+// "checkpoint" on NX-OS) and name. A command the device refused logs the device's answer, as
+// text puts it, as the error.
+func (c *Client) logStep(ctx context.Context, kind, name, command string, err error, out []byte, texts []string, text func(string) string) {
+	fields := map[string]any{"op": "configure", kind: name, "command": command, "error": event.ErrText(err)}
+	if err == nil && refused(string(out), texts) {
+		fields["error"] = text(string(out))
+	}
+	c.log(ctx, "CLI configure", fields)
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/event/eventtest"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/retry"
 	rssh "github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
 )
 
@@ -18,7 +19,7 @@ import (
 func newClient(t *testing.T, s *fakeEOS, edit func(*Config)) *Client {
 	t.Helper()
 	cfg := Config{Config: rssh.Config{Device: "leaf-1", Address: s.Addr, Username: "admin", Password: "secret", HostKey: s.Pinned(),
-		Timeout: 5 * time.Second, Backoff: 10 * time.Millisecond, MaxBackoff: 40 * time.Millisecond}, Platform: "arista_eos"}
+		Attempts: retry.Attempts{Timeout: 5 * time.Second, Backoff: 10 * time.Millisecond, MaxBackoff: 40 * time.Millisecond}}, Platform: "arista_eos"}
 	if edit != nil {
 		edit(&cfg)
 	}
@@ -49,10 +50,17 @@ func asError(t *testing.T, err error, op string) *Error {
 // sinceLogin is the transcript after the connection's own commands (through the session listing).
 func sinceLogin(t *testing.T, s *fakeEOS) []string {
 	t.Helper()
+	return afterLoginListing(t, s, "show configuration sessions", "session")
+}
+
+// afterLoginListing is the transcript after the first listing, the one of leftovers (what)
+// the connection looks for at login (EOS's sessions, NX-OS's checkpoints).
+func afterLoginListing(t *testing.T, s *fakeEOS, listing, what string) []string {
+	t.Helper()
 	tr, _, _ := s.state()
-	i := slices.Index(tr, "show configuration sessions")
+	i := slices.Index(tr, listing)
 	if i < 0 {
-		t.Fatalf("no session listing at login: %q", tr)
+		t.Fatalf("no %s listing at login: %q", what, tr)
 	}
 	return tr[i+1:]
 }

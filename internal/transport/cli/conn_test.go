@@ -16,6 +16,8 @@ import (
 	"golang.org/x/crypto/ssh/knownhosts"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/event/eventtest"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/internal/sshtest"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/retry"
 	rssh "github.com/rocefabric/terraform-provider-roce/internal/transport/ssh"
 )
 
@@ -75,16 +77,11 @@ func TestReconnectAfterServerDrop(t *testing.T) {
 }
 
 func TestRetryRefusedThenConnect(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	_ = ln.Close()
+	addr := sshtest.FreeAddr(t)
 	log := &eventtest.Recorder{}
 	c := New(Config{Config: rssh.Config{Device: "leaf-1", Address: addr, Username: "admin", Password: "secret", Insecure: true,
-		Timeout: 5 * time.Second, Retries: 10, Backoff: 20 * time.Millisecond,
-		MaxBackoff: 100 * time.Millisecond, Logger: log}, Platform: "arista_eos"})
+		Attempts: retry.Attempts{Timeout: 5 * time.Second, Retries: 10, Backoff: 20 * time.Millisecond,
+			MaxBackoff: 100 * time.Millisecond}, Logger: log}, Platform: "arista_eos"})
 	t.Cleanup(func() { _ = c.Close() })
 	started := make(chan *fakeEOS, 1)
 	go func() {
@@ -118,13 +115,7 @@ func TestStalledShowTimesOut(t *testing.T) {
 	mustShow(t, c, "show version")
 	start := time.Now()
 	_, err := c.Show(context.Background(), "show stall")
-	e := asError(t, err, "show")
-	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(e.Error(), "timeout of 500ms") {
-		t.Errorf("error = %v", err)
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("took %s", d)
-	}
+	TimedOut(t, asError(t, err, "show"), 500*time.Millisecond, start, 3*time.Second)
 	mustShow(t, c, "show version") // on a new connection
 	if n := s.Accepts.Load(); n != 2 {
 		t.Errorf("%d connections, want 2", n)

@@ -28,12 +28,7 @@ func newNXClient(t *testing.T, s *fakeEOS, edit func(*Config)) *Client {
 // listing) and the first transaction's look for another one in progress (a second listing).
 func nxSinceLogin(t *testing.T, s *fakeEOS) []string {
 	t.Helper()
-	tr, _, _ := s.state()
-	i := slices.Index(tr, "show checkpoint summary user")
-	if i < 0 {
-		t.Fatalf("no checkpoint listing at login: %q", tr)
-	}
-	tr = tr[i+1:]
+	tr := afterLoginListing(t, s, "show checkpoint summary user", "checkpoint")
 	if len(tr) == 0 || tr[0] != "show checkpoint summary user" {
 		t.Fatalf("the transaction did not look for another one in progress first: %q", tr)
 	}

@@ -195,6 +195,28 @@ func sendInput(cn *conn, line string) (out []byte, reached bool, err error) {
 	return out, cn.tr.writes.Load() != sent, err
 }
 
+// stepLog logs one command of a configure transaction (session.log, checkpoint.log).
+type stepLog func(ctx context.Context, command string, err error, out []byte, texts []string)
+
+// sendLines sends a transaction's lines at privilege level, stopping at the first the device
+// refuses, and logs them (all at once when sending failed, else each with its answer). Fail
+// closed: any answer that is not a known warning is a refusal (answers.go), and the first
+// refused line is the one to blame (line, with the device's text), though scrapligo stopped
+// only at a known failure text; warns are the lines applied with a warning.
+func (c *Client) sendLines(ctx context.Context, cn *conn, level string, lines, texts []string, log stepLog) (line, text string, warns []Warning, err error) {
+	mr, err := cn.d.SendConfigs(lines, opoptions.WithPrivilegeLevel(level), opoptions.WithStopOnFailed(),
+		opoptions.WithFailedWhenContains(texts))
+	if err != nil {
+		log(ctx, strings.Join(lines, "; "), err, nil, texts)
+		return "", "", nil, err
+	}
+	for _, r := range mr.Responses {
+		log(ctx, r.Input, nil, r.RawResult, texts)
+	}
+	line, text, warns = answers(c.cfg.Platform, mr.Responses)
+	return line, text, warns, nil
+}
+
 func configFailures(d *network.Driver) []string {
 	return append(append([]string{}, d.FailedWhenContains...), "% ")
 }

@@ -8,9 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rocefabric/terraform-provider-roce/internal/transport/event"
 	"github.com/scrapli/scrapligo/driver/network"
-	"github.com/scrapli/scrapligo/driver/opoptions"
 )
 
 // session is one EOS configuration-session transaction.
@@ -64,18 +62,10 @@ func (s *session) run(ctx context.Context, cn *conn, lines []string, deadline, h
 	if err := setBudget(cn, deadline); err != nil {
 		return s.rollback(ctx, cn, hard, err, "", "")
 	}
-	mr, err := d.SendConfigs(lines, opoptions.WithPrivilegeLevel(s.name), opoptions.WithStopOnFailed(),
-		opoptions.WithFailedWhenContains(texts))
+	line, text, warns, err := c.sendLines(ctx, cn, s.name, lines, texts, s.log)
 	if err != nil {
-		s.log(ctx, strings.Join(lines, "; "), err, nil, texts)
 		return s.rollback(ctx, cn, hard, err, "", "")
 	}
-	for _, r := range mr.Responses {
-		s.log(ctx, r.Input, nil, r.RawResult, texts)
-	}
-	// Fail closed: any answer that is not a known warning is a refusal (answers.go); the first
-	// refused line is the one to blame, though scrapligo stopped only at a known failure text.
-	line, text, warns := answers(c.cfg.Platform, mr.Responses)
 	if text != "" {
 		return s.rollback(ctx, cn, hard, nil, line, text)
 	}
@@ -183,9 +173,5 @@ func (s *session) abort(ctx context.Context, cn *conn, hard time.Time) error {
 }
 
 func (s *session) log(ctx context.Context, command string, err error, out []byte, texts []string) {
-	fields := map[string]any{"op": "configure", "session": s.name, "command": command, "error": event.ErrText(err)}
-	if err == nil && refused(string(out), texts) {
-		fields["error"] = strings.TrimSpace(string(out))
-	}
-	s.c.log(ctx, "CLI configure", fields)
+	s.c.logStep(ctx, "session", s.name, command, err, out, texts, strings.TrimSpace)
 }

@@ -8,7 +8,6 @@ import (
 	"crypto/tls"
 	"fmt"
 	"sync"
-	"time"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
 	"google.golang.org/grpc"
@@ -24,13 +23,11 @@ import (
 type Config struct {
 	tlsconf.Endpoint
 	// Target is set as the gNMI path target of every request when non-empty.
-	Target  string
-	Timeout time.Duration // per attempt; 0 means 30s
-	Retries int           // extra attempts after a transient failure
-	// Backoff is the first retry delay, doubled per attempt up to MaxBackoff.
-	Backoff    time.Duration
-	MaxBackoff time.Duration
-	Logger     Logger
+	Target string
+	// Attempts: Timeout bounds each attempt (0 means 30s); Retries are the extra attempts after a
+	// transient failure.
+	retry.Attempts
+	Logger Logger
 }
 
 // Logger receives transport events (event.Logger, every transport's).
@@ -48,11 +45,7 @@ type Client struct {
 
 // New returns a client for cfg without connecting.
 func New(cfg Config) *Client {
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 30 * time.Second
-	}
-	p := retry.WithDefaults(cfg.Backoff, cfg.MaxBackoff)
-	cfg.Backoff, cfg.MaxBackoff = p.Backoff, p.MaxBackoff
+	cfg.Attempts = cfg.WithDefaults() // retry.Attempts.WithDefaults
 	return &Client{cfg: cfg}
 }
 

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	gpb "github.com/openconfig/gnmi/proto/gnmi"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/retry"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/tlsconf"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -115,7 +116,7 @@ func serve(t *testing.T, f gpb.GNMIServer) (addr string, caPEM []byte) {
 
 func fastClient(addr string, ca []byte, retries int) *Client {
 	return New(Config{Endpoint: tlsconf.Endpoint{Device: "leaf-1", Address: addr, Username: "admin", Password: "pw", CACertificate: ca},
-		Retries: retries, Backoff: time.Millisecond, Timeout: 2 * time.Second})
+		Attempts: retry.Attempts{Retries: retries, Backoff: time.Millisecond, Timeout: 2 * time.Second}})
 }
 
 func TestRetriesTransientCodesThenSucceeds(t *testing.T) {
@@ -159,7 +160,7 @@ func TestRejectedChangeIsNotRetried(t *testing.T) {
 func TestTimeoutPerAttempt(t *testing.T) {
 	f := &fakeTarget{delay: 300 * time.Millisecond}
 	addr, ca := serve(t, f)
-	c := New(Config{Endpoint: tlsconf.Endpoint{Device: "leaf-1", Address: addr, CACertificate: ca}, Timeout: 50 * time.Millisecond})
+	c := New(Config{Endpoint: tlsconf.Endpoint{Device: "leaf-1", Address: addr, CACertificate: ca}, Attempts: retry.Attempts{Timeout: 50 * time.Millisecond}})
 	err := c.Set(context.Background(), &gpb.SetRequest{})
 	var ge *Error
 	if !errors.As(err, &ge) || ge.Code() != codes.DeadlineExceeded {
@@ -201,7 +202,7 @@ func TestUntrustedCAIsRefused(t *testing.T) {
 		t.Errorf("an untrusted certificate is final, not retried: %+v", e)
 	}
 	// insecure = true skips verification, by explicit choice only.
-	c := New(Config{Endpoint: tlsconf.Endpoint{Device: "leaf-1", Address: addr, Insecure: true}, Timeout: 2 * time.Second})
+	c := New(Config{Endpoint: tlsconf.Endpoint{Device: "leaf-1", Address: addr, Insecure: true}, Attempts: retry.Attempts{Timeout: 2 * time.Second}})
 	if err := c.Set(context.Background(), &gpb.SetRequest{}); err != nil {
 		t.Fatalf("insecure client: %v", err)
 	}
@@ -224,7 +225,7 @@ func TestSetSendsTheTargetWithoutChangingTheRequest(t *testing.T) {
 	f := &fakeTarget{}
 	addr, ca := serve(t, f)
 	c := New(Config{Endpoint: tlsconf.Endpoint{Device: "leaf-1", Address: addr, Username: "admin", Password: "pw", CACertificate: ca},
-		Target: "leaf-1-target", Timeout: 2 * time.Second})
+		Target: "leaf-1-target", Attempts: retry.Attempts{Timeout: 2 * time.Second}})
 	req := &gpb.SetRequest{Update: []*gpb.Update{{Path: &gpb.Path{Elem: []*gpb.PathElem{{Name: "qos"}}}}}}
 	if err := c.Set(context.Background(), req); err != nil {
 		t.Fatal(err)

@@ -15,6 +15,30 @@ const (
 	DefaultMaxBackoff = 5 * time.Second
 )
 
+// DefaultTimeout is an attempt's timeout when a transport's configuration leaves it zero.
+const DefaultTimeout = 30 * time.Second
+
+// Attempts is how a transport tries an operation, part of the ssh (so the cli) and gnmi
+// configurations: Timeout bounds one attempt (what an attempt is, each transport says);
+// Retries counts the extra attempts after a transient failure; the first retry waits Backoff,
+// doubled per attempt up to MaxBackoff.
+type Attempts struct {
+	Timeout             time.Duration
+	Retries             int
+	Backoff, MaxBackoff time.Duration
+}
+
+// WithDefaults is a with its zero durations filled: Timeout DefaultTimeout, the backoff's
+// (WithDefaults).
+func (a Attempts) WithDefaults() Attempts {
+	if a.Timeout <= 0 {
+		a.Timeout = DefaultTimeout
+	}
+	p := WithDefaults(a.Backoff, a.MaxBackoff)
+	a.Backoff, a.MaxBackoff = p.Backoff, p.MaxBackoff
+	return a
+}
+
 // Policy is a transport's backoff: the first retry delay (Backoff) doubled per attempt up to
 // MaxBackoff.
 type Policy struct {

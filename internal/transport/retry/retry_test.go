@@ -6,6 +6,18 @@ import (
 	"time"
 )
 
+// A transport's zero timeout and backoff become the defaults; what it set, and its retries,
+// stay.
+func TestAttemptsWithDefaults(t *testing.T) {
+	if a := (Attempts{Retries: 2}).WithDefaults(); a != (Attempts{DefaultTimeout, 2, DefaultBackoff, DefaultMaxBackoff}) {
+		t.Errorf("zero attempts = %+v", a)
+	}
+	set := Attempts{Timeout: time.Second, Backoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond}
+	if a := set.WithDefaults(); a != set {
+		t.Errorf("set attempts = %+v", a)
+	}
+}
+
 func TestWithDefaults(t *testing.T) {
 	if p := WithDefaults(0, -1); p != (Policy{DefaultBackoff, DefaultMaxBackoff}) {
 		t.Errorf("zero policy = %+v", p)

@@ -33,13 +33,10 @@ type Config struct {
 	KnownHostsFile string
 	// Insecure skips host key verification. Only by explicit choice.
 	Insecure bool
-	// Timeout bounds the dial plus handshake, and each command; 0 means 30s.
-	Timeout time.Duration
-	Retries int // extra attempts after a transport failure
-	// Backoff is the first retry delay, doubled per attempt up to MaxBackoff.
-	Backoff    time.Duration
-	MaxBackoff time.Duration
-	Logger     Logger
+	// Attempts: Timeout bounds the dial plus handshake, and each command (0 means 30s);
+	// Retries are the extra attempts after a transport failure.
+	retry.Attempts
+	Logger Logger
 }
 
 // Logger receives transport events (event.Logger, every transport's).
@@ -71,14 +68,9 @@ func New(cfg Config) *Client {
 	return &Client{cfg: cfg.WithDefaults(), sessions: make(chan struct{}, maxSessions)}
 }
 
-// WithDefaults is c with its zero durations filled: Timeout 30s, the retry backoff's
-// (retry.WithDefaults).
+// WithDefaults is c with its zero durations filled (retry.Attempts.WithDefaults).
 func (c Config) WithDefaults() Config {
-	if c.Timeout <= 0 {
-		c.Timeout = 30 * time.Second
-	}
-	p := retry.WithDefaults(c.Backoff, c.MaxBackoff)
-	c.Backoff, c.MaxBackoff = p.Backoff, p.MaxBackoff
+	c.Attempts = c.Attempts.WithDefaults()
 	return c
 }
 

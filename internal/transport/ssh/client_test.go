@@ -14,6 +14,7 @@ import (
 
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/event/eventtest"
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/internal/sshtest"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/retry"
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
 )
@@ -22,7 +23,7 @@ import (
 func newClient(t *testing.T, s *testServer, edit func(*Config)) *Client {
 	t.Helper()
 	cfg := Config{Device: "gpu-1", Address: s.Addr, Username: "admin", Password: "secret",
-		HostKey: s.Pinned(), Timeout: 5 * time.Second, Backoff: 10 * time.Millisecond, MaxBackoff: 40 * time.Millisecond}
+		HostKey: s.Pinned(), Attempts: retry.Attempts{Timeout: 5 * time.Second, Backoff: 10 * time.Millisecond, MaxBackoff: 40 * time.Millisecond}}
 	if edit != nil {
 		edit(&cfg)
 	}
@@ -290,14 +291,9 @@ func TestSessionRefusalsWaitForAFreeSlot(t *testing.T) {
 }
 
 func TestDialFailuresAreRetried(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	_ = ln.Close()
+	addr := sshtest.FreeAddr(t)
 	c := New(Config{Device: "gpu-1", Address: addr, Username: "admin", Password: "x", Insecure: true,
-		Retries: 2, Backoff: 10 * time.Millisecond})
+		Attempts: retry.Attempts{Retries: 2, Backoff: 10 * time.Millisecond}})
 	e := runErr(t, c, "echo x")
 	if e.Attempts != 3 || e.Op != "connect" || !strings.Contains(e.Error(), "after 3 attempts: dial tcp") ||
 		!strings.Contains(e.Error(), "connection refused") {
@@ -332,7 +328,7 @@ func TestHandshakeTimeoutIsRetried(t *testing.T) {
 		}
 	}()
 	c := New(Config{Device: "gpu-1", Address: ln.Addr().String(), Username: "admin", Password: "x", Insecure: true,
-		Timeout: 200 * time.Millisecond, Retries: 1, Backoff: 10 * time.Millisecond})
+		Attempts: retry.Attempts{Timeout: 200 * time.Millisecond, Retries: 1, Backoff: 10 * time.Millisecond}})
 	start := time.Now()
 	e := runErr(t, c, "echo x")
 	if e.Attempts != 2 || !errors.Is(e, context.DeadlineExceeded) || time.Since(start) > 2*time.Second ||

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/transport/internal/sshtest"
+	"github.com/rocefabric/terraform-provider-roce/internal/transport/retry"
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
 )
@@ -43,7 +44,7 @@ func TestInteropOpenSSH(t *testing.T) {
 	pinned := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(hostPub)))
 	client := func(edit func(*Config)) *Client {
 		cfg := Config{Device: "gpu-1", Address: addr, Username: me.Username, PrivateKey: clientPEM, HostKey: pinned,
-			Timeout: 10 * time.Second, Backoff: 50 * time.Millisecond}
+			Attempts: retry.Attempts{Timeout: 10 * time.Second, Backoff: 50 * time.Millisecond}}
 		if edit != nil {
 			edit(&cfg)
 		}
@@ -168,12 +169,7 @@ func startSSHD(t *testing.T, username string, hostKeyPEM []byte, clientKey gossh
 		}
 		return path
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	_ = ln.Close()
+	addr := sshtest.FreeAddr(t)
 	_, port, _ := net.SplitHostPort(addr)
 	lines := []string{
 		"ListenAddress 127.0.0.1", "Port " + port,

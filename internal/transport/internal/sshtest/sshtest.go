@@ -133,3 +133,16 @@ func NewKey(t *testing.T) (gossh.Signer, []byte, gossh.PublicKey) {
 	}
 	return signer, pem.EncodeToMemory(block), signer.PublicKey()
 }
+
+// FreeAddr is a loopback address nothing listens on when it returns: a port the system gave out
+// and this closed again, for a test of a refused dial or of a server that starts there later.
+func FreeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	return addr
+}
