@@ -36,9 +36,7 @@ func applyGuide(t *testing.T, l *accLab, example string) *guideRun {
 	g := &guideRun{tfCLI: newTFCLI(t, dir), inventory: "inventory=" + filepath.Join(l.dir, lab.InventoryFile)}
 	g.must("init", "-input=false", "-no-color")
 	g.apply()
-	if out, code := g.plan(); code != 0 {
-		t.Fatalf("the plan after apply must be empty (exit 0), got %d:\n%s", code, out)
-	}
+	g.emptyPlan(t.Fatalf, "after apply", "-var", g.inventory)
 	return g
 }
 
@@ -68,9 +66,7 @@ func (g *guideRun) driftRepaired(what string, expect ...string) {
 		}
 	}
 	g.apply()
-	if out, code := g.plan(); code != 0 {
-		g.t.Errorf("%s: the plan after the repair must be empty (exit 0), got %d:\n%s", what, code, out)
-	}
+	g.emptyPlan(g.t.Errorf, what+", after the repair", "-var", g.inventory)
 }
 
 // cliConfigs are a CLI switch's running and startup configurations (EOS, NX-OS).
@@ -126,7 +122,6 @@ func TestAccModuleGuideGettingStarted(t *testing.T) {
 			dbBefore["PORT_QOS_MAP"]["Ethernet0"], dbBefore["DSCP_TO_TC_MAP"]["AZURE"]["26"])
 	}
 	tf := applyGuide(t, l, "getting-started")
-	plan := tf.plan
 	// What the guide shows rocelab get print.
 	want := map[string]string{"dscp_to_tc_map": "ROCE", "pfc_enable": "3", "pfc_to_pg_map": "ROCE", "pfc_to_queue_map": "ROCE", "pfcwd_sw_enable": "3", "tc_to_pg_map": "ROCE", "tc_to_queue_map": "ROCE"}
 	if got := sw.DB()["PORT_QOS_MAP"]["Ethernet0"]; !maps.Equal(got, want) {
@@ -162,9 +157,7 @@ func TestAccModuleGuideGettingStarted(t *testing.T) {
 	// settings again: the plan is empty.
 	applied := hostSettings(t, h)
 	h.Reboot()
-	if out, code := plan(); code != 0 {
-		t.Errorf("after a reboot the persisted host must need nothing (exit 0), got %d:\n%s", code, out)
-	}
+	tf.emptyPlan(t.Errorf, "after a reboot (the persisted host must need nothing)", "-var", tf.inventory)
 	if after := hostSettings(t, h); after != applied {
 		t.Errorf("after a reboot mlx5-1 is not as applied:\napplied:\n%s\nafter:\n%s", applied, after)
 	}
@@ -245,9 +238,7 @@ func TestAccModuleGuideImport(t *testing.T) {
 	}
 	found := hostSettings(t, h)
 	tf.must("apply", "-auto-approve", "-input=false", "-no-color", "-var", inventory)
-	if out, code := tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color", "-var", inventory); code != 0 {
-		t.Errorf("the plan after the import must be empty (exit 0), got %d:\n%s", code, out)
-	}
+	tf.emptyPlan(t.Errorf, "after the import", "-var", inventory)
 	// The apply that imported also wrote cnp_priority = 6, which puts np_cnp_prio_mode to 0.
 	if !strings.Contains(hostSettings(t, h), "0000:08:00.0/cc_params/np_cnp_prio_mode:0") {
 		t.Error("the apply after the import did not write cnp_priority")
@@ -315,9 +306,7 @@ resource "roce_nic_qos" "gpu_eth0" {
 	tf := newTFCLI(t, dir)
 	tf.must("init", "-input=false", "-no-color")
 	tf.must("apply", "-auto-approve", "-input=false", "-no-color")
-	if out, code := tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
-		t.Errorf("the plan after apply must be empty (exit 0), got %d:\n%s", code, out)
-	}
+	tf.emptyPlan(t.Errorf, "after apply")
 	tf.must("destroy", "-auto-approve", "-input=false", "-no-color")
 
 	if err := os.WriteFile(filepath.Join(dir, "known_hosts"), nil, 0o600); err != nil {

@@ -127,11 +127,8 @@ func TestAccReadsPerDevice(t *testing.T) {
 	resources := map[string]int64{"openconfig-1": 1, "sonic-1": 4, "eos-1": 4, "nxos-1": 1 + 3*2, "mlx5-1": 4}
 	for _, perResource := range []bool{false, true} {
 		l.ResetAllCounters()
-		out, code := tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color",
-			fmt.Sprintf("-var=per_resource_reads=%t", perResource))
-		if code != 0 {
-			t.Fatalf("per_resource_reads=%t: the plan must be empty (exit 0), got %d:\n%s", perResource, code, out)
-		}
+		v := fmt.Sprintf("per_resource_reads=%t", perResource)
+		tf.emptyPlan(t.Fatalf, v, "-var="+v)
 		for device, n := range resources {
 			c, ok := l.DeviceCounters(device)
 			if !ok {
