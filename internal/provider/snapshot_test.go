@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -114,12 +113,7 @@ func watchdogFor(device string) string {
 func TestAccReadsPerDevice(t *testing.T) {
 	l := startLab(t, lab.Options{Switches: map[string]int{"openconfig": 1, "sonic": 1, "eos": 1, "nxos": 1},
 		Hosts: map[string]int{"mlx5": 1}})
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(snapshotFabricHCL(filepath.Join(l.dir, lab.InventoryFile))), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
+	tf := mainCLI(t, snapshotFabricHCL(filepath.Join(l.dir, lab.InventoryFile)))
 	tf.must("apply", "-auto-approve", "-input=false", "-no-color")
 
 	// Reads per device with per_resource_reads, as the configuration above places resources:

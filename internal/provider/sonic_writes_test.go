@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -85,12 +84,7 @@ func testSONiCApplyReadsOnce(t *testing.T, model string, traditional bool) {
 	}
 	ports := []string{"Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"}
 	resources := int64(1 + len(ports))
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(sonicWritesHCL(filepath.Join(l.dir, lab.InventoryFile), ports, traditional)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
+	tf := mainCLI(t, sonicWritesHCL(filepath.Join(l.dir, lab.InventoryFile), ports, traditional))
 
 	// sameAsTwin: what the writes left on sonic-1 is what writes on fresh reads left on
 	// sonic-2, and both pass SONiC's YANG models.
