@@ -156,6 +156,13 @@ func mainCLI(t *testing.T, cfg string) *tfCLI {
 	t.Helper()
 	dir := t.TempDir()
 	writeMain(t, dir, cfg)
+	return initCLI(t, dir)
+}
+
+// initCLI is the real CLI in dir, initialised: terraform init has installed dir's modules and
+// the provider from the mirror.
+func initCLI(t *testing.T, dir string) *tfCLI {
+	t.Helper()
 	tf := newTFCLI(t, dir)
 	tf.must("init", "-input=false", "-no-color")
 	return tf

@@ -69,8 +69,7 @@ func TestAccModuleRoCEFabric(t *testing.T) {
 	}
 	consistent := fabricHCL(l, source, "")
 	writeMain(t, dir, consistent)
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
+	tf := initCLI(t, dir)
 	tf.must("apply", "-auto-approve", "-input=false", "-no-color")
 
 	for _, sw := range switches {

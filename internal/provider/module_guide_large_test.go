@@ -26,8 +26,7 @@ module "pod" {
 `, ports)
 	}
 	writeMain(t, dir, root(`"Ethernet0", "Ethernet4"`))
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
+	tf := initCLI(t, dir)
 	tf.must("apply", "-auto-approve", "-input=false", "-no-color")
 	sw := l.SONiC("sonic-1")
 	for _, p := range []string{"Ethernet0", "Ethernet4"} {

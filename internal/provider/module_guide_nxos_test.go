@@ -41,8 +41,7 @@ func TestAccModuleGuideNXOSSeedTemplate(t *testing.T) {
 	dir := t.TempDir()
 	copyTF(t, guideExample(t, "nxos-seed-template"), dir)
 	inventory := "inventory=" + filepath.Join(l.dir, lab.InventoryFile)
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
+	tf := initCLI(t, dir)
 	tf.must("validate", "-no-color")
 
 	out, code := tf.run("apply", "-auto-approve", "-input=false", "-no-color", "-var", inventory)

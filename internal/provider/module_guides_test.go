@@ -33,8 +33,7 @@ func applyGuide(t *testing.T, l *accLab, example string) *guideRun {
 	t.Helper()
 	dir := t.TempDir()
 	copyTF(t, guideExample(t, example), dir)
-	g := &guideRun{tfCLI: newTFCLI(t, dir), inventory: "inventory=" + filepath.Join(l.dir, lab.InventoryFile)}
-	g.must("init", "-input=false", "-no-color")
+	g := &guideRun{tfCLI: initCLI(t, dir), inventory: "inventory=" + filepath.Join(l.dir, lab.InventoryFile)}
 	g.apply()
 	g.emptyPlan(t.Fatalf, "after apply", "-var", g.inventory)
 	return g
@@ -185,8 +184,7 @@ func TestAccModuleGuideImport(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeMain(t, earlier, string(src))
-	old := newTFCLI(t, earlier)
-	old.must("init", "-input=false", "-no-color")
+	old := initCLI(t, earlier)
 	old.must("apply", "-auto-approve", "-input=false", "-no-color", "-var", inventory)
 	if err := os.Remove(filepath.Join(earlier, "terraform.tfstate")); err != nil {
 		t.Fatal(err)
@@ -204,8 +202,7 @@ func TestAccModuleGuideImport(t *testing.T) {
 
 	dir := t.TempDir()
 	copyTF(t, guideExample(t, "import"), dir)
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
+	tf := initCLI(t, dir)
 	out, code := tf.run("plan", "-input=false", "-no-color", "-var", inventory, "-generate-config-out=generated.tf")
 	generated, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
 	if err != nil {
@@ -303,8 +300,7 @@ resource "roce_nic_qos" "gpu_eth0" {
 	t.Setenv("ROCE_USERNAME", host.Username)
 	t.Setenv("ROCE_PASSWORD", host.Password)
 	t.Setenv("ROCE_PRIVATE_KEY", "")
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
+	tf := initCLI(t, dir)
 	tf.must("apply", "-auto-approve", "-input=false", "-no-color")
 	tf.emptyPlan(t.Errorf, "after apply")
 	tf.must("destroy", "-auto-approve", "-input=false", "-no-color")

@@ -174,8 +174,7 @@ func TestAccGuideCablingCheck(t *testing.T) {
 	dir := t.TempDir()
 	copyTF(t, guideExample(t, "cabling-check"), dir)
 	inventory := "inventory=" + filepath.Join(l.dir, lab.InventoryFile)
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
+	tf := initCLI(t, dir)
 	tf.must("apply", "-auto-approve", "-input=false", "-no-color", "-var", inventory)
 	t.Cleanup(func() { tf.must("destroy", "-auto-approve", "-input=false", "-no-color", "-var", inventory) })
 	plan := func() (string, int) {
@@ -323,8 +322,7 @@ func TestAccGuideFabricAudit(t *testing.T) {
 	l := guideLab(t)
 	dir := t.TempDir()
 	copyTF(t, guideExample(t, "fabric-audit"), dir)
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
+	tf := initCLI(t, dir)
 	out := tf.must("plan", "-input=false", "-no-color", "-var", "inventory="+filepath.Join(l.dir, lab.InventoryFile))
 	for _, want := range []string{
 		`"R13 mlx5-1: Link mlx5-1 eth0 <-> sonic-1 Ethernet0: mlx5-1 eth0 trusts pcp but sonic-1 Ethernet0 trusts dscp.`,
