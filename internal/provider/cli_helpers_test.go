@@ -116,6 +116,19 @@ func (c *tfCLI) must(args ...string) string {
 	return out
 }
 
+// emptyPlan runs `terraform plan -detailed-exitcode` with args (a -var, say) and, unless the
+// plan is empty (exit 0), reports through fail, saying when the plan ran: t.Fatalf where what
+// follows means nothing on a plan with changes, t.Errorf where the test's further checks stand
+// on their own. It returns the plan's output.
+func (c *tfCLI) emptyPlan(fail func(format string, args ...any), when string, args ...string) string {
+	c.t.Helper()
+	out, code := c.run(append([]string{"plan", "-detailed-exitcode", "-input=false", "-no-color"}, args...)...)
+	if code != 0 {
+		fail("%s: the plan must be empty (exit 0), got %d:\n%s", when, code, out)
+	}
+	return out
+}
+
 // examplePath is the absolute path of examples/<elem...>: a guide's directory, or a module's,
 // which a module block's source may name.
 func examplePath(t *testing.T, elem ...string) string {
@@ -143,6 +156,13 @@ func mainCLI(t *testing.T, cfg string) *tfCLI {
 	t.Helper()
 	dir := t.TempDir()
 	writeMain(t, dir, cfg)
+	return initCLI(t, dir)
+}
+
+// initCLI is the real CLI in dir, initialised: terraform init has installed dir's modules and
+// the provider from the mirror.
+func initCLI(t *testing.T, dir string) *tfCLI {
+	t.Helper()
 	tf := newTFCLI(t, dir)
 	tf.must("init", "-input=false", "-no-color")
 	return tf

@@ -90,8 +90,7 @@ func TestAccEOSDeviceWarning(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(l.providerHCL()+eosPolicyHCL(153600, `"Ethernet1"`)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
+	tf := initCLI(t, dir)
 	const warning = "! Interface does not exist. The configuration will not take effect until the module is inserted."
 	sw.WarnLines("interface Ethernet1", warning)
 	out := tf.must("apply", "-auto-approve", "-input=false", "-no-color")
@@ -102,9 +101,7 @@ func TestAccEOSDeviceWarning(t *testing.T) {
 		}
 	}
 	sw.WarnLines("", "")
-	if out, code := tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
-		t.Errorf("plan after the warned apply: exit %d\n%s", code, out)
-	}
+	tf.emptyPlan(t.Errorf, "after the warned apply")
 }
 
 // Queues without a class keep the platform default: the profile has no block for them (queue 7,

@@ -64,8 +64,7 @@ provider "roce" {
 	for name, ets := range configs {
 		dir := t.TempDir()
 		writeMain(t, dir, provider+nicHCL("eth0", "3", ets))
-		runs[name] = newTFCLI(t, dir)
-		runs[name].must("init", "-input=false", "-no-color")
+		runs[name] = initCLI(t, dir)
 	}
 	var wg sync.WaitGroup
 	for name, tf := range runs {

@@ -69,8 +69,7 @@ func TestAccModuleRoCEFabric(t *testing.T) {
 	}
 	consistent := fabricHCL(l, source, "")
 	writeMain(t, dir, consistent)
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
+	tf := initCLI(t, dir)
 	tf.must("apply", "-auto-approve", "-input=false", "-no-color")
 
 	for _, sw := range switches {
@@ -117,15 +116,11 @@ func TestAccModuleRoCEFabric(t *testing.T) {
 	plan := func() (string, int) {
 		return tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color")
 	}
-	if out, code := plan(); code != 0 {
-		t.Fatalf("the plan after apply must be empty (exit 0), got %d:\n%s", code, out)
-	}
+	tf.emptyPlan(t.Fatalf, "after apply")
 
 	// A reboot drops mlx5-2's NIC settings and its boot units (persist) write them again.
 	l.Host("mlx5-2").Reboot()
-	if out, code := plan(); code != 0 {
-		t.Errorf("after a reboot of mlx5-2 its persisted settings must be back (plan exit 0), got %d:\n%s", code, out)
-	}
+	tf.emptyPlan(t.Errorf, "after a reboot of mlx5-2 (its persisted settings must be back)")
 	// A hand change on mlx5-2 (trust pcp on eth0) is drift of that resource only.
 	if _, errOut, st := l.Host("mlx5-2").Run("sudo -n mlnx_qos -i eth0 --trust pcp >/dev/null"); st != 0 {
 		t.Fatalf("mlnx_qos --trust pcp: exit %d %s", st, errOut)
@@ -143,9 +138,7 @@ func TestAccModuleRoCEFabric(t *testing.T) {
 		}
 	}
 	tf.must("apply", "-auto-approve", "-input=false", "-no-color")
-	if out, code := plan(); code != 0 {
-		t.Errorf("the plan after repairing mlx5-2 must be empty (exit 0), got %d:\n%s", code, out)
-	}
+	tf.emptyPlan(t.Errorf, "after repairing mlx5-2")
 
 	// Inconsistent fabrics: the plan fails on the module's precondition, naming rule and device,
 	// and nothing is written.

@@ -26,8 +26,7 @@ module "pod" {
 `, ports)
 	}
 	writeMain(t, dir, root(`"Ethernet0", "Ethernet4"`))
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
+	tf := initCLI(t, dir)
 	tf.must("apply", "-auto-approve", "-input=false", "-no-color")
 	sw := l.SONiC("sonic-1")
 	for _, p := range []string{"Ethernet0", "Ethernet4"} {
@@ -35,9 +34,7 @@ module "pod" {
 			t.Errorf("after apply PFC_WD|%s detection_time = %q, want 200 (the module's watchdog)", p, got)
 		}
 	}
-	if out, code := tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
-		t.Fatalf("the plan after apply must be empty (exit 0), got %d:\n%s", code, out)
-	}
+	tf.emptyPlan(t.Fatalf, "after apply")
 
 	writeMain(t, dir, root(`"Ethernet0", "Ethernet4", "Ethernet8"`))
 	out, code := tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color")

@@ -47,8 +47,7 @@ func TestAccModuleGuideWatchFabric(t *testing.T) {
 	if err := exec.Command("cp", filepath.Join(guideExample(t, "watch-fabric"), "watch.sh"), dir).Run(); err != nil {
 		t.Fatal(err)
 	}
-	g := &guideRun{tfCLI: newTFCLI(t, dir)}
-	g.must("init", "-input=false", "-no-color")
+	g := &guideRun{tfCLI: initCLI(t, dir)}
 
 	out, code := watchJob(t, g, l)
 	if code != 1 || !strings.Contains(out, "check.dscp_marking fail:") || !strings.Contains(out, "check.latency_p99 fail: mlx5-1 eth0 -> mlx5-2 eth0: p99 latency") {

@@ -33,12 +33,9 @@ func applyGuide(t *testing.T, l *accLab, example string) *guideRun {
 	t.Helper()
 	dir := t.TempDir()
 	copyTF(t, guideExample(t, example), dir)
-	g := &guideRun{tfCLI: newTFCLI(t, dir), inventory: "inventory=" + filepath.Join(l.dir, lab.InventoryFile)}
-	g.must("init", "-input=false", "-no-color")
+	g := &guideRun{tfCLI: initCLI(t, dir), inventory: "inventory=" + filepath.Join(l.dir, lab.InventoryFile)}
 	g.apply()
-	if out, code := g.plan(); code != 0 {
-		t.Fatalf("the plan after apply must be empty (exit 0), got %d:\n%s", code, out)
-	}
+	g.emptyPlan(t.Fatalf, "after apply", "-var", g.inventory)
 	return g
 }
 
@@ -68,9 +65,7 @@ func (g *guideRun) driftRepaired(what string, expect ...string) {
 		}
 	}
 	g.apply()
-	if out, code := g.plan(); code != 0 {
-		g.t.Errorf("%s: the plan after the repair must be empty (exit 0), got %d:\n%s", what, code, out)
-	}
+	g.emptyPlan(g.t.Errorf, what+", after the repair", "-var", g.inventory)
 }
 
 // cliConfigs are a CLI switch's running and startup configurations (EOS, NX-OS).
@@ -126,7 +121,6 @@ func TestAccModuleGuideGettingStarted(t *testing.T) {
 			dbBefore["PORT_QOS_MAP"]["Ethernet0"], dbBefore["DSCP_TO_TC_MAP"]["AZURE"]["26"])
 	}
 	tf := applyGuide(t, l, "getting-started")
-	plan := tf.plan
 	// What the guide shows rocelab get print.
 	want := map[string]string{"dscp_to_tc_map": "ROCE", "pfc_enable": "3", "pfc_to_pg_map": "ROCE", "pfc_to_queue_map": "ROCE", "pfcwd_sw_enable": "3", "tc_to_pg_map": "ROCE", "tc_to_queue_map": "ROCE"}
 	if got := sw.DB()["PORT_QOS_MAP"]["Ethernet0"]; !maps.Equal(got, want) {
@@ -162,9 +156,7 @@ func TestAccModuleGuideGettingStarted(t *testing.T) {
 	// settings again: the plan is empty.
 	applied := hostSettings(t, h)
 	h.Reboot()
-	if out, code := plan(); code != 0 {
-		t.Errorf("after a reboot the persisted host must need nothing (exit 0), got %d:\n%s", code, out)
-	}
+	tf.emptyPlan(t.Errorf, "after a reboot (the persisted host must need nothing)", "-var", tf.inventory)
 	if after := hostSettings(t, h); after != applied {
 		t.Errorf("after a reboot mlx5-1 is not as applied:\napplied:\n%s\nafter:\n%s", applied, after)
 	}
@@ -192,8 +184,7 @@ func TestAccModuleGuideImport(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeMain(t, earlier, string(src))
-	old := newTFCLI(t, earlier)
-	old.must("init", "-input=false", "-no-color")
+	old := initCLI(t, earlier)
 	old.must("apply", "-auto-approve", "-input=false", "-no-color", "-var", inventory)
 	if err := os.Remove(filepath.Join(earlier, "terraform.tfstate")); err != nil {
 		t.Fatal(err)
@@ -211,8 +202,7 @@ func TestAccModuleGuideImport(t *testing.T) {
 
 	dir := t.TempDir()
 	copyTF(t, guideExample(t, "import"), dir)
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
+	tf := initCLI(t, dir)
 	out, code := tf.run("plan", "-input=false", "-no-color", "-var", inventory, "-generate-config-out=generated.tf")
 	generated, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
 	if err != nil {
@@ -245,9 +235,7 @@ func TestAccModuleGuideImport(t *testing.T) {
 	}
 	found := hostSettings(t, h)
 	tf.must("apply", "-auto-approve", "-input=false", "-no-color", "-var", inventory)
-	if out, code := tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color", "-var", inventory); code != 0 {
-		t.Errorf("the plan after the import must be empty (exit 0), got %d:\n%s", code, out)
-	}
+	tf.emptyPlan(t.Errorf, "after the import", "-var", inventory)
 	// The apply that imported also wrote cnp_priority = 6, which puts np_cnp_prio_mode to 0.
 	if !strings.Contains(hostSettings(t, h), "0000:08:00.0/cc_params/np_cnp_prio_mode:0") {
 		t.Error("the apply after the import did not write cnp_priority")
@@ -312,12 +300,9 @@ resource "roce_nic_qos" "gpu_eth0" {
 	t.Setenv("ROCE_USERNAME", host.Username)
 	t.Setenv("ROCE_PASSWORD", host.Password)
 	t.Setenv("ROCE_PRIVATE_KEY", "")
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
+	tf := initCLI(t, dir)
 	tf.must("apply", "-auto-approve", "-input=false", "-no-color")
-	if out, code := tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
-		t.Errorf("the plan after apply must be empty (exit 0), got %d:\n%s", code, out)
-	}
+	tf.emptyPlan(t.Errorf, "after apply")
 	tf.must("destroy", "-auto-approve", "-input=false", "-no-color")
 
 	if err := os.WriteFile(filepath.Join(dir, "known_hosts"), nil, 0o600); err != nil {

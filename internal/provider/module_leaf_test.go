@@ -28,9 +28,7 @@ module "leaf" {
 			t.Errorf("%s: PORT_QOS_MAP %v, PFC_WD %v", port, db["PORT_QOS_MAP"][port], db["PFC_WD"][port])
 		}
 	}
-	if out, code := tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
-		t.Errorf("the plan after apply must be empty (exit 0), got %d:\n%s", code, out)
-	}
+	tf.emptyPlan(t.Errorf, "after apply")
 	tf.must("destroy", "-auto-approve", "-input=false", "-no-color")
 	after := sw.DB()
 	for _, port := range []string{"Ethernet0", "Ethernet4"} {

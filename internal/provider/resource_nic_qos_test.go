@@ -254,13 +254,10 @@ func TestAccNICQoSSRIOVHost(t *testing.T) {
 	dir := t.TempDir()
 	two := strings.Replace(nicHCL("eth0", "3", ets5050), `"gpu"`, `"gpu0"`, 1) + strings.Replace(nicHCL("eth1", "3", ets5050), `"gpu"`, `"gpu1"`, 1)
 	writeMain(t, dir, l.providerHCL()+two)
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
+	tf := initCLI(t, dir)
 	tf.must("apply", "-auto-approve", "-input=false", "-no-color")
 	h.ResetCounters()
-	if out, code := tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
-		t.Fatalf("plan after apply: exit %d\n%s", code, out)
-	}
+	tf.emptyPlan(t.Fatalf, "after apply")
 	if got := h.Counters().MlnxQos; got != 2 {
 		t.Errorf("the refresh ran mlnx_qos %d times, want 2 (eth0 and eth1; none for the 16 VFs and 16 representors)", got)
 	}

@@ -249,8 +249,7 @@ func TestAccSecurityHostileStrings(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "hostile.json"), hostileJSON(t))
 	writeMain(t, dir, l.providerHCL()+hostileHCL)
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
+	tf := initCLI(t, dir)
 	out, code := tf.run("plan", "-input=false", "-no-color", "-json")
 	if code != 1 {
 		t.Fatalf("the plan must fail (exit 1), got %d:\n%s", code, out)

@@ -148,8 +148,7 @@ func TestAccSecurityWrongCA(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			writeMain(t, dir, l.providerWith(c.devices, c.attrs)+resources)
-			tf := newTFCLI(t, dir)
-			tf.must("init", "-input=false", "-no-color")
+			tf := initCLI(t, dir)
 			mustFailClosed(t, l, tf, want, "openconfig-1", "sonic-1", "cumulus-1")
 			if s := l.Switch("openconfig-1").Counters().Set + l.SONiC("sonic-1").Counters().Set; s != 0 {
 				t.Errorf("the switches received %d Set RPCs", s)
@@ -191,8 +190,7 @@ func TestAccSecurityHostKeyMismatch(t *testing.T) {
 					t.Fatal(err)
 				}
 				writeMain(t, sub, l.providerWith(c.devices, c.attrs)+resources[d])
-				tf := newTFCLI(t, sub)
-				tf.must("init", "-input=false", "-no-color")
+				tf := initCLI(t, sub)
 				mustFailClosed(t, l, tf, func(d string) []string {
 					return []string{fmt.Sprintf("device %q (%s)", d, l.Inventory().Devices[d].Address),
 						"host key mismatch: the host presented ssh-ed25519 " + fingerprintOf(t, l, d), c.why}
@@ -222,8 +220,7 @@ func TestAccSecurityInsecureWarns(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			writeMain(t, dir, l.providerWith(c.devices, c.attrs)+resources)
-			tf := newTFCLI(t, dir)
-			tf.must("init", "-input=false", "-no-color")
+			tf := initCLI(t, dir)
 			for _, args := range [][]string{{"plan", "-input=false", "-no-color"}, {"apply", "-auto-approve", "-input=false", "-no-color"}} {
 				text := flat(tf.must(args...))
 				if !strings.Contains(text, summary) || !strings.Contains(text, c.named) {

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -114,12 +113,7 @@ func watchdogFor(device string) string {
 func TestAccReadsPerDevice(t *testing.T) {
 	l := startLab(t, lab.Options{Switches: map[string]int{"openconfig": 1, "sonic": 1, "eos": 1, "nxos": 1},
 		Hosts: map[string]int{"mlx5": 1}})
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(snapshotFabricHCL(filepath.Join(l.dir, lab.InventoryFile))), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
+	tf := mainCLI(t, snapshotFabricHCL(filepath.Join(l.dir, lab.InventoryFile)))
 	tf.must("apply", "-auto-approve", "-input=false", "-no-color")
 
 	// Reads per device with per_resource_reads, as the configuration above places resources:
@@ -127,11 +121,8 @@ func TestAccReadsPerDevice(t *testing.T) {
 	resources := map[string]int64{"openconfig-1": 1, "sonic-1": 4, "eos-1": 4, "nxos-1": 1 + 3*2, "mlx5-1": 4}
 	for _, perResource := range []bool{false, true} {
 		l.ResetAllCounters()
-		out, code := tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color",
-			fmt.Sprintf("-var=per_resource_reads=%t", perResource))
-		if code != 0 {
-			t.Fatalf("per_resource_reads=%t: the plan must be empty (exit 0), got %d:\n%s", perResource, code, out)
-		}
+		v := fmt.Sprintf("per_resource_reads=%t", perResource)
+		tf.emptyPlan(t.Fatalf, v, "-var="+v)
 		for device, n := range resources {
 			c, ok := l.DeviceCounters(device)
 			if !ok {

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -85,12 +84,7 @@ func testSONiCApplyReadsOnce(t *testing.T, model string, traditional bool) {
 	}
 	ports := []string{"Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"}
 	resources := int64(1 + len(ports))
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(sonicWritesHCL(filepath.Join(l.dir, lab.InventoryFile), ports, traditional)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
+	tf := mainCLI(t, sonicWritesHCL(filepath.Join(l.dir, lab.InventoryFile), ports, traditional))
 
 	// sameAsTwin: what the writes left on sonic-1 is what writes on fresh reads left on
 	// sonic-2, and both pass SONiC's YANG models.
@@ -139,9 +133,7 @@ func testSONiCApplyReadsOnce(t *testing.T, model string, traditional bool) {
 	if got := one.DB()["PFC_WD"]["Ethernet12"]["detection_time"]; got != "200" {
 		t.Errorf("PFC_WD|Ethernet12 detection_time = %q, want 200", got)
 	}
-	if out, code := tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color"); code != 0 {
-		t.Fatalf("the plan after apply must be empty (exit 0), got %d:\n%s", code, out)
-	}
+	tf.emptyPlan(t.Fatalf, "after apply")
 
 	l.ResetAllCounters()
 	tf.must("destroy", "-auto-approve", "-input=false", "-no-color", "-parallelism=10")

@@ -174,16 +174,13 @@ func TestAccGuideCablingCheck(t *testing.T) {
 	dir := t.TempDir()
 	copyTF(t, guideExample(t, "cabling-check"), dir)
 	inventory := "inventory=" + filepath.Join(l.dir, lab.InventoryFile)
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
+	tf := initCLI(t, dir)
 	tf.must("apply", "-auto-approve", "-input=false", "-no-color", "-var", inventory)
 	t.Cleanup(func() { tf.must("destroy", "-auto-approve", "-input=false", "-no-color", "-var", inventory) })
 	plan := func() (string, int) {
 		return tf.run("plan", "-detailed-exitcode", "-input=false", "-no-color", "-var", inventory)
 	}
-	if out, code := plan(); code != 0 {
-		t.Fatalf("the plan after apply must be empty (exit 0), got %d:\n%s", code, out)
-	}
+	tf.emptyPlan(t.Fatalf, "after apply", "-var", inventory)
 	var was lab.Cable
 	for _, c := range l.Cables() {
 		if c.B == "mlx5-2" && c.BPort == "eth0" {
@@ -201,9 +198,7 @@ func TestAccGuideCablingCheck(t *testing.T) {
 	if err := l.Recable("mlx5-2", "eth0", was.A, was.APort); err != nil {
 		t.Fatal(err)
 	}
-	if out, code := plan(); code != 0 {
-		t.Fatalf("cabled back: exit %d, want 0:\n%s", code, out)
-	}
+	tf.emptyPlan(t.Fatalf, "cabled back", "-var", inventory)
 }
 
 // auditHCL audits every device of the lab with its cables (data.roce_fabric_audit.all); output
@@ -327,8 +322,7 @@ func TestAccGuideFabricAudit(t *testing.T) {
 	l := guideLab(t)
 	dir := t.TempDir()
 	copyTF(t, guideExample(t, "fabric-audit"), dir)
-	tf := newTFCLI(t, dir)
-	tf.must("init", "-input=false", "-no-color")
+	tf := initCLI(t, dir)
 	out := tf.must("plan", "-input=false", "-no-color", "-var", "inventory="+filepath.Join(l.dir, lab.InventoryFile))
 	for _, want := range []string{
 		`"R13 mlx5-1: Link mlx5-1 eth0 <-> sonic-1 Ethernet0: mlx5-1 eth0 trusts pcp but sonic-1 Ethernet0 trusts dscp.`,
