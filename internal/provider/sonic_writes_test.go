@@ -58,8 +58,10 @@ resource "roce_pfc_interface" "port" {
 // TestAccSONiCApplyReadsOnce: an apply from empty of a policy and its PFC ports reads the
 // switch's CONFIG_DB once per provider process (Terraform's plan and apply), not once per
 // write, and on the dynamic buffer model sends the PFC ports Terraform runs at once
-// (-parallelism) in two SetRequests: the first port at once, the others together when it is
-// answered (3 Sets for 5 resources, and 3 for destroy: two for the ports, then the policy).
+// (-parallelism) in at most two SetRequests: the first port at once, the others together when
+// it is answered (3 Sets for 5 resources, and 3 for destroy: two for the ports, then the
+// policy; 2 when every port's call reaches the provider before the first Set is sent, which a
+// loaded machine makes likely).
 // The switch ends up exactly as the twin switch whose every write was built on a fresh read
 // and sent alone, and so does destroy. Real Terraform CLI, the lab's request counters; the
 // lab's latency (400 ms a request) keeps the first port's Set in flight while Terraform calls
@@ -99,13 +101,17 @@ func testSONiCApplyReadsOnce(t *testing.T, model string, traditional bool) {
 			t.Errorf("%s: sonic-1's CONFIG_DB differs from sonic-2's, written on fresh reads (-sonic-2 +sonic-1):\n%s", when, diff)
 		}
 	}
-	counted := func(what string, maxReads, sets int64) {
+	counted := func(what string, maxReads, minSets, maxSets int64) {
 		t.Helper()
 		a, _ := l.DeviceCounters("sonic-1")
 		b, _ := l.DeviceCounters("sonic-2")
 		t.Logf("%s (%s): sonic-1 %d Gets, %d Sets; sonic-2 (a read per resource) %d Gets, %d Sets", what, model, a.Reads, a.Writes, b.Reads, b.Writes)
-		if a.Writes != sets {
-			t.Errorf("%s: sonic-1 took %d SetRequests for %d resources, want %d", what, a.Writes, resources, sets)
+		if a.Writes < minSets || a.Writes > maxSets {
+			want := fmt.Sprint(minSets)
+			if maxSets != minSets {
+				want = fmt.Sprintf("%d to %d", minSets, maxSets)
+			}
+			t.Errorf("%s: sonic-1 took %d SetRequests for %d resources, want %s", what, a.Writes, resources, want)
 		}
 		if b.Writes != resources {
 			t.Errorf("%s: sonic-2 (per_resource_reads) took %d SetRequests for %d resources, want one each", what, b.Writes, resources)
@@ -121,14 +127,15 @@ func testSONiCApplyReadsOnce(t *testing.T, model string, traditional bool) {
 	// Writes are sent together where they arrive while a Set is in flight: the policy first
 	// (the ports depend on it), then the first port alone, then the other three in one Set. On
 	// the traditional model each write buffermgrd reacts to is sent alone (the next is built
-	// on what buffermgrd left, read again).
-	maxReads, sets := int64(2), int64(3)
+	// on what buffermgrd left, read again). Whether the first port goes alone depends on when
+	// Terraform's calls arrive: the policy's Set and one or two for the ports.
+	maxReads, minSets, maxSets := int64(2), int64(2), int64(3)
 	if traditional {
-		maxReads, sets = 2+resources, resources
+		maxReads, minSets, maxSets = 2+resources, resources, resources
 	}
 	l.ResetAllCounters()
 	tf.must("apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=10")
-	counted("apply from empty", maxReads, sets)
+	counted("apply from empty", maxReads, minSets, maxSets)
 	sameAsTwin("after apply")
 	if got := one.DB()["PFC_WD"]["Ethernet12"]["detection_time"]; got != "200" {
 		t.Errorf("PFC_WD|Ethernet12 detection_time = %q, want 200", got)
@@ -137,7 +144,7 @@ func testSONiCApplyReadsOnce(t *testing.T, model string, traditional bool) {
 
 	l.ResetAllCounters()
 	tf.must("destroy", "-auto-approve", "-input=false", "-no-color", "-parallelism=10")
-	counted("destroy", maxReads, sets)
+	counted("destroy", maxReads, minSets, maxSets)
 	sameAsTwin("after destroy")
 	// buffermgrd of the traditional model keeps the lookup profiles it made (it deletes none).
 	if diff := cmp.Diff(stockOne, stock(one)); diff != "" && !traditional {
