@@ -221,10 +221,11 @@ func sonicPortsHold(sw *lab.SONiCSwitch, yang func(*terraform.State) error, dete
 	}
 }
 
-// sonicWritesLab is sonicLab whose switch answers each request after 100 ms, as a switch across
-// a network does: the entries an apply sends together are then still queued while the first
-// SetRequest is in flight, so sonicFewerSets sees them coalesced. On a lab answering at once
-// the first Set could finish before the others were queued (it did, once, under OpenTofu).
+// sonicWritesLab is switchLab(t, "sonic") whose switch answers each request after 100 ms, as a
+// switch across a network does: the entries an apply sends together are then still queued while
+// the first SetRequest is in flight, so sonicFewerSets sees them coalesced. On a lab answering
+// at once the first Set could finish before the others were queued (it did, once, under
+// OpenTofu).
 func sonicWritesLab(t *testing.T) *accLab {
 	return startLab(t, lab.Options{Switches: map[string]int{"sonic": 1}, Latency: 100 * time.Millisecond})
 }
