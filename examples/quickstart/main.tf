@@ -1,5 +1,6 @@
-# Quickstart: one RoCE QoS policy on one switch of the simulated fabric, and the matching NIC
-# QoS and DCQCN profile on one GPU host's NIC.
+# Quickstart: RoCE QoS policies on four switches of the simulated fabric (openconfig-1; sonic-1,
+# nxos-1 and cumulus-1 lossless with PFC), and the matching NIC QoS and DCQCN profile on one GPU
+# host's NIC.
 #
 #   make demo                      # does all of this for you, drift and a host reboot included
 #

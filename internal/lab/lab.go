@@ -37,7 +37,7 @@ type Options struct {
 	// Models picks the model of each platform's devices, e.g. {"sonic": "Arista-7060CX-32S-C32"};
 	// a platform left out gets its default. The inventory names it ("model").
 	Models map[string]string
-	// Cables replaces the default cabling (defaultCables: host NICs to switch ports,
+	// Cables replaces the default cabling (cabling.Panel.DefaultCables: host NICs to switch ports,
 	// switches chained) when not nil; each device answers LLDP reads with its cables.
 	Cables []Cable
 	Dir    string // if set, Start writes inventory.json and ca.pem there

@@ -73,8 +73,6 @@ func (c nvueCurl) run(args ...string) string {
 	return string(out)
 }
 
-// change applies one PATCH body at path out of band, through a revision of its own, as NVIDIA's
-// NVUE API page shows with curl.
 // gpuProfiles is an operator's own QoS on swp1, made with curl: NVUE profiles named GPU (the
 // DSCP map dscp, a JSON object; ETS 50/50 with TC 6 strict, ECN on TC 3, PFC on switch
 // priority 3), bound to swp1.
@@ -89,6 +87,8 @@ func (c nvueCurl) gpuProfiles(dscp string) {
   "congestion-control": {"profile": "GPU-ECN"}, "pfc": {"profile": "GPU-PFC"}}`)
 }
 
+// change applies one PATCH body at path out of band, through a revision of its own, as NVIDIA's
+// NVUE API page shows with curl.
 func (c nvueCurl) change(path, body string) {
 	c.t.Helper()
 	var created map[string]any

@@ -20,7 +20,6 @@ import (
 // guideExample is the directory of examples/guides/<name>.
 func guideExample(t *testing.T, name string) string { return examplePath(t, "guides", name) }
 
-// guideLab is the part of `make lab` the guides use: sonic-1 and mlx5-1.
 // guideRun is a guide's example in a directory of its own, run with the real CLI and the lab's
 // inventory, as the guide says.
 type guideRun struct {
@@ -105,6 +104,7 @@ func wantRestored(t *testing.T, sw cliConfigs, before string) {
 	}
 }
 
+// guideLab is the part of `make lab` the guides use: sonic-1 and mlx5-1.
 func guideLab(t *testing.T) *accLab {
 	return startLab(t, lab.Options{Switches: map[string]int{"sonic": 1}, Hosts: map[string]int{"mlx5": 1}})
 }

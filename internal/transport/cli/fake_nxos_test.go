@@ -159,7 +159,7 @@ func (s *fakeEOS) checkpointSummary() string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// nxState returns copies of the running-config, startup-config and checkpoint names.
+// nxSnapshot returns copies of the running-config, startup-config and checkpoint names.
 func (s *fakeEOS) nxSnapshot() (running, startup, checkpoints []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -168,10 +168,6 @@ func fixPrompts(platformName string, d *network.Driver) {
 	d.UpdatePrivileges()
 }
 
-// configFailures are the texts that make a configuration line refused: the platform's list
-// (NX-OS's has "ERROR:") plus "% ", since EOS and NX-OS start their errors with it but the lists
-// miss some ("% Maximum number of pending sessions has been reached", "% Invalid number, range
-// is (0:7) at '^' marker."), and a configuration line prints nothing else on success.
 // readyForConfig readies cn for a configuration transaction: the failure texts of its
 // platform, the time budget up to deadline, privileged exec.
 func readyForConfig(cn *conn, deadline time.Time) ([]string, error) {
@@ -217,6 +213,10 @@ func (c *Client) sendLines(ctx context.Context, cn *conn, level string, lines, t
 	return line, text, warns, nil
 }
 
+// configFailures are the texts that make a configuration line refused: the platform's list
+// (NX-OS's has "ERROR:") plus "% ", since EOS and NX-OS start their errors with it but the lists
+// miss some ("% Maximum number of pending sessions has been reached", "% Invalid number, range
+// is (0:7) at '^' marker."), and a configuration line prints nothing else on success.
 func configFailures(d *network.Driver) []string {
 	return append(append([]string{}, d.FailedWhenContains...), "% ")
 }

@@ -49,7 +49,7 @@ func main() {
 	defer func() { os.Exit(exit) }() // after the deferred profile stop
 	size := flag.String("size", envOr("BENCH_SIZE", "default"), "fabric size: small, default, large or xl (BENCH_SIZE)")
 	variants := flag.String("variants", os.Getenv("BENCH_VARIANTS"),
-		"variants to measure, e.g. a,b,c,d or e,f,g (BENCH_VARIANTS; default: every variant below xl, e,f,g at xl)")
+		"variants to measure, e.g. a,b,c,d or e,f,g (BENCH_VARIANTS; default: every variant below xl, h,i,j at xl)")
 	reps := flag.Int("reps", 0, "runs of each measurement, the median reported (0: 3, or 2 at large and xl)")
 	writeReps := flag.Int("write-reps", 0, "runs of apply from empty and destroy (0: as -reps, but 1 at xl, where each takes minutes)")
 	latency := flag.Duration("latency", 20*time.Millisecond, "lab latency added to every device request")

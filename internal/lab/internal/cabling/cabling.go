@@ -33,7 +33,7 @@ const (
 	Host   Role = "host"
 )
 
-// cabledDevice is what the cabling knows of a device: enough to advertise it.
+// Device is what the cabling knows of a device: enough to advertise it.
 type Device struct {
 	Platform string
 	Role     Role
@@ -159,7 +159,7 @@ func (c *Panel) Cables() []Cable {
 	return out
 }
 
-// lldpAd is what an LLDP agent advertises on one port (IEEE 802.1AB TLVs), and how the
+// Ad is what an LLDP agent advertises on one port (IEEE 802.1AB TLVs), and how the
 // receiving device prints it is the receiver's business.
 type Ad struct {
 	SystemName string
@@ -207,7 +207,7 @@ func (c *Panel) advertise(e cablePort) Ad {
 	return ad
 }
 
-// labMAC is a stable, locally administered MAC for a device (n 0: its chassis) or its port n.
+// MAC is a stable, locally administered MAC for a device (n 0: its chassis) or its port n.
 func MAC(device string, n int) []byte {
 	h := fnv.New32a()
 	_, _ = h.Write([]byte(device))

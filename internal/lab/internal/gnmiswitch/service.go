@@ -53,7 +53,7 @@ func userContext(ctx context.Context) context.Context {
 	return metadata.NewIncomingContext(ctx, md)
 }
 
-// setResponse reports one result per operation, in request order, as the gNMI
+// SetResponse reports one result per operation, in request order, as the gNMI
 // specification asks (lemming leaves the response empty).
 func SetResponse(req *gpb.SetRequest) *gpb.SetResponse {
 	resp := &gpb.SetResponse{Prefix: req.GetPrefix(), Timestamp: time.Now().UnixNano()}

@@ -119,7 +119,7 @@ type Redir struct {
 	Target shWord
 }
 
-// shCommand is a pipeline stage: *shSimple or *shFor.
+// Command is a pipeline stage: *Simple or *For.
 type Command interface{ firstLine() int }
 
 type Simple struct {
@@ -134,7 +134,7 @@ type shAssign struct {
 	Value shWord
 }
 
-// shFor is `for NAME in WORD...; do BODY; done REDIRS`.
+// For is `for NAME in WORD...; do BODY; done REDIRS`.
 type For struct {
 	Name   string
 	Words  []shWord
