@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prints the path of a pinned tool, installing it with `go install` first when it is missing.
 # Nothing is downloaded from release sites: the Go module proxy is the only source.
-#   scripts/tool.sh terraform | golangci-lint | tfplugindocs | tofu
+#   scripts/tool.sh terraform | golangci-lint | tfplugindocs | tofu | goreleaser
 set -euo pipefail
 
 TERRAFORM_VERSION=1.5.7
@@ -44,6 +44,9 @@ case "${1:-}" in
     have golangci-lint "version ${GOLANGCI_LINT_VERSION#v}"
     ;;
   tfplugindocs)
+    # Installed at TFPLUGINDOCS_VERSION, but any one found in GOBIN is taken: a go-installed
+    # tfplugindocs reports its version as "dev", so there is nothing to compare. `make docs-check`
+    # shows a different version's output as a diff.
     if [ -x "$gobin/tfplugindocs" ]; then echo "$gobin/tfplugindocs"; exit 0; fi
     install "github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs@$TFPLUGINDOCS_VERSION"
     echo "$gobin/tfplugindocs"
@@ -80,7 +83,7 @@ case "${1:-}" in
     echo "$gobin/tofu"
     ;;
   *)
-    echo "usage: $0 terraform|golangci-lint|tfplugindocs|tofu" >&2
+    echo "usage: $0 terraform|golangci-lint|tfplugindocs|tofu|goreleaser" >&2
     exit 2
     ;;
 esac
