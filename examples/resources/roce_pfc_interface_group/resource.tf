@@ -8,5 +8,7 @@ resource "roce_pfc_interface_group" "leaf1_gpu" {
   buffer     = { xoff_bytes = 122880, xon_bytes = 61440, cable_length_m = 40 }
   watchdog   = { action = "drop", detection_time_ms = 200, restoration_time_ms = 400 }
 
+  # roce_qos_policy.leaf1 is the roce_qos_policy example's policy on leaf-1: its lossless classes
+  # are the priorities this resource pauses, so it is written first.
   depends_on = [roce_qos_policy.leaf1]
 }

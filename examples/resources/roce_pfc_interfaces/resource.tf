@@ -22,5 +22,7 @@ resource "roce_pfc_interfaces" "leaf1" {
     } },
   )
 
+  # roce_qos_policy.leaf1 is the roce_qos_policy example's policy on leaf-1: its lossless classes
+  # are the priorities this resource pauses, so it is written first.
   depends_on = [roce_qos_policy.leaf1]
 }
