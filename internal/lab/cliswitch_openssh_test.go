@@ -35,7 +35,7 @@ eos-1#conf t
 eos-1(config)#int Et1
 eos-1(config-if-Et1)#service-profile ROCE
 eos-1(config-if-Et1)#mtu 99999
-% Invalid input (at token 1: '99999')
+% Invalid input
 eos-1(config-if-Et1)#end
 eos-1#sh run int Et1
 interface Ethernet1

@@ -3,7 +3,7 @@ package cliswitch
 // The command-line parser the CLI switches share: words matched against the keywords of a
 // mode by unique prefix (an exact match wins), numbers checked against ranges, names read as
 // typed, and errors that record what went wrong and at which word. Each dialect prints an
-// error its own way: EOS names the token (eosText), NX-OS puts a caret under it
+// error its own way: EOS a bare `% Invalid input` (eosText), NX-OS a caret under the word
 // (nxosTerm.errorText).
 
 import (

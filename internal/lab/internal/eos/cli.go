@@ -2,8 +2,9 @@ package eos
 
 // The EOS side of the command-line parser (cliswitch.Args): EOS's error texts, and the value
 // forms only EOS takes (space-separated number lists, seconds with two decimals, port names
-// Ethernet1/Et1/eth1). Token numbers in errors count from 0 over every word typed, `no`
-// included.
+// Ethernet1/Et1/eth1). The parser records the token it refused (counted from 0 over every word
+// typed, `no` included), but the interactive CLI does not print it: only eAPI adds
+// `(at token N: 'WORD')` (eos-switch.md, "Errors").
 
 import (
 	"fmt"
@@ -15,6 +16,7 @@ import (
 )
 
 const (
+	msgInvalid    = "% Invalid input"
 	msgIncomplete = "% Incomplete command"
 	msgAmbiguous  = "% Ambiguous command"
 	msgPrivileged = "% Invalid input (privileged mode required)"
@@ -24,12 +26,12 @@ func errPrivileged() *cliswitch.Refusal {
 	return &cliswitch.Refusal{Msg: msgPrivileged, At: cliswitch.AtFinal}
 }
 
-// eosText is the error as EOS prints it; a number out of range is an invalid input at its
-// token, as any other wrong word.
+// eosText is the error as EOS's interactive CLI prints it; a number out of range is an invalid
+// input, as any other wrong word.
 func eosText(e *cliswitch.Refusal) string {
 	switch e.Kind {
 	case cliswitch.ErrKindInvalid, cliswitch.ErrKindRange:
-		return fmt.Sprintf("%% Invalid input (at token %d: '%s')", e.At, e.Word)
+		return msgInvalid
 	case cliswitch.ErrKindIncomplete:
 		return msgIncomplete
 	case cliswitch.ErrKindAmbiguous:

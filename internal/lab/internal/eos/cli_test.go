@@ -3,11 +3,12 @@ package eos
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
-// TestEOSErrors checks every error text of eos-switch.md, with token numbers counted from 0.
+// TestEOSErrors checks every error text of eos-switch.md: the interactive CLI names no token.
 func TestEOSErrors(t *testing.T) {
 	sw := startEOS(t)
 	c := newEOSCLI(t, sw)
@@ -20,12 +21,12 @@ func TestEOSErrors(t *testing.T) {
 		{"show configuration sessions", priv},
 		{"write memory", priv},
 		{"no configure session x", priv},
-		{"frobnicate", "% Invalid input (at token 0: 'frobnicate')\n"},
+		{"frobnicate", "% Invalid input\n"},
 		{"show", "% Incomplete command\n"},
-		{"show ver extra", "% Invalid input (at token 2: 'extra')\n"},
+		{"show ver extra", "% Invalid input\n"},
 		{"terminal", "% Incomplete command\n"},
-		{"terminal length -1", "% Invalid input (at token 2: '-1')\n"},
-		{"terminal width 5", "% Invalid input (at token 2: '5')\n"},
+		{"terminal length -1", "% Invalid input\n"},
+		{"terminal width 5", "% Invalid input\n"},
 		{"e", "% Ambiguous command\n"}, // enable, exit
 	})
 	c.Must("enable")
@@ -34,58 +35,58 @@ func TestEOSErrors(t *testing.T) {
 	}
 	c.Must("configure terminal")
 	c.Answers("config ", []labtest.Answer{
-		{"qos map dscp 64 to traffic-class 1", "% Invalid input (at token 3: '64')\n"},
-		{"qos map dscp 1 2 x to traffic-class 1", "% Invalid input (at token 5: 'x')\n"},
-		{"qos map dscp 1 to traffic-class 8", "% Invalid input (at token 6: '8')\n"},
-		{"qos map dscp 1 to traffic-class 1 drop-precedence 3", "% Invalid input (at token 8: '3')\n"},
+		{"qos map dscp 64 to traffic-class 1", "% Invalid input\n"},
+		{"qos map dscp 1 2 x to traffic-class 1", "% Invalid input\n"},
+		{"qos map dscp 1 to traffic-class 8", "% Invalid input\n"},
+		{"qos map dscp 1 to traffic-class 1 drop-precedence 3", "% Invalid input\n"},
 		{"qos map dscp 1 to traffic-class", "% Incomplete command\n"},
-		{"qos map dscp to traffic-class 1", "% Invalid input (at token 3: 'to')\n"},
+		{"qos map dscp to traffic-class 1", "% Invalid input\n"},
 		{"qos map dscp", "% Incomplete command\n"},
-		{"qos map cos 8 to traffic-class 1", "% Invalid input (at token 3: '8')\n"},
-		{"qos map traffic-class 1 to tx-queue 8", "% Invalid input (at token 6: '8')\n"},
-		{"qos map traffic-class 1 to dscp 8", "% Invalid input (at token 5: 'dscp')\n"},
-		{"no qos map dscp 64", "% Invalid input (at token 4: '64')\n"},
-		{"qos map exp 1 to traffic-class 1", "% Invalid input (at token 2: 'exp')\n"},
-		{"interface Ethernet5", "% Invalid input (at token 1: 'Ethernet5')\n"},
-		{"interface Management1", "% Invalid input (at token 1: 'Management1')\n"},
+		{"qos map cos 8 to traffic-class 1", "% Invalid input\n"},
+		{"qos map traffic-class 1 to tx-queue 8", "% Invalid input\n"},
+		{"qos map traffic-class 1 to dscp 8", "% Invalid input\n"},
+		{"no qos map dscp 64", "% Invalid input\n"},
+		{"qos map exp 1 to traffic-class 1", "% Invalid input\n"},
+		{"interface Ethernet5", "% Invalid input\n"},
+		{"interface Management1", "% Invalid input\n"},
 		{"interface", "% Incomplete command\n"},
-		{"hostname bad!name", "% Invalid input (at token 1: 'bad!name')\n"},
+		{"hostname bad!name", "% Invalid input\n"},
 		{"e", "% Ambiguous command\n"}, // end, exit
-		{"commit", "% Invalid input (at token 0: 'commit')\n"},
-		{"router bgp 65000", "% Invalid input (at token 0: 'router')\n"},
+		{"commit", "% Invalid input\n"},
+		{"router bgp 65000", "% Invalid input\n"},
 	})
 	c.Must("qos profile ROCE")
 	c.Must("tx-queue 3")
 	c.Answers("tx-queue ", []labtest.Answer{
-		{"bandwidth percent 0", "% Invalid input (at token 2: '0')\n"},
-		{"bandwidth percent 101", "% Invalid input (at token 2: '101')\n"},
+		{"bandwidth percent 0", "% Invalid input\n"},
+		{"bandwidth percent 101", "% Invalid input\n"},
 		{"priority", "% Incomplete command\n"},
-		{"random-detect ecn minimum-threshold 10 parsecs maximum-threshold 20 kbytes", "% Invalid input (at token 4: 'parsecs')\n"},
-		{"random-detect ecn minimum-threshold 0 kbytes maximum-threshold 20 kbytes", "% Invalid input (at token 3: '0')\n"},
-		{"random-detect ecn minimum-threshold 10 mbytes maximum-threshold 300 mbytes", "% Invalid input (at token 6: '300')\n"},
-		{"random-detect ecn minimum-threshold 10 kbytes maximum-threshold 20 kbytes max-mark-probability 0", "% Invalid input (at token 9: '0')\n"},
-		{"random-detect ecn minimum-threshold 10 kbytes maximum-threshold 20 kbytes weight 16", "% Invalid input (at token 9: '16')\n"},
-		{"random-detect ecn minimum-threshold 10 kbytes maximum-threshold 20 kbytes weight 1 weight 2", "% Invalid input (at token 10: 'weight')\n"},
+		{"random-detect ecn minimum-threshold 10 parsecs maximum-threshold 20 kbytes", "% Invalid input\n"},
+		{"random-detect ecn minimum-threshold 0 kbytes maximum-threshold 20 kbytes", "% Invalid input\n"},
+		{"random-detect ecn minimum-threshold 10 mbytes maximum-threshold 300 mbytes", "% Invalid input\n"},
+		{"random-detect ecn minimum-threshold 10 kbytes maximum-threshold 20 kbytes max-mark-probability 0", "% Invalid input\n"},
+		{"random-detect ecn minimum-threshold 10 kbytes maximum-threshold 20 kbytes weight 16", "% Invalid input\n"},
+		{"random-detect ecn minimum-threshold 10 kbytes maximum-threshold 20 kbytes weight 1 weight 2", "% Invalid input\n"},
 		{"random-detect ecn minimum-threshold 200 kbytes maximum-threshold 100 kbytes", "% Minimum threshold must be less than or equal to maximum threshold\n"},
 		{"random-detect ecn minimum-threshold 2 mbytes maximum-threshold 1500 kbytes", "% Minimum threshold must be less than or equal to maximum threshold\n"},
 		{"random-detect ecn minimum-threshold 20 segments maximum-threshold 10 segments", "% Minimum threshold must be less than or equal to maximum threshold\n"},
 		// a global command typed in a submode: the error of the mode that got furthest
-		{"qos map dscp 64 to traffic-class 1", "% Invalid input (at token 3: '64')\n"},
-		{"tx-queue 8", "% Invalid input (at token 1: '8')\n"},
+		{"qos map dscp 64 to traffic-class 1", "% Invalid input\n"},
+		{"tx-queue 8", "% Invalid input\n"},
 		{"priority-flow-control p", "% Ambiguous command\n"}, // priority, pause
-		{"priority-flow-control priority 8 no-drop", "% Invalid input (at token 2: '8')\n"},
-		{"priority-flow-control pause watchdog port timer timeout 0 polling-interval auto recovery-time 1", "% Invalid input (at token 6: '0')\n"},
-		{"priority-flow-control pause watchdog port timer timeout 60.01 polling-interval auto recovery-time 1", "% Invalid input (at token 6: '60.01')\n"},
-		{"priority-flow-control pause watchdog port timer timeout 0.005 polling-interval auto recovery-time 1", "% Invalid input (at token 6: '0.005')\n"},
-		{"priority-flow-control pause watchdog port timer timeout 1 polling-interval soon recovery-time 1", "% Invalid input (at token 8: 'soon')\n"},
-		{"priority-flow-control pause watchdog port action shout", "% Invalid input (at token 5: 'shout')\n"},
+		{"priority-flow-control priority 8 no-drop", "% Invalid input\n"},
+		{"priority-flow-control pause watchdog port timer timeout 0 polling-interval auto recovery-time 1", "% Invalid input\n"},
+		{"priority-flow-control pause watchdog port timer timeout 60.01 polling-interval auto recovery-time 1", "% Invalid input\n"},
+		{"priority-flow-control pause watchdog port timer timeout 0.005 polling-interval auto recovery-time 1", "% Invalid input\n"},
+		{"priority-flow-control pause watchdog port timer timeout 1 polling-interval soon recovery-time 1", "% Invalid input\n"},
+		{"priority-flow-control pause watchdog port action shout", "% Invalid input\n"},
 		{"priority-flow-control pause watchdog port timer timeout 1 polling-interval auto", "% Incomplete command\n"},
 	})
 	c.Must("interface Et1")
 	c.Answers("interface ", []labtest.Answer{
-		{"mtu 67", "% Invalid input (at token 1: '67')\n"},
-		{"mtu 9215", "% Invalid input (at token 1: '9215')\n"},
-		{"flowcontrol send maybe", "% Invalid input (at token 2: 'maybe')\n"},
+		{"mtu 67", "% Invalid input\n"},
+		{"mtu 9215", "% Invalid input\n"},
+		{"flowcontrol send maybe", "% Invalid input\n"},
 		{"service-profile", "% Incomplete command\n"},
 		{"s", "% Ambiguous command\n"}, // service-profile, show
 		{"no priority-flow-control", "% Incomplete command\n"},
@@ -131,10 +132,10 @@ func TestEOSModesAndAbbreviations(t *testing.T) {
 		{"sh startup-config", ""},
 		{"sh conf sess", "Maximum number of completed sessions: 1\nMaximum number of pending sessions: 5\n\n" +
 			"  Name                State         User       Terminal\n  ------------------- ------------- ---------- --------\n"},
-		{"show running-config | section x | json", "% This is an unconverted command\n"},
+		{"show running-config | section x | json", "% This is an unconverted command\n{\n    \"errors\": [\n        \"This is an unconverted command\"\n    ]\n}\n"},
 		{"show running-config |", "% Incomplete command\n"},
-		{"show running-config | grep x", "% Invalid input (at token 3: 'grep')\n"},
-		{"show running-config | include (", "% Invalid input (at token 4: '(')\n"},
+		{"show running-config | grep x", "% Invalid input\n"},
+		{"show running-config | include (", "% Invalid input\n"},
 	})
 	if got := c.Run("show version"); !strings.Contains(got, "Arista DCS-7280SR3-48YC8\n") || !strings.Contains(got, "Software image version: 4.31.2F\n") {
 		t.Errorf("show version:\n%s", got)
@@ -199,8 +200,8 @@ func TestEOSRejectLinesAndWriteMemory(t *testing.T) {
 	}
 	c.Must("configure terminal")
 	before := sw.RunningConfig()
-	sw.RejectLines("traffic-class 3", "Error: TCAM resources exhausted")
-	if got := c.Run("qos map dscp 10 to traffic-class 3"); got != "% Error: TCAM resources exhausted\n" || sw.RunningConfig() != before {
+	sw.RejectLines("traffic-class 3", unavailable) // a captured refusal (eos-switch.md, "Refusals")
+	if got := c.Run("qos map dscp 10 to traffic-class 3"); got != "% "+unavailable+"\n" || sw.RunningConfig() != before {
 		t.Errorf("a rejected line: %q\n%s", got, sw.RunningConfig())
 	}
 	if got := c.Run("show running-config | include traffic-class 3"); got != "" {
@@ -238,5 +239,25 @@ func TestEOSCrypt(t *testing.T) {
 	}
 	if s := newCryptSalt(); len(s) != 16 || strings.Trim(s, cryptAlphabet) != "" {
 		t.Errorf("salt %q", s)
+	}
+}
+
+// TestEOSUptimeText: show version's Uptime in the forms of EOS 4.28 and later captures
+// (eos-switch.md, "Exec commands").
+func TestEOSUptimeText(t *testing.T) {
+	for _, c := range []struct {
+		up   time.Duration
+		want string
+	}{
+		{57 * time.Minute, "57 minutes"},
+		{2*time.Hour + 5*time.Minute, "2 hours and 5 minutes"},
+		{40*time.Hour + 45*time.Minute, "1 day, 16 hours and 45 minutes"},
+		{7*24*time.Hour + 90*time.Minute, "1 week, 0 days, 1 hour and 30 minutes"},
+		{10*24*time.Hour + 7*time.Hour + 5*time.Minute + 30*time.Second, "1 week, 3 days, 7 hours and 5 minutes"},
+		{0, "0 minutes"},
+	} {
+		if got := uptimeText(c.up); got != c.want {
+			t.Errorf("uptimeText(%v) = %q, want %q", c.up, got, c.want)
+		}
 	}
 }

@@ -45,7 +45,8 @@ func logout(x *eosCtx) { x.t.closed = true }
 
 func (x *eosCtx) privileged() bool { return x.t.mode.kind != modeExec }
 
-// cmdTerminal: `terminal length N` (0-32767), `terminal width N` (10-32767).
+// cmdTerminal: `terminal length N` (0-32767), `terminal width N` (10-32767); their answers and
+// sources are in eos-switch.md, "Exec commands".
 func cmdTerminal(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	what, n, err := a.TerminalSize(10, 32767)
 	if err != nil {
@@ -140,7 +141,8 @@ func cmdCopy(x *eosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 	return x.save(a)
 }
 
-// save writes the running-config (never a session's candidate) as the startup-config.
+// save writes the running-config (never a session's candidate) as the startup-config; its answer
+// is assumed (eos-switch.md, "Exec commands").
 func (x *eosCtx) save(a *cliswitch.Args) *cliswitch.Refusal {
 	if err := a.Done(); err != nil {
 		return err

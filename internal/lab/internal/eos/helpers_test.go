@@ -24,6 +24,10 @@ func newEOSCLI(t *testing.T, sw *Switch, lines ...string) *eosCLI {
 	return labtest.NewCLI(t, sw.newTerm("admin"), "", lines...)
 }
 
+// unavailable is a captured EOS refusal (eos-switch.md, "Refusals"), the text tests give
+// RejectLines.
+const unavailable = "Unavailable command (not supported on this hardware platform)"
+
 var eosSecretLine = regexp.MustCompile(`secret sha512 \$6\$[./0-9A-Za-z]{16}\$[./0-9A-Za-z]{86}`)
 
 // stableRunning hides the password hash (random salt and lab password) of a running-config.

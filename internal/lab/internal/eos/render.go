@@ -19,6 +19,15 @@ import (
 
 const eosVersion = "4.31.2F"
 
+// The internal build of 4.31.2F's x86_64 image as a real switch prints it (show version of a
+// DCS-7050SX3-48YC12-F, Architecture: x86_64, krikoon73/cc_eantc_2025
+// eantc2024/testbeds/evpn-vxlan/tests/init/test_results/PE15-T3-206_merged.md; eos-switch.md,
+// "Exec commands"). vEOS-lab's own build ID is not known: it prints this one too.
+const (
+	eosInternalVersion = "4.31.2F-35442176.4312F"
+	eosInternalBuildID = "500c58e3-5beb-4481-afe9-8ad77245cc44"
+)
+
 // eosModel is a switch model the lab simulates: its name as `show version` prints it
 // (modelName) and its chip family, which decides the queue commands (eos-switch.md, "Models").
 type eosModel struct {
@@ -26,14 +35,15 @@ type eosModel struct {
 	strata            bool   // uc-tx-queue (Broadcom Trident/Tomahawk, vEOS); else tx-queue (Sand)
 	pfc               bool   // the hardware has PFC (vEOS does not)
 	hardwareRevision  string // show version's Hardware version
+	imageFormat       string // show version's Image format version: 3.0 on hardware, 1.0 on vEOS-lab
 	imageOptimization string
 }
 
 // eosModels are the models, the default first.
 var eosModels = []eosModel{
-	{name: "DCS-7280SR3-48YC8", pfc: true, hardwareRevision: "11.02", imageOptimization: "Sand-4GB"},
-	{name: "DCS-7060CX-32S", strata: true, pfc: true, hardwareRevision: "12.00", imageOptimization: "Strata-4GB"},
-	{name: "vEOS-lab", strata: true, imageOptimization: "None"},
+	{name: "DCS-7280SR3-48YC8", pfc: true, hardwareRevision: "11.02", imageFormat: "3.0", imageOptimization: "Sand-4GB"},
+	{name: "DCS-7060CX-32S", strata: true, pfc: true, hardwareRevision: "12.00", imageFormat: "3.0", imageOptimization: "Strata-4GB"},
+	{name: "vEOS-lab", strata: true, imageFormat: "1.0", imageOptimization: "None"},
 }
 
 func ModelNames() []string { return device.ModelNames(eosModels, eosModel.modelName) }

@@ -46,6 +46,8 @@ func (sw *Switch) session(name string) *eosSession {
 }
 
 // enterSession creates the session (a copy of the running-config) or re-enters a pending one.
+// Its refusals, commit's and abortNamed's are assumed texts (eos-switch.md, "Configuration
+// sessions").
 func (t *eosTerm) enterSession(name string) *cliswitch.Refusal {
 	sw := t.sw
 	for name == "" {

@@ -50,8 +50,8 @@ func TestEOSSessionCommitReplays(t *testing.T) {
 	sw := startEOS(t)
 	a := newEOSCLI(t, sw, "enable", "configure session roce-a", "qos map dscp 10 to traffic-class 5", "qos profile P", "tx-queue 1", "priority strict")
 	b := newEOSCLI(t, sw, "enable", "configure terminal", "qos map cos 4 to traffic-class 2", "qos map dscp 10 to traffic-class 6", "qos profile P", "qos trust cos")
-	sw.RejectLines("dscp 11", "Error: refused")
-	if got := a.Run("qos map dscp 11 to traffic-class 5"); got != "% Error: refused\n" {
+	sw.RejectLines("dscp 11", unavailable)
+	if got := a.Run("qos map dscp 11 to traffic-class 5"); got != "% "+unavailable+"\n" {
 		t.Errorf("a rejected line in a session: %q", got)
 	}
 	sw.RejectLines("", "")

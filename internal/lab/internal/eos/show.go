@@ -121,6 +121,11 @@ func regexArg(a *cliswitch.Args) (*regexp.Regexp, *cliswitch.Refusal) {
 	return re, nil
 }
 
+// msgUnconverted is EOS's answer over SSH to `| json` after a command without a structured form:
+// the refusal, then the eAPI error object (aristanetworks/vane vane/device_interface.py,
+// error_responses; eos-switch.md, "Exec commands").
+const msgUnconverted = "% This is an unconverted command\n{\n    \"errors\": [\n        \"This is an unconverted command\"\n    ]\n}"
+
 // filter applies `json`, `section RE`, `include RE`, `exclude RE`, `begin RE` or `no-more`.
 func filter(a *cliswitch.Args, text, jsonText string) (string, *cliswitch.Refusal) {
 	at := a.Pos
@@ -136,7 +141,7 @@ func filter(a *cliswitch.Args, text, jsonText string) (string, *cliswitch.Refusa
 			return text, nil // nothing is ever paginated
 		}
 		if jsonText == "" {
-			return "", &cliswitch.Refusal{Msg: "% This is an unconverted command", At: at}
+			return "", &cliswitch.Refusal{Msg: msgUnconverted, At: at}
 		}
 		return jsonText, nil
 	}
@@ -179,13 +184,9 @@ func sections(text string, re *regexp.Regexp) string {
 	return b.String()
 }
 
-// versionText is `show version` in the layout of real captures (a DCS-7060CX-32S-F at 4.25.1F in
-// arista-netdevops-community/automation_and_telemetry_demo; vEOS-lab ones), with the model's
-// hardware version and image optimization (Sand-4GB, Strata-4GB: the eantc2024 and avdsnapshot
-// reports; vEOS-lab prints None).
+// versionText is `show version` in the layout of EOS 4.31's captures (eos-switch.md, "Exec
+// commands"): the model's hardware version, image format version and image optimization.
 func (sw *Switch) versionText() string {
-	up := time.Since(sw.started)
-	days := int(up.Hours()) / 24
 	hw := sw.model.hardwareRevision
 	if hw != "" {
 		hw = " " + hw
@@ -198,16 +199,40 @@ System MAC address: %s
 
 Software image version: %s
 Architecture: x86_64
-Internal build version: %s-35442176.4312F
-Internal build ID: 6fcb426e-70a7-4c37-a91f-8ad6a5e0a4e6
-Image format version: 1.0
+Internal build version: %s
+Internal build ID: %s
+Image format version: %s
 Image optimization: %s
 
-Uptime: %d weeks, %d days, %d hours and %d minutes
+Uptime: %s
 Total memory: 4002360 kB
 Free memory: 2440816 kB
-`, sw.model.name, hw, sw.serial, sw.mac, sw.mac, eosVersion, eosVersion, sw.model.imageOptimization,
-		days/7, days%7, int(up.Hours())%24, int(up.Minutes())%60)
+`, sw.model.name, hw, sw.serial, sw.mac, sw.mac, eosVersion, eosInternalVersion, eosInternalBuildID,
+		sw.model.imageFormat, sw.model.imageOptimization, uptimeText(time.Since(sw.started)))
+}
+
+// uptimeText is show version's Uptime as EOS 4.28 and later print it: from the largest unit that
+// is not zero down to minutes, "1 week, 0 days, 1 hour and 30 minutes", "57 minutes".
+func uptimeText(up time.Duration) string {
+	m := int(up.Minutes())
+	units := []struct {
+		n    int
+		name string
+	}{{m / (7 * 24 * 60), "week"}, {m / (24 * 60) % 7, "day"}, {m / 60 % 24, "hour"}, {m % 60, "minute"}}
+	for len(units) > 1 && units[0].n == 0 {
+		units = units[1:]
+	}
+	parts := make([]string, len(units))
+	for i, u := range units {
+		parts[i] = fmt.Sprintf("%d %s", u.n, u.name)
+		if u.n != 1 {
+			parts[i] += "s"
+		}
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // versionJSON is `show version | json`: the keys of EOS 4.31 (a DCS-7280CR3-32P4-F capture in
@@ -225,8 +250,8 @@ func (sw *Switch) versionJSON() string {
 		`"mfgName": "Arista"`, `"modelName": ` + jsonString(sw.model.name), `"hardwareRevision": ` + jsonString(sw.model.hardwareRevision),
 		`"serialNumber": ` + jsonString(sw.serial), `"systemMacAddress": ` + jsonString(colon), `"hwMacAddress": ` + jsonString(colon),
 		`"configMacAddress": "00:00:00:00:00:00"`, `"version": ` + jsonString(eosVersion), `"architecture": "x86_64"`,
-		`"internalVersion": ` + jsonString(eosVersion+"-35442176.4312F"), `"internalBuildId": "6fcb426e-70a7-4c37-a91f-8ad6a5e0a4e6"`,
-		`"imageFormatVersion": "1.0"`, `"imageOptimization": ` + jsonString(sw.model.imageOptimization),
+		`"internalVersion": ` + jsonString(eosInternalVersion), `"internalBuildId": ` + jsonString(eosInternalBuildID),
+		`"imageFormatVersion": ` + jsonString(sw.model.imageFormat), `"imageOptimization": ` + jsonString(sw.model.imageOptimization),
 		fmt.Sprintf(`"bootupTimestamp": %.2f`, float64(sw.started.UnixMilli())/1000), fmt.Sprintf(`"uptime": %.2f`, up),
 		`"memTotal": 4002360`, `"memFree": 2440816`, `"isIntlVersion": false`,
 	}
