@@ -69,7 +69,7 @@ nxos-1# sh run intrface e1/1
                ^
 % Invalid command at '^' marker.
 nxos-1# checkpoint cp
-Done
+.Done
 nxos-1# exit
 `,
 		exec:         "show running-config ipqos",

@@ -66,7 +66,7 @@ func TestNXOSWithScrapli(t *testing.T) {
 	}
 
 	t.Run("checkpoint and atomic rollback", func(t *testing.T) {
-		if got := show("checkpoint roce-4f1c2a9e"); got != "Done" {
+		if got := show("checkpoint roce-4f1c2a9e"); got != ".Done" {
 			t.Errorf("checkpoint: %q", got)
 		}
 		mr, err := drv.SendConfigs([]string{
@@ -80,7 +80,7 @@ func TestNXOSWithScrapli(t *testing.T) {
 			t.Fatal("nothing changed")
 		}
 		got := show("rollback running-config checkpoint roce-4f1c2a9e atomic")
-		if !strings.HasSuffix(got, "Verification is Successful.\n\nRollback completed successfully.") {
+		if !strings.HasSuffix(got, "Generating Rollback Patch\n\nRollback completed successfully.") {
 			t.Errorf("rollback: %q", got)
 		}
 		if sw.RunningConfig() != before {

@@ -37,7 +37,7 @@ func TestNXOSCheckpointOutlivesConnection(t *testing.T) {
 	s.line("match dscp 26", "(config-cmap-qos)# ")
 	s.line("end", "nxos-1# ")
 	before := sw.RunningConfig()
-	if got := s.line("checkpoint roce-4f1c2a9e", "nxos-1# "); got != "checkpoint roce-4f1c2a9e\r\nDone\r\nnxos-1# " {
+	if got := s.line("checkpoint roce-4f1c2a9e", "nxos-1# "); got != "checkpoint roce-4f1c2a9e\r\n.Done\r\nnxos-1# " {
 		t.Errorf("checkpoint: %q", got)
 	}
 	s.line("configure terminal", "(config)# ")

@@ -25,14 +25,22 @@ type nxosCheckpoint struct {
 
 var checkpointName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,80}$`)
 
-// rollbackTranscript is what NX-OS prints for a successful atomic rollback.
-const rollbackTranscript = `Note: Applying config parallelly may fail Rollback verification
+// rollbackTranscript is what NX-OS 10.x prints for a successful rollback (nxos-switch.md, "Exec
+// commands"): a Nexus 9000v 10.2(2) transcript of `rollback running-config checkpoint NAME`.
+const rollbackTranscript = `ADVISORY: Rollback operation started...
+Modifying running configuration from another VSH terminal in parallel
+is not recommended, as this may lead to Rollback failure.
+
 Collecting Running-Config
-#Generating Rollback Patch
+Generating Rollback patch for switch profile
+Rollback Patch is Empty
+Collecting Running-Config
+Generating Rollback Patch
 Executing Rollback Patch
-#Generating Running-config for verification
-#Generating Patch for verification
-Verification is Successful.
+During CR operation,will retain L3 configuration
+when vrf member change on interface
+Generating Running-config for verification
+Generating Rollback Patch
 
 Rollback completed successfully.
 `
@@ -79,7 +87,7 @@ func cmdCheckpoint(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 		name: name, user: x.t.user, created: time.Now(), description: description,
 		cfg: sw.running.clone(), size: len(sw.renderFull(sw.running)),
 	})
-	x.printf("Done\n")
+	x.printf(".Done\n") // one progress dot, as the 10.2(2) transcript shows
 	return nil
 }
 

@@ -9,9 +9,13 @@ import (
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/cliswitch"
 )
 
-const nxosRollbackTranscript = "Note: Applying config parallelly may fail Rollback verification\nCollecting Running-Config\n" +
-	"#Generating Rollback Patch\nExecuting Rollback Patch\n#Generating Running-config for verification\n" +
-	"#Generating Patch for verification\nVerification is Successful.\n\nRollback completed successfully.\n"
+const nxosRollbackTranscript = "ADVISORY: Rollback operation started...\n" +
+	"Modifying running configuration from another VSH terminal in parallel\n" +
+	"is not recommended, as this may lead to Rollback failure.\n\n" +
+	"Collecting Running-Config\nGenerating Rollback patch for switch profile\nRollback Patch is Empty\n" +
+	"Collecting Running-Config\nGenerating Rollback Patch\nExecuting Rollback Patch\n" +
+	"During CR operation,will retain L3 configuration\nwhen vrf member change on interface\n" +
+	"Generating Running-config for verification\nGenerating Rollback Patch\n\nRollback completed successfully.\n"
 
 var checkpointTime = regexp.MustCompile(`(?m)^Created at (Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d:\d\d:\d\d \d\d [A-Z][a-z]{2} \d{4}$`)
 
@@ -21,10 +25,10 @@ func TestNXOSCheckpointRollback(t *testing.T) {
 	sw := startNXOS(t)
 	c := newNXOSCLI(t, sw, nxosDocConfig...)
 	before, beforeFull := sw.RunningConfig(), withoutTimes(c.Run("show running-config"))
-	if got := c.Run("checkpoint roce-4f1c2a9e"); got != "Done\n" {
+	if got := c.Run("checkpoint roce-4f1c2a9e"); got != ".Done\n" {
 		t.Fatalf("checkpoint: %q", got)
 	}
-	if got := c.Run("checkpoint second description before the change"); got != "Done\n" {
+	if got := c.Run("checkpoint second description before the change"); got != ".Done\n" {
 		t.Fatalf("checkpoint with a description: %q", got)
 	}
 	c.check([]nxCase{{"checkpoint roce-4f1c2a9e", "", "ERROR: Checkpoint name is already in use"}})
@@ -85,8 +89,10 @@ func TestNXOSRejectLinesAndCounters(t *testing.T) {
 	sw := startNXOS(t)
 	c := newNXOSCLI(t, sw, "configure terminal", "class-map type qos match-any ROCE", "policy-map type qos P", "class ROCE")
 	before := sw.RunningConfig()
-	sw.RejectLines("qos-group 3", "ERROR: TCAM resources exhausted")
-	if got := c.Run("set qos-group 3"); got != "ERROR: TCAM resources exhausted\n" || sw.RunningConfig() != before {
+	// A captured refusal (nxos-switch.md, "Refusals and warnings"); the two spaces are NX-OS's.
+	const refusal = `Unable to perform the action due to incompatibility:  Module 1 returned status "ACLQOS_ERROR: Invalid Class id : Max class reached"`
+	sw.RejectLines("qos-group 3", refusal)
+	if got := c.Run("set qos-group 3"); got != refusal+"\n" || sw.RunningConfig() != before {
 		t.Errorf("a rejected line: %q\n%s", got, sw.RunningConfig())
 	}
 	if p := c.Term.Prompt(); p != "nxos-1(config-pmap-c-qos)# " {

@@ -59,7 +59,7 @@ func cmdNXCopy(x *nxosCtx, a *cliswitch.Args) *cliswitch.Refusal {
 		return err
 	}
 	x.sw.startup, x.sw.startupTime = x.sw.running.clone(), time.Now()
-	x.printf("[########################################] 100%%\nCopy complete.\n")
+	x.printf("[########################################] 100%%\nCopy complete, now saving to disk (please wait)...\nCopy complete.\n")
 	return nil
 }
 

@@ -173,7 +173,7 @@ func TestNXOSCopyRunStart(t *testing.T) {
 	if sw.StartupConfig() != "" {
 		t.Errorf("a switch that never saved has a startup-config:\n%s", sw.StartupConfig())
 	}
-	if got := c.Run("copy running-config startup-config"); got != "[########################################] 100%\nCopy complete.\n" {
+	if got := c.Run("copy running-config startup-config"); got != "[########################################] 100%\nCopy complete, now saving to disk (please wait)...\nCopy complete.\n" {
 		t.Errorf("copy running-config startup-config: %q", got)
 	}
 	saved := sw.RunningConfig()
