@@ -183,7 +183,7 @@ func (s *Switch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPatch || r.Method == http.MethodDelete:
 		s.stage(w, r, elems, q.Get("rev"))
 	default:
-		fail(w, http.StatusMethodNotAllowed, "Method Not Allowed", "The method is not allowed for the requested URL.")
+		methodNotAllowed(w)
 	}
 }
 
@@ -241,7 +241,7 @@ func (s *Switch) get(w http.ResponseWriter, elems []string, q url.Values) {
 		// parent is a known container; the lab cannot tell, so answer an empty object.
 		tree = map[string]any{}
 	}
-	reply(w, http.StatusOK, tree)
+	reply(w, tree)
 }
 
 // patterns splits include parameters ("/*/counters/qos") into their elements.
@@ -347,7 +347,7 @@ func (s *Switch) counters(w http.ResponseWriter, elems []string) {
 		}
 		v = m[e]
 	}
-	reply(w, http.StatusOK, v)
+	reply(w, v)
 }
 
 // stage records a PATCH or DELETE into a pending revision after checking it against the
@@ -358,7 +358,9 @@ func (s *Switch) stage(w http.ResponseWriter, r *http.Request, elems []string, r
 	rv, ok := s.revs[rev]
 	switch {
 	case rev == "":
-		fail(w, http.StatusBadRequest, "Bad Request", "rev is required")
+		// connexion's answer to a required query parameter that is missing
+		// (cumulus-switch.md, "Error answers").
+		fail(w, http.StatusBadRequest, "Bad Request", "Missing query parameter 'rev'")
 		return
 	case !ok:
 		fail(w, http.StatusNotFound, "Not Found", "The requested item does not exist.")
@@ -373,7 +375,7 @@ func (s *Switch) stage(w http.ResponseWriter, r *http.Request, elems []string, r
 		dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 16<<20))
 		dec.UseNumber()
 		if err := dec.Decode(&body); err != nil {
-			fail(w, http.StatusBadRequest, "Bad Request", "The request body is not valid JSON: "+err.Error())
+			badJSON(w)
 			return
 		}
 		if msg := checkPatch(elems, body); msg != "" {
@@ -400,7 +402,7 @@ func (s *Switch) stage(w http.ResponseWriter, r *http.Request, elems []string, r
 	for i := len(elems) - 1; i >= 0; i-- {
 		delta = map[string]any{elems[i]: delta}
 	}
-	reply(w, http.StatusOK, delta)
+	reply(w, delta)
 }
 
 // revision answers /revision: POST creates one, GET lists them or shows one, PATCH applies
@@ -414,7 +416,7 @@ func (s *Switch) revision(w http.ResponseWriter, r *http.Request, elems []string
 		s.revs[id] = &revision{state: "pending"}
 		s.order = append(s.order, id)
 		s.mu.Unlock()
-		reply(w, http.StatusOK, map[string]any{id: stateJSON("pending", "", nil)})
+		reply(w, map[string]any{id: stateJSON("pending", "", nil)})
 	case len(elems) == 0 && r.Method == http.MethodGet:
 		s.mu.Lock()
 		out := map[string]any{}
@@ -423,7 +425,7 @@ func (s *Switch) revision(w http.ResponseWriter, r *http.Request, elems []string
 		}
 		out["applied"] = stateJSON("applied", "", nil)
 		s.mu.Unlock()
-		reply(w, http.StatusOK, out)
+		reply(w, out)
 	case len(elems) == 1 && r.Method == http.MethodGet:
 		s.mu.Lock()
 		rv, ok := s.revs[elems[0]]
@@ -436,23 +438,23 @@ func (s *Switch) revision(w http.ResponseWriter, r *http.Request, elems []string
 			fail(w, http.StatusNotFound, "Not Found", "The requested item does not exist.")
 			return
 		}
-		reply(w, http.StatusOK, body)
+		reply(w, body)
 	case len(elems) == 1 && r.Method == http.MethodPatch:
 		s.apply(w, r, elems[0])
 	case len(elems) == 1 && r.Method == http.MethodDelete:
 		s.detach(w, elems[0])
 	default:
-		fail(w, http.StatusMethodNotAllowed, "Method Not Allowed", "The method is not allowed for the requested URL.")
+		methodNotAllowed(w)
 	}
 }
+
+// The states in which the lab leaves a revision that failed.
+var failedStates = []string{"invalid", "ays_fail", "apply_fail"}
 
 // detach answers DELETE /nvue_v1/revision/<id>, the REST form of `nv config detach` (NVIDIA's
 // NVUE reference for its NVOS switches): a revision that is not applying and was not applied is
 // dropped (204, as NVUE's other DELETEs answer); one applying or applied stays (405 with the
-// answer of a method a path does not take: assumed, cumulus-switch.md).
-// The states in which the lab leaves a revision that failed.
-var failedStates = []string{"invalid", "ays_fail", "apply_fail"}
-
+// answer of a method a path does not take: assumed, cumulus-switch.md "The revision workflow").
 func (s *Switch) detach(w http.ResponseWriter, id string) {
 	s.mu.Lock()
 	rv, ok := s.revs[id]
@@ -466,7 +468,7 @@ func (s *Switch) detach(w http.ResponseWriter, id string) {
 	case !ok:
 		fail(w, http.StatusNotFound, "Not Found", "The requested item does not exist.")
 	case !done:
-		fail(w, http.StatusMethodNotAllowed, "Method Not Allowed", "The method is not allowed for the requested URL.")
+		methodNotAllowed(w)
 	default:
 		w.WriteHeader(http.StatusNoContent)
 	}
@@ -488,7 +490,7 @@ func (s *Switch) apply(w http.ResponseWriter, r *http.Request, id string) {
 		AutoPrompt map[string]string `json:"auto-prompt"`
 	}
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&req); err != nil {
-		fail(w, http.StatusBadRequest, "Bad Request", "The request body is not valid JSON: "+err.Error())
+		badJSON(w)
 		return
 	}
 	s.mu.Lock()
@@ -499,6 +501,8 @@ func (s *Switch) apply(w http.ResponseWriter, r *http.Request, id string) {
 		fail(w, http.StatusNotFound, "Not Found", "The requested item does not exist.")
 		return
 	case req.State != "apply":
+		// NVUE takes other states (pending, confirm_yes, save, ...); the lab applies only:
+		// its own refusal, assumed (cumulus-switch.md, "Error answers").
 		s.mu.Unlock()
 		fail(w, http.StatusBadRequest, "Bad Request", fmt.Sprintf("'%s' is not one of the states this lab applies ('apply')", req.State))
 		return
@@ -510,7 +514,7 @@ func (s *Switch) apply(w http.ResponseWriter, r *http.Request, id string) {
 	rv.state = "apply"
 	answered := req.AutoPrompt["ays"] == "ays_yes"
 	s.mu.Unlock()
-	reply(w, http.StatusOK, stateJSON("apply", "", nil))
+	reply(w, stateJSON("apply", "", nil))
 	go s.finish(id, answered)
 }
 
@@ -532,6 +536,9 @@ func (s *Switch) finish(id string, answered bool) {
 	next := cloneTree(s.applied)
 	for _, o := range rv.ops {
 		if err := o.apply(next); err != nil {
+			// A staged DELETE whose target an earlier revision removed. apply_fail is one of
+			// NVUE's failed states; the issue's code, message and progress are the lab's
+			// (cumulus-switch.md, "Error answers").
 			rv.state, rv.progress = "apply_fail", "Apply failed"
 			rv.issues = []issue{{Code: "apply_fail", Data: map[string]any{}, Message: err.Error(), Severity: "error"}}
 			return
@@ -654,14 +661,30 @@ func clone(v any) any {
 	return v
 }
 
-func reply(w http.ResponseWriter, status int, body any) {
+// reply answers 200 with body as JSON.
+func reply(w http.ResponseWriter, body any) {
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
+	w.WriteHeader(http.StatusOK)
 	_ = json.NewEncoder(w).Encode(body)
 }
 
-// fail answers an error the way NVUE's API does: JSON with title and detail (the keys NVIDIA's
-// NVOS test client reads), status and type (assumed).
+// fail answers an error the way NVUE's API does: a problem body with status, title and detail
+// (the keys NVIDIA's NVOS test client requires) and type, laid out and typed as connexion's
+// problem() makes it (cumulus-switch.md, "Error answers").
 func fail(w http.ResponseWriter, status int, title, detail string) {
-	reply(w, status, map[string]any{"status": status, "title": title, "detail": detail, "type": "about:blank"})
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"type": "about:blank", "title": title, "detail": detail, "status": status})
+}
+
+// methodNotAllowed is werkzeug's MethodNotAllowed as connexion answers it: its name as title,
+// its description as detail (cumulus-switch.md, "Error answers").
+func methodNotAllowed(w http.ResponseWriter) {
+	fail(w, http.StatusMethodNotAllowed, "Method Not Allowed", "The method is not allowed for the requested URL.")
+}
+
+// badJSON is connexion's answer to a JSON request body that does not parse
+// (cumulus-switch.md, "Error answers").
+func badJSON(w http.ResponseWriter) {
+	fail(w, http.StatusBadRequest, "Bad Request", "Request body is not valid JSON")
 }

@@ -131,7 +131,7 @@ func TestRefusals(t *testing.T) {
 		`{"trust": "l4"}`:                          `'l4' is not one of ['l2', 'l3', 'port', 'both'] - 'qos.mapping.R.trust'`,
 		`{"dscp": {"64": {"switch-priority": 1}}}`: `64 is not a valid key (0-63) - 'qos.mapping.R.dscp'`,
 		`{"dscp": {"1": {"switch-priority": 8}}}`:  `8 is greater than the maximum of 7 - 'qos.mapping.R.dscp.1.switch-priority'`,
-		`{"colour": "red"}`:                        `Additional properties are not allowed ('colour' was unexpected) - 'qos.mapping.R'`,
+		`{"colour": "red"}`:                        `Unevaluated properties are not allowed ('colour' was unexpected) - 'qos.mapping.R'`,
 	} {
 		code, got := call(t, srv, http.MethodPatch, "/nvue_v1/qos/mapping/R?rev="+rev, body)
 		if code != http.StatusBadRequest || got["title"] != "Bad Request" || got["detail"] != want {
@@ -232,5 +232,60 @@ func TestCurl(t *testing.T) {
 	eqm := sw.Applied()["qos"].(map[string]any)["egress-queue-mapping"]
 	if !strings.Contains(run(srv.URL+"/nvue_v1/qos?rev=applied"), `"traffic-class":3`) || eqm == nil {
 		t.Errorf("curl's change is not applied: %v", eqm)
+	}
+}
+
+// TestErrorAnswers: the bodies of the refusals the framework in front of NVUE's handlers gives
+// (connexion and werkzeug texts, cumulus-switch.md "Error answers"), and a staged DELETE whose
+// target an earlier revision removed ending apply_fail.
+func TestErrorAnswers(t *testing.T) {
+	_, srv := start(t)
+	rev := newRevision(t, srv)
+	for _, c := range []struct {
+		method, path, body string
+		status             int
+		title, detail      string
+	}{
+		{http.MethodPatch, "/nvue_v1/qos/mapping/R", `{"trust": "l3"}`, http.StatusBadRequest, "Bad Request", "Missing query parameter 'rev'"},
+		{http.MethodPatch, "/nvue_v1/qos/mapping/R?rev=" + rev, `{"trust": `, http.StatusBadRequest, "Bad Request", "Request body is not valid JSON"},
+		{http.MethodPatch, "/nvue_v1/revision/" + rev, `{"state"`, http.StatusBadRequest, "Bad Request", "Request body is not valid JSON"},
+		{http.MethodPatch, "/nvue_v1/revision/" + rev, `{"state": "save"}`, http.StatusBadRequest, "Bad Request", "'save' is not one of the states this lab applies ('apply')"},
+		{http.MethodPut, "/nvue_v1/qos", `{}`, http.StatusMethodNotAllowed, "Method Not Allowed", "The method is not allowed for the requested URL."},
+		{http.MethodPost, "/nvue_v1/revision/" + rev, `{}`, http.StatusMethodNotAllowed, "Method Not Allowed", "The method is not allowed for the requested URL."},
+	} {
+		req, err := http.NewRequestWithContext(t.Context(), c.method, srv.URL+c.path, strings.NewReader(c.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.SetBasicAuth("admin", "pw")
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got map[string]any
+		err = json.NewDecoder(resp.Body).Decode(&got)
+		_ = resp.Body.Close()
+		if err != nil || resp.StatusCode != c.status || resp.Header.Get("Content-Type") != "application/problem+json" ||
+			got["title"] != c.title || got["detail"] != c.detail || got["type"] != "about:blank" || got["status"] != float64(c.status) {
+			t.Errorf("%s %s: %d %s %v (%v), want %d %q %q", c.method, c.path, resp.StatusCode, resp.Header.Get("Content-Type"), got, err,
+				c.status, c.title, c.detail)
+		}
+	}
+
+	// Two revisions delete the same binding; the second to apply finds it gone.
+	first, second := newRevision(t, srv), newRevision(t, srv)
+	for _, r := range []string{first, second} {
+		if code, _ := call(t, srv, http.MethodDelete, "/nvue_v1/system/hostname?rev="+r, ""); code != http.StatusNoContent {
+			t.Fatalf("stage delete in %s: %d", r, code)
+		}
+	}
+	if got := applyAndWait(t, srv, first, ays); got["state"] != "applied" {
+		t.Fatalf("first: %v", got)
+	}
+	got := applyAndWait(t, srv, second, ays)
+	issue, _ := got["transition"].(map[string]any)["issue"].(map[string]any)["0"].(map[string]any)
+	if got["state"] != "apply_fail" || issue["code"] != "apply_fail" || issue["message"] != "no hostname" {
+		t.Errorf("second: %v", got)
 	}
 }

@@ -85,8 +85,9 @@ var interfaceQoSSpec = obj(map[string]*spec{
 })
 
 // checkPatch checks a PATCH body at path against the schema; "" when it conforms. The messages
-// are python-jsonschema's (NVUE's nvued validates its OpenAPI schema in Python); how NVUE words
-// the detail around them is assumed.
+// are python-jsonschema's, the " - '<path>'" after them connexion's; which keyword NVUE's own
+// validator reports, and the wording of an out-of-range key, are assumed (cumulus-switch.md,
+// "Schema checks at PATCH (400)").
 func checkPatch(path []string, body any) string {
 	for i := len(path) - 1; i >= 0; i-- {
 		body = map[string]any{path[i]: body}
@@ -155,7 +156,8 @@ func (s *spec) check(v any, at []string) string {
 		switch {
 		case s.fields != nil:
 			if sub = s.fields[k]; sub == nil {
-				return where(fmt.Sprintf("Additional properties are not allowed ('%s' was unexpected)", k))
+				// OAS512 closes these objects with x-unevaluatedProperties: false.
+				return where(fmt.Sprintf("Unevaluated properties are not allowed ('%s' was unexpected)", k))
 			}
 		case s.keys != nil:
 			n, err := strconv.Atoi(k)
@@ -163,6 +165,8 @@ func (s *spec) check(v any, at []string) string {
 				return where(fmt.Sprintf("'%s' is not a 'integer'", k))
 			}
 			if n < s.keys.min || n > s.keys.max {
+				// The lab's own words: NVUE checks keys against its x-propertyNames
+				// schemas, and its text for a key out of range is not public.
 				return where(fmt.Sprintf("%d is not a valid key (%d-%d)", n, s.keys.min, s.keys.max))
 			}
 			sub = s.elem
