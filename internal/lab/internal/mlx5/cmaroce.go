@@ -1,6 +1,7 @@
 package mlx5
 
-// cma_roce_tos of mlx-tools (sbin/cma_roce_tos, a bash script): it sets and
+// cma_roce_tos of mlnx-tools (sbin/cma_roce_tos, a bash script; mlx5-host.md
+// "cma_roce_tos" cites its lines and the texts of bash, mkdir and the kernel): it sets and
 // prints the rdma_cm default ToS of one port through configfs
 // (/sys/kernel/config/rdma_cm/DEV/ports/PORT/default_roce_tos, kstrtou8
 // base 0 on write, "%u\n" on read). That value only seeds the ToS of
@@ -88,15 +89,25 @@ func (h *Host) cmdCmaRoceTos(e *sh.Env, args []string) int {
 		fmt.Fprintf(e.Stdout, "Device %s port %s does not exist\n", device, port)
 		return 1
 	}
-	// [ $MODE -ge 0 ]: bash's integer test.
-	n, err := strconv.ParseInt(strings.TrimSpace(mode), 10, 64)
+	// Line 109, `if [ $MODE -ge 0 ]; then`: $MODE unquoted, so split into words, then bash's
+	// test builtin (an integer is strtoimax base 10, blanks around it allowed). Several words
+	// are "too many arguments" (assumed for words test reads as operators, such as `!`).
+	words := strings.Fields(mode)
+	var n int64
+	var err error
+	if len(words) == 1 {
+		n, err = strconv.ParseInt(words[0], 10, 64)
+	}
 	switch {
-	case strings.TrimSpace(mode) == "":
+	case len(words) == 0:
 		fmt.Fprintf(e.Stderr, "%s: line 109: [: -ge: unary operator expected\n", cmaScript)
+	case len(words) > 1:
+		fmt.Fprintf(e.Stderr, "%s: line 109: [: too many arguments\n", cmaScript)
 	case err != nil:
-		fmt.Fprintf(e.Stderr, "%s: line 109: [: %s: integer expression expected\n", cmaScript, mode)
+		fmt.Fprintf(e.Stderr, "%s: line 109: [: %s: integer expression expected\n", cmaScript, words[0])
 	case n >= 0:
-		v, err := kstrtouN(strings.TrimSpace(mode)+"\n", 8)
+		// Line 110, `echo $MODE > default_roce_tos`: bash's echo reports the store's error.
+		v, err := kstrtouN(words[0]+"\n", 8)
 		if err != nil {
 			fmt.Fprintf(e.Stderr, "%s: line 110: echo: write error: %s\n", cmaScript, err)
 		} else {

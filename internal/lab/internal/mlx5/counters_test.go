@@ -143,9 +143,23 @@ func TestEthtoolErrors(t *testing.T) {
 	e.Expect("ethtool", "", bad, 1)
 	e.Expect("ethtool -S eth9", "", "Cannot get stats strings information: No such device\n", 96)
 	e.Expect("ethtool -S lo", "", "no stats available\n", 94)
-	e.Expect("ethtool -S abcdefghijklmnopq", "", "Device name longer than 15 characters\n"+bad, 1)
+	e.Expect("ethtool -S abcdefghijklmnopq", "", "ioctl-only request, device name longer than 15 not supported\n", 1)
 	if out := e.Must("/usr/sbin/ethtool --statistics eth1 | grep -c prio"); out != "64\n" {
 		t.Errorf("eth1 prio lines: %q", out)
+	}
+}
+
+// The error paths that need no ConnectX match Debian's ethtool (6.1 in bookworm): a name longer
+// than IFNAMSIZ-1, lo (no driver statistics), a missing netdev, a bad command line.
+func TestEthtoolMatchesDebian(t *testing.T) {
+	bin := realTool(t, "ethtool", "ethtool", "/usr/sbin", "/sbin")
+	h := startHost(t, "")
+	for _, c := range []string{"ethtool -S abcdefghijklmnop", "ethtool -S lo", "ethtool --statistics lo",
+		"ethtool -S nosuch0", "ethtool -S", "ethtool"} {
+		out, errOut, st := runReal(t, bin, c)
+		if lo, le, ls := h.Run(c); lo != out || le != errOut || ls != st {
+			t.Errorf("%s:\nlab  %q %q %d\nreal %q %q %d", c, lo, le, ls, out, errOut, st)
+		}
 	}
 }
 

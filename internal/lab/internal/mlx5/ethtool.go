@@ -1,6 +1,7 @@
 package mlx5
 
-// ethtool (ethtool.c of the ethtool package), for the one operation a counter read uses:
+// ethtool (ethtool.c of the ethtool package; Debian bookworm's ethtool 6.1 is the reference,
+// mlx5-host.md "Traffic counters"), for the one operation a counter read uses:
 // `ethtool -S IF` (--statistics), which needs no privilege (ETHTOOL_GSTATS is not a
 // CAP_NET_ADMIN command). Every other option is refused the way ethtool refuses a command
 // line it cannot parse; the lab does not emulate them.
@@ -27,7 +28,10 @@ func (h *Host) cmdEthtool(e *sh.Env, args []string) int {
 	}
 	dev := args[1]
 	if len(dev) >= 16 { // IFNAMSIZ
-		fmt.Fprintf(e.Stderr, "Device name longer than 15 characters\n%s", ethtoolBadArgs)
+		// netlink/netlink.c netlink_run_handler: -S without --groups is an ioctl-only request,
+		// and the ioctl fallback takes no longer name (ethtool 6.1; the older "Device name
+		// longer than 15 characters" of ioctl_init is not reached any more).
+		fmt.Fprintln(e.Stderr, "ioctl-only request, device name longer than 15 not supported")
 		return 1
 	}
 	if p := h.port(dev); p != nil {

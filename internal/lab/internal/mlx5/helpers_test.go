@@ -1,6 +1,8 @@
 package mlx5
 
 import (
+	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/device"
@@ -49,4 +51,39 @@ func expectRuns(t *testing.T, h *Host, cases []hostCase) {
 			t.Errorf("%s:\n got %q %q %d\nwant %q %q %d", tc.cmd, out, errOut, st, tc.stdout, tc.stderr, tc.status)
 		}
 	}
+}
+
+// realTool is the path of a program installed on this machine, found on PATH or in dirs; the
+// test is skipped without it (pkg: the Debian package that has it).
+func realTool(t *testing.T, name, pkg string, dirs ...string) string {
+	t.Helper()
+	bin, err := exec.LookPath(name)
+	for _, d := range dirs {
+		if err != nil {
+			bin, err = exec.LookPath(d + "/" + name)
+		}
+	}
+	if err != nil {
+		t.Skipf("no %s on this machine (Debian: %s)", name, pkg)
+	}
+	return bin
+}
+
+// runReal runs bin with the words of cmd after the first as its arguments and returns what it
+// printed and its exit status; argv[0] is cmd's first word, as a shell gives it.
+func runReal(t *testing.T, bin, cmd string) (stdout, stderr string, status int) {
+	t.Helper()
+	words := strings.Fields(cmd)
+	x := exec.Command(bin, words[1:]...)
+	x.Args[0] = words[0]
+	var out, errOut strings.Builder
+	x.Stdout, x.Stderr = &out, &errOut
+	if err := x.Run(); err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatal(err)
+		}
+		status = ee.ExitCode()
+	}
+	return out.String(), errOut.String(), status
 }

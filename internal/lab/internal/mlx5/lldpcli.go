@@ -1,11 +1,11 @@
 package mlx5
 
-// lldpd's client on a lab host (mlx5-host.md, "lldpcli"): `lldpcli -f json0 show chassis` and
-// `lldpcli -f json0 show neighbors`, in the layout of lldpcli 1.0.16 (Debian bookworm's lldpd
-// 1.0.16-1+deb12u1), captured on two network namespaces joined by a veth pair (the provider's
-// internal/platform/mlx5/testdata/lldp holds those captures): json0 gives every element as a
-// list and every value as [{"value": ...}], indented by two spaces. What a host hears is its
-// cables' far ends (cabling.go).
+// lldpd's client on a lab host (cabling.md, "How each device prints what it hears", mlx5
+// hosts): `lldpcli -f json0 show chassis` and `lldpcli -f json0 show neighbors`, in the layout
+// of lldpcli 1.0.16 (Debian bookworm's lldpd 1.0.16-1+deb12u1), captured on two network
+// namespaces joined by a veth pair (the provider's internal/platform/mlx5/testdata/lldp holds
+// those captures): json0 gives every element as a list and every value as [{"value": ...}],
+// indented by two spaces. What a host hears is its cables' far ends (cabling.go).
 
 import (
 	"encoding/json"

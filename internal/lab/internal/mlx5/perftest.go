@@ -59,54 +59,73 @@ type perftestRun struct {
 }
 
 // parsePerftest reads the options perftest_parameters.c's parser_args takes that the lab
-// implements; others are refused with getopt's message (assumed: perftest's usage text that
-// follows it on a real host is left out).
+// implements, with their checks (the CHECK_VALUE macros of perftest_parameters.h, the -s case);
+// a value they refuse, a missing argument and an option the lab does not know end the parse as
+// there (glibc getopt_long's message, then perftest's "Invalid Command or flag." lines), and the
+// test's main adds " Parser function exited with Error" (write_bw.c and the other three). The
+// usage text perftest prints on stdout after an unknown option is left out (assumed), and so
+// are the options the lab does not implement: they are refused as unknown (assumed).
 func parsePerftest(kind perftestKind, args []string) (*perftestRun, string) {
 	r := &perftestRun{kind: kind, gidIndex: -1, tclass: -1, port: perfDefPort}
-	num := func(flag, v string, dst *int) string {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			return fmt.Sprintf(" Invalid value %s for %s\n", v, flag)
-		}
-		*dst = n
-		return ""
-	}
+	const parserErr = " Parser function exited with Error\n"
+	const badFlag = " Invalid Command or flag.\n Please check command line and run again.\n\n" + parserErr
+	// The long options' short equivalents (long_options[]); --tclass has none.
+	long := map[string]string{"--ib-dev": "d", "--gid-index": "x", "--size": "s", "--iters": "n",
+		"--duration": "D", "--port": "p", "--tclass": "tclass"}
+	// getopt_long's messages name argv[0]: the command word as typed.
 	for i := 1; i < len(args); i++ {
 		a := args[i]
-		name, val, hasVal := strings.Cut(a, "=")
-		takes := map[string]*int{"-x": &r.gidIndex, "--gid-index": &r.gidIndex, "-s": &r.size, "--size": &r.size,
-			"-n": &r.iters, "--iters": &r.iters, "-D": &r.duration, "--duration": &r.duration, "-p": &r.port,
-			"--port": &r.port, "--tclass": &r.tclass}
+		var opt, val string
 		switch {
-		case name == "-d" || name == "--ib-dev":
-			if !hasVal {
-				if i+1 >= len(args) {
-					return nil, fmt.Sprintf("%s: option requires an argument -- 'd'\n", kind.binary)
-				}
-				i++
-				val = args[i]
+		case a == "--": // the end of the options
+			if i+1 < len(args) {
+				r.server = args[len(args)-1]
 			}
-			r.device = val
-		case takes[name] != nil:
-			if !hasVal {
-				if i+1 >= len(args) {
-					return nil, fmt.Sprintf("%s: option '%s' requires an argument\n", kind.binary, name)
-				}
-				i++
-				val = args[i]
-			}
-			if msg := num(name, val, takes[name]); msg != "" {
-				return nil, msg
-			}
-		case a == "-F" || a == "--CPU-freq":
+			i = len(args)
+			continue
+		case a == "--CPU-freq":
+			continue
 		case a == "--report_gbits":
 			r.gbits = true
+			continue
 		case strings.HasPrefix(a, "--"):
-			return nil, fmt.Sprintf("%s: unrecognized option '%s'\n", kind.binary, a)
+			name, v, eq := strings.Cut(a, "=")
+			if opt = long[name]; opt == "" {
+				return nil, fmt.Sprintf("%s: unrecognized option '%s'\n", args[0], a) + badFlag
+			}
+			if val = v; !eq {
+				if i+1 >= len(args) {
+					return nil, fmt.Sprintf("%s: option '%s' requires an argument\n", args[0], name) + badFlag
+				}
+				i++
+				val = args[i]
+			}
 		case strings.HasPrefix(a, "-") && len(a) > 1:
-			return nil, fmt.Sprintf("%s: invalid option -- '%c'\n", kind.binary, a[1])
+			// A cluster of short options: -F takes no argument, the others the rest of the
+			// word or the next one.
+			j := 1
+			for j < len(a) && a[j] == 'F' {
+				j++
+			}
+			if j == len(a) {
+				continue
+			}
+			if opt = a[j : j+1]; !strings.Contains("dxsnDp", opt) {
+				return nil, fmt.Sprintf("%s: invalid option -- '%s'\n", args[0], opt) + badFlag
+			}
+			if val = a[j+1:]; val == "" {
+				if i+1 >= len(args) {
+					return nil, fmt.Sprintf("%s: option requires an argument -- '%s'\n", args[0], opt) + badFlag
+				}
+				i++
+				val = args[i]
+			}
 		default:
 			r.server = a
+			continue
+		}
+		if msg := r.set(opt, val); msg != "" {
+			return nil, msg + parserErr
 		}
 	}
 	if r.size == 0 {
@@ -116,6 +135,122 @@ func parsePerftest(kind perftestKind, args []string) (*perftestRun, string) {
 		}
 	}
 	return r, ""
+}
+
+// perfChecked are the options parser_args reads with a CHECK_VALUE macro: the name and C type
+// its messages show.
+var perfChecked = map[string]struct{ name, ctype string }{
+	"x": {"Gid index", "uint8_t"}, "n": {"Iteration num", "uint64_t"}, "D": {"Duration period", "int"},
+	"p": {"Port", "int"}, "tclass": {"traffic class", "uint16_t"},
+}
+
+// set takes one option's value as parser_args does (perftest 00b55b66), or says why not.
+func (r *perftestRun) set(opt, v string) string {
+	switch opt {
+	case "d":
+		r.device = v
+		return ""
+	case "s":
+		// A K or M suffix, strtol base 0 with no check of what follows the number, cast to
+		// uint64_t, then 1..UINT_MAX/2.
+		factor := uint64(1)
+		if strings.HasSuffix(v, "K") {
+			v, factor = v[:len(v)-1], 1024
+		} else if strings.HasSuffix(v, "M") {
+			v, factor = v[:len(v)-1], 1024*1024
+		}
+		n, _ := cStrtol(v)
+		size := uint64(n) * factor
+		if size < 1 || size > 1<<31-1 {
+			return " Message Size should be between 1 and 2147483647\n"
+		}
+		r.size = int(size)
+		return ""
+	}
+	// CHECK_VALUE: strtol base 0, the whole argument a number, cast to the option's type.
+	c := perfChecked[opt]
+	n, rest := cStrtol(v)
+	if rest != "" {
+		return fmt.Sprintf(" %s argument %s should be %s\n", c.name, v, c.ctype)
+	}
+	switch opt {
+	case "x": // CHECK_VALUE_IN_RANGE_UNS, MIN_GID_IX..MAX_GID_IX
+		g := uint8(n)
+		if g > 64 {
+			return fmt.Sprintf(" %s should be between 0 and 64\n", c.name)
+		}
+		r.gidIndex = int(g)
+	case "n": // CHECK_VALUE_IN_RANGE_UNS, MIN_ITER..MAX_ITER
+		if u := uint64(n); u < 5 || u > 1<<32 {
+			return fmt.Sprintf(" %s should be between 5 and 4294967296\n", c.name)
+		}
+		r.iters = int(n)
+	case "D": // CHECK_VALUE_POSITIVE
+		if int32(n) <= 0 {
+			return fmt.Sprintf(" %s must be positive\n", c.name)
+		}
+		r.duration = int(int32(n))
+	case "p":
+		r.port = int(int32(n))
+	case "tclass":
+		r.tclass = int(uint16(n))
+	}
+	return ""
+}
+
+// cStrtol is C's strtol(s, &end, 0): leading blanks, a sign, 0x (hex) or 0 (octal) prefixes,
+// clamped to a 64-bit long; rest is what end points to (all of s when there are no digits).
+func cStrtol(s string) (n int64, rest string) {
+	t := strings.TrimLeft(s, " \t\n\v\f\r")
+	neg := false
+	if t != "" && (t[0] == '+' || t[0] == '-') {
+		neg, t = t[0] == '-', t[1:]
+	}
+	base := uint64(10)
+	switch {
+	case len(t) > 2 && (t[:2] == "0x" || t[:2] == "0X") && strings.ContainsRune("0123456789abcdefABCDEF", rune(t[2])):
+		base, t = 16, t[2:]
+	case strings.HasPrefix(t, "0"):
+		base = 8
+	}
+	var u uint64
+	digits, over := 0, false
+	for ; digits < len(t); digits++ {
+		c := t[digits]
+		var d uint64
+		switch {
+		case c >= '0' && c <= '9':
+			d = uint64(c - '0')
+		case c >= 'a' && c <= 'f':
+			d = uint64(c-'a') + 10
+		case c >= 'A' && c <= 'F':
+			d = uint64(c-'A') + 10
+		default:
+			d = 99
+		}
+		if d >= base {
+			break
+		}
+		if u > (1<<64-1-d)/base {
+			over = true
+		} else {
+			u = u*base + d
+		}
+	}
+	if digits == 0 {
+		return 0, s
+	}
+	switch {
+	case !neg && (over || u > 1<<63-1):
+		n = 1<<63 - 1
+	case neg && (over || u > 1<<63):
+		n = -1 << 63
+	case neg:
+		n = -int64(u)
+	default:
+		n = int64(u)
+	}
+	return n, t[digits:]
 }
 
 // perfEnd is one side of a run as its host reads it when the run starts.
@@ -156,8 +291,8 @@ func (h *Host) end(p *nicPort, idx int, r *perftestRun) perfEnd {
 	// The RoCE v2 IPv4 GID of the port's address: 10.<mac[3]>.<mac[4]>.<port+1> (assumed: lab
 	// netdevs have no configured address; this is the one their GIDs show).
 	copy(e.gid[10:], []byte{255, 255, 10, mac[3], mac[4], byte(idx + 1)})
-	e.tclass = r.tclass
-	if e.tclass < 0 {
+	e.tclass = r.tclass & 0xff // ibv_ah_attr's grh.traffic_class is a uint8_t (perftest_resources.c)
+	if r.tclass < 0 {
 		e.tclass = max(p.trafficClass, 0)
 	}
 	prio := e.prio()

@@ -66,6 +66,25 @@ func TestHostPermissions(t *testing.T) {
 	e.Expect("sudo -n cma_roce_tos -p 2", "Device mlx5_0 port 2 does not exist\n", "", 1)
 }
 
+// cma_roce_tos's own texts: mlnx-tools 8fbfd9c sbin/cma_roce_tos run by Debian's bash 5.2.15
+// (getopts as a user, who stops at the root check; lines 109 and 110 in a copy whose lines 63-107
+// were emptied, and a write to /dev/full for the format of echo's write error).
+func TestCmaRoceTosTexts(t *testing.T) {
+	h := startHost(t, "")
+	const s = "/usr/sbin/cma_roce_tos"
+	expectRuns(t, h, []hostCase{
+		{"cma_roce_tos -x", "You must be root to run this\n", s + ": illegal option -- x\n", 1},
+		{"cma_roce_tos -dmlx5_1 -q -t", "You must be root to run this\n", s + ": illegal option -- q\n" + s + ": option requires an argument -- t\n", 1},
+		{"cma_roce_tos -h", cmaUsage, "", 0},
+		{"sudo -n cma_roce_tos -t ''", "0\n", s + ": line 109: [: -ge: unary operator expected\n", 0},
+		{"sudo -n cma_roce_tos -t abc", "0\n", s + ": line 109: [: abc: integer expression expected\n", 0},
+		{"sudo -n cma_roce_tos -t 0x10", "0\n", s + ": line 109: [: 0x10: integer expression expected\n", 0},
+		{"sudo -n cma_roce_tos -t '1 2'", "0\n", s + ": line 109: [: too many arguments\n", 0},
+		{"sudo -n cma_roce_tos -t -5", "0\n", "", 0},
+		{"sudo -n cma_roce_tos -t ' 010 '", "8\n", "", 0},
+	})
+}
+
 func TestHostShell(t *testing.T) {
 	e := newHostEnv(t)
 	e.Expect("sudo -n sh -c 'true; false && echo A || echo B'", "B\n", "", 0)

@@ -131,9 +131,22 @@ func (h *Host) cmdSystemctl(e *sh.Env, args []string) int {
 		case a == "-q" || a == "--quiet":
 			quiet = true
 		case a == "--no-pager" || a == "-l" || a == "--full" || a == "--no-ask-password":
-		case strings.HasPrefix(a, "-"):
+		case strings.HasPrefix(a, "--"):
+			// glibc getopt_long's texts, as Debian's systemctl 252.38 prints them (exit 1). The
+			// options systemctl has that the lab does not emulate get them too (assumed).
 			fmt.Fprintf(e.Stderr, "systemctl: unrecognized option '%s'\n", a)
 			return 1
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			for _, c := range a[1:] {
+				switch c {
+				case 'q':
+					quiet = true
+				case 'l':
+				default:
+					fmt.Fprintf(e.Stderr, "systemctl: invalid option -- '%c'\n", c)
+					return 1
+				}
+			}
 		case verb == "":
 			verb = a
 		default:
@@ -191,9 +204,12 @@ func (h *Host) cmdSystemctl(e *sh.Env, args []string) int {
 	case "status":
 		return h.unitStatus(e, units)
 	case "":
+		// Assumed: the lab has no list-units (systemctl's default verb) to print.
 		fmt.Fprintln(e.Stderr, "lab: systemctl without a verb (list-units) is not emulated")
 		return 1
 	}
+	// verbs.c dispatch_verb (systemd 252); "Too few arguments." above is its check of a
+	// verb's minimum argument count. Both exit 1.
 	fmt.Fprintf(e.Stderr, "Unknown command verb %s.\n", verb)
 	return 1
 }

@@ -128,6 +128,33 @@ func TestSystemctlEnableDisable(t *testing.T) {
 	}
 }
 
+// systemctl's command-line errors, which it gives before it looks at a unit or the manager:
+// the lab's texts are Debian's systemctl 252.38 ones.
+func TestSystemctlArgsMatchDebian(t *testing.T) {
+	h := startHost(t, "")
+	cases := []hostCase{
+		{"systemctl --bogus", "", "systemctl: unrecognized option '--bogus'\n", 1},
+		{"systemctl enable --bogus x", "", "systemctl: unrecognized option '--bogus'\n", 1},
+		{"systemctl -qx", "", "systemctl: invalid option -- 'x'\n", 1},
+		{"systemctl enable", "", "Too few arguments.\n", 1},
+		{"systemctl disable", "", "Too few arguments.\n", 1},
+		{"systemctl is-enabled", "", "Too few arguments.\n", 1},
+		{"systemctl start", "", "Too few arguments.\n", 1},
+		{"systemctl frob", "", "Unknown command verb frob.\n", 1},
+		{"systemctl frob x.service", "", "Unknown command verb frob.\n", 1},
+	}
+	expectRuns(t, h, cases)
+	bin := realSystemctl(t)
+	if bin == "" {
+		return
+	}
+	for _, c := range cases {
+		if out, errOut, st := runReal(t, bin, c.cmd); out != c.stdout || errOut != c.stderr || st != c.status {
+			t.Errorf("real %s: %q %q %d", c.cmd, out, errOut, st)
+		}
+	}
+}
+
 // realSystemctl is Debian's systemctl, which works on a scratch root
 // (--root) without a running manager. CI installs it and sets
 // ROCE_REQUIRE_SYSTEMCTL=1; elsewhere a missing one skips the comparison.
