@@ -10,6 +10,7 @@ package sonic
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -88,8 +89,12 @@ func (a dbAddr) String() string {
 //     server.go wraps again as NotFound (so the client reads `rpc error: code = Unimplemented
 //     desc = ...`). The namespace element is not checked on a single-ASIC switch: any name
 //     works like `localhost`;
-//   - a database the lab does not hold: Set is `Set RPC does not support <DB>` (Unknown); a
-//     Get answers NotFound (the lab's text: assumed);
+//   - a database other than CONFIG_DB, APPL_DB and DPU_APPL_DB: Set is `Set RPC does not
+//     support <DB>` (mixed_db_client.go Set, :1675-1684; Unknown);
+//   - a Set of APPL_DB or DPU_APPL_DB, which sonic-gnmi takes and writes through swsscommon
+//     ProducerStateTables (mixed_db_client.go SetDB, handleTableData, GetTable :286), and a Get of
+//     a database the lab does not hold: NotFound with the lab's own text (assumed: the lab has no
+//     producer tables, and serves APPL_DB's LLDP_ENTRY_TABLE for reading only);
 //   - [k=v] keys and wildcards are refused with the lab's own texts (assumed: sonic-gnmi
 //     ignores keys other than `key` and passes `*` to Redis or to GCU as a name).
 //
@@ -164,47 +169,74 @@ var sonicDatabases = []string{"APPL_DB", "APPL_STATE_DB", "ASIC_DB", "BMP_STATE_
 	"DPU_STATE_DB", "EVENT_DB", "FLEX_COUNTER_DB", "GB_ASIC_DB", "GB_COUNTERS_DB", "GB_FLEX_COUNTER_DB",
 	"LOGLEVEL_DB", "PFC_WD_DB", "RESTAPI_DB", "SNMP_OVERLAY_DB", "STATE_DB"}
 
-// tooDeep is what sonic-gnmi answers for elements past TABLE/KEY/FIELD: one more is
-// `Invalid index <it>` (json_client.go Add for a Set, getDbtablePath for a Get), more are
-// `Invalid db table Path [TABLE KEY FIELD ...]` (json_client.go Add; the Get form of the same
-// text prints its path differently: assumed to be the same here).
-func (a dbAddr) tooDeep() string {
+// tooDeep is what sonic-gnmi answers for elements past TABLE/KEY/FIELD (sonic-net/sonic-gnmi
+// 5ec1c20b): one more is `Invalid index <it>` (json_client.go Add, :283-286, for a Set;
+// mixed_db_client.go getDbtablePath, :888-891, for a Get), as long as it is no number (a number
+// reads a list field `FIELD@`, which the lab's databases do not hold: not imitated); more are
+// `Invalid db table Path ...`, printed as json_client.go Add prints its path for a Set
+// (`[TABLE KEY FIELD ...]`, :322-324) and as getDbtablePath joins it with the database's
+// separator for a Get (`TABLE|KEY|FIELD|...`, :893-895).
+func (a dbAddr) tooDeep(set bool) string {
 	if len(a.extra) == 4 {
 		return "Invalid index " + a.extra[3]
 	}
-	return fmt.Sprintf("Invalid db table Path %v", a.extra)
+	if set {
+		return fmt.Sprintf("Invalid db table Path %v", a.extra)
+	}
+	sep := "|"
+	if a.db != configDBName {
+		sep = ":"
+	}
+	return "Invalid db table Path " + strings.Join(a.extra, sep)
 }
 
-// read returns the subtree at a, or NotFound naming the first part of a that is missing.
+// errNoEntry is a key or field that is not there: sonic-gnmi's MixedDbClient finds nothing to
+// render, which its Get answers with `No valid entry found for path <path>` and its OnceRun
+// skips (sonic_data_client/mixed_db_client.go at 5ec1c20b, :1766-1773, :1816-1827).
+var errNoEntry = errors.New("no valid entry")
+
+// errNoTableData is a table path that matches a Redis key (the KEYS `<name>*` check of
+// getDbtablePath, :853-859) but names no table with keys (`<name>|*`, tableData2Msi): sonic-gnmi
+// renders nothing for it and skips it quietly, in Get as in OnceRun.
+var errNoTableData = errors.New("no table data")
+
+// read returns the subtree at a. What is not there is errNoEntry (a key or field), errNoTableData,
+// or, for a table path that no Redis key starts with, getDbtablePath's NotFound `Failed to find
+// <DB> <TABLE> <nil> []` (:855-858: the target, the path, go-redis's nil error, its empty KEYS
+// result).
 func (d configDB) read(a dbAddr) (any, error) {
 	if a.depth == 0 {
+		if len(d) == 0 {
+			return nil, errNoTableData
+		}
 		return d, nil
 	}
-	keys, ok := d[a.table]
-	if !ok {
-		return nil, status.Errorf(codes.NotFound, "%s: no such table in %s", a.table, a.db)
-	}
+	keys := d[a.table]
 	if a.depth == 1 {
-		return keys, nil
-	}
-	fields, ok := keys[a.key]
-	if !ok {
-		msg := fmt.Sprintf("%s|%s: no such key in %s", a.table, a.key, a.db)
-		for k := range keys {
-			if strings.HasPrefix(k, a.key+"|") {
-				msg += fmt.Sprintf(" (a key containing | is one path element: %s/%s|...)", a.table, a.key)
-				break
+		if len(keys) > 0 {
+			return keys, nil
+		}
+		sep := "|"
+		if a.db != configDBName {
+			sep = ":"
+		}
+		for t, ks := range d {
+			for k := range ks {
+				if strings.HasPrefix(t+sep+k, a.table) {
+					return nil, errNoTableData
+				}
 			}
 		}
-		return nil, status.Error(codes.NotFound, msg)
+		return nil, status.Errorf(codes.NotFound, "Failed to find %s %s <nil> []", a.db, a.table)
 	}
-	if a.depth == 2 {
+	fields := keys[a.key]
+	if a.depth == 2 && len(fields) > 0 {
 		return fields, nil
 	}
-	if v, ok := fields[a.field]; ok {
+	if v, ok := fields[a.field]; ok && a.depth == 3 {
 		return v, nil
 	}
-	return nil, status.Errorf(codes.NotFound, "%s: no such field in %s", a, a.db)
+	return nil, errNoEntry
 }
 
 // decodeValue turns an update's value into the shape its depth holds: JSON objects down to

@@ -3,6 +3,7 @@ package sonic
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -52,13 +53,13 @@ func (s *sonicService) Capabilities(context.Context, *gpb.CapabilityRequest) (*g
 	}
 	return &gpb.CapabilityResponse{
 		SupportedModels:    models,
-		SupportedEncodings: []gpb.Encoding{gpb.Encoding_JSON_IETF, gpb.Encoding_JSON},
+		SupportedEncodings: sonicEncodings,
 		GNMIVersion:        "0.7.0",
 	}, nil
 }
 
-// Get answers each path with one notification holding the subtree there as JSON: the whole
-// database ({table: {key: {field: value}}}), a table ({key: {field: value}}), a key
+// Get answers each path with one notification holding the subtree there (sonicValue): the
+// whole database ({table: {key: {field: value}}}), a table ({key: {field: value}}), a key
 // ({field: value}) or a field ("value"). A path with nothing there is codes.NotFound. Only
 // GetRequests of type ALL are answered: sonic-gnmi's Get (gnmi_server/server.go) refuses every
 // other type first, whatever the paths, with `unsupported request type: CONFIG` (Unimplemented).
@@ -66,82 +67,130 @@ func (s *sonicService) Get(_ context.Context, req *gpb.GetRequest) (*gpb.GetResp
 	if req.GetType() != gpb.GetRequest_ALL {
 		return nil, status.Errorf(codes.Unimplemented, "unsupported request type: %s", gpb.GetRequest_DataType_name[int32(req.GetType())])
 	}
+	if err := checkSONiCEncoding(req.GetEncoding()); err != nil {
+		return nil, err
+	}
 	if isTargetDB(req.GetPrefix().GetTarget()) {
 		return s.getTargetDB(req) // countersdb.go
-	}
-	enc := req.GetEncoding()
-	if err := checkSONiCEncoding(enc); err != nil {
-		return nil, err
 	}
 	paths := gnmiswitch.GetPaths(req)
 	if err := originConflict(req.GetPrefix(), paths); err != nil {
 		return nil, err
 	}
-	bodies, err := s.readAll(req.GetPrefix(), paths, false)
+	vals, err := s.readAll(req.GetPrefix(), paths, req.GetEncoding())
 	if err != nil {
 		return nil, err
 	}
 	resp := &gpb.GetResponse{}
 	for i, p := range paths {
+		if vals[i] == nil {
+			continue // sonic-gnmi renders nothing for it: no notification
+		}
 		resp.Notification = append(resp.Notification, &gpb.Notification{
 			Timestamp: time.Now().UnixNano(),
 			Prefix:    req.GetPrefix(),
-			Update:    []*gpb.Update{{Path: p, Val: jsonValue(enc, bodies[i])}},
+			Update:    []*gpb.Update{{Path: p, Val: vals[i]}},
 		})
 	}
 	return resp, nil
 }
 
-// readAll renders every path from one snapshot of the database. With skipMissing, a path with
-// nothing there gets a nil body instead of failing the call.
-func (s *sonicService) readAll(prefix *gpb.Path, paths []*gpb.Path, skipMissing bool) ([][]byte, error) {
+// readAll reads every path from one snapshot of the database, as sonic-gnmi's Get does: a
+// path's value in enc (sonicValue), nil for a path it renders nothing for (errNoTableData,
+// skipped quietly), NotFound for the rest (errNoEntry is `No valid entry found for path <path>`,
+// except a key asked as PROTO, whose empty hash is `No proto bytes found in redis map[]`).
+func (s *sonicService) readAll(prefix *gpb.Path, paths []*gpb.Path, enc gpb.Encoding) ([]*gpb.TypedValue, error) {
 	s.sw.mu.RLock()
 	defer s.sw.mu.RUnlock()
-	out := make([][]byte, len(paths))
+	out := make([]*gpb.TypedValue, len(paths))
 	for i, p := range paths {
-		a, err := sonicAddr(prefix, p, false)
-		if err != nil {
-			return nil, err
-		}
-		if a.extra != nil {
-			return nil, status.Error(codes.NotFound, a.tooDeep()) // getDbtablePath, wrapped by server.go
-		}
-		db := s.sw.db
-		if a.db == "APPL_DB" {
-			db = s.sw.applDB()
-		}
-		node, err := db.read(a)
-		if skipMissing && status.Code(err) == codes.NotFound {
+		a, node, err := s.readPath(prefix, p)
+		switch {
+		case errors.Is(err, errNoTableData):
 			continue
-		}
-		if err != nil {
+		case errors.Is(err, errNoEntry) && a.depth == 2 && enc == gpb.Encoding_PROTO:
+			return nil, status.Error(codes.NotFound, "No proto bytes found in redis map[]")
+		case errors.Is(err, errNoEntry):
+			return nil, status.Errorf(codes.NotFound, "No valid entry found for path %v", p)
+		case err != nil:
 			return nil, err
 		}
-		if out[i], err = json.Marshal(node); err != nil {
-			return nil, status.Errorf(codes.Internal, "render %s: %v", a, err)
+		if out[i], err = sonicValue(enc, p, a, node); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
 }
 
-// checkSONiCEncoding: gnmi_server/server.go checkEncodingAndModel takes JSON, JSON_IETF and
-// PROTO (`unsupported encoding: <name>` otherwise, Unimplemented); PROTO then needs proto bytes
-// CONFIG_DB does not have, refused here with the lab's own text (assumed).
-func checkSONiCEncoding(enc gpb.Encoding) error {
-	switch enc {
-	case gpb.Encoding_JSON_IETF, gpb.Encoding_JSON:
-		return nil
-	case gpb.Encoding_PROTO:
-		return status.Errorf(codes.Unimplemented, "encoding %s is not supported: use JSON_IETF", enc)
+// readPath resolves p and reads what is there (configDB.read); the caller holds the lock.
+func (s *sonicService) readPath(prefix, p *gpb.Path) (dbAddr, any, error) {
+	a, err := sonicAddr(prefix, p, false)
+	if err != nil {
+		return a, nil, err
 	}
-	return status.Errorf(codes.Unimplemented, "unsupported encoding: %s", enc)
+	if a.extra != nil {
+		return a, nil, status.Error(codes.NotFound, a.tooDeep(false)) // getDbtablePath, wrapped by server.go
+	}
+	db := s.sw.db
+	if a.db == "APPL_DB" {
+		db = s.sw.applDB()
+	}
+	node, err := db.read(a)
+	return a, node, err
 }
 
-func jsonValue(enc gpb.Encoding, body []byte) *gpb.TypedValue {
-	if enc == gpb.Encoding_JSON {
-		return &gpb.TypedValue{Value: &gpb.TypedValue_JsonVal{JsonVal: body}}
+// sonicEncodings are gnmi_server/server.go's supportedEncodings (sonic-net/sonic-gnmi 5ec1c20b,
+// server.go:67, the same on 202505 and 202511), which Capabilities lists (server.go:1313).
+var sonicEncodings = []gpb.Encoding{gpb.Encoding_JSON, gpb.Encoding_JSON_IETF, gpb.Encoding_PROTO}
+
+// checkSONiCEncoding is gnmi_server/server.go checkEncodingAndModel (5ec1c20b, server.go:925-938),
+// which Get runs before it looks at the target (server.go:987-990): an encoding outside
+// sonicEncodings is `unsupported encoding: <name>` (Encoding_name, empty for a number without one),
+// returned as Unimplemented. Subscribe checks no encoding (client_subscribe.go:196 reads sonic-db
+// as JSON_IETF whatever the request asks).
+func checkSONiCEncoding(enc gpb.Encoding) error {
+	if slices.Contains(sonicEncodings, enc) {
+		return nil
 	}
-	return &gpb.TypedValue{Value: &gpb.TypedValue_JsonIetfVal{JsonIetfVal: body}}
+	return status.Errorf(codes.Unimplemented, "unsupported encoding: %s", gpb.Encoding_name[int32(enc)])
+}
+
+// sonicValue renders what a sonic-db path reads as sonic-gnmi's MixedDbClient does in the
+// request's encoding (sonic_data_client/mixed_db_client.go at 5ec1c20b): a field is a JSON_IETF
+// string whatever the encoding (tableData2TypedValue, :1119-1125). A key, a table or the whole
+// database is JSON_IETF only: asked as PROTO it has no "pb" field (only proto-bytes DASH tables
+// do), `No proto bytes found in redis map[...]` for a key (tableData2Msi, :1028-1033) and `No
+// proto bytes found in msi map[...]` for a table or the database (msi2TypedValue, :1063-1071;
+// the database's tables are pointers there, so Go prints their addresses); asked as JSON a key
+// renders nothing, `No valid entry found for path <path>` (Get, :1766-1773; 202511 says `Unknown
+// encoding JSON` here too), and a table or the database is `Unknown encoding JSON`
+// (msi2TypedValue, :1074). server.go Get returns these as NotFound (:1064-1070).
+func sonicValue(enc gpb.Encoding, p *gpb.Path, a dbAddr, node any) (*gpb.TypedValue, error) {
+	if a.depth == 3 || enc == gpb.Encoding_JSON_IETF {
+		body, err := json.Marshal(node)
+		if err != nil {
+			return nil, status.Errorf(codes.Internal, "render %s: %v", a, err)
+		}
+		return &gpb.TypedValue{Value: &gpb.TypedValue_JsonIetfVal{JsonIetfVal: body}}, nil
+	}
+	var msg string
+	switch {
+	case a.depth == 2 && enc == gpb.Encoding_PROTO:
+		msg = fmt.Sprintf("No proto bytes found in redis %v", node)
+	case a.depth == 2:
+		msg = fmt.Sprintf("No valid entry found for path %v", p)
+	case enc == gpb.Encoding_PROTO && a.depth == 0:
+		msi := map[string]any{}
+		for table, keys := range node.(configDB) { //nolint:forcetypeassert // read's result at depth 0
+			msi[table] = &keys
+		}
+		msg = fmt.Sprintf("No proto bytes found in msi %v", msi)
+	case enc == gpb.Encoding_PROTO:
+		msg = fmt.Sprintf("No proto bytes found in msi %v", node)
+	default:
+		msg = fmt.Sprintf("Unknown encoding %v", enc)
+	}
+	return nil, status.Error(codes.NotFound, msg)
 }
 
 // Set applies a SetRequest as sonic-gnmi and the Generic Config Updater do (set.go): the
@@ -256,7 +305,7 @@ func (sw *Switch) patchOf(req *gpb.SetRequest) (ops []patchOp, yang string, err 
 			return nil, "", err
 		}
 		if a.extra != nil {
-			return nil, "", setError(a.tooDeep()) // JsonClient Add (a Replace's Remove: assumed the same)
+			return nil, "", setError(a.tooDeep(true)) // JsonClient Add (a Replace's Remove: assumed the same)
 		}
 		if a.depth == 0 {
 			return nil, "", setError("Invalid db table Path []")
@@ -342,45 +391,120 @@ func rejection(violations []string) string {
 	return msg
 }
 
-// Subscribe serves ONCE subscriptions: one notification per subscribed path that holds data
-// (its subtree as JSON, like Get), then sync_response, then the end of the stream.
+// Subscribe serves ONCE subscriptions (once): one notification per subscribed path that holds
+// data (its subtree as JSON_IETF, whatever encoding is asked), then sync_response, then the end
+// of the stream (assumed: sonic-gnmi keeps it open until the client closes its side). Its
+// refusals are gnmi_server/client_subscribe.go Run's (sonic-net/sonic-gnmi 5ec1c20b), except
+// STREAM and POLL, which sonic-gnmi serves and the lab does not (sonic-switch.md, "RPCs": assumed).
 func (s *sonicService) Subscribe(stream gpb.GNMI_SubscribeServer) error {
 	req, err := stream.Recv()
 	if err != nil {
 		return err
 	}
 	sub := req.GetSubscribe()
-	switch {
-	case sub == nil:
-		return status.Error(codes.InvalidArgument, "the first SubscribeRequest must carry a SubscriptionList")
-	case sub.GetMode() != gpb.SubscriptionList_ONCE:
-		return status.Errorf(codes.Unimplemented, "subscription mode %s is not supported: use ONCE", sub.GetMode())
+	if sub == nil {
+		return status.Errorf(codes.InvalidArgument, "first message must be SubscriptionList: %q", req) // :159
 	}
-	if err := checkSONiCEncoding(sub.GetEncoding()); err != nil {
-		return err
+	if len(sub.GetSubscription()) == 0 {
+		return status.Errorf(codes.NotFound, "Invalid subscription path: %v %q", "No Subscription", req) // :112, :168
 	}
 	var paths []*gpb.Path
-	if !sub.GetUpdatesOnly() {
-		for _, x := range sub.GetSubscription() {
-			paths = append(paths, x.GetPath())
-		}
+	for _, x := range sub.GetSubscription() {
+		paths = append(paths, x.GetPath())
 	}
-	bodies, err := s.readAll(sub.GetPrefix(), paths, true)
-	if err != nil {
+	if err := subscribeOrigin(sub.GetPrefix(), paths); err != nil {
 		return err
 	}
-	for i, p := range paths {
-		if bodies[i] == nil {
-			continue
+	for _, p := range paths { // NewMixedDbClient's checks (ParseDatabase), answered as in Get
+		if _, err := sonicAddr(sub.GetPrefix(), p, false); err != nil {
+			return err
 		}
-		n := &gpb.Notification{
-			Timestamp: time.Now().UnixNano(),
-			Prefix:    sub.GetPrefix(),
-			Update:    []*gpb.Update{{Path: p, Val: jsonValue(sub.GetEncoding(), bodies[i])}},
-		}
+	}
+	// Run reads the mode last, once the paths have made their client (:238-255).
+	switch sub.GetMode() {
+	case gpb.SubscriptionList_ONCE:
+	case gpb.SubscriptionList_STREAM, gpb.SubscriptionList_POLL:
+		return status.Errorf(codes.Unimplemented, "subscription mode %s is not supported: use ONCE", sub.GetMode())
+	default:
+		return status.Errorf(codes.InvalidArgument, "Unkown subscription mode: %q", req) //nolint:misspell // sonic-gnmi's text (:254)
+	}
+	updates, fatal := s.once(sub.GetPrefix(), paths)
+	for _, n := range updates {
 		if err := stream.Send(&gpb.SubscribeResponse{Response: &gpb.SubscribeResponse_Update{Update: n}}); err != nil {
 			return err
 		}
 	}
+	if fatal != "" {
+		// OnceRun's putFatalMsg, which client_subscribe.go send returns and Run wraps (:259-263).
+		return status.Errorf(codes.InvalidArgument, "OnceRun error: %s", fatal)
+	}
 	return stream.Send(&gpb.SubscribeResponse{Response: &gpb.SubscribeResponse_SyncResponse{SyncResponse: true}})
+}
+
+// once is mixed_db_client.go OnceRun (:1791-1837): every path in order, updates_only or not,
+// as JSON_IETF; a key or field that is not there, or a table without keys, is skipped; an
+// error of getDbtablePath (`Failed to find ...`, `Invalid index ...`) ends the run, after the
+// updates before it, as the text of a fatal message.
+func (s *sonicService) once(prefix *gpb.Path, paths []*gpb.Path) (updates []*gpb.Notification, fatal string) {
+	s.sw.mu.RLock()
+	defer s.sw.mu.RUnlock()
+	for _, p := range paths {
+		a, node, err := s.readPath(prefix, p)
+		switch {
+		case errors.Is(err, errNoEntry) || errors.Is(err, errNoTableData):
+			continue
+		case err != nil:
+			return updates, status.Convert(err).Message()
+		}
+		v, err := sonicValue(gpb.Encoding_JSON_IETF, p, a, node)
+		if err != nil {
+			return updates, status.Convert(err).Message()
+		}
+		updates = append(updates, &gpb.Notification{
+			Timestamp: time.Now().UnixNano(),
+			Prefix:    prefix,
+			Update:    []*gpb.Update{{Path: p, Val: v}},
+		})
+	}
+	return updates, ""
+}
+
+// subscribeOrigin is client_subscribe.go Run's choice of client by origin (:170-205): the paths'
+// origins must agree (ParseOrigin, `Origin conflict in path`, Unimplemented), and agree with the
+// prefix's where both are set (`Origin conflict between prefix and paths`, InvalidArgument);
+// an origin other than sonic-db and openconfig is `Unsupported origin: <origin>` (Unimplemented);
+// no origin and no target is `Empty target data not supported` (Unimplemented). openconfig
+// (translib) and database targets (the DB client) pass on to sonicAddr, which refuses them with
+// the lab's own text (assumed: the lab serves neither by Subscribe). The lab's `sonic-db:` on the
+// first element counts as the origin (sonicAddr).
+func subscribeOrigin(prefix *gpb.Path, paths []*gpb.Path) error {
+	o := ""
+	for i, p := range paths {
+		if i == 0 {
+			o = p.GetOrigin()
+		} else if p.GetOrigin() != o {
+			return status.Error(codes.Unimplemented, "Origin conflict in path")
+		}
+	}
+	origin := prefix.GetOrigin()
+	switch {
+	case origin == "":
+		origin = o
+	case o != "" && o != origin:
+		return status.Error(codes.InvalidArgument, "Origin conflict between prefix and paths")
+	}
+	if elems := append(slices.Clone(prefix.GetElem()), paths[0].GetElem()...); origin == "" && len(elems) > 0 {
+		if o, _, ok := strings.Cut(elems[0].GetName(), ":"); ok && o == sonicOrigin {
+			origin = sonicOrigin
+		}
+	}
+	switch {
+	case origin == sonicOrigin || origin == "openconfig":
+		return nil
+	case origin != "":
+		return status.Errorf(codes.Unimplemented, "Unsupported origin: %s", origin)
+	case prefix.GetTarget() == "":
+		return status.Error(codes.Unimplemented, "Empty target data not supported")
+	}
+	return nil
 }

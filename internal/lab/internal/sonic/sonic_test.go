@@ -1,6 +1,7 @@
 package sonic
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -198,30 +199,63 @@ func TestSONiCPaths(t *testing.T) {
 		{&gpb.Path{Origin: "sonic-db", Elem: []*gpb.PathElem{{Name: "CONFIG_DB"}, {Name: "localhost"}, {Name: "QUEUE", Key: map[string]string{"name": "x"}}}}, codes.InvalidArgument, "take no [key=value]"},
 		// A key split at its | leaves one element too many: getDbtablePath's text.
 		{labtest.SONiCPath("QUEUE/Ethernet0/3/scheduler"), codes.NotFound, "Invalid index scheduler"},
-		{labtest.SONiCPath("QUEUE/Ethernet0/3/scheduler/x"), codes.NotFound, "Invalid db table Path [QUEUE Ethernet0 3 scheduler x]"},
-		{labtest.SONiCPath("QUEUE/Ethernet0/3"), codes.NotFound, "QUEUE|Ethernet0: no such key in CONFIG_DB (a key containing | is one path element: QUEUE/Ethernet0|...)"},
-		{labtest.SONiCPath("NO_TABLE"), codes.NotFound, "NO_TABLE: no such table"},
-		{labtest.SONiCPath("SCHEDULER/scheduler.0/colour"), codes.NotFound, "SCHEDULER|scheduler.0|colour: no such field"},
+		{labtest.SONiCPath("QUEUE/Ethernet0/3/scheduler/x"), codes.NotFound, "Invalid db table Path QUEUE|Ethernet0|3|scheduler|x"},
+		{labtest.SONiCPath("QUEUE/Ethernet0/3"), codes.NotFound, `No valid entry found for path origin:"sonic-db"`},
+		{labtest.SONiCPath("NO_TABLE"), codes.NotFound, "Failed to find CONFIG_DB NO_TABLE <nil> []"},
+		{labtest.SONiCPath("SCHEDULER/scheduler.0/colour"), codes.NotFound, `No valid entry found for path origin:"sonic-db"`},
 	} {
 		_, err := getWith(nil, tc.path)
 		if status.Code(err) != tc.code || !strings.Contains(status.Convert(err).Message(), tc.msg) {
 			t.Errorf("Get %v: %v, want %s with %q", tc.path, err, tc.code, tc.msg)
 		}
 	}
+	// A table name that starts a Redis key but names no table passes getDbtablePath's KEYS check
+	// and renders nothing: no notification, no error.
+	if resp, err := c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{labtest.SONiCPath("BUFFER"), labtest.SONiCPath("SCHEDULER/scheduler.1/weight")}, Encoding: gpb.Encoding_JSON_IETF}); err != nil ||
+		len(resp.GetNotification()) != 1 || resp.GetNotification()[0].GetUpdate()[0].GetPath().GetElem()[3].GetName() != "scheduler.1" {
+		t.Errorf("Get of BUFFER and a field: %v, %v", resp, err)
+	}
+	_, err := c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{labtest.SONiCPath("SCHEDULER/scheduler.9")}, Encoding: gpb.Encoding_PROTO})
+	labtest.WantStatus(t, "PROTO Get of a missing key", err, codes.NotFound, "No proto bytes found in redis map[]")
 	// Paths of two origins under a prefix without one: ParseOrigin's refusal, for Get as for Set.
-	_, err := c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{labtest.SONiCPath("QUEUE"), {Origin: "openconfig", Elem: elems("qos")}}, Encoding: gpb.Encoding_JSON_IETF})
+	_, err = c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{labtest.SONiCPath("QUEUE"), {Origin: "openconfig", Elem: elems("qos")}}, Encoding: gpb.Encoding_JSON_IETF})
 	labtest.WantStatus(t, "a Get of two origins", err, codes.Unimplemented, "Origin conflict in path")
 	// On a single-ASIC switch the namespace element is not checked: any name reads as localhost.
 	if got, err := getWith(nil, &gpb.Path{Origin: "sonic-db", Elem: elems("CONFIG_DB", "asic0", "SCHEDULER", "scheduler.1", "weight")}); err != nil || got != `"15"` {
 		t.Errorf("Get under namespace asic0: %s, %v", got, err)
 	}
-	_, err = c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{labtest.SONiCPath("QUEUE")}, Encoding: gpb.Encoding_PROTO})
-	labtest.WantCode(t, err, codes.Unimplemented)
+	// Encodings (sonic-switch.md, "RPCs"): server.go takes JSON, JSON_IETF and PROTO; the
+	// MixedDbClient renders a field as JSON_IETF in any of them and anything larger in JSON_IETF only.
 	_, err = c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{labtest.SONiCPath("QUEUE")}, Encoding: gpb.Encoding_ASCII})
 	labtest.WantStatus(t, "ASCII Get", err, codes.Unimplemented, "unsupported encoding: ASCII")
-	resp, err := c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{labtest.SONiCPath("SCHEDULER/scheduler.1/weight")}, Encoding: gpb.Encoding_JSON})
-	if err != nil || string(resp.GetNotification()[0].GetUpdate()[0].GetVal().GetJsonVal()) != `"15"` {
-		t.Errorf("JSON Get: %v, %v", resp, err)
+	_, err = c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{labtest.SONiCPath("QUEUE")}, Encoding: gpb.Encoding(9)})
+	labtest.WantStatus(t, "Get of encoding 9", err, codes.Unimplemented, "unsupported encoding: ")
+	for _, enc := range []gpb.Encoding{gpb.Encoding_JSON, gpb.Encoding_PROTO} {
+		resp, err := c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{labtest.SONiCPath("SCHEDULER/scheduler.1/weight")}, Encoding: enc})
+		if err != nil || string(resp.GetNotification()[0].GetUpdate()[0].GetVal().GetJsonIetfVal()) != `"15"` {
+			t.Errorf("%s Get of a field: %v, %v", enc, resp, err)
+		}
+	}
+	for _, tc := range []struct {
+		enc  gpb.Encoding
+		path string
+		msg  string
+	}{
+		{gpb.Encoding_PROTO, "SCHEDULER/scheduler.1", "No proto bytes found in redis map[type:DWRR weight:15]"},
+		{gpb.Encoding_PROTO, "SCHEDULER", "No proto bytes found in msi map[scheduler.0:map[type:DWRR weight:14] scheduler.1:map[type:DWRR weight:15]]"},
+		{gpb.Encoding_PROTO, "", "No proto bytes found in msi map[BUFFER_PG:0x"},
+		{gpb.Encoding_JSON, "SCHEDULER/scheduler.1", `No valid entry found for path origin:"sonic-db"`},
+		{gpb.Encoding_JSON, "SCHEDULER", "Unknown encoding JSON"},
+		{gpb.Encoding_JSON, "", "Unknown encoding JSON"},
+	} {
+		_, err := c.Get(ctx, &gpb.GetRequest{Path: []*gpb.Path{labtest.SONiCPath(tc.path)}, Encoding: tc.enc})
+		if st := status.Convert(err); st.Code() != codes.NotFound || !strings.HasPrefix(st.Message(), tc.msg) {
+			t.Errorf("%s Get of /%s: %v, want NotFound starting %q", tc.enc, tc.path, err, tc.msg)
+		}
+	}
+	caps, err := c.Capabilities(ctx, &gpb.CapabilityRequest{})
+	if err != nil || fmt.Sprint(caps.GetSupportedEncodings()) != "[JSON JSON_IETF PROTO]" {
+		t.Errorf("Capabilities' encodings: %v, %v", caps.GetSupportedEncodings(), err)
 	}
 	// sonic-gnmi answers GetRequests of type ALL only, whatever the path (server.go Get's first
 	// check): a CONFIG or STATE Get of a table that exists is refused.
@@ -239,7 +273,8 @@ func TestSONiCSubscribeOnce(t *testing.T) {
 		Encoding: gpb.Encoding_JSON_IETF,
 		Subscription: []*gpb.Subscription{
 			{Path: &gpb.Path{Elem: []*gpb.PathElem{{Name: "SCHEDULER"}}}},
-			{Path: &gpb.Path{Elem: []*gpb.PathElem{{Name: "NO_TABLE"}}}},
+			{Path: &gpb.Path{Elem: []*gpb.PathElem{{Name: "QUEUE"}, {Name: "Ethernet4|9"}}}},
+			{Path: &gpb.Path{Elem: []*gpb.PathElem{{Name: "BUFFER"}}}},
 			{Path: &gpb.Path{Elem: []*gpb.PathElem{{Name: "QUEUE"}, {Name: "Ethernet4|4"}, {Name: "wred_profile"}}}},
 		},
 	}) {
@@ -249,7 +284,21 @@ func TestSONiCSubscribeOnce(t *testing.T) {
 		t.Errorf("ONCE updates %q", got)
 	}
 
+	// A table no Redis key starts with ends OnceRun with a fatal message, after the updates before it.
 	stream, err := c.Subscribe(labtest.Ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = stream.Send(&gpb.SubscribeRequest{Request: &gpb.SubscribeRequest_Subscribe{Subscribe: &gpb.SubscriptionList{
+		Mode: gpb.SubscriptionList_ONCE, Subscription: []*gpb.Subscription{{Path: labtest.SONiCPath("SCHEDULER")}, {Path: labtest.SONiCPath("NO_TABLE")}},
+	}}})
+	if resp, err := stream.Recv(); err != nil || resp.GetUpdate() == nil {
+		t.Errorf("first answer %v, %v, want SCHEDULER's update", resp, err)
+	}
+	_, err = stream.Recv()
+	labtest.WantStatus(t, "ONCE of NO_TABLE", err, codes.InvalidArgument, "OnceRun error: Failed to find CONFIG_DB NO_TABLE <nil> []")
+
+	stream, err = c.Subscribe(labtest.Ctx(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +306,53 @@ func TestSONiCSubscribeOnce(t *testing.T) {
 		Mode: gpb.SubscriptionList_STREAM, Subscription: []*gpb.Subscription{{Path: labtest.SONiCPath("QUEUE")}},
 	}}})
 	_, err = stream.Recv()
-	labtest.WantCode(t, err, codes.Unimplemented)
+	labtest.WantStatus(t, "STREAM", err, codes.Unimplemented, "subscription mode STREAM is not supported: use ONCE")
+
+	// sonic-gnmi reads sonic-db as JSON_IETF whatever encoding the subscription asks for.
+	for _, enc := range []gpb.Encoding{gpb.Encoding_PROTO, gpb.Encoding_JSON, gpb.Encoding_ASCII} {
+		ns := labtest.Once(t, c, &gpb.SubscriptionList{Encoding: enc, Subscription: []*gpb.Subscription{{Path: labtest.SONiCPath("SCHEDULER/scheduler.1")}}})
+		if len(ns) != 1 || string(ns[0].GetUpdate()[0].GetVal().GetJsonIetfVal()) != `{"type":"DWRR","weight":"15"}` {
+			t.Errorf("ONCE in %s: %v", enc, ns)
+		}
+	}
+
+	// client_subscribe.go Run's refusals.
+	first := func(req *gpb.SubscribeRequest) error {
+		t.Helper()
+		stream, err := c.Subscribe(labtest.Ctx(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = stream.Send(req)
+		_, err = stream.Recv()
+		return err
+	}
+	list := func(l *gpb.SubscriptionList) *gpb.SubscribeRequest {
+		return &gpb.SubscribeRequest{Request: &gpb.SubscribeRequest_Subscribe{Subscribe: l}}
+	}
+	queue := []*gpb.Subscription{{Path: labtest.SONiCPath("QUEUE")}}
+	poll := &gpb.SubscribeRequest{Request: &gpb.SubscribeRequest_Poll{Poll: &gpb.Poll{}}}
+	for _, tc := range []struct {
+		what string
+		req  *gpb.SubscribeRequest
+		code codes.Code
+		msg  string
+	}{
+		{"a Poll first", poll, codes.InvalidArgument, fmt.Sprintf("first message must be SubscriptionList: %q", poll)},
+		{"no subscription", list(&gpb.SubscriptionList{}), codes.NotFound, fmt.Sprintf("Invalid subscription path: No Subscription %q", list(&gpb.SubscriptionList{}))},
+		{"mode 7", list(&gpb.SubscriptionList{Mode: 7, Subscription: queue}), codes.InvalidArgument,
+			fmt.Sprintf("Unkown subscription mode: %q", list(&gpb.SubscriptionList{Mode: 7, Subscription: queue}))}, //nolint:misspell // sonic-gnmi's text
+		{"two origins", list(&gpb.SubscriptionList{Subscription: []*gpb.Subscription{{Path: labtest.SONiCPath("QUEUE")}, {Path: &gpb.Path{Origin: "openconfig"}}}}),
+			codes.Unimplemented, "Origin conflict in path"},
+		{"prefix and path origins", list(&gpb.SubscriptionList{Prefix: &gpb.Path{Origin: "openconfig"}, Subscription: queue}),
+			codes.InvalidArgument, "Origin conflict between prefix and paths"},
+		{"origin foo", list(&gpb.SubscriptionList{Prefix: &gpb.Path{Origin: "foo"}, Subscription: []*gpb.Subscription{{Path: &gpb.Path{Elem: []*gpb.PathElem{{Name: "x"}}}}}}),
+			codes.Unimplemented, "Unsupported origin: foo"},
+		{"no origin or target", list(&gpb.SubscriptionList{Subscription: []*gpb.Subscription{{Path: &gpb.Path{Elem: []*gpb.PathElem{{Name: "CONFIG_DB"}}}}}}),
+			codes.Unimplemented, "Empty target data not supported"},
+	} {
+		labtest.WantStatus(t, tc.what, first(tc.req), tc.code, tc.msg)
+	}
 }
 
 func TestSONiCFailNextSet(t *testing.T) {
