@@ -43,7 +43,8 @@ func (e *Endpoint) Listen(spec device.Spec, impl gpb.GNMIServer) error {
 		return err
 	}
 	g := &guard{username: spec.Username, password: spec.Password, latency: spec.Latency, counters: &e.counters,
-		faults: &e.faults, conns: &e.conns, rejectText: gnmiRejectText[spec.Platform]}
+		faults: &e.faults, conns: &e.conns, rejectText: gnmiRejectText[spec.Platform],
+		unauthenticated: gnmiUnauthenticatedText[spec.Platform]}
 	e.name = spec.Name
 	e.stopped = make(chan struct{})
 	e.srv = grpc.NewServer(

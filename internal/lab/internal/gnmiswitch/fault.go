@@ -15,7 +15,8 @@ import (
 
 // gnmiReject is what a gNMI switch answers a Set refused by fault.Reject. sonic: a GCU failure as
 // sonic-gnmi returns it (code Unknown, the first stderr line with "Error" in it; sonic-switch.md,
-// "Set"). openconfig: assumed (lemming has no lock; a gNMI target's precondition failure).
+// "Set"). openconfig: assumed (lemming has no lock; a gNMI target's precondition failure;
+// openconfig-switch.md, "Access and faults (shared with sonic)").
 type gnmiReject struct {
 	code codes.Code
 	text string

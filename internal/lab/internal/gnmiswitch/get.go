@@ -26,8 +26,9 @@ import (
 // ({"openconfig-qos:qos": ...} at "/", {"openconfig-qos:classifiers": ...}
 // at /qos).
 //
-// A path with nothing under it is codes.NotFound, as on EOS and SR Linux: an
+// A path with nothing under it is codes.NotFound (gNMI specification 3.3.4): an
 // empty value would let a client mistake a missing object for an empty one.
+// openconfig-switch.md, "Get", gives the source of each answer.
 // The request's type is honoured (get_type.go): CONFIG reads configuration
 // only, STATE and OPERATIONAL the `state` containers (traffic counters,
 // refreshed from the switch's clock before the read), ALL both.

@@ -60,7 +60,8 @@ func (c *rpcCounters) count(fullMethod string) {
 
 // guard is the per-RPC front door of a gNMI device: count, stall (fault.Stall), delay (latency
 // and fault.Slow), check the credentials the way gNMI devices take them (metadata on every
-// call), then drop or refuse a Set (fault.Drop, fault.Reject).
+// call), then drop or refuse a Set (fault.Drop, fault.Reject). openconfig-switch.md, "Access
+// and faults (shared with sonic)", gives the source of each answer.
 type guard struct {
 	username, password string
 	latency            time.Duration
@@ -68,6 +69,18 @@ type guard struct {
 	faults             *fault.Set
 	conns              *fault.Conns
 	rejectText         gnmiReject // fault.Reject's answer
+	unauthenticated    string     // codes.Unauthenticated's text (gnmiUnauthenticatedText)
+}
+
+// gnmiUnauthenticatedText is what each platform answers a call whose credentials it does not
+// take (missing, or a wrong username or password), always with codes.Unauthenticated.
+// openconfig: Arista EOS's OpenConfig gNMI server, whose answer to incorrect username and
+// password strings Arista's openmgmt guide shows as `rpc error: code = Unauthenticated desc =
+// Authentication failed`. sonic: sonic-gnmi's authenticate (gnmi_server/server.go), which drops
+// the password check's own error and answers `Unauthenticated` when no method took the call.
+var gnmiUnauthenticatedText = map[string]string{
+	"openconfig": "Authentication failed",
+	"sonic":      "Unauthenticated",
 }
 
 func (g *guard) admit(ctx context.Context, fullMethod string) error {
@@ -76,6 +89,10 @@ func (g *guard) admit(ctx context.Context, fullMethod string) error {
 		if err := ctx.Err(); err != nil {
 			return status.FromContextError(err).Err()
 		}
+		// Released by Stop: the device goes down under the call, and its connection with it,
+		// so the client reads the closed connection (grpc-go's `error reading from server:
+		// EOF`), never this status.
+		closePeer(g.conns, ctx)
 		return status.Error(codes.Unavailable, "the device is shutting down")
 	}
 	if d := g.latency + g.faults.SlowBy(); d > 0 {
@@ -89,11 +106,12 @@ func (g *guard) admit(ctx context.Context, fullMethod string) error {
 	}
 	md, _ := metadata.FromIncomingContext(ctx)
 	if !matches(md.Get("username"), g.username) || !matches(md.Get("password"), g.password) {
-		return status.Error(codes.Unauthenticated, "invalid username or password")
+		return status.Error(codes.Unauthenticated, g.unauthenticated)
 	}
 	if path.Base(fullMethod) == "Set" {
 		if g.faults.Take(fault.Drop) {
-			// The client sees its connection close mid-call; the Set never reaches the service.
+			// The client sees its connection close mid-call (grpc-go's `error reading from
+			// server: EOF`), never this status; the Set never reaches the service.
 			closePeer(g.conns, ctx)
 			return status.Error(codes.Unavailable, "connection dropped")
 		}

@@ -35,10 +35,12 @@ func checkOrigin(origin string) error {
 	return nil
 }
 
-// checkWritable rejects writes to operational state. lemming accepts them and
-// silently drops them, which would let a client that writes a `state` path
-// pass against the lab and fail against a device. OpenConfig puts every
-// config-false leaf under a container named `state`, in paths and in bodies.
+// checkWritable rejects writes to operational state. lemming refuses a write at a
+// `state` container but takes a `state` leaf's replace, a delete under `state` and
+// `state` members of a body silently, which would let a client that writes state
+// pass against the lab and fail against a device (openconfig-switch.md, "Set").
+// OpenConfig puts every config-false leaf under a container named `state`, in
+// paths and in bodies.
 func checkWritable(req *gpb.SetRequest) error {
 	for _, p := range req.GetDelete() {
 		if err := notState(req.GetPrefix(), p); err != nil {
