@@ -30,6 +30,14 @@ var PerftestTests = perftest.Tests
 
 const PerftestDefaultPort = perftest.DefaultPort
 
+// The ranges perftest's parser accepts, for the schema's validators (perftest.MaxGIDIndex...).
+const (
+	PerftestMaxGIDIndex   = perftest.MaxGIDIndex
+	PerftestMinIterations = perftest.MinIterations
+	PerftestMaxIterations = perftest.MaxIterations
+	PerftestMaxSize       = perftest.MaxSize
+)
+
 // CheckPerftestHost reports, at plan time, a perftest end placed on a device that is not a host.
 func CheckPerftestHost(dev devices.Device) error {
 	if platforms[dev.Platform].host == nil {

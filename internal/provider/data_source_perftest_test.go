@@ -155,6 +155,12 @@ data "roce_perftest" "t" {
 				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value Match.*with data.roce_perftest.t,.*test = "read_bw".*value must be one of`)},
 			{Config: run(`test = "write_bw"` + "\n" + `port = 70000`), PlanOnly: true,
 				ExpectError: regexp.MustCompile(`(?s)port = 70000.*Attribute port value must be between 1 and 65535, got: 70000`)},
+			// perftest's own ranges (" Iteration num should be between 5 and ...", " Gid index
+			// should be between 0 and 64"): refused at plan time, before a server is started.
+			{Config: run(`test = "write_bw"` + "\n" + `iterations = 4`), PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)iterations = 4.*Attribute iterations value must be between 5 and 100000000, got: 4`)},
+			{Config: run(`test = "write_bw"` + "\n" + `gid_index = 65`), PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)gid_index = 65.*Attribute gid_index value must be between 0 and 64, got: 65`)},
 			{Config: run(`test = "write_lat"` + "\n" + `duration = 5`), PlanOnly: true,
 				ExpectError: regexp.MustCompile(`(?s)Invalid duration.*duration = 5.*duration applies to the bandwidth tests \(write_bw, send_bw\), not\s+to\s+write_lat`)},
 			{Config: strings.Replace(run(`test = "write_bw"`), `device = "mlx5-2"`, `device = "sonic-1"`, 1), PlanOnly: true,

@@ -37,6 +37,19 @@ func (t Test) Latency() bool { return t == WriteLat || t == SendLat }
 // DefaultPort is perftest's TCP port for exchanging connection data (DEF_PORT 18515).
 const DefaultPort = 18515
 
+// The ranges perftest's parser accepts (linux-rdma/perftest@00b55b66 src/perftest_parameters.h
+// MIN_GID_IX/MAX_GID_IX, MIN_ITER, and perftest_parameters.c's -s check, UINT_MAX/2): outside
+// them it prints " Gid index should be between 0 and 64", " Iteration num should be between 5
+// and ..." or " Message Size should be between 1 and 2147483647" and exits. MaxIterations is the
+// lower of two releases' limits: 4294967296 upstream, 100000000 in 4.5-0.17 (Debian 12), so a
+// configuration runs with either.
+const (
+	MaxGIDIndex   = 64
+	MinIterations = 5
+	MaxIterations = 100000000
+	MaxSize       = 2147483647
+)
+
 // Options are the knobs roce_perftest exposes; zero values leave perftest's defaults.
 type Options struct {
 	Test   Test
@@ -63,8 +76,12 @@ func (o Options) Check() error {
 		return fmt.Errorf("test %q is not one of write_bw, send_bw, write_lat, send_lat", o.Test)
 	case !deviceName.MatchString(o.Device):
 		return fmt.Errorf("device %q is not an RDMA device name (letters, digits, '_', '.', '-')", o.Device)
-	case o.GIDIndex != nil && (*o.GIDIndex < 0 || *o.GIDIndex > 255):
-		return fmt.Errorf("GID index %d is outside 0-255", *o.GIDIndex)
+	case o.GIDIndex != nil && (*o.GIDIndex < 0 || *o.GIDIndex > MaxGIDIndex):
+		return fmt.Errorf("GID index %d is outside 0-%d", *o.GIDIndex, MaxGIDIndex)
+	case o.Iterations != 0 && (o.Iterations < MinIterations || o.Iterations > MaxIterations):
+		return fmt.Errorf("iterations %d is outside %d-%d", o.Iterations, MinIterations, MaxIterations)
+	case o.Size > MaxSize:
+		return fmt.Errorf("size %d is above %d", o.Size, MaxSize)
 	case o.TrafficClass != nil && (*o.TrafficClass < 0 || *o.TrafficClass > 255):
 		return fmt.Errorf("traffic class %d is outside 0-255", *o.TrafficClass)
 	case o.Size < 0 || o.Iterations < 0 || o.Duration < 0 || o.Port < 0 || o.Port > 65535:

@@ -114,7 +114,9 @@ func TestArgs(t *testing.T) {
 		t.Errorf("server args %q", got)
 	}
 	for _, bad := range []Options{{Test: "read_bw", Device: "mlx5_0"}, {Test: WriteBW, Device: "mlx5_0; reboot"},
-		{Test: WriteLat, Device: "mlx5_0", Duration: 5}, {Test: WriteBW, Device: "mlx5_0", Port: 70000}} {
+		{Test: WriteLat, Device: "mlx5_0", Duration: 5}, {Test: WriteBW, Device: "mlx5_0", Port: 70000},
+		{Test: WriteBW, Device: "mlx5_0", GIDIndex: new(65)}, {Test: WriteBW, Device: "mlx5_0", Iterations: 4},
+		{Test: WriteBW, Device: "mlx5_0", Iterations: MaxIterations + 1}, {Test: WriteBW, Device: "mlx5_0", Size: MaxSize + 1}} {
 		if bad.Check() == nil {
 			t.Errorf("%+v must be refused", bad)
 		}
