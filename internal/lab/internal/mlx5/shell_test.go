@@ -131,7 +131,7 @@ func TestHostShell(t *testing.T) {
 		"/sys/class/net/eth0/ecn/roce_np/enable/0:1\n/sys/class/net/eth0/ecn/roce_np/enable/1:1\n/sys/class/net/eth0/ecn/roce_np/enable/2:1\n/sys/class/net/eth0/ecn/roce_np/enable/3:1\n"+
 			"/sys/class/net/eth0/ecn/roce_np/enable/4:1\n/sys/class/net/eth0/ecn/roce_np/enable/5:1\n/sys/class/net/eth0/ecn/roce_np/enable/6:1\n/sys/class/net/eth0/ecn/roce_np/enable/7:1\n", "", 0)
 	e.Expect("ls -d /sys/class/net/eth*/ecn", "/sys/class/net/eth0/ecn\n/sys/class/net/eth1/ecn\n", "", 0)
-	e.Expect("ls -x 2>&1", "ls: invalid option -- 'x'\nTry 'ls --help' for more information.\n", "", 2)
+	e.Expect("ls -j 2>&1", "ls: invalid option -- 'j'\nTry 'ls --help' for more information.\n", "", 2)
 	e.Expect("echo /sys/class/net/e*/ecn /sys/class/net/[el]*[0-9o] '/sys/class/net/*' /sys/class/net/x*",
 		"/sys/class/net/eth0/ecn /sys/class/net/eth1/ecn /sys/class/net/eth0 /sys/class/net/eth1 /sys/class/net/lo /sys/class/net/* /sys/class/net/x*\n", "", 0)
 	e.Expect("grep -H . "+ccDir+"/*", "", "grep: "+ccDir+"/*: Permission denied\n", 2)

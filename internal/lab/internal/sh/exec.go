@@ -27,6 +27,7 @@ type Shell struct {
 	nounset bool // -u
 	cwd     string
 	Vars    map[string]string
+	plinno  int             // the parser's line after the running complete command (Parser.plinno)
 	status  int             // $?, and the exit status once exited
 	exited  bool            // set -e or an expansion error ended the shell
 	killed  <-chan struct{} // a background job's: closed by kill (jobs.go)
@@ -59,6 +60,7 @@ func (sh *Shell) Run(script string) int {
 		if list == nil {
 			return sh.status
 		}
+		sh.plinno = p.plinno
 		sh.runList(list, false)
 		if sh.exited {
 			return sh.status
@@ -176,6 +178,14 @@ type fileSink struct {
 
 func (f *fileSink) Write(b []byte) (int, error) { return f.buf.Write(b) }
 
+// flush writes what the command wrote so far, now, for a program that reports its own failed
+// writes in order with its other messages (tee).
+func (f *fileSink) flush() error {
+	data := f.buf.String()
+	f.buf.Reset()
+	return f.w.write(data)
+}
+
 // fileTarget is a file a compound command's redirection opened: each
 // command inside writes to it in its own write(2) (simple wraps it in a
 // fileSink), as they would to the one open file.
@@ -207,6 +217,17 @@ type ioSet struct {
 // one-write sinks. A failure is reported with dash's words and status 2.
 func (sh *Shell) redirect(redirs []Redir, line int, in io.Reader, out io.Writer, compound bool) (*ioSet, int) {
 	s := &ioSet{in: in, out: [3]io.Writer{nil, out, sh.stderr}}
+	for _, r := range redirs {
+		// dash's expredir, before any redirection is made: a duplication from anything but a
+		// digit is a syntax error, with the parser's line, that ends the shell.
+		if r.Op == ">&" || r.Op == "<&" {
+			if to := r.Target.String(); len(to) != 1 || to[0] < '0' || to[0] > '9' {
+				fmt.Fprintf(sh.stderr, "%s: %d: Syntax error: Bad fd number\n", sh.name, sh.plinno)
+				sh.exit(2)
+				return nil, 2
+			}
+		}
+	}
 	for _, r := range redirs {
 		target, err := sh.expandString(r.Target)
 		if err != nil {
@@ -247,6 +268,12 @@ func (sh *Shell) redirect(redirs []Redir, line int, in io.Reader, out io.Writer,
 			}
 		case ">&", "<&":
 			m := int(target[0] - '0')
+			if m > 2 { // the lab's shell opens no descriptor above 2: dup2 fails with EBADF
+				if r.fd != 2 { // (dash's message is lost when the descriptor was standard error)
+					fmt.Fprintf(s.out[2], "%s: %d: %d: Bad file descriptor\n", sh.name, line, m)
+				}
+				return nil, 2
+			}
 			switch {
 			case r.fd == 0 || m == 0:
 				if r.fd == 0 && m == 0 {
@@ -267,14 +294,18 @@ func (sh *Shell) simple(c *Simple, stdin io.Reader, stdout io.Writer) int {
 	if err != nil {
 		return sh.expansionFailed(c.line, err)
 	}
-	s, status := sh.redirect(c.Redirs, c.line, stdin, stdout, false)
+	// A nested shell's commands write for themselves, each in its own write(2), as the
+	// commands of a redirected for loop do; any other command writes its output at its end.
+	w, builtin := writer(args)
+	nested := len(w) > 0 && path.Base(w[0]) == "sh"
+	s, status := sh.redirect(c.Redirs, c.line, stdin, stdout, nested)
 	if s == nil {
 		return status
 	}
 	// A file an enclosing compound command opened gets this command's
 	// output in one write too.
 	wrapped := map[*fileTarget]*fileSink{}
-	for fd := 1; fd <= 2; fd++ {
+	for fd := 1; fd <= 2 && !nested; fd++ {
 		if t, ok := s.out[fd].(*fileTarget); ok {
 			if wrapped[t] == nil {
 				wrapped[t] = &fileSink{w: t.w}
@@ -296,10 +327,12 @@ func (sh *Shell) simple(c *Simple, stdin io.Reader, stdout io.Writer) int {
 		}
 	}
 	for _, k := range s.sinks {
-		if err := k.w.write(k.buf.String()); err != nil {
-			fmt.Fprintln(s.out[2], sh.writeError(args, c.line, err))
+		// A command without words (assignments) writes nothing, which cannot fail.
+		if err := k.w.write(k.buf.String()); err != nil && len(w) > 0 {
+			msg, failed := sh.writeError(w, builtin, c.line, err)
+			fmt.Fprintln(s.out[2], msg)
 			if status == 0 {
-				status = 1
+				status = failed
 			}
 		}
 	}
@@ -366,26 +399,48 @@ func (sh *Shell) abs(p string) string {
 	return path.Join(sh.cwd, p)
 }
 
-// writeError is how the program that wrote to a file reports a failed
-// write: dash's builtin echo only says "I/O error"; coreutils name the
-// errno.
-func (sh *Shell) writeError(args []string, line int, err error) string {
-	name := "sh"
-	if len(args) > 0 {
-		name = path.Base(args[0])
-	}
-	if name == "sudo" {
-		for _, a := range args[1:] {
-			if !strings.HasPrefix(a, "-") {
-				return fmt.Sprintf("%s: write error: %s", path.Base(a), err)
+// writer is the command that writes a simple command's output: the command itself, or the one
+// dash's command builtin, sudo or flock runs (a program then, never a builtin); builtin says
+// whether dash runs it itself.
+func writer(args []string) (w []string, builtin bool) {
+	builtin = true
+	for len(args) > 0 {
+		switch {
+		case builtin && args[0] == "command":
+			args = args[1:]
+			for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+				args = args[1:]
 			}
+		case path.Base(args[0]) == "sudo":
+			_, cmd, bad := sudoOpts.parse(args[1:])
+			if bad != nil || len(cmd) == 0 {
+				return args, false
+			}
+			args, builtin = cmd, false
+		case path.Base(args[0]) == "flock":
+			_, ops, bad := flockOpts.parse(args[1:])
+			if bad != nil || len(ops) < 2 || ops[1] == "-c" || ops[1] == "--command" {
+				return args, false
+			}
+			args, builtin = ops[1:], false
+		default:
+			return args, builtin && isShellBuiltin(args[0])
 		}
 	}
-	if len(args) > 0 && isShellBuiltin(args[0]) {
-		return fmt.Sprintf("%s: %d: %s: %s: I/O error", sh.name, line, name, name)
+	return nil, false
+}
+
+// writeError is how the program that wrote to a file reports a failed write, and the status
+// it exits with (mlx5-host.md, "Shell and utilities"): dash's builtins say only "I/O error"
+// through sh_warnx; coreutils and grep name the errno after "write error", under the name they
+// were run by; ls and grep exit 2, the others 1. (tee reports its own: cmdTee.)
+func (sh *Shell) writeError(w []string, builtin bool, line int, err error) (string, int) {
+	name := w[0]
+	switch {
+	case builtin:
+		return fmt.Sprintf("%s: %d: %s: %s: I/O error", sh.name, line, name, name), 1
+	case path.Base(name) == "ls" || path.Base(name) == "grep":
+		return fmt.Sprintf("%s: write error: %s", name, err), 2
 	}
-	if name == "tee" {
-		return fmt.Sprintf("tee: 'standard output': %s", err)
-	}
-	return fmt.Sprintf("%s: write error: %s", name, err)
+	return fmt.Sprintf("%s: write error: %s", name, err), 1
 }

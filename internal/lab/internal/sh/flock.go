@@ -6,14 +6,34 @@ package sh
 // creates the file, which nothing here reads.
 
 import (
+	"errors"
 	"fmt"
+	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 )
 
-const flockUsage = "Usage:\n flock [options] <file>|<directory> <command> [<argument>...]\n"
+// flockOpts are util-linux 2.38.1's flock options (sys-utils/flock.c getopt_long "+sexnoFuw:E:hV?"
+// and long_options, as Debian 12's flock takes them); the lab emulates -x/-e, -n, -w and -E.
+var flockOpts = optSpec{real: "+sexnoFuw:E:hV?", emulated: "xenwE", longs: []longOpt{
+	{"shared", noArg, 's'}, {"exclusive", noArg, 'x'}, {"unlock", noArg, 'u'},
+	{"nonblocking", noArg, 'n'}, {"nb", noArg, 'n'}, {"timeout", reqArg, 'w'}, {"wait", reqArg, 'w'},
+	{"conflict-exit-code", reqArg, 'E'}, {"close", noArg, 'o'}, {"no-fork", noArg, 'F'},
+	{"verbose", noArg, 0}, {"help", noArg, 'h'}, {"version", noArg, 'V'},
+}}
+
+// flock's exit statuses (sysexits.h, as flock.c uses them).
+const (
+	exUsage       = 64 // EX_USAGE: a bad command line
+	exDataErr     = 65 // EX_DATAERR: the lock call failed (a file descriptor that is not open)
+	exUnavailable = 69 // EX_UNAVAILABLE: the command could not be executed
+	exOSErr       = 71 // EX_OSERR: the timer could not be set up
+)
+
+const flockTry = "Try 'flock --help' for more information.\n"
 
 // Locks are the flock locks of one host, by absolute path.
 type Locks struct {
@@ -35,51 +55,84 @@ func (l *Locks) Get(p string) chan struct{} {
 	return c
 }
 
+// cmdFlock is util-linux flock's main: its messages (util-linux's warnx/errx: "flock: ..."), in
+// the order it checks, and its exit statuses. The lock file is neither created nor checked
+// (assumed: the lab keeps the lock in the host, not in the tree).
 func cmdFlock(e *Env, args []string) int {
-	wait, conflict := time.Duration(-1), 1 // block; util-linux's conflict exit code is 1
-	i := 1
-	for ; i < len(args) && strings.HasPrefix(args[i], "-") && len(args[i]) > 1; i++ {
-		a := args[i]
-		switch a {
-		case "-x", "-e", "--exclusive":
-		case "-n", "--nb", "--nonblock":
+	if len(args) < 2 {
+		fmt.Fprint(e.Stderr, "flock: not enough arguments\n"+flockTry)
+		return exUsage
+	}
+	opts, ops, bad := flockOpts.parse(args[1:])
+	if bad != nil {
+		fmt.Fprintln(e.Stderr, bad.text(args[0]))
+		if bad.lab == "" {
+			fmt.Fprint(e.Stderr, flockTry)
+		}
+		return exUsage
+	}
+	wait, conflict := time.Duration(-1), 1 // block; the conflict exit code is 1 (flock(1))
+	timerFails := false
+	for _, o := range opts {
+		switch o.c {
+		case 'n':
 			wait = 0
-		case "-w", "--timeout", "-E", "--conflict-exit-code":
-			if i+1 >= len(args) {
-				fmt.Fprintf(e.Stderr, "flock: option requires an argument -- '%s'\nTry 'flock --help' for more information.\n", strings.TrimLeft(a, "-")[:1])
-				return 64
+		case 'w':
+			secs, why, ok := strtold(o.arg)
+			if !ok {
+				fmt.Fprintf(e.Stderr, "flock: invalid timeout value: '%s'%s\n", o.arg, why)
+				return exUsage
 			}
-			i++
-			if a == "-w" || a == "--timeout" {
-				secs, err := strconv.ParseFloat(args[i], 64)
-				if err != nil || secs < 0 {
-					fmt.Fprintf(e.Stderr, "flock: invalid timeout value: '%s'\n", args[i])
-					return 64
-				}
-				wait = time.Duration(secs * float64(time.Second))
-			} else {
-				code, err := strconv.Atoi(args[i])
-				if err != nil || code < 0 || code > 255 {
-					fmt.Fprintf(e.Stderr, "flock: invalid exit code: '%s'\n", args[i])
-					return 64
-				}
-				conflict = code
+			// strtotimeval_or_err: whole seconds and microseconds, both truncated; both 0 is -n,
+			// a negative part makes timer_settime fail.
+			sec := math.Trunc(secs)
+			usec := math.Trunc((secs - sec) * 1e6)
+			switch {
+			case sec < 0 || usec < 0:
+				timerFails = true
+			case sec == 0 && usec == 0:
+				wait = 0
+			default:
+				wait = time.Duration(sec)*time.Second + time.Duration(usec)*time.Microsecond
 			}
-		default:
-			fmt.Fprintf(e.Stderr, "flock: unrecognized option '%s'\nTry 'flock --help' for more information.\n", a)
-			return 64
+		case 'E':
+			code, why, ok := strtos32(o.arg)
+			if !ok {
+				fmt.Fprintf(e.Stderr, "flock: invalid exit code: '%s'%s\n", o.arg, why)
+				return exUsage
+			}
+			if code < 0 || code > 255 {
+				fmt.Fprint(e.Stderr, "flock: exit code out of range (expected 0 to 255)\n")
+				return exUsage
+			}
+			conflict = code
 		}
 	}
-	if i+1 >= len(args) {
-		fmt.Fprint(e.Stderr, "flock: bad usage\n"+flockUsage)
-		return 64
+	switch {
+	case len(ops) == 0:
+		fmt.Fprint(e.Stderr, "flock: requires file descriptor, file or directory\n")
+		return exUsage
+	case len(ops) == 1: // a file descriptor number
+		fd, why, ok := strtos32(ops[0])
+		switch {
+		case !ok:
+			fmt.Fprintf(e.Stderr, "flock: bad file descriptor: '%s'%s\n", ops[0], why)
+			return exUsage
+		case fd > 2: // the lab's shell opens no descriptor above 2, so flock(2) fails with EBADF
+			fmt.Fprintf(e.Stderr, "flock: %d: Bad file descriptor\n", fd)
+			return exDataErr
+		}
+		fmt.Fprintf(e.Stderr, "lab: flock %s is not emulated\n", ops[0])
+		return exUsage
+	case ops[1] == "-c" || ops[1] == "--command":
+		fmt.Fprintf(e.Stderr, "lab: flock %s is not emulated\n", ops[1])
+		return exUsage
 	}
-	file, cmdArgs := e.Sh.abs(args[i]), args[i+1:]
-	c := e.Sh.sys.LookupCommand(cmdArgs[0])
-	if c == nil {
-		fmt.Fprintf(e.Stderr, "flock: failed to execute %s: No such file or directory\n", cmdArgs[0])
-		return 127
+	if timerFails {
+		fmt.Fprint(e.Stderr, "flock: cannot set up timer: Invalid argument\n")
+		return exOSErr
 	}
+	file, cmdArgs := e.Sh.abs(ops[0]), ops[1:]
 	lock := e.Sh.sys.Locks.Get(file)
 	switch {
 	case wait < 0:
@@ -98,8 +151,53 @@ func cmdFlock(e *Env, args []string) int {
 		}
 	}
 	defer func() { <-lock }()
+	c := e.Sh.sys.LookupCommand(cmdArgs[0])
+	if c == nil { // execvp fails in the child flock forks once it holds the lock
+		fmt.Fprintf(e.Stderr, "flock: failed to execute %s: No such file or directory\n", cmdArgs[0])
+		return exUnavailable
+	}
 	inner := *e
 	inner.builtin = false
 	inner.Sh = NewShell(e.Sh.sys, e.Root, e.Sh.name, e.Sh.cwd, e.Stdin, e.Stdout, e.Stderr)
 	return c(&inner, cmdArgs)
+}
+
+// cSpace is C's isspace, which strtold and strtoimax skip before a number.
+const cSpace = " \t\n\v\f\r"
+
+// strtold is util-linux's strtold_or_err check: the whole string a C floating-point number
+// (decimal, hexadecimal, inf or nan, after blanks). When it is not, bad is what follows the
+// quoted value in the message: "", or ": " and strerror(ERANGE) for a value out of range.
+func strtold(s string) (v float64, bad string, ok bool) {
+	t := strings.TrimLeft(s, cSpace)
+	if hex := strings.TrimLeft(t, "+-"); len(hex) > 2 && strings.EqualFold(hex[:2], "0x") && !strings.ContainsAny(hex, "pP") {
+		t += "p0" // Go wants a binary exponent in a hexadecimal float; C does not
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	switch {
+	case t == "" || strings.Contains(t, "_"): // Go's digit separators are not C's
+		return 0, "", false
+	case errors.Is(err, strconv.ErrRange):
+		return 0, ": " + ERANGE.Error(), false
+	case err != nil:
+		return 0, "", false
+	}
+	return v, "", true
+}
+
+// cInteger is what strtoimax reads in base 10 after the blanks.
+var cInteger = regexp.MustCompile(`^[+-]?[0-9]+$`)
+
+// strtos32 is util-linux's strtos32_or_err check (strtoimax in base 10, the whole string, then
+// the int32 range), with bad as strtold's.
+func strtos32(s string) (v int, bad string, ok bool) {
+	t := strings.TrimLeft(s, cSpace)
+	if !cInteger.MatchString(t) {
+		return 0, "", false
+	}
+	n, err := strconv.ParseInt(t, 10, 32)
+	if err != nil {
+		return 0, ": " + ERANGE.Error(), false
+	}
+	return int(n), "", true
 }

@@ -25,6 +25,7 @@ const (
 	EISDIR  Errno = 21
 	EINVAL  Errno = 22
 	EEXIST  Errno = 17
+	ENOSPC  Errno = 28
 	ERANGE  Errno = 34
 	ELOOP   Errno = 40
 )
@@ -52,6 +53,8 @@ func (e Errno) Error() string {
 		return "Invalid argument"
 	case EEXIST:
 		return "File exists"
+	case ENOSPC:
+		return "No space left on device"
 	case ERANGE:
 		return "Numerical result out of range"
 	case ELOOP:

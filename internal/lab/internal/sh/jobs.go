@@ -8,6 +8,7 @@ package sh
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -117,45 +118,148 @@ func (sh *Shell) background(ao *AndOr) {
 // the lab never signals): a program that waits watches it and ends.
 func (e *Env) Killed() <-chan struct{} { return e.Sh.killed }
 
-// signals are the names kill takes, with their numbers on Linux x86-64.
-var signals = map[string]int{"HUP": 1, "INT": 2, "QUIT": 3, "KILL": 9, "TERM": 15}
+// dashSignals are dash 0.5.12's signal names on Linux x86-64 by number (its signal_names, as
+// `kill -l` lists them on Debian 12: "16", "32" and "33" have no name); NSIG is 65.
+var dashSignals = strings.Fields(`EXIT HUP INT QUIT ILL TRAP ABRT BUS FPE KILL USR1 SEGV USR2 PIPE ALRM TERM 16
+	CHLD CONT STOP TSTP TTIN TTOU URG XCPU XFSZ VTALRM PROF WINCH IO PWR SYS 32 33 RTMIN RTMIN+1
+	RTMIN+2 RTMIN+3 RTMIN+4 RTMIN+5 RTMIN+6 RTMIN+7 RTMIN+8 RTMIN+9 RTMIN+10 RTMIN+11 RTMIN+12
+	RTMIN+13 RTMIN+14 RTMIN+15 RTMAX-14 RTMAX-13 RTMAX-12 RTMAX-11 RTMAX-10 RTMAX-9 RTMAX-8
+	RTMAX-7 RTMAX-6 RTMAX-5 RTMAX-4 RTMAX-3 RTMAX-2 RTMAX-1 RTMAX`)
 
-// cmdKill is dash's kill builtin for `kill [-s SIG | -SIG | -N] PID...`: SIGTERM by default,
-// 0 to test that the process exists. Status 1 when a PID names no process. Its message then
-// is strerror(ESRCH) after dash's prefix (the prefix as dash's other builtin warnings print
-// it: assumed).
-func cmdKill(e *Env, args []string) int {
-	args = args[1:]
-	sig := 15
-	if len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
-		spec := args[0][1:]
-		args = args[1:]
-		if spec == "s" && len(args) > 0 {
-			spec, args = args[0], args[1:]
+// decodeSignal is dash's decode_signal(s, 1): a number below NSIG, or a name without SIG in any
+// case; -1 for anything else.
+func decodeSignal(s string) int {
+	if s != "" && strings.Trim(s, "0123456789") == "" {
+		if n, err := strconv.Atoi(s); err == nil && n < len(dashSignals) {
+			return n
 		}
-		n, err := strconv.Atoi(spec)
-		if err != nil {
-			var ok bool
-			if n, ok = signals[strings.TrimPrefix(strings.ToUpper(spec), "SIG")]; !ok {
-				fmt.Fprintf(e.Stderr, "%s: %d: kill: invalid signal number or name: %s\n", e.Sh.name, e.Line, spec)
-				return 2
-			}
-		}
-		sig = n
+		return -1
 	}
-	if len(args) == 0 {
-		fmt.Fprintf(e.Stderr, "%s: %d: kill: Usage: kill [-s sigspec | -signum | -sigspec] [pid | job]... or\nkill -l [exitstatus]\n", e.Sh.name, e.Line)
+	for n := 1; n < len(dashSignals); n++ {
+		if strings.EqualFold(s, dashSignals[n]) {
+			return n
+		}
+	}
+	return -1
+}
+
+// dashNumber is dash's number(): a decimal integer from 0 to INT_MAX, blanks around it allowed
+// (strtoimax, then atomax's checks); ok is false where dash says "Illegal number".
+func dashNumber(s string) (int, bool) {
+	t := strings.TrimRight(strings.TrimLeft(s, cSpace), cSpace)
+	if !cInteger.MatchString(t) {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt32 {
+		return 0, false
+	}
+	return int(n), true
+}
+
+// cmdKill is dash 0.5.12's kill builtin (jobs.c killcmd, nextopt "ls:" when the first argument is
+// not -SIGNAL): `kill [-s SIG | -SIG | -N] PID...` and `kill -l [N]`, SIGTERM by default, 0 to
+// test that the process exists. A PID that names no process gets strerror(ESRCH) through
+// sh_warnx("%s\n"), hence the empty line after it, and status 1; the other errors are dash's
+// sh_error, status 2. Job specifications and process groups are not emulated, nor the signals
+// that stop a process; the ones it ignores by default change nothing.
+func cmdKill(e *Env, args []string) int {
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(e.Stderr, "%s: %d: kill: "+format+"\n", append([]any{e.Sh.name, e.Line}, a...)...)
 		return 2
 	}
+	const usage = "Usage: kill [-s sigspec | -signum | -sigspec] [pid | job]... or\nkill -l [exitstatus]"
+	argv := args[1:]
+	if len(argv) == 0 {
+		return fail(usage)
+	}
+	sig, list := -1, false
+	if strings.HasPrefix(argv[0], "-") {
+		if sig = decodeSignal(argv[0][1:]); sig >= 0 {
+			argv = argv[1:]
+		} else {
+			i := 0
+		options:
+			for i < len(argv) && len(argv[i]) > 1 && argv[i][0] == '-' {
+				a := argv[i]
+				i++
+				if a == "--" {
+					break
+				}
+				for j := 1; j < len(a); j++ {
+					switch a[j] {
+					case 'l':
+						list = true
+					case 's':
+						arg := a[j+1:]
+						if arg == "" {
+							if i >= len(argv) {
+								return fail("No arg for -s option")
+							}
+							arg, i = argv[i], i+1
+						}
+						if sig = decodeSignal(arg); sig < 0 {
+							return fail("invalid signal number or name: %s", arg)
+						}
+						continue options
+					default:
+						return fail("Illegal option -%c", a[j])
+					}
+				}
+			}
+			argv = argv[i:]
+		}
+	}
+	if !list && sig < 0 {
+		sig = 15
+	}
+	if (sig < 0 || len(argv) == 0) != list {
+		return fail(usage)
+	}
+	if list {
+		if len(argv) == 0 {
+			fmt.Fprintln(e.Stdout, "0")
+			for _, name := range dashSignals[1:] {
+				fmt.Fprintln(e.Stdout, name)
+			}
+			return 0
+		}
+		n, ok := dashNumber(argv[0])
+		if !ok {
+			return fail("Illegal number: %s", argv[0])
+		}
+		if n > 128 {
+			n -= 128
+		}
+		if n <= 0 || n >= len(dashSignals) {
+			return fail("invalid signal number or exit status: %s", argv[0])
+		}
+		fmt.Fprintln(e.Stdout, dashSignals[n])
+		return 0
+	}
+	switch dashSignals[sig] {
+	case "STOP", "TSTP", "TTIN", "TTOU":
+		fmt.Fprintf(e.Stderr, "lab: kill -%s is not emulated\n", dashSignals[sig])
+		return 2
+	case "CHLD", "CONT", "URG", "WINCH": // ignored by default, or a no-op on a running process
+		sig = 0
+	}
 	status := 0
-	for _, a := range args {
-		pid, err := strconv.Atoi(a)
-		if err != nil {
-			fmt.Fprintf(e.Stderr, "%s: %d: kill: Illegal number: %s\n", e.Sh.name, e.Line, a)
+	for _, a := range argv {
+		if strings.HasPrefix(a, "%") {
+			fmt.Fprintf(e.Stderr, "lab: kill %s is not emulated (job specifications)\n", a)
+			return 2
+		}
+		pid, ok := dashNumber(strings.TrimPrefix(a, "-"))
+		if !ok {
+			return fail("Illegal number: %s", strings.TrimPrefix(a, "-"))
+		}
+		if pid == 0 || strings.HasPrefix(a, "-") {
+			fmt.Fprintf(e.Stderr, "lab: kill %s is not emulated (process groups)\n", a)
 			return 2
 		}
 		if !e.Sh.sys.Jobs.signal(pid, sig) {
-			fmt.Fprintf(e.Stderr, "%s: %d: kill: No such process\n", e.Sh.name, e.Line)
+			fmt.Fprintf(e.Stderr, "%s: %d: kill: No such process\n\n", e.Sh.name, e.Line)
 			status = 1
 		}
 	}

@@ -102,7 +102,7 @@ func lexWord(src []rune, i, line int) (tok token, next, lines int) {
 	// dollar handles a "$" at src[i]: a parameter mark, a literal "$", or
 	// an error token for what the subset refuses.
 	dollar := func(dq bool) *token {
-		param, n, errTok := lexDollar(src, i, line+lines)
+		param, n, errTok := lexDollar(src, i, line+lines, dq)
 		if errTok != nil {
 			return errTok
 		}
@@ -134,8 +134,8 @@ func lexWord(src []rune, i, line int) (tok token, next, lines int) {
 			i += 2
 		case c == '\'':
 			end := indexRune(src, i+1, '\'')
-			if end < 0 {
-				return token{Kind: tErr, line: start, err: "Syntax error: Unterminated quoted string"}, 0, 0
+			if end < 0 { // dash reads to the end of the script, counting its lines
+				return token{Kind: tErr, line: line + lines + newlines(src[i:]), err: "Syntax error: Unterminated quoted string"}, 0, 0
 			}
 			mark("", false)
 			for _, r := range src[i+1 : end] {
@@ -180,8 +180,8 @@ func lexWord(src []rune, i, line int) (tok token, next, lines int) {
 				add(d, true)
 				i++
 			}
-			if !closed {
-				return token{Kind: tErr, line: start, err: "Syntax error: Unterminated quoted string"}, 0, 0
+			if !closed { // at the end of the script, whose lines it counted
+				return token{Kind: tErr, line: line + lines, err: "Syntax error: Unterminated quoted string"}, 0, 0
 			}
 		case c == '$':
 			if t := dollar(false); t != nil {
@@ -197,10 +197,10 @@ func lexWord(src []rune, i, line int) (tok token, next, lines int) {
 	return token{Kind: TWord, Word: w, ioNr: -1, line: start}, i, lines
 }
 
-// lexDollar reads the expansion at src[i] == '$': $NAME, ${NAME}, $? and
-// ${?} are parameters; a "$" that starts no expansion is literal (param
+// lexDollar reads the expansion at src[i] == '$' on line line (dq: inside double quotes):
+// $NAME, ${NAME}, $? and ${?} are parameters; a "$" that starts no expansion is literal (param
 // ""); every other expansion is refused.
-func lexDollar(src []rune, i, line int) (param string, next int, errTok *token) {
+func lexDollar(src []rune, i, line int, dq bool) (param string, next int, errTok *token) {
 	if i+1 >= len(src) || !isExpansionStart(src[i+1]) {
 		return "", i + 1, nil
 	}
@@ -217,7 +217,7 @@ func lexDollar(src []rune, i, line int) (param string, next int, errTok *token) 
 	case c == '{':
 		end := indexRune(src, i+2, '}')
 		if end < 0 {
-			return "", 0, &token{Kind: tErr, line: line, err: "Syntax error: Missing '}'"}
+			return "", 0, unclosedBrace(src, i, line, dq)
 		}
 		if inner := string(src[i+2 : end]); inner == "?" || inner == "!" || isName(inner) {
 			return inner, end + 1, nil
@@ -227,6 +227,47 @@ func lexDollar(src []rune, i, line int) (param string, next int, errTok *token) 
 	}
 	t := unsupported(line, "expansion "+string(src[i:min(i+2, len(src))]))
 	return "", 0, &t
+}
+
+// unclosedBrace is dash's error for a "${" at src[i] (on line line) that no "}" closes: it
+// reads to the end of the script and reports "Missing '}'", or, inside double quotes, the
+// unterminated quote, on the line it reached. Its count of lines (dash 0.5.12 on Debian 12, as
+// `sh -c` shows it; mlx5-host.md, "Shell and utilities") leaves out a newline right after the
+// parameter's name.
+func unclosedBrace(src []rune, i, line int, dq bool) *token {
+	msg := "Syntax error: Missing '}'"
+	if dq {
+		msg = "Syntax error: Unterminated quoted string"
+	}
+	n := newlines(src[i:])
+	j := i + 2
+	switch {
+	case j < len(src) && isNameRune(src[j]) && (src[j] < '0' || src[j] > '9'):
+		for j < len(src) && isNameRune(src[j]) {
+			j++
+		}
+	case j < len(src) && src[j] >= '0' && src[j] <= '9':
+		for j < len(src) && src[j] >= '0' && src[j] <= '9' {
+			j++
+		}
+	case j < len(src) && strings.ContainsRune("@*#?-$!", src[j]):
+		j++
+	}
+	if j < len(src) && src[j] == '\n' {
+		n--
+	}
+	return &token{Kind: tErr, line: line + n, err: msg}
+}
+
+// newlines counts the newlines in src.
+func newlines(src []rune) int {
+	n := 0
+	for _, r := range src {
+		if r == '\n' {
+			n++
+		}
+	}
+	return n
 }
 
 func isNameRune(r rune) bool {

@@ -203,6 +203,10 @@ func unsupported(line int, what string) token {
 type Parser struct {
 	Toks []token
 	pos  int
+	// plinno is dash's parser line once NextCommand has read a complete command: the line
+	// after its terminating newline (dash counts the newline when it reads it), or its last
+	// line at the end of the script. dash's syntax errors found while running it name it.
+	plinno int
 }
 
 func (p *Parser) peek() token { return p.Toks[p.pos] }
@@ -257,18 +261,26 @@ func (p *Parser) NextCommand() ([]*AndOr, error) {
 		t := p.peek()
 		switch {
 		case t.Kind == tNewline || t.Kind == tEOF:
-			p.next()
+			p.end(p.next())
 			return list, nil
 		case t.Kind == tOp && (t.op == ";" || t.op == "&"):
 			p.next()
 			ao.async = t.op == "&"
 			if k := p.peek().Kind; k == tNewline || k == tEOF {
-				p.next()
+				p.end(p.next())
 				return list, nil
 			}
 		default:
 			return nil, unexpected(t, "")
 		}
+	}
+}
+
+// end records plinno from the token that ended a complete command.
+func (p *Parser) end(t token) {
+	p.plinno = t.line
+	if t.Kind == tNewline {
+		p.plinno++
 	}
 }
 
@@ -433,8 +445,10 @@ func (p *Parser) redirect() (Redir, bool, error) {
 		if target.Word.hasParams() {
 			return Redir{}, false, &shError{t.line, unsupported(t.line, "expansion in the target of "+t.op).err}
 		}
-		if to := target.Word.String(); to != "0" && to != "1" && to != "2" {
-			return Redir{}, false, &shError{t.line, "Syntax error: Bad fd number"}
+		// Any other word is checked when the command runs, as dash's expredir does
+		// ("Syntax error: Bad fd number" unless a digit); "-" closes the descriptor.
+		if target.Word.String() == "-" {
+			return Redir{}, false, &shError{t.line, unsupported(t.line, "closing a file descriptor ("+t.op+"-)").err}
 		}
 	}
 	return Redir{fd: fd, Op: t.op, Target: target.Word}, true, nil

@@ -1,15 +1,16 @@
 package sh
 
-// rm (GNU coreutils 9.1) for files and symbolic links: [-f] FILE... Its
-// messages are coreutils' (checked against the real rm of Debian 12):
-// "rm: cannot remove 'F': REASON", "rm: missing operand" and the usage hint.
+// rm (GNU coreutils 9.1) for files and symbolic links: [-fv] FILE... Its
+// messages are coreutils' (checked against the real rm of Debian 12; mlx5-host.md,
+// "Shell and utilities"): "rm: cannot remove 'F': REASON", "removed 'F'" (-v),
+// "rm: missing operand" and the usage hint.
 
 import "fmt"
 
 func cmdRm(e *Env, args []string) int {
-	opts, files, bad := options(args[1:], "fv")
-	if bad != 0 {
-		return invalidOption(e, "rm", bad, 1)
+	opts, files, ok := coreutilsArgs(e, args, rmOpts)
+	if !ok {
+		return 1
 	}
 	if len(files) == 0 {
 		if opts['f'] {
