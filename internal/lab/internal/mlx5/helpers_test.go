@@ -1,6 +1,7 @@
 package mlx5
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -54,7 +55,8 @@ func expectRuns(t *testing.T, h *Host, cases []hostCase) {
 }
 
 // realTool is the path of a program installed on this machine, found on PATH or in dirs; the
-// test is skipped without it (pkg: the Debian package that has it).
+// test is skipped without it (pkg: the Debian package that has it), or fails under
+// ROCE_REQUIRE_HOST_TOOLS=1 (.ci/run installs ethtool and perftest and sets it).
 func realTool(t *testing.T, name, pkg string, dirs ...string) string {
 	t.Helper()
 	bin, err := exec.LookPath(name)
@@ -64,6 +66,9 @@ func realTool(t *testing.T, name, pkg string, dirs ...string) string {
 		}
 	}
 	if err != nil {
+		if os.Getenv("ROCE_REQUIRE_HOST_TOOLS") == "1" {
+			t.Fatalf("no %s on this machine but ROCE_REQUIRE_HOST_TOOLS=1 (Debian: %s)", name, pkg)
+		}
 		t.Skipf("no %s on this machine (Debian: %s)", name, pkg)
 	}
 	return bin
