@@ -15,8 +15,11 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -599,4 +602,35 @@ func (s Shell) Expect(cmd, stdout, stderr string, status int) {
 // output must have their layout.
 func CounterCaptures(platform string) string {
 	return "../../../platform/" + platform + "/testdata/counters/"
+}
+
+// SkipUnlessDash skips a test that compares the lab's shell with the machine's when /bin/sh is
+// not dash, the shell the lab imitates (Debian's /bin/sh).
+func SkipUnlessDash(tb testing.TB) {
+	tb.Helper()
+	if target, err := filepath.EvalSymlinks("/bin/sh"); err != nil || filepath.Base(target) != "dash" {
+		tb.Skip("/bin/sh is not dash")
+	}
+}
+
+// RealShell runs script with the machine's /bin/sh as `sh -c` (so dash's messages name "sh"),
+// in dir, with only PATH=path, LC_ALL=C and PWD, and no controlling terminal (sudo's usage is
+// then 80 columns wide); it returns what the real shell printed and its exit status.
+func RealShell(tb testing.TB, dir, path, script string) (stdout, stderr string, status int) {
+	tb.Helper()
+	cmd := exec.Command("/bin/sh", "-c", script) //nolint:gosec // a test case's script, run to compare the lab's shell with the real one
+	cmd.Args[0] = "sh"
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + path, "LC_ALL=C", "PWD=" + dir}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			tb.Fatal(err)
+		}
+		status = exit.ExitCode()
+	}
+	return out.String(), errOut.String(), status
 }

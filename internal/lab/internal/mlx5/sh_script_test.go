@@ -7,15 +7,13 @@ package mlx5
 // expectations cannot drift from the real shell.
 
 import (
-	"bytes"
-	"errors"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/sh"
 )
 
@@ -333,10 +331,7 @@ func TestShellReadAllNetdevs(t *testing.T) {
 // TestShellMatchesDash runs dashCases with the local dash over a copy of the
 // lab's /sys/class/net (names and contents) and /home/roce.
 func TestShellMatchesDash(t *testing.T) {
-	target, err := filepath.EvalSymlinks("/bin/sh")
-	if err != nil || filepath.Base(target) != "dash" {
-		t.Skip("/bin/sh is not dash")
-	}
+	labtest.SkipUnlessDash(t)
 	h := startHost(t, "")
 	root := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(root, "home", h.user), 0o755); err != nil {
@@ -353,21 +348,8 @@ func TestShellMatchesDash(t *testing.T) {
 	}
 	for _, c := range dashCases {
 		script := strings.NewReplacer("/sys/", root+"/sys/", "/home/", root+"/home/").Replace(c.script)
-		cmd := exec.Command("/bin/sh", "-c", script)
-		cmd.Args[0] = "sh" // $0, in dash's messages
-		cmd.Dir = filepath.Join(root, "home", h.user)
-		cmd.Env = []string{"PATH=/usr/bin:/bin", "LC_ALL=C", "PWD=" + cmd.Dir}
-		var out, errOut bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errOut
-		status := 0
-		if err := cmd.Run(); err != nil {
-			var exit *exec.ExitError
-			if !errors.As(err, &exit) {
-				t.Fatal(err)
-			}
-			status = exit.ExitCode()
-		}
-		got := shCase{c.name, c.script, strings.ReplaceAll(out.String(), root, ""), strings.ReplaceAll(errOut.String(), root, ""), status}
+		out, errOut, status := labtest.RealShell(t, filepath.Join(root, "home", h.user), "/usr/bin:/bin", script)
+		got := shCase{c.name, c.script, strings.ReplaceAll(out, root, ""), strings.ReplaceAll(errOut, root, ""), status}
 		if got != c {
 			t.Errorf("%s: %q\ndash: exit %d stdout %q stderr %q\ncase: exit %d stdout %q stderr %q",
 				c.name, c.script, got.status, got.stdout, got.stderr, c.status, c.stdout, c.stderr)

@@ -23,6 +23,13 @@ func start(t *testing.T) (*Switch, *httptest.Server) {
 // call sends one request and decodes the JSON answer.
 func call(t *testing.T, srv *httptest.Server, method, path, body string) (int, map[string]any) {
 	t.Helper()
+	code, _, out := callTyped(t, srv, method, path, body)
+	return code, out
+}
+
+// callTyped is call that also returns the answer's Content-Type.
+func callTyped(t *testing.T, srv *httptest.Server, method, path, body string) (int, string, map[string]any) {
+	t.Helper()
 	req, err := http.NewRequestWithContext(t.Context(), method, srv.URL+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +48,7 @@ func call(t *testing.T, srv *httptest.Server, method, path, body string) (int, m
 			t.Fatalf("%s %s: %d %s", method, path, resp.StatusCode, raw)
 		}
 	}
-	return resp.StatusCode, out
+	return resp.StatusCode, resp.Header.Get("Content-Type"), out
 }
 
 func newRevision(t *testing.T, srv *httptest.Server) string {
@@ -253,23 +260,10 @@ func TestErrorAnswers(t *testing.T) {
 		{http.MethodPut, "/nvue_v1/qos", `{}`, http.StatusMethodNotAllowed, "Method Not Allowed", "The method is not allowed for the requested URL."},
 		{http.MethodPost, "/nvue_v1/revision/" + rev, `{}`, http.StatusMethodNotAllowed, "Method Not Allowed", "The method is not allowed for the requested URL."},
 	} {
-		req, err := http.NewRequestWithContext(t.Context(), c.method, srv.URL+c.path, strings.NewReader(c.body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.SetBasicAuth("admin", "pw")
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := srv.Client().Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got map[string]any
-		err = json.NewDecoder(resp.Body).Decode(&got)
-		_ = resp.Body.Close()
-		if err != nil || resp.StatusCode != c.status || resp.Header.Get("Content-Type") != "application/problem+json" ||
+		code, ctype, got := callTyped(t, srv, c.method, c.path, c.body)
+		if code != c.status || ctype != "application/problem+json" ||
 			got["title"] != c.title || got["detail"] != c.detail || got["type"] != "about:blank" || got["status"] != float64(c.status) {
-			t.Errorf("%s %s: %d %s %v (%v), want %d %q %q", c.method, c.path, resp.StatusCode, resp.Header.Get("Content-Type"), got, err,
-				c.status, c.title, c.detail)
+			t.Errorf("%s %s: %d %s %v, want %d %q %q", c.method, c.path, code, ctype, got, c.status, c.title, c.detail)
 		}
 	}
 

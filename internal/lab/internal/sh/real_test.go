@@ -8,14 +8,14 @@ package sh
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
+
+	"github.com/rocefabric/terraform-provider-roce/internal/lab/internal/labtest"
 )
 
 type realCase struct {
@@ -220,9 +220,7 @@ func TestUtilities(t *testing.T) {
 // package at the recorded version (sudo's as root: it then needs no password); under
 // ROCE_REQUIRE_HOST_TOOLS=1 a package that is not installed fails the test.
 func TestUtilitiesMatchReal(t *testing.T) {
-	if target, err := filepath.EvalSymlinks("/bin/sh"); err != nil || filepath.Base(target) != "dash" {
-		t.Skip("/bin/sh is not dash")
-	}
+	labtest.SkipUnlessDash(t)
 	have := map[string]bool{}
 	for pkg, want := range realVersions {
 		out, err := exec.Command("dpkg-query", "-W", "-f", "${Version}", pkg).Output()
@@ -248,22 +246,8 @@ func TestUtilitiesMatchReal(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(home, "g", "f"), []byte("a\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command("/bin/sh", "-c", c.script)
-		cmd.Args[0] = "sh" // $0, in dash's messages
-		cmd.Dir = home
-		cmd.Env = []string{"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C", "PWD=" + home}
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // no terminal: sudo's usage is 80 columns wide
-		var out, errOut bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errOut
-		status := 0
-		if err := cmd.Run(); err != nil {
-			var exit *exec.ExitError
-			if !errors.As(err, &exit) {
-				t.Fatal(err)
-			}
-			status = exit.ExitCode()
-		}
-		got := realCase{c.name, c.script, strings.ReplaceAll(out.String(), home, "/home/roce"), strings.ReplaceAll(errOut.String(), home, "/home/roce"), status, c.pkg}
+		out, errOut, status := labtest.RealShell(t, home, "/usr/sbin:/usr/bin:/sbin:/bin", c.script)
+		got := realCase{c.name, c.script, strings.ReplaceAll(out, home, "/home/roce"), strings.ReplaceAll(errOut, home, "/home/roce"), status, c.pkg}
 		if got != c {
 			t.Errorf("%s: %q\nreal: exit %d stdout %q stderr %q\ncase: exit %d stdout %q stderr %q",
 				c.name, c.script, got.status, got.stdout, got.stderr, c.status, c.stdout, c.stderr)
