@@ -22,7 +22,7 @@ type Error struct {
 	Op      string // connect, show, configure
 	// Line is the refused command or configuration line (or the step that failed).
 	Line string
-	// Output is the device's text for Line, such as "% Invalid input (at token 0: 'x')".
+	// Output is the device's text for Line, such as "% Invalid input".
 	Output     string
 	Rejected   bool
 	RolledBack bool

@@ -67,7 +67,7 @@ func (s *fakeEOS) execNX(tm *term, line string, w []string) (out string, answer,
 			return "ERROR: Checkpoint name is already in use", true, true
 		}
 		s.checkpoints = append(s.checkpoints, &fakeCheckpoint{name: w[1], created: s.clock, running: slices.Clone(s.running)})
-		return "Done", true, true
+		return ".Done", true, true // as NX-OS 10.2(2) prints it (internal/lab/nxos-switch.md)
 	case len(w) == 3 && w[0] == "no" && w[1] == "checkpoint":
 		i := s.checkpoint(w[2])
 		switch {
@@ -88,9 +88,11 @@ func (s *fakeEOS) execNX(tm *term, line string, w []string) (out string, answer,
 				"Rollback failed.", true, true
 		}
 		s.running = slices.Clone(s.checkpoints[i].running)
-		return "Note: Applying config parallelly may fail Rollback verification\nCollecting Running-Config\n" +
-			"#Generating Rollback Patch\nExecuting Rollback Patch\n#Generating Running-config for verification\n" +
-			"#Generating Patch for verification\nVerification is Successful.\n\nRollback completed successfully.", true, true
+		// NX-OS 10.2(2)'s transcript, as the lab prints it (internal/lab/nxos-switch.md).
+		return "ADVISORY: Rollback operation started...\nModifying running configuration from another VSH terminal in parallel\n" +
+			"is not recommended, as this may lead to Rollback failure.\n\nCollecting Running-Config\n" +
+			"Generating Rollback Patch\nExecuting Rollback Patch\nGenerating Running-config for verification\n" +
+			"Generating Rollback Patch\n\nRollback completed successfully.", true, true
 	default:
 		return caret(tm, line, 0, "% Invalid command at '^' marker."), true, true
 	}

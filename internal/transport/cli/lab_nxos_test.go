@@ -80,7 +80,7 @@ func TestLabNXOSRejectedLineRollsBack(t *testing.T) {
 		name, bad, output string
 		reject            bool
 	}{
-		{"RejectLines", "service-policy type qos input ROCE", "ERROR: hardware refused the change", true},
+		{"RejectLines", "service-policy type qos input ROCE", `Unable to perform the action due to incompatibility:  Module 1 returned status "ACLQOS_ERROR: Invalid Class id : Max class reached"`, true},
 		{"range", "mtu 99999", "% Invalid number, range is (576:9216) at '^' marker.", false},
 		{"missing policy", "service-policy type qos input NOPE", "ERROR: policy-map NOPE does not exist", false},
 	} {

@@ -125,10 +125,10 @@ func TestLabEOSRejectedLineRollsBack(t *testing.T) {
 	c := labClient(t, d, nil)
 	mustConfigure(t, c, "qos map dscp 26 to traffic-class 4")
 	before := sw.RunningConfig()
-	sw.RejectLines("bandwidth percent 50", "Error: hardware refused the change")
+	sw.RejectLines("bandwidth percent 50", "Unavailable command (not supported on this hardware platform)")
 	err := c.Configure(context.Background(), rocev2)
 	e := cliError(t, err, "configure")
-	if !e.Rejected || !e.RolledBack || e.Line != "bandwidth percent 50" || e.Output != "% Error: hardware refused the change" {
+	if !e.Rejected || !e.RolledBack || e.Line != "bandwidth percent 50" || e.Output != "% Unavailable command (not supported on this hardware platform)" {
 		t.Errorf("error = %+v", e)
 	}
 	if after := sw.RunningConfig(); after != before {
