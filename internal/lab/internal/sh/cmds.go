@@ -257,10 +257,7 @@ var (
 func coreutilsArgs(e *Env, args []string, s optSpec) (flags map[byte]bool, operands []string, ok bool) {
 	opts, operands, bad := s.parse(args[1:])
 	if bad != nil {
-		fmt.Fprintln(e.Stderr, bad.text(args[0]))
-		if bad.lab == "" {
-			fmt.Fprintf(e.Stderr, "Try '%s --help' for more information.\n", args[0])
-		}
+		bad.report(e.Stderr, args[0], fmt.Sprintf("Try '%s --help' for more information.\n", args[0]))
 		return nil, nil, false
 	}
 	flags = map[byte]bool{}

@@ -65,10 +65,7 @@ func cmdFlock(e *Env, args []string) int {
 	}
 	opts, ops, bad := flockOpts.parse(args[1:])
 	if bad != nil {
-		fmt.Fprintln(e.Stderr, bad.text(args[0]))
-		if bad.lab == "" {
-			fmt.Fprint(e.Stderr, flockTry)
-		}
+		bad.report(e.Stderr, args[0], flockTry)
 		return exUsage
 	}
 	wait, conflict := time.Duration(-1), 1 // block; the conflict exit code is 1 (flock(1))

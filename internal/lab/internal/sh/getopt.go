@@ -9,6 +9,7 @@ package sh
 
 import (
 	"fmt"
+	"io"
 	"path"
 	"strings"
 )
@@ -62,6 +63,15 @@ func (o *optError) text(argv0 string) string {
 		return fmt.Sprintf("lab: %s %s is not emulated", path.Base(argv0), o.lab)
 	}
 	return argv0 + ": " + o.msg
+}
+
+// report prints the line to w and, after a real tool's own error (not the lab's refusal), the
+// hint or usage that tool prints next (hint: "" for none).
+func (o *optError) report(w io.Writer, argv0, hint string) {
+	fmt.Fprintln(w, o.text(argv0))
+	if o.lab == "" {
+		fmt.Fprint(w, hint)
+	}
 }
 
 // parse reads args (without the program name) as getopt_long does.

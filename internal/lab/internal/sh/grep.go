@@ -61,10 +61,7 @@ const grepUsage = "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help'
 func cmdGrep(e *Env, args []string) int {
 	opts, ops, bad := grepOpts.parse(args[1:])
 	if bad != nil {
-		fmt.Fprintln(e.Stderr, bad.text(args[0]))
-		if bad.lab == "" {
-			fmt.Fprint(e.Stderr, grepUsage)
-		}
+		bad.report(e.Stderr, args[0], grepUsage)
 		return 2
 	}
 	if len(ops) == 0 {

@@ -43,10 +43,7 @@ var sudoOpts = optSpec{real: "+Aa:BbC:c:D:Eeg:Hh::iKklNnPp:R:r:SsT:t:U:u:Vv", em
 func cmdSudo(e *Env, args []string) int {
 	opts, cmd, bad := sudoOpts.parse(args[1:])
 	if bad != nil {
-		fmt.Fprintln(e.Stderr, bad.text(args[0]))
-		if bad.lab == "" {
-			fmt.Fprint(e.Stderr, sudoUsage)
-		}
+		bad.report(e.Stderr, args[0], sudoUsage)
 		return 1
 	}
 	nonInteractive, asRoot, user := false, true, ""
